@@ -1,0 +1,13 @@
+/** Tests run through swc (type-stripping only); `npm run typecheck` does the type checking. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test', '<rootDir>/src'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'commonjs' } }],
+  },
+  setupFiles: ['<rootDir>/test/setupEnv.ts'],
+  testTimeout: 60000,
+  // The end-to-end and browser suites start processes; two workers fit this 2-core machine.
+  maxWorkers: 2,
+};

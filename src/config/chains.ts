@@ -1,0 +1,121 @@
+/**
+ * The chains the service knows, one typed row each. Everything that differs per chain lives here;
+ * the rest of the code asks this table instead of hard-coding addresses.
+ *
+ * Relayer addresses are Balancer's current BatchRelayer (V6) deployments; subgraph URLs are the
+ * Balancer Studio endpoints and must usually be overridden with `SUBGRAPH_URL_<chainId>` (a Graph
+ * gateway URL with an API key) in production.
+ */
+export interface ChainInfo {
+  readonly id: number;
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly nativeSymbol: string;
+  /** Lower-case address of the wrapped native token (WETH, WMATIC, ...). */
+  readonly wrappedNative: string;
+  readonly vault: string;
+  readonly batchRelayer: string;
+  readonly subgraphUrl: string;
+  /** CoinGecko asset platform id for `/simple/token_price/<platform>`; null when it has none. */
+  readonly pricePlatform: string | null;
+  /** CoinGecko coin id of the native asset for `/simple/price?ids=`. */
+  readonly nativePriceId: string;
+  /** Infura network slug for the `NODEPROVIDER_PROJECT_ID` URL; null when Infura lacks the chain. */
+  readonly infuraNetwork: string | null;
+}
+
+export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
+
+/** Sentinel addresses wallets use for "the native asset" instead of its wrapped token. */
+export const NATIVE_ASSET_ALIASES: readonly string[] = [
+  '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+  '0x0000000000000000000000000000000000000000',
+];
+
+const studio = (slug: string) => `https://api.studio.thegraph.com/query/75376/${slug}/version/latest`;
+
+export const CHAINS: readonly ChainInfo[] = [
+  {
+    id: 1, name: 'mainnet', aliases: ['ethereum', 'eth', 'homestead'], nativeSymbol: 'ETH',
+    wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', vault: VAULT_ADDRESS,
+    batchRelayer: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f', subgraphUrl: studio('balancer-v2'),
+    pricePlatform: 'ethereum', nativePriceId: 'ethereum', infuraNetwork: 'mainnet',
+  },
+  {
+    id: 10, name: 'optimism', aliases: ['op'], nativeSymbol: 'ETH',
+    wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
+    batchRelayer: '0x015aca20a1422f3c729086c17f15f10e0cfbc75a', subgraphUrl: studio('balancer-optimism-v2'),
+    pricePlatform: 'optimistic-ethereum', nativePriceId: 'ethereum', infuraNetwork: 'optimism-mainnet',
+  },
+  {
+    id: 100, name: 'gnosis', aliases: ['xdai', 'gnosis-chain'], nativeSymbol: 'xDAI',
+    wrappedNative: '0xe91d153e0b41518a2ce8dd3d7944fa863463a97d', vault: VAULT_ADDRESS,
+    batchRelayer: '0x2163c2fcd0940e84b8a68991bf926edfb0cd926c', subgraphUrl: studio('balancer-gnosis-chain-v2'),
+    pricePlatform: 'xdai', nativePriceId: 'xdai', infuraNetwork: null,
+  },
+  {
+    id: 137, name: 'polygon', aliases: ['matic'], nativeSymbol: 'POL',
+    wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270', vault: VAULT_ADDRESS,
+    batchRelayer: '0xb1ed8d3b5059b3281d43306cc9d043ce8b22599b', subgraphUrl: studio('balancer-polygon-v2'),
+    pricePlatform: 'polygon-pos', nativePriceId: 'polygon-ecosystem-token', infuraNetwork: 'polygon-mainnet',
+  },
+  {
+    id: 1101, name: 'zkevm', aliases: ['polygon-zkevm'], nativeSymbol: 'ETH',
+    wrappedNative: '0x4f9a0e7fd2bf6067db6994cf12e4495df938e6e9', vault: VAULT_ADDRESS,
+    batchRelayer: '0x8e620ffca2580ed87241d7e10f85ee75d0a906f5', subgraphUrl: studio('balancer-polygon-zk-v2'),
+    pricePlatform: 'polygon-zkevm', nativePriceId: 'ethereum', infuraNetwork: null,
+  },
+  {
+    id: 8453, name: 'base', aliases: [], nativeSymbol: 'ETH',
+    wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
+    batchRelayer: '0x7c3c773c878d2238a9b64d8cee02377bf07ed06a', subgraphUrl: studio('balancer-base-v2'),
+    pricePlatform: 'base', nativePriceId: 'ethereum', infuraNetwork: 'base-mainnet',
+  },
+  {
+    id: 42161, name: 'arbitrum', aliases: ['arbitrum-one', 'arb'], nativeSymbol: 'ETH',
+    wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1', vault: VAULT_ADDRESS,
+    batchRelayer: '0x9b892e515d2ab8869f17488d64b3b918731cc70d', subgraphUrl: studio('balancer-arbitrum-v2'),
+    pricePlatform: 'arbitrum-one', nativePriceId: 'ethereum', infuraNetwork: 'arbitrum-mainnet',
+  },
+  {
+    id: 43114, name: 'avalanche', aliases: ['avax'], nativeSymbol: 'AVAX',
+    wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7', vault: VAULT_ADDRESS,
+    batchRelayer: '0xa084c11cb55e67c9becf9607f1dbb20ec4d5e7b2', subgraphUrl: studio('balancer-avalanche-v2'),
+    pricePlatform: 'avalanche', nativePriceId: 'avalanche-2', infuraNetwork: 'avalanche-mainnet',
+  },
+  {
+    id: 252, name: 'fraxtal', aliases: [], nativeSymbol: 'frxETH',
+    wrappedNative: '0xfc00000000000000000000000000000000000006', vault: VAULT_ADDRESS,
+    batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d', subgraphUrl: studio('balancer-fraxtal-v2'),
+    pricePlatform: 'fraxtal', nativePriceId: 'frax-ether', infuraNetwork: null,
+  },
+  {
+    id: 34443, name: 'mode', aliases: [], nativeSymbol: 'ETH',
+    wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
+    batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d', subgraphUrl: studio('balancer-mode-v2'),
+    pricePlatform: 'mode', nativePriceId: 'ethereum', infuraNetwork: null,
+  },
+  {
+    id: 11155111, name: 'sepolia', aliases: [], nativeSymbol: 'ETH',
+    wrappedNative: '0x7b79995e5f793a07bc00c21412e50ecae098e7f9', vault: VAULT_ADDRESS,
+    batchRelayer: '0x7852fb9d0895e6e8b3eeda553c03f6e2f9124df9', subgraphUrl: studio('balancer-sepolia-v2'),
+    pricePlatform: null, nativePriceId: 'ethereum', infuraNetwork: 'sepolia',
+  },
+];
+
+const byId = new Map(CHAINS.map((c) => [c.id, c]));
+
+export function chainById(id: number): ChainInfo | undefined {
+  return byId.get(id);
+}
+
+/** Resolves `1`, `mainnet`, `Ethereum` ... to a chain; undefined when nothing matches. */
+export function resolveChain(token: string): ChainInfo | undefined {
+  const t = token.trim().toLowerCase();
+  if (/^\d+$/.test(t)) return byId.get(Number(t));
+  return CHAINS.find((c) => c.name === t || c.aliases.includes(t));
+}
+
+export function describeKnownChains(): string {
+  return CHAINS.map((c) => `${c.name}=${c.id}`).join(', ');
+}

@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
+
+/**
+ * Process configuration, parsed once at start-up from the environment. Every variable of the old
+ * API keeps its name and default; a bad value stops the process with one line that names the
+ * variable and the fix (`ConfigError`).
+ */
+export class ConfigError extends Error {}
+
+export type StoreKind = 'sqlite' | 'firestore';
+export type JobRunner = 'timers' | 'scheduler';
+export type SanctionsProviderKind = 'chainalysis' | 'trm';
+
+export interface RateBudget {
+  readonly readsPerSecond: number;
+  readonly writesPerSecond: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly debug: boolean;
+  /** Enabled chains in the order given by `NETWORKS`. */
+  readonly chains: readonly ChainInfo[];
+  readonly store: StoreKind;
+  readonly dataDir: string;
+  readonly googleCloudProject: string | undefined;
+  readonly firestoreEmulatorHost: string | undefined;
+  readonly updatePoolsIntervalMinutes: number;
+  readonly decoratePoolsIntervalMinutes: number;
+  readonly jobRunner: JobRunner;
+  /** Client-side store budgets per table (Firestore has no provisioned capacity). */
+  readonly database: {
+    readonly pools: RateBudget;
+    readonly tokens: RateBudget;
+    readonly autoscaleMaxMultiplier: number;
+  };
+  readonly domainName: string | undefined;
+  readonly nodeProviderProjectId: string | undefined;
+  /** Subgraph URL per enabled chain (`SUBGRAPH_URL_<id>` or the chain default). */
+  readonly subgraphUrls: ReadonlyMap<number, string>;
+  /** RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura). */
+  readonly rpcUrls: ReadonlyMap<number, string>;
+  readonly prices: {
+    readonly apiUrl: string;
+    readonly apiKey: string | undefined;
+    readonly batchSize: number;
+    readonly requestsPerMinute: number;
+    readonly freshnessSeconds: number;
+    readonly intervalSeconds: number;
+  };
+  readonly sanctions: {
+    readonly provider: SanctionsProviderKind;
+    readonly apiUrl: string;
+    readonly apiKey: string | undefined;
+  };
+  readonly simulator: {
+    readonly apiUrl: string;
+    readonly user: string | undefined;
+    readonly project: string | undefined;
+    readonly accessKey: string | undefined;
+  };
+  readonly jobsSecret: string | undefined;
+  readonly rateLimits: {
+    readonly quotesPerMinute: number;
+    readonly readsPerMinute: number;
+    readonly jobsPerMinute: number;
+  };
+  readonly errorTrackerDsn: string | undefined;
+  readonly routing: {
+    /** Pools below this USD liquidity are not routed through (when liquidity is known). */
+    readonly minLiquidityUsd: number;
+    readonly workers: number;
+    readonly quoteCacheSize: number;
+  };
+  /** Old end-to-end settings: an already running API, a running node, an RPC URL. */
+  readonly endpointUrl: string | undefined;
+  readonly localForkUrl: string | undefined;
+  readonly rpcUrl: string | undefined;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+
+function fail(name: string, message: string): never {
+  throw new ConfigError(`${name}: ${message}`);
+}
+
+function int(env: Env, name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return def;
+  const parsed = z.coerce.number().int().min(min).max(max).safeParse(raw);
+  if (!parsed.success) fail(name, `expected a whole number from ${min} to ${max}, got '${raw}'`);
+  return parsed.data;
+}
+
+function num(env: Env, name: string, def: number, min = 0): number {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return def;
+  const parsed = z.coerce.number().finite().min(min).safeParse(raw);
+  if (!parsed.success) fail(name, `expected a number >= ${min}, got '${raw}'`);
+  return parsed.data;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  // The old API treated any DEBUG value (e.g. a namespace list) as "on".
+  return true;
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], def: T): T {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return def;
+  if (!(values as readonly string[]).includes(raw)) fail(name, `expected one of ${values.join(', ')}, got '${raw}'`);
+  return raw as T;
+}
+
+function url(env: Env, name: string, def?: string): string | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return def;
+  if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success) fail(name, `expected an http(s) URL, got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
+export function parseNetworks(raw: string | undefined): ChainInfo[] {
+  const list = (raw ?? '1,137,42161').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (list.length === 0) fail('NETWORKS', `no chain given (known: ${describeKnownChains()})`);
+  const out: ChainInfo[] = [];
+  for (const token of list) {
+    const chain = resolveChain(token);
+    if (!chain) fail('NETWORKS', `unknown chain '${token}' (known: ${describeKnownChains()})`);
+    if (!out.includes(chain)) out.push(chain);
+  }
+  return out;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const chains = parseNetworks(env.NETWORKS);
+  const nodeProviderProjectId = nonEmpty(env.NODEPROVIDER_PROJECT_ID);
+  const rpcUrl = url(env, 'RPC_URL');
+
+  const subgraphUrls = new Map<number, string>();
+  const rpcUrls = new Map<number, string>();
+  for (const chain of chains) {
+    subgraphUrls.set(chain.id, url(env, `SUBGRAPH_URL_${chain.id}`, chain.subgraphUrl) as string);
+    const rpc =
+      url(env, `RPC_URL_${chain.id}`) ??
+      (chains.length === 1 ? rpcUrl : undefined) ??
+      (nodeProviderProjectId && chain.infuraNetwork
+        ? `https://${chain.infuraNetwork}.infura.io/v3/${nodeProviderProjectId}`
+        : undefined);
+    if (rpc) rpcUrls.set(chain.id, rpc);
+  }
+  // Reject per-chain overrides for chains that are not enabled: almost always a typo.
+  for (const key of Object.keys(env)) {
+    const m = /^(SUBGRAPH_URL|RPC_URL)_(\d+)$/.exec(key);
+    if (m && nonEmpty(env[key]) !== undefined && !chains.some((c) => c.id === Number(m[2]))) {
+      const known = CHAINS.some((c) => c.id === Number(m[2]));
+      fail(key, known ? `chain ${m[2]} is not in NETWORKS (${chains.map((c) => c.id).join(',')})` : `unknown chain id ${m[2]} (known: ${describeKnownChains()})`);
+    }
+  }
+
+  const store = oneOf<StoreKind>(env, 'STORE', ['sqlite', 'firestore'], 'sqlite');
+  const budget = (table: string, read: number, write: number): RateBudget => ({
+    readsPerSecond: int(env, `DATABASE_${table}_READ_CAPACITY`, read, 1),
+    writesPerSecond: int(env, `DATABASE_${table}_WRITE_CAPACITY`, write, 1),
+  });
+
+  return {
+    port: int(env, 'PORT', 8090, 0, 65535),
+    debug: bool(env, 'DEBUG'),
+    chains,
+    store,
+    dataDir: nonEmpty(env.DATA_DIR) ?? './data',
+    googleCloudProject: nonEmpty(env.GOOGLE_CLOUD_PROJECT),
+    firestoreEmulatorHost: nonEmpty(env.FIRESTORE_EMULATOR_HOST),
+    updatePoolsIntervalMinutes: num(env, 'UPDATE_POOLS_INTERVAL_IN_MINUTES', 5),
+    decoratePoolsIntervalMinutes: num(env, 'DECORATE_POOLS_INTERVAL_IN_MINUTES', 5),
+    jobRunner: oneOf<JobRunner>(env, 'JOB_RUNNER', ['timers', 'scheduler'], 'timers'),
+    database: {
+      pools: budget('POOLS', 2000, 1000),
+      tokens: budget('TOKENS', 1000, 500),
+      autoscaleMaxMultiplier: num(env, 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 10, 1),
+    },
+    domainName: nonEmpty(env.DOMAIN_NAME),
+    nodeProviderProjectId,
+    subgraphUrls,
+    rpcUrls,
+    prices: {
+      apiUrl: url(env, 'PRICE_API_URL', 'https://api.coingecko.com/api/v3') as string,
+      apiKey: nonEmpty(env.PRICE_API_KEY),
+      batchSize: int(env, 'PRICE_BATCH_SIZE', 50, 1, 1000),
+      requestsPerMinute: int(env, 'PRICE_REQUESTS_PER_MINUTE', 25, 1),
+      freshnessSeconds: int(env, 'PRICE_FRESHNESS_SECONDS', 25),
+      intervalSeconds: int(env, 'PRICE_INTERVAL_SECONDS', 30, 0),
+    },
+    sanctions: {
+      provider: oneOf<SanctionsProviderKind>(env, 'SANCTIONS_PROVIDER', ['chainalysis', 'trm'], 'chainalysis'),
+      apiUrl: url(env, 'SANCTIONS_API_URL') ?? '',
+      apiKey: nonEmpty(env.SANCTIONS_API_KEY),
+    },
+    simulator: {
+      apiUrl: url(env, 'SIMULATOR_API_URL', 'https://api.tenderly.co') as string,
+      user: nonEmpty(env.SIMULATOR_USER),
+      project: nonEmpty(env.SIMULATOR_PROJECT),
+      accessKey: nonEmpty(env.SIMULATOR_ACCESS_KEY),
+    },
+    jobsSecret: nonEmpty(env.JOBS_SECRET),
+    rateLimits: {
+      quotesPerMinute: int(env, 'RATE_LIMIT_QUOTES_PER_MINUTE', 6000, 0),
+      readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 6000, 0),
+      jobsPerMinute: int(env, 'RATE_LIMIT_JOBS_PER_MINUTE', 30, 0),
+    },
+    errorTrackerDsn: url(env, 'ERRORTRACKER_DSN'),
+    routing: {
+      minLiquidityUsd: num(env, 'MIN_LIQUIDITY_USD', 100),
+      workers: int(env, 'ROUTER_WORKERS', 1, 0, 64),
+      quoteCacheSize: int(env, 'QUOTE_CACHE_SIZE', 10000, 0),
+    },
+    endpointUrl: url(env, 'ENDPOINT_URL'),
+    localForkUrl: url(env, 'LOCALFORK_URL'),
+    rpcUrl,
+  };
+}
+
+export function isChainEnabled(config: Config, chainId: number): boolean {
+  return config.chains.some((c) => c.id === chainId);
+}

@@ -1,0 +1,150 @@
+/**
+ * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
+ * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token
+ * balances are in human units with at most `decimals` fraction digits, so they are exact integers
+ * in smallest units.
+ */
+
+export interface StoredPoolToken {
+  /** Lower-case address. */
+  readonly address: string;
+  readonly symbol: string | null;
+  readonly name: string | null;
+  readonly decimals: number;
+  readonly balance: string;
+  readonly weight: string | null;
+  readonly priceRate: string;
+}
+
+export interface AprBreakdown {
+  readonly swapFees: number;
+  readonly tokenAprs: { readonly total: number; readonly breakdown: Readonly<Record<string, number>> };
+  readonly stakingApr: { readonly min: number; readonly max: number };
+  readonly rewardAprs: { readonly total: number; readonly breakdown: Readonly<Record<string, number>> };
+  readonly protocolApr: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** Fields the subgraph owns; the pool-update job writes these. */
+export interface PoolCore {
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  readonly poolTypeVersion: number;
+  readonly factory: string | null;
+  readonly owner: string | null;
+  readonly symbol: string | null;
+  readonly name: string | null;
+  readonly swapFee: string;
+  readonly swapEnabled: boolean;
+  readonly isPaused: boolean;
+  readonly isInRecoveryMode: boolean;
+  readonly amp: string | null;
+  readonly totalShares: string;
+  readonly totalWeight: string;
+  readonly totalSwapVolume: string;
+  readonly totalSwapFee: string;
+  readonly createTime: number | null;
+  readonly swapsCount: string | null;
+  readonly holdersCount: string | null;
+  readonly tokens: readonly StoredPoolToken[];
+  readonly tokensList: readonly string[];
+  /** Element pools. */
+  readonly expiryTime: number | null;
+  readonly unitSeconds: number | null;
+  readonly principalToken: string | null;
+  readonly baseToken: string | null;
+  /** Linear pools. */
+  readonly mainIndex: number | null;
+  readonly wrappedIndex: number | null;
+  readonly lowerTarget: string | null;
+  readonly upperTarget: string | null;
+  /** Managed/investment pools. */
+  readonly managementFee: string | null;
+  readonly protocolYieldFeeCache: string | null;
+  readonly priceRateProviders: readonly { readonly address: string; readonly token: string }[];
+  /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
+  readonly gyro: Readonly<Record<string, string>> | null;
+  /** Liquidity the subgraph reported (USD); used until decoration computes our own. */
+  readonly subgraphLiquidity: string | null;
+  /** False when every balance is zero: such a pool must never reach the router. */
+  readonly routable: boolean;
+}
+
+/** Fields the decoration job owns; the pool-update job carries them over untouched. */
+export interface PoolDecoration {
+  readonly totalLiquidity?: string;
+  readonly volumeSnapshot?: string;
+  readonly feesSnapshot?: string;
+  /** True when the 24 h deltas were scaled from a shorter history. */
+  readonly snapshotExtrapolated?: boolean;
+  readonly apr?: AprBreakdown;
+  readonly maxApr?: number;
+  readonly isNew?: boolean;
+  readonly decoratedAt?: number;
+}
+
+export type StoredPool = PoolCore & PoolDecoration;
+
+export const DECORATION_FIELDS = [
+  'totalLiquidity', 'volumeSnapshot', 'feesSnapshot', 'snapshotExtrapolated', 'apr', 'maxApr', 'isNew', 'decoratedAt',
+] as const satisfies readonly (keyof PoolDecoration)[];
+
+export interface StoredToken {
+  readonly address: string;
+  readonly symbol: string | null;
+  readonly name: string | null;
+  readonly decimals: number;
+  /** Price of one token in the chain's native asset (decimal string); null until priced. */
+  readonly price: string | null;
+  readonly priceUsd: string | null;
+  /** Unix milliseconds of the last price update. */
+  readonly lastUpdate: number | null;
+  readonly noPriceData: boolean;
+}
+
+/** One point of a pool's history, bucketed hourly in the store (latest point of the hour wins). */
+export interface PoolHistoryPoint {
+  readonly poolId: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly totalSwapVolume: string;
+  readonly totalSwapFee: string;
+  readonly totalShares: string;
+  /** Token address -> priceRate at that time. */
+  readonly priceRates: Readonly<Record<string, string>>;
+}
+
+export const HISTORY_BUCKET_SECONDS = 3600;
+export const HISTORY_RETENTION_SECONDS = 8 * 24 * 3600;
+
+export function historyBucket(timestamp: number): number {
+  return Math.floor(timestamp / HISTORY_BUCKET_SECONDS);
+}
+
+export interface JobRecord {
+  /** Unix milliseconds. */
+  readonly lastRunAt: number;
+  readonly lastSuccessAt: number | null;
+  readonly lastError: string | null;
+}
+
+export interface ChainMeta {
+  readonly chainId: number;
+  readonly poolsVersion: number;
+  readonly tokensVersion: number;
+  readonly jobs: Readonly<Record<string, JobRecord>>;
+}
+
+export function emptyMeta(chainId: number): ChainMeta {
+  return { chainId, poolsVersion: 0, tokensVersion: 0, jobs: {} };
+}
+
+/** Keeps the decoration of `previous` on a freshly normalized pool. */
+export function carryDecoration(core: PoolCore, previous: StoredPool | undefined): StoredPool {
+  if (!previous) return core;
+  const out: Record<string, unknown> = { ...core };
+  for (const f of DECORATION_FIELDS) if (previous[f] !== undefined) out[f] = previous[f];
+  return out as unknown as StoredPool;
+}

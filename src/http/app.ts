@@ -1,0 +1,44 @@
+import compression from 'compression';
+import express, { Express, Router } from 'express';
+import type { AppContext } from '../appContext';
+import { cors } from './cors';
+import { errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
+import { requestLog } from './requestLog';
+import { healthRouter } from './routes/health';
+import { poolsRouter } from './routes/pools';
+import { tokensRouter } from './routes/tokens';
+
+export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
+
+export interface AppOptions {
+  /** Routers of later features (routing, GraphQL, jobs, sanctions, simulator), mounted in order. */
+  readonly routers?: readonly Router[];
+  /** Middleware that must run before the routes (rate limits, auth). */
+  readonly before?: readonly express.RequestHandler[];
+  readonly reportServerError?: ServerErrorReporter;
+}
+
+/** The Express app: pure wiring of middleware and routers around an `AppContext`. */
+export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Cloud Run puts exactly one proxy hop in front of the container.
+  app.set('trust proxy', 1);
+
+  app.use(requestLog(ctx.logger));
+  app.use(cors);
+  app.use(healthRouter(ctx));
+  for (const mw of options.before ?? []) app.use(mw);
+  // Pre-compressed bodies set Content-Encoding themselves; compression() leaves those alone.
+  app.use(compression({ threshold: 1024 }));
+  app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false, type: ['application/json', 'application/*+json'] }));
+
+  app.use(poolsRouter(ctx));
+  app.use(tokensRouter(ctx));
+  for (const r of options.routers ?? []) app.use(r);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(options.reportServerError));
+  return app;
+}

@@ -1,0 +1,92 @@
+import { normalizePool } from '../domain/normalizePool';
+import { carryDecoration, DECORATION_FIELDS, PoolCore, PoolHistoryPoint, StoredPool } from '../domain/pool';
+import { discoverTokens } from '../domain/poolTokens';
+import { stableJson } from '../domain/stableJson';
+import type { ChainChange } from '../store/Store';
+
+/**
+ * Pure planning step shared by the pool-update job and `npm run seed`: normalize fetched pools,
+ * diff them against the stored ones, and describe the one change to commit.
+ */
+export interface PoolUpdatePlan {
+  readonly change: ChainChange;
+  readonly fetched: number;
+  readonly written: number;
+  readonly removed: number;
+  readonly skipped: readonly { readonly id: string; readonly error: string }[];
+  readonly tokensAdded: number;
+}
+
+export interface PlanOptions {
+  /** Unix seconds of this run (history timestamp). */
+  readonly nowSeconds: number;
+  /** Remove stored pools the source no longer lists (only after a complete fetch). */
+  readonly removeMissing: boolean;
+}
+
+function coreJson(pool: StoredPool | PoolCore): string {
+  const copy: Record<string, unknown> = { ...pool };
+  for (const f of DECORATION_FIELDS) delete copy[f];
+  return stableJson(copy);
+}
+
+export function historyPoint(pool: PoolCore, timestamp: number): PoolHistoryPoint {
+  return {
+    poolId: pool.id,
+    timestamp,
+    totalSwapVolume: pool.totalSwapVolume,
+    totalSwapFee: pool.totalSwapFee,
+    totalShares: pool.totalShares,
+    priceRates: Object.fromEntries(pool.tokens.map((t) => [t.address, t.priceRate])),
+  };
+}
+
+export function planPoolUpdate(
+  rawPools: readonly unknown[],
+  stored: readonly StoredPool[],
+  knownTokens: ReadonlySet<string>,
+  options: PlanOptions,
+): PoolUpdatePlan {
+  const previous = new Map(stored.map((p) => [p.id, p]));
+  const skipped: { id: string; error: string }[] = [];
+  const seen = new Set<string>();
+  const cores: PoolCore[] = [];
+  const writes: StoredPool[] = [];
+  const history: PoolHistoryPoint[] = [];
+
+  for (const raw of rawPools) {
+    const result = normalizePool(raw);
+    if (!result.ok) {
+      skipped.push({ id: result.id, error: result.error });
+      continue;
+    }
+    const core = result.pool;
+    if (seen.has(core.id)) continue;
+    seen.add(core.id);
+    cores.push(core);
+    const prev = previous.get(core.id);
+    if (prev && coreJson(prev) === coreJson(core)) continue;
+    writes.push(carryDecoration(core, prev));
+    history.push(historyPoint(core, options.nowSeconds));
+  }
+
+  const removed = options.removeMissing ? stored.filter((p) => !seen.has(p.id)).map((p) => p.id) : [];
+  const tokens = discoverTokens(cores, knownTokens);
+  const changed = writes.length > 0 || removed.length > 0;
+
+  return {
+    change: {
+      pools: writes,
+      deletePoolIds: removed,
+      tokens,
+      history,
+      bumpPoolsVersion: changed,
+      bumpTokensVersion: tokens.length > 0,
+    },
+    fetched: rawPools.length,
+    written: writes.length,
+    removed: removed.length,
+    skipped,
+    tokensAdded: tokens.length,
+  };
+}

@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './config/env';
+import { createContext, startServer } from './server';
+
+/** Process entry point: parse config (one clear line on error), start, stop on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const ctx = await createContext(config);
+  const running = await startServer(ctx, config.port);
+  ctx.logger.info({ port: config.port, chains: config.chains.map((c) => c.id), store: config.store }, `listening on ${running.url}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, 'shutting down');
+    running.close().then(
+      () => process.exit(0),
+      (e: Error) => {
+        ctx.logger.error({ err: e.message }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((e: Error) => {
+  process.stderr.write(`fatal: ${e.stack ?? e.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import type { ChainMeta, StoredPool, StoredToken } from '../domain/pool';
+import { PreparedBody } from './preparedBody';
+
+/** Everything the read paths need for one chain, immutable once built. */
+export class ChainSnapshot {
+  readonly poolsById: ReadonlyMap<string, StoredPool>;
+  readonly tokensByAddress: ReadonlyMap<string, StoredToken>;
+  private poolsBodyCache: PreparedBody | undefined;
+  private tokensBodyCache: PreparedBody | undefined;
+
+  constructor(
+    readonly chainId: number,
+    readonly meta: ChainMeta,
+    readonly pools: readonly StoredPool[],
+    readonly tokens: readonly StoredToken[],
+    readonly loadedAt: number,
+  ) {
+    this.poolsById = new Map(pools.map((p) => [p.id, p]));
+    this.tokensByAddress = new Map(tokens.map((t) => [t.address, t]));
+  }
+
+  get poolsVersion(): number {
+    return this.meta.poolsVersion;
+  }
+
+  get tokensVersion(): number {
+    return this.meta.tokensVersion;
+  }
+
+  get poolsBody(): PreparedBody {
+    return (this.poolsBodyCache ??= new PreparedBody(this.pools));
+  }
+
+  get tokensBody(): PreparedBody {
+    return (this.tokensBodyCache ??= new PreparedBody(this.tokens.map((t) => ({ ...t, chainId: this.chainId }))));
+  }
+
+  /** A copy that keeps the pools (and their serialized body) and swaps in new tokens. */
+  withTokens(meta: ChainMeta, tokens: readonly StoredToken[], loadedAt: number): ChainSnapshot {
+    const next = new ChainSnapshot(this.chainId, meta, this.pools, tokens, loadedAt);
+    next.poolsBodyCache = this.poolsBodyCache;
+    return next;
+  }
+}

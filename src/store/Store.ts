@@ -1,0 +1,72 @@
+import type { ChainMeta, JobRecord, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
+
+/**
+ * The only way to persistence. Both adapters (`SqliteStore`, `FirestoreStore`) pass the same
+ * contract suite in `test/store/`. Times are passed in (no clock reads here) so leases can be
+ * tested with an injected clock.
+ */
+
+/** One all-or-nothing change to a chain's data. */
+export interface ChainChange {
+  readonly pools?: readonly StoredPool[];
+  readonly deletePoolIds?: readonly string[];
+  readonly tokens?: readonly StoredToken[];
+  readonly history?: readonly PoolHistoryPoint[];
+  readonly bumpPoolsVersion?: boolean;
+  readonly bumpTokensVersion?: boolean;
+  /** Job bookkeeping merged into the chain meta. */
+  readonly jobs?: Readonly<Record<string, JobRecord>>;
+}
+
+export interface HistoryQuery {
+  readonly poolId?: string;
+  /** Unix seconds, inclusive. */
+  readonly from: number;
+  /** Unix seconds, inclusive. */
+  readonly to: number;
+}
+
+export interface LeaseRequest {
+  /** Chain id as a string, or `global` for jobs that span chains. */
+  readonly scope: string;
+  readonly job: string;
+  readonly owner: string;
+  readonly ttlMs: number;
+  readonly nowMs: number;
+}
+
+export type Unsubscribe = () => void;
+
+export interface Store {
+  readonly kind: 'sqlite' | 'firestore';
+  getMeta(chainId: number): Promise<ChainMeta>;
+  listPools(chainId: number): Promise<StoredPool[]>;
+  getPool(chainId: number, id: string): Promise<StoredPool | undefined>;
+  listTokens(chainId: number): Promise<StoredToken[]>;
+  /** Applies the change atomically: on failure nothing of it is visible. Returns the new meta. */
+  commit(chainId: number, change: ChainChange): Promise<ChainMeta>;
+  readHistory(chainId: number, query: HistoryQuery): Promise<PoolHistoryPoint[]>;
+  /** Deletes history points older than `beforeTimestamp` (unix seconds); returns how many. */
+  pruneHistory(chainId: number, beforeTimestamp: number): Promise<number>;
+  /** True when the caller now holds the lease (it was absent, expired, or already the caller's). */
+  acquireLease(req: LeaseRequest): Promise<boolean>;
+  /** Extends the caller's lease; false when it is no longer the caller's. */
+  renewLease(req: LeaseRequest): Promise<boolean>;
+  releaseLease(scope: string, job: string, owner: string): Promise<void>;
+  /** Called with the new meta whenever the chain's meta changes (also from other processes). */
+  onMetaChange(chainId: number, listener: (meta: ChainMeta) => void): Unsubscribe;
+  /** Resolves when the store answers; rejects otherwise (for `/readyz`). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Firestore's limit on one document; both adapters refuse larger ones before writing anything. */
+export const MAX_DOCUMENT_BYTES = 1_000_000;
+
+export class StoreError extends Error {}
+
+export function checkDocumentSize(kind: string, id: string, json: string): void {
+  if (Buffer.byteLength(json) > MAX_DOCUMENT_BYTES) {
+    throw new StoreError(`${kind} ${id} is ${Buffer.byteLength(json)} bytes, over the ${MAX_DOCUMENT_BYTES}-byte document limit`);
+  }
+}
