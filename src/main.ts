@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const ctx = await createContext(config);
-  const running = await startServer(ctx, config.port);
+  const running = await startServer(ctx, config.port, { background: true });
   ctx.logger.info({ port: config.port, chains: config.chains.map((c) => c.id), store: config.store }, `listening on ${running.url}`);
 
   let stopping = false;

@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from './appContext';
 import type { Config } from './config/env';
+import { FEATURES, Feature, FeatureFactory } from './features';
 import { createApp, AppOptions } from './http/app';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
@@ -27,17 +28,32 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Loads the read model, then listens. `port` 0 picks a free port (tests). */
-export async function startServer(ctx: AppContext, port: number, options: AppOptions = {}, host?: string): Promise<RunningServer> {
+export interface StartOptions extends AppOptions {
+  /** Features to mount; all of FEATURES by default. */
+  readonly features?: readonly FeatureFactory[];
+  /** Start background work (embedded timers). The process entry point does; tests usually don't. */
+  readonly background?: boolean;
+  readonly host?: string;
+}
+
+/** Loads the read model, builds the features, then listens. `port` 0 picks a free port (tests). */
+export async function startServer(ctx: AppContext, port: number, options: StartOptions = {}): Promise<RunningServer> {
   await ctx.readModel.start();
-  const app = createApp(ctx, options);
+  const features: Feature[] = [];
+  for (const make of options.features ?? FEATURES) features.push(await make(ctx));
+  const app = createApp(ctx, {
+    ...options,
+    routers: [...features.flatMap((f) => f.routers ?? []), ...(options.routers ?? [])],
+    before: [...features.flatMap((f) => f.before ?? []), ...(options.before ?? [])],
+  });
   const server = createServer(app);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(port, options.host, () => resolve());
   });
+  if (options.background) for (const f of features) await f.start?.();
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   return {
@@ -49,6 +65,7 @@ export async function startServer(ctx: AppContext, port: number, options: AppOpt
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      for (const f of [...features].reverse()) await f.stop?.();
       ctx.readModel.stop();
       await ctx.store.close();
     },

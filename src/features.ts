@@ -1,0 +1,23 @@
+import type { RequestHandler, Router } from 'express';
+import type { AppContext } from './appContext';
+
+/**
+ * A feature plugs into the service with routers, middleware that runs before all routes, and
+ * background work (embedded-mode timers). Each feature lives in its own folder and is listed once
+ * in FEATURES below; `startServer` builds, mounts, starts and stops them.
+ */
+export interface Feature {
+  readonly name: string;
+  readonly routers?: readonly Router[];
+  /** Middleware mounted before every route except health checks (rate limits, auth). */
+  readonly before?: readonly RequestHandler[];
+  /** Starts background work; only called when the server runs with `background: true`. */
+  start?(): void | Promise<void>;
+  /** Stops background work and releases resources; always called on close. */
+  stop?(): void | Promise<void>;
+}
+
+export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
+
+/** Every feature of the service, in mount order. */
+export const FEATURES: readonly FeatureFactory[] = [];

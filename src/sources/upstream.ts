@@ -1,0 +1,118 @@
+import { backOff } from 'exponential-backoff';
+
+/**
+ * The one HTTP client every upstream module uses (subgraph, prices, sanctions, simulator, RPC):
+ * JSON in and out, a timeout per attempt, and retries with exponential back-off on network
+ * errors, timeouts, 429 (honouring Retry-After) and 5xx. Anything else fails at once.
+ */
+export class UpstreamError extends Error {
+  constructor(
+    /** Which upstream, as operators know it: "subgraph", "price API", "sanctions provider" ... */
+    readonly upstream: string,
+    message: string,
+    /** The upstream's HTTP status, when it answered. */
+    readonly status?: number,
+    /** The upstream's answer body, when it answered with JSON. */
+    readonly body?: unknown,
+  ) {
+    super(`${upstream}: ${message}`);
+  }
+}
+
+export interface JsonRequest {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  readonly timeoutMs: number;
+}
+
+export interface RetryPolicy {
+  /** Total attempts, including the first. */
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Absolute unix ms after which no new attempt starts (a job's time budget). */
+  readonly deadline?: number;
+}
+
+export const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
+
+export interface JsonResponse<T> {
+  readonly status: number;
+  readonly body: T;
+  readonly headers: Headers;
+}
+
+class Retryable extends UpstreamError {
+  constructor(upstream: string, message: string, status: number | undefined, readonly retryAfterMs: number | undefined) {
+    super(upstream, message, status);
+  }
+}
+
+function retryAfterMs(h: string | null): number | undefined {
+  if (!h) return undefined;
+  const s = Number(h);
+  if (Number.isFinite(s)) return Math.max(0, s * 1000);
+  const at = Date.parse(h);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse<T>> {
+  let res: Response;
+  try {
+    res = await fetch(req.url, {
+      method: req.method ?? (req.body === undefined ? 'GET' : 'POST'),
+      headers: { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': 'application/json' }), ...req.headers },
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      signal: AbortSignal.timeout(req.timeoutMs),
+    });
+  } catch (e) {
+    const err = e as Error;
+    const what = err.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : `unreachable (${(err.cause as Error | undefined)?.message ?? err.message})`;
+    throw new Retryable(upstream, what, undefined, undefined);
+  }
+  const text = await res.text().catch(() => '');
+  let body: unknown = undefined;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  if (res.status === 429 || res.status >= 500) {
+    throw new Retryable(upstream, `answered HTTP ${res.status}`, res.status, retryAfterMs(res.headers.get('retry-after')));
+  }
+  if (res.status >= 400) {
+    const detail = typeof body === 'object' && body !== null ? JSON.stringify(body).slice(0, 300) : text.slice(0, 300);
+    throw new UpstreamError(upstream, `answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, res.status, body);
+  }
+  if (body === undefined) throw new UpstreamError(upstream, `answered HTTP ${res.status} without a JSON body`, res.status);
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
+export async function requestJson<T>(upstream: string, req: JsonRequest, retry: RetryPolicy = NO_RETRY): Promise<JsonResponse<T>> {
+  try {
+    return await backOff(() => once<T>(upstream, req), {
+      numOfAttempts: Math.max(1, retry.attempts),
+      startingDelay: Math.max(1, retry.baseDelayMs),
+      maxDelay: Math.max(1, retry.maxDelayMs),
+      jitter: 'full',
+      retry: async (e: unknown) => {
+        if (!(e instanceof Retryable)) return false;
+        if (retry.deadline !== undefined && Date.now() >= retry.deadline) return false;
+        if (e.retryAfterMs !== undefined) {
+          // Honour the upstream's own pause (bounded by the deadline), on top of the back-off.
+          const wait = retry.deadline !== undefined ? Math.min(e.retryAfterMs, Math.max(0, retry.deadline - Date.now())) : e.retryAfterMs;
+          if (retry.deadline !== undefined && Date.now() + e.retryAfterMs > retry.deadline) return false;
+          await new Promise((r) => setTimeout(r, Math.min(wait, retry.maxDelayMs * 10)));
+        }
+        return true;
+      },
+    });
+  } catch (e) {
+    if (e instanceof Retryable) throw new UpstreamError(e.upstream, e.message.slice(e.upstream.length + 2), e.status);
+    throw e;
+  }
+}

@@ -1,0 +1,28 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The real mainnet snapshot in ../shared/data (DESIGN section 8). */
+export const SNAPSHOT_FILE = join(__dirname, '..', '..', '..', 'shared', 'data', 'balancer-v2-mainnet-block-14717479.pools.json');
+export const HAS_SNAPSHOT = existsSync(SNAPSHOT_FILE);
+
+let cached: unknown[] | undefined;
+export function loadSnapshotPools(): unknown[] {
+  cached ??= JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as unknown[];
+  return structuredClone(cached);
+}
+
+/** `describeWithSnapshot(...)` runs the suite when the snapshot is there, else skips saying why. */
+export const describeWithSnapshot: jest.Describe = HAS_SNAPSHOT
+  ? describe
+  : (((name: string, fn: () => void) =>
+      describe.skip(`${name} (skipped: ${SNAPSHOT_FILE} is absent; clone the project with ../shared beside it)`, fn)) as unknown as jest.Describe);
+
+export const MAINNET = {
+  WETH: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+  DAI: '0x6b175474e89094c44da98b954eedeac495271d0f',
+  USDC: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  USDT: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+  WBTC: '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599',
+  BAL: '0xba100000625a3754423978a60c9317c58a424e3d',
+  wstETH: '0x7f39c581f595b53c5cb19bd0b3f8da6c935e2ca0',
+} as const;
