@@ -1,4 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { JobAlreadyRunning } from '../jobs/exclusive';
+import { UpstreamError } from '../sources/upstream';
 
 /**
  * Every error leaves the service as `{ "error": "<what went wrong and what to fix>", "code": <status> }`.
@@ -35,6 +37,13 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
       status = err.status;
       message = err.message;
       headers = err.headers;
+    } else if (err instanceof JobAlreadyRunning) {
+      // The old API answered a second concurrent update with a 500; clients rely on it.
+      status = 500;
+      message = err.message;
+    } else if (err instanceof UpstreamError) {
+      status = 502;
+      message = `upstream failed: ${err.message}; nothing was changed, retry later`;
     } else if (isBodyParserError(err)) {
       status = err.status;
       message =

@@ -1,0 +1,13 @@
+import type { AppContext } from '../appContext';
+
+/**
+ * Jobs runnable once from the command line (`npm run job -- <name> [--chain <id>]`). Each job
+ * module adds its entry here; `run` returns the lines to print (what changed).
+ */
+export interface JobCommand {
+  readonly description: string;
+  readonly needsChain: boolean;
+  run(ctx: AppContext, chainId: number | undefined): Promise<string[]>;
+}
+
+export const JOB_COMMANDS: Record<string, JobCommand> = {};
