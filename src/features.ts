@@ -1,5 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { AppContext } from './appContext';
+import { poolUpdateFeature } from './jobs/poolUpdateFeature';
 
 /**
  * A feature plugs into the service with routers, middleware that runs before all routes, and
@@ -20,4 +21,6 @@ export interface Feature {
 export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
 
 /** Every feature of the service, in mount order. */
-export const FEATURES: readonly FeatureFactory[] = [];
+export const FEATURES: readonly FeatureFactory[] = [
+  poolUpdateFeature,
+];

@@ -41,6 +41,8 @@ export interface Config {
   readonly subgraphUrls: ReadonlyMap<number, string>;
   /** RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura). */
   readonly rpcUrls: ReadonlyMap<number, string>;
+  /** Subgraph client: time allowed per attempt, and retries after the first attempt (issue 3). */
+  readonly subgraph: { readonly timeoutMs: number; readonly retries: number };
   readonly prices: {
     readonly apiUrl: string;
     readonly apiKey: string | undefined;
@@ -190,6 +192,10 @@ export function loadConfig(env: Env = process.env): Config {
     nodeProviderProjectId,
     subgraphUrls,
     rpcUrls,
+    subgraph: {
+      timeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 30_000, 1),
+      retries: int(env, 'SUBGRAPH_RETRIES', 3, 0, 10),
+    },
     prices: {
       apiUrl: url(env, 'PRICE_API_URL', 'https://api.coingecko.com/api/v3') as string,
       apiKey: nonEmpty(env.PRICE_API_KEY),

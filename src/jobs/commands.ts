@@ -1,4 +1,5 @@
 import type { AppContext } from '../appContext';
+import { updatePoolsCommand } from './updatePoolsCommand';
 
 /**
  * Jobs runnable once from the command line (`npm run job -- <name> [--chain <id>]`). Each job
@@ -10,4 +11,6 @@ export interface JobCommand {
   run(ctx: AppContext, chainId: number | undefined): Promise<string[]>;
 }
 
-export const JOB_COMMANDS: Record<string, JobCommand> = {};
+export const JOB_COMMANDS: Record<string, JobCommand> = {
+  'update-pools': updatePoolsCommand,
+};

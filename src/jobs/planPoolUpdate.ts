@@ -50,6 +50,8 @@ export function planPoolUpdate(
   const previous = new Map(stored.map((p) => [p.id, p]));
   const skipped: { id: string; error: string }[] = [];
   const seen = new Set<string>();
+  // A pool the source still lists but sent malformed this time keeps its last good stored version.
+  const listed = new Set<string>();
   const cores: PoolCore[] = [];
   const writes: StoredPool[] = [];
   const history: PoolHistoryPoint[] = [];
@@ -58,11 +60,13 @@ export function planPoolUpdate(
     const result = normalizePool(raw);
     if (!result.ok) {
       skipped.push({ id: result.id, error: result.error });
+      listed.add(result.id.toLowerCase());
       continue;
     }
     const core = result.pool;
     if (seen.has(core.id)) continue;
     seen.add(core.id);
+    listed.add(core.id);
     cores.push(core);
     const prev = previous.get(core.id);
     if (prev && coreJson(prev) === coreJson(core)) continue;
@@ -70,7 +74,7 @@ export function planPoolUpdate(
     history.push(historyPoint(core, options.nowSeconds));
   }
 
-  const removed = options.removeMissing ? stored.filter((p) => !seen.has(p.id)).map((p) => p.id) : [];
+  const removed = options.removeMissing ? stored.filter((p) => !listed.has(p.id)).map((p) => p.id) : [];
   const tokens = discoverTokens(cores, knownTokens);
   const changed = writes.length > 0 || removed.length > 0;
 

@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import type { AppContext } from '../appContext';
+import type { Feature } from '../features';
+import { resolveChainParam } from '../http/chainParam';
+import { every, Timer } from './timers';
+import { updatePools } from './updatePools';
+
+/**
+ * `POST /pools/{chainId}/update` runs the pool-update job and answers 201 with an empty body once
+ * the store and read model hold the result. In embedded mode (`JOB_RUNNER=timers`) the job also
+ * runs for every enabled chain every `UPDATE_POOLS_INTERVAL_IN_MINUTES` (0 disables), starting at
+ * once so a fresh local service fills itself.
+ */
+export function poolUpdateRouter(ctx: AppContext): Router {
+  const r = Router();
+  r.post('/pools/:chainId/update', async (req, res) => {
+    const chain = resolveChainParam(req.params.chainId, ctx.config);
+    await updatePools(ctx, chain.id);
+    res.status(201).end();
+  });
+  return r;
+}
+
+export function poolUpdateFeature(ctx: AppContext): Feature {
+  const timers: Timer[] = [];
+  return {
+    name: 'pool-update',
+    routers: [poolUpdateRouter(ctx)],
+    start() {
+      if (ctx.config.jobRunner !== 'timers') return;
+      const intervalMs = ctx.config.updatePoolsIntervalMinutes * 60_000;
+      for (const chain of ctx.config.chains) {
+        timers.push(every(`update-pools:${chain.id}`, intervalMs, () => updatePools(ctx, chain.id), ctx.logger, true));
+      }
+    },
+    async stop() {
+      await Promise.all(timers.splice(0).map((t) => t.stop()));
+    },
+  };
+}

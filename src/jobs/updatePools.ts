@@ -1,0 +1,88 @@
+import type { AppContext } from '../appContext';
+import { SubgraphClient } from '../sources/subgraph/subgraphClient';
+import { runExclusive } from './exclusive';
+import { planPoolUpdate } from './planPoolUpdate';
+import { withChainMetadata } from './tokenMetadataFromChain';
+
+/**
+ * The pool-update job for one chain (DESIGN section 4): under the chain's lease, read every pool
+ * from the subgraph, diff against the store, and commit the difference as ONE change, so a failure
+ * anywhere before the commit leaves the store exactly as it was. Then wait for the read model, so
+ * the caller's next GET already shows the result.
+ */
+export const UPDATE_POOLS_JOB = 'update-pools';
+
+export interface PoolUpdateReport {
+  readonly chainId: number;
+  /** Pools the subgraph listed (malformed ones included). */
+  readonly fetched: number;
+  readonly pages: number;
+  /** Pools stored because they are new or changed. */
+  readonly written: number;
+  /** Stored pools the subgraph no longer lists. */
+  readonly removed: number;
+  /** Pools left out because they failed validation, with the reason. */
+  readonly skipped: readonly { readonly id: string; readonly error: string }[];
+  readonly tokensAdded: number;
+  /** New tokens whose symbol or name was read from the chain. */
+  readonly tokensFromChain: number;
+  readonly poolsVersion: number;
+  readonly tokensVersion: number;
+  readonly durationMs: number;
+}
+
+export function busyMessage(chainId: number): string {
+  return `a pool update for chain ${chainId} is already running`;
+}
+
+/** Skipped pools are logged one by one up to this many, then summarized. */
+const SKIPPED_LOG_LIMIT = 20;
+
+export async function updatePools(ctx: AppContext, chainId: number): Promise<PoolUpdateReport> {
+  const url = ctx.config.subgraphUrls.get(chainId);
+  if (url === undefined) throw new Error(`chain ${chainId} is not enabled (add it to NETWORKS) so its pools cannot be updated`);
+  const client = new SubgraphClient({ url, timeoutMs: ctx.config.subgraph.timeoutMs, retries: ctx.config.subgraph.retries });
+  const log = ctx.logger.child({ job: UPDATE_POOLS_JOB, chainId });
+
+  return runExclusive(ctx.store, { scope: String(chainId), job: UPDATE_POOLS_JOB, busyMessage: busyMessage(chainId), now: ctx.now }, async (signal) => {
+    const startedAt = ctx.now();
+    const all = await client.fetchAllPools({ signal, onPage: (p) => log.debug(p, 'subgraph page') });
+
+    const [stored, known] = await Promise.all([ctx.store.listPools(chainId), ctx.store.listTokens(chainId)]);
+    const plan = planPoolUpdate(all.pools, stored, new Set(known.map((t) => t.address)), {
+      nowSeconds: Math.floor(startedAt / 1000),
+      // An empty answer from a subgraph that is re-indexing must not wipe the chain.
+      removeMissing: all.pools.length > 0,
+    });
+    if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
+    plan.skipped.slice(0, SKIPPED_LOG_LIMIT).forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
+    if (plan.skipped.length > SKIPPED_LOG_LIMIT) log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
+
+    const tokens = await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
+    // Losing the lease mid-run means another instance may be writing: do not commit over it.
+    signal.throwIfAborted();
+    const finishedAt = ctx.now();
+    const meta = await ctx.store.commit(chainId, {
+      ...plan.change,
+      tokens: tokens.tokens,
+      jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: finishedAt, lastError: null } },
+    });
+    await ctx.readModel.refresh(chainId);
+
+    const report: PoolUpdateReport = {
+      chainId,
+      fetched: plan.fetched,
+      pages: all.pages,
+      written: plan.written,
+      removed: plan.removed,
+      skipped: plan.skipped,
+      tokensAdded: plan.tokensAdded,
+      tokensFromChain: tokens.filled,
+      poolsVersion: meta.poolsVersion,
+      tokensVersion: meta.tokensVersion,
+      durationMs: ctx.now() - startedAt,
+    };
+    log.info({ ...report, skipped: report.skipped.length }, 'pools updated');
+    return report;
+  });
+}

@@ -1,0 +1,52 @@
+import { requestJson, RetryPolicy, UpstreamError } from '../upstream';
+
+/**
+ * JSON-RPC 2.0 over HTTP to an EVM node, in batches. A call the node answers with an `error`
+ * (e.g. a reverted `eth_call`) is a per-call failure the caller decides about; a batch the node
+ * does not answer properly is an `UpstreamError` for "RPC".
+ */
+export const RPC_UPSTREAM = 'RPC';
+
+export interface RpcCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
+
+export interface JsonRpcOptions {
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  /** Calls per HTTP request; public nodes commonly cap batches at 100. */
+  readonly batchSize: number;
+}
+
+interface RpcAnswer {
+  readonly id?: unknown;
+  readonly result?: unknown;
+  readonly error?: { readonly message?: unknown } | null;
+}
+
+/** Sends `calls` in batches; outcomes come back in the order of `calls`. */
+export async function callBatch(opts: JsonRpcOptions, calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  const out: RpcOutcome[] = [];
+  for (let start = 0; start < calls.length; start += opts.batchSize) {
+    const chunk = calls.slice(start, start + opts.batchSize);
+    const body = chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params }));
+    const res = await requestJson<unknown>(RPC_UPSTREAM, { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs }, opts.retry);
+    if (!Array.isArray(res.body)) {
+      const message = (res.body as RpcAnswer | null)?.error?.message;
+      throw new UpstreamError(RPC_UPSTREAM, `answered a batch without an array${typeof message === 'string' ? `: ${message}` : ''}`, res.status);
+    }
+    const byId = new Map<unknown, RpcAnswer>();
+    for (const a of res.body as RpcAnswer[]) if (a && typeof a === 'object') byId.set(a.id, a);
+    chunk.forEach((_c, i) => {
+      const a = byId.get(i);
+      if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
+      else if (a.error) out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
+      else out.push({ ok: true, result: a.result });
+    });
+  }
+  return out;
+}
