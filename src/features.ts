@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { AppContext } from './appContext';
 import { poolUpdateFeature } from './jobs/poolUpdateFeature';
+import { priceAndDecorationFeature } from './jobs/priceAndDecorationFeature';
 
 /**
  * A feature plugs into the service with routers, middleware that runs before all routes, and
@@ -23,4 +24,5 @@ export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
 /** Every feature of the service, in mount order. */
 export const FEATURES: readonly FeatureFactory[] = [
   poolUpdateFeature,
+  priceAndDecorationFeature,
 ];

@@ -8,6 +8,9 @@ import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
  */
 export class ConfigError extends Error {}
 
+/** Balancer V2's protocol swap fee percentage on every chain since 2023 (50 %). */
+export const DEFAULT_PROTOCOL_SWAP_FEE = 0.5;
+
 export type StoreKind = 'sqlite' | 'firestore';
 export type JobRunner = 'timers' | 'scheduler';
 export type SanctionsProviderKind = 'chainalysis' | 'trm';
@@ -69,6 +72,11 @@ export interface Config {
     readonly jobsPerMinute: number;
   };
   readonly errorTrackerDsn: string | undefined;
+  /**
+   * Share of swap fees the protocol takes, per enabled chain (`PROTOCOL_SWAP_FEE_<id>`, else
+   * `PROTOCOL_SWAP_FEE`, else 0.5); the decoration's swap-fee APR leaves it out (issue 6).
+   */
+  readonly protocolSwapFees: ReadonlyMap<number, number>;
   readonly routing: {
     /** Pools below this USD liquidity are not routed through (when liquidity is known). */
     readonly minLiquidityUsd: number;
@@ -126,6 +134,12 @@ function url(env: Env, name: string, def?: string): string | undefined {
   if (raw === undefined) return def;
   if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success) fail(name, `expected an http(s) URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
+}
+
+function fraction(env: Env, name: string, def: number): number {
+  const v = num(env, name, def);
+  if (v > 1) fail(name, `expected a fraction from 0 to 1 (0.5 = 50 %), got '${env[name]}'`);
+  return v;
 }
 
 export function parseNetworks(raw: string | undefined): ChainInfo[] {
@@ -222,6 +236,10 @@ export function loadConfig(env: Env = process.env): Config {
       jobsPerMinute: int(env, 'RATE_LIMIT_JOBS_PER_MINUTE', 30, 0),
     },
     errorTrackerDsn: url(env, 'ERRORTRACKER_DSN'),
+    protocolSwapFees: new Map(chains.map((c) => {
+      const fallback = fraction(env, 'PROTOCOL_SWAP_FEE', DEFAULT_PROTOCOL_SWAP_FEE);
+      return [c.id, fraction(env, `PROTOCOL_SWAP_FEE_${c.id}`, fallback)];
+    })),
     routing: {
       minLiquidityUsd: num(env, 'MIN_LIQUIDITY_USD', 100),
       workers: int(env, 'ROUTER_WORKERS', 1, 0, 64),

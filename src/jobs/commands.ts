@@ -1,5 +1,6 @@
 import type { AppContext } from '../appContext';
 import { updatePoolsCommand } from './updatePoolsCommand';
+import { decoratePoolsCommand, updatePricesCommand } from './priceAndDecorationCommands';
 
 /**
  * Jobs runnable once from the command line (`npm run job -- <name> [--chain <id>]`). Each job
@@ -13,4 +14,6 @@ export interface JobCommand {
 
 export const JOB_COMMANDS: Record<string, JobCommand> = {
   'update-pools': updatePoolsCommand,
+  'update-prices': updatePricesCommand,
+  'decorate-pools': decoratePoolsCommand,
 };

@@ -1,0 +1,73 @@
+import type { AprBreakdown, PoolHistoryPoint } from '../pool';
+import { dec, Exact, toBps, ZERO } from './exact';
+
+/**
+ * APR parts in basis points, in the old API's shape. Staking and reward APRs need gauge data,
+ * which this service does not read yet: they are 0 with an empty breakdown.
+ */
+export const YEAR_SECONDS = 365 * 86_400;
+/** Rate growth over less than a day is mostly the step of a single rate update: not annualized. */
+export const MIN_RATE_SPAN_SECONDS = 86_400;
+
+/** round(365 x 10000 x fees24h x (1 - protocolSwapFee) / totalLiquidity); 0 without liquidity. */
+export function swapFeeApr(fees24h: Exact, totalLiquidity: Exact | undefined, protocolSwapFee: number): number {
+  if (!totalLiquidity || !totalLiquidity.gt(0)) return 0;
+  const keep = dec(1).minus(dec(protocolSwapFee));
+  return toBps(dec(365 * 10_000).times(fees24h).times(keep).div(totalLiquidity));
+}
+
+/**
+ * Annualized growth of a token's priceRate (simple, not compounded), in bps, measured from the
+ * oldest point of our own history that is at least a day old. Falling rates count as 0.
+ */
+export function rateGrowthApr(token: string, currentRate: string, history: readonly PoolHistoryPoint[], nowSeconds: number): Exact {
+  let from: PoolHistoryPoint | undefined;
+  for (const p of history) {
+    if (nowSeconds - p.timestamp < MIN_RATE_SPAN_SECONDS || p.priceRates[token] === undefined) continue;
+    if (!from || p.timestamp < from.timestamp) from = p;
+  }
+  if (!from) return ZERO;
+  const then = dec(from.priceRates[token]!);
+  if (!then.gt(0)) return ZERO;
+  const growth = dec(currentRate).div(then).minus(1);
+  if (!growth.gt(0)) return ZERO;
+  return growth.times(YEAR_SECONDS).div(nowSeconds - from.timestamp).times(10_000);
+}
+
+export interface TokenAprInput {
+  readonly address: string;
+  /** The token's own yield in bps (rate growth, or a nested pool's swap-fee + token APR). */
+  readonly aprBps: Exact;
+  /** The token's USD value in the pool. */
+  readonly value: Exact;
+}
+
+/** Each token's yield weighted by its share of the pool's liquidity. */
+export function tokenAprs(tokens: readonly TokenAprInput[], totalLiquidity: Exact | undefined): AprBreakdown['tokenAprs'] {
+  const breakdown: Record<string, number> = {};
+  let total = 0;
+  if (!totalLiquidity || !totalLiquidity.gt(0)) return { total, breakdown };
+  for (const t of tokens) {
+    if (!t.aprBps.gt(0) || !t.value.gt(0)) continue;
+    const bps = toBps(t.aprBps.times(t.value).div(totalLiquidity));
+    if (bps === 0) continue;
+    breakdown[t.address] = bps;
+    total += bps;
+  }
+  return { total, breakdown };
+}
+
+export function aprBreakdown(swapFees: number, tokens: AprBreakdown['tokenAprs']): AprBreakdown {
+  const stakingApr = { min: 0, max: 0 };
+  const rewardAprs = { total: 0, breakdown: {} };
+  const base = swapFees + tokens.total + rewardAprs.total;
+  return {
+    swapFees,
+    tokenAprs: tokens,
+    stakingApr,
+    rewardAprs,
+    protocolApr: 0,
+    min: base + stakingApr.min,
+    max: base + stakingApr.max,
+  };
+}

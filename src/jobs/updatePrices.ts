@@ -1,0 +1,128 @@
+import type { AppContext } from '../appContext';
+import type { Config } from '../config/env';
+import { UpstreamError } from '../sources/upstream';
+import { createPriceClient, PriceClient, PRICE_UPSTREAM } from '../sources/prices/priceClient';
+import type { StoredToken } from '../domain/pool';
+import { runExclusive } from './exclusive';
+import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
+
+/**
+ * Token price job (DESIGN section 4): for every known token of every enabled chain, the price in
+ * the chain's native asset and in USD. Everything is fetched first; only then is each chain's change
+ * committed, so a run whose fetches all fail changes nothing.
+ */
+export const UPDATE_PRICES_JOB = 'update-prices';
+export const UPDATE_PRICES_BUSY = 'a token price update is already running; retry when it has finished';
+
+/** A run stops starting new requests after this long; unfinished batches keep their old prices. */
+export const PRICE_RUN_BUDGET_MS = 120_000;
+
+export interface ChainPriceReport {
+  readonly chainId: number;
+  readonly tokens: number;
+  readonly requested: number;
+  readonly priced: number;
+  readonly noPriceData: number;
+  readonly failed: number;
+  readonly fresh: number;
+  readonly changed: number;
+  /** Why the chain was left unchanged, when it was. */
+  readonly skipped?: string;
+}
+
+export interface PriceUpdateReport {
+  readonly chains: readonly ChainPriceReport[];
+  readonly requests: number;
+  readonly changedChains: readonly number[];
+  readonly ms: number;
+}
+
+// One client per configuration, so the request gate spans consecutive runs of this process.
+const clients = new WeakMap<Config, PriceClient>();
+
+function clientFor(ctx: AppContext): PriceClient {
+  let c = clients.get(ctx.config);
+  if (!c) {
+    c = createPriceClient(ctx.config.prices);
+    clients.set(ctx.config, c);
+  }
+  return c;
+}
+
+interface ChainWork {
+  readonly chainId: number;
+  readonly tokens: readonly StoredToken[];
+  readonly requested: number;
+  readonly plan?: PricePlan;
+  readonly skipped?: string;
+}
+
+export async function updatePrices(ctx: AppContext): Promise<PriceUpdateReport> {
+  return runExclusive(
+    ctx.store,
+    { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now },
+    async () => {
+      const started = ctx.now();
+      const deadline = Date.now() + PRICE_RUN_BUDGET_MS;
+      const client = clientFor(ctx);
+      const sentBefore = client.requestsSent;
+      const freshnessMs = ctx.config.prices.freshnessSeconds * 1000;
+      const chains = ctx.config.chains;
+
+      // Native asset prices once per run, for all chains in one request.
+      const nativeUsd = await client.coinPricesUsd(chains.map((c) => c.nativePriceId), deadline);
+
+      const work: ChainWork[] = [];
+      let answeredBatches = 0;
+      let failedBatches = 0;
+      let firstError: string | undefined;
+      for (const chain of chains) {
+        const tokens = await ctx.store.listTokens(chain.id);
+        const native = nativeUsd.get(chain.nativePriceId);
+        if (!native) {
+          work.push({ chainId: chain.id, tokens, requested: 0, skipped: `the price API has no USD price for ${chain.nativePriceId}` });
+          continue;
+        }
+        const input = { tokens, wrappedNative: chain.wrappedNative, nowMs: ctx.now(), freshnessMs };
+        const wanted = chain.pricePlatform ? addressesToPrice(input) : [];
+        const results = chain.pricePlatform && wanted.length > 0 ? await client.tokenPricesUsd(chain.pricePlatform, wanted, deadline) : [];
+        for (const r of results) {
+          if (r.prices) answeredBatches += 1;
+          else {
+            failedBatches += 1;
+            firstError ??= r.error;
+          }
+        }
+        work.push({ chainId: chain.id, tokens, requested: wanted.length, plan: planPrices(input, native, results) });
+      }
+      if (failedBatches > 0 && answeredBatches === 0) {
+        throw new UpstreamError(PRICE_UPSTREAM, `every token price request failed (${failedBatches} batches, first: ${firstError}); no price was changed`);
+      }
+
+      const reports: ChainPriceReport[] = [];
+      const changedChains: number[] = [];
+      for (const w of work) {
+        const changed = w.plan?.changed ?? [];
+        if (changed.length > 0) {
+          await ctx.store.commit(w.chainId, { tokens: changed, bumpTokensVersion: true });
+          changedChains.push(w.chainId);
+        }
+        reports.push({
+          chainId: w.chainId,
+          tokens: w.tokens.length,
+          requested: w.requested,
+          priced: w.plan?.priced ?? 0,
+          noPriceData: w.plan?.noPriceData ?? 0,
+          failed: w.plan?.failed ?? 0,
+          fresh: w.plan?.fresh ?? 0,
+          changed: changed.length,
+          ...(w.skipped ? { skipped: w.skipped } : {}),
+        });
+      }
+      await Promise.all(changedChains.map((id) => ctx.readModel.refresh(id)));
+      const report = { chains: reports, requests: client.requestsSent - sentBefore, changedChains, ms: ctx.now() - started };
+      ctx.logger.info({ job: UPDATE_PRICES_JOB, ...report }, 'token prices updated');
+      return report;
+    },
+  );
+}
