@@ -101,6 +101,15 @@ export const CHAINS: readonly ChainInfo[] = [
     batchRelayer: '0x7852fb9d0895e6e8b3eeda553c03f6e2f9124df9', subgraphUrl: studio('balancer-sepolia-v2'),
     pricePlatform: null, nativePriceId: 'ethereum', infuraNetwork: 'sepolia',
   },
+  {
+    // The local devnet (src/devnet, `npm run demo`): real Balancer V2 contracts on hardhat. Its
+    // addresses follow from the default test mnemonic's first account and the fixed deployment
+    // order (src/devnet/devnet.ts `expectedAddresses`); a test keeps them in step. Opt-in only.
+    id: 31337, name: 'localdev', aliases: ['devnet', 'hardhat'], nativeSymbol: 'ETH',
+    wrappedNative: '0x5fbdb2315678afecb367f032d93f642f64180aa3', vault: '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0',
+    batchRelayer: '0x9bd03768a7dcc129555de410ff8e85528a4f88b5', subgraphUrl: 'http://127.0.0.1:8000/subgraphs/name/localdev',
+    pricePlatform: 'localdev', nativePriceId: 'ethereum', infuraNetwork: null,
+  },
 ];
 
 const byId = new Map(CHAINS.map((c) => [c.id, c]));

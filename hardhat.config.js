@@ -1,0 +1,15 @@
+/**
+ * Hardhat runs only as the local devnet's EVM (in-process for the end-to-end suite, `hardhat node`
+ * for `npm run demo`); nothing is compiled with it. The chain id and the default funded test
+ * accounts are what src/devnet relies on for its deterministic addresses.
+ */
+module.exports = {
+  networks: {
+    hardhat: {
+      chainId: 31337,
+      // Wallets and the e2e suite send legacy and EIP-1559 transactions; keep fees predictable.
+      initialBaseFeePerGas: 1_000_000_000,
+      mining: { auto: true },
+    },
+  },
+};

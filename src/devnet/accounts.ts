@@ -1,0 +1,24 @@
+import { HDNodeWallet, Mnemonic, Provider } from 'ethers';
+
+/**
+ * The well-known development mnemonic: hardhat (and anvil) fund its first accounts with 10 000 ETH,
+ * so the same keys work in-process, against `hardhat node` and against any LOCALFORK_URL node
+ * started with defaults. Never use these keys on a real network.
+ */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** Account 0 deploys everything (fixed nonces -> fixed addresses); 1.. are funded traders. */
+export const DEPLOYER_INDEX = 0;
+export const TRADER_COUNT = 4;
+
+let root: HDNodeWallet | undefined;
+
+export function devAccount(index: number, provider: Provider | null = null): HDNodeWallet {
+  // Deriving from the phrase costs a PBKDF2 run; derive the account level once.
+  root ??= HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(DEV_MNEMONIC), "m/44'/60'/0'/0");
+  return root.deriveChild(index).connect(provider);
+}
+
+export function traderAccounts(provider: Provider | null = null): HDNodeWallet[] {
+  return Array.from({ length: TRADER_COUNT }, (_, i) => devAccount(i + 1, provider));
+}

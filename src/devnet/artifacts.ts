@@ -1,0 +1,47 @@
+import type { InterfaceAbi } from 'ethers';
+import type { CompiledContracts } from './contracts/compile';
+
+/**
+ * Creation bytecode and ABIs of everything the devnet deploys: the real Balancer V2 contracts from
+ * @balancer-labs/v2-deployments (the audited builds, not recompiled) and our own WETH9/DevToken.
+ */
+export interface Artifact {
+  readonly abi: InterfaceAbi;
+  readonly bytecode: string;
+}
+
+/** Contract name -> deployment task that ships its build. */
+const BALANCER_TASKS = {
+  Authorizer: '20210418-authorizer',
+  Vault: '20210418-vault',
+  ProtocolFeePercentagesProvider: '20220725-protocol-fee-percentages-provider',
+  WeightedPoolFactory: '20220908-weighted-pool-v2',
+  ComposableStablePoolFactory: '20230206-composable-stable-pool-v3',
+  ComposableStablePool: '20230206-composable-stable-pool-v3',
+  BalancerQueries: '20220721-balancer-queries',
+  BatchRelayerLibrary: '20220916-batch-relayer-v4',
+} as const;
+
+export type BalancerContract = keyof typeof BALANCER_TASKS;
+
+/** ABIs without a full artifact in the package (contracts created by other contracts). */
+const BALANCER_ABIS = {
+  WeightedPool: '20220908-weighted-pool-v2/abi/WeightedPool.json',
+  BalancerRelayer: '20220916-batch-relayer-v4/abi/BalancerRelayer.json',
+} as const;
+
+export function balancerArtifact(name: BalancerContract): Artifact {
+  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${BALANCER_TASKS[name]}/artifact/${name}.json`) as { abi: InterfaceAbi; bytecode: string };
+  return { abi: a.abi, bytecode: a.bytecode };
+}
+
+export function balancerAbi(name: BalancerContract | keyof typeof BALANCER_ABIS): InterfaceAbi {
+  if (name in BALANCER_ABIS) return require(`@balancer-labs/v2-deployments/dist/tasks/${BALANCER_ABIS[name as keyof typeof BALANCER_ABIS]}`) as InterfaceAbi;
+  return balancerArtifact(name as BalancerContract).abi;
+}
+
+export function devArtifact(name: 'WETH9' | 'DevToken'): Artifact {
+  const compiled = require('./contracts/contracts.json') as CompiledContracts;
+  const c = compiled.contracts[name];
+  return { abi: c.abi as InterfaceAbi, bytecode: c.bytecode };
+}

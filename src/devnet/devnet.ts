@@ -1,0 +1,74 @@
+import { getCreateAddress } from 'ethers';
+
+/**
+ * What a deployed devnet consists of: the Balancer stack's addresses, the tokens and the pools.
+ * Built by `deployDevnet` or read back from a running chain by `readDevnet`.
+ */
+export interface DevnetAddresses {
+  readonly weth: string;
+  readonly authorizer: string;
+  readonly vault: string;
+  readonly protocolFeePercentagesProvider: string;
+  readonly weightedPoolFactory: string;
+  readonly composableStablePoolFactory: string;
+  readonly balancerQueries: string;
+  readonly batchRelayerLibrary: string;
+  readonly batchRelayer: string;
+}
+
+export interface DevnetToken {
+  readonly symbol: string;
+  readonly name: string;
+  readonly decimals: number;
+  /** Lower-case address. */
+  readonly address: string;
+}
+
+export type DevnetPoolKind = 'weighted' | 'composableStable';
+
+export interface DevnetPool {
+  readonly id: string;
+  /** Lower-case address. */
+  readonly address: string;
+  readonly kind: DevnetPoolKind;
+  readonly name: string;
+  /** Lower-case token addresses in Vault order (a composable stable pool's own BPT included). */
+  readonly tokens: readonly string[];
+}
+
+export interface Devnet {
+  readonly chainId: number;
+  readonly addresses: DevnetAddresses;
+  readonly tokens: readonly DevnetToken[];
+  readonly pools: readonly DevnetPool[];
+}
+
+export const DEVNET_CHAIN_ID = 31337;
+
+/**
+ * The stack's addresses follow from the deployer and the fixed deployment order (CREATE uses the
+ * sender's nonce), so they are known before anything is deployed; chains.ts lists them and a test
+ * keeps the two in step. Changing the order in deploy.ts changes these addresses.
+ */
+export function expectedAddresses(deployer: string): DevnetAddresses {
+  const at = (nonce: number) => getCreateAddress({ from: deployer, nonce }).toLowerCase();
+  const batchRelayerLibrary = at(7);
+  return {
+    weth: at(0),
+    authorizer: at(1),
+    vault: at(2),
+    protocolFeePercentagesProvider: at(3),
+    weightedPoolFactory: at(4),
+    composableStablePoolFactory: at(5),
+    balancerQueries: at(6),
+    batchRelayerLibrary,
+    // The library's constructor creates the relayer entry point as its first contract (nonce 1).
+    batchRelayer: getCreateAddress({ from: batchRelayerLibrary, nonce: 1 }).toLowerCase(),
+  };
+}
+
+export function tokenBySymbol(devnet: Devnet, symbol: string): DevnetToken {
+  const t = devnet.tokens.find((x) => x.symbol === symbol);
+  if (!t) throw new Error(`devnet has no token ${symbol} (has ${devnet.tokens.map((x) => x.symbol).join(', ')})`);
+  return t;
+}

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { BrowserProvider, Eip1193Provider, JsonRpcApiProvider, JsonRpcProvider, Network } from 'ethers';
+import { DEVNET_CHAIN_ID } from './devnet';
+
+/**
+ * The EVM the devnet runs on: hardhat's EDR in this process (tests), the same served over JSON-RPC
+ * on a loopback port (the demo, so wallets can connect), or any node already running at a URL.
+ */
+export interface LocalChain {
+  readonly provider: JsonRpcApiProvider;
+  /** JSON-RPC URL others (wallets, a second process) can use; undefined for an in-process chain. */
+  readonly rpcUrl: string | undefined;
+  /** Saves the chain state; `revert` returns to it (evm_snapshot / evm_revert). */
+  snapshot(): Promise<string>;
+  revert(snapshotId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface HardhatServer {
+  listen(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+
+interface HardhatRuntime {
+  network: { provider: Eip1193Provider };
+  run(task: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+function loadHardhat(): HardhatRuntime {
+  process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
+  // The config sits at the repository root; name it so the working directory does not matter.
+  process.env.HARDHAT_CONFIG ??= join(__dirname, '..', '..', 'hardhat.config.js');
+  return require('hardhat') as HardhatRuntime;
+}
+
+const devnetNetwork = Network.from(DEVNET_CHAIN_ID);
+
+function withControls(provider: JsonRpcApiProvider, rpcUrl: string | undefined, close: () => Promise<void>): LocalChain {
+  return {
+    provider,
+    rpcUrl,
+    snapshot: async () => String(await provider.send('evm_snapshot', [])),
+    revert: async (snapshotId) => {
+      const ok = (await provider.send('evm_revert', [snapshotId])) as boolean;
+      if (!ok) throw new Error(`evm_revert(${snapshotId}) failed: snapshots are single-use`);
+    },
+    close,
+  };
+}
+
+/** Hardhat's EVM inside this process: no port, about half a second to start. */
+export function startInProcessChain(): LocalChain {
+  const hre = loadHardhat();
+  const provider = new BrowserProvider(hre.network.provider, devnetNetwork, { pollingInterval: 50, cacheTimeout: -1 });
+  return withControls(provider, undefined, async () => provider.destroy());
+}
+
+/** Hardhat's EVM in this process, served as JSON-RPC on host:port (what `hardhat node` does). */
+export async function serveChain(host: string, port: number): Promise<LocalChain> {
+  const hre = loadHardhat();
+  const server = (await hre.run('node:create-server', { hostname: host, port, provider: hre.network.provider })) as HardhatServer;
+  const bound = await server.listen();
+  const rpcUrl = `http://${bound.address}:${bound.port}`;
+  const provider = new BrowserProvider(hre.network.provider, devnetNetwork, { pollingInterval: 50, cacheTimeout: -1 });
+  return withControls(provider, rpcUrl, async () => {
+    provider.destroy();
+    await server.close();
+  });
+}
+
+/** A node somebody else runs (LOCALFORK_URL / RPC_URL). */
+export async function connectChain(rpcUrl: string): Promise<LocalChain> {
+  // No batching: every call is answered at once over loopback, and batching only adds a stall.
+  const provider = new JsonRpcProvider(rpcUrl, undefined, { batchMaxCount: 1, pollingInterval: 50, cacheTimeout: -1 });
+  await provider.getNetwork();
+  return withControls(provider, rpcUrl, async () => provider.destroy());
+}
