@@ -96,10 +96,10 @@ export class ReadModel {
     const meta = await this.store.getMeta(chainId);
     let next: ChainSnapshot;
     if (prev && prev.poolsVersion === meta.poolsVersion) {
-      next = prev.withTokens(meta, await this.store.listTokens(chainId), this.now());
+      next = prev.withTokens(meta, byKey(await this.store.listTokens(chainId), (t) => t.address), this.now());
     } else {
       const [pools, tokens] = await Promise.all([this.store.listPools(chainId), this.store.listTokens(chainId)]);
-      next = new ChainSnapshot(chainId, meta, pools, tokens, this.now());
+      next = new ChainSnapshot(chainId, meta, byKey(pools, (p) => p.id), byKey(tokens, (t) => t.address), this.now());
     }
     this.snapshots.set(chainId, next);
     this.logger.debug(
@@ -115,4 +115,9 @@ export class ReadModel {
     }
     return next;
   }
+}
+
+/** Stores differ in the order they list documents; the API always answers in id order. */
+function byKey<T>(items: T[], key: (item: T) => string): T[] {
+  return items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }

@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig, parseNetworks } from '../../src/config/env';
+
+describe('configuration', () => {
+  test('defaults are the old API defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8090);
+    expect(c.chains.map((x) => x.id)).toEqual([1, 137, 42161]);
+    expect(c.updatePoolsIntervalMinutes).toBe(5);
+    expect(c.decoratePoolsIntervalMinutes).toBe(5);
+    expect(c.store).toBe('sqlite');
+    expect(c.dataDir).toBe('./data');
+    expect(c.jobRunner).toBe('timers');
+    expect(c.debug).toBe(false);
+    expect(c.subgraphUrls.get(1)).toMatch(/^https:\/\//);
+  });
+
+  test('NETWORKS takes ids and names, tolerates spaces and drops duplicates', () => {
+    expect(parseNetworks(' mainnet, 137 ,ARBITRUM,1, polygon ').map((c) => c.id)).toEqual([1, 137, 42161]);
+    expect(parseNetworks('gnosis,base,zkevm,avalanche,fraxtal,mode,sepolia,optimism').map((c) => c.id)).toEqual([
+      100, 8453, 1101, 43114, 252, 34443, 11155111, 10,
+    ]);
+  });
+
+  test('an unknown chain stops start-up with one line naming the known chains', () => {
+    expect(() => loadConfig({ NETWORKS: '1,foo' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NETWORKS: '1,foo' })).toThrow(/^NETWORKS: unknown chain 'foo' \(known: mainnet=1, optimism=10, .*polygon=137/);
+    expect(() => loadConfig({ NETWORKS: ' , ' })).toThrow(/^NETWORKS: no chain given/);
+  });
+
+  test.each([
+    ['PORT', 'abc', /^PORT: expected a whole number/],
+    ['PORT', '70000', /^PORT: expected a whole number from 0 to 65535/],
+    ['STORE', 'postgres', /^STORE: expected one of sqlite, firestore/],
+    ['UPDATE_POOLS_INTERVAL_IN_MINUTES', '-1', /^UPDATE_POOLS_INTERVAL_IN_MINUTES: expected a number >= 0/],
+    ['DATABASE_POOLS_WRITE_CAPACITY', '0', /^DATABASE_POOLS_WRITE_CAPACITY: expected a whole number from 1/],
+    ['SUBGRAPH_URL_1', 'not a url', /^SUBGRAPH_URL_1: expected an http\(s\) URL/],
+    ['SUBGRAPH_URL_10', 'http://127.0.0.1:1/x', /^SUBGRAPH_URL_10: chain 10 is not in NETWORKS/],
+    ['RPC_URL_999', 'http://127.0.0.1:1', /^RPC_URL_999: unknown chain id 999/],
+    ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
+  ])('%s=%s is refused with a clear message', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('per-chain overrides, Infura URL from NODEPROVIDER_PROJECT_ID, budgets', () => {
+    const c = loadConfig({
+      NETWORKS: '1,137',
+      SUBGRAPH_URL_137: 'http://127.0.0.1:9999/subgraph/',
+      RPC_URL_1: 'http://127.0.0.1:8545',
+      NODEPROVIDER_PROJECT_ID: 'abc123',
+      DATABASE_POOLS_READ_CAPACITY: '50',
+      DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3',
+      DEBUG: 'balancer:*',
+    });
+    expect(c.subgraphUrls.get(137)).toBe('http://127.0.0.1:9999/subgraph');
+    expect(c.rpcUrls.get(1)).toBe('http://127.0.0.1:8545');
+    expect(c.rpcUrls.get(137)).toBe('https://polygon-mainnet.infura.io/v3/abc123');
+    expect(c.database.pools.readsPerSecond).toBe(50);
+    expect(c.database.autoscaleMaxMultiplier).toBe(3);
+    expect(c.debug).toBe(true);
+  });
+});
