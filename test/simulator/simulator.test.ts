@@ -1,0 +1,138 @@
+import { simulatorFeature } from '../../src/simulator/feature';
+import { FakeSimulator, fakeOutputFor, startFakeSimulator } from '../fakes/simulator';
+import { startTestServer, TestServer } from '../helpers/testServer';
+
+const VAULT = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
+const SENDER = '0x1111111111111111111111111111111111111111';
+// Vault.batchSwap selector followed by some argument bytes.
+const CALLDATA = '0x945bcec9' + '00'.repeat(64);
+
+const simulateBody = {
+  network_id: '1',
+  from: SENDER,
+  to: VAULT,
+  input: CALLDATA,
+  gas: 8_000_000,
+  gas_price: '0',
+  value: '0',
+  state_objects: { [VAULT]: { storage: {} } },
+  save: false,
+  save_if_fails: false,
+  simulation_type: 'quick',
+  block_number: null,
+};
+
+async function post(server: TestServer, path: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('simulator pass-throughs', () => {
+  let sim: FakeSimulator;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    sim = await startFakeSimulator();
+    server = await startTestServer(
+      { SIMULATOR_API_URL: sim.url, SIMULATOR_USER: sim.user, SIMULATOR_PROJECT: sim.project, SIMULATOR_ACCESS_KEY: sim.accessKey },
+      { features: [simulatorFeature] },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+    await sim.close();
+  });
+  beforeEach(() => {
+    sim.faults = {};
+    sim.received.length = 0;
+  });
+
+  it('forwards a simulation with the access key and returns only the call output and the statuses', async () => {
+    const { status, body } = await post(server, '/simulator/simulate', simulateBody);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      transaction: { status: true, transaction_info: { call_trace: { output: fakeOutputFor(CALLDATA) } } },
+      simulation: { status: true },
+    });
+    // The provider said much more; none of it leaks.
+    expect(Object.keys(sim.lastSimulateAnswer ?? {})).toEqual(expect.arrayContaining(['contracts', 'generated_access_list']));
+    expect(JSON.stringify(body)).not.toContain('secret');
+    const call = sim.received[0];
+    expect(call?.url).toBe(`/api/v1/account/${sim.user}/project/${sim.project}/simulate`);
+    expect(call?.headers['x-access-key']).toBe(sim.accessKey);
+    expect(JSON.parse(call?.body ?? '{}')).toEqual(simulateBody);
+  });
+
+  it('forwards encode-states and returns the provider JSON as it is', async () => {
+    const body = { networkID: '1', stateOverrides: { [VAULT]: { value: { '_balances[0x1111111111111111111111111111111111111111]': '1' } } } };
+    const res = await post(server, '/simulator/contracts/encode-states', body);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ stateOverrides: { [VAULT.toLowerCase()]: { value: { [`0x${'0'.repeat(64)}`]: `0x${'0'.repeat(63)}1` } } } });
+    expect(sim.received[0]?.url).toBe(`/api/v1/account/${sim.user}/project/${sim.project}/contracts/encode-states`);
+    expect(JSON.parse(sim.received[0]?.body ?? '{}')).toEqual(body);
+  });
+
+  it.each([
+    ['/simulator/simulate', { ...simulateBody, access_list: [] }, "'access_list' not allowed"],
+    ['/simulator/simulate', { ...simulateBody, network: 'mainnet', estimate_gas: true }, "fields 'network', 'estimate_gas' not allowed"],
+    ['/simulator/contracts/encode-states', { networkID: '1', stateOverrides: {}, project: 'other' }, "'project' not allowed"],
+  ])('refuses a forbidden field in %s with 400 naming it, before any upstream call', async (path, body, message) => {
+    const res = await post(server, path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(400);
+    expect(res.body.error).toContain(message);
+    expect(sim.received).toHaveLength(0);
+  });
+
+  it.each([
+    ['no body', undefined, 'missing body'],
+    ['an empty object', {}, 'missing body'],
+    ['an array', [simulateBody], 'expected a JSON object'],
+    ['a missing required field', { ...simulateBody, from: undefined }, 'from: missing'],
+    ['a malformed address', { ...simulateBody, to: '0x1234' }, 'to: expected an address'],
+    ['a bad simulation type', { ...simulateBody, simulation_type: 'deep' }, 'simulation_type'],
+  ])('refuses %s with 400 before any upstream call', async (_what, body, message) => {
+    const res = body === undefined
+      ? await post(server, '/simulator/simulate', '', {})
+      : await post(server, '/simulator/simulate', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toContain(message);
+    expect(sim.received).toHaveLength(0);
+  });
+
+  it('answers 502 with the provider message when the provider refuses the simulation (4xx)', async () => {
+    sim.faults = { status: 400, message: 'invalid network_id: 999999' };
+    const res = await post(server, '/simulator/simulate', simulateBody);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: 'simulator refused the request (HTTP 400): invalid network_id: 999999', code: 502 });
+  });
+
+  it('answers 502 when the provider fails (5xx)', async () => {
+    sim.faults = { status: 500 };
+    const res = await post(server, '/simulator/contracts/encode-states', { networkID: 1, stateOverrides: {} });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toContain('simulator');
+  });
+
+  it('gives up after 10 s and answers 502', async () => {
+    sim.faults = { delayMs: 12_000 };
+    const started = Date.now();
+    const res = await post(server, '/simulator/simulate', simulateBody);
+    expect(res.status).toBe(502);
+    expect(res.body.error).toContain('no answer within 10000 ms');
+    expect(Date.now() - started).toBeLessThan(11_900);
+  });
+});
+
+describe('simulator pass-throughs without configuration', () => {
+  it('answers 503 naming the missing settings', async () => {
+    const server = await startTestServer({ SIMULATOR_USER: 'u' }, { features: [simulatorFeature] });
+    try {
+      const res = await post(server, '/simulator/simulate', simulateBody);
+      expect(res.status).toBe(503);
+      expect(res.body.error).toContain('SIMULATOR_ACCESS_KEY');
+    } finally {
+      await server.close();
+    }
+  });
+});
