@@ -30,12 +30,13 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   app.use(cors);
   app.use(healthRouter(ctx));
   for (const mw of options.before ?? []) app.use(mw);
-  // Pre-compressed bodies set Content-Encoding themselves; compression() leaves those alone.
+  // The read routes send bodies compressed once per data version; they sit before compression()
+  // so it does not wrap responses it would never touch.
+  app.use(poolsRouter(ctx));
+  app.use(tokensRouter(ctx));
   app.use(compression({ threshold: 1024 }));
   app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false, type: ['application/json', 'application/*+json'] }));
 
-  app.use(poolsRouter(ctx));
-  app.use(tokensRouter(ctx));
   for (const r of options.routers ?? []) app.use(r);
 
   app.use(notFoundHandler);

@@ -11,11 +11,11 @@ export function loadSnapshotPools(): unknown[] {
   return structuredClone(cached);
 }
 
-/** `describeWithSnapshot(...)` runs the suite when the snapshot is there, else skips saying why. */
-export const describeWithSnapshot: jest.Describe = HAS_SNAPSHOT
-  ? describe
-  : (((name: string, fn: () => void) =>
-      describe.skip(`${name} (skipped: ${SNAPSHOT_FILE} is absent; clone the project with ../shared beside it)`, fn)) as unknown as jest.Describe);
+/** Runs the suite when the snapshot is there, else skips it saying why. (A function, so benchmarks can import this module outside Jest.) */
+export function describeWithSnapshot(name: string, fn: () => void): void {
+  if (HAS_SNAPSHOT) describe(name, fn);
+  else describe.skip(`${name} (skipped: ${SNAPSHOT_FILE} is absent; clone the project with ../shared beside it)`, fn);
+}
 
 export const MAINNET = {
   WETH: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
