@@ -1,0 +1,209 @@
+import { Contract, Interface, Provider } from 'ethers';
+import type { DevnetAddresses, DevnetPoolKind } from '../devnet';
+
+/**
+ * Reads every pool the Vault knows straight from the chain, in raw on-chain units: pool ids from
+ * the Vault's PoolRegistered logs, tokens and balances from `getPoolTokens`, and weights, amp, fee,
+ * supply and rates from the pool contracts. Swaps come from the Vault's Swap logs. Pools from
+ * factories other than the devnet's two are left out (their math is unknown to us).
+ */
+export interface OnchainToken {
+  readonly address: string;
+  readonly symbol: string;
+  readonly name: string;
+  readonly decimals: number;
+  /** Vault balance in smallest units. */
+  readonly balance: bigint;
+  /** Normalized weight, 1e18 = 100 % (weighted pools). */
+  readonly weight: bigint | null;
+  /** Token rate, 1e18 = 1 (composable stable pools). */
+  readonly rate: bigint;
+}
+
+export interface OnchainSwap {
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly amountIn: bigint;
+  readonly amountOut: bigint;
+}
+
+export interface OnchainPool {
+  readonly id: string;
+  readonly address: string;
+  readonly kind: DevnetPoolKind;
+  readonly version: number;
+  readonly factory: string;
+  readonly owner: string;
+  readonly name: string;
+  readonly symbol: string;
+  /** 1e18 = 100 %. */
+  readonly swapFee: bigint;
+  readonly paused: boolean;
+  readonly recoveryMode: boolean;
+  readonly amp: { readonly value: bigint; readonly precision: bigint } | null;
+  /** BPT supply in wei: totalSupply, or the actual (virtual) supply of a composable stable pool. */
+  readonly totalShares: bigint;
+  /** Unix seconds of the block that registered the pool. */
+  readonly createTime: number;
+  readonly tokens: readonly OnchainToken[];
+  readonly swaps: readonly OnchainSwap[];
+}
+
+const VAULT_ABI = [
+  'event PoolRegistered(bytes32 indexed poolId, address indexed poolAddress, uint8 specialization)',
+  'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
+  'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
+];
+const FACTORY_ABI = ['function isPoolFromFactory(address pool) view returns (bool)'];
+const POOL_ABI = [
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function getOwner() view returns (address)',
+  'function getSwapFeePercentage() view returns (uint256)',
+  'function getPausedState() view returns (bool paused, uint256 pauseWindowEndTime, uint256 bufferPeriodEndTime)',
+  'function inRecoveryMode() view returns (bool)',
+  'function totalSupply() view returns (uint256)',
+  'function getActualSupply() view returns (uint256)',
+  'function getNormalizedWeights() view returns (uint256[])',
+  'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
+  'function getTokenRate(address token) view returns (uint256)',
+  'function version() view returns (string)',
+];
+const ERC20_ABI = ['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)'];
+const ONE = 10n ** 18n;
+/** The factories the devnet deploys; their pools' versions (the weighted v2 factory has no version()). */
+const WEIGHTED_VERSION = 2;
+
+interface TokenInfo {
+  readonly symbol: string;
+  readonly name: string;
+  readonly decimals: number;
+}
+
+export class OnchainPoolReader {
+  private readonly vault: Contract;
+  private readonly vaultInterface = new Interface(VAULT_ABI);
+  /** Token metadata never changes: read it once per reader. */
+  private readonly tokenInfo = new Map<string, Promise<TokenInfo>>();
+  private readonly kinds = new Map<string, Promise<DevnetPoolKind | null>>();
+
+  constructor(private readonly provider: Provider, private readonly addresses: DevnetAddresses) {
+    this.vault = new Contract(addresses.vault, VAULT_ABI, provider);
+  }
+
+  async readAll(): Promise<OnchainPool[]> {
+    const [registered, swapLogs] = await Promise.all([
+      this.provider.getLogs({ address: this.addresses.vault, topics: [this.vaultInterface.getEvent('PoolRegistered')!.topicHash], fromBlock: 0 }),
+      this.provider.getLogs({ address: this.addresses.vault, topics: [this.vaultInterface.getEvent('Swap')!.topicHash], fromBlock: 0 }),
+    ]);
+    const swapsByPool = new Map<string, OnchainSwap[]>();
+    for (const log of swapLogs) {
+      const e = this.vaultInterface.parseLog(log);
+      if (!e) continue;
+      const list = swapsByPool.get(String(e.args[0]).toLowerCase()) ?? [];
+      list.push({ tokenIn: String(e.args[1]).toLowerCase(), tokenOut: String(e.args[2]).toLowerCase(), amountIn: e.args[3] as bigint, amountOut: e.args[4] as bigint });
+      swapsByPool.set(String(e.args[0]).toLowerCase(), list);
+    }
+    const pools = await Promise.all(
+      registered.map(async (log) => {
+        const e = this.vaultInterface.parseLog(log);
+        if (!e) return null;
+        const id = String(e.args[0]).toLowerCase();
+        const address = String(e.args[1]).toLowerCase();
+        const kind = await this.kindOf(address);
+        if (!kind) return null;
+        const block = await this.provider.getBlock(log.blockNumber);
+        return this.readPool(id, address, kind, block?.timestamp ?? 0, swapsByPool.get(id) ?? []);
+      }),
+    );
+    return pools.filter((p): p is OnchainPool => p !== null);
+  }
+
+  private kindOf(pool: string): Promise<DevnetPoolKind | null> {
+    let k = this.kinds.get(pool);
+    if (!k) {
+      k = (async () => {
+        const from = (factory: string) => new Contract(factory, FACTORY_ABI, this.provider).getFunction('isPoolFromFactory')(pool) as Promise<boolean>;
+        if (await from(this.addresses.weightedPoolFactory)) return 'weighted';
+        if (await from(this.addresses.composableStablePoolFactory)) return 'composableStable';
+        return null;
+      })();
+      this.kinds.set(pool, k);
+    }
+    return k;
+  }
+
+  private token(address: string): Promise<TokenInfo> {
+    let t = this.tokenInfo.get(address);
+    if (!t) {
+      const c = new Contract(address, ERC20_ABI, this.provider);
+      t = Promise.all([c.getFunction('symbol')(), c.getFunction('name')(), c.getFunction('decimals')()]).then(([symbol, name, decimals]) => ({
+        symbol: String(symbol), name: String(name), decimals: Number(decimals),
+      }));
+      this.tokenInfo.set(address, t);
+    }
+    return t;
+  }
+
+  private async readPool(id: string, address: string, kind: DevnetPoolKind, createTime: number, swaps: OnchainSwap[]): Promise<OnchainPool> {
+    const pool = new Contract(address, POOL_ABI, this.provider);
+    const call = <T>(name: string, ...args: unknown[]) => pool.getFunction(name)(...args) as Promise<T>;
+    const stable = kind === 'composableStable';
+    const [poolTokens, name, symbol, owner, swapFee, paused, recoveryMode, totalShares, weights, amp, version] = await Promise.all([
+      this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
+      call<string>('name'),
+      call<string>('symbol'),
+      call<string>('getOwner'),
+      call<bigint>('getSwapFeePercentage'),
+      call<[boolean]>('getPausedState'),
+      call<boolean>('inRecoveryMode'),
+      call<bigint>(stable ? 'getActualSupply' : 'totalSupply'),
+      stable ? Promise.resolve(null) : call<bigint[]>('getNormalizedWeights'),
+      stable ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : Promise.resolve(null),
+      stable ? call<string>('version') : Promise.resolve(null),
+    ]);
+    const [addresses, balances] = poolTokens;
+    const tokens = await Promise.all(
+      addresses.map(async (raw, i): Promise<OnchainToken> => {
+        const tokenAddress = raw.toLowerCase();
+        const isBpt = tokenAddress === address;
+        const info = isBpt ? { symbol, name, decimals: 18 } : await this.token(tokenAddress);
+        return {
+          address: tokenAddress,
+          ...info,
+          balance: balances[i] ?? 0n,
+          weight: weights ? (weights[i] ?? null) : null,
+          rate: stable && !isBpt ? await call<bigint>('getTokenRate', tokenAddress) : ONE,
+        };
+      }),
+    );
+    return {
+      id,
+      address,
+      kind,
+      version: version === null ? WEIGHTED_VERSION : parseVersion(version),
+      factory: (kind === 'weighted' ? this.addresses.weightedPoolFactory : this.addresses.composableStablePoolFactory).toLowerCase(),
+      owner: owner.toLowerCase(),
+      name,
+      symbol,
+      swapFee,
+      paused: paused[0],
+      recoveryMode,
+      amp: amp ? { value: amp[0], precision: amp[2] } : null,
+      totalShares,
+      createTime,
+      tokens,
+      swaps,
+    };
+  }
+}
+
+/** Pools built by Balancer's newer factories report `{"name":..,"version":3,..}`. */
+function parseVersion(json: string): number {
+  try {
+    const v = (JSON.parse(json) as { version?: unknown }).version;
+    return typeof v === 'number' && Number.isInteger(v) ? v : 1;
+  } catch {
+    return 1;
+  }
+}

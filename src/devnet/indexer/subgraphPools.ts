@@ -1,0 +1,90 @@
+import Big from 'big.js';
+import { toPlainDecimal, unitsToDecimal } from '../../domain/decimal';
+import type { OnchainPool, OnchainSwap } from './onchainPools';
+
+/**
+ * On-chain pool state -> the Balancer V2 subgraph's pool shape (human-unit decimal strings, as
+ * graph-node serves BigDecimal), so the pool-update job reads the devnet exactly like a real
+ * subgraph. Pure. USD figures (liquidity, volume, fees) use the devnet's fixed prices the way the
+ * subgraph uses its own price feed; amounts are converted exactly, never through JS numbers.
+ */
+export type PricesUsd = ReadonlyMap<string, string>;
+
+const POOL_TYPE = { weighted: 'Weighted', composableStable: 'ComposableStable' } as const;
+
+function usdOf(amount: string, price: string | undefined): Big | null {
+  return price === undefined ? null : new Big(amount).times(price);
+}
+
+function plainBig(b: Big): string {
+  return toPlainDecimal(b.toFixed());
+}
+
+/** A swap's USD size: what went in, or what came out when the in-token has no price (e.g. BPT). */
+function swapVolumeUsd(swap: OnchainSwap, decimalsOf: (a: string) => number | undefined, prices: PricesUsd): Big {
+  const side = (token: string, amount: bigint): Big | null => {
+    const decimals = decimalsOf(token);
+    return decimals === undefined ? null : usdOf(unitsToDecimal(amount, decimals), prices.get(token));
+  };
+  return side(swap.tokenIn, swap.amountIn) ?? side(swap.tokenOut, swap.amountOut) ?? new Big(0);
+}
+
+export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<string, unknown> {
+  const decimals = new Map(pool.tokens.map((t) => [t.address, t.decimals]));
+  const swapFee = unitsToDecimal(pool.swapFee, 18);
+  let liquidity = new Big(0);
+  for (const t of pool.tokens) {
+    if (t.address === pool.address) continue;
+    liquidity = liquidity.plus(usdOf(unitsToDecimal(t.balance, t.decimals), prices.get(t.address)) ?? 0);
+  }
+  let volume = new Big(0);
+  for (const s of pool.swaps) volume = volume.plus(swapVolumeUsd(s, (a) => decimals.get(a), prices));
+  const weighted = pool.kind === 'weighted';
+
+  return {
+    id: pool.id,
+    address: pool.address,
+    poolType: POOL_TYPE[pool.kind],
+    poolTypeVersion: pool.version,
+    factory: pool.factory,
+    owner: pool.owner,
+    symbol: pool.symbol,
+    name: pool.name,
+    swapFee,
+    swapEnabled: !pool.paused,
+    isPaused: pool.paused,
+    isInRecoveryMode: pool.recoveryMode,
+    // The subgraph stores amp without its precision (200, not 200000).
+    amp: pool.amp ? (pool.amp.value / pool.amp.precision).toString() : null,
+    totalShares: unitsToDecimal(pool.totalShares, 18),
+    totalWeight: weighted ? '1' : '0',
+    totalSwapVolume: plainBig(volume),
+    totalSwapFee: plainBig(volume.times(swapFee)),
+    totalLiquidity: plainBig(liquidity),
+    createTime: pool.createTime,
+    swapsCount: String(pool.swaps.length),
+    holdersCount: null,
+    tokensList: pool.tokens.map((t) => t.address),
+    tokens: pool.tokens.map((t) => ({
+      id: `${pool.id}-${t.address}`,
+      address: t.address,
+      symbol: t.symbol,
+      name: t.name,
+      decimals: t.decimals,
+      balance: unitsToDecimal(t.balance, t.decimals),
+      weight: t.weight === null ? null : unitsToDecimal(t.weight, 18),
+      priceRate: unitsToDecimal(t.rate, 18),
+    })),
+    priceRateProviders: [],
+    mainIndex: null,
+    wrappedIndex: null,
+    lowerTarget: null,
+    upperTarget: null,
+    expiryTime: null,
+    unitSeconds: null,
+    principalToken: null,
+    baseToken: null,
+    managementFee: null,
+    protocolYieldFeeCache: null,
+  };
+}

@@ -1,0 +1,175 @@
+import { buildSchema, GraphQLSchema } from 'graphql';
+import { compareDecimal } from '../../domain/decimal';
+
+/**
+ * The part of the Balancer V2 subgraph's GraphQL schema the devnet serves: `pools`, `pool` and
+ * `_meta`, with graph-node's names (`Pool`, `PoolToken`, `Pool_filter`, `Pool_orderBy`) and paging
+ * rules (`first` <= 1000, `skip`, `orderBy`, `orderDirection`). Unknown fields and arguments are
+ * GraphQL errors, as on graph-node, so a query the real subgraph would refuse fails here too.
+ */
+export const SUBGRAPH_SDL = /* GraphQL */ `
+  scalar BigDecimal
+  scalar BigInt
+  scalar Bytes
+
+  enum OrderDirection { asc desc }
+  enum Pool_orderBy { id address poolType totalShares totalLiquidity totalSwapVolume createTime }
+
+  input Pool_filter {
+    id: ID
+    id_gt: ID
+    id_lt: ID
+    id_in: [ID!]
+    address: Bytes
+    address_in: [Bytes!]
+    poolType: String
+    poolType_in: [String!]
+    poolType_not_in: [String!]
+    swapEnabled: Boolean
+    totalShares_gt: BigDecimal
+    totalLiquidity_gt: BigDecimal
+  }
+
+  type PoolToken {
+    id: ID!
+    address: String!
+    symbol: String!
+    name: String!
+    decimals: Int!
+    balance: BigDecimal!
+    weight: BigDecimal
+    priceRate: BigDecimal!
+  }
+
+  type PriceRateProvider {
+    address: Bytes!
+    token: PoolToken!
+  }
+
+  type Pool {
+    id: ID!
+    address: Bytes!
+    poolType: String
+    poolTypeVersion: Int
+    factory: Bytes
+    owner: Bytes
+    symbol: String
+    name: String
+    swapFee: BigDecimal!
+    swapEnabled: Boolean!
+    isPaused: Boolean
+    isInRecoveryMode: Boolean
+    amp: BigInt
+    totalShares: BigDecimal!
+    totalWeight: BigDecimal
+    totalSwapVolume: BigDecimal!
+    totalSwapFee: BigDecimal!
+    totalLiquidity: BigDecimal!
+    createTime: Int!
+    swapsCount: BigInt!
+    holdersCount: BigInt
+    tokensList: [Bytes!]!
+    tokens: [PoolToken!]
+    priceRateProviders: [PriceRateProvider!]
+    mainIndex: Int
+    wrappedIndex: Int
+    lowerTarget: BigDecimal
+    upperTarget: BigDecimal
+    expiryTime: BigInt
+    unitSeconds: BigInt
+    principalToken: Bytes
+    baseToken: Bytes
+    managementFee: BigDecimal
+    protocolYieldFeeCache: BigDecimal
+    alpha: BigDecimal
+    beta: BigDecimal
+    sqrtAlpha: BigDecimal
+    sqrtBeta: BigDecimal
+    root3Alpha: BigDecimal
+    c: BigDecimal
+    s: BigDecimal
+    lambda: BigDecimal
+    tauAlphaX: BigDecimal
+    tauAlphaY: BigDecimal
+    tauBetaX: BigDecimal
+    tauBetaY: BigDecimal
+    u: BigDecimal
+    v: BigDecimal
+    w: BigDecimal
+    z: BigDecimal
+    dSq: BigDecimal
+  }
+
+  type _Block_ { number: Int! hash: Bytes timestamp: Int }
+  type _Meta_ { block: _Block_! deployment: String! hasIndexingErrors: Boolean! }
+
+  type Query {
+    pools(first: Int = 100, skip: Int = 0, orderBy: Pool_orderBy, orderDirection: OrderDirection, where: Pool_filter): [Pool!]!
+    pool(id: ID!): Pool
+    _meta: _Meta_
+  }
+`;
+
+let schema: GraphQLSchema | undefined;
+export function subgraphSchema(): GraphQLSchema {
+  return (schema ??= buildSchema(SUBGRAPH_SDL));
+}
+
+export type SubgraphPool = Readonly<Record<string, unknown>> & { readonly id: string };
+
+export interface PoolsArgs {
+  readonly first: number;
+  readonly skip: number;
+  readonly orderBy?: string;
+  readonly orderDirection?: 'asc' | 'desc';
+  readonly where?: Readonly<{
+    id?: string; id_gt?: string; id_lt?: string; id_in?: readonly string[];
+    address?: string; address_in?: readonly string[];
+    poolType?: string; poolType_in?: readonly string[]; poolType_not_in?: readonly string[];
+    swapEnabled?: boolean; totalShares_gt?: string; totalLiquidity_gt?: string;
+  }>;
+}
+
+export class SubgraphQueryError extends Error {}
+
+const DECIMAL_ORDER = new Set(['totalShares', 'totalLiquidity', 'totalSwapVolume']);
+
+function compareBy(field: string): (a: SubgraphPool, b: SubgraphPool) => number {
+  return (a, b) => {
+    const x = a[field];
+    const y = b[field];
+    if (DECIMAL_ORDER.has(field)) return compareDecimal(String(x ?? '0'), String(y ?? '0'));
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    const sx = String(x ?? '');
+    const sy = String(y ?? '');
+    return sx < sy ? -1 : sx > sy ? 1 : 0;
+  };
+}
+
+/** graph-node's `pools(...)` semantics over a list of pools: filter, order (ties by id), page. Pure. */
+export function selectPools(pools: readonly SubgraphPool[], args: PoolsArgs): SubgraphPool[] {
+  if (args.first < 0 || args.first > 1000) throw new SubgraphQueryError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
+  if (args.skip < 0 || args.skip > 5000) throw new SubgraphQueryError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
+  const w = args.where ?? {};
+  const lower = (xs: readonly string[] | undefined) => xs?.map((x) => x.toLowerCase());
+  const idIn = lower(w.id_in);
+  const addressIn = lower(w.address_in);
+  const keep = (p: SubgraphPool): boolean =>
+    (w.id === undefined || p.id === w.id.toLowerCase()) &&
+    (w.id_gt === undefined || p.id > w.id_gt.toLowerCase()) &&
+    (w.id_lt === undefined || p.id < w.id_lt.toLowerCase()) &&
+    (idIn === undefined || idIn.includes(p.id)) &&
+    (w.address === undefined || p.address === w.address.toLowerCase()) &&
+    (addressIn === undefined || addressIn.includes(String(p.address))) &&
+    (w.poolType === undefined || p.poolType === w.poolType) &&
+    (w.poolType_in === undefined || w.poolType_in.includes(String(p.poolType))) &&
+    (w.poolType_not_in === undefined || !w.poolType_not_in.includes(String(p.poolType))) &&
+    (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled) &&
+    (w.totalShares_gt === undefined || compareDecimal(String(p.totalShares ?? '0'), String(w.totalShares_gt)) > 0) &&
+    (w.totalLiquidity_gt === undefined || compareDecimal(String(p.totalLiquidity ?? '0'), String(w.totalLiquidity_gt)) > 0);
+  const byField = compareBy(args.orderBy ?? 'id');
+  const byId = compareBy('id');
+  const sign = args.orderDirection === 'desc' ? -1 : 1;
+  const sorted = pools.filter(keep).sort((a, b) => sign * (byField(a, b) || byId(a, b)));
+  return sorted.slice(args.skip, args.skip + args.first);
+}

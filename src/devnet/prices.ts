@@ -1,0 +1,16 @@
+import type { Devnet } from './devnet';
+import { DEV_TOKENS, ETH_PRICE_USD, WETH_SYMBOL } from './universe';
+
+/** The devnet's fixed USD prices by lower-case token address (WETH at the ETH price). Pure. */
+export function pricesByAddress(devnet: Devnet): Map<string, string> {
+  const bySymbol = new Map<string, string>([[WETH_SYMBOL, ETH_PRICE_USD], ...DEV_TOKENS.map((t) => [t.symbol, t.priceUsd] as const)]);
+  const out = new Map<string, string>();
+  for (const t of devnet.tokens) {
+    const price = bySymbol.get(t.symbol);
+    if (price !== undefined) out.set(t.address, price);
+  }
+  return out;
+}
+
+/** CoinGecko coin ids the devnet prices (the native asset). */
+export const COIN_PRICES_USD: ReadonlyMap<string, string> = new Map([['ethereum', ETH_PRICE_USD]]);

@@ -1,0 +1,117 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { Request, Response } from 'express';
+import { graphql } from 'graphql';
+import type { Provider } from 'ethers';
+import type { Devnet } from './devnet';
+import { OnchainPoolReader } from './indexer/onchainPools';
+import { PoolsArgs, selectPools, SubgraphPool, subgraphSchema } from './indexer/subgraphSchema';
+import { toSubgraphPool } from './indexer/subgraphPools';
+import { COIN_PRICES_USD, pricesByAddress } from './prices';
+
+/**
+ * The devnet's two upstreams on one loopback HTTP server:
+ * - `POST /subgraphs/name/localdev`: a subgraph-shaped GraphQL endpoint whose pools are read from
+ *   the chain at the latest block (so a trade shows up at the next pool update);
+ * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
+ *   API with the devnet's fixed prices.
+ */
+export const SUBGRAPH_PATH = '/subgraphs/name/localdev';
+export const PRICES_PATH = '/prices/api/v3';
+export const PRICE_PLATFORM = 'localdev';
+
+export interface DevnetUpstreams {
+  readonly subgraphUrl: string;
+  readonly priceApiUrl: string;
+  /** Subgraph requests answered (pool reads happen at most once per block). */
+  readonly stats: { subgraphRequests: number; chainReads: number };
+  close(): Promise<void>;
+}
+
+export interface UpstreamsOptions {
+  readonly provider: Provider;
+  readonly devnet: Devnet;
+  readonly host?: string;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+}
+
+function jsonError(res: Response, status: number, error: string): void {
+  res.status(status).json({ error, code: status });
+}
+
+export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<DevnetUpstreams> {
+  const reader = new OnchainPoolReader(options.provider, options.devnet.addresses);
+  const prices = pricesByAddress(options.devnet);
+  const stats = { subgraphRequests: 0, chainReads: 0 };
+  // Keyed by block hash, not number: after evm_revert a block number comes back with new state.
+  let cache: { hash: string; number: number; timestamp: number; pools: Promise<SubgraphPool[]> } | undefined;
+
+  async function poolsAtLatest(): Promise<{ pools: SubgraphPool[]; number: number; hash: string; timestamp: number }> {
+    const block = await options.provider.getBlock('latest');
+    if (!block?.hash) throw new Error('the chain returned no latest block');
+    if (cache?.hash !== block.hash) {
+      stats.chainReads++;
+      const read = reader.readAll().then((list) => list.map((p) => toSubgraphPool(p, prices) as SubgraphPool));
+      cache = { hash: block.hash, number: block.number, timestamp: block.timestamp, pools: read };
+      read.catch(() => {
+        if (cache?.hash === block.hash) cache = undefined;
+      });
+    }
+    const c = cache;
+    return { pools: await c.pools, number: c.number, hash: c.hash, timestamp: c.timestamp };
+  }
+
+  const rootValue = {
+    pools: async (args: PoolsArgs) => selectPools((await poolsAtLatest()).pools, args),
+    pool: async ({ id }: { id: string }) => (await poolsAtLatest()).pools.find((p) => p.id === id.toLowerCase()) ?? null,
+    _meta: async () => {
+      const s = await poolsAtLatest();
+      return { block: { number: s.number, hash: s.hash, timestamp: s.timestamp }, deployment: 'localdev', hasIndexingErrors: false };
+    },
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.post(SUBGRAPH_PATH, express.json({ limit: '100kb' }), async (req: Request, res: Response) => {
+    stats.subgraphRequests++;
+    const body = req.body as { query?: unknown; variables?: unknown } | undefined;
+    if (typeof body?.query !== 'string') return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
+    const result = await graphql({
+      schema: subgraphSchema(),
+      source: body.query,
+      rootValue,
+      variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+    });
+    res.json(result);
+  });
+  app.get(`${PRICES_PATH}/simple/price`, (req: Request, res: Response) => {
+    const ids = String(req.query.ids ?? '').split(',').filter((s) => s !== '');
+    if (ids.length === 0 || req.query.vs_currencies !== 'usd') return jsonError(res, 400, 'expected ?ids=<coin ids>&vs_currencies=usd');
+    res.json(Object.fromEntries(ids.filter((id) => COIN_PRICES_USD.has(id)).map((id) => [id, { usd: Number(COIN_PRICES_USD.get(id)) }])));
+  });
+  app.get(`${PRICES_PATH}/simple/token_price/:platform`, (req: Request, res: Response) => {
+    if (req.params.platform !== PRICE_PLATFORM) return jsonError(res, 404, `unknown asset platform '${String(req.params.platform)}' (this devnet prices '${PRICE_PLATFORM}')`);
+    const addresses = String(req.query.contract_addresses ?? '').toLowerCase().split(',').filter((s) => s !== '');
+    if (addresses.length === 0 || req.query.vs_currencies !== 'usd') return jsonError(res, 400, 'expected ?contract_addresses=<addresses>&vs_currencies=usd');
+    // Like CoinGecko, unknown addresses are simply absent. Prices are floats on the wire there too.
+    res.json(Object.fromEntries(addresses.filter((a) => prices.has(a)).map((a) => [a, { usd: Number(prices.get(a)) }])));
+  });
+  app.use((_req: Request, res: Response) => jsonError(res, 404, `not a devnet endpoint; try POST ${SUBGRAPH_PATH} or GET ${PRICES_PATH}/simple/price`));
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const addr = server.address() as AddressInfo;
+  const base = `http://${addr.address}:${addr.port}`;
+  return {
+    subgraphUrl: `${base}${SUBGRAPH_PATH}`,
+    priceApiUrl: `${base}${PRICES_PATH}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
