@@ -2,6 +2,8 @@ import type { RequestHandler, Router } from 'express';
 import type { AppContext } from './appContext';
 import { poolUpdateFeature } from './jobs/poolUpdateFeature';
 import { priceAndDecorationFeature } from './jobs/priceAndDecorationFeature';
+import { createInternalJobsFeature } from './internalJobs/feature';
+import { INTERNAL_JOB_RUNNERS } from './internalJobs/jobRunners';
 
 /**
  * A feature plugs into the service with routers, middleware that runs before all routes, and
@@ -25,4 +27,5 @@ export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
 export const FEATURES: readonly FeatureFactory[] = [
   poolUpdateFeature,
   priceAndDecorationFeature,
+  createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS }),
 ];

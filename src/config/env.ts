@@ -66,6 +66,18 @@ export interface Config {
     readonly accessKey: string | undefined;
   };
   readonly jobsSecret: string | undefined;
+  /** Internal job endpoints called by Cloud Scheduler/Tasks with Google OIDC tokens (issue 9). */
+  readonly internalJobs: {
+    /** The service's own URL: audience of accepted tokens and base of enqueued task URLs. */
+    readonly serviceUrl: string | undefined;
+    readonly schedulerServiceAccount: string | undefined;
+    readonly tasksServiceAccount: string | undefined;
+    /** Cloud Tasks queue id and location; the project is GOOGLE_CLOUD_PROJECT. */
+    readonly tasksQueue: string | undefined;
+    readonly tasksLocation: string | undefined;
+    /** Where Google's token-signing certificates are fetched (PEM map); tests use a local one. */
+    readonly oidcCertsUrl: string;
+  };
   readonly rateLimits: {
     readonly quotesPerMinute: number;
     readonly readsPerMinute: number;
@@ -134,6 +146,12 @@ function url(env: Env, name: string, def?: string): string | undefined {
   if (raw === undefined) return def;
   if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success) fail(name, `expected an http(s) URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
+}
+
+function email(env: Env, name: string): string | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw !== undefined && !z.email().safeParse(raw).success) fail(name, `expected a service account email, got '${raw}'`);
+  return raw;
 }
 
 function fraction(env: Env, name: string, def: number): number {
@@ -230,6 +248,14 @@ export function loadConfig(env: Env = process.env): Config {
       accessKey: nonEmpty(env.SIMULATOR_ACCESS_KEY),
     },
     jobsSecret: nonEmpty(env.JOBS_SECRET),
+    internalJobs: {
+      serviceUrl: url(env, 'SERVICE_URL'),
+      schedulerServiceAccount: email(env, 'SCHEDULER_SERVICE_ACCOUNT'),
+      tasksServiceAccount: email(env, 'TASKS_SERVICE_ACCOUNT'),
+      tasksQueue: nonEmpty(env.TASKS_QUEUE),
+      tasksLocation: nonEmpty(env.TASKS_LOCATION),
+      oidcCertsUrl: url(env, 'OIDC_CERTS_URL', 'https://www.googleapis.com/oauth2/v1/certs') as string,
+    },
     rateLimits: {
       quotesPerMinute: int(env, 'RATE_LIMIT_QUOTES_PER_MINUTE', 6000, 0),
       readsPerMinute: int(env, 'RATE_LIMIT_READS_PER_MINUTE', 6000, 0),

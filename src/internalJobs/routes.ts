@@ -1,0 +1,60 @@
+import { Router } from 'express';
+import type { AppContext } from '../appContext';
+import { resolveChainParam } from '../http/chainParam';
+import { HttpError } from '../http/errors';
+import { halfMinutePriceTask, PriceTaskSettings } from './priceTask';
+import type { TaskQueue } from './taskQueue';
+
+/** The jobs these endpoints run; the same functions (and leases) as the public job endpoints. */
+export interface JobRunners {
+  updatePools(ctx: AppContext, chainId: number): Promise<unknown>;
+  decoratePools(ctx: AppContext, chainId: number): Promise<unknown>;
+  updatePrices(ctx: AppContext): Promise<unknown>;
+}
+
+export interface PriceTick {
+  readonly settings: PriceTaskSettings;
+  readonly queue: TaskQueue;
+}
+
+/**
+ * `/internal/jobs/*` for Cloud Scheduler and Cloud Tasks. Every route answers `201` with an empty
+ * body when the job ran; a busy job is `500` and an upstream failure `502` (central mapping), so
+ * the caller's retry policy kicks in.
+ */
+export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick: PriceTick | string): Router {
+  const r = Router();
+
+  r.post('/internal/jobs/update-pools/:chainId', async (req, res) => {
+    const chain = resolveChainParam(req.params.chainId, ctx.config);
+    await jobs.updatePools(ctx, chain.id);
+    res.status(201).end();
+  });
+
+  r.post('/internal/jobs/decorate-pools/:chainId', async (req, res) => {
+    const chain = resolveChainParam(req.params.chainId, ctx.config);
+    await jobs.decoratePools(ctx, chain.id);
+    res.status(201).end();
+  });
+
+  r.post('/internal/jobs/update-prices', async (_req, res) => {
+    await jobs.updatePrices(ctx);
+    res.status(201).end();
+  });
+
+  r.post('/internal/jobs/price-tick', async (req, res) => {
+    if (typeof priceTick === 'string') throw new HttpError(503, priceTick);
+    // The half-minute task is timed from the tick's arrival, not from when the update finishes,
+    // and is enqueued even if this update fails so the cadence survives one bad run.
+    const task = halfMinutePriceTask(ctx.now(), priceTick.settings);
+    const [enqueued, updated] = await Promise.allSettled([priceTick.queue.enqueue(task), jobs.updatePrices(ctx)]);
+    if (updated.status === 'rejected') throw updated.reason;
+    if (enqueued.status === 'rejected') {
+      req.log?.error({ err: (enqueued.reason as Error).message, task: task.id }, 'enqueue failed');
+      throw new HttpError(502, `prices were updated but the half-minute task could not be enqueued: ${(enqueued.reason as Error).message}; check the queue and the runtime account's roles`);
+    }
+    res.status(201).end();
+  });
+
+  return r;
+}
