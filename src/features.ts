@@ -1,9 +1,13 @@
 import type { RequestHandler, Router } from 'express';
 import type { AppContext } from './appContext';
+import { armourFeature } from './http/armour/feature';
+import { sanctionsFeature } from './sanctions/feature';
+import { simulatorFeature } from './simulator/feature';
 import { poolUpdateFeature } from './jobs/poolUpdateFeature';
 import { priceAndDecorationFeature } from './jobs/priceAndDecorationFeature';
 import { createInternalJobsFeature } from './internalJobs/feature';
 import { INTERNAL_JOB_RUNNERS } from './internalJobs/jobRunners';
+import { routingFeature } from './routing/routingFeature';
 
 /**
  * A feature plugs into the service with routers, middleware that runs before all routes, and
@@ -25,7 +29,12 @@ export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
 
 /** Every feature of the service, in mount order. */
 export const FEATURES: readonly FeatureFactory[] = [
+  // First, so its headers, rate limits and job secret apply before any other feature's middleware.
+  armourFeature,
   poolUpdateFeature,
   priceAndDecorationFeature,
   createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS }),
+  routingFeature,
+  sanctionsFeature,
+  simulatorFeature,
 ];

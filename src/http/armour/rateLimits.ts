@@ -1,0 +1,47 @@
+import type { RequestHandler } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import type { Config } from '../../config/env';
+import { errorBody } from '../errors';
+import { classifyRequest, RequestClass } from './requestClass';
+
+/**
+ * Per-client-IP budgets per minute: quotes (`/sor`, `/order`), jobs (the two public job
+ * endpoints) and reads (everything else). The client IP is `req.ip`, which with `trust proxy` 1
+ * is the address Cloud Run's front end saw: a client cannot choose it by sending its own
+ * X-Forwarded-For. Counters live in the instance's memory, so a budget is per instance.
+ * A budget of 0 turns that limit off.
+ */
+const WINDOW_MS = 60_000;
+
+const WHAT: Record<Exclude<RequestClass, 'internal'>, string> = {
+  quotes: 'quote (/sor, /order)',
+  jobs: 'job',
+  reads: 'read',
+};
+
+function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): RequestHandler | undefined {
+  if (perMinute <= 0) return undefined;
+  return rateLimit({
+    windowMs: WINDOW_MS,
+    limit: perMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      const retryAfter = String(res.getHeader('Retry-After') ?? Math.ceil(WINDOW_MS / 1000));
+      res.status(429).json(errorBody(429, `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`));
+    },
+  });
+}
+
+export function rateLimits(limits: Config['rateLimits']): RequestHandler {
+  const byClass: Partial<Record<RequestClass, RequestHandler>> = {
+    quotes: limiter('quotes', limits.quotesPerMinute),
+    jobs: limiter('jobs', limits.jobsPerMinute),
+    reads: limiter('reads', limits.readsPerMinute),
+  };
+  return (req, res, next) => {
+    const mw = byClass[classifyRequest(req.path)];
+    if (!mw) return next();
+    return mw(req, res, next);
+  };
+}

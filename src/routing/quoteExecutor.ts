@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import type { RouteOutcome } from './chainRouter';
+import { RouterHost, type QuoteTask } from './routerHost';
+
+/**
+ * Where quotes are computed: a worker-thread pool (so the event loop keeps serving `/healthz`,
+ * `/pools` and cache hits while the SOR crunches), or the main thread when `ROUTER_WORKERS=0`.
+ */
+export interface QuoteExecutor {
+  readonly kind: 'workers' | 'in-process';
+  run(task: QuoteTask): Promise<RouteOutcome>;
+  close(): Promise<void>;
+}
+
+export class InProcessExecutor implements QuoteExecutor {
+  readonly kind = 'in-process';
+  private readonly host = new RouterHost();
+
+  run(task: QuoteTask): Promise<RouteOutcome> {
+    return this.host.quote(task);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * The compiled service runs `worker/quoteWorker.js`. From sources (tsx, jest) the worker is the
+ * `.ts` file and needs a TypeScript loader: tsx's CommonJS hook, required into each worker.
+ */
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const js = join(__dirname, 'worker', 'quoteWorker.js');
+  if (existsSync(js)) return { filename: js, execArgv: process.execArgv };
+  return {
+    filename: join(__dirname, 'worker', 'quoteWorker.ts'),
+    execArgv: [...process.execArgv, '--require', require.resolve('tsx/cjs')],
+  };
+}
+
+export class WorkerExecutor implements QuoteExecutor {
+  readonly kind = 'workers';
+  private readonly pool: Piscina<QuoteTask, RouteOutcome>;
+
+  constructor(threads: number) {
+    const { filename, execArgv } = workerEntry();
+    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+  }
+
+  run(task: QuoteTask): Promise<RouteOutcome> {
+    return this.pool.run(task);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+}
+
+export function createExecutor(workers: number): QuoteExecutor {
+  return workers > 0 ? new WorkerExecutor(workers) : new InProcessExecutor();
+}

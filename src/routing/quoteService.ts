@@ -1,0 +1,109 @@
+import { LRUCache } from 'lru-cache';
+import type { ChainInfo } from '../config/chains';
+import type { StoredPool, StoredToken } from '../domain/pool';
+import type { Logger } from '../log/logger';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
+import type { RouteOutcome } from './chainRouter';
+import type { QuoteExecutor } from './quoteExecutor';
+import { encodeShared, type QuoteTask } from './routerHost';
+import { toRoutingPools } from './routingPools';
+import { sorTimestamp } from './sorConfig';
+import { gasPriceTable } from './tokenPrices';
+import type { QuoteRequest, SerializedSwapInfo } from './types';
+
+/**
+ * Main-thread side of routing: turns a snapshot into router inputs (once per pool or price
+ * version), answers repeated requests from a bounded LRU cache keyed on those versions, joins
+ * identical requests in flight, and hands the rest to the executor.
+ */
+
+interface SharedInput {
+  readonly key: string;
+  readonly data: SharedArrayBuffer;
+}
+
+export class QuoteService {
+  private readonly poolInputs = new WeakMap<readonly StoredPool[], SharedInput>();
+  private readonly priceInputs = new WeakMap<readonly StoredToken[], SharedInput>();
+  private readonly cache: LRUCache<string, Promise<SerializedSwapInfo>> | undefined;
+  private seq = 0;
+
+  constructor(
+    private readonly executor: QuoteExecutor,
+    private readonly logger: Logger,
+    private readonly now: () => number,
+    cacheSize: number,
+  ) {
+    this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
+  }
+
+  /** Builds the router of a new snapshot so the first quote after a reload does not pay for it. */
+  async warm(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
+    await this.executor.run(this.task(chain, snap, {
+      sellToken: chain.wrappedNative, buyToken: chain.wrappedNative, orderKind: 'sell', amount: 1n, gasPrice: 0n, minLiquidityUsd,
+    }, true));
+  }
+
+  quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
+    const pools = this.poolsInput(snap);
+    const prices = this.pricesInput(snap);
+    const timestamp = sorTimestamp(this.now());
+    // Prices only matter when gas does; leaving them out of gas-free keys keeps those hits alive
+    // across the 30-second price updates.
+    const key = [
+      pools.key, req.gasPrice === 0n ? '-' : prices.key, timestamp, req.minLiquidityUsd,
+      req.sellToken, req.buyToken, req.orderKind, req.amount, req.gasPrice,
+    ].join('|');
+    const hit = this.cache?.get(key);
+    if (hit) return hit;
+    const result = this.executor.run(this.task(chain, snap, req)).then((outcome: RouteOutcome) => {
+      if (outcome.rejected) {
+        this.logger.warn({ chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected }, 'SOR route rejected by the sanity check');
+      }
+      return outcome.info;
+    });
+    if (this.cache) {
+      this.cache.set(key, result);
+      result.catch(() => this.cache?.delete(key));
+    }
+    return result;
+  }
+
+  private task(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, warmOnly = false): QuoteTask {
+    const pools = this.poolsInput(snap);
+    const prices = this.pricesInput(snap);
+    return {
+      chain: { id: chain.id, vault: chain.vault, wrappedNative: chain.wrappedNative },
+      poolsKey: pools.key,
+      pools: pools.data,
+      pricesKey: prices.key,
+      prices: prices.data,
+      minLiquidityUsd: req.minLiquidityUsd,
+      sellToken: req.sellToken,
+      buyToken: req.buyToken,
+      orderKind: req.orderKind,
+      amount: req.amount.toString(),
+      gasPrice: req.gasPrice.toString(),
+      timestamp: sorTimestamp(this.now()),
+      warmOnly,
+    };
+  }
+
+  private poolsInput(snap: ChainSnapshot): SharedInput {
+    let input = this.poolInputs.get(snap.pools);
+    if (!input) {
+      input = { key: `${snap.chainId}:p${snap.poolsVersion}:${++this.seq}`, data: encodeShared(toRoutingPools(snap.pools)) };
+      this.poolInputs.set(snap.pools, input);
+    }
+    return input;
+  }
+
+  private pricesInput(snap: ChainSnapshot): SharedInput {
+    let input = this.priceInputs.get(snap.tokens);
+    if (!input) {
+      input = { key: `${snap.chainId}:t${snap.tokensVersion}:${++this.seq}`, data: encodeShared(gasPriceTable(snap.tokens)) };
+      this.priceInputs.set(snap.tokens, input);
+    }
+    return input;
+  }
+}

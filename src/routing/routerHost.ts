@@ -1,0 +1,69 @@
+import { LRUCache } from 'lru-cache';
+import { ChainRouter, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
+import { emptySwapInfo } from './serialize';
+import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
+
+/**
+ * Holds the routers of one thread (a worker, or the main thread with `ROUTER_WORKERS=0`) and
+ * answers quote tasks. Pool sets and prices travel as JSON in SharedArrayBuffers, so a task costs
+ * no copy; each is decoded once per thread and key.
+ */
+
+export interface QuoteTask extends RouteRequest {
+  readonly chain: RouterChain;
+  /** Unique per pool set (chain, pool version). */
+  readonly poolsKey: string;
+  readonly pools: SharedArrayBuffer;
+  /** Unique per token-price version. */
+  readonly pricesKey: string;
+  readonly prices: SharedArrayBuffer;
+  readonly minLiquidityUsd: number;
+  /** Only build (or keep) the router; used to warm a new pool version before quotes arrive. */
+  readonly warmOnly?: boolean;
+}
+
+export function encodeShared(value: unknown): SharedArrayBuffer {
+  const bytes = Buffer.from(JSON.stringify(value));
+  const shared = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(shared).set(bytes);
+  return shared;
+}
+
+function decodeShared<T>(shared: SharedArrayBuffer): T {
+  // TextDecoder refuses views on shared memory; copy once into an ordinary buffer.
+  return JSON.parse(Buffer.from(new Uint8Array(shared)).toString('utf8')) as T;
+}
+
+export class RouterHost {
+  private readonly pools = new LRUCache<string, RoutingPool[]>({ max: 4 });
+  private readonly prices = new LRUCache<string, Record<string, string>>({ max: 4 });
+  private readonly routers = new LRUCache<string, Promise<ChainRouter>>({ max: 8 });
+
+  async quote(task: QuoteTask): Promise<RouteOutcome> {
+    const router = await this.router(task);
+    if (task.warmOnly) return { info: emptySwapInfo(task.sellToken, task.buyToken) };
+    let table = this.prices.get(task.pricesKey);
+    if (!table) {
+      table = decodeShared<Record<string, string>>(task.prices);
+      this.prices.set(task.pricesKey, table);
+    }
+    router.setPrices(task.pricesKey, table);
+    return router.route(task);
+  }
+
+  private router(task: QuoteTask): Promise<ChainRouter> {
+    const key = `${task.poolsKey}|${task.minLiquidityUsd}`;
+    let router = this.routers.get(key);
+    if (!router) {
+      let pools = this.pools.get(task.poolsKey);
+      if (!pools) {
+        pools = decodeShared<RoutingPool[]>(task.pools);
+        this.pools.set(task.poolsKey, pools);
+      }
+      router = ChainRouter.create(task.chain, aboveLiquidityFloor(pools, task.minLiquidityUsd));
+      router.catch(() => this.routers.delete(key));
+      this.routers.set(key, router);
+    }
+    return router;
+  }
+}

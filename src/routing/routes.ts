@@ -1,0 +1,76 @@
+import { Router, type Request } from 'express';
+import type { AppContext } from '../appContext';
+import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
+import { HttpError } from '../http/errors';
+import { snapshotFor } from '../http/routes/pools';
+import { resolveChainParam } from '../http/chainParam';
+import { LimitError } from './limits';
+import { encodeOrder } from './orderEncoding';
+import type { QuoteService } from './quoteService';
+import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
+import { hasRoute } from './serialize';
+import type { QuoteRequest, SerializedSwapInfo, SorOrderResponse } from './types';
+
+/** `POST /sor/{chainId}` and `POST /order/{chainId}`. */
+
+/** One hour, as the old API gave. */
+export const DEFAULT_DEADLINE_SECONDS = 3600;
+
+function badRequest<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RequestError) throw new HttpError(400, e.message);
+    throw e;
+  }
+}
+
+function isNative(chain: ChainInfo, token: string): boolean {
+  return NATIVE_ASSET_ALIASES.includes(token) || token === chain.wrappedNative;
+}
+
+function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: SorBody): QuoteRequest {
+  if (isNative(chain, body.sellToken) && isNative(chain, body.buyToken)) {
+    throw new HttpError(400, `buyToken: ${body.buyToken} and sellToken ${body.sellToken} are both the native asset of chain ${chain.id} (or its wrapped token); wrap or unwrap directly instead of swapping`);
+  }
+  const minLiquidityUsd = badRequest(() => parseMinLiquidity(req.query.minLiquidity, ctx.config.routing.minLiquidityUsd));
+  return { ...body, minLiquidityUsd };
+}
+
+export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
+  const r = Router();
+
+  r.post('/sor/:chainId', async (req, res) => {
+    const chain = resolveChainParam(req.params.chainId, ctx.config);
+    const snap = snapshotFor(ctx, req.params.chainId);
+    const body = badRequest(() => parseSorBody(req.body));
+    const info: SerializedSwapInfo = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
+    res.json(info);
+  });
+
+  r.post('/order/:chainId', async (req, res) => {
+    const chain = resolveChainParam(req.params.chainId, ctx.config);
+    const snap = snapshotFor(ctx, req.params.chainId);
+    const body = badRequest(() => parseOrderBody(req.body));
+    const nowSeconds = Math.floor(ctx.now() / 1000);
+    const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
+    if (deadline <= nowSeconds) throw new HttpError(400, `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`);
+    const info = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
+    if (!hasRoute(info)) {
+      throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; try another amount or pair (no transaction was built)`);
+    }
+    let order: SorOrderResponse;
+    try {
+      order = encodeOrder({
+        kind: body.orderKind, info, amount: body.amount, sender: body.sender, receiver: body.receiver,
+        slippage: body.slippage, deadline, vault: chain.vault,
+      });
+    } catch (e) {
+      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+      throw e;
+    }
+    res.json(order);
+  });
+
+  return r;
+}

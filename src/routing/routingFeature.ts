@@ -1,0 +1,34 @@
+import type { AppContext } from '../appContext';
+import type { Feature } from '../features';
+import { createExecutor } from './quoteExecutor';
+import { QuoteService } from './quoteService';
+import { routingRouter } from './routes';
+
+/**
+ * Routing: `/sor` and `/order` over a per-chain SOR router kept in worker threads
+ * (`ROUTER_WORKERS`, 0 = in-process), rebuilt (warmed) whenever a chain's pools change.
+ */
+export function routingFeature(ctx: AppContext): Feature {
+  const executor = createExecutor(ctx.config.routing.workers);
+  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize);
+  const warm = (chainId: number) => {
+    const chain = ctx.config.chains.find((c) => c.id === chainId);
+    const snap = ctx.readModel.get(chainId);
+    if (!chain || !snap) return;
+    quotes.warm(chain, snap, ctx.config.routing.minLiquidityUsd).catch((e: Error) =>
+      ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed'),
+    );
+  };
+  const unsubscribe = ctx.readModel.onReload((next, previous) => {
+    if (!previous || next.pools !== previous.pools) warm(next.chainId);
+  });
+  for (const chain of ctx.config.chains) warm(chain.id);
+  return {
+    name: 'routing',
+    routers: [routingRouter(ctx, quotes)],
+    stop: async () => {
+      unsubscribe();
+      await executor.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { armourFeature } from '../../src/http/armour/feature';
+import { startTestServer, TestServer } from '../helpers/testServer';
+
+type Answer = { status: number; retryAfter: string | null; body: { error?: string; code?: number } | unknown };
+
+async function call(server: TestServer, method: 'GET' | 'POST', path: string, clientIp: string): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    // What Cloud Run's front end appends: the address it saw, last in the list.
+    headers: { 'x-forwarded-for': clientIp, 'content-type': 'application/json' },
+    body: method === 'POST' ? '{}' : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: text ? JSON.parse(text) : undefined };
+}
+
+describe('rate limits per client IP', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { RATE_LIMIT_QUOTES_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '5', RATE_LIMIT_JOBS_PER_MINUTE: '2' },
+      { features: [armourFeature] },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers 429 JSON with Retry-After once a client spends its quote budget', async () => {
+    const ip = '203.0.113.10';
+    for (let i = 0; i < 3; i++) expect((await call(server, 'POST', '/sor/1', ip)).status).not.toBe(429);
+    const limited = await call(server, 'POST', '/order/1', ip);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retryAfter)).toBeGreaterThan(0);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(60);
+    expect(limited.body).toEqual({ error: expect.stringContaining('too many quote (/sor, /order) requests'), code: 429 });
+  });
+
+  it('keeps separate budgets: a client out of quotes can still read', async () => {
+    const ip = '203.0.113.11';
+    for (let i = 0; i < 3; i++) await call(server, 'POST', '/sor/1', ip);
+    expect((await call(server, 'POST', '/sor/1', ip)).status).toBe(429);
+    const read = await call(server, 'GET', '/pools/1', ip);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual([]);
+  });
+
+  it('limits reads and jobs with their own budgets', async () => {
+    const ip = '203.0.113.12';
+    for (let i = 0; i < 5; i++) expect((await call(server, 'GET', '/tokens/1', ip)).status).toBe(200);
+    const read = await call(server, 'GET', '/pools/1', ip);
+    expect(read.status).toBe(429);
+    expect(read.body).toEqual({ error: expect.stringContaining('too many read requests'), code: 429 });
+
+    for (let i = 0; i < 2; i++) expect((await call(server, 'POST', '/tokens/update/', ip)).status).not.toBe(429);
+    const job = await call(server, 'POST', '/POOLS/1/Update', ip);
+    expect(job.status).toBe(429);
+    expect(job.body).toEqual({ error: expect.stringContaining('too many job requests'), code: 429 });
+  });
+
+  it('counts per client: another address still has its whole budget', async () => {
+    for (let i = 0; i < 4; i++) await call(server, 'POST', '/sor/1', '203.0.113.13');
+    expect((await call(server, 'POST', '/sor/1', '203.0.113.13')).status).toBe(429);
+    expect((await call(server, 'POST', '/sor/1', '203.0.113.14')).status).not.toBe(429);
+  });
+
+  it('trusts only the last X-Forwarded-For hop, so a client cannot pose as many addresses', async () => {
+    const real = '203.0.113.15';
+    for (let i = 0; i < 3; i++) {
+      expect((await call(server, 'POST', '/sor/1', `198.51.100.${i}, ${real}`)).status).not.toBe(429);
+    }
+    expect((await call(server, 'POST', '/sor/1', `198.51.100.99, ${real}`)).status).toBe(429);
+  });
+
+  it('never limits the health checks', async () => {
+    const ip = '203.0.113.16';
+    for (let i = 0; i < 8; i++) expect((await call(server, 'GET', '/healthz', ip)).status).toBe(200);
+  });
+});
+
+describe('rate limit defaults', () => {
+  it('allow an aggregator at least 2,000 quotes per minute from one address', async () => {
+    const server = await startTestServer({}, { features: [armourFeature] });
+    try {
+      expect(server.ctx.config.rateLimits.quotesPerMinute).toBeGreaterThanOrEqual(2000);
+      const res = await fetch(`${server.url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      // draft-7 RateLimit-Policy header: "<limit>;w=<window seconds>"
+      expect(res.headers.get('ratelimit-policy')).toBe(`${server.ctx.config.rateLimits.quotesPerMinute};w=60`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a budget of 0 turns that limit off', async () => {
+    const server = await startTestServer({ RATE_LIMIT_READS_PER_MINUTE: '0' }, { features: [armourFeature] });
+    try {
+      const res = await fetch(`${server.url}/pools/1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-policy')).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+});
