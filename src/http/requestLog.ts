@@ -26,7 +26,8 @@ export function requestLog(logger: Logger): RequestHandler {
       const latencyMs = Number(process.hrtime.bigint() - start) / 1e6;
       const line = { method: req.method, path: req.path, status: res.statusCode, latencyMs: Math.round(latencyMs * 100) / 100 };
       if (res.statusCode >= 500) req.log.error(line, 'request');
-      else req.log.debug(line, 'request');
+      else if (res.statusCode >= 400) req.log.warn(line, 'request');
+      else req.log.info(line, 'request');
     });
     next();
   };
