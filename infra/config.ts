@@ -1,0 +1,122 @@
+import { parseNetworks } from '../src/config/env';
+
+/**
+ * Everything the stack is configured by, as plain values (tests build it directly). The service's
+ * own variable names (NETWORKS, UPDATE_POOLS_INTERVAL_IN_MINUTES, DATABASE_*) are used where the
+ * service reads the same setting, so one number means one thing in both places.
+ */
+export interface StackConfig {
+  readonly project: string;
+  readonly region: string;
+  /** Firestore location: a multi-region (`eur3`, `nam5`) or a region; default the stack region. */
+  readonly firestoreLocation: string;
+  readonly serviceName: string;
+  /** Container image; when unset only the foundation (registry, accounts, secrets, database, queue) is created. */
+  readonly image: string | undefined;
+  readonly chainIds: readonly number[];
+  readonly updatePoolsIntervalMinutes: number;
+  readonly decoratePoolsIntervalMinutes: number;
+  readonly database: {
+    readonly poolsReadCapacity: number;
+    readonly poolsWriteCapacity: number;
+    readonly tokensReadCapacity: number;
+    readonly tokensWriteCapacity: number;
+    readonly autoscaleMaxMultiplier: number;
+  };
+  readonly domainName: string | undefined;
+  readonly cpu: string;
+  readonly memory: string;
+  readonly concurrency: number;
+  readonly minInstances: number;
+  readonly maxInstances: number;
+  /** Secret names mounted as env variables (each needs a version before the service starts). */
+  readonly mountedSecrets: readonly SecretName[];
+  /** Any other service variable (PRICE_API_URL, SUBGRAPH_URL_<id>, DEBUG ...). */
+  readonly extraEnv: Readonly<Record<string, string>>;
+}
+
+export const SECRET_NAMES = [
+  'NODEPROVIDER_PROJECT_ID',
+  'SANCTIONS_API_KEY',
+  'SIMULATOR_USER',
+  'SIMULATOR_PROJECT',
+  'SIMULATOR_ACCESS_KEY',
+  'ERRORTRACKER_DSN',
+  'JOBS_SECRET',
+] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+/** Variables the stack sets itself; `extraEnv` may not override them. */
+export const MANAGED_ENV = [
+  'PORT', 'STORE', 'JOB_RUNNER', 'NETWORKS', 'GOOGLE_CLOUD_PROJECT', 'SERVICE_URL', 'SCHEDULER_SERVICE_ACCOUNT',
+  'TASKS_SERVICE_ACCOUNT', 'TASKS_QUEUE', 'TASKS_LOCATION', 'UPDATE_POOLS_INTERVAL_IN_MINUTES',
+  'DECORATE_POOLS_INTERVAL_IN_MINUTES', 'DOMAIN_NAME', 'DATABASE_POOLS_READ_CAPACITY', 'DATABASE_POOLS_WRITE_CAPACITY',
+  'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER',
+  ...SECRET_NAMES,
+] as const;
+
+/** Raw config values as `pulumi config` holds them (all optional strings/objects). */
+export interface RawStackConfig {
+  readonly project: string;
+  readonly region?: string;
+  readonly get: (key: string) => string | undefined;
+  readonly getObject: <T>(key: string) => T | undefined;
+}
+
+export class StackConfigError extends Error {}
+
+function fail(key: string, message: string): never {
+  throw new StackConfigError(`pulumi config ${key}: ${message}`);
+}
+
+function numberAt(raw: RawStackConfig, key: string, def: number, min = 1, integer = true): number {
+  const v = raw.get(key);
+  if (v === undefined || v.trim() === '') return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) fail(key, `expected a ${integer ? 'whole ' : ''}number >= ${min}, got '${v}'`);
+  return n;
+}
+
+export function readStackConfig(raw: RawStackConfig): StackConfig {
+  const region = raw.region ?? 'europe-west1';
+  let chains;
+  try {
+    chains = parseNetworks(raw.get('NETWORKS'));
+  } catch (e) {
+    fail('NETWORKS', (e as Error).message);
+  }
+  const mounted = raw.getObject<string[]>('mountedSecrets') ?? [...SECRET_NAMES];
+  for (const s of mounted) if (!(SECRET_NAMES as readonly string[]).includes(s)) fail('mountedSecrets', `unknown secret '${s}' (known: ${SECRET_NAMES.join(', ')})`);
+  const extraEnv = raw.getObject<Record<string, string>>('extraEnv') ?? {};
+  for (const k of Object.keys(extraEnv)) {
+    if ((MANAGED_ENV as readonly string[]).includes(k)) fail('extraEnv', `${k} is set by the stack; use its own config key instead`);
+  }
+  const minInstances = numberAt(raw, 'minInstances', 1, 0);
+  const maxInstances = numberAt(raw, 'maxInstances', 4);
+  if (maxInstances < minInstances) fail('maxInstances', `must be at least minInstances (${minInstances})`);
+  return {
+    project: raw.project,
+    region,
+    firestoreLocation: raw.get('firestoreLocation') ?? region,
+    serviceName: raw.get('serviceName') ?? 'balancer-pools',
+    image: raw.get('image'),
+    chainIds: chains.map((c) => c.id),
+    updatePoolsIntervalMinutes: numberAt(raw, 'UPDATE_POOLS_INTERVAL_IN_MINUTES', 5),
+    decoratePoolsIntervalMinutes: numberAt(raw, 'DECORATE_POOLS_INTERVAL_IN_MINUTES', 5),
+    database: {
+      poolsReadCapacity: numberAt(raw, 'DATABASE_POOLS_READ_CAPACITY', 2000),
+      poolsWriteCapacity: numberAt(raw, 'DATABASE_POOLS_WRITE_CAPACITY', 1000),
+      tokensReadCapacity: numberAt(raw, 'DATABASE_TOKENS_READ_CAPACITY', 1000),
+      tokensWriteCapacity: numberAt(raw, 'DATABASE_TOKENS_WRITE_CAPACITY', 500),
+      autoscaleMaxMultiplier: numberAt(raw, 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 10, 1, false),
+    },
+    domainName: raw.get('DOMAIN_NAME') || undefined,
+    cpu: raw.get('cpu') ?? '1',
+    memory: raw.get('memory') ?? '1Gi',
+    concurrency: numberAt(raw, 'concurrency', 80),
+    minInstances,
+    maxInstances,
+    mountedSecrets: mounted as SecretName[],
+    extraEnv,
+  };
+}

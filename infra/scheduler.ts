@@ -1,0 +1,79 @@
+import * as gcp from '@pulumi/gcp';
+import * as pulumi from '@pulumi/pulumi';
+import type { StackConfig } from './config';
+import { everyMinutesCron } from './schedule';
+
+export interface ScheduledCall {
+  /** Resource name, also the job name in Cloud Scheduler. */
+  readonly name: string;
+  readonly path: string;
+  readonly schedule: string;
+  readonly description: string;
+  /** How long one run may take before Cloud Scheduler counts it failed. */
+  readonly attemptDeadline: string;
+}
+
+/**
+ * The calls Cloud Scheduler makes: per enabled chain a pool update and a decoration at their
+ * configured intervals, and one price tick a minute (the tick enqueues the half-minute run).
+ */
+export function scheduledCalls(c: StackConfig): ScheduledCall[] {
+  const pools = everyMinutesCron(c.updatePoolsIntervalMinutes, 'UPDATE_POOLS_INTERVAL_IN_MINUTES');
+  const decorate = everyMinutesCron(c.decoratePoolsIntervalMinutes, 'DECORATE_POOLS_INTERVAL_IN_MINUTES');
+  return [
+    ...c.chainIds.flatMap((id) => [
+      {
+        name: `update-pools-${id}`,
+        path: `/internal/jobs/update-pools/${id}`,
+        schedule: pools,
+        description: `Pool update of chain ${id} every ${c.updatePoolsIntervalMinutes} min`,
+        attemptDeadline: '300s',
+      },
+      {
+        name: `decorate-pools-${id}`,
+        path: `/internal/jobs/decorate-pools/${id}`,
+        schedule: decorate,
+        description: `Pool decoration (liquidity, volume, APR) of chain ${id} every ${c.decoratePoolsIntervalMinutes} min`,
+        attemptDeadline: '300s',
+      },
+    ]),
+    {
+      name: 'price-tick',
+      path: '/internal/jobs/price-tick',
+      schedule: everyMinutesCron(1, 'price tick'),
+      description: 'Token prices now and, through Cloud Tasks, 30 s later',
+      attemptDeadline: '120s',
+    },
+  ];
+}
+
+export function createSchedulerJobs(
+  c: StackConfig,
+  serviceUrl: pulumi.Output<string>,
+  scheduler: gcp.serviceaccount.Account,
+  dependsOn: pulumi.Resource[],
+): gcp.cloudscheduler.Job[] {
+  return scheduledCalls(c).map(
+    (call) =>
+      new gcp.cloudscheduler.Job(
+        call.name,
+        {
+          project: c.project,
+          region: c.region,
+          name: `${c.serviceName}-${call.name}`,
+          description: call.description,
+          schedule: call.schedule,
+          timeZone: 'Etc/UTC',
+          attemptDeadline: call.attemptDeadline,
+          // A busy job answers 500; the next scheduled run comes soon, so retry once only.
+          retryConfig: { retryCount: 1, minBackoffDuration: '10s' },
+          httpTarget: {
+            uri: pulumi.interpolate`${serviceUrl}${call.path}`,
+            httpMethod: 'POST',
+            oidcToken: { serviceAccountEmail: scheduler.email, audience: serviceUrl },
+          },
+        },
+        { dependsOn },
+      ),
+  );
+}

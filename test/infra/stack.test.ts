@@ -1,0 +1,204 @@
+import { readStackConfig, SECRET_NAMES, StackConfig, StackConfigError } from '../../infra/config';
+import { createStack } from '../../infra/stack';
+import { PROJECT_NUMBER, recordResources, settle, valueOf } from './pulumiMocks';
+
+/** The stack config as `pulumi config` would give it (plain strings, like the CLI stores them). */
+function configFrom(values: Record<string, string>, objects: Record<string, unknown> = {}): StackConfig {
+  return readStackConfig({
+    project: 'bal-pools-prod',
+    region: 'europe-west1',
+    get: (k) => values[k],
+    getObject: <T>(k: string) => objects[k] as T | undefined,
+  });
+}
+
+const BASE = {
+  image: 'europe-west1-docker.pkg.dev/bal-pools-prod/balancer-pools/api:v1',
+  NETWORKS: '1,137,42161',
+  UPDATE_POOLS_INTERVAL_IN_MINUTES: '5',
+  DECORATE_POOLS_INTERVAL_IN_MINUTES: '15',
+};
+
+async function deploy(config: StackConfig) {
+  const recorded = recordResources();
+  const outputs = createStack(config);
+  await Promise.all([valueOf(outputs.serviceUrl), ...outputs.schedulerJobs.map(valueOf)]);
+  await settle(recorded);
+  const ofType = (type: string) => recorded.filter((r) => r.type === type);
+  return { recorded, outputs, ofType };
+}
+
+interface Container {
+  image: string;
+  envs: { name: string; value?: string; valueSource?: { secretKeyRef: { secret: string; version: string } } }[];
+  startupProbe: { httpGet: { path: string } };
+  livenessProbe: { httpGet: { path: string } };
+  resources: { limits: { cpu: string; memory: string } };
+}
+interface Template {
+  serviceAccount: string;
+  scaling: { minInstanceCount: number; maxInstanceCount: number };
+  maxInstanceRequestConcurrency: number;
+  containers: Container[];
+}
+interface SchedulerJob {
+  schedule: string;
+  httpTarget: { uri: string; httpMethod: string; oidcToken: { serviceAccountEmail: string; audience: string } };
+}
+
+describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
+  let d: Awaited<ReturnType<typeof deploy>>;
+  const serviceUrl = `https://balancer-pools-${PROJECT_NUMBER}.europe-west1.run.app`;
+  const accountEmail = (suffix: string) => `balancer-pools-${suffix}@bal-pools-prod.iam.gserviceaccount.com`;
+
+  beforeAll(async () => {
+    d = await deploy(configFrom(BASE));
+  });
+
+  it('creates one Cloud Run service running the image with the Firestore store and no embedded timers', () => {
+    const services = d.ofType('gcp:cloudrunv2/service:Service');
+    expect(services).toHaveLength(1);
+    const template = services[0]?.inputs.template as Template;
+    const container = template.containers[0] as Container;
+    expect(container.image).toBe(BASE.image);
+    const env = Object.fromEntries(container.envs.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({
+      STORE: 'firestore',
+      JOB_RUNNER: 'scheduler',
+      NETWORKS: '1,137,42161',
+      UPDATE_POOLS_INTERVAL_IN_MINUTES: '5',
+      DECORATE_POOLS_INTERVAL_IN_MINUTES: '15',
+      GOOGLE_CLOUD_PROJECT: 'bal-pools-prod',
+      SERVICE_URL: serviceUrl,
+      SCHEDULER_SERVICE_ACCOUNT: accountEmail('scheduler'),
+      TASKS_SERVICE_ACCOUNT: accountEmail('tasks'),
+      TASKS_QUEUE: 'balancer-pools-jobs',
+      TASKS_LOCATION: 'europe-west1',
+    });
+    expect(template.serviceAccount).toBe(accountEmail('run'));
+    expect(container.startupProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(template.scaling.minInstanceCount).toBe(1);
+  });
+
+  it('wires every secret from Secret Manager, never as a plain value', () => {
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const secretIds = new Map(d.ofType('gcp:secretmanager/secret:Secret').map((s) => [s.inputs.secretId as string, s]));
+    for (const name of SECRET_NAMES) {
+      const env = container.envs.filter((e) => e.name === name);
+      expect(env).toHaveLength(1);
+      expect(env[0]?.value).toBeUndefined();
+      const ref = env[0]?.valueSource?.secretKeyRef;
+      expect(ref?.version).toBe('latest');
+      expect(secretIds.has(ref?.secret as string)).toBe(true);
+    }
+  });
+
+  it('schedules exactly one pool update and one decoration per chain plus one price tick, all signed as the scheduler account', () => {
+    const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
+    const paths = jobs.map((j) => j.httpTarget.uri.replace(serviceUrl, ''));
+    const pools = jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/'));
+    const decorate = jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/'));
+    const ticks = jobs.filter((j) => j.httpTarget.uri.endsWith('/price-tick'));
+    expect(jobs).toHaveLength(7);
+    expect(pools).toHaveLength(3);
+    expect(decorate).toHaveLength(3);
+    expect(ticks).toHaveLength(1);
+    expect(paths.sort()).toEqual(
+      ['1', '137', '42161'].flatMap((id) => [`/internal/jobs/decorate-pools/${id}`, `/internal/jobs/update-pools/${id}`]).concat('/internal/jobs/price-tick').sort(),
+    );
+    expect(pools.map((j) => j.schedule)).toEqual(['*/5 * * * *', '*/5 * * * *', '*/5 * * * *']);
+    expect(decorate.map((j) => j.schedule)).toEqual(['*/15 * * * *', '*/15 * * * *', '*/15 * * * *']);
+    expect(ticks[0]?.schedule).toBe('* * * * *');
+    for (const j of jobs) {
+      expect(j.httpTarget.uri.startsWith(serviceUrl)).toBe(true);
+      expect(j.httpTarget.httpMethod).toBe('POST');
+      expect(j.httpTarget.oidcToken).toEqual({ serviceAccountEmail: accountEmail('scheduler'), audience: serviceUrl });
+    }
+  });
+
+  it('gives the runtime account data access, its own secrets, enqueueing and actAs on the tasks account, and nothing project-wide beyond datastore.user', () => {
+    const runtime = `serviceAccount:${accountEmail('run')}`;
+    const projectRoles = d.ofType('gcp:projects/iAMMember:IAMMember').filter((m) => m.inputs.member === runtime).map((m) => m.inputs.role);
+    expect(projectRoles).toEqual(['roles/datastore.user']);
+    for (const r of d.recorded) {
+      expect(['roles/owner', 'roles/editor']).not.toContain(r.inputs.role);
+    }
+    const secretGrants = d.ofType('gcp:secretmanager/secretIamMember:SecretIamMember');
+    expect(secretGrants).toHaveLength(SECRET_NAMES.length);
+    const ownSecretIds = d.ofType('gcp:secretmanager/secret:Secret').map((s) => s.inputs.secretId);
+    for (const g of secretGrants) {
+      expect(g.inputs).toMatchObject({ role: 'roles/secretmanager.secretAccessor', member: runtime });
+      expect(ownSecretIds).toContain(g.inputs.secretId);
+    }
+    const queueGrants = d.ofType('gcp:cloudtasks/queueIamMember:QueueIamMember');
+    expect(queueGrants.map((g) => [g.inputs.role, g.inputs.member])).toEqual([['roles/cloudtasks.enqueuer', runtime]]);
+    const actAs = d.ofType('gcp:serviceaccount/iAMMember:IAMMember');
+    expect(actAs.map((g) => [g.inputs.serviceAccountId, g.inputs.role, g.inputs.member])).toEqual([
+      [`projects/bal-pools-prod/serviceAccounts/${accountEmail('tasks')}`, 'roles/iam.serviceAccountUser', runtime],
+    ]);
+  });
+
+  it('creates the Firestore native database and the history index the Firestore store queries', () => {
+    const [db] = d.ofType('gcp:firestore/database:Database');
+    expect(db?.inputs).toMatchObject({ name: '(default)', type: 'FIRESTORE_NATIVE' });
+    const [index] = d.ofType('gcp:firestore/index:Index');
+    expect(index?.inputs).toMatchObject({
+      collection: 'poolSnapshots',
+      fields: [
+        { fieldPath: 'poolId', order: 'ASCENDING' },
+        { fieldPath: 'timestamp', order: 'ASCENDING' },
+      ],
+    });
+  });
+
+  it('creates the image registry, a public invoker for the API and the task queue limited by the database burst', () => {
+    expect(d.ofType('gcp:artifactregistry/repository:Repository')).toHaveLength(1);
+    const invokers = d.ofType('gcp:cloudrunv2/serviceIamMember:ServiceIamMember').map((m) => m.inputs.member);
+    expect(invokers).toContain('allUsers');
+    const [queue] = d.ofType('gcp:cloudtasks/queue:Queue');
+    // DATABASE_AUTOSCALE_MAX_MULTIPLIER defaults to 10 (src/config/env.ts).
+    expect(queue?.inputs.rateLimits).toEqual({ maxConcurrentDispatches: 10, maxDispatchesPerSecond: 10 });
+  });
+
+  it('has no domain mapping when DOMAIN_NAME is unset', () => {
+    expect(d.ofType('gcp:cloudrun/domainMapping:DomainMapping')).toHaveLength(0);
+    expect(d.outputs.customDomainUrl).toBeUndefined();
+  });
+});
+
+describe('Pulumi program variants', () => {
+  it('maps DOMAIN_NAME to the service', async () => {
+    const d = await deploy(configFrom({ ...BASE, DOMAIN_NAME: 'pools.example.org' }));
+    const maps = d.ofType('gcp:cloudrun/domainMapping:DomainMapping');
+    expect(maps).toHaveLength(1);
+    expect(maps[0]?.inputs).toMatchObject({ name: 'pools.example.org', spec: { routeName: 'balancer-pools' } });
+  });
+
+  it('takes instances, CPU, memory, concurrency and queue burst from config', async () => {
+    const d = await deploy(
+      configFrom({ ...BASE, NETWORKS: 'gnosis', minInstances: '0', maxInstances: '12', cpu: '2', memory: '2Gi', concurrency: '40', DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3' }),
+    );
+    const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
+    expect(template.scaling).toEqual({ minInstanceCount: 0, maxInstanceCount: 12 });
+    expect(template.maxInstanceRequestConcurrency).toBe(40);
+    expect(template.containers[0]?.resources.limits).toEqual({ cpu: '2', memory: '2Gi' });
+    expect(d.ofType('gcp:cloudscheduler/job:Job')).toHaveLength(3);
+    expect(d.ofType('gcp:cloudtasks/queue:Queue')[0]?.inputs.rateLimits).toEqual({ maxConcurrentDispatches: 3, maxDispatchesPerSecond: 3 });
+  });
+
+  it('creates only the foundation until an image is configured', async () => {
+    const { image: _image, ...withoutImage } = BASE;
+    const d = await deploy(configFrom(withoutImage));
+    expect(d.ofType('gcp:cloudrunv2/service:Service')).toHaveLength(0);
+    expect(d.ofType('gcp:cloudscheduler/job:Job')).toHaveLength(0);
+    expect(d.ofType('gcp:secretmanager/secret:Secret')).toHaveLength(SECRET_NAMES.length);
+    expect(d.ofType('gcp:cloudtasks/queue:Queue')).toHaveLength(1);
+  });
+
+  it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key', () => {
+    expect(() => createStack(configFrom({ ...BASE, UPDATE_POOLS_INTERVAL_IN_MINUTES: '7' }))).toThrow(/UPDATE_POOLS_INTERVAL_IN_MINUTES: 7 minutes/);
+    expect(() => configFrom({ ...BASE, NETWORKS: '1,99999' })).toThrow(StackConfigError);
+    expect(() => configFrom(BASE, { extraEnv: { STORE: 'sqlite' } })).toThrow(/STORE is set by the stack/);
+  });
+});
