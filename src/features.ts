@@ -1,5 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { AppContext } from './appContext';
+import { errorTrackingFeature } from './errorTracking/feature';
+import type { ServerErrorReporter } from './http/errors';
 import { armourFeature } from './http/armour/feature';
 import { sanctionsFeature } from './sanctions/feature';
 import { simulatorFeature } from './simulator/feature';
@@ -8,6 +10,7 @@ import { priceAndDecorationFeature } from './jobs/priceAndDecorationFeature';
 import { createInternalJobsFeature } from './internalJobs/feature';
 import { INTERNAL_JOB_RUNNERS } from './internalJobs/jobRunners';
 import { routingFeature } from './routing/routingFeature';
+import { graphqlFeature } from './graphql/feature';
 
 /**
  * A feature plugs into the service with routers, middleware that runs before all routes, and
@@ -23,6 +26,8 @@ export interface Feature {
   start?(): void | Promise<void>;
   /** Stops background work and releases resources; always called on close. */
   stop?(): void | Promise<void>;
+  /** Called for every 5xx answer (error tracking). */
+  readonly reportServerError?: ServerErrorReporter;
 }
 
 export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
@@ -31,10 +36,12 @@ export type FeatureFactory = (ctx: AppContext) => Feature | Promise<Feature>;
 export const FEATURES: readonly FeatureFactory[] = [
   // First, so its headers, rate limits and job secret apply before any other feature's middleware.
   armourFeature,
+  errorTrackingFeature,
   poolUpdateFeature,
   priceAndDecorationFeature,
   createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS }),
   routingFeature,
+  graphqlFeature,
   sanctionsFeature,
   simulatorFeature,
 ];

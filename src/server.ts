@@ -4,6 +4,7 @@ import type { AppContext } from './appContext';
 import type { Config } from './config/env';
 import { FEATURES, Feature, FeatureFactory } from './features';
 import { createApp, AppOptions } from './http/app';
+import type { ServerErrorReporter } from './http/errors';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
 import { createStore } from './store/createStore';
@@ -45,6 +46,7 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     ...options,
     routers: [...features.flatMap((f) => f.routers ?? []), ...(options.routers ?? [])],
     before: [...features.flatMap((f) => f.before ?? []), ...(options.before ?? [])],
+    reportServerError: combineReporters([...features.map((f) => f.reportServerError), options.reportServerError]),
   });
   const server = createServer(app);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
@@ -69,5 +71,13 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
       ctx.readModel.stop();
       await ctx.store.close();
     },
+  };
+}
+
+function combineReporters(reporters: readonly (ServerErrorReporter | undefined)[]): ServerErrorReporter | undefined {
+  const all = reporters.filter((r): r is ServerErrorReporter => r !== undefined);
+  if (all.length === 0) return undefined;
+  return (err, req, status) => {
+    for (const report of all) report(err, req, status);
   };
 }

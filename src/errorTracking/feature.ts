@@ -1,0 +1,47 @@
+import type { Config } from '../config/env';
+import type { FeatureFactory } from '../features';
+import { setActiveErrorTracker } from './ErrorTracker';
+import { chainIdFromPath, routeTemplate } from './requestTags';
+import { createSentryTracker } from './sentryTracker';
+
+/**
+ * Error tracking when `ERRORTRACKER_DSN` is set: every 5xx answer (through the error handler's
+ * hook) with route, chain id and request id; failed jobs through `reportJobFailure`; and, in the
+ * service process, uncaught exceptions and unhandled rejections.
+ */
+export function configuredSecrets(config: Config): string[] {
+  return [config.sanctions.apiKey, config.simulator.accessKey, config.jobsSecret, config.prices.apiKey, config.nodeProviderProjectId]
+    .filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
+export const errorTrackingFeature: FeatureFactory = (ctx) => {
+  const dsn = ctx.config.errorTrackerDsn;
+  if (!dsn) return { name: 'error-tracking' };
+  const tracker = createSentryTracker({
+    dsn,
+    secrets: configuredSecrets(ctx.config),
+    environment: ctx.config.domainName ?? process.env.K_SERVICE,
+    release: process.env.K_REVISION,
+  });
+  setActiveErrorTracker(tracker);
+  return {
+    name: 'error-tracking',
+    reportServerError(err, req, status) {
+      const route = routeTemplate(req.baseUrl, req.route?.path);
+      tracker.reportRequestFailure(err instanceof Error ? err : new Error(`HTTP ${status} on ${req.method} ${route}`), {
+        route,
+        method: req.method,
+        status,
+        requestId: req.id,
+        chainId: chainIdFromPath(route, req.path),
+      });
+    },
+    start() {
+      tracker.captureUnhandled();
+    },
+    async stop() {
+      setActiveErrorTracker(undefined);
+      await tracker.close(2000);
+    },
+  };
+};
