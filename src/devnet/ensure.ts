@@ -1,0 +1,36 @@
+import type { Provider, Signer } from 'ethers';
+import { devAccount, traderAccounts } from './accounts';
+import { deployDevnet } from './deploy';
+import { Devnet, DevnetToken, expectedAddresses } from './devnet';
+import { OnchainPoolReader } from './indexer/onchainPools';
+import { WETH_SYMBOL } from './universe';
+
+/**
+ * A devnet on `provider`, whichever way it comes: read back when the stack already sits at its
+ * expected addresses (a `npm run demo` node reused through LOCALFORK_URL), deployed otherwise.
+ */
+export async function readDevnet(provider: Provider): Promise<Devnet | undefined> {
+  const addresses = expectedAddresses(devAccount(0).address);
+  if ((await provider.getCode(addresses.vault)) === '0x') return undefined;
+  const pools = await new OnchainPoolReader(provider, addresses).readAll();
+  const tokens = new Map<string, DevnetToken>();
+  tokens.set(addresses.weth, { symbol: WETH_SYMBOL, name: 'Wrapped Ether', decimals: 18, address: addresses.weth });
+  for (const p of pools) {
+    for (const t of p.tokens) {
+      if (t.address !== p.address && !tokens.has(t.address)) tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
+    }
+  }
+  return {
+    chainId: Number((await provider.getNetwork()).chainId),
+    addresses,
+    tokens: [...tokens.values()],
+    pools: pools.map((p) => ({ id: p.id, address: p.address, kind: p.kind, name: p.name, tokens: p.tokens.map((t) => t.address) })),
+  };
+}
+
+export async function ensureDevnet(provider: Provider): Promise<{ devnet: Devnet; deployed: boolean }> {
+  const existing = await readDevnet(provider);
+  if (existing) return { devnet: existing, deployed: false };
+  const deployer: Signer = devAccount(0, provider);
+  return { devnet: await deployDevnet(deployer, { traders: traderAccounts(provider) }), deployed: true };
+}

@@ -1,0 +1,79 @@
+import { devAccount } from '../../../src/devnet/accounts';
+import { Devnet, DEVNET_CHAIN_ID } from '../../../src/devnet/devnet';
+import { ensureDevnet } from '../../../src/devnet/ensure';
+import { connectChain, LocalChain, startInProcessChain } from '../../../src/devnet/localChain';
+import { DevnetUpstreams, startDevnetUpstreams } from '../../../src/devnet/upstreams';
+import { startTestServer, TestServer } from '../../helpers/testServer';
+
+/**
+ * Everything the end-to-end suite talks to, honouring the old end-to-end settings:
+ * - `LOCALFORK_URL`: a running node (e.g. `npm run demo`'s 127.0.0.1:8545) instead of an
+ *   in-process hardhat; `RPC_URL` is used the same way when it answers chain id 31337 (a mainnet
+ *   RPC_URL in a developer's shell is ignored, with a note).
+ * - `ENDPOINT_URL`: an already running API (configured for chain 31337 against the same node)
+ *   instead of starting one in-process.
+ * The devnet is deployed when the node is fresh and read back when it already holds it.
+ */
+export interface E2eEnvironment {
+  readonly chain: LocalChain;
+  readonly devnet: Devnet;
+  readonly apiUrl: string;
+  /** How the pieces were provided, for the suite's summary line. */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+async function pickChain(): Promise<{ chain: LocalChain; how: string }> {
+  const fork = process.env.LOCALFORK_URL?.trim();
+  if (fork) {
+    const chain = await connectChain(fork);
+    const id = Number((await chain.provider.getNetwork()).chainId);
+    if (id !== DEVNET_CHAIN_ID) {
+      await chain.close();
+      throw new Error(`LOCALFORK_URL ${fork} is chain ${id}; the end-to-end suite needs the local devnet chain ${DEVNET_CHAIN_ID} (e.g. npm run demo's node)`);
+    }
+    return { chain, how: `node at LOCALFORK_URL ${fork}` };
+  }
+  const rpc = process.env.RPC_URL?.trim();
+  if (rpc) {
+    const chain = await connectChain(rpc).catch(() => undefined);
+    const id = chain ? Number((await chain.provider.getNetwork()).chainId) : undefined;
+    if (chain && id === DEVNET_CHAIN_ID) return { chain, how: `node at RPC_URL ${rpc}` };
+    await chain?.close();
+    process.stdout.write(`e2e: RPC_URL ${rpc} is not a chain ${DEVNET_CHAIN_ID} node; using an in-process hardhat chain instead\n`);
+  }
+  return { chain: startInProcessChain(), how: 'in-process hardhat' };
+}
+
+export async function startE2eEnvironment(): Promise<E2eEnvironment> {
+  const { chain, how } = await pickChain();
+  const closers: (() => Promise<void>)[] = [() => chain.close()];
+  const close = async () => {
+    for (const c of closers.reverse()) await c();
+  };
+  try {
+    const { devnet, deployed } = await ensureDevnet(chain.provider);
+    const endpoint = process.env.ENDPOINT_URL?.trim().replace(/\/+$/, '');
+    if (endpoint) {
+      return { chain, devnet, apiUrl: endpoint, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), API at ENDPOINT_URL ${endpoint}`, close };
+    }
+    const upstreams: DevnetUpstreams = await startDevnetUpstreams({ provider: chain.provider, devnet });
+    closers.push(() => upstreams.close());
+    const api: TestServer = await startTestServer({
+      NETWORKS: String(DEVNET_CHAIN_ID),
+      [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
+      PRICE_API_URL: upstreams.priceApiUrl,
+      ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
+    });
+    closers.push(() => api.close());
+    return { chain, devnet, apiUrl: api.url, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API`, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Trader accounts funded by the deployment (see universe.ts TRADER_FUNDS). */
+export function trader(env: E2eEnvironment, n: 1 | 2 | 3 | 4) {
+  return devAccount(n, env.chain.provider);
+}
