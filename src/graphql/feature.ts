@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { AppContext } from '../appContext';
+import type { Feature } from '../features';
+import { GraphiqlPage, wantsGraphiql } from './graphiqlPage';
+import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits } from './yogaServer';
+
+function exampleQuery(chainId: number): string {
+  return `# Pools of chain ${chainId} by liquidity; pass nextToken back to page on.
+query TopPools {
+  pools(chainId: ${chainId}, first: 10, orderBy: "totalLiquidity", orderDirection: "desc") {
+    pools {
+      id
+      poolType
+      totalLiquidity
+      tokens { symbol balance }
+    }
+    nextToken
+  }
+}
+`;
+}
+
+/** GraphQL at /graphql: GET and POST for API clients, GraphiQL for browsers. */
+export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_LIMITS): Feature {
+  const yoga = createGraphqlServer(ctx, limits);
+  const page = new GraphiqlPage({
+    title: 'Balancer pools GraphQL',
+    endpoint: GRAPHQL_PATH,
+    defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
+  });
+  const router = Router();
+  router.all(GRAPHQL_PATH, (req, res) => {
+    if (wantsGraphiql(req)) return page.send(req, res);
+    // express.json() has already read the stream; hand Yoga the text it would have read.
+    if (req.body !== undefined) req.body = JSON.stringify(req.body);
+    return yoga(req, res);
+  });
+  return { name: 'graphql', routers: [router] };
+}

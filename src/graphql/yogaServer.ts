@@ -1,0 +1,78 @@
+import { createSchema, createYoga, type Plugin, type YogaInitialContext, type YogaLogger } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import type { AppContext } from '../appContext';
+import type { Logger } from '../log/logger';
+import { maxDepthRule } from './depthLimit';
+import { estimateQueryCost } from './queryCost';
+import { createRequestContext, type GraphqlContext } from './requestContext';
+import { resolvers } from './resolvers';
+import { schemaSdl } from './schemaSdl';
+
+export const GRAPHQL_PATH = '/graphql';
+
+export interface GraphqlLimits {
+  /** Deepest field nesting (the old front end's query is 7 deep). */
+  readonly maxDepth: number;
+  /** Most values one request may return, as estimated by queryCost.ts. */
+  readonly maxCost: number;
+}
+
+/** `first: 1000` with every Pool and PoolToken field fits; nesting token.pool.tokens under it does not. */
+export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 250_000 };
+
+function useDepthLimit(maxDepth: number): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(maxDepthRule(maxDepth));
+    },
+  };
+}
+
+/** Checked at execution because `first` may come from a variable. */
+function useCostLimit(maxCost: number): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const cost = estimateQueryCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
+      if (cost > maxCost) {
+        setResultAndStopExecution({
+          errors: [
+            new GraphQLError(
+              `query cost ${cost} exceeds the limit of ${maxCost} (every returned value counts; a page counts \`first\` pools, a pool 8 tokens); lower first or select fewer fields`,
+              { extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost } },
+            ),
+          ],
+        });
+      }
+    },
+  };
+}
+
+function yogaLogger(logger: Logger): YogaLogger {
+  const fmt = (args: unknown[]) => ({
+    details: args.map((a) => (a instanceof Error ? { message: a.message, stack: a.stack } : a)),
+  });
+  return {
+    debug: (...args) => logger.debug(fmt(args), 'graphql'),
+    info: (...args) => logger.info(fmt(args), 'graphql'),
+    warn: (...args) => logger.warn(fmt(args), 'graphql'),
+    error: (...args) => logger.error(fmt(args), 'graphql'),
+  };
+}
+
+/** The Yoga server over the read model. GraphiQL is served separately (graphiqlPage.ts). */
+export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEFAULT_LIMITS) {
+  return createYoga<object, GraphqlContext>({
+    schema: createSchema<GraphqlContext & YogaInitialContext>({ typeDefs: schemaSdl(), resolvers }),
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: false,
+    landingPage: false,
+    // The app's own CORS middleware answers for every route.
+    cors: false,
+    batching: false,
+    // Unexpected errors reach clients as "Unexpected error." only; never a stack trace.
+    maskedErrors: { isDev: false },
+    logging: yogaLogger(app.logger),
+    context: () => createRequestContext(app),
+    plugins: [useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
+  });
+}
