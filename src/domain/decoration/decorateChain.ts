@@ -74,7 +74,7 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
         if (!value) continue;
         const nested = byAddress.get(token.address);
         const nestedDone = nested && nested.id !== pool.id ? done.get(nested.id) : undefined;
-        const aprBps = nestedDone ? dec(nestedDone.yieldBps) : rateGrowthApr(token.address, token.priceRate, history, input.nowSeconds);
+        const aprBps = nestedDone ? nestedDone.yieldBps : rateGrowthApr(token.address, token.priceRate, history, input.nowSeconds);
         yields.push({ address: token.address, aprBps, value });
       }
     }

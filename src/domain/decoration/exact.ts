@@ -2,12 +2,12 @@ import Big from 'big.js';
 import { toPlainDecimal } from '../decimal';
 
 /**
- * Exact decimal arithmetic for decoration (USD values, deltas, ratios). Divisions keep 40 fraction
- * digits; stored results are rounded half-up to OUTPUT_DECIMALS and canonicalized, so the same
+ * Exact decimal arithmetic for decoration (USD values, deltas). Sums and products are exact;
+ * divisions keep 24 fraction digits (more would make them the bulk of a 10,000-pool run); stored results are rounded half-up to OUTPUT_DECIMALS and canonicalized, so the same
  * inputs always give byte-identical strings (the job writes only pools whose decoration changed).
  */
 export const Dec = Big();
-Dec.DP = 40;
+Dec.DP = 24;
 Dec.RM = Big.roundHalfUp;
 
 export type Exact = Big;
