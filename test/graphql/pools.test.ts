@@ -3,7 +3,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { graphqlFeature } from '../../src/graphql/feature';
 import { describeWithSnapshot, MAINNET } from '../helpers/snapshot';
 import { startTestServer, TestServer } from '../helpers/testServer';
-import { expectedOrder, gql, RawPool, snapshotWithLiquidity } from './fixtures';
+import { expectedOrder, gql, GqlResponse, RawPool, snapshotWithLiquidity } from './fixtures';
 
 /** The query the old Balancer front end sent to the AppSync API (field list as in the issue). */
 const FRONT_END_QUERY = /* GraphQL */ `
@@ -48,7 +48,7 @@ async function pageThrough(
   let pages = 0;
   do {
     if (pages > 0 && betweenPages) await betweenPages(pages);
-    const r = await gql<PageData>(url, PAGE_QUERY, { ...vars, nextToken });
+    const r: GqlResponse<PageData> = await gql<PageData>(url, PAGE_QUERY, { ...vars, nextToken });
     expect(r.errors).toBeUndefined();
     ids.push(...r.data!.pools.pools.map((p) => p.id));
     nextToken = r.data!.pools.nextToken;
