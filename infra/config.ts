@@ -35,6 +35,9 @@ export interface StackConfig {
   readonly extraEnv: Readonly<Record<string, string>>;
 }
 
+/** The port the image listens on (the service's PORT default); Cloud Run passes it as PORT. */
+export const CONTAINER_PORT = 8090;
+
 export const SECRET_NAMES = [
   'NODEPROVIDER_PROJECT_ID',
   'SANCTIONS_API_KEY',

@@ -1,11 +1,8 @@
 import * as gcp from '@pulumi/gcp';
 import * as pulumi from '@pulumi/pulumi';
-import type { StackConfig } from './config';
+import { CONTAINER_PORT, StackConfig } from './config';
 import type { Accounts } from './identity';
 import type { Secrets } from './secrets';
-
-/** The port the image listens on (the service's PORT default); Cloud Run passes it as PORT. */
-export const CONTAINER_PORT = 8090;
 
 export interface ServiceInputs {
   readonly config: StackConfig;
