@@ -14,15 +14,22 @@ import { COIN_PRICES_USD, pricesByAddress } from './prices';
  * - `POST /subgraphs/name/localdev`: a subgraph-shaped GraphQL endpoint whose pools are read from
  *   the chain at the latest block (so a trade shows up at the next pool update);
  * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
- *   API with the devnet's fixed prices.
+ *   API with the devnet's fixed prices;
+ * - `GET /sanctions/api/v1/address/:address`: a Chainalysis-shaped screening API that flags only
+ *   `DEVNET_BLOCKED_ADDRESS`, so `/check-wallet` works offline too.
  */
 export const SUBGRAPH_PATH = '/subgraphs/name/localdev';
 export const PRICES_PATH = '/prices/api/v3';
 export const PRICE_PLATFORM = 'localdev';
+export const SANCTIONS_PATH = '/sanctions';
+/** The one address the local sanctions list flags (a made-up address, not anybody's). */
+export const DEVNET_BLOCKED_ADDRESS = '0x000000000000000000000000000000000000dead';
 
 export interface DevnetUpstreams {
   readonly subgraphUrl: string;
   readonly priceApiUrl: string;
+  /** Base URL for SANCTIONS_API_URL (provider chainalysis; any API key). */
+  readonly sanctionsApiUrl: string;
   /** Subgraph requests answered (pool reads happen at most once per block). */
   readonly stats: { subgraphRequests: number; chainReads: number };
   close(): Promise<void>;
@@ -97,6 +104,11 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
     // Like CoinGecko, unknown addresses are simply absent. Prices are floats on the wire there too.
     res.json(Object.fromEntries(addresses.filter((a) => prices.has(a)).map((a) => [a, { usd: Number(prices.get(a)) }])));
   });
+  app.get(`${SANCTIONS_PATH}/api/v1/address/:address`, (req: Request, res: Response) => {
+    const address = String(req.params.address).toLowerCase();
+    const flagged = address === DEVNET_BLOCKED_ADDRESS;
+    res.json({ identifications: flagged ? [{ category: 'sanctions', name: 'Devnet demo list', description: 'flagged for the local demo', url: null }] : [] });
+  });
   app.use((_req: Request, res: Response) => jsonError(res, 404, `not a devnet endpoint; try POST ${SUBGRAPH_PATH} or GET ${PRICES_PATH}/simple/price`));
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -107,6 +119,7 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   return {
     subgraphUrl: `${base}${SUBGRAPH_PATH}`,
     priceApiUrl: `${base}${PRICES_PATH}`,
+    sanctionsApiUrl: `${base}${SANCTIONS_PATH}`,
     stats,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,128 @@
+import type { Devnet } from './devnet';
+
+/**
+ * The text `npm run demo` prints once everything answers: where things are, what the tokens are,
+ * and a ready-to-paste curl command for every endpoint of the service. Pure, so a test can check
+ * that every printed command is one the running demo answers.
+ */
+export interface DemoInfo {
+  readonly apiUrl: string;
+  readonly rpcUrl: string;
+  readonly subgraphUrl: string;
+  readonly priceApiUrl: string;
+  readonly sanctionsApiUrl: string;
+  readonly dataDir: string;
+  readonly devnet: Devnet;
+  /** Funded, unlocked accounts (hardhat's default keys) with their private keys. */
+  readonly traders: readonly { readonly address: string; readonly privateKey: string }[];
+  /** An address the local sanctions list flags. */
+  readonly blockedAddress: string;
+}
+
+export interface DemoCommand {
+  readonly title: string;
+  readonly method: 'GET' | 'POST';
+  /** Path on the API, e.g. /pools/31337. */
+  readonly path: string;
+  readonly body?: unknown;
+  /** Status the demo answers with (the smoke test checks it). */
+  readonly expectStatus: number;
+}
+
+export const READY_LINE = 'devnet demo ready';
+
+function tokenAddress(devnet: Devnet, symbol: string): string {
+  const t = devnet.tokens.find((x) => x.symbol === symbol);
+  if (!t) throw new Error(`devnet has no ${symbol}`);
+  return t.address;
+}
+
+export function demoCommands(info: DemoInfo): DemoCommand[] {
+  const { devnet } = info;
+  const chain = devnet.chainId;
+  const sender = info.traders[0]?.address ?? '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+  const weth = tokenAddress(devnet, 'WETH');
+  const usdc = tokenAddress(devnet, 'USDC');
+  const bal = tokenAddress(devnet, 'BAL');
+  const pool = devnet.pools[0]!;
+  return [
+    { title: 'Health and readiness', method: 'GET', path: '/healthz', expectStatus: 200 },
+    { title: '', method: 'GET', path: '/readyz', expectStatus: 200 },
+    { title: 'All pools of the devnet', method: 'GET', path: `/pools/${chain}`, expectStatus: 200 },
+    { title: `One pool (${pool.name})`, method: 'GET', path: `/pools/${chain}/${pool.id}`, expectStatus: 200 },
+    { title: 'Re-index the pools from the chain (after you traded)', method: 'POST', path: `/pools/${chain}/update`, expectStatus: 201 },
+    { title: 'Known tokens with prices', method: 'GET', path: `/tokens/${chain}`, expectStatus: 200 },
+    { title: 'Refresh token prices', method: 'POST', path: '/tokens/update/', expectStatus: 201 },
+    {
+      title: 'Quote: sell 1 WETH for USDC',
+      method: 'POST', path: `/sor/${chain}`, expectStatus: 200,
+      body: { sellToken: weth, buyToken: usdc, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '1000000000' },
+    },
+    {
+      title: 'Quote: buy 100 BAL with native ETH (two hops)',
+      method: 'POST', path: `/sor/${chain}`, expectStatus: 200,
+      body: { sellToken: '0x0000000000000000000000000000000000000000', buyToken: bal, orderKind: 'buy', amount: '100000000000000000000', gasPrice: '1000000000' },
+    },
+    {
+      title: 'Order: a signed-ready Vault.batchSwap selling 1 WETH for USDC, 0.5% slippage',
+      method: 'POST', path: `/order/${chain}`, expectStatus: 200,
+      body: { sellToken: weth, buyToken: usdc, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '1000000000', sender, slippagePercentage: 0.005 },
+    },
+    {
+      title: 'GraphQL: the five most liquid pools',
+      method: 'POST', path: '/graphql', expectStatus: 200,
+      body: { query: `{ pools(chainId: ${chain}, first: 5, orderBy: "totalLiquidity", orderDirection: "desc") { pools { id poolType totalLiquidity tokens { symbol balance } } nextToken } }` },
+    },
+    { title: 'Sanctions screening (clean address)', method: 'GET', path: `/check-wallet?address=${sender}`, expectStatus: 200 },
+    { title: 'Sanctions screening (an address the local list flags)', method: 'GET', path: `/check-wallet?address=${info.blockedAddress}`, expectStatus: 200 },
+  ];
+}
+
+export function curlFor(apiUrl: string, c: DemoCommand): string {
+  const url = `${apiUrl}${c.path}`;
+  if (c.method === 'GET') return `curl -s '${url}'`;
+  const body = c.body === undefined ? '' : ` -H 'content-type: application/json' -d '${JSON.stringify(c.body)}'`;
+  return `curl -s -X POST '${url}'${body}`;
+}
+
+export function demoBanner(info: DemoInfo): string {
+  const lines: string[] = [];
+  const { devnet } = info;
+  lines.push('', `Balancer pools service on a local devnet (chain ${devnet.chainId} "localdev")`, '');
+  lines.push(`  API        ${info.apiUrl}   (GraphiQL: ${info.apiUrl}/graphql)`);
+  lines.push(`  chain RPC  ${info.rpcUrl}   (chain id ${devnet.chainId}; add it to a wallet as a custom network)`);
+  lines.push(`  subgraph   ${info.subgraphUrl}`);
+  lines.push(`  prices     ${info.priceApiUrl}`);
+  lines.push(`  sanctions  ${info.sanctionsApiUrl}`);
+  lines.push(`  store      ${info.dataDir} (SQLite, removed on exit)`, '');
+  lines.push('Contracts:');
+  const a = devnet.addresses;
+  for (const [name, address] of [['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory], ['ComposableStablePoolFactory', a.composableStablePoolFactory]] as const) {
+    lines.push(`  ${name.padEnd(28)} ${address}`);
+  }
+  lines.push('', 'Tokens:');
+  for (const t of devnet.tokens) lines.push(`  ${t.symbol.padEnd(6)} ${String(t.decimals).padStart(2)} decimals  ${t.address}`);
+  lines.push('', 'Pools:');
+  for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(24)} ${p.id}`);
+  lines.push('', 'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):');
+  for (const t of info.traders) lines.push(`  ${t.address}  key ${t.privateKey}`);
+  lines.push('', 'Try it:');
+  for (const c of demoCommands(info)) {
+    if (c.title) lines.push('', `# ${c.title}`);
+    lines.push(curlFor(info.apiUrl, c));
+  }
+  const order = demoCommands(info).find((c) => c.path.startsWith('/order/'));
+  if (order) {
+    const sender = (order.body as { sender: string }).sender;
+    lines.push(
+      '',
+      '# Execute that order on the devnet (the node signs for its unlocked test accounts); needs jq',
+      `${curlFor(info.apiUrl, order)} \\`,
+      `  | jq -c '{jsonrpc:"2.0",id:1,method:"eth_sendTransaction",params:[{from:"${sender}",to:.to,data:.data}]}' \\`,
+      `  | curl -s -X POST '${info.rpcUrl}' -H 'content-type: application/json' -d @-`,
+      `${curlFor(info.apiUrl, demoCommands(info).find((c) => c.path.endsWith('/update') && c.path.startsWith('/pools'))!)}   # then re-index`,
+    );
+  }
+  lines.push('', `${READY_LINE}: press Ctrl-C to stop`, '');
+  return lines.join('\n');
+}
