@@ -1,0 +1,98 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { READY_LINE } from '../../src/devnet/demoBanner';
+
+/**
+ * `npm run demo` as a newcomer runs it: start the process, wait for the ready line, paste every
+ * curl command it printed (run here with fetch), then stop it with SIGTERM and expect a clean exit.
+ * Ports are 0 so the test never collides with a demo a developer has running.
+ */
+const ROOT = join(__dirname, '..', '..');
+
+interface PrintedCommand {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly body: string | undefined;
+}
+
+/** The single-line `curl -s ...` commands of the banner (the piped multi-line example is skipped). */
+function printedCommands(banner: string): PrintedCommand[] {
+  const out: PrintedCommand[] = [];
+  for (const raw of banner.split('\n')) {
+    const line = raw.replace(/\s+#.*$/, '').trim();
+    if (!line.startsWith('curl -s') || line.endsWith('\\')) continue;
+    const url = /'(http:\/\/[^']+)'/.exec(line)?.[1];
+    if (!url) throw new Error(`printed curl command without a URL: ${line}`);
+    const body = / -d '(.*)'$/.exec(line)?.[1];
+    out.push({ method: line.includes('-X POST') ? 'POST' : 'GET', url, body });
+  }
+  return out;
+}
+
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+let child: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await waitForExit(child);
+  }
+});
+
+test('npm run demo starts, answers every printed curl command, and stops cleanly on SIGTERM', async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', join('src', 'devnet', 'demo.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', DEMO_RPC_PORT: '0', DEMO_UPSTREAMS_PORT: '0', DEBUG: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = waitForExit(child);
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s\nstdout:\n${stdout}\nstderr:\n${stderr}`)), 60_000);
+    const check = () => {
+      if (stdout.includes(READY_LINE)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child!.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`demo exited with ${code} before it was ready\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    });
+    check();
+  });
+
+  const commands = printedCommands(stdout);
+  const paths = commands.map((c) => `${c.method} ${new URL(c.url).pathname}`);
+  // One command per endpoint family the service offers.
+  for (const expected of ['GET /healthz', 'GET /pools/31337', 'POST /pools/31337/update', 'GET /tokens/31337', 'POST /tokens/update/', 'POST /sor/31337', 'POST /order/31337', 'POST /graphql', 'GET /check-wallet']) {
+    expect(paths).toContain(expected);
+  }
+  for (const c of commands) {
+    const res = await fetch(c.url, { method: c.method, headers: c.body ? { 'content-type': 'application/json' } : {}, body: c.body });
+    const text = await res.text();
+    // Job endpoints answer 201 with an empty body, everything else 200.
+    const expectedStatus = /\/update\/?$/.test(new URL(c.url).pathname) ? 201 : 200;
+    expect({ command: `${c.method} ${c.url}`, status: res.status }).toEqual({ command: `${c.method} ${c.url}`, status: expectedStatus });
+    if (c.url.includes('/order/')) expect(JSON.parse(text)).toMatchObject({ data: expect.stringMatching(/^0x/), relayerApprovalRequired: false });
+    if (c.url.includes('/sor/')) expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);
+  }
+  const blocked = commands.find((c) => c.url.includes('check-wallet') && c.url.endsWith('dead'));
+  expect(await (await fetch(blocked!.url)).json()).toEqual({ is_blocked: true });
+
+  const apiUrl = new URL(commands[0]!.url).origin;
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  await expect(fetch(`${apiUrl}/healthz`)).rejects.toThrow();
+}, 120_000);
