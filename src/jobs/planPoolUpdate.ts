@@ -1,7 +1,7 @@
-import { normalizePool } from '../domain/normalizePool';
+import { isDeepStrictEqual } from 'node:util';
+import { normalizePool, NormalizeResult } from '../domain/normalizePool';
 import { carryDecoration, DECORATION_FIELDS, PoolCore, PoolHistoryPoint, StoredPool } from '../domain/pool';
 import { discoverTokens } from '../domain/poolTokens';
-import { stableJson } from '../domain/stableJson';
 import type { ChainChange } from '../store/Store';
 
 /**
@@ -22,12 +22,19 @@ export interface PlanOptions {
   readonly nowSeconds: number;
   /** Remove stored pools the source no longer lists (only after a complete fetch). */
   readonly removeMissing: boolean;
+  /** Normalizer to use instead of `normalizePool` (e.g. one that remembers unchanged pools). */
+  readonly normalize?: (raw: unknown) => NormalizeResult;
 }
 
-function coreJson(pool: StoredPool | PoolCore): string {
-  const copy: Record<string, unknown> = { ...pool };
+/**
+ * True when the stored pool's subgraph-owned fields equal the fresh ones. A structural comparison
+ * rather than comparing serialized forms: on a no-change run over 10,000 pools, building two sorted
+ * JSON strings per pool was most of the run's time.
+ */
+function sameCore(stored: StoredPool, core: PoolCore): boolean {
+  const copy: Record<string, unknown> = { ...stored };
   for (const f of DECORATION_FIELDS) delete copy[f];
-  return stableJson(copy);
+  return isDeepStrictEqual(copy, { ...core });
 }
 
 export function historyPoint(pool: PoolCore, timestamp: number): PoolHistoryPoint {
@@ -56,8 +63,9 @@ export function planPoolUpdate(
   const writes: StoredPool[] = [];
   const history: PoolHistoryPoint[] = [];
 
+  const normalize = options.normalize ?? normalizePool;
   for (const raw of rawPools) {
-    const result = normalizePool(raw);
+    const result = normalize(raw);
     if (!result.ok) {
       skipped.push({ id: result.id, error: result.error });
       listed.add(result.id.toLowerCase());
@@ -69,7 +77,7 @@ export function planPoolUpdate(
     listed.add(core.id);
     cores.push(core);
     const prev = previous.get(core.id);
-    if (prev && coreJson(prev) === coreJson(core)) continue;
+    if (prev && sameCore(prev, core)) continue;
     writes.push(carryDecoration(core, prev));
     history.push(historyPoint(core, options.nowSeconds));
   }

@@ -1,6 +1,8 @@
 import type { AppContext } from '../appContext';
+import type { Logger } from '../log/logger';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
 import { runExclusive } from './exclusive';
+import { NormalizeMemo } from './normalizeMemo';
 import { planPoolUpdate } from './planPoolUpdate';
 import { withChainMetadata } from './tokenMetadataFromChain';
 
@@ -38,6 +40,17 @@ export function busyMessage(chainId: number): string {
 /** Skipped pools are logged one by one up to this many, then summarized. */
 const SKIPPED_LOG_LIMIT = 20;
 
+/** One memo per service instance and chain; runs of a chain never overlap (the lease). */
+const memos = new WeakMap<AppContext, Map<number, NormalizeMemo>>();
+
+function memoFor(ctx: AppContext, chainId: number): NormalizeMemo {
+  let perChain = memos.get(ctx);
+  if (!perChain) memos.set(ctx, (perChain = new Map()));
+  let memo = perChain.get(chainId);
+  if (!memo) perChain.set(chainId, (memo = new NormalizeMemo()));
+  return memo;
+}
+
 export async function updatePools(ctx: AppContext, chainId: number): Promise<PoolUpdateReport> {
   const url = ctx.config.subgraphUrls.get(chainId);
   if (url === undefined) throw new Error(`chain ${chainId} is not enabled (add it to NETWORKS) so its pools cannot be updated`);
@@ -45,44 +58,64 @@ export async function updatePools(ctx: AppContext, chainId: number): Promise<Poo
   const log = ctx.logger.child({ job: UPDATE_POOLS_JOB, chainId });
 
   return runExclusive(ctx.store, { scope: String(chainId), job: UPDATE_POOLS_JOB, busyMessage: busyMessage(chainId), now: ctx.now }, async (signal) => {
-    const startedAt = ctx.now();
-    const all = await client.fetchAllPools({ signal, onPage: (p) => log.debug(p, 'subgraph page') });
-
-    const [stored, known] = await Promise.all([ctx.store.listPools(chainId), ctx.store.listTokens(chainId)]);
-    const plan = planPoolUpdate(all.pools, stored, new Set(known.map((t) => t.address)), {
-      nowSeconds: Math.floor(startedAt / 1000),
-      // An empty answer from a subgraph that is re-indexing must not wipe the chain.
-      removeMissing: all.pools.length > 0,
-    });
-    if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
-    plan.skipped.slice(0, SKIPPED_LOG_LIMIT).forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
-    if (plan.skipped.length > SKIPPED_LOG_LIMIT) log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
-
-    const tokens = await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
-    // Losing the lease mid-run means another instance may be writing: do not commit over it.
-    signal.throwIfAborted();
-    const finishedAt = ctx.now();
-    const meta = await ctx.store.commit(chainId, {
-      ...plan.change,
-      tokens: tokens.tokens,
-      jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: finishedAt, lastError: null } },
-    });
-    await ctx.readModel.refresh(chainId);
-
-    const report: PoolUpdateReport = {
-      chainId,
-      fetched: plan.fetched,
-      pages: all.pages,
-      written: plan.written,
-      removed: plan.removed,
-      skipped: plan.skipped,
-      tokensAdded: plan.tokensAdded,
-      tokensFromChain: tokens.filled,
-      poolsVersion: meta.poolsVersion,
-      tokensVersion: meta.tokensVersion,
-      durationMs: ctx.now() - startedAt,
-    };
-    log.info({ ...report, skipped: report.skipped.length }, 'pools updated');
-    return report;
+    const memo = memoFor(ctx, chainId);
+    try {
+      const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log });
+      memo.commitRun();
+      return report;
+    } catch (e) {
+      memo.abandonRun();
+      throw e;
+    }
   });
+}
+
+interface RunParts {
+  readonly client: SubgraphClient;
+  readonly memo: NormalizeMemo;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo, signal, log }: RunParts): Promise<PoolUpdateReport> {
+  const startedAt = ctx.now();
+  const all = await client.fetchAllPools({ signal, onPage: (p) => log.debug(p, 'subgraph page') });
+
+  const [stored, known] = await Promise.all([ctx.store.listPools(chainId), ctx.store.listTokens(chainId)]);
+  const plan = planPoolUpdate(all.pools, stored, new Set(known.map((t) => t.address)), {
+    nowSeconds: Math.floor(startedAt / 1000),
+    // An empty answer from a subgraph that is re-indexing must not wipe the chain.
+    removeMissing: all.pools.length > 0,
+    normalize: memo.normalize,
+  });
+  if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
+  plan.skipped.slice(0, SKIPPED_LOG_LIMIT).forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
+  if (plan.skipped.length > SKIPPED_LOG_LIMIT) log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
+
+  const tokens = await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
+  // Losing the lease mid-run means another instance may be writing: do not commit over it.
+  signal.throwIfAborted();
+  const finishedAt = ctx.now();
+  const meta = await ctx.store.commit(chainId, {
+    ...plan.change,
+    tokens: tokens.tokens,
+    jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: finishedAt, lastError: null } },
+  });
+  await ctx.readModel.refresh(chainId);
+
+  const report: PoolUpdateReport = {
+    chainId,
+    fetched: plan.fetched,
+    pages: all.pages,
+    written: plan.written,
+    removed: plan.removed,
+    skipped: plan.skipped,
+    tokensAdded: plan.tokensAdded,
+    tokensFromChain: tokens.filled,
+    poolsVersion: meta.poolsVersion,
+    tokensVersion: meta.tokensVersion,
+    durationMs: ctx.now() - startedAt,
+  };
+  log.info({ ...report, skipped: report.skipped.length, revalidated: memo.misses }, 'pools updated');
+  return report;
 }

@@ -1,7 +1,10 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
-import { buildSchema, graphql, GraphQLSchema } from 'graphql';
+import {
+  buildSchema, execute, getNamedType, GraphQLError, GraphQLObjectType, GraphQLSchema, isObjectType, Kind, parse, validate,
+} from 'graphql';
+import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { compareDecimal } from '../../src/domain/decimal';
 
 /**
@@ -156,6 +159,80 @@ const SDL = /* GraphQL */ `
 let schema: GraphQLSchema | undefined;
 const getSchema = () => (schema ??= buildSchema(SDL));
 
+type Projector = (value: Record<string, unknown>) => Record<string, unknown>;
+
+/** A query checked against the schema once, with a fast projection when it is a plain `pools` query. */
+interface PreparedQuery {
+  readonly document?: DocumentNode;
+  readonly errors: readonly GraphQLError[];
+  /** Set when the only root field is `pools` selected with plain fields (no fragments). */
+  readonly pools?: { readonly key: string; readonly project: Projector };
+}
+
+const prepared = new Map<string, PreparedQuery>();
+
+function prepare(query: string): PreparedQuery {
+  let p = prepared.get(query);
+  if (p) return p;
+  try {
+    const document = parse(query);
+    const errors = validate(getSchema(), document);
+    p = { document, errors, pools: errors.length === 0 ? poolsProjection(document) : undefined };
+  } catch (e) {
+    p = { errors: [e as GraphQLError] };
+  }
+  if (prepared.size > 100) prepared.clear();
+  prepared.set(query, p);
+  return p;
+}
+
+function poolsProjection(document: DocumentNode): PreparedQuery['pools'] {
+  const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (ops.length !== 1 || ops[0]!.operation !== 'query' || document.definitions.length !== 1) return undefined;
+  const roots = ops[0]!.selectionSet.selections;
+  const root = roots[0];
+  if (roots.length !== 1 || root?.kind !== Kind.FIELD || root.name.value !== 'pools' || !root.selectionSet) return undefined;
+  const project = projector(getSchema().getType('Pool') as GraphQLObjectType, root.selectionSet);
+  return project ? { key: root.alias?.value ?? 'pools', project } : undefined;
+}
+
+/**
+ * What graph-node's executor would produce for plain field selections, without graphql-js's
+ * per-field machinery: serving 10,000 pools through `execute` took longer than the job under test.
+ */
+function projector(type: GraphQLObjectType, selectionSet: SelectionSetNode): Projector | undefined {
+  const fields: [string, (o: Record<string, unknown>) => unknown][] = [];
+  for (const sel of selectionSet.selections) {
+    if (sel.kind !== Kind.FIELD || (sel.directives?.length ?? 0) > 0 || (sel.arguments?.length ?? 0) > 0) return undefined;
+    const name = sel.name.value;
+    const key = sel.alias?.value ?? name;
+    if (name === '__typename') {
+      fields.push([key, () => type.name]);
+      continue;
+    }
+    const named = getNamedType(type.getFields()[name]!.type);
+    if (sel.selectionSet) {
+      if (!isObjectType(named)) return undefined;
+      const sub = projector(named, sel.selectionSet);
+      if (!sub) return undefined;
+      fields.push([key, (o) => {
+        const v = o[name];
+        if (v === null || v === undefined) return null;
+        return Array.isArray(v) ? v.map((x) => (x === null || x === undefined ? null : sub(x as Record<string, unknown>))) : sub(v as Record<string, unknown>);
+      }]);
+    } else if (named.name === 'Int') {
+      fields.push([key, (o) => (o[name] === null || o[name] === undefined ? null : Number(o[name]))]);
+    } else {
+      fields.push([key, (o) => o[name] ?? null]);
+    }
+  }
+  return (o) => {
+    const out: Record<string, unknown> = {};
+    for (const [k, f] of fields) out[k] = f(o);
+    return out;
+  };
+}
+
 interface PoolsArgs {
   first: number;
   skip: number;
@@ -197,6 +274,8 @@ export class FakeSubgraph {
   private inFlight = 0;
   private pools: Pool[] = [];
   private sorted: Pool[] | undefined;
+  /** Sorted pools passing a `totalShares_gt` value, per value, until the pools change. */
+  private withShares = new Map<string, Pool[]>();
   private failedPageCount = 0;
   private readonly sockets = new Set<Socket>();
   private readonly waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
@@ -234,7 +313,7 @@ export class FakeSubgraph {
   /** Replaces the served pools (deep-copied, so later edits of the caller's objects do not leak in). */
   setPools(pools: readonly unknown[]): void {
     this.pools = structuredClone(pools) as Pool[];
-    this.sorted = undefined;
+    this.invalidate();
   }
 
   /** A deep copy of the served pools, in the order given. */
@@ -247,14 +326,14 @@ export class FakeSubgraph {
     const pool = this.pools.find((p) => p.id === id);
     if (!pool) throw new Error(`fake subgraph has no pool ${id}`);
     edit(pool);
-    this.sorted = undefined;
+    this.invalidate();
   }
 
   removePool(id: string): void {
     const before = this.pools.length;
     this.pools = this.pools.filter((p) => p.id !== id);
     if (this.pools.length === before) throw new Error(`fake subgraph has no pool ${id}`);
-    this.sorted = undefined;
+    this.invalidate();
   }
 
   /** Clears faults, the query log and the counters. */
@@ -284,9 +363,24 @@ export class FakeSubgraph {
     });
   }
 
+  private invalidate(): void {
+    this.sorted = undefined;
+    this.withShares.clear();
+  }
+
   private byId(): Pool[] {
     this.sorted ??= [...this.pools].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return this.sorted;
+  }
+
+  private sharesAbove(sharesGt: string | undefined): Pool[] {
+    if (sharesGt === undefined || !this.honourTotalSharesFilter) return this.byId();
+    let list = this.withShares.get(sharesGt);
+    if (!list) {
+      list = this.byId().filter((p) => compareDecimal(String(p.totalShares ?? '0'), sharesGt) > 0);
+      this.withShares.set(sharesGt, list);
+    }
+    return list;
   }
 
   private resolvePools(args: PoolsArgs, state: RequestState): Pool[] {
@@ -301,13 +395,16 @@ export class FakeSubgraph {
       (w.id_in === undefined || w.id_in.includes(p.id)) &&
       (w.poolType === undefined || p.poolType === w.poolType) &&
       (w.poolType_in === undefined || w.poolType_in.includes(String(p.poolType))) &&
-      (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled) &&
-      (sharesGt === undefined || !this.honourTotalSharesFilter || compareDecimal(String(p.totalShares ?? '0'), sharesGt) > 0);
-    let list = this.byId().filter(matches);
-    if (args.orderDirection === 'desc') list = [...list].reverse();
+      (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled);
+    let list = this.sharesAbove(sharesGt);
+    if (w.id !== undefined || w.id_lt !== undefined || w.id_in !== undefined || w.poolType !== undefined || w.poolType_in !== undefined || w.swapEnabled !== undefined) {
+      list = list.filter(matches);
+    }
+    const desc = args.orderDirection === 'desc';
+    if (desc) list = [...list].reverse();
     // The page a cursor lands on: how many matching pools come before it, in pages of `first`.
-    const before = w.id_gt === undefined ? 0 : list.filter((p) => (args.orderDirection === 'desc' ? p.id >= w.id_gt! : p.id <= w.id_gt!)).length;
-    const after = w.id_gt === undefined ? list : list.filter((p) => (args.orderDirection === 'desc' ? p.id < w.id_gt! : p.id > w.id_gt!));
+    const before = w.id_gt === undefined ? 0 : desc ? list.filter((p) => p.id >= w.id_gt!).length : countAtMost(list, w.id_gt);
+    const after = w.id_gt === undefined ? list : desc ? list.filter((p) => p.id < w.id_gt!) : list.slice(before);
     const page = args.first === 0 ? 1 : Math.floor((before + args.skip) / args.first) + 1;
     const out = after.slice(args.skip, args.skip + args.first);
     state.page = page;
@@ -346,17 +443,27 @@ export class FakeSubgraph {
       }
       if (typeof parsed.query !== 'string') return send(res, 400, { errors: [{ message: 'no query in the body' }] });
 
+      const query = prepare(parsed.query);
+      if (!query.document || query.errors.length > 0) return send(res, 200, { errors: query.errors.map((e) => ({ message: e.message })) });
       const state: RequestState = {};
-      const result = await graphql({
+      let page: Pool[] = [];
+      const fast = query.pools;
+      // graphql-js still coerces the arguments (variables, literals, defaults); on the fast path the
+      // resolver hands it an empty list and the page is projected afterwards.
+      const result = await execute({
         schema: getSchema(),
-        source: parsed.query,
+        document: query.document,
         variableValues: (parsed.variables ?? undefined) as Record<string, unknown> | undefined,
         operationName: typeof parsed.operationName === 'string' ? parsed.operationName : undefined,
         rootValue: {
-          pools: (args: PoolsArgs) => this.resolvePools(args, state),
+          pools: (args: PoolsArgs) => {
+            page = this.resolvePools(args, state);
+            return fast ? [] : page;
+          },
           pool: ({ id }: { id: string }) => this.byId().find((p) => p.id === id) ?? null,
         },
       });
+      if (fast && !result.errors) (result.data as Record<string, unknown>)[fast.key] = page.map(fast.project);
       const f = this.faults;
       if (state.page !== undefined && f.failPage === state.page && (f.failPageTimes === undefined || this.failedPageCount < f.failPageTimes)) {
         this.failedPageCount++;
@@ -392,6 +499,18 @@ export class FakeSubgraph {
       // not a JSON body: nothing to log
     }
   }
+}
+
+/** Pools in the id-sorted `list` whose id is at most `id` (binary search). */
+function countAtMost(list: readonly Pool[], id: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.id <= id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function malformPool(p: Pool): Pool {

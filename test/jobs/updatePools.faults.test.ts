@@ -1,0 +1,123 @@
+import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
+import { updatePools } from '../../src/jobs/updatePools';
+import { SyntheticPool, syntheticPools } from '../fakes/subgraphServer';
+import { Harness, startHarness, storeState, ViewPool } from './poolUpdateHarness';
+
+/**
+ * 2,100 pools are three pages (1000, 1000, 100). Each case starts from a stored first update, then
+ * changes something upstream (so a failed run would have something to write) and switches a fault.
+ */
+const POOLS = syntheticPools(2_100);
+const sortedIds = POOLS.map((p) => p.id).sort();
+const onPage = (page: number) => sortedIds[(page - 1) * 1000 + 7]!;
+
+function bumpFirstBalance(p: Record<string, unknown>): void {
+  const t = (p.tokens as SyntheticPool['tokens'][number][])[0]!;
+  (t as { balance: string }).balance = unitsToDecimal(decimalToUnits(t.balance, t.decimals) + 1n, t.decimals);
+}
+
+describe('pool update when the subgraph misbehaves', () => {
+  let h: Harness;
+  let stored: string;
+
+  beforeEach(async () => {
+    h = await startHarness(POOLS, { SUBGRAPH_RETRIES: '2' });
+    expect((await h.update()).status).toBe(201);
+    // Upstream moves on: one pool on page 1 changes and one new pool appears.
+    h.fake.updatePool(onPage(1), bumpFirstBalance);
+    h.fake.setPools([...h.fake.getPools(), ...syntheticPools(1, { seed: 'late-arrival' })]);
+    h.fake.reset();
+    stored = await storeState(h.server.ctx.store);
+  });
+  afterEach(async () => h.close());
+
+  const expectUnchanged = async () => expect(await storeState(h.server.ctx.store)).toBe(stored);
+
+  test('HTTP 500 on page 2, every time: 502 naming the subgraph, after the retries; nothing stored', async () => {
+    h.fake.faults.failPage = 2;
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({ error: expect.stringContaining('subgraph: answered HTTP 500'), code: 502 });
+    // Page 1 (with its change) was read, then page 2 was tried 1 + 2 retries times.
+    expect(h.fake.queries.map((q) => [q.page, q.outcome])).toEqual([[1, 'served'], [2, '500'], [2, '500'], [2, '500']]);
+    await expectUnchanged();
+  });
+
+  test('HTTP 500 on page 2 once: the retry succeeds and the update is stored', async () => {
+    h.fake.faults.failPage = 2;
+    h.fake.faults.failPageTimes = 1;
+    expect((await h.update()).status).toBe(201);
+    expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(2_101);
+  });
+
+  test('429 twice then success: the update waits it out and is stored', async () => {
+    h.fake.faults.rateLimitTimes = 2;
+    h.fake.faults.retryAfterSeconds = 0;
+    expect((await h.update()).status).toBe(201);
+    expect(h.fake.queries.slice(0, 3).map((q) => q.outcome)).toEqual(['429', '429', 'served']);
+    const pool = (await h.getJson(`/pools/1/${onPage(1)}`)).body as ViewPool;
+    const expected = structuredClone(POOLS.find((p) => p.id === onPage(1))!) as unknown as Record<string, unknown>;
+    bumpFirstBalance(expected);
+    expect(pool.tokens[0]!.balance).toBe((expected.tokens as { balance: string }[])[0]!.balance);
+  });
+
+  test('a subgraph slower than the timeout: 502 saying so; nothing stored', async () => {
+    // Its own service with a short timeout, and few pools so the healthy first run beats it.
+    await h.close();
+    h = await startHarness(POOLS.slice(0, 20), { SUBGRAPH_RETRIES: '2', SUBGRAPH_TIMEOUT_MS: '500' });
+    expect((await h.update()).status).toBe(201);
+    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
+    h.fake.reset();
+    stored = await storeState(h.server.ctx.store);
+
+    h.fake.faults.delayMs = 2_000;
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({ error: expect.stringContaining('subgraph: no answer within 500 ms'), code: 502 });
+    expect(h.fake.requests).toBe(3);
+    await expectUnchanged();
+  });
+
+  test('a GraphQL errors array on page 3: 502 with the subgraph\'s message; nothing stored', async () => {
+    h.fake.faults.graphqlErrors = { message: 'indexing_error: store error: deadlock detected', page: 3 };
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({
+      error: 'upstream failed: subgraph: answered with GraphQL errors: indexing_error: store error: deadlock detected; nothing was changed, retry later',
+      code: 502,
+    });
+    await expectUnchanged();
+  });
+
+  test('a malformed pool is skipped and counted; its stored version stays; the rest is updated', async () => {
+    const bad = onPage(2);
+    const goodBefore = (await h.getJson(`/pools/1/${bad}`)).body as ViewPool;
+    h.fake.faults.malformPoolIds = [bad];
+
+    const report = await updatePools(h.server.ctx, 1);
+
+    expect(report.skipped).toEqual([{ id: bad, error: expect.stringContaining('tokens.0.balance') }]);
+    expect(report).toMatchObject({ fetched: 2_101, written: 2, removed: 0 });
+    expect((await h.getJson(`/pools/1/${bad}`)).body).toEqual(goodBefore);
+    expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(2_101);
+  });
+
+  test('a malformed pool the store has never seen is not stored, and the update still answers 201', async () => {
+    const late = syntheticPools(1, { seed: 'late-arrival' })[0]!;
+    h.fake.faults.malformPoolIds = [late.id];
+    expect((await h.update()).status).toBe(201);
+    expect((await h.getJson(`/pools/1/${late.id}`)).status).toBe(404);
+    expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(2_100);
+  });
+
+  test('a bad chain id is refused before any upstream is asked; nothing stored', async () => {
+    const bad = await h.update('mainnet');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ error: expect.stringContaining('chainId must be a positive integer'), code: 400 });
+    const disabled = await h.update('137');
+    expect(disabled.status).toBe(404);
+    expect(disabled.json).toEqual({ error: expect.stringContaining('chain 137 (polygon) is not enabled'), code: 404 });
+    expect(h.fake.requests).toBe(0);
+    await expectUnchanged();
+  });
+});
