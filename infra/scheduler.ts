@@ -49,11 +49,12 @@ export function scheduledCalls(c: StackConfig): ScheduledCall[] {
 
 export function createSchedulerJobs(
   c: StackConfig,
+  calls: readonly ScheduledCall[],
   serviceUrl: pulumi.Output<string>,
   scheduler: gcp.serviceaccount.Account,
   dependsOn: pulumi.Resource[],
 ): gcp.cloudscheduler.Job[] {
-  return scheduledCalls(c).map(
+  return calls.map(
     (call) =>
       new gcp.cloudscheduler.Job(
         call.name,

@@ -5,7 +5,7 @@ import { createDatabase } from './database';
 import { createAccounts } from './identity';
 import { createQueue } from './queue';
 import { createRegistry } from './registry';
-import { createSchedulerJobs } from './scheduler';
+import { createSchedulerJobs, scheduledCalls } from './scheduler';
 import { createSecrets } from './secrets';
 import { createService } from './service';
 import { deterministicServiceUrl } from './serviceUrl';
@@ -33,6 +33,8 @@ export interface StackOutputs {
  */
 export function createStack(config: StackConfig): StackOutputs {
   const { project, region, serviceName } = config;
+  // Validated before any resource is declared, so a bad interval stops the run with nothing planned.
+  const calls = scheduledCalls(config);
   const apis = enableApis(project);
   const accounts = createAccounts(project, serviceName, apis);
   const registry = createRegistry(project, region, serviceName, apis);
@@ -62,6 +64,6 @@ export function createStack(config: StackConfig): StackOutputs {
     queue: tasks.queue,
     dependsOn: [...apis, db.database, db.dataAccess, ...secrets.grants, ...tasks.grants],
   });
-  const jobs = createSchedulerJobs(config, serviceUrl, accounts.scheduler, [run.service, ...apis]);
+  const jobs = createSchedulerJobs(config, calls, serviceUrl, accounts.scheduler, [run.service, ...apis]);
   return { ...outputs, schedulerJobs: jobs.map((j) => j.name), serviceDeployed: true };
 }

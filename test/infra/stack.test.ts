@@ -196,8 +196,11 @@ describe('Pulumi program variants', () => {
     expect(d.ofType('gcp:cloudtasks/queue:Queue')).toHaveLength(1);
   });
 
-  it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key', () => {
+  it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key, before declaring anything', () => {
+    const recorded = recordResources();
     expect(() => createStack(configFrom({ ...BASE, UPDATE_POOLS_INTERVAL_IN_MINUTES: '7' }))).toThrow(/UPDATE_POOLS_INTERVAL_IN_MINUTES: 7 minutes/);
+    expect(() => createStack(configFrom({ ...BASE, DECORATE_POOLS_INTERVAL_IN_MINUTES: '0.5' }))).toThrow(/DECORATE_POOLS_INTERVAL_IN_MINUTES: expected a whole number/);
+    expect(recorded).toHaveLength(0);
     expect(() => configFrom({ ...BASE, NETWORKS: '1,99999' })).toThrow(StackConfigError);
     expect(() => configFrom(BASE, { extraEnv: { STORE: 'sqlite' } })).toThrow(/STORE is set by the stack/);
   });
