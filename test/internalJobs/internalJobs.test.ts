@@ -2,10 +2,11 @@ import { protos } from '@google-cloud/tasks';
 import { OAuth2Client } from 'google-auth-library';
 import request from 'supertest';
 import { createInternalJobsFeature } from '../../src/internalJobs/feature';
+import { poolUpdateFeature } from '../../src/jobs/poolUpdateFeature';
 import { INTERNAL_JOB_RUNNERS } from '../../src/internalJobs/jobRunners';
 import { CloudTasksQueue } from '../../src/internalJobs/taskQueue';
 import { PRICE_TASK_DELAY_MS } from '../../src/internalJobs/priceTask';
-import { sendJson, startHttpFake, HttpFake } from '../fakes/httpFake';
+import { sendJson, sleep, startHttpFake, HttpFake } from '../fakes/httpFake';
 import { startTestServer, TestServer } from '../helpers/testServer';
 import { LocalGoogleIssuer, startLocalGoogleIssuer } from './googleOidc';
 import { LocalCloudTasks, startLocalCloudTasks } from './localCloudTasks';
@@ -136,6 +137,15 @@ describe('internal job endpoints accept only Google ID tokens for this service f
     expect(tasksApi.requests).toHaveLength(0);
   });
 
+  it('guards the paths however they are spelled (Express matches routes case-insensitively)', async () => {
+    for (const path of ['/Internal/Jobs/update-prices', '/internal/jobs/update-prices/', '/INTERNAL/JOBS/PRICE-TICK']) {
+      const res = await post(path);
+      expect(res.status).toBe(401);
+    }
+    expect(prices.received).toHaveLength(0);
+    expect(tasksApi.requests).toHaveLength(0);
+  });
+
   it('leaves the public endpoints open', async () => {
     const res = await request(app.url).get('/pools/1');
     expect(res.status).toBe(200);
@@ -193,6 +203,34 @@ describe('without configuration', () => {
       expect(res.body.error).toMatch(/SERVICE_URL/);
     } finally {
       await bare.close();
+    }
+  });
+});
+
+describe('shared leases', () => {
+  it('refuses an internal pool update while the public one runs for the same chain (500), like a second public call', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slowSubgraph = await startHttpFake(async (_req, res) => {
+      await gate;
+      sendJson(res, 200, { data: { pools: [] } });
+    });
+    const both = await startTestServer(
+      { ...jobEnv(), SUBGRAPH_URL_1: slowSubgraph.url },
+      { features: [poolUpdateFeature, createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })] },
+    );
+    try {
+      const publicRun = request(both.url).post('/pools/1/update').then((r) => r);
+      while (slowSubgraph.received.length === 0) await sleep(10);
+      const internal = await request(both.url).post('/internal/jobs/update-pools/1').set('Authorization', `Bearer ${schedulerToken()}`);
+      expect(internal.status).toBe(500);
+      expect(internal.body).toEqual({ error: expect.stringMatching(/already running/), code: 500 });
+      release();
+      expect((await publicRun).status).toBe(201);
+    } finally {
+      release();
+      await both.close();
+      await slowSubgraph.close();
     }
   });
 });
