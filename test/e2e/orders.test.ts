@@ -1,5 +1,6 @@
 import { Contract } from 'ethers';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
+import { decimalToUnits } from '../../src/domain/decimal';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
   approveVault, decodeBatchSwap, executeOrder, NATIVE_EEEE, NATIVE_ZERO, orderBody, OrderResponse, OrderSpec, postJson,
@@ -97,6 +98,15 @@ describe('the pool update indexed the devnet', () => {
     const pools = (await res.json()) as { id: string; poolType: string }[];
     expect(pools.map((p) => p.id).sort()).toEqual(env.devnet.pools.map((p) => p.id).sort());
     expect(new Set(pools.map((p) => p.poolType))).toEqual(new Set(['Weighted', 'ComposableStable']));
+  });
+
+  test('stored balances are the Vault balances to the wei', async () => {
+    const vault = new Contract(env.devnet.addresses.vault, vaultInterface, env.chain.provider);
+    for (const pool of env.devnet.pools) {
+      const stored = (await (await fetch(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${pool.id}`)).json()) as { tokens: { address: string; balance: string; decimals: number }[] };
+      const [tokens, balances] = (await vault.getFunction('getPoolTokens')(pool.id)) as [string[], bigint[]];
+      expect(stored.tokens.map((t) => [t.address, decimalToUnits(t.balance, t.decimals)])).toEqual(tokens.map((a, i) => [a.toLowerCase(), balances[i]]));
+    }
   });
 });
 

@@ -1,0 +1,18 @@
+import { chainById } from '../../src/config/chains';
+import { parseNetworks } from '../../src/config/env';
+import { devAccount } from '../../src/devnet/accounts';
+import { DEVNET_CHAIN_ID, expectedAddresses } from '../../src/devnet/devnet';
+
+describe('chain 31337 localdev', () => {
+  test('the chain table lists the addresses the devnet deployment lands at', () => {
+    const chain = chainById(DEVNET_CHAIN_ID);
+    const deployed = expectedAddresses(devAccount(0).address);
+    expect(chain).toMatchObject({ name: 'localdev', vault: deployed.vault, wrappedNative: deployed.weth, batchRelayer: deployed.batchRelayer });
+  });
+
+  test('is opt-in: not among the default NETWORKS, but accepted by id or name', () => {
+    expect(parseNetworks(undefined).map((c) => c.id)).not.toContain(DEVNET_CHAIN_ID);
+    expect(parseNetworks('localdev').map((c) => c.id)).toEqual([DEVNET_CHAIN_ID]);
+    expect(parseNetworks('31337').map((c) => c.id)).toEqual([DEVNET_CHAIN_ID]);
+  });
+});
