@@ -173,7 +173,10 @@ describe('orders execute exactly as quoted', () => {
     const quoted = spec.kind === 'sell' ? buyAmount : sellAmount;
     const executed = spec.kind === 'sell' ? done.received : done.paid;
     if (executed === quoted) tally.exact++;
-    else tally.inexact.push(`${name}: quoted ${quoted}, executed ${executed} (${executed > quoted ? '+' : ''}${executed - quoted})`);
+    else {
+      const pools = call.swaps.map((sw) => env.devnet.pools.find((p) => p.id === sw.poolId)?.name ?? sw.poolId).join(' + ');
+      tally.inexact.push(`${name}: quoted ${quoted}, executed ${executed} (${executed > quoted ? '+' : ''}${executed - quoted}; swaps: ${pools})`);
+    }
   });
 
   test('a sell to another receiver pays the receiver, not the sender', async () => {
@@ -188,10 +191,13 @@ describe('orders execute exactly as quoted', () => {
     expect(done.received).toBeGreaterThanOrEqual(BigInt(order.minBuyAmount!));
   });
 
-  // Runs after the table (jest keeps declaration order within a file).
+  // Runs after the table (jest keeps declaration order within a file). The per-order tests above
+  // hold what protects the user (limits, exact fixed side, chain = Vault forecast); this one holds
+  // the quote itself to the wei: /sor's returnAmount = queryBatchSwap, and quote = execution.
   test('every quote equals the executed amount to the wei (buyAmount of sells, sellAmount of buys)', () => {
     expect(tally.orders).toBe(ORDERS.length);
     expect(tally.inexact).toEqual([]);
+    expect(tally.sorExact).toBe(tally.orders);
   });
 });
 
