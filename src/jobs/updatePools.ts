@@ -116,6 +116,7 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo,
     tokensVersion: meta.tokensVersion,
     durationMs: ctx.now() - startedAt,
   };
-  log.info({ ...report, skipped: report.skipped.length, revalidated: memo.misses }, 'pools updated');
+  const { chainId: _chain, ...fields } = report;
+  log.info({ ...fields, skipped: report.skipped.length, revalidated: memo.misses }, 'pools updated');
   return report;
 }
