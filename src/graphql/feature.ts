@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../appContext';
 import type { Feature } from '../features';
+import { HttpError } from '../http/errors';
 import { GraphiqlPage, wantsGraphiql } from './graphiqlPage';
 import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits } from './yogaServer';
 
@@ -31,6 +32,10 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
   const router = Router();
   router.all(GRAPHQL_PATH, (req, res) => {
     if (wantsGraphiql(req)) return page.send(req, res);
+    if (req.method === 'POST' && req.body === undefined) {
+      // express.json() only leaves the body unread when it is not JSON.
+      throw new HttpError(415, `POST ${GRAPHQL_PATH} takes a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json`);
+    }
     // express.json() has already read the stream; hand Yoga the text it would have read.
     if (req.body !== undefined) req.body = JSON.stringify(req.body);
     return yoga(req, res);

@@ -39,8 +39,9 @@ export const POOL_FILTER_FIELDS = {
   swapsCount: 'decimal',
   holdersCount: 'decimal',
   amp: 'decimal',
-  expiryTime: 'int',
-  unitSeconds: 'int',
+  // Float: Element pools' values exceed GraphQL's 32-bit Int.
+  expiryTime: 'float',
+  unitSeconds: 'float',
   managementFee: 'decimal',
   mainIndex: 'int',
   wrappedIndex: 'int',

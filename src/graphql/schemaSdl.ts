@@ -67,8 +67,9 @@ type Pool {
   swapsCount: String
   holdersCount: String
   amp: String
-  expiryTime: Int
-  unitSeconds: Int
+  "Unix seconds (Float: Element pools' values exceed 32-bit Int)."
+  expiryTime: Float
+  unitSeconds: Float
   managementFee: String
   mainIndex: Int
   wrappedIndex: Int

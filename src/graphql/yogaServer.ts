@@ -17,8 +17,12 @@ export interface GraphqlLimits {
   readonly maxCost: number;
 }
 
-/** `first: 1000` with every Pool and PoolToken field fits; nesting token.pool.tokens under it does not. */
-export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 250_000 };
+/**
+ * The old front end's full query (every Pool field, tokens with token.pool.tokens) at `first: 1000`
+ * costs about 570,000 and fits; asking for it twice under aliases, or nesting pools another level
+ * deeper at that page size, does not.
+ */
+export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 1_000_000 };
 
 function useDepthLimit(maxDepth: number): Plugin {
   return {

@@ -116,6 +116,19 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     }
   });
 
+  it("returns every snapshot pool with the front end's full field set in one page of 1000", async () => {
+    const r = await gql<{ pools: { pools: { id: string; unitSeconds: number | null }[]; nextToken: string | null } }>(
+      server.url, FRONT_END_QUERY, { first: 1000, chainId: 1 },
+    );
+    expect(r.errors).toBeUndefined();
+    expect(r.data!.pools.pools).toHaveLength(raw.length);
+    expect(r.data!.pools.nextToken).toBeNull();
+    // Element pools' unitSeconds exceed a 32-bit GraphQL Int; they must still come back whole.
+    const element = raw.filter((p) => p.unitSeconds != null);
+    const byId = new Map(r.data!.pools.pools.map((p) => [p.id, p]));
+    for (const p of element) expect(byId.get(p.id.toLowerCase())!.unitSeconds).toBe(Number(p.unitSeconds));
+  });
+
   it('pages through every pool exactly once, in order, with nextToken', async () => {
     const { ids, pages } = await pageThrough(server.url, { first: 50 });
     expect(pages).toBe(Math.ceil(raw.length / 50));
