@@ -32,11 +32,14 @@ export interface RouteRequest {
 
 export interface RouteOutcome {
   readonly info: SerializedSwapInfo;
-  /** Set when the SOR found a route that failed the sanity check (it is answered as no route). */
+  /** Why SOR routes were refused (the answer then avoids the pools named, or is no route). */
   readonly rejected?: string;
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+/** A route with a broken hop is retried without that hop's pool at most this many times. */
+export const MAX_POOL_EXCLUSIONS = 2;
 
 /** The SOR takes the zero address for the native asset; wallets also send 0xEeee...EEeE. */
 export function sorTokenAddress(token: string): string {
@@ -55,15 +58,19 @@ const NO_NODE = new Proxy(
   },
 ) as Provider;
 
+type Attempt = { ok: true; info: SwapInfo } | { ok: false; reason: string; poolId?: string };
+
 export class ChainRouter {
   private readonly sor: SOR;
   private prices: Readonly<Record<string, string>> = {};
   private pricesKey: string | undefined;
   private timestamp: number | undefined;
+  /** Routers over this pool set minus pools that produced broken hops, keyed by excluded ids. */
+  private readonly without = new Map<string, Promise<ChainRouter>>();
 
   private constructor(
     readonly chain: RouterChain,
-    pools: SubgraphPoolBase[],
+    private readonly pools: SubgraphPoolBase[],
   ) {
     this.sor = new SOR(NO_NODE, sorConfigFor(chain), { getPools: async () => pools }, {
       getNativeAssetPriceInToken: async (token: string) => this.prices[token.toLowerCase()] ?? '0',
@@ -90,22 +97,58 @@ export class ChainRouter {
   }
 
   async route(req: RouteRequest): Promise<RouteOutcome> {
+    const tokenIn = sorTokenAddress(req.sellToken);
+    const tokenOut = sorTokenAddress(req.buyToken);
+    const reasons: string[] = [];
+    const excluded: string[] = [];
+    for (let router: ChainRouter | undefined; ; ) {
+      const attempt = await (router ?? this).attempt(tokenIn, tokenOut, req);
+      if (attempt.ok) {
+        return { info: serializeSwapInfo(attempt.info), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+      }
+      if (attempt.reason !== '') reasons.push(attempt.reason);
+      if (!attempt.poolId || excluded.length >= MAX_POOL_EXCLUSIONS) break;
+      excluded.push(attempt.poolId);
+      router = await this.routerWithout(excluded);
+      router.setPrices(this.pricesKey ?? '', this.prices);
+    }
+    return { info: emptySwapInfo(tokenIn, tokenOut), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+  }
+
+  private async attempt(tokenIn: string, tokenOut: string, req: RouteRequest): Promise<Attempt> {
     if (this.timestamp !== req.timestamp) {
       // Paths cached for an older timestamp can never be asked for again: drop them.
       this.sor.routeProposer.cache = {};
       this.timestamp = req.timestamp;
     }
-    const tokenIn = sorTokenAddress(req.sellToken);
-    const tokenOut = sorTokenAddress(req.buyToken);
     const swapType = req.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut;
-    const info: SwapInfo = await this.sor.getSwaps(tokenIn, tokenOut, swapType, BigNumber.from(req.amount), {
-      gasPrice: BigNumber.from(req.gasPrice),
-      timestamp: req.timestamp,
-      forceRefresh: false,
-    });
-    if (info.swaps.length === 0 || info.returnAmount.isZero()) return { info: emptySwapInfo(tokenIn, tokenOut) };
+    let info: SwapInfo;
+    try {
+      info = await this.sor.getSwaps(tokenIn, tokenOut, swapType, BigNumber.from(req.amount), {
+        gasPrice: BigNumber.from(req.gasPrice),
+        timestamp: req.timestamp,
+        forceRefresh: false,
+      });
+    } catch (e) {
+      // The SOR throws on some pool graphs (e.g. "Pool does not contain tokenIn"): for the client
+      // that is a pair we cannot route, not a server fault.
+      return { ok: false, reason: `the SOR failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (info.swaps.length === 0 || info.returnAmount.isZero()) return { ok: false, reason: '' };
     const verdict = checkRoute(routeFromSwapInfo(info), req.orderKind);
-    if (!verdict.ok) return { info: emptySwapInfo(tokenIn, tokenOut), rejected: verdict.reason };
-    return { info: serializeSwapInfo(info) };
+    return verdict.ok ? { ok: true, info } : verdict;
+  }
+
+  private routerWithout(poolIds: readonly string[]): Promise<ChainRouter> {
+    const key = [...poolIds].sort().join(',');
+    let router = this.without.get(key);
+    if (!router) {
+      const skip = new Set(poolIds);
+      router = ChainRouter.create(this.chain, this.pools.filter((p) => !skip.has(p.id)));
+      router.catch(() => this.without.delete(key));
+      if (this.without.size >= 16) this.without.delete(this.without.keys().next().value!);
+      this.without.set(key, router);
+    }
+    return router;
   }
 }

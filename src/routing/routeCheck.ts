@@ -11,7 +11,8 @@ import type { OrderKind } from './types';
  * hops starts at the token given by the order and ends at the other one.
  */
 
-export type RouteVerdict = { ok: true } | { ok: false; reason: string };
+/** `poolId` names the pool of an offending hop, so the caller can route again without it. */
+export type RouteVerdict = { ok: true } | { ok: false; reason: string; poolId?: string };
 
 interface CheckedSwap {
   readonly poolId: string;
@@ -73,8 +74,9 @@ function check(route: CheckedRoute, kind: OrderKind): RouteVerdict {
   if (inIdx < 0 || outIdx < 0) return fail('the order tokens are not among the route assets');
   const returnAmount = int(route.returnAmount, 'returnAmount');
   if (returnAmount <= 0n) return fail(`non-positive return amount ${returnAmount}`);
+  // The SOR reports 0 when it cannot price a pool type (BPT hops); only garbage is refused.
   const sp = Number(route.marketSp);
-  if (!Number.isFinite(sp) || sp <= 0) return fail(`absurd market price '${route.marketSp}'`);
+  if (!Number.isFinite(sp) || sp < 0) return fail(`absurd market price '${route.marketSp}'`);
 
   // GIVEN_IN chains run tokenIn -> tokenOut; GIVEN_OUT chains are listed backwards (tokenOut first).
   const [startIdx, endIdx] = kind === 'sell' ? [inIdx, outIdx] : [outIdx, inIdx];
@@ -91,9 +93,9 @@ function check(route: CheckedRoute, kind: OrderKind): RouteVerdict {
     }
     if (s.assetInIndex === s.assetOutIndex) return fail(`swap ${i} swaps an asset for itself`);
     const amount = int(s.amount, `swap ${i} amount`);
-    if (amount < 0n) return fail(`swap ${i} has a negative amount ${amount}`);
+    if (amount < 0n) return { ok: false, reason: `swap ${i} has a negative amount ${amount}`, poolId: s.poolId };
     if (s.returnAmount !== undefined && int(s.returnAmount, `swap ${i} hop amount`) <= 0n) {
-      return fail(`swap ${i} through pool ${s.poolId} has a non-positive hop amount ${s.returnAmount}`);
+      return { ok: false, reason: `swap ${i} through pool ${s.poolId} has a non-positive hop amount ${s.returnAmount}`, poolId: s.poolId };
     }
     if (amount > 0n) {
       if (i > 0 && exit(swaps[i - 1]!) !== endIdx) return fail(`the hop chain ending at swap ${i - 1} does not reach the order's other token`);

@@ -10,20 +10,16 @@ import type { ChainInfo } from '../config/chains';
  */
 export const RPC_FREE_SOR_CHAIN_ID = 0;
 
-/** Mainnet path hints (pools and connecting tokens the SOR's route proposer looks for). */
+/**
+ * Mainnet path hints (connecting tokens and pools the SOR's route proposer looks for). The SOR's
+ * staBal3/USDC-connecting-pool hints are left out on purpose: with them, 4.1.3 throws "Pool does
+ * not contain tokenIn" for every boosted-pool BPT on the mainnet snapshot.
+ */
 const MAINNET_HINTS: Partial<SorConfig> = {
   connectingTokens: [
     { symbol: 'wETH', address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' },
     { symbol: 'wstETH', address: '0x7f39c581f595b53c5cb19bd0b3f8da6c935e2ca0' },
   ],
-  usdcConnectingPool: {
-    id: '0x96646936b91d6b9d7d0c47c496afbf3d6ec7b6f8000200000000000000000019',
-    usdc: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-  },
-  staBal3Pool: {
-    id: '0x7b50775383d3d6f0215a8f290f2c9e2eebbeceb20000000000000000000000fe',
-    address: '0x7b50775383d3d6f0215a8f290f2c9e2eebbeceb2',
-  },
   wETHwstETH: {
     id: '0x32296969ef14eb0c6d29669c550d4a0449130230000200000000000000000080',
     address: '0x32296969ef14eb0c6d29669c550d4a0449130230',

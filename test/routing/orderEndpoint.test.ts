@@ -1,0 +1,156 @@
+import { getAddress } from 'ethers';
+import { routingFeature } from '../../src/routing/routingFeature';
+import { vaultInterface } from '../../src/routing/vaultAbi';
+import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+import { post } from './quoteClient';
+
+/** `POST /order`: the transaction decodes back to exactly the quoted route with the right limits. */
+
+const NOW_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
+const NOW_S = NOW_MS / 1000;
+const VAULT = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
+const ZERO = '0x0000000000000000000000000000000000000000';
+const ETH = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
+const SENDER = '0x1111111111111111111111111111111111111111';
+const RECEIVER = '0x2222222222222222222222222222222222222222';
+const SELL = { sellToken: MAINNET.WETH, buyToken: MAINNET.USDC, orderKind: 'sell', amount: (3n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
+const BUY = { sellToken: MAINNET.DAI, buyToken: MAINNET.BAL, orderKind: 'buy', amount: (250n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
+
+interface Quote { returnAmount: string; swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[]; tokenAddresses: string[]; marketSp: string }
+
+function decode(data: string) {
+  const d = vaultInterface.decodeFunctionData('batchSwap', data);
+  return {
+    kind: Number(d[0]),
+    swaps: (d[1] as unknown[][]).map((s) => ({ poolId: s[0], assetInIndex: Number(s[1]), assetOutIndex: Number(s[2]), amount: (s[3] as bigint).toString(), userData: s[4] })),
+    assets: [...(d[2] as string[])],
+    funds: [...(d[3] as unknown[])],
+    limits: [...(d[4] as bigint[])],
+    deadline: Number(d[5]),
+  };
+}
+
+describeWithSnapshot('POST /order/:chainId', () => {
+  let server: TestServer;
+  const sor = async (body: object) => (await post(`${server.url}/sor/1`, body)).body as unknown as Quote;
+  const order = (body: object) => post(`${server.url}/order/1`, body);
+
+  beforeAll(async () => {
+    server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('sell: GIVEN_IN batchSwap of the quoted route, out limit -floor(returnAmount * 0.99), one-hour deadline', async () => {
+    const quote = await sor(SELL);
+    const res = await order({ ...SELL, receiver: RECEIVER });
+    expect(res.status).toBe(200);
+    expect(res.body.to).toBe(VAULT);
+    const d = decode(res.body.data as string);
+    expect(d.kind).toBe(0);
+    expect(d.swaps).toEqual(quote.swaps);
+    expect(d.assets).toEqual(quote.tokenAddresses.map((a) => getAddress(a)));
+    expect(d.funds).toEqual([getAddress(SENDER), false, getAddress(RECEIVER), false]);
+    const r = BigInt(quote.returnAmount);
+    const minOut = (r * 99n) / 100n;
+    const inIdx = quote.tokenAddresses.indexOf(MAINNET.WETH);
+    const outIdx = quote.tokenAddresses.indexOf(MAINNET.USDC);
+    d.limits.forEach((l, i) => expect(l).toBe(i === inIdx ? BigInt(SELL.amount) : i === outIdx ? -minOut : 0n));
+    expect(d.deadline).toBe(NOW_S + 3600);
+    expect(res.body).toMatchObject({
+      value: '0', minBuyAmount: minOut.toString(), deadline: NOW_S + 3600, relayerApprovalRequired: false,
+      price: { sellAmount: SELL.amount, buyAmount: quote.returnAmount, allowanceTarget: VAULT, price: quote.marketSp },
+    });
+  });
+
+  test('buy: GIVEN_OUT, in limit ceil(returnAmount * 1.005), out limit -amount; recipient is the receiver alias', async () => {
+    const quote = await sor(BUY);
+    const res = await order({ ...BUY, recipient: RECEIVER, slippagePercentage: 0.005, deadline: NOW_S + 120 });
+    expect(res.status).toBe(200);
+    const d = decode(res.body.data as string);
+    expect(d.kind).toBe(1);
+    expect(d.swaps).toEqual(quote.swaps);
+    expect(d.funds).toEqual([getAddress(SENDER), false, getAddress(RECEIVER), false]);
+    const r = BigInt(quote.returnAmount);
+    const maxIn = (r * 1005n + 999n) / 1000n;
+    const inIdx = quote.tokenAddresses.indexOf(MAINNET.DAI);
+    const outIdx = quote.tokenAddresses.indexOf(MAINNET.BAL);
+    d.limits.forEach((l, i) => expect(l).toBe(i === inIdx ? maxIn : i === outIdx ? -BigInt(BUY.amount) : 0n));
+    expect(d.deadline).toBe(NOW_S + 120);
+    expect(res.body).toMatchObject({ maxSellAmount: maxIn.toString(), value: '0', price: { sellAmount: quote.returnAmount, buyAmount: BUY.amount } });
+  });
+
+  test('native ETH in: zero address among the assets and value = amount (sell) or maxIn (buy)', async () => {
+    const sell = await order({ ...SELL, sellToken: ETH });
+    expect(sell.status).toBe(200);
+    const ds = decode(sell.body.data as string);
+    expect(ds.assets).toContain(ZERO);
+    expect(ds.assets).not.toContain(getAddress(MAINNET.WETH));
+    expect(sell.body.value).toBe(SELL.amount);
+    expect(ds.limits[ds.assets.indexOf(ZERO)]).toBe(BigInt(SELL.amount));
+
+    const buyBody = { sellToken: ZERO, buyToken: MAINNET.DAI, orderKind: 'buy', amount: (1000n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER };
+    const quote = await sor(buyBody);
+    const buy = await order(buyBody);
+    const maxIn = (BigInt(quote.returnAmount) * 101n + 99n) / 100n;
+    expect(buy.body.value).toBe(maxIn.toString());
+    const db = decode(buy.body.data as string);
+    expect(db.limits[db.assets.indexOf(ZERO)]).toBe(maxIn);
+  });
+
+  test('native ETH out: value 0, the Vault pays ETH to the receiver', async () => {
+    const res = await order({ sellToken: MAINNET.DAI, buyToken: ETH, orderKind: 'sell', amount: (1000n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER });
+    expect(res.status).toBe(200);
+    expect(res.body.value).toBe('0');
+    const d = decode(res.body.data as string);
+    expect(d.assets).toContain(ZERO);
+    expect(d.limits[d.assets.indexOf(ZERO)]! < 0n).toBe(true);
+  });
+
+  test('slippage edges: 0 keeps the quote, 0.999999 keeps a millionth', async () => {
+    const quote = await sor(SELL);
+    const r = BigInt(quote.returnAmount);
+    const zero = await order({ ...SELL, slippagePercentage: 0 });
+    expect(zero.body.minBuyAmount).toBe(r.toString());
+    const most = await order({ ...SELL, slippagePercentage: 0.999999 });
+    expect(most.body.minBuyAmount).toBe((r / 1_000_000n).toString());
+    const buyQuote = await sor(BUY);
+    const buyMost = await order({ ...BUY, slippagePercentage: 0.999999 });
+    expect(buyMost.body.maxSellAmount).toBe(((BigInt(buyQuote.returnAmount) * 1_999_999n + 999_999n) / 1_000_000n).toString());
+  });
+
+  test('amounts near 2^256-1 are accepted by validation but never become a transaction', async () => {
+    const res = await order({ ...SELL, amount: (2n ** 256n - 1n).toString() });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe(422);
+  });
+
+  test('no route -> 422 JSON, no transaction', async () => {
+    const res = await order({ ...SELL, sellToken: '0x1111111111111111111111111111111111111111', buyToken: '0x2222222222222222222222222222222222222222' });
+    expect(res.status).toBe(422);
+    expect(String(res.body.error)).toMatch(/no route/);
+    expect(res.body.data).toBeUndefined();
+  });
+
+  test.each([
+    ['sender', { sender: undefined }],
+    ['sender', { sender: '0x12' }],
+    ['receiver', { receiver: 'bob' }],
+    ['recipient', { recipient: '0x123' }],
+    ['slippagePercentage', { slippagePercentage: 1 }],
+    ['slippagePercentage', { slippagePercentage: -0.5 }],
+    ['deadline', { deadline: 'soon' }],
+    ['deadline', { deadline: NOW_S - 1 }],
+    ['amount', { amount: '-1' }],
+  ])('%s %j -> 400 naming the field', async (field, patch) => {
+    const res = await order({ ...SELL, ...patch });
+    expect(res.status).toBe(400);
+    expect(String(res.body.error)).toMatch(new RegExp(`^${field}: `));
+  });
+
+  test('unknown chain -> 404', async () => {
+    expect((await post(`${server.url}/order/10`, SELL)).status).toBe(404);
+  });
+});
