@@ -7,5 +7,10 @@ import type { StoredPool } from './pool';
 export type PoolView = StoredPool & { readonly chainId: number; readonly totalLiquidity: string };
 
 export function toPoolView(pool: StoredPool, chainId: number): PoolView {
-  return { ...pool, chainId, totalLiquidity: pool.totalLiquidity ?? pool.subgraphLiquidity ?? '0' };
+  return { ...pool, chainId, totalLiquidity: viewTotalLiquidity(pool) };
+}
+
+/** The `totalLiquidity` a view shows, without building the view (GraphQL sorts on it). */
+export function viewTotalLiquidity(pool: StoredPool): string {
+  return pool.totalLiquidity ?? pool.subgraphLiquidity ?? '0';
 }

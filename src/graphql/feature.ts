@@ -2,7 +2,10 @@ import { Router } from 'express';
 import type { AppContext } from '../appContext';
 import type { Feature } from '../features';
 import { HttpError } from '../http/errors';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { GraphiqlPage, wantsGraphiql } from './graphiqlPage';
+import { DEFAULT_SORT_FIELD } from './poolFields';
+import { poolIndexFor } from './poolIndex';
 import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits } from './yogaServer';
 
 function exampleQuery(chainId: number): string {
@@ -29,6 +32,13 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     endpoint: GRAPHQL_PATH,
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
+  // Sort each new snapshot for the default order right away, so no request waits for it.
+  const warm = (snap: ChainSnapshot) => poolIndexFor(snap.chainId, snap.pools).order(DEFAULT_SORT_FIELD, 'desc');
+  for (const chain of ctx.config.chains) {
+    const snap = ctx.readModel.get(chain.id);
+    if (snap) warm(snap);
+  }
+  const stopWarming = ctx.readModel.onReload((next) => warm(next));
   const router = Router();
   router.all(GRAPHQL_PATH, (req, res) => {
     if (wantsGraphiql(req)) return page.send(req, res);
@@ -40,5 +50,5 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     if (req.body !== undefined) req.body = JSON.stringify(req.body);
     return yoga(req, res);
   });
-  return { name: 'graphql', routers: [router] };
+  return { name: 'graphql', routers: [router], stop: () => void stopWarming() };
 }

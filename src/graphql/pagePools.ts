@@ -34,7 +34,7 @@ export function pagePools(index: PoolIndex, matches: PoolPredicate, req: PoolsPa
   }
   const last = picked[picked.length - 1];
   return {
-    pools: picked.map((i) => index.views[i] as PoolView),
+    pools: picked.map((i) => index.view(i)),
     next: more && last !== undefined ? index.position(last, req.sortField) : null,
   };
 }

@@ -70,6 +70,7 @@ const SORT_ALIASES: Readonly<Record<string, SortFieldName>> = {
 };
 
 export const DEFAULT_ORDER_BY = 'totalLiquidity';
+export const DEFAULT_SORT_FIELD: SortFieldName = 'totalLiquidity';
 
 export function isNumericKind(kind: FieldKind): kind is NumericKind {
   return kind === 'decimal' || kind === 'int' || kind === 'float';

@@ -1,5 +1,4 @@
 import { BadQueryInput } from './badInput';
-import type { PoolView } from '../domain/poolView';
 import { compareNumeric, fromNumber, numericText, type NumericValue } from './numeric';
 import type { PoolIndex } from './poolIndex';
 import { POOL_FILTER_FIELDS, type FieldKind, type FilterFieldName } from './poolFields';
@@ -73,13 +72,13 @@ function compileOperator(index: PoolIndex, field: FilterFieldName, kind: FieldKi
   switch (kind) {
     case 'id':
     case 'string':
-      return textOperator(index.textColumn(field, kind === 'id'), op, textArg(value, where, kind === 'id'));
+      return textOperator(index.textColumn(field), op, textArg(value, where, kind === 'id'));
     case 'decimal':
     case 'int':
     case 'float':
       return numericOperator(index.numericColumn(field), op, numericArg(value, where));
     case 'boolean':
-      return booleanOperator(index.views, field, op, value, where);
+      return booleanOperator(index, field, op, value, where);
     case 'idList':
       return listOperator(index.listColumn(field), op, textArg(value, where, true));
   }
@@ -205,10 +204,10 @@ function numericOperator(col: readonly (NumericValue | null)[], op: keyof Scalar
   }
 }
 
-function booleanOperator(views: readonly PoolView[], field: FilterFieldName, op: keyof ScalarFilterInput, value: unknown, where: string): PoolPredicate {
+function booleanOperator(index: PoolIndex, field: FilterFieldName, op: keyof ScalarFilterInput, value: unknown, where: string): PoolPredicate {
   if (typeof value !== 'boolean') throw new FilterError(`${where} expects true or false, got ${JSON.stringify(value)}`);
-  const get = (i: number): unknown => ((views[i] as unknown as Record<string, unknown>)[field]);
-  return op === 'eq' ? (i) => get(i) === value : (i) => get(i) !== value;
+  const col = index.booleanColumn(field);
+  return op === 'eq' ? (i) => col[i] === value : (i) => col[i] !== value;
 }
 
 /** `contains`: every listed address is in the pool's list; `notContains`: none of them is. */

@@ -1,4 +1,4 @@
-import { toPoolView, type PoolView } from '../domain/poolView';
+import { toPoolView, viewTotalLiquidity, type PoolView } from '../domain/poolView';
 import type { StoredPool } from '../domain/pool';
 import { compareNumeric, storedDecimal, storedNumber, type NumericValue } from './numeric';
 import { POOL_FILTER_FIELDS, type FilterFieldName, type SortFieldName } from './poolFields';
@@ -30,66 +30,73 @@ function compareIds(a: string, b: string): number {
 
 /**
  * Everything the GraphQL resolvers derive from one chain's pools, computed at most once per read
- * model snapshot: the API views, parsed numeric columns, lower-cased identifier columns and the
- * sort orders. Requests then only filter and slice.
+ * model snapshot and only for the fields queries use: parsed numeric columns, text columns, sort
+ * orders and the API views. Requests then only filter and slice.
+ *
+ * Identifiers (ids, addresses, tokensList) are taken as stored: normalizePool lower-cases them on
+ * the way in, so only the query side needs lower-casing.
  */
 export class PoolIndex {
-  readonly views: readonly PoolView[];
-  private readonly numeric = new Map<FilterFieldName, readonly (NumericValue | null)[]>();
-  private readonly texts = new Map<string, readonly (string | null)[]>();
-  private readonly lists = new Map<FilterFieldName, readonly (readonly string[])[]>();
+  private readonly views: (PoolView | undefined)[];
+  private readonly columns = new Map<string, unknown[]>();
   private readonly orders = new Map<string, Int32Array>();
-  private byAddress: Map<string, PoolView> | undefined;
-  private byId: Map<string, PoolView> | undefined;
+  private byAddress: Map<string, number> | undefined;
+  private byId: Map<string, number> | undefined;
 
-  constructor(readonly chainId: number, pools: readonly StoredPool[]) {
-    this.views = pools.map((p) => toPoolView(p, chainId));
+  constructor(readonly chainId: number, private readonly pools: readonly StoredPool[]) {
+    this.views = new Array<PoolView | undefined>(pools.length);
   }
 
   get size(): number {
-    return this.views.length;
+    return this.pools.length;
+  }
+
+  /** The pool at position i as the API shows it. */
+  view(i: number): PoolView {
+    return (this.views[i] ??= toPoolView(this.pools[i] as StoredPool, this.chainId));
+  }
+
+  /** A field's raw value as the view would show it, without building the view. */
+  private value(i: number, field: FilterFieldName): unknown {
+    if (field === 'chainId') return this.chainId;
+    const pool = this.pools[i] as StoredPool;
+    return field === 'totalLiquidity' ? viewTotalLiquidity(pool) : (pool as unknown as Record<string, unknown>)[field];
+  }
+
+  /** Builds a column of `field` once per index; `kind` names the reading (one field, several readings). */
+  private column<T>(kind: string, field: FilterFieldName, read: (v: unknown) => T): readonly T[] {
+    const cacheKey = `${kind}:${field}`;
+    let col = this.columns.get(cacheKey) as T[] | undefined;
+    if (!col) {
+      col = new Array<T>(this.pools.length);
+      for (let i = 0; i < col.length; i++) col[i] = read(this.value(i, field));
+      this.columns.set(cacheKey, col);
+    }
+    return col;
   }
 
   /** The field's value per pool as a number (null when absent). */
   numericColumn(field: FilterFieldName): readonly (NumericValue | null)[] {
-    let col = this.numeric.get(field);
-    if (!col) {
-      const parse = POOL_FILTER_FIELDS[field] === 'decimal' ? storedDecimal : storedNumber;
-      col = this.views.map((v) => parse((v as unknown as Record<string, unknown>)[field]));
-      this.numeric.set(field, col);
-    }
-    return col;
+    return this.column('numeric', field, POOL_FILTER_FIELDS[field] === 'decimal' ? storedDecimal : storedNumber);
   }
 
-  /** The field's text per pool; lower-cased for identifiers, which compare case-insensitively. */
-  textColumn(field: FilterFieldName, lower: boolean): readonly (string | null)[] {
-    const cacheKey = `${field}:${lower}`;
-    let col = this.texts.get(cacheKey);
-    if (!col) {
-      col = this.views.map((v) => {
-        const s = (v as unknown as Record<string, unknown>)[field];
-        return typeof s !== 'string' ? null : lower ? s.toLowerCase() : s;
-      });
-      this.texts.set(cacheKey, col);
-    }
-    return col;
+  /** The field's text per pool (null when absent). */
+  textColumn(field: FilterFieldName): readonly (string | null)[] {
+    return this.column('text', field, (v) => (typeof v === 'string' ? v : null));
   }
 
-  /** A list-of-addresses field per pool, lower-cased. */
+  /** The field per pool: true, false or null when absent. */
+  booleanColumn(field: FilterFieldName): readonly (boolean | null)[] {
+    return this.column('boolean', field, (v) => (typeof v === 'boolean' ? v : null));
+  }
+
+  /** A list-of-addresses field per pool. */
   listColumn(field: FilterFieldName): readonly (readonly string[])[] {
-    let col = this.lists.get(field);
-    if (!col) {
-      col = this.views.map((v) => {
-        const xs = (v as unknown as Record<string, unknown>)[field];
-        return Array.isArray(xs) ? xs.map((x) => String(x).toLowerCase()) : [];
-      });
-      this.lists.set(field, col);
-    }
-    return col;
+    return this.column('list', field, (v) => (Array.isArray(v) ? (v as string[]) : []));
   }
 
   position(i: number, field: SortFieldName): SortPosition {
-    return { key: this.numericColumn(field)[i] ?? null, id: (this.views[i] as PoolView).id };
+    return { key: this.numericColumn(field)[i] ?? null, id: (this.pools[i] as StoredPool).id };
   }
 
   /** Pool positions in sort order. */
@@ -97,12 +104,26 @@ export class PoolIndex {
     const cacheKey = `${field}:${direction}`;
     let order = this.orders.get(cacheKey);
     if (!order) {
-      const positions = this.views.map((_, i) => this.position(i, field));
-      order = Int32Array.from(this.views.keys());
-      order.sort((i, j) => compareSortPositions(positions[i] as SortPosition, positions[j] as SortPosition, direction));
+      order = this.sortedPositions(field, direction);
       this.orders.set(cacheKey, order);
     }
     return order;
+  }
+
+  private sortedPositions(field: SortFieldName, direction: SortDirection): Int32Array {
+    const keys = this.numericColumn(field);
+    // Doubles decide almost every comparison; compareSortPositions settles ties exactly.
+    const approx = new Float64Array(keys.length);
+    for (let i = 0; i < keys.length; i++) approx[i] = keys[i]?.approx ?? NaN;
+    const sign = direction === 'asc' ? 1 : -1;
+    const order = Int32Array.from(this.pools.keys());
+    return order.sort((i, j) => {
+      const a = approx[i] as number;
+      const b = approx[j] as number;
+      if (a < b) return -sign;
+      if (a > b) return sign;
+      return compareSortPositions(this.position(i, field), this.position(j, field), direction);
+    });
   }
 
   /** Index into `order` of the first pool strictly after `after`. */
@@ -119,14 +140,16 @@ export class PoolIndex {
   }
 
   poolById(id: string): PoolView | undefined {
-    this.byId ??= new Map(this.views.map((v) => [v.id.toLowerCase(), v]));
-    return this.byId.get(id.toLowerCase());
+    this.byId ??= new Map(this.pools.map((p, i) => [p.id, i]));
+    const i = this.byId.get(id.toLowerCase());
+    return i === undefined ? undefined : this.view(i);
   }
 
   /** The pool whose BPT is this token, if any. */
   poolByAddress(address: string): PoolView | undefined {
-    this.byAddress ??= new Map(this.views.map((v) => [v.address.toLowerCase(), v]));
-    return this.byAddress.get(address.toLowerCase());
+    this.byAddress ??= new Map(this.pools.map((p, i) => [p.address, i]));
+    const i = this.byAddress.get(address.toLowerCase());
+    return i === undefined ? undefined : this.view(i);
   }
 }
 

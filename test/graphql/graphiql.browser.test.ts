@@ -5,7 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { graphqlFeature } from '../../src/graphql/feature';
 import { startTestServer, TestServer } from '../helpers/testServer';
 import { expectedOrder } from './fixtures';
-import { syntheticPools } from './synthetic';
+import { syntheticPools } from '../fakes/syntheticPools';
 
 /**
  * GraphiQL in a real headless Chromium (the Debian `chromium` package): the page loads with no
@@ -90,7 +90,7 @@ describeBrowser('GraphiQL in headless Chromium', () => {
     await page.locator('.graphiql-execute-button').click();
     const response = await answered;
     const expected = expectedOrder(
-      pools.filter((p) => p.poolType === 'Stable') as { id: string; totalLiquidity: string }[],
+      pools.filter((p) => p.poolType === 'Stable'),
       (p) => p.totalLiquidity,
       'desc',
     ).slice(0, 2);

@@ -2,7 +2,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { graphqlFeature } from '../../src/graphql/feature';
 import { startTestServer, TestServer } from '../helpers/testServer';
 import { gql } from './fixtures';
-import { syntheticPools } from './synthetic';
+import { syntheticPools } from '../fakes/syntheticPools';
 
 /** Every refusal is a GraphQL error that names the problem and never shows a stack trace. */
 function expectCleanError(r: { errors?: { message: string; extensions?: { code?: string } }[]; raw: string }, code: string, message: RegExp): void {

@@ -21,7 +21,9 @@ function storedPools(raw: readonly unknown[]): StoredPool[] {
 
 function matchIds(index: PoolIndex, where: PoolsWhere): string[] {
   const test = compilePoolFilter(where, index);
-  return index.views.filter((_, i) => test(i)).map((p) => p.id).sort();
+  const ids: string[] = [];
+  for (let i = 0; i < index.size; i++) if (test(i)) ids.push(index.view(i).id);
+  return ids.sort();
 }
 
 function idsOf<T extends { id: string }>(pools: readonly T[], keep: (p: T) => boolean): string[] {
