@@ -1,6 +1,8 @@
 import { Contract } from 'ethers';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { decimalToUnits } from '../../src/domain/decimal';
+import type { StoredPool } from '../../src/domain/pool';
+import { simulateBatchSwap } from '../../src/domain/vaultMath/batchSwap';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
   approveVault, decodeBatchSwap, executeOrder, NATIVE_EEEE, NATIVE_ZERO, orderBody, OrderResponse, OrderSpec, postJson,
@@ -48,9 +50,10 @@ const ORDERS: readonly (readonly [string, OrderSpec])[] = [
 ];
 
 let env: E2eEnvironment;
+let storedPools: Map<string, StoredPool>;
 let snapshot: string | undefined;
 /** Quote vs execution, per order: the suite's headline figure (target: every order exact to the wei). */
-const tally = { orders: 0, exact: 0, sorExact: 0, sells: 0, buys: 0, multiHop: 0, relayer: 0, inexact: [] as string[] };
+const tally = { orders: 0, exact: 0, sorExact: 0, replayExact: 0, replayMisses: [] as string[], sells: 0, buys: 0, multiHop: 0, relayer: 0, inexact: [] as string[] };
 const started = Date.now();
 
 beforeAll(async () => {
@@ -59,13 +62,15 @@ beforeAll(async () => {
   expect(update.status).toBe(201);
   const prices = await postJson(`${env.apiUrl}/tokens/update/`, {});
   expect(prices.status).toBe(201);
+  const listed = (await (await fetch(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}`)).json()) as StoredPool[];
+  storedPools = new Map(listed.map((p) => [p.id, p]));
 }, 120_000);
 
 afterAll(async () => {
   process.stdout.write(
     `e2e orders (${env?.description}): ${tally.exact}/${tally.orders} exact to the wei ` +
       `(${tally.sells} sells, ${tally.buys} buys, ${tally.multiHop} multi-pool, ${tally.relayer} via relayer; ` +
-      `/sor = queryBatchSwap for ${tally.sorExact}/${tally.orders}) ` +
+      `/sor = queryBatchSwap for ${tally.sorExact}/${tally.orders}; off-chain batchSwap replay = queryBatchSwap for ${tally.replayExact}/${tally.orders}) ` +
       `in ${((Date.now() - started) / 1000).toFixed(1)} s${tally.inexact.length ? `; inexact: ${tally.inexact.join('; ')}` : ''}\n`,
   );
   await env?.close();
@@ -122,6 +127,10 @@ describe('orders execute exactly as quoted', () => {
     const sorOut = sor.tokenAddresses.findIndex((a) => a.toLowerCase() === sor.tokenOut.toLowerCase());
     expect(BigInt(sor.swapAmount)).toBe(amount);
     const sorOnChain = spec.kind === 'sell' ? -sorDeltas[sorOut]! : sorDeltas[sorIn]!;
+    // The exact off-chain replay of the same swaps over the stored pools agrees with the Vault.
+    const replay = simulateBatchSwap(spec.kind, sor.swaps, sor.tokenAddresses, storedPools, env.devnet.addresses.weth);
+    if (replay.ok && replay.deltas.every((d, k) => d === sorDeltas[k])) tally.replayExact++;
+    else tally.replayMisses.push(`${name}: ${replay.ok ? `replay ${replay.deltas.join(',')} vs chain ${sorDeltas.join(',')}` : replay.reason}`);
 
     // The order's calldata is the Vault's batchSwap for this trader with limits that honour slippage.
     const call = decodeBatchSwap(order.data);
@@ -198,6 +207,11 @@ describe('orders execute exactly as quoted', () => {
     expect(tally.orders).toBe(ORDERS.length);
     expect(tally.inexact).toEqual([]);
     expect(tally.sorExact).toBe(tally.orders);
+  });
+
+  test('the off-chain batchSwap replay (src/domain/vaultMath) equals Vault.queryBatchSwap for every route', () => {
+    expect(tally.replayMisses).toEqual([]);
+    expect(tally.replayExact).toBe(ORDERS.length);
   });
 });
 
