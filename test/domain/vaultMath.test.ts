@@ -83,7 +83,11 @@ describe('simulateBatchSwap', () => {
   });
 
   test('takes the SOR pool shape as it is', () => {
-    const sorPool: SubgraphPoolBase = { ...pools.get(P1)!, swapEnabled: true, totalShares: '1', tokensList: [WETH, USDC], tokens: pools.get(P1)!.tokens.map((t) => ({ ...t, weight: t.weight ?? null, priceRate: '1' })) };
+    const p1 = pools.get(P1)!;
+    const sorPool: SubgraphPoolBase = {
+      id: p1.id, address: p1.address, poolType: 'Weighted', poolTypeVersion: 2, swapFee: p1.swapFee, swapEnabled: true, totalShares: '1',
+      tokensList: [WETH, USDC], tokens: p1.tokens.map((t) => ({ address: t.address, balance: t.balance, decimals: t.decimals, weight: t.weight ?? null, priceRate: '1' })),
+    };
     const fromSor = new Map<string, ReplayPool>([[P1, sorPool]]);
     const route = { swaps: [{ poolId: P1, assetInIndex: 0, assetOutIndex: 1, amount: String(ONE) }], tokenAddresses: [WETH, USDC], tokenIn: WETH, tokenOut: USDC };
     expect(exactReturnAmount('sell', route, fromSor, WETH)).toEqual(exactReturnAmount('sell', route, pools, WETH));
