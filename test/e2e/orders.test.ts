@@ -203,9 +203,13 @@ describe('orders execute exactly as quoted', () => {
   // Runs after the table (jest keeps declaration order within a file). The per-order tests above
   // hold what protects the user (limits, exact fixed side, chain = Vault forecast); this one holds
   // the quote itself to the wei: /sor's returnAmount = queryBatchSwap, and quote = execution.
-  test('every quote equals the executed amount to the wei (buyAmount of sells, sellAmount of buys)', () => {
+  test('every /order quote equals the executed amount to the wei (buyAmount of sells, sellAmount of buys)', () => {
     expect(tally.orders).toBe(ORDERS.length);
     expect(tally.inexact).toEqual([]);
+  });
+
+  test('every /sor returnAmount equals Vault.queryBatchSwap of its swaps on the same state', () => {
+    expect(tally.orders).toBe(ORDERS.length);
     expect(tally.sorExact).toBe(tally.orders);
   });
 
