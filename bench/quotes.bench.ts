@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SOR, SwapTypes } from '@balancer-labs/sor';
+import { BigNumber } from '@ethersproject/bignumber';
+import type { Provider } from '@ethersproject/providers';
+import autocannon from 'autocannon';
+import { chainById } from '../src/config/chains';
+import { normalizePool } from '../src/domain/normalizePool';
+import { carryDecoration } from '../src/domain/pool';
+import { aboveLiquidityFloor, toRoutingPools } from '../src/routing/routingPools';
+import { sorConfigFor } from '../src/routing/sorConfig';
+import { QUOTE_CASES, type QuoteCase } from './quoteCases';
+import { SNAPSHOT } from './quoteServer';
+
+/**
+ * `npm run bench -- quotes`: the fixed 44-request mix on the mainnet snapshot.
+ *  - /sor over HTTP, 8 concurrent connections: distinct requests (quote cache defeated by a
+ *    different wei amount each round) and repeated requests (cache hits);
+ *  - the deprecated API's pattern in-process (`new SOR`, `fetchPools()`, `getSwaps()` per request);
+ *  - `GET /healthz` latency while /sor is saturated with distinct requests.
+ * Env: ROUTER_WORKERS (default 1), BENCH_ROUNDS (distinct rounds, default 2), BENCH_SECONDS (default 10).
+ */
+
+const CONNECTIONS = 8;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function summary(ms: number[]): { p50: number; p90: number; p99: number; n: number } {
+  const s = [...ms].sort((a, b) => a - b);
+  return { p50: pct(s, 50), p90: pct(s, 90), p99: pct(s, 99), n: s.length };
+}
+
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+
+/** A case made distinct for round `r` (a few wei more), so no quote cache can answer it. */
+function distinct(c: QuoteCase, r: number): QuoteCase {
+  return { ...c, amount: (BigInt(c.amount) + BigInt(r)).toString() };
+}
+
+async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...process.execArgv, join(__dirname, 'quoteServer.ts')], {
+    env: { ...process.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /READY (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`quote server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+async function postSor(url: string, c: QuoteCase): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`/sor answered ${res.status}`);
+  return performance.now() - t;
+}
+
+/** Runs `tasks` with `concurrency` in flight; returns each latency (ms) and the wall time. */
+async function concurrently<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<number>): Promise<{ ms: number[]; wallMs: number }> {
+  const ms: number[] = [];
+  let next = 0;
+  const t = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) ms.push(await fn(items[next++]!));
+  }));
+  return { ms, wallMs: performance.now() - t };
+}
+
+function naivePools(): ReturnType<typeof aboveLiquidityFloor> {
+  const raw = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as unknown[];
+  const stored = raw.flatMap((p) => {
+    const n = normalizePool(p);
+    return n.ok ? [carryDecoration(n.pool, undefined)] : [];
+  });
+  return aboveLiquidityFloor(toRoutingPools(stored), 100);
+}
+
+/** The deprecated API per request: a fresh SOR, a pool fetch, one getSwaps. */
+async function naiveQuote(pools: ReturnType<typeof naivePools>, c: QuoteCase): Promise<number> {
+  const t = performance.now();
+  const sor = new SOR({} as Provider, sorConfigFor(chainById(1)!), { getPools: async () => pools }, { getNativeAssetPriceInToken: async () => '0' });
+  await sor.fetchPools();
+  await sor.getSwaps(c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount), {
+    gasPrice: BigNumber.from(c.gasPrice),
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  return performance.now() - t;
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync(SNAPSHOT)) {
+    process.stdout.write(`skipped: ${SNAPSHOT} is absent (clone the project with ../shared beside it)\n`);
+    return;
+  }
+  const workers = process.env.ROUTER_WORKERS ?? '1';
+  process.stdout.write(`${QUOTE_CASES.length} requests in the mix; ${CONNECTIONS} connections; ROUTER_WORKERS=${workers}\n`);
+
+  // 1. The old pattern, in this process, while the server is not running.
+  const pools = naivePools();
+  await naiveQuote(pools, QUOTE_CASES[0]!); // load the SOR code paths once
+  const naiveSeq = summary((await concurrently(QUOTE_CASES, 1, (c) => naiveQuote(pools, c))).ms);
+  const naiveConc = summary((await concurrently(QUOTE_CASES, CONNECTIONS, (c) => naiveQuote(pools, c))).ms);
+
+  const { url, child } = await startServer();
+  try {
+    // 2. Distinct requests: one unmeasured round (first touch of each pair in this pool version), then ROUNDS measured.
+    await concurrently(QUOTE_CASES.map((c) => distinct(c, 1_000_000)), CONNECTIONS, (c) => postSor(url, c));
+    const rounds = Array.from({ length: ROUNDS }, (_, r) => QUOTE_CASES.map((c) => distinct(c, r + 1))).flat();
+    const dist = await concurrently(rounds, CONNECTIONS, (c) => postSor(url, c));
+    const distinctS = summary(dist.ms);
+    // The same, one request at a time: the latency a single client sees.
+    const single = summary((await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 1)), 1, (c) => postSor(url, c))).ms);
+
+    // 3. Repeated requests: every case is cached now (round 1 above); autocannon cycles through them.
+    const cached = QUOTE_CASES.map((c) => distinct(c, 1));
+    const ac = await autocannon({
+      url, connections: CONNECTIONS, duration: SECONDS,
+      requests: cached.map((c) => ({ method: 'POST' as const, path: '/sor/1', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) })),
+    });
+
+    // 4. /healthz while /sor is saturated with distinct requests.
+    let stop = false;
+    let r = 10;
+    const load = Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, r));
+    }));
+    await new Promise((res) => setTimeout(res, 500));
+    const health: number[] = [];
+    const until = performance.now() + SECONDS * 1000;
+    while (performance.now() < until) {
+      const t = performance.now();
+      const res = await fetch(`${url}/healthz`);
+      await res.arrayBuffer();
+      health.push(performance.now() - t);
+      await new Promise((res2) => setTimeout(res2, 10));
+    }
+    stop = true;
+    await load;
+    const healthS = summary(health);
+
+    const out = [
+      '',
+      `naive in-process (new SOR + fetchPools + getSwaps per request), one at a time: p50 ${f(naiveSeq.p50)} ms  p90 ${f(naiveSeq.p90)} ms  (n=${naiveSeq.n})`,
+      `naive in-process, ${CONNECTIONS} requests in flight (same load shape as HTTP): p50 ${f(naiveConc.p50)} ms  p90 ${f(naiveConc.p90)} ms`,
+      `/sor distinct (cache defeated), ${CONNECTIONS} connections: p50 ${f(distinctS.p50)} ms  p90 ${f(distinctS.p90)} ms  p99 ${f(distinctS.p99)} ms  ${f((dist.ms.length / dist.wallMs) * 1000)} req/s  (n=${distinctS.n})`,
+      `/sor distinct (cache defeated), 1 connection: p50 ${f(single.p50)} ms  p90 ${f(single.p90)} ms  p99 ${f(single.p99)} ms`,
+      `  ratio distinct p50 (1 connection) / naive one-at-a-time p50: ${f(single.p50 / naiveSeq.p50)}   (target <= 0.5)`,
+      `  ratio distinct p50 (${CONNECTIONS} connections) / naive one-at-a-time p50: ${f(distinctS.p50 / naiveSeq.p50)}   (target <= 0.5)`,
+      `  ratio distinct p50 (${CONNECTIONS} connections) / naive ${CONNECTIONS}-in-flight p50: ${f(distinctS.p50 / naiveConc.p50)}   (target <= 0.5)`,
+      `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
+      `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
+    ];
+    process.stdout.write(out.join('\n') + '\n');
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
