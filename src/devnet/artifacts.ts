@@ -40,6 +40,14 @@ export function balancerAbi(name: BalancerContract | keyof typeof BALANCER_ABIS)
   return balancerArtifact(name as BalancerContract).abi;
 }
 
+/** The first weighted pool factory (2021) ships as abi/ + bytecode/ only. */
+export function weightedPoolFactoryV1(): Artifact {
+  const base = '@balancer-labs/v2-deployments/dist/tasks/20210418-weighted-pool';
+  const abi = require(`${base}/abi/WeightedPoolFactory.json`) as InterfaceAbi;
+  const { creationCode } = require(`${base}/bytecode/WeightedPoolFactory.json`) as { creationCode: string };
+  return { abi, bytecode: creationCode.startsWith('0x') ? creationCode : `0x${creationCode}` };
+}
+
 export function devArtifact(name: 'WETH9' | 'DevToken'): Artifact {
   const compiled = require('./contracts/contracts.json') as CompiledContracts;
   const c = compiled.contracts[name];

@@ -97,7 +97,7 @@ export function demoBanner(info: DemoInfo): string {
   lines.push(`  store      ${info.dataDir} (SQLite, removed on exit)`, '');
   lines.push('Contracts:');
   const a = devnet.addresses;
-  for (const [name, address] of [['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory], ['ComposableStablePoolFactory', a.composableStablePoolFactory]] as const) {
+  for (const [name, address] of [['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory], ['WeightedPoolFactory (v1)', a.weightedPoolFactoryV1], ['ComposableStablePoolFactory', a.composableStablePoolFactory]] as const) {
     lines.push(`  ${name.padEnd(28)} ${address}`);
   }
   lines.push('', 'Tokens:');

@@ -1,7 +1,7 @@
 import {
   AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, ZeroAddress, id, parseUnits,
 } from 'ethers';
-import { Artifact, balancerAbi, balancerArtifact, devArtifact } from './artifacts';
+import { Artifact, balancerAbi, balancerArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses } from './devnet';
 import { DEV_POOLS, DEV_TOKENS, PoolSpec, TRADER_FUNDS, WETH_SYMBOL } from './universe';
 
@@ -72,6 +72,7 @@ async function deployStack(deployer: Signer): Promise<{ addresses: DevnetAddress
   const actionIds: string[] = [];
   for (const signature of RELAYER_ACTIONS) actionIds.push(await vault.getFunction('getActionId')(id(signature).slice(0, 10)));
   await mined(authorizer.getFunction('grantRoles')(actionIds, relayer), 'granting the relayer its Vault actions');
+  await deploy(deployer, weightedPoolFactoryV1(), [want.vault], 'WeightedPoolFactory (v1)', want.weightedPoolFactoryV1);
   return { addresses: want, vault, weth };
 }
 
@@ -104,7 +105,11 @@ async function createPool(deployer: Signer, spec: PoolSpec, addresses: DevnetAdd
   const rateProviders = entries.map(() => ZeroAddress);
   let receipt;
   let factory: Contract;
-  if (spec.kind === 'weighted') {
+  if (spec.kind === 'weighted' && spec.factoryVersion === 1) {
+    factory = new Contract(addresses.weightedPoolFactoryV1, weightedPoolFactoryV1().abi, deployer);
+    const weights = entries.map((e) => units((e as { weight: string }).weight, 18));
+    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, fee, owner), `creating ${spec.name}`);
+  } else if (spec.kind === 'weighted') {
     factory = new Contract(addresses.weightedPoolFactory, balancerAbi('WeightedPoolFactory'), deployer);
     const weights = entries.map((e) => units((e as { weight: string }).weight, 18));
     receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, rateProviders, fee, owner), `creating ${spec.name}`);

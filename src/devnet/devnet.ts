@@ -10,6 +10,8 @@ export interface DevnetAddresses {
   readonly vault: string;
   readonly protocolFeePercentagesProvider: string;
   readonly weightedPoolFactory: string;
+  /** The 2021 (v1) factory: its pools round powers differently, so the devnet has one of them too. */
+  readonly weightedPoolFactoryV1: string;
   readonly composableStablePoolFactory: string;
   readonly balancerQueries: string;
   readonly batchRelayerLibrary: string;
@@ -62,6 +64,8 @@ export function expectedAddresses(deployer: string): DevnetAddresses {
     composableStablePoolFactory: at(5),
     balancerQueries: at(6),
     batchRelayerLibrary,
+    // Nonce 8 is the Authorizer grant for the relayer; the v1 factory comes after it.
+    weightedPoolFactoryV1: at(9),
     // The library's constructor creates the relayer entry point as its first contract (nonce 1).
     batchRelayer: getCreateAddress({ from: batchRelayerLibrary, nonce: 1 }).toLowerCase(),
   };

@@ -20,6 +20,8 @@ export interface WeightedPoolSpec {
   readonly tokens: readonly { readonly symbol: string; readonly weight: string; readonly balance: string }[];
   /** Swap fee as a fraction, e.g. "0.003". */
   readonly swapFee: string;
+  /** 1 = the 2021 factory; default the 2022 (v2) factory. */
+  readonly factoryVersion?: 1 | 2;
 }
 
 export interface StablePoolSpec {
@@ -47,8 +49,9 @@ export const DEV_TOKENS: readonly DevTokenSpec[] = [
 ];
 
 /**
- * Nine pools. BAL and LINK only meet the rest of the universe through WETH, so BAL -> USDC,
- * LINK -> DAI or BAL -> WBTC need two hops; WETH/USDC exists twice so routes can split.
+ * Ten pools. LINK only meets the rest of the universe through WETH and BAL through WETH or DAI,
+ * so LINK -> DAI, BAL -> USDC or BAL -> WBTC need two hops; WETH/USDC exists twice so routes can
+ * split; BAL/DAI is a first-generation (v1) weighted pool.
  */
 export const DEV_POOLS: readonly PoolSpec[] = [
   {
@@ -86,6 +89,10 @@ export const DEV_POOLS: readonly PoolSpec[] = [
   {
     kind: 'weighted', name: 'WBTC-DAI 50/50', symbol: 'B-50WBTC-50DAI', swapFee: '0.004',
     tokens: [{ symbol: 'WBTC', weight: '0.5', balance: '2' }, { symbol: 'DAI', weight: '0.5', balance: '120000' }],
+  },
+  {
+    kind: 'weighted', name: 'BAL-DAI 60/40 (v1)', symbol: 'B-60BAL-40DAI', swapFee: '0.0025', factoryVersion: 1,
+    tokens: [{ symbol: 'BAL', weight: '0.6', balance: '120000' }, { symbol: 'DAI', weight: '0.4', balance: '400000' }],
   },
 ];
 

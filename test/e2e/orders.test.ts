@@ -27,6 +27,7 @@ const ORDERS: readonly (readonly [string, OrderSpec])[] = [
   ['sell 1000 BAL for USDC (two hops)', { sell: 'BAL', buy: 'USDC', kind: 'sell', amount: '1000', slippage: '0.02' }],
   ['sell 500 LINK for DAI (two hops)', { sell: 'LINK', buy: 'DAI', kind: 'sell', amount: '500', slippage: '0.01' }],
   ['sell 0.1 WBTC for BAL (two hops)', { sell: 'WBTC', buy: 'BAL', kind: 'sell', amount: '0.1', slippage: '0.05' }],
+  ['sell 2000 BAL for DAI (v1 weighted pool)', { sell: 'BAL', buy: 'DAI', kind: 'sell', amount: '2000', slippage: '0.01' }],
   // sells with native ETH in and out (both aliases)
   ['sell 2 ETH (0x0) for USDC', { sell: 'ETH', buy: 'USDC', kind: 'sell', amount: '2', slippage: '0.01', nativeAlias: NATIVE_ZERO }],
   ['sell 3000 USDC for ETH (0xeee)', { sell: 'USDC', buy: 'ETH', kind: 'sell', amount: '3000', slippage: '0.01', nativeAlias: NATIVE_EEEE }],
@@ -41,7 +42,7 @@ const ORDERS: readonly (readonly [string, OrderSpec])[] = [
   // buys, two hops
   ['buy 100 BAL with USDC (two hops)', { sell: 'USDC', buy: 'BAL', kind: 'buy', amount: '100', slippage: '0.02' }],
   ['buy 50 LINK with WBTC (two hops)', { sell: 'WBTC', buy: 'LINK', kind: 'buy', amount: '50', slippage: '0.01' }],
-  ['buy 300 DAI with BAL (two hops)', { sell: 'BAL', buy: 'DAI', kind: 'buy', amount: '300', slippage: '0.05' }],
+  ['buy 300 DAI with BAL', { sell: 'BAL', buy: 'DAI', kind: 'buy', amount: '300', slippage: '0.05' }],
   // buys with native ETH in and out
   ['buy 1 ETH (0x0) with DAI', { sell: 'DAI', buy: 'ETH', kind: 'buy', amount: '1', slippage: '0.01', nativeAlias: NATIVE_ZERO }],
   ['buy 1000 USDC with ETH (0xeee)', { sell: 'ETH', buy: 'USDC', kind: 'buy', amount: '1000', slippage: '0.01', nativeAlias: NATIVE_EEEE }],

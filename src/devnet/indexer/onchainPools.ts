@@ -71,7 +71,7 @@ const POOL_ABI = [
 ];
 const ERC20_ABI = ['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)'];
 const ONE = 10n ** 18n;
-/** The factories the devnet deploys; their pools' versions (the weighted v2 factory has no version()). */
+/** Pools of the 2022 weighted factory are version 2 (they have no version() to ask). */
 const WEIGHTED_VERSION = 2;
 
 interface TokenInfo {
@@ -85,7 +85,7 @@ export class OnchainPoolReader {
   private readonly vaultInterface = new Interface(VAULT_ABI);
   /** Token metadata never changes: read it once per reader. */
   private readonly tokenInfo = new Map<string, Promise<TokenInfo>>();
-  private readonly kinds = new Map<string, Promise<DevnetPoolKind | null>>();
+  private readonly kinds = new Map<string, Promise<{ kind: DevnetPoolKind; factory: string; version: number | null } | null>>();
 
   constructor(private readonly provider: Provider, private readonly addresses: DevnetAddresses) {
     this.vault = new Contract(addresses.vault, VAULT_ABI, provider);
@@ -110,22 +110,25 @@ export class OnchainPoolReader {
         if (!e) return null;
         const id = String(e.args[0]).toLowerCase();
         const address = String(e.args[1]).toLowerCase();
-        const kind = await this.kindOf(address);
-        if (!kind) return null;
+        const origin = await this.originOf(address);
+        if (!origin) return null;
         const block = await this.provider.getBlock(log.blockNumber);
-        return this.readPool(id, address, kind, block?.timestamp ?? 0, swapsByPool.get(id) ?? []);
+        return this.readPool(id, address, origin, block?.timestamp ?? 0, swapsByPool.get(id) ?? []);
       }),
     );
     return pools.filter((p): p is OnchainPool => p !== null);
   }
 
-  private kindOf(pool: string): Promise<DevnetPoolKind | null> {
+  /** Which devnet factory made the pool: its kind, and its version when the factory fixes it. */
+  private originOf(pool: string): Promise<{ kind: DevnetPoolKind; factory: string; version: number | null } | null> {
     let k = this.kinds.get(pool);
     if (!k) {
       k = (async () => {
         const from = (factory: string) => new Contract(factory, FACTORY_ABI, this.provider).getFunction('isPoolFromFactory')(pool) as Promise<boolean>;
-        if (await from(this.addresses.weightedPoolFactory)) return 'weighted';
-        if (await from(this.addresses.composableStablePoolFactory)) return 'composableStable';
+        const a = this.addresses;
+        if (await from(a.weightedPoolFactory)) return { kind: 'weighted' as const, factory: a.weightedPoolFactory, version: WEIGHTED_VERSION };
+        if (await from(a.weightedPoolFactoryV1)) return { kind: 'weighted' as const, factory: a.weightedPoolFactoryV1, version: 1 };
+        if (await from(a.composableStablePoolFactory)) return { kind: 'composableStable' as const, factory: a.composableStablePoolFactory, version: null };
         return null;
       })();
       this.kinds.set(pool, k);
@@ -145,9 +148,12 @@ export class OnchainPoolReader {
     return t;
   }
 
-  private async readPool(id: string, address: string, kind: DevnetPoolKind, createTime: number, swaps: OnchainSwap[]): Promise<OnchainPool> {
+  private async readPool(
+    id: string, address: string, origin: { kind: DevnetPoolKind; factory: string; version: number | null }, createTime: number, swaps: OnchainSwap[],
+  ): Promise<OnchainPool> {
     const pool = new Contract(address, POOL_ABI, this.provider);
     const call = <T>(name: string, ...args: unknown[]) => pool.getFunction(name)(...args) as Promise<T>;
+    const { kind } = origin;
     const stable = kind === 'composableStable';
     const [poolTokens, name, symbol, owner, swapFee, paused, recoveryMode, totalShares, weights, amp, version] = await Promise.all([
       this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
@@ -156,7 +162,8 @@ export class OnchainPoolReader {
       call<string>('getOwner'),
       call<bigint>('getSwapFeePercentage'),
       call<[boolean]>('getPausedState'),
-      call<boolean>('inRecoveryMode'),
+      // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
+      origin.version === 1 ? Promise.resolve(false) : call<boolean>('inRecoveryMode'),
       call<bigint>(stable ? 'getActualSupply' : 'totalSupply'),
       stable ? Promise.resolve(null) : call<bigint[]>('getNormalizedWeights'),
       stable ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : Promise.resolve(null),
@@ -181,8 +188,8 @@ export class OnchainPoolReader {
       id,
       address,
       kind,
-      version: version === null ? WEIGHTED_VERSION : parseVersion(version),
-      factory: (kind === 'weighted' ? this.addresses.weightedPoolFactory : this.addresses.composableStablePoolFactory).toLowerCase(),
+      version: origin.version ?? (version === null ? 1 : parseVersion(version)),
+      factory: origin.factory.toLowerCase(),
       owner: owner.toLowerCase(),
       name,
       symbol,
