@@ -64,7 +64,9 @@ export class QuoteService {
     });
     if (this.cache) {
       this.cache.set(key, result);
-      result.catch(() => this.cache?.delete(key));
+      result.catch(() => {
+        if (this.cache?.get(key) === result) this.cache.delete(key);
+      });
     }
     return result;
   }

@@ -1,0 +1,86 @@
+import { chainById } from '../../src/config/chains';
+import { emptyMeta, type StoredPool, type StoredToken } from '../../src/domain/pool';
+import { silentLogger } from '../../src/log/logger';
+import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
+import type { RouteOutcome } from '../../src/routing/chainRouter';
+import type { QuoteExecutor } from '../../src/routing/quoteExecutor';
+import type { QuoteTask } from '../../src/routing/routerHost';
+import { QuoteService } from '../../src/routing/quoteService';
+import { emptySwapInfo } from '../../src/routing/serialize';
+import type { QuoteRequest } from '../../src/routing/types';
+
+/** The quote cache: hits within a pool version, misses across versions, bounded, never caching failures. */
+
+class CountingExecutor implements QuoteExecutor {
+  readonly kind = 'in-process';
+  tasks: QuoteTask[] = [];
+  fail = false;
+  async run(task: QuoteTask): Promise<RouteOutcome> {
+    this.tasks.push(task);
+    if (this.fail) throw new Error('worker died');
+    return { info: { ...emptySwapInfo(task.sellToken, task.buyToken), returnAmount: String(this.tasks.length) } };
+  }
+  async close(): Promise<void> {}
+}
+
+const chain = chainById(1)!;
+const pools: StoredPool[] = [];
+const tokens: StoredToken[] = [];
+const snap = (p: readonly StoredPool[], t: readonly StoredToken[], version: number) =>
+  new ChainSnapshot(1, { ...emptyMeta(1), poolsVersion: version, tokensVersion: version }, p, t, 0);
+const req = (over: Partial<QuoteRequest> = {}): QuoteRequest => ({
+  sellToken: chain.wrappedNative, buyToken: '0x6b175474e89094c44da98b954eedeac495271d0f', orderKind: 'sell', amount: 10n ** 18n, gasPrice: 0n, minLiquidityUsd: 100, ...over,
+});
+
+describe('QuoteService cache', () => {
+  const now = () => Date.UTC(2026, 0, 15, 12, 0, 0);
+
+  test('identical requests within one pool version compute once; a new pool version computes again', async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService(exec, silentLogger(), now, 100);
+    const v1 = snap(pools, tokens, 1);
+    const a = await service.quote(chain, v1, req());
+    const b = await service.quote(chain, v1, req());
+    expect(b).toEqual(a);
+    expect(exec.tasks).toHaveLength(1);
+    await service.quote(chain, v1, req({ amount: 10n ** 18n + 1n }));
+    expect(exec.tasks).toHaveLength(2);
+    const v2 = snap([], tokens, 2);
+    expect((await service.quote(chain, v2, req())).returnAmount).toBe('3');
+    expect(exec.tasks[2]!.poolsKey).not.toBe(exec.tasks[0]!.poolsKey);
+  });
+
+  test('new token prices only invalidate quotes that pay for gas', async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService(exec, silentLogger(), now, 100);
+    const v1 = snap(pools, tokens, 1);
+    await service.quote(chain, v1, req());
+    await service.quote(chain, v1, req({ gasPrice: 1n }));
+    const newPrices = v1.withTokens(v1.meta, [], 0);
+    await service.quote(chain, newPrices, req());
+    expect(exec.tasks).toHaveLength(2);
+    await service.quote(chain, newPrices, req({ gasPrice: 1n }));
+    expect(exec.tasks).toHaveLength(3);
+  });
+
+  test('the cache is bounded and can be turned off; failures are not cached', async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService(exec, silentLogger(), now, 2);
+    const v1 = snap(pools, tokens, 1);
+    for (const amount of [1n, 2n, 3n, 1n]) await service.quote(chain, v1, req({ amount }));
+    expect(exec.tasks).toHaveLength(4); // 1 was evicted by 3
+
+    const off = new CountingExecutor();
+    const uncached = new QuoteService(off, silentLogger(), now, 0);
+    await uncached.quote(chain, v1, req());
+    await uncached.quote(chain, v1, req());
+    expect(off.tasks).toHaveLength(2);
+
+    const flaky = new CountingExecutor();
+    flaky.fail = true;
+    const s = new QuoteService(flaky, silentLogger(), now, 10);
+    await expect(s.quote(chain, v1, req())).rejects.toThrow('worker died');
+    flaky.fail = false;
+    await expect(s.quote(chain, v1, req())).resolves.toMatchObject({ returnAmount: '2' });
+  });
+});
