@@ -22,8 +22,16 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     ctx.logger.info({ signal }, 'shutting down');
+    // Last resort if a step hangs (e.g. an unreachable store): never outlive Cloud Run's SIGKILL silently.
+    setTimeout(() => {
+      ctx.logger.error('shutdown did not finish in 20 s; exiting');
+      process.exit(1);
+    }, 20_000).unref();
     running.close().then(
-      () => process.exit(0),
+      () => {
+        ctx.logger.info('stopped');
+        process.exit(0);
+      },
       (e: Error) => {
         ctx.logger.error({ err: e.message }, 'shutdown failed');
         process.exit(1);

@@ -5,6 +5,8 @@ import type { Config } from './config/env';
 import { FEATURES, Feature, FeatureFactory } from './features';
 import { createApp, AppOptions } from './http/app';
 import type { ServerErrorReporter } from './http/errors';
+import { releaseAllHeldLeases } from './jobs/exclusive';
+import { drainHttpServer, within } from './lifecycle/drainHttpServer';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
 import { createStore } from './store/createStore';
@@ -37,6 +39,9 @@ export interface StartOptions extends AppOptions {
   readonly host?: string;
 }
 
+/** How long shutdown waits for one feature's background work (a running timer job) to stop. */
+const FEATURE_STOP_MS = 3_000;
+
 /** Loads the read model, builds the features, then listens. `port` 0 picks a free port (tests). */
 export async function startServer(ctx: AppContext, port: number, options: StartOptions = {}): Promise<RunningServer> {
   await ctx.readModel.start();
@@ -63,11 +68,15 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     url,
     ctx,
     close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      for (const f of [...features].reverse()) await f.stop?.();
+      // Stop accepting, let requests in flight finish (bounded), stop timers, then give back any
+      // lease a still-running job holds so the next instance need not wait for it to expire.
+      const { forced } = await drainHttpServer(server);
+      if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
+      for (const f of [...features].reverse()) {
+        if (f.stop && !(await within(FEATURE_STOP_MS, Promise.resolve(f.stop())))) ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
+      }
+      const released = await releaseAllHeldLeases();
+      if (released > 0) ctx.logger.info({ released }, 'released held job leases');
       ctx.readModel.stop();
       await ctx.store.close();
     },
