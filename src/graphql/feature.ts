@@ -8,6 +8,9 @@ import { DEFAULT_SORT_FIELD } from './poolFields';
 import { poolIndexFor } from './poolIndex';
 import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits } from './yogaServer';
 
+/** The fields the old front end filtered on (tokens, pool types, dust, excluded ids). */
+const FRONT_END_FILTER_FIELDS = ['tokensList', 'poolType', 'totalShares', 'id'] as const;
+
 function exampleQuery(chainId: number): string {
   return `# Pools of chain ${chainId} by liquidity; pass nextToken back to page on.
 query TopPools {
@@ -32,8 +35,8 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     endpoint: GRAPHQL_PATH,
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
-  // Sort each new snapshot for the default order right away, so no request waits for it.
-  const warm = (snap: ChainSnapshot) => poolIndexFor(snap.chainId, snap.pools).order(DEFAULT_SORT_FIELD, 'desc');
+  // Prepare each new snapshot for the old front end's query right away, so no request waits for it.
+  const warm = (snap: ChainSnapshot) => poolIndexFor(snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
   for (const chain of ctx.config.chains) {
     const snap = ctx.readModel.get(chain.id);
     if (snap) warm(snap);

@@ -56,23 +56,35 @@ export class PoolIndex {
     return (this.views[i] ??= toPoolView(this.pools[i] as StoredPool, this.chainId));
   }
 
-  /** A field's raw value as the view would show it, without building the view. */
-  private value(i: number, field: FilterFieldName): unknown {
-    if (field === 'chainId') return this.chainId;
-    const pool = this.pools[i] as StoredPool;
-    return field === 'totalLiquidity' ? viewTotalLiquidity(pool) : (pool as unknown as Record<string, unknown>)[field];
-  }
-
   /** Builds a column of `field` once per index; `kind` names the reading (one field, several readings). */
   private column<T>(kind: string, field: FilterFieldName, read: (v: unknown) => T): readonly T[] {
     const cacheKey = `${kind}:${field}`;
     let col = this.columns.get(cacheKey) as T[] | undefined;
     if (!col) {
-      col = new Array<T>(this.pools.length);
-      for (let i = 0; i < col.length; i++) col[i] = read(this.value(i, field));
+      const pools = this.pools;
+      col = new Array<T>(pools.length);
+      // Values as the view would show them, without building the views.
+      if (field === 'chainId') col.fill(read(this.chainId));
+      else if (field === 'totalLiquidity') for (let i = 0; i < pools.length; i++) col[i] = read(viewTotalLiquidity(pools[i] as StoredPool));
+      else for (let i = 0; i < pools.length; i++) col[i] = read((pools[i] as unknown as Record<string, unknown>)[field]);
       this.columns.set(cacheKey, col);
     }
     return col;
+  }
+
+  /**
+   * Builds, ahead of requests, the sort order and the columns of the filters clients send most, so
+   * the first query after a reload is as fast as the rest.
+   */
+  prepare(sortField: SortFieldName, direction: SortDirection, filterFields: readonly FilterFieldName[]): void {
+    this.order(sortField, direction);
+    for (const f of filterFields) {
+      const kind = POOL_FILTER_FIELDS[f];
+      if (kind === 'idList') this.listColumn(f);
+      else if (kind === 'boolean') this.booleanColumn(f);
+      else if (kind === 'id' || kind === 'string') this.textColumn(f);
+      else this.numericColumn(f);
+    }
   }
 
   /** The field's value per pool as a number (null when absent). */
