@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { GraphiQLOptions } from 'graphql-yoga';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /**
  * GraphiQL for browsers, working offline: the page comes from @graphql-yoga/render-graphiql, which
@@ -12,12 +16,12 @@ import type { GraphiQLOptions } from 'graphql-yoga';
 export class GraphiqlPage {
   private html: Buffer | undefined;
   private etag = '';
-  private gz: Buffer | undefined;
-  private br: Buffer | undefined;
+  private gz: Promise<Buffer> | undefined;
+  private br: Promise<Buffer> | undefined;
 
   constructor(private readonly options: GraphiQLOptions) {}
 
-  send(req: Request, res: Response): void {
+  async send(req: Request, res: Response): Promise<void> {
     const html = this.render();
     res.set('ETag', this.etag);
     res.set('Vary', 'Accept, Accept-Encoding');
@@ -35,12 +39,13 @@ export class GraphiqlPage {
     }
     res.type('text/html; charset=utf-8');
     const accepted = String(req.headers['accept-encoding'] ?? '');
+    // Compressing 9 MB takes a while: zlib's thread pool does it, the event loop keeps serving.
     if (/\bbr\b/.test(accepted)) {
-      this.br ??= brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
-      res.set('Content-Encoding', 'br').send(this.br);
+      this.br ??= brotliAsync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } });
+      res.set('Content-Encoding', 'br').send(await this.br);
     } else if (/\bgzip\b/.test(accepted)) {
-      this.gz ??= gzipSync(html, { level: 6 });
-      res.set('Content-Encoding', 'gzip').send(this.gz);
+      this.gz ??= gzipAsync(html, { level: 6 });
+      res.set('Content-Encoding', 'gzip').send(await this.gz);
     } else {
       res.send(html);
     }
