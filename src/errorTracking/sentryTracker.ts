@@ -53,7 +53,9 @@ export function createSentryTracker(options: SentryTrackerOptions): SentryTracke
 
   return {
     reportRequestFailure(err, f) {
-      capture(err, { route: f.route, method: f.method, status: f.status, request_id: f.requestId, chain_id: f.chainId, kind: 'request' });
+      // The SDK drops an error object it has already sent; a failed job answered as a 5xx was sent
+      // as a job failure, so the request event gets its own copy (same name, message and stack).
+      capture(copyOf(err), { route: f.route, method: f.method, status: f.status, request_id: f.requestId, chain_id: f.chainId, kind: 'request' });
     },
     reportJobFailure(err, f) {
       capture(err, { job: f.job, chain_id: f.chainId, kind: 'job' });
@@ -69,4 +71,12 @@ export function createSentryTracker(options: SentryTrackerOptions): SentryTracke
       client.addIntegration(onUnhandledRejectionIntegration({ mode: 'strict' }));
     },
   };
+}
+
+function copyOf(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(String(err));
+  const copy = new Error(err.message, { cause: err.cause });
+  copy.name = err.name;
+  copy.stack = err.stack;
+  return copy;
 }

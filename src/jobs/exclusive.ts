@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { reportJobFailure } from '../errorTracking/ErrorTracker';
 import type { Store } from '../store/Store';
 
 /**
@@ -43,6 +44,10 @@ export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: 
   renew.unref();
   try {
     return await fn(abort.signal);
+  } catch (e) {
+    // Every job runs through here (endpoint, timer, Cloud Tasks, CLI): one place to report failures.
+    reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
+    throw e;
   } finally {
     clearInterval(renew);
     held.delete(key);

@@ -1,7 +1,10 @@
 import { Router } from 'express';
 import { reportJobFailure } from '../../src/errorTracking/ErrorTracker';
 import { errorTrackingFeature } from '../../src/errorTracking/feature';
+import { poolUpdateFeature } from '../../src/jobs/poolUpdateFeature';
+import { UPDATE_POOLS_JOB } from '../../src/jobs/updatePools';
 import { sanctionsFeature } from '../../src/sanctions/feature';
+import { FakeSubgraph } from '../fakes/subgraphServer';
 import { FakeSentryIngest, startFakeSentryIngest } from '../fakes/sentryIngest';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
@@ -78,5 +81,32 @@ describe('error tracking', () => {
     const [event] = await ingest.waitForEvents(1);
     expect(event?.tags).toEqual(expect.objectContaining({ job: 'update-pools', chain_id: '137', kind: 'job' }));
     expect(event?.exception?.values?.[0]?.value).toBe('subgraph: answered HTTP 500');
+  });
+});
+
+describe('error tracking of failed jobs', () => {
+  it('reports a failed pool update as a job failure (job, chain id) and as a 5xx of its endpoint', async () => {
+    const ingest = await startFakeSentryIngest();
+    const subgraph = await FakeSubgraph.start([]);
+    subgraph.faults = { failPage: 1 };
+    const server = await startTestServer(
+      { ERRORTRACKER_DSN: ingest.dsn, SUBGRAPH_URL_1: subgraph.url, SUBGRAPH_RETRIES: '0' },
+      { features: [errorTrackingFeature, poolUpdateFeature] },
+    );
+    try {
+      const res = await fetch(`${server.url}/pools/1/update`, { method: 'POST' });
+      expect(res.status).toBe(502);
+      const events = await ingest.waitForEvents(2);
+      const job = events.find((e) => e.tags?.kind === 'job');
+      const request = events.find((e) => e.tags?.kind === 'request');
+      expect(job?.tags).toEqual(expect.objectContaining({ job: UPDATE_POOLS_JOB, chain_id: '1' }));
+      expect(request?.tags).toEqual(
+        expect.objectContaining({ route: '/pools/:chainId/update', chain_id: '1', status: '502', request_id: res.headers.get('x-request-id') }),
+      );
+    } finally {
+      await server.close();
+      await subgraph.close();
+      await ingest.close();
+    }
   });
 });
