@@ -75,7 +75,7 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
       for (const f of [...features].reverse()) {
         if (f.stop && !(await within(FEATURE_STOP_MS, Promise.resolve(f.stop())))) ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
       }
-      const released = await releaseAllHeldLeases();
+      const released = await releaseAllHeldLeases(ctx.store);
       if (released > 0) ctx.logger.info({ released }, 'released held job leases');
       ctx.readModel.stop();
       await ctx.store.close();

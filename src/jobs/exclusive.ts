@@ -55,10 +55,13 @@ export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: 
   }
 }
 
-/** Releases every lease this process holds (graceful shutdown). */
-export async function releaseAllHeldLeases(): Promise<number> {
-  const all = [...held.values()];
-  held.clear();
-  await Promise.all(all.map((l) => l.store.releaseLease(l.scope, l.job, l.owner).catch(() => undefined)));
+/**
+ * Releases every lease this process holds (graceful shutdown); with `store`, only the leases held
+ * in that store (a server closing in a test process must not free another server's jobs).
+ */
+export async function releaseAllHeldLeases(store?: Store): Promise<number> {
+  const all = [...held.entries()].filter(([, l]) => store === undefined || l.store === store);
+  for (const [key] of all) held.delete(key);
+  await Promise.all(all.map(([, l]) => l.store.releaseLease(l.scope, l.job, l.owner).catch(() => undefined)));
   return all.length;
 }
