@@ -20,7 +20,7 @@ import { DEVNET_BLOCKED_ADDRESS, DevnetUpstreams, startDevnetUpstreams } from '.
 /**
  * `npm run demo`: the whole universe on one machine, offline. A hardhat chain served on
  * 127.0.0.1:8545 (wallets can connect) with the real Balancer V2 contracts and nine pools, the
- * local subgraph, price and sanctions endpoints, and the service on port 8090 with a throw-away
+ * local subgraph, price, sanctions and simulator endpoints, and the service on port 8090 with a throw-away
  * SQLite store and its embedded timers. Runs the first pool, price and decoration update, prints
  * where everything is and a curl command per endpoint, and stops cleanly on Ctrl-C / SIGTERM.
  *
@@ -114,6 +114,10 @@ async function main(): Promise<void> {
       SANCTIONS_PROVIDER: 'chainalysis',
       SANCTIONS_API_URL: upstreams.sanctionsApiUrl,
       SANCTIONS_API_KEY: 'devnet',
+      SIMULATOR_API_URL: upstreams.simulatorApiUrl,
+      SIMULATOR_USER: 'devnet',
+      SIMULATOR_PROJECT: 'devnet',
+      SIMULATOR_ACCESS_KEY: 'devnet',
       // Trades show up within a minute without calling the update endpoint.
       UPDATE_POOLS_INTERVAL_IN_MINUTES: '1',
       DECORATE_POOLS_INTERVAL_IN_MINUTES: '1',
@@ -142,6 +146,7 @@ async function main(): Promise<void> {
         subgraphUrl: upstreams.subgraphUrl,
         priceApiUrl: upstreams.priceApiUrl,
         sanctionsApiUrl: upstreams.sanctionsApiUrl,
+        simulatorApiUrl: upstreams.simulatorApiUrl,
         dataDir,
         devnet,
         traders,

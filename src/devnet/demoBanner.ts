@@ -11,6 +11,7 @@ export interface DemoInfo {
   readonly subgraphUrl: string;
   readonly priceApiUrl: string;
   readonly sanctionsApiUrl: string;
+  readonly simulatorApiUrl: string;
   readonly dataDir: string;
   readonly devnet: Devnet;
   /** Funded, unlocked accounts (hardhat's default keys) with their private keys. */
@@ -75,6 +76,11 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
     },
     { title: 'Sanctions screening (clean address)', method: 'GET', path: `/check-wallet?address=${sender}`, expectStatus: 200 },
     { title: 'Sanctions screening (an address the local list flags)', method: 'GET', path: `/check-wallet?address=${info.blockedAddress}`, expectStatus: 200 },
+    {
+      title: "Simulate a call on the devnet: the first funded account's WETH balance (balanceOf)",
+      method: 'POST', path: '/simulator/simulate', expectStatus: 200,
+      body: { network_id: String(chain), from: sender, to: weth, input: `0x70a08231${sender.slice(2).toLowerCase().padStart(64, '0')}`, save: false },
+    },
   ];
 }
 
@@ -94,6 +100,7 @@ export function demoBanner(info: DemoInfo): string {
   lines.push(`  subgraph   ${info.subgraphUrl}`);
   lines.push(`  prices     ${info.priceApiUrl}`);
   lines.push(`  sanctions  ${info.sanctionsApiUrl}`);
+  lines.push(`  simulator  ${info.simulatorApiUrl} (simulate only; encode-states answers 502: a Tenderly feature)`);
   lines.push(`  store      ${info.dataDir} (SQLite, removed on exit)`, '');
   lines.push('Contracts:');
   const a = devnet.addresses;

@@ -16,12 +16,16 @@ import { COIN_PRICES_USD, pricesByAddress } from './prices';
  * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
  *   API with the devnet's fixed prices;
  * - `GET /sanctions/api/v1/address/:address`: a Chainalysis-shaped screening API that flags only
- *   `DEVNET_BLOCKED_ADDRESS`, so `/check-wallet` works offline too.
+ *   `DEVNET_BLOCKED_ADDRESS`, so `/check-wallet` works offline too;
+ * - `POST /simulator/api/v1/account/:user/project/:project/simulate`: a Tenderly-shaped simulator
+ *   that runs the call on the devnet (`eth_call` at the latest block). Encoding state overrides
+ *   (`contracts/encode-states`) and `state_objects` are Tenderly features it refuses with a 400.
  */
 export const SUBGRAPH_PATH = '/subgraphs/name/localdev';
 export const PRICES_PATH = '/prices/api/v3';
 export const PRICE_PLATFORM = 'localdev';
 export const SANCTIONS_PATH = '/sanctions';
+export const SIMULATOR_PATH = '/simulator';
 /** The one address the local sanctions list flags (a made-up address, not anybody's). */
 export const DEVNET_BLOCKED_ADDRESS = '0x000000000000000000000000000000000000dead';
 
@@ -30,6 +34,8 @@ export interface DevnetUpstreams {
   readonly priceApiUrl: string;
   /** Base URL for SANCTIONS_API_URL (provider chainalysis; any API key). */
   readonly sanctionsApiUrl: string;
+  /** Base URL for SIMULATOR_API_URL (any user, project and access key). */
+  readonly simulatorApiUrl: string;
   /** Subgraph requests answered (pool reads happen at most once per block). */
   readonly stats: { subgraphRequests: number; chainReads: number };
   close(): Promise<void>;
@@ -109,6 +115,28 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
     const flagged = address === DEVNET_BLOCKED_ADDRESS;
     res.json({ identifications: flagged ? [{ category: 'sanctions', name: 'Devnet demo list', description: 'flagged for the local demo', url: null }] : [] });
   });
+  const simulatorError = (res: Response, message: string) => res.status(400).json({ error: { slug: 'devnet_unsupported', message } });
+  app.post(`${SIMULATOR_PATH}/api/v1/account/:user/project/:project/simulate`, express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+    const b = (req.body ?? {}) as { from?: string; to?: string; input?: string; value?: string | number; gas?: string | number; state_objects?: Record<string, unknown> };
+    if (b.state_objects && Object.keys(b.state_objects).length > 0) return simulatorError(res, 'the devnet simulator does not apply state_objects; simulate against the devnet state as it is');
+    if (!b.to) return simulatorError(res, 'to: missing');
+    const tx = { from: b.from, to: b.to, data: b.input ?? '0x', value: b.value === undefined ? undefined : BigInt(b.value), gasLimit: b.gas === undefined ? undefined : BigInt(b.gas) };
+    let status = true;
+    let output: string;
+    try {
+      output = await options.provider.call(tx);
+    } catch (e) {
+      // A revert is a simulation result, not a failure of the simulator: report it with its data.
+      const data = (e as { data?: unknown }).data;
+      if (typeof data !== 'string') return simulatorError(res, `the devnet could not run the call: ${(e as Error).message}`);
+      status = false;
+      output = data;
+    }
+    res.json({ transaction: { status, transaction_info: { call_trace: { output } } }, simulation: { status } });
+  });
+  app.post(`${SIMULATOR_PATH}/api/v1/account/:user/project/:project/contracts/encode-states`, (_req: Request, res: Response) => {
+    simulatorError(res, 'the devnet simulator does not encode state overrides (a Tenderly feature)');
+  });
   app.use((_req: Request, res: Response) => jsonError(res, 404, `not a devnet endpoint; try POST ${SUBGRAPH_PATH} or GET ${PRICES_PATH}/simple/price`));
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -120,6 +148,7 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
     subgraphUrl: `${base}${SUBGRAPH_PATH}`,
     priceApiUrl: `${base}${PRICES_PATH}`,
     sanctionsApiUrl: `${base}${SANCTIONS_PATH}`,
+    simulatorApiUrl: `${base}${SIMULATOR_PATH}`,
     stats,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { parseUnits } from 'ethers';
 import { READY_LINE } from '../../src/devnet/demoBanner';
+import { TRADER_FUNDS } from '../../src/devnet/universe';
 
 /**
  * `npm run demo` as a newcomer runs it: start the process, wait for the ready line, paste every
@@ -76,7 +78,7 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   const commands = printedCommands(stdout);
   const paths = commands.map((c) => `${c.method} ${new URL(c.url).pathname}`);
   // One command per endpoint family the service offers.
-  for (const expected of ['GET /healthz', 'GET /pools/31337', 'POST /pools/31337/update', 'GET /tokens/31337', 'POST /tokens/update/', 'POST /sor/31337', 'POST /order/31337', 'POST /graphql', 'GET /check-wallet']) {
+  for (const expected of ['GET /healthz', 'GET /pools/31337', 'POST /pools/31337/update', 'GET /tokens/31337', 'POST /tokens/update/', 'POST /sor/31337', 'POST /order/31337', 'POST /graphql', 'GET /check-wallet', 'POST /simulator/simulate']) {
     expect(paths).toContain(expected);
   }
   for (const c of commands) {
@@ -87,6 +89,12 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
     expect({ command: `${c.method} ${c.url}`, status: res.status }).toEqual({ command: `${c.method} ${c.url}`, status: expectedStatus });
     if (c.url.includes('/order/')) expect(JSON.parse(text)).toMatchObject({ data: expect.stringMatching(/^0x/), relayerApprovalRequired: false });
     if (c.url.includes('/sor/')) expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);
+    // The simulated balanceOf runs on the devnet: the funded account holds its WETH allowance.
+    if (c.url.endsWith('/simulator/simulate')) {
+      const sim = JSON.parse(text) as { transaction: { status: boolean; transaction_info: { call_trace: { output: string } } } };
+      expect(sim.transaction.status).toBe(true);
+      expect(BigInt(sim.transaction.transaction_info.call_trace.output)).toBe(parseUnits(TRADER_FUNDS.WETH!, 18));
+    }
   }
   const blocked = commands.find((c) => c.url.includes('check-wallet') && c.url.endsWith('dead'));
   expect(await (await fetch(blocked!.url)).json()).toEqual({ is_blocked: true });
