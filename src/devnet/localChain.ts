@@ -68,10 +68,23 @@ export async function serveChain(host: string, port: number): Promise<LocalChain
   });
 }
 
+/** Asks a node its chain id once, with a deadline (ethers would retry an unreachable URL forever). */
+async function chainIdAt(rpcUrl: string, timeoutMs: number): Promise<number> {
+  const res = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await res.json()) as { result?: unknown };
+  if (typeof body.result !== 'string') throw new Error(`${rpcUrl} answered eth_chainId without a result`);
+  return Number(BigInt(body.result));
+}
+
 /** A node somebody else runs (LOCALFORK_URL / RPC_URL). */
-export async function connectChain(rpcUrl: string): Promise<LocalChain> {
+export async function connectChain(rpcUrl: string, timeoutMs = 5_000): Promise<LocalChain> {
+  const chainId = await chainIdAt(rpcUrl, timeoutMs);
   // No batching: every call is answered at once over loopback, and batching only adds a stall.
-  const provider = new JsonRpcProvider(rpcUrl, undefined, { batchMaxCount: 1, pollingInterval: 50, cacheTimeout: -1 });
-  await provider.getNetwork();
+  const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: Network.from(chainId), batchMaxCount: 1, pollingInterval: 50, cacheTimeout: -1 });
   return withControls(provider, rpcUrl, async () => provider.destroy());
 }
