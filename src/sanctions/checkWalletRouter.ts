@@ -18,10 +18,10 @@ export function checkWalletRouter(cache: ScreeningCache | undefined): Router {
     try {
       blocked = await cache.isBlocked(parsed.address);
     } catch (e) {
-      const reason = e instanceof UpstreamError ? e.message : (e as Error).message;
-      req.log.warn({ err: reason }, 'sanctions check failed');
-      const detail = e instanceof UpstreamError && e.status !== undefined ? ` (provider answered HTTP ${e.status})` : e instanceof UpstreamError ? ` (${reason})` : '';
-      throw new HttpError(503, `unable to perform sanctions check${detail}; the address was not screened, retry later`, { 'Retry-After': '5' });
+      req.log.warn({ err: (e as Error).message }, 'sanctions check failed');
+      // The provider's HTTP status helps the caller; its address and answer stay in our logs.
+      const detail = e instanceof UpstreamError && e.status !== undefined ? `provider answered HTTP ${e.status}` : 'no usable answer from the provider';
+      throw new HttpError(503, `unable to perform sanctions check (${detail}); the address was not screened, retry later`, { 'Retry-After': '5' });
     }
     res.set('Cache-Control', 'no-store').json({ is_blocked: blocked });
   });
