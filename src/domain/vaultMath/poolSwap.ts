@@ -43,9 +43,14 @@ const MAX_IN_RATIO = 3n * 10n ** 17n;
 const MAX_OUT_RATIO = 3n * 10n ** 17n;
 const AMP_PRECISION_DIGITS = 3;
 
-/** Which pool generations this module reproduces exactly (checked on real contracts by the e2e suite). */
+/**
+ * Which pools this module reproduces exactly. Checked against the real contracts by the e2e suite:
+ * weighted v1 and v2, composable stable v3. Weighted v3/v4 share v2's arithmetic; composable
+ * stable v4/v5 share v3's token-for-token swap. Everything else keeps the router's own estimate.
+ */
 export function supportsPool(pool: ReplayPool): boolean {
-  return pool.poolType === 'Weighted' || (pool.poolType === 'ComposableStable' && (pool.poolTypeVersion ?? 1) >= 3);
+  const version = pool.poolTypeVersion ?? 1;
+  return (pool.poolType === 'Weighted' && version <= 4) || (pool.poolType === 'ComposableStable' && version >= 3 && version <= 5);
 }
 
 export function poolState(pool: ReplayPool): PoolState {
