@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { SOR, SwapTypes } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
@@ -60,12 +61,30 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
+const slowest: { ms: number; name: string }[] = [];
+
 async function postSor(url: string, c: QuoteCase): Promise<number> {
   const t = performance.now();
   const res = await fetch(`${url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`/sor answered ${res.status}`);
-  return performance.now() - t;
+  const ms = performance.now() - t;
+  slowest.push({ ms, name: c.name });
+  slowest.sort((a, b) => b.ms - a.ms).splice(3);
+  return ms;
+}
+
+async function healthLatencies(url: string, seconds: number): Promise<number[]> {
+  const out: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const t = performance.now();
+    const res = await fetch(`${url}/healthz`);
+    await res.arrayBuffer();
+    out.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return out;
 }
 
 /** Runs `tasks` with `concurrency` in flight; returns each latency (ms) and the wall time. */
@@ -116,11 +135,15 @@ export async function run(): Promise<void> {
 
   const { url, child } = await startServer();
   try {
+    const idleHealth = summary(await healthLatencies(url, 3));
+
     // 2. Distinct requests: one unmeasured round (first touch of each pair in this pool version), then ROUNDS measured.
     await concurrently(QUOTE_CASES.map((c) => distinct(c, 1_000_000)), CONNECTIONS, (c) => postSor(url, c));
+    slowest.length = 0;
     const rounds = Array.from({ length: ROUNDS }, (_, r) => QUOTE_CASES.map((c) => distinct(c, r + 1))).flat();
     const dist = await concurrently(rounds, CONNECTIONS, (c) => postSor(url, c));
     const distinctS = summary(dist.ms);
+    const slowDistinct = slowest.map((x) => `${x.name} ${f(x.ms)} ms`).join('; ');
     // The same, one request at a time: the latency a single client sees.
     const single = summary((await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 1)), 1, (c) => postSor(url, c))).ms);
 
@@ -138,15 +161,7 @@ export async function run(): Promise<void> {
       while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, r));
     }));
     await new Promise((res) => setTimeout(res, 500));
-    const health: number[] = [];
-    const until = performance.now() + SECONDS * 1000;
-    while (performance.now() < until) {
-      const t = performance.now();
-      const res = await fetch(`${url}/healthz`);
-      await res.arrayBuffer();
-      health.push(performance.now() - t);
-      await new Promise((res2) => setTimeout(res2, 10));
-    }
+    const health = await healthLatencies(url, SECONDS);
     stop = true;
     await load;
     const healthS = summary(health);
@@ -156,12 +171,15 @@ export async function run(): Promise<void> {
       `naive in-process (new SOR + fetchPools + getSwaps per request), one at a time: p50 ${f(naiveSeq.p50)} ms  p90 ${f(naiveSeq.p90)} ms  (n=${naiveSeq.n})`,
       `naive in-process, ${CONNECTIONS} requests in flight (same load shape as HTTP): p50 ${f(naiveConc.p50)} ms  p90 ${f(naiveConc.p90)} ms`,
       `/sor distinct (cache defeated), ${CONNECTIONS} connections: p50 ${f(distinctS.p50)} ms  p90 ${f(distinctS.p90)} ms  p99 ${f(distinctS.p99)} ms  ${f((dist.ms.length / dist.wallMs) * 1000)} req/s  (n=${distinctS.n})`,
+      `  slowest distinct requests: ${slowDistinct}`,
       `/sor distinct (cache defeated), 1 connection: p50 ${f(single.p50)} ms  p90 ${f(single.p90)} ms  p99 ${f(single.p99)} ms`,
       `  ratio distinct p50 (1 connection) / naive one-at-a-time p50: ${f(single.p50 / naiveSeq.p50)}   (target <= 0.5)`,
       `  ratio distinct p50 (${CONNECTIONS} connections) / naive one-at-a-time p50: ${f(distinctS.p50 / naiveSeq.p50)}   (target <= 0.5)`,
       `  ratio distinct p50 (${CONNECTIONS} connections) / naive ${CONNECTIONS}-in-flight p50: ${f(distinctS.p50 / naiveConc.p50)}   (target <= 0.5)`,
       `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
+      `GET /healthz with the server idle (machine noise floor): p50 ${f(idleHealth.p50)} ms  p99 ${f(idleHealth.p99)} ms  (n=${idleHealth.n})`,
+      `machine load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs (other processes share them)`,
     ];
     process.stdout.write(out.join('\n') + '\n');
   } finally {

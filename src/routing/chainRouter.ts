@@ -2,6 +2,8 @@ import { SOR, SwapTypes, type SubgraphPoolBase, type SwapInfo } from '@balancer-
 import type { Provider } from '@ethersproject/providers';
 import { BigNumber } from '@ethersproject/bignumber';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
+import { exactReturnAmount } from '../domain/vaultMath/batchSwap';
+import type { ReplayPool } from '../domain/vaultMath/poolSwap';
 import { checkRoute, routeFromSwapInfo } from './routeCheck';
 import { emptySwapInfo, serializeSwapInfo } from './serialize';
 import { sorConfigFor } from './sorConfig';
@@ -104,7 +106,7 @@ export class ChainRouter {
     for (let router: ChainRouter | undefined; ; ) {
       const attempt = await (router ?? this).attempt(tokenIn, tokenOut, req);
       if (attempt.ok) {
-        return { info: serializeSwapInfo(attempt.info), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+        return { info: this.exact(serializeSwapInfo(attempt.info), req.orderKind), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
       }
       if (attempt.reason !== '') reasons.push(attempt.reason);
       if (!attempt.poolId || excluded.length >= MAX_POOL_EXCLUSIONS) break;
@@ -113,6 +115,18 @@ export class ChainRouter {
       router.setPrices(this.pricesKey ?? '', this.prices);
     }
     return { info: emptySwapInfo(tokenIn, tokenOut), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+  }
+
+  private poolsById: Map<string, ReplayPool> | undefined;
+
+  /** The SOR's return amount replaced by the Vault's own arithmetic over the same swaps. */
+  private exact(info: SerializedSwapInfo, kind: OrderKind): SerializedSwapInfo {
+    this.poolsById ??= new Map(this.pools.map((p) => [p.id.toLowerCase(), p]));
+    const r = exactReturnAmount(kind, info, this.poolsById, this.chain.wrappedNative);
+    if (r.amount === undefined || r.amount <= 0n) return info;
+    const shift = r.amount - BigInt(info.returnAmount);
+    const amount = r.amount.toString();
+    return { ...info, returnAmount: amount, returnAmountFromSwaps: amount, returnAmountConsideringFees: (BigInt(info.returnAmountConsideringFees) + shift).toString() };
   }
 
   private async attempt(tokenIn: string, tokenOut: string, req: RouteRequest): Promise<Attempt> {

@@ -44,7 +44,9 @@ export class WorkerExecutor implements QuoteExecutor {
 
   constructor(threads: number) {
     const { filename, execArgv } = workerEntry();
-    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
+    // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
+    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10 });
   }
 
   run(task: QuoteTask): Promise<RouteOutcome> {

@@ -42,11 +42,11 @@ export function sorConfigFor(chain: Pick<ChainInfo, 'id' | 'vault' | 'wrappedNat
 }
 
 /**
- * SOR path candidates depend on the timestamp (Element pools price by time to expiry) and are
- * cached per timestamp; a minute bucket keeps that cache useful while staying within a minute of
- * the real time.
+ * SOR path candidates depend on the timestamp (only Element pools price by time to expiry, and
+ * slowly) and are cached per timestamp. A new timestamp makes every pair pay for its candidate
+ * paths again, so it moves in 5-minute steps, the pool-update cadence that rebuilds routers anyway.
  */
-export const SOR_TIMESTAMP_BUCKET_SECONDS = 60;
+export const SOR_TIMESTAMP_BUCKET_SECONDS = 300;
 
 export function sorTimestamp(nowMs: number): number {
   const s = Math.floor(nowMs / 1000);
