@@ -1,5 +1,6 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../../bench/quoteCases';
+import { exactReturnAmount } from '../../src/domain/vaultMath/batchSwap';
 import { sorTimestamp } from '../../src/routing/sorConfig';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { describeWithSnapshot, loadSnapshotPools } from '../helpers/snapshot';
@@ -30,6 +31,7 @@ describeWithSnapshot('/sor matches the SOR driven directly (mainnet snapshot)', 
   let server: TestServer;
   let pools: SubgraphPoolBase[];
   const results: { name: string; kind: string; returnAmount: string }[] = [];
+  const changedByReplay: string[] = [];
 
   beforeAll(async () => {
     server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
@@ -44,8 +46,14 @@ describeWithSnapshot('/sor matches the SOR driven directly (mainnet snapshot)', 
     const expected = await directQuote(pools, c, { timestamp: sorTimestamp(NOW_MS), pricesInEth });
     const res = await post(`${server.url}/sor/1`, c);
     expect(res.status).toBe(200);
-    expect(res.body.returnAmount).toBe(expected.returnAmount.toString());
-    expect(res.body.returnAmountConsideringFees).toBe(expected.returnAmountConsideringFees.toString());
+    // Same route as the SOR; its amount re-computed with the Vault's own arithmetic where the
+    // route's pools are all simulated (src/domain/vaultMath), else the SOR's figure.
+    const swaps = expected.swaps.map(({ poolId, assetInIndex, assetOutIndex, amount }) => ({ poolId, assetInIndex, assetOutIndex, amount: String(amount) }));
+    const exact = exactReturnAmount(c.orderKind, { swaps, tokenAddresses: expected.tokenAddresses, tokenIn: expected.tokenIn, tokenOut: expected.tokenOut }, new Map(pools.map((p) => [p.id.toLowerCase(), p])), TOKENS.WETH.address).amount;
+    const shift = exact === undefined ? 0n : exact - expected.returnAmount.toBigInt();
+    expect(res.body.returnAmount).toBe((expected.returnAmount.toBigInt() + shift).toString());
+    expect(res.body.returnAmountConsideringFees).toBe((expected.returnAmountConsideringFees.toBigInt() + shift).toString());
+    if (shift !== 0n) changedByReplay.push(name);
     expect(res.body.swaps).toEqual(expected.swaps.map(({ poolId, assetInIndex, assetOutIndex, amount, userData }) => ({ poolId, assetInIndex, assetOutIndex, amount, userData })));
     expect(res.body.tokenAddresses).toEqual(expected.tokenAddresses);
     results.push({ name, kind: c.orderKind, returnAmount: String(res.body.returnAmount) });
