@@ -96,6 +96,17 @@ describeWithSnapshot('POST /sor/:chainId', () => {
     expect(res.body).toMatchObject({ swaps: [], tokenAddresses: [], returnAmount: '0', swapAmount: '0', returnAmountConsideringFees: '0', marketSp: '0' });
   });
 
+  test('extreme but valid numbers answer 200, never a 500', async () => {
+    const max = (2n ** 256n - 1n).toString();
+    const huge = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, amount: max });
+    expect(huge.status).toBe(200);
+    expect(huge.body).toMatchObject({ swaps: [], returnAmount: '0' });
+    const tiny = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, amount: '1', orderKind: 'buy' });
+    expect(tiny.status).toBe(200);
+    const costlyGas = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, gasPrice: max });
+    expect(costlyGas.status).toBe(200);
+  });
+
   test('the answer has exactly the SwapInfo fields, amounts as decimal strings', async () => {
     const res = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect(Object.keys(res.body).sort()).toEqual([
