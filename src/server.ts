@@ -6,7 +6,7 @@ import { FEATURES, Feature, FeatureFactory } from './features';
 import { createApp, AppOptions } from './http/app';
 import type { ServerErrorReporter } from './http/errors';
 import { releaseAllHeldLeases } from './jobs/exclusive';
-import { drainHttpServer, within } from './lifecycle/drainHttpServer';
+import { BACKGROUND_STOP_MS, drainHttpServer, within } from './lifecycle/drainHttpServer';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
 import { createStore } from './store/createStore';
@@ -39,9 +39,6 @@ export interface StartOptions extends AppOptions {
   readonly host?: string;
 }
 
-/** How long shutdown waits for one feature's background work (a running timer job) to stop. */
-const FEATURE_STOP_MS = 3_000;
-
 /** Loads the read model, builds the features, then listens. `port` 0 picks a free port (tests). */
 export async function startServer(ctx: AppContext, port: number, options: StartOptions = {}): Promise<RunningServer> {
   await ctx.readModel.start();
@@ -72,8 +69,11 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
       // lease a still-running job holds so the next instance need not wait for it to expire.
       const { forced } = await drainHttpServer(server);
       if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
+      const stopBy = Date.now() + BACKGROUND_STOP_MS;
       for (const f of [...features].reverse()) {
-        if (f.stop && !(await within(FEATURE_STOP_MS, Promise.resolve(f.stop())))) ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
+        if (f.stop && !(await within(Math.max(0, stopBy - Date.now()), Promise.resolve(f.stop())))) {
+          ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
+        }
       }
       const released = await releaseAllHeldLeases(ctx.store);
       if (released > 0) ctx.logger.info({ released }, 'released held job leases');
