@@ -1,0 +1,57 @@
+import { performance } from 'node:perf_hooks';
+import { devAccount, traderAccounts } from '../src/devnet/accounts';
+import { deployDevnet } from '../src/devnet/deploy';
+import { startInProcessChain } from '../src/devnet/localChain';
+import { exactReturnAmount } from '../src/domain/vaultMath/batchSwap';
+import { sorTimestamp } from '../src/routing/sorConfig';
+import { directPools, directQuote } from '../test/routing/directSor';
+import { HAS_SNAPSHOT, loadSnapshotPools } from '../test/helpers/snapshot';
+import { QUOTE_CASES, TOKENS } from './quoteCases';
+import { figure } from './lib/report';
+
+/**
+ * The local chain and the exact quote amounts:
+ * - deploying the whole devnet (Balancer V2 stack, 7 tokens, 10 pools, 4 funded traders) in process;
+ * - what replaying a route with the Vault's arithmetic (src/domain/vaultMath) adds to a quote, on
+ *   the SOR's routes for the mainnet snapshot's quote mix (target: well under the SOR's own time).
+ */
+export async function run(): Promise<void> {
+  const chain = startInProcessChain();
+  await chain.provider.getBlockNumber();
+  const t0 = performance.now();
+  const devnet = await deployDevnet(devAccount(0, chain.provider), { traders: traderAccounts(chain.provider) });
+  figure(`devnet deploy (${devnet.pools.length} pools, in-process)`, performance.now() - t0, 'ms', { op: '<', value: 10_000 });
+  await chain.close();
+
+  if (!HAS_SNAPSHOT) {
+    process.stdout.write('exact replay: skipped (../shared/data snapshot absent)\n');
+    return;
+  }
+  const pools = directPools(loadSnapshotPools());
+  const byId = new Map(pools.map((p) => [p.id.toLowerCase(), p]));
+  const timestamp = sorTimestamp(Date.now());
+  let sorMs = 0;
+  const routes = [];
+  for (const c of QUOTE_CASES) {
+    const s = performance.now();
+    const info = await directQuote(pools, c, { timestamp });
+    sorMs += performance.now() - s;
+    if (info.swaps.length > 0) routes.push({ kind: c.orderKind, info });
+  }
+  const ROUNDS = 20;
+  let replayed = 0;
+  let simulated = 0;
+  const s = performance.now();
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const { kind, info } of routes) {
+      const route = { swaps: info.swaps.map((sw) => ({ ...sw, amount: String(sw.amount) })), tokenAddresses: info.tokenAddresses, tokenIn: info.tokenIn, tokenOut: info.tokenOut };
+      const out = exactReturnAmount(kind, route, byId, TOKENS.WETH.address);
+      replayed++;
+      if (out.amount !== undefined) simulated++;
+    }
+  }
+  const replayMs = (performance.now() - s) / replayed;
+  figure('routes replayed exactly (all pools simulated)', (100 * simulated) / replayed, '%');
+  figure('exact replay per route', replayMs, 'ms', { op: '<', value: 1 });
+  figure('SOR per quote (new SOR + getSwaps, same mix)', sorMs / QUOTE_CASES.length, 'ms');
+}
