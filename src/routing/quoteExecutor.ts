@@ -46,7 +46,9 @@ export class WorkerExecutor implements QuoteExecutor {
     const { filename, execArgv } = workerEntry();
     // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
-    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10 });
+    // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
+    // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
+    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10, stricterFIFO: true });
   }
 
   run(task: QuoteTask): Promise<RouteOutcome> {
