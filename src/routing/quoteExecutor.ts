@@ -40,23 +40,29 @@ function workerEntry(): { filename: string; execArgv: string[] } {
 
 export class WorkerExecutor implements QuoteExecutor {
   readonly kind = 'workers';
-  private readonly pool: Piscina<QuoteTask, RouteOutcome>;
+  /** Started on the first quote: a process that never routes (jobs, tests of other features) spawns no threads. */
+  private pool: Piscina<QuoteTask, RouteOutcome> | undefined;
 
-  constructor(threads: number) {
+  constructor(private readonly threads: number) {}
+
+  run(task: QuoteTask): Promise<RouteOutcome> {
+    this.pool ??= this.start();
+    return this.pool.run(task);
+  }
+
+  private start(): Piscina<QuoteTask, RouteOutcome> {
     const { filename, execArgv } = workerEntry();
+    const threads = this.threads;
     // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
     // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
     // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
-    this.pool = new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10, stricterFIFO: true });
-  }
-
-  run(task: QuoteTask): Promise<RouteOutcome> {
-    return this.pool.run(task);
+    return new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10, stricterFIFO: true });
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool?.destroy();
+    this.pool = undefined;
   }
 }
 

@@ -27,6 +27,8 @@ export class QuoteService {
   private readonly priceInputs = new WeakMap<readonly StoredToken[], SharedInput>();
   private readonly cache: LRUCache<string, Promise<SerializedSwapInfo>> | undefined;
   private seq = 0;
+  /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
+  private used = false;
 
   constructor(
     private readonly executor: QuoteExecutor,
@@ -44,7 +46,12 @@ export class QuoteService {
     }, true));
   }
 
+  get hasQuoted(): boolean {
+    return this.used;
+  }
+
   quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
+    this.used = true;
     const pools = this.poolsInput(snap);
     const prices = this.pricesInput(snap);
     const timestamp = sorTimestamp(this.now());

@@ -6,7 +6,7 @@ import { routingRouter } from './routes';
 
 /**
  * Routing: `/sor` and `/order` over a per-chain SOR router kept in worker threads
- * (`ROUTER_WORKERS`, 0 = in-process), rebuilt (warmed) whenever a chain's pools change.
+ * (`ROUTER_WORKERS`, 0 = in-process), rebuilt whenever a chain's pools change.
  */
 export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
@@ -19,13 +19,20 @@ export function routingFeature(ctx: AppContext): Feature {
       ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed'),
     );
   };
+  // The service process builds every chain's router at start and each new pool version as soon as
+  // it loads, so quotes never wait for one. Without background work (tests, one-off commands) no
+  // thread is spawned until the first quote.
+  let warming = false;
   const unsubscribe = ctx.readModel.onReload((next, previous) => {
-    if (!previous || next.pools !== previous.pools) warm(next.chainId);
+    if ((warming || quotes.hasQuoted) && (!previous || next.pools !== previous.pools)) warm(next.chainId);
   });
-  for (const chain of ctx.config.chains) warm(chain.id);
   return {
     name: 'routing',
     routers: [routingRouter(ctx, quotes)],
+    start: () => {
+      warming = true;
+      for (const chain of ctx.config.chains) warm(chain.id);
+    },
     stop: async () => {
       unsubscribe();
       await executor.close();
