@@ -36,13 +36,13 @@ const TABLE: readonly (readonly [bigint, bigint])[] = [
 
 export class LogExpMathError extends Error {}
 
-function require(ok: boolean, what: string): void {
+function ensure(ok: boolean, what: string): void {
   if (!ok) throw new LogExpMathError(what);
 }
 
 /** e^x for 18-decimal x in [MIN_NATURAL_EXPONENT, MAX_NATURAL_EXPONENT]. */
 export function exp(xIn: bigint): bigint {
-  require(xIn >= MIN_NATURAL_EXPONENT && xIn <= MAX_NATURAL_EXPONENT, 'exp: exponent out of bounds');
+  ensure(xIn >= MIN_NATURAL_EXPONENT && xIn <= MAX_NATURAL_EXPONENT, 'exp: exponent out of bounds');
   if (xIn < 0n) return (ONE_18 * ONE_18) / exp(-xIn);
   let x = xIn;
   let firstAN = 1n;
@@ -125,8 +125,8 @@ function ln36(xIn: bigint): bigint {
 export function pow(x: bigint, y: bigint): bigint {
   if (y === 0n) return ONE_18;
   if (x === 0n) return 0n;
-  require(x <= INT256_MAX, 'pow: base out of bounds');
-  require(y < MILD_EXPONENT_BOUND, 'pow: exponent out of bounds');
+  ensure(x <= INT256_MAX, 'pow: base out of bounds');
+  ensure(y < MILD_EXPONENT_BOUND, 'pow: exponent out of bounds');
   let logxTimesY: bigint;
   if (LN_36_LOWER_BOUND < x && x < LN_36_UPPER_BOUND) {
     const l = ln36(x);
@@ -135,6 +135,6 @@ export function pow(x: bigint, y: bigint): bigint {
     logxTimesY = ln(x) * y;
   }
   logxTimesY /= ONE_18;
-  require(MIN_NATURAL_EXPONENT <= logxTimesY && logxTimesY <= MAX_NATURAL_EXPONENT, 'pow: product out of bounds');
+  ensure(MIN_NATURAL_EXPONENT <= logxTimesY && logxTimesY <= MAX_NATURAL_EXPONENT, 'pow: product out of bounds');
   return exp(logxTimesY);
 }
