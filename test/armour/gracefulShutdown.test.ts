@@ -1,23 +1,16 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../../src/store/createStore';
 import { FakeSanctionsProvider, startFakeChainalysis } from '../fakes/sanctionsProviders';
 import { FakeSubgraph } from '../fakes/subgraphServer';
+import { freePort } from '../helpers/freePort';
 
 const ROOT = join(__dirname, '..', '..');
 const CLEAN = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

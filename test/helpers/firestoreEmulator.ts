@@ -1,24 +1,14 @@
 import { FirestoreServer } from '@firestore-emulator/server';
 import { Firestore } from '@google-cloud/firestore';
-import { createServer } from 'node:net';
 import { TokenBucket } from '../../src/store/rateBudget';
 import { FirestoreStore } from '../../src/store/firestoreStore';
+import { freePort } from './freePort';
 
 /**
  * An in-process Firestore emulator speaking the real gRPC protocol (`@firestore-emulator/server`).
  * Its transactions do not isolate, but it enforces `create()` on existing documents, which is what
  * our leases rely on.
  */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Emulator {
   readonly host: string;

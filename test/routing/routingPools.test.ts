@@ -6,25 +6,23 @@ import type { StoredPool } from '../../src/domain/pool';
 import { ChainRouter } from '../../src/routing/chainRouter';
 import { aboveLiquidityFloor, isRoutable, toRoutingPools, toSorPool } from '../../src/routing/routingPools';
 import { sorConfigFor } from '../../src/routing/sorConfig';
+import { storedPool } from '../helpers/poolFixtures';
 
 const A = '0x00000000000000000000000000000000000000a1';
 const B = '0x00000000000000000000000000000000000000b2';
 const MAINNET = chainById(1)!;
 
 function pool(id: string, balances: [string, string], over: Partial<StoredPool> = {}): StoredPool {
-  return {
-    id: id.padEnd(66, '0'), address: id.slice(0, 42).padEnd(42, '0'), poolType: 'Weighted', poolTypeVersion: 1, factory: null, owner: null,
-    symbol: null, name: null, swapFee: '0.003', swapEnabled: true, isPaused: false, isInRecoveryMode: false, amp: null,
-    totalShares: '1000', totalWeight: '1', totalSwapVolume: '0', totalSwapFee: '0', createTime: null, swapsCount: null, holdersCount: null,
+  return storedPool({
+    id: id.padEnd(66, '0'),
+    address: id.slice(0, 42).padEnd(42, '0'),
+    totalShares: '1000',
     tokens: [
       { address: A, symbol: 'A', name: null, decimals: 6, balance: balances[0], weight: '0.5', priceRate: '1' },
       { address: B, symbol: 'B', name: null, decimals: 18, balance: balances[1], weight: '0.5', priceRate: '1' },
     ],
-    tokensList: [A, B], expiryTime: null, unitSeconds: null, principalToken: null, baseToken: null, mainIndex: null, wrappedIndex: null,
-    lowerTarget: null, upperTarget: null, managementFee: null, protocolYieldFeeCache: null, priceRateProviders: [], gyro: null,
-    subgraphLiquidity: null, routable: true,
     ...over,
-  };
+  });
 }
 
 describe('pools handed to the SOR', () => {

@@ -1,5 +1,6 @@
 import type { PoolHistoryPoint, StoredPool, StoredToken } from '../../src/domain/pool';
 import { MAX_DOCUMENT_BYTES, Store } from '../../src/store/Store';
+import { storedPool } from '../helpers/poolFixtures';
 
 /**
  * The one contract every Store adapter must pass (DESIGN section 3). Each adapter's test file
@@ -8,48 +9,22 @@ import { MAX_DOCUMENT_BYTES, Store } from '../../src/store/Store';
 
 export function makePool(i: number, overrides: Partial<StoredPool> = {}): StoredPool {
   const hex = i.toString(16).padStart(40, '0');
-  return {
+  return storedPool({
     id: `0x${hex}0002000000000000000000${i.toString(16).padStart(2, '0').slice(-2)}`,
     address: `0x${hex}`,
-    poolType: 'Weighted',
     poolTypeVersion: 4,
-    factory: null,
-    owner: null,
     symbol: `P${i}`,
     name: `Pool ${i}`,
-    swapFee: '0.003',
-    swapEnabled: true,
-    isPaused: false,
-    isInRecoveryMode: false,
-    amp: null,
     totalShares: '1000.5',
-    totalWeight: '1',
     totalSwapVolume: String(i * 10),
     totalSwapFee: String(i),
     createTime: 1_650_000_000 + i,
-    swapsCount: null,
-    holdersCount: null,
     tokens: [
       { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', symbol: 'WETH', name: null, decimals: 18, balance: `${i}.123456789012345678`, weight: '0.5', priceRate: '1' },
       { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', name: null, decimals: 6, balance: `${i * 3000}.5`, weight: '0.5', priceRate: '1' },
     ],
-    tokensList: ['0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'],
-    expiryTime: null,
-    unitSeconds: null,
-    principalToken: null,
-    baseToken: null,
-    mainIndex: null,
-    wrappedIndex: null,
-    lowerTarget: null,
-    upperTarget: null,
-    managementFee: null,
-    protocolYieldFeeCache: null,
-    priceRateProviders: [],
-    gyro: null,
-    subgraphLiquidity: null,
-    routable: true,
     ...overrides,
-  };
+  });
 }
 
 export function makeToken(address: string, overrides: Partial<StoredToken> = {}): StoredToken {

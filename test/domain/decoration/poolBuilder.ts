@@ -1,4 +1,5 @@
 import type { PoolHistoryPoint, StoredPool, StoredPoolToken } from '../../../src/domain/pool';
+import { storedPool } from '../../helpers/poolFixtures';
 
 /** Minimal stored pools for decoration vectors: only the fields decoration reads matter. */
 export function token(address: string, balance: string, extra: Partial<StoredPoolToken> = {}): StoredPoolToken {
@@ -6,46 +7,13 @@ export function token(address: string, balance: string, extra: Partial<StoredPoo
 }
 
 export function pool(id: string, poolType: string, tokens: StoredPoolToken[], extra: Partial<StoredPool> = {}): StoredPool {
-  const address = extra.address ?? `0x${id.padStart(40, '0')}`;
-  return {
+  return storedPool({
     id: `0x${id.padStart(64, '0')}`,
-    address,
+    address: extra.address ?? `0x${id.padStart(40, '0')}`,
     poolType,
-    poolTypeVersion: 1,
-    factory: null,
-    owner: null,
-    symbol: null,
-    name: null,
-    swapFee: '0.003',
-    swapEnabled: true,
-    isPaused: false,
-    isInRecoveryMode: false,
-    amp: null,
-    totalShares: '100',
-    totalWeight: '1',
-    totalSwapVolume: '0',
-    totalSwapFee: '0',
-    createTime: null,
-    swapsCount: null,
-    holdersCount: null,
     tokens,
-    tokensList: tokens.map((t) => t.address),
-    expiryTime: null,
-    unitSeconds: null,
-    principalToken: null,
-    baseToken: null,
-    mainIndex: null,
-    wrappedIndex: null,
-    lowerTarget: null,
-    upperTarget: null,
-    managementFee: null,
-    protocolYieldFeeCache: null,
-    priceRateProviders: [],
-    gyro: null,
-    subgraphLiquidity: null,
-    routable: true,
     ...extra,
-  };
+  });
 }
 
 export function point(poolId: string, timestamp: number, totalSwapVolume: string, totalSwapFee: string, priceRates: Record<string, string> = {}): PoolHistoryPoint {

@@ -1,6 +1,7 @@
 import { Contract, HDNodeWallet, Interface, MaxUint256, TransactionReceipt, parseUnits } from 'ethers';
 import { balancerAbi } from '../../../src/devnet/artifacts';
 import { Devnet, tokenBySymbol } from '../../../src/devnet/devnet';
+import type { SerializedSwapInfo, SorOrderResponse } from '../../../src/routing/types';
 import type { E2eEnvironment } from './e2eEnvironment';
 
 /**
@@ -28,25 +29,9 @@ export interface OrderSpec {
   readonly nativeAlias?: typeof NATIVE_ZERO | typeof NATIVE_EEEE;
 }
 
-export interface OrderResponse {
-  readonly price: { sellAmount: string; buyAmount: string; allowanceTarget: string; price: string };
-  readonly to: string;
-  readonly data: string;
-  readonly value: string;
-  readonly minBuyAmount?: string;
-  readonly maxSellAmount?: string;
-  readonly deadline: number;
-  readonly relayerApprovalRequired: boolean;
-}
-
-export interface SwapInfoResponse {
-  readonly tokenAddresses: string[];
-  readonly swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[];
-  readonly swapAmount: string;
-  readonly returnAmount: string;
-  readonly tokenIn: string;
-  readonly tokenOut: string;
-}
+/** The wire types are the service's own, so a change of shape breaks this suite at compile time. */
+export type OrderResponse = SorOrderResponse;
+export type SwapInfoResponse = SerializedSwapInfo;
 
 export async function postJson<T>(url: string, body: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
