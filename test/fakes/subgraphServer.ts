@@ -6,6 +6,7 @@ import {
 } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { compareDecimal } from '../../src/domain/decimal';
+import { SUBGRAPH_SDL } from '../../src/sources/subgraph/subgraphSdl';
 
 /**
  * A local stand-in for a Balancer V2 subgraph (graph-node): a real HTTP server on 127.0.0.1 that
@@ -61,103 +62,13 @@ export interface FakeSubgraphOptions {
   readonly honourTotalSharesFilter?: boolean;
 }
 
-const SDL = /* GraphQL */ `
-  scalar BigDecimal
-  scalar BigInt
-  scalar Bytes
 
-  enum OrderDirection { asc desc }
-  enum Pool_orderBy { id address poolType totalShares totalLiquidity createTime }
 
-  input Pool_filter {
-    id: ID
-    id_gt: ID
-    id_lt: ID
-    id_in: [ID!]
-    totalShares_gt: BigDecimal
-    poolType: String
-    poolType_in: [String!]
-    swapEnabled: Boolean
-  }
-
-  type PoolToken {
-    id: ID
-    address: String
-    symbol: String
-    name: String
-    decimals: Int
-    balance: BigDecimal
-    weight: BigDecimal
-    priceRate: BigDecimal
-  }
-
-  type PriceRateProvider {
-    address: Bytes
-    token: PoolToken
-  }
-
-  type Pool {
-    id: ID!
-    address: Bytes
-    poolType: String
-    poolTypeVersion: Int
-    factory: Bytes
-    owner: Bytes
-    symbol: String
-    name: String
-    swapFee: BigDecimal
-    swapEnabled: Boolean
-    isPaused: Boolean
-    isInRecoveryMode: Boolean
-    amp: BigInt
-    totalShares: BigDecimal
-    totalWeight: BigDecimal
-    totalSwapVolume: BigDecimal
-    totalSwapFee: BigDecimal
-    totalLiquidity: BigDecimal
-    createTime: Int
-    swapsCount: BigInt
-    holdersCount: BigInt
-    tokensList: [Bytes!]
-    tokens: [PoolToken!]
-    priceRateProviders: [PriceRateProvider!]
-    mainIndex: Int
-    wrappedIndex: Int
-    lowerTarget: BigDecimal
-    upperTarget: BigDecimal
-    expiryTime: BigInt
-    unitSeconds: BigInt
-    principalToken: Bytes
-    baseToken: Bytes
-    managementFee: BigDecimal
-    protocolYieldFeeCache: BigDecimal
-    alpha: BigDecimal
-    beta: BigDecimal
-    sqrtAlpha: BigDecimal
-    sqrtBeta: BigDecimal
-    root3Alpha: BigDecimal
-    c: BigDecimal
-    s: BigDecimal
-    lambda: BigDecimal
-    tauAlphaX: BigDecimal
-    tauAlphaY: BigDecimal
-    tauBetaX: BigDecimal
-    tauBetaY: BigDecimal
-    u: BigDecimal
-    v: BigDecimal
-    w: BigDecimal
-    z: BigDecimal
-    dSq: BigDecimal
-  }
-
-  type Query {
-    pools(first: Int = 100, skip: Int = 0, orderBy: Pool_orderBy, orderDirection: OrderDirection, where: Pool_filter): [Pool!]!
-    pool(id: ID!): Pool
-  }
-`;
+/** The `Pool_filter` fields this fake applies; the schema has more (the devnet endpoint serves them all). */
+const FILTERS_SERVED = new Set(['id', 'id_gt', 'id_lt', 'id_in', 'totalShares_gt', 'poolType', 'poolType_in', 'swapEnabled']);
 
 let schema: GraphQLSchema | undefined;
-const getSchema = () => (schema ??= buildSchema(SDL));
+const getSchema = () => (schema ??= buildSchema(SUBGRAPH_SDL));
 
 type Projector = (value: Record<string, unknown>) => Record<string, unknown>;
 
@@ -388,6 +299,8 @@ export class FakeSubgraph {
     if (args.skip < 0 || args.skip > 5000) throw new ResolverError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
     if (args.orderBy !== undefined && args.orderBy !== 'id') throw new ResolverError(`this fake orders only by id, not ${args.orderBy}`);
     const w = args.where ?? {};
+    const unsupported = Object.keys(w).filter((k) => !FILTERS_SERVED.has(k));
+    if (unsupported.length > 0) throw new ResolverError(`this fake does not filter by ${unsupported.join(', ')}`);
     const sharesGt = w.totalShares_gt === undefined ? undefined : String(w.totalShares_gt);
     const matches = (p: Pool): boolean =>
       (w.id === undefined || p.id === w.id) &&
