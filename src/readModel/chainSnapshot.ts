@@ -1,4 +1,5 @@
 import type { ChainMeta, StoredPool, StoredToken } from '../domain/pool';
+import { toPoolView } from '../domain/poolView';
 import { PreparedBody } from './preparedBody';
 
 /** Everything the read paths need for one chain, immutable once built. */
@@ -27,12 +28,14 @@ export class ChainSnapshot {
     return this.meta.tokensVersion;
   }
 
+  /** `GET /pools/{chainId}`: every pool as the API shows it. */
   get poolsBody(): PreparedBody {
-    return (this.poolsBodyCache ??= new PreparedBody(this.pools));
+    return (this.poolsBodyCache ??= PreparedBody.json(this.pools.map((p) => toPoolView(p, this.chainId))));
   }
 
+  /** `GET /tokens/{chainId}`. */
   get tokensBody(): PreparedBody {
-    return (this.tokensBodyCache ??= new PreparedBody(this.tokens.map((t) => ({ ...t, chainId: this.chainId }))));
+    return (this.tokensBodyCache ??= PreparedBody.json(this.tokens.map((t) => ({ ...t, chainId: this.chainId }))));
   }
 
   /** A copy that keeps the pools (and their serialized body) and swaps in new tokens. */

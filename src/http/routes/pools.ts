@@ -4,7 +4,6 @@ import { toPoolView } from '../../domain/poolView';
 import { resolveChainParam } from '../chainParam';
 import { HttpError } from '../errors';
 import { sendPrepared } from '../sendPrepared';
-import { PreparedBody } from '../../readModel/preparedBody';
 import type { ChainSnapshot } from '../../readModel/chainSnapshot';
 
 export function snapshotFor(ctx: AppContext, rawChainId: string | undefined): ChainSnapshot {
@@ -14,20 +13,10 @@ export function snapshotFor(ctx: AppContext, rawChainId: string | undefined): Ch
   return snap;
 }
 
-const viewBodies = new WeakMap<ChainSnapshot, PreparedBody>();
-
 /** GET /pools/{chainId} and GET /pools/{chainId}/{id}, served from the read model. */
 export function poolsRouter(ctx: AppContext): Router {
   const r = Router();
-  r.get('/pools/:chainId', (req, res) => {
-    const snap = snapshotFor(ctx, req.params.chainId);
-    let body = viewBodies.get(snap);
-    if (!body) {
-      body = new PreparedBody(snap.pools.map((p) => toPoolView(p, snap.chainId)));
-      viewBodies.set(snap, body);
-    }
-    sendPrepared(req, res, body);
-  });
+  r.get('/pools/:chainId', (req, res) => sendPrepared(req, res, snapshotFor(ctx, req.params.chainId).poolsBody));
   r.get('/pools/:chainId/:id', (req, res) => {
     const snap = snapshotFor(ctx, req.params.chainId);
     const id = req.params.id.toLowerCase();
