@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
 import { encodeOrder } from '../../src/routing/orderEncoding';
 import type { SerializedSwapInfo } from '../../src/routing/types';
-import { vaultInterface } from '../../src/routing/vaultAbi';
+import { decode } from './batchSwapCalldata';
 
 const VAULT = '0xba12222222228d8ba445958a75a0704d566bf2c8';
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
@@ -27,17 +27,6 @@ function info(over: Partial<SerializedSwapInfo>): SerializedSwapInfo {
   };
 }
 
-function decode(data: string) {
-  const d = vaultInterface.decodeFunctionData('batchSwap', data);
-  return {
-    kind: Number(d[0]),
-    swaps: (d[1] as unknown[][]).map((s) => ({ poolId: s[0], assetInIndex: Number(s[1]), assetOutIndex: Number(s[2]), amount: (s[3] as bigint).toString(), userData: s[4] })),
-    assets: [...(d[2] as string[])],
-    funds: [...(d[3] as unknown[])],
-    limits: [...(d[4] as bigint[])],
-    deadline: Number(d[5]),
-  };
-}
 
 describe('encodeOrder', () => {
   test('a sell decodes to GIVEN_IN with the route, funds, signed limits and deadline', () => {

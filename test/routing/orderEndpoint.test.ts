@@ -1,6 +1,6 @@
 import { getAddress } from 'ethers';
 import { routingFeature } from '../../src/routing/routingFeature';
-import { vaultInterface } from '../../src/routing/vaultAbi';
+import { decode } from './batchSwapCalldata';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { post } from './quoteClient';
@@ -19,17 +19,6 @@ const BUY = { sellToken: MAINNET.DAI, buyToken: MAINNET.BAL, orderKind: 'buy', a
 
 interface Quote { returnAmount: string; swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[]; tokenAddresses: string[]; marketSp: string }
 
-function decode(data: string) {
-  const d = vaultInterface.decodeFunctionData('batchSwap', data);
-  return {
-    kind: Number(d[0]),
-    swaps: (d[1] as unknown[][]).map((s) => ({ poolId: s[0], assetInIndex: Number(s[1]), assetOutIndex: Number(s[2]), amount: (s[3] as bigint).toString(), userData: s[4] })),
-    assets: [...(d[2] as string[])],
-    funds: [...(d[3] as unknown[])],
-    limits: [...(d[4] as bigint[])],
-    deadline: Number(d[5]),
-  };
-}
 
 describeWithSnapshot('POST /order/:chainId', () => {
   let server: TestServer;
