@@ -9,7 +9,8 @@ COPY package.json package-lock.json ./
 # No install scripts (package.json allowScripts denies them too): better-sqlite3 ships prebuilt
 # binaries, and nothing else needs a build step.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+# src/tsconfig.json is the build configuration (src/ only, to dist/src/).
 COPY src ./src
 RUN npm run build
 

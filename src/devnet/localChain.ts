@@ -28,8 +28,8 @@ interface HardhatRuntime {
 
 function loadHardhat(): HardhatRuntime {
   process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
-  // The config sits at the repository root; name it so the working directory does not matter.
-  process.env.HARDHAT_CONFIG ??= join(__dirname, '..', '..', 'hardhat.config.js');
+  // The config sits beside this module; name it so the working directory does not matter.
+  process.env.HARDHAT_CONFIG ??= join(__dirname, 'hardhat.config.js');
   return require('hardhat') as HardhatRuntime;
 }
 

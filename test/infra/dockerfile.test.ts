@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../src/config/env';
 import { CONTAINER_PORT } from '../../infra/config';
 
@@ -61,7 +61,7 @@ describe('Dockerfile', () => {
     expect(build).toBeDefined();
     expect(build).not.toBe(final);
     expect(runs(build).some((r) => /^npm ci\b/.test(r) && !r.includes('--omit=dev'))).toBe(true);
-    expect(pkg.scripts.build).toMatch(/tsc -p tsconfig\.build\.json/);
+    expect(pkg.scripts.build).toMatch(/tsc -p src\b/);
   });
 
   it('ships only production dependencies and the compiled output in the final stage', () => {
@@ -71,7 +71,7 @@ describe('Dockerfile', () => {
     expect(finalRuns.some((r) => /npm run build|tsc\b/.test(r))).toBe(false);
     const copies = final.steps.filter((i) => i.op === 'COPY').map((i) => i.args);
     expect(copies).toContain(`--from=${build.name} /app/dist ./dist`);
-    // No sources or tooling: nothing from src/, test/ or bench/, no dev dependency named in a RUN.
+    // No sources or tooling: nothing from src/ or test/, no dev dependency named in a RUN.
     expect(copies.some((c) => /(^|\s)(src|test|bench)\b/.test(c.replace(/^--from=\S+\s/, '')))).toBe(false);
     for (const dev of Object.keys(pkg.devDependencies)) {
       expect(finalRuns.some((r) => r.split(' ').includes(dev))).toBe(false);
@@ -85,11 +85,12 @@ describe('Dockerfile', () => {
   });
 
   it('starts the file the build writes: outDir + src/main.ts as .js, which is also package.json main', () => {
-    const base = JSON.parse(read('tsconfig.json')) as { compilerOptions: { outDir: string; rootDir: string } };
-    const buildCfg = JSON.parse(read('tsconfig.build.json')) as { compilerOptions?: { outDir?: string; rootDir?: string } };
-    const outDir = buildCfg.compilerOptions?.outDir ?? base.compilerOptions.outDir;
-    const rootDir = buildCfg.compilerOptions?.rootDir ?? base.compilerOptions.rootDir;
-    const expected = join(outDir, join(rootDir, 'src/main.ts').replace(/\.ts$/, '.js'));
+    // The build configuration is src/tsconfig.json; its paths are relative to src/.
+    const buildCfg = JSON.parse(read('src/tsconfig.json')) as { compilerOptions: { outDir: string; rootDir: string } };
+    const outDir = resolve(ROOT, 'src', buildCfg.compilerOptions.outDir);
+    const rootDir = resolve(ROOT, 'src', buildCfg.compilerOptions.rootDir);
+    const emitted = join(outDir, relative(rootDir, join(ROOT, 'src/main.ts'))).replace(/\.ts$/, '.js');
+    const expected = relative(ROOT, emitted);
     expect(existsSync(join(ROOT, 'src/main.ts'))).toBe(true);
     const cmd = final.steps.filter((i) => i.op === 'CMD').pop();
     expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', expected]);

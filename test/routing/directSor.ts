@@ -5,7 +5,7 @@ import { isZeroDecimal, toPlainDecimal } from '../../src/domain/decimal';
 import { sorConfigFor } from '../../src/routing/sorConfig';
 import { nativePriceInToken } from '../../src/routing/tokenPrices';
 import { chainById } from '../../src/config/chains';
-import type { QuoteCase } from '../../bench/quoteCases';
+import type { QuoteCase } from '../bench/quoteCases';
 
 /**
  * `@balancer-labs/sor` driven directly, the way the deprecated API did per request (`new SOR`,

@@ -1,6 +1,6 @@
 import { parseToPoolsDict, type SubgraphPoolBase } from '@balancer-labs/sor';
 import { StaticJsonRpcProvider } from '@ethersproject/providers';
-import { TOKENS } from '../../bench/quoteCases';
+import { TOKENS } from '../bench/quoteCases';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { sorTimestamp } from '../../src/routing/sorConfig';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';

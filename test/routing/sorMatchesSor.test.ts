@@ -1,5 +1,5 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../../bench/quoteCases';
+import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../bench/quoteCases';
 import { exactReturnAmount } from '../../src/domain/vaultMath/batchSwap';
 import { sorTimestamp } from '../../src/routing/sorConfig';
 import { routingFeature } from '../../src/routing/routingFeature';

@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { devAccount, traderAccounts } from '../src/devnet/accounts';
-import { deployDevnet } from '../src/devnet/deploy';
-import { startInProcessChain } from '../src/devnet/localChain';
-import { exactReturnAmount } from '../src/domain/vaultMath/batchSwap';
-import { sorTimestamp } from '../src/routing/sorConfig';
-import { directPools, directQuote } from '../test/routing/directSor';
-import { HAS_SNAPSHOT, loadSnapshotPools } from '../test/helpers/snapshot';
+import { devAccount, traderAccounts } from '../../src/devnet/accounts';
+import { deployDevnet } from '../../src/devnet/deploy';
+import { startInProcessChain } from '../../src/devnet/localChain';
+import { exactReturnAmount } from '../../src/domain/vaultMath/batchSwap';
+import { sorTimestamp } from '../../src/routing/sorConfig';
+import { directPools, directQuote } from '../routing/directSor';
+import { HAS_SNAPSHOT, loadSnapshotPools } from '../helpers/snapshot';
 import { QUOTE_CASES, TOKENS } from './quoteCases';
 import { figure } from './lib/report';
 

@@ -6,13 +6,13 @@ import { SOR, SwapTypes } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
 import autocannon from 'autocannon';
-import { chainById } from '../src/config/chains';
-import { normalizePool } from '../src/domain/normalizePool';
-import { carryDecoration } from '../src/domain/pool';
-import { aboveLiquidityFloor, toRoutingPools } from '../src/routing/routingPools';
-import { sorConfigFor } from '../src/routing/sorConfig';
+import { chainById } from '../../src/config/chains';
+import { normalizePool } from '../../src/domain/normalizePool';
+import { carryDecoration } from '../../src/domain/pool';
+import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/routingPools';
+import { sorConfigFor } from '../../src/routing/sorConfig';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
-import { SNAPSHOT } from './quoteServer';
+import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
 
 /**
  * `npm run bench -- quotes`: the fixed 44-request mix on the mainnet snapshot.

@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../test/helpers/freePort';
+import { freePort } from '../../helpers/freePort';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(__dirname, '..', '..', '..');
 
 
 export interface ServerProcess {

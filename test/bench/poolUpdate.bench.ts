@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config/env';
-import { updatePools, PoolUpdateReport } from '../src/jobs/updatePools';
-import { silentLogger } from '../src/log/logger';
-import { createContext } from '../src/server';
-import { SubgraphClient } from '../src/sources/subgraph/subgraphClient';
-import { SqliteStore } from '../src/store/sqliteStore';
-import { FakeSubgraph, syntheticPools } from '../test/fakes/subgraphServer';
+import { loadConfig } from '../../src/config/env';
+import { updatePools, PoolUpdateReport } from '../../src/jobs/updatePools';
+import { silentLogger } from '../../src/log/logger';
+import { createContext } from '../../src/server';
+import { SubgraphClient } from '../../src/sources/subgraph/subgraphClient';
+import { SqliteStore } from '../../src/store/sqliteStore';
+import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
 
 /**
  * Pool update of 10,000 synthetic pools from a local subgraph (10 pages) into SQLite: the first

@@ -2,13 +2,13 @@ import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStore } from '../src/store/sqliteStore';
-import { seedStore } from '../test/helpers/testServer';
-import { HAS_SNAPSHOT, loadSnapshotPools, SNAPSHOT_FILE } from '../test/helpers/snapshot';
+import { SqliteStore } from '../../src/store/sqliteStore';
+import { seedStore } from '../helpers/testServer';
+import { HAS_SNAPSHOT, loadSnapshotPools, SNAPSHOT_FILE } from '../helpers/snapshot';
 import { figure } from './lib/report';
 import { startServerProcess } from './lib/serverProcess';
 import { createServer, get } from 'node:http';
-import { freePort } from '../test/helpers/freePort';
+import { freePort } from '../helpers/freePort';
 
 /** GET /pools/1 with the 372 mainnet pools over loopback: throughput, latency, server RSS. */
 export async function run(): Promise<void> {

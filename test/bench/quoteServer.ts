@@ -1,17 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { routingFeature } from '../src/routing/routingFeature';
-import { startTestServer } from '../test/helpers/testServer';
+import { routingFeature } from '../../src/routing/routingFeature';
+import { SNAPSHOT_FILE } from '../helpers/snapshot';
+import { startTestServer } from '../helpers/testServer';
 
 /**
  * Child process of `quotes.bench.ts`: the service with its routing feature on a temp SQLite store
  * seeded with the mainnet snapshot, on a free loopback port. Runs apart from the load generator
  * so the generator does not steal the server's event loop. Prints `READY <url>`; stops on SIGTERM.
  */
-export const SNAPSHOT = join(__dirname, '..', '..', 'shared', 'data', 'balancer-v2-mainnet-block-14717479.pools.json');
 
 async function main(): Promise<void> {
-  const pools = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as unknown[];
+  const pools = JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as unknown[];
   const env: Record<string, string> = { ROUTER_WORKERS: process.env.ROUTER_WORKERS ?? '1' };
   const server = await startTestServer(env, { seed: [{ chainId: 1, pools }], features: [routingFeature] });
   // Let the worker finish building the router before the first timed request.
