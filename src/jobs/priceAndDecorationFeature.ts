@@ -2,7 +2,6 @@ import { Router } from 'express';
 import type { AppContext } from '../appContext';
 import type { Feature } from '../features';
 import { decoratePools } from './decoratePools';
-import { JobAlreadyRunning } from './exclusive';
 import { every, Timer } from './timers';
 import { updatePrices } from './updatePrices';
 
@@ -22,14 +21,6 @@ export function tokenUpdateRouter(ctx: AppContext): Router {
   return r;
 }
 
-/** A timer tick that finds the job running elsewhere (a POST, another instance) is not a failure. */
-function quietWhenBusy(run: () => Promise<unknown>): () => Promise<unknown> {
-  return () =>
-    run().catch((e: unknown) => {
-      if (!(e instanceof JobAlreadyRunning)) throw e;
-    });
-}
-
 export function priceAndDecorationFeature(ctx: AppContext): Feature {
   const timers: Timer[] = [];
   return {
@@ -37,10 +28,10 @@ export function priceAndDecorationFeature(ctx: AppContext): Feature {
     routers: [tokenUpdateRouter(ctx)],
     start() {
       if (ctx.config.jobRunner !== 'timers') return;
-      timers.push(every('update-prices', ctx.config.prices.intervalSeconds * 1000, quietWhenBusy(() => updatePrices(ctx)), ctx.logger, true));
+      timers.push(every('update-prices', ctx.config.prices.intervalSeconds * 1000, () => updatePrices(ctx), ctx.logger, true));
       const decorateMs = ctx.config.decoratePoolsIntervalMinutes * 60_000;
       for (const chain of ctx.config.chains) {
-        timers.push(every(`decorate-pools:${chain.id}`, decorateMs, quietWhenBusy(() => decoratePools(ctx, chain.id)), ctx.logger));
+        timers.push(every(`decorate-pools:${chain.id}`, decorateMs, () => decoratePools(ctx, chain.id), ctx.logger));
       }
     },
     async stop() {
