@@ -3,6 +3,7 @@ import { DEFAULT_PROTOCOL_SWAP_FEE } from '../config/env';
 import { decorateChain, Decoration } from '../domain/decoration/decorateChain';
 import { DECORATION_FIELDS, HISTORY_RETENTION_SECONDS, StoredPool } from '../domain/pool';
 import { stableJson } from '../domain/stableJson';
+import { commitOnCurrentPools, readPoolsAt } from './commitOnCurrentPools';
 import { runExclusive } from './exclusive';
 
 /**
@@ -33,12 +34,11 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
   return runExclusive(
     ctx.store,
     { scope: String(chainId), job: DECORATE_POOLS_JOB, busyMessage: `pool decoration for chain ${chainId} is already running; retry when it has finished`, now: ctx.now },
-    async () => {
+    async (signal) => {
       const started = ctx.now();
       const nowSeconds = Math.floor(started / 1000);
-      const metaBefore = await ctx.store.getMeta(chainId);
-      const [pools, tokens, history] = await Promise.all([
-        ctx.store.listPools(chainId),
+      const [first, tokens, history] = await Promise.all([
+        readPoolsAt(ctx.store, chainId),
         ctx.store.listTokens(chainId),
         ctx.store.readHistory(chainId, { from: nowSeconds - HISTORY_RETENTION_SECONDS, to: nowSeconds }),
       ]);
@@ -46,27 +46,32 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
       for (const t of tokens) if (t.priceUsd !== null) pricesUsd.set(t.address, t.priceUsd);
 
       const decorations = decorateChain({
-        pools,
+        pools: first.pools,
         pricesUsd,
         history,
         nowSeconds,
         protocolSwapFee: ctx.config.protocolSwapFees.get(chainId) ?? DEFAULT_PROTOCOL_SWAP_FEE,
       });
 
-      // The pool-update job may have committed while we computed: apply the decoration onto the
-      // pools as they are now, so their subgraph fields are never rolled back.
-      const metaNow = await ctx.store.getMeta(chainId);
-      const base = metaNow.poolsVersion === metaBefore.poolsVersion ? pools : await ctx.store.listPools(chainId);
-      const writes: StoredPool[] = [];
-      for (const pool of base) {
-        const d = decorations.get(pool.id);
-        if (!d || decorationJson(d) === decorationJson(pool)) continue;
-        writes.push({ ...pool, ...d, decoratedAt: started });
-      }
-      if (writes.length > 0) {
-        await ctx.store.commit(chainId, { pools: writes, bumpPoolsVersion: true });
-        await ctx.readModel.refresh(chainId);
-      }
+      // Applied onto the pools as they are at commit time (see commitOnCurrentPools), so the
+      // subgraph fields a concurrent pool update wrote are never rolled back.
+      let written = 0;
+      const meta = await commitOnCurrentPools(
+        ctx.store,
+        chainId,
+        ({ pools: current }) => {
+          const writes: StoredPool[] = [];
+          for (const pool of current) {
+            const d = decorations.get(pool.id);
+            if (!d || decorationJson(d) === decorationJson(pool)) continue;
+            writes.push({ ...pool, ...d, decoratedAt: started });
+          }
+          written = writes.length;
+          return writes.length === 0 ? null : { pools: writes, bumpPoolsVersion: true };
+        },
+        { first, signal },
+      );
+      if (meta) await ctx.readModel.refresh(chainId);
       const prunedHistory = await ctx.store.pruneHistory(chainId, nowSeconds - HISTORY_RETENTION_SECONDS);
 
       let withLiquidity = 0;
@@ -77,8 +82,8 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
       }
       const report: DecorationReport = {
         chainId,
-        pools: pools.length,
-        changed: writes.length,
+        pools: first.pools.length,
+        changed: written,
         withLiquidity,
         extrapolatedSnapshots,
         historyPoints: history.length,

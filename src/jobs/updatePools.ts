@@ -1,9 +1,10 @@
 import type { AppContext } from '../appContext';
 import type { Logger } from '../log/logger';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
+import { commitOnCurrentPools } from './commitOnCurrentPools';
 import { runExclusive } from './exclusive';
 import { NormalizeMemo } from './normalizeMemo';
-import { planPoolUpdate } from './planPoolUpdate';
+import { planPoolUpdate, type PoolUpdatePlan } from './planPoolUpdate';
 import { withChainMetadata } from './tokenMetadataFromChain';
 
 /**
@@ -81,26 +82,33 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo,
   const startedAt = ctx.now();
   const all = await client.fetchAllPools({ signal, onPage: (p) => log.debug(p, 'subgraph page') });
 
-  const [stored, known] = await Promise.all([ctx.store.listPools(chainId), ctx.store.listTokens(chainId)]);
-  const plan = planPoolUpdate(all.pools, stored, new Set(known.map((t) => t.address)), {
-    nowSeconds: Math.floor(startedAt / 1000),
-    // An empty answer from a subgraph that is re-indexing must not wipe the chain.
-    removeMissing: all.pools.length > 0,
-    normalize: memo.normalize,
-  });
-  if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
+  const known = new Set((await ctx.store.listTokens(chainId)).map((t) => t.address));
+  let plan!: PoolUpdatePlan;
+  let tokens!: Awaited<ReturnType<typeof withChainMetadata>>;
+  // Planned against the pools as stored at commit time: if decoration commits meanwhile, the plan
+  // is made again so the decoration it wrote is carried over, not rolled back.
+  const meta = (await commitOnCurrentPools(
+    ctx.store,
+    chainId,
+    async ({ pools: stored }) => {
+      plan = planPoolUpdate(all.pools, stored, known, {
+        nowSeconds: Math.floor(startedAt / 1000),
+        // An empty answer from a subgraph that is re-indexing must not wipe the chain.
+        removeMissing: all.pools.length > 0,
+        normalize: memo.normalize,
+      });
+      if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
+      tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
+      return {
+        ...plan.change,
+        tokens: tokens.tokens,
+        jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: ctx.now(), lastError: null } },
+      };
+    },
+    { signal },
+  ))!;
   plan.skipped.slice(0, SKIPPED_LOG_LIMIT).forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
   if (plan.skipped.length > SKIPPED_LOG_LIMIT) log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
-
-  const tokens = await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
-  // Losing the lease mid-run means another instance may be writing: do not commit over it.
-  signal.throwIfAborted();
-  const finishedAt = ctx.now();
-  const meta = await ctx.store.commit(chainId, {
-    ...plan.change,
-    tokens: tokens.tokens,
-    jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: finishedAt, lastError: null } },
-  });
   await ctx.readModel.refresh(chainId);
 
   const report: PoolUpdateReport = {

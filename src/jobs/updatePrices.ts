@@ -61,7 +61,7 @@ export async function updatePrices(ctx: AppContext): Promise<PriceUpdateReport> 
   return runExclusive(
     ctx.store,
     { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now },
-    async () => {
+    async (signal) => {
       const started = ctx.now();
       const deadline = Date.now() + PRICE_RUN_BUDGET_MS;
       const client = clientFor(ctx);
@@ -104,6 +104,8 @@ export async function updatePrices(ctx: AppContext): Promise<PriceUpdateReport> 
       for (const w of work) {
         const changed = w.plan?.changed ?? [];
         if (changed.length > 0) {
+          // Losing the lease mid-run means another instance may be writing: do not commit over it.
+          signal.throwIfAborted();
           await ctx.store.commit(w.chainId, { tokens: changed, bumpTokensVersion: true });
           changedChains.push(w.chainId);
         }

@@ -16,6 +16,12 @@ export interface ChainChange {
   readonly bumpTokensVersion?: boolean;
   /** Job bookkeeping merged into the chain meta. */
   readonly jobs?: Readonly<Record<string, JobRecord>>;
+  /**
+   * Optimistic concurrency: apply the change only if the chain's `poolsVersion` still equals this
+   * (the version the caller read its pools at); otherwise `VersionConflict` and nothing is written.
+   * Jobs that rewrite whole pools (update, decoration) use it so one never rolls back the other.
+   */
+  readonly ifPoolsVersion?: number;
 }
 
 export interface HistoryQuery {
@@ -64,6 +70,13 @@ export interface Store {
 export const MAX_DOCUMENT_BYTES = 1_000_000;
 
 export class StoreError extends Error {}
+
+/** The chain's pools changed since the caller read them (`ChainChange.ifPoolsVersion`). */
+export class VersionConflict extends StoreError {
+  constructor(chainId: number, expected: number, actual: number) {
+    super(`pools of chain ${chainId} changed meanwhile (version ${actual}, expected ${expected}); nothing was written`);
+  }
+}
 
 export function checkDocumentSize(kind: string, id: string, json: string): void {
   if (Buffer.byteLength(json) > MAX_DOCUMENT_BYTES) {

@@ -1,7 +1,7 @@
 import type { DocumentReference, DocumentSnapshot, Firestore, WriteBatch } from '@google-cloud/firestore';
 import { ChainMeta, emptyMeta, historyBucket, JobRecord, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
 import { TokenBucket } from './rateBudget';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, StoreError, Unsubscribe } from './Store';
+import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, StoreError, Unsubscribe, VersionConflict } from './Store';
 
 /**
  * Cloud store on Firestore (DESIGN section 3):
@@ -26,7 +26,14 @@ export interface FirestoreBudgets {
 const BATCH_LIMIT = 500;
 const GET_ALL_CHUNK = 300;
 
-type Op = { ref: DocumentReference; data: Record<string, unknown> | null; bucket: TokenBucket };
+type Op = {
+  ref: DocumentReference;
+  /** null deletes the document. */
+  data: Record<string, unknown> | null;
+  bucket: TokenBucket;
+  /** Write only if the document is unchanged since this read (`create` when it did not exist). */
+  unchangedSince?: DocumentSnapshot;
+};
 
 export class FirestoreStore implements Store {
   readonly kind = 'firestore' as const;
@@ -90,8 +97,12 @@ export class FirestoreStore implements Store {
       });
     }
 
+    const beforeSnap = await chainRef.get();
+    const before = FirestoreStore.metaFrom(chainId, beforeSnap);
+    if (change.ifPoolsVersion !== undefined && before.poolsVersion !== change.ifPoolsVersion) {
+      throw new VersionConflict(chainId, change.ifPoolsVersion, before.poolsVersion);
+    }
     const previous = await this.readPrevious(ops.map((o) => o.ref));
-    const before = FirestoreStore.metaFrom(chainId, await chainRef.get());
     const meta: ChainMeta = {
       chainId,
       poolsVersion: before.poolsVersion + (change.bumpPoolsVersion ? 1 : 0),
@@ -101,7 +112,14 @@ export class FirestoreStore implements Store {
 
     const chunks: Op[][] = [];
     for (let i = 0; i < ops.length; i += BATCH_LIMIT) chunks.push(ops.slice(i, i + BATCH_LIMIT));
-    const metaOp: Op = { ref: chainRef, data: { poolsVersion: meta.poolsVersion, tokensVersion: meta.tokensVersion, jobs: meta.jobs }, bucket: this.budgets.poolsWrite };
+    const metaOp: Op = {
+      ref: chainRef,
+      data: { poolsVersion: meta.poolsVersion, tokensVersion: meta.tokensVersion, jobs: meta.jobs },
+      bucket: this.budgets.poolsWrite,
+      // The version bump is the last write; made conditional it fails (and the earlier batches are
+      // restored) if another commit moved the chain after the check above.
+      ...(change.ifPoolsVersion !== undefined ? { unchangedSince: beforeSnap } : {}),
+    };
     const last = chunks[chunks.length - 1];
     if (last && last.length < BATCH_LIMIT) last.push(metaOp);
     else chunks.push([metaOp]);
@@ -124,6 +142,8 @@ export class FirestoreStore implements Store {
     const perBucket = new Map<TokenBucket, number>();
     for (const op of chunk) {
       if (op.data === null) batch.delete(op.ref);
+      else if (op.unchangedSince?.exists) batch.update(op.ref, op.data, { lastUpdateTime: op.unchangedSince.updateTime! });
+      else if (op.unchangedSince) batch.create(op.ref, op.data);
       else batch.set(op.ref, op.data);
       perBucket.set(op.bucket, (perBucket.get(op.bucket) ?? 0) + 1);
     }

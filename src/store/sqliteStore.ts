@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ChainMeta, emptyMeta, historyBucket, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, Unsubscribe } from './Store';
+import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, Unsubscribe, VersionConflict } from './Store';
 
 /**
  * Embedded store: one SQLite file (WAL), one table per Firestore collection, every change in one
@@ -100,11 +100,14 @@ export class SqliteStore implements Store {
     );
 
     const run = this.db.transaction((): ChainMeta => {
+      const before = this.metaSync(chainId);
+      if (change.ifPoolsVersion !== undefined && before.poolsVersion !== change.ifPoolsVersion) {
+        throw new VersionConflict(chainId, change.ifPoolsVersion, before.poolsVersion);
+      }
       for (const [id, json] of pools) putPool.run(chainId, id, json);
       for (const id of change.deletePoolIds ?? []) delPool.run(chainId, id);
       for (const [address, json] of tokens) putToken.run(chainId, address, json);
       for (const [poolId, bucket, ts, json] of history) putPoint.run(chainId, poolId, bucket, ts, json);
-      const before = this.metaSync(chainId);
       const meta: ChainMeta = {
         chainId,
         poolsVersion: before.poolsVersion + (change.bumpPoolsVersion ? 1 : 0),

@@ -161,6 +161,22 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       expect(await store.listTokens(1)).toEqual([]);
     });
 
+    test('a change conditional on a pools version applies only while that version holds', async () => {
+      const v1 = await store.commit(1, { pools: [makePool(1)], bumpPoolsVersion: true });
+      await store.commit(1, { pools: [makePool(2)], bumpPoolsVersion: true }); // someone else moves the chain
+      await expect(
+        store.commit(1, { pools: [makePool(1, { swapFee: '0.5' })], tokens: [makeToken('0x00000000000000000000000000000000000000dd')], ifPoolsVersion: v1.poolsVersion, bumpPoolsVersion: true }),
+      ).rejects.toThrow(/changed meanwhile \(version 2, expected 1\)/);
+      expect((await store.getPool(1, makePool(1).id))!.swapFee).toBe('0.003');
+      expect(await store.listTokens(1)).toEqual([]);
+      expect((await store.getMeta(1)).poolsVersion).toBe(2);
+      const ok = await store.commit(1, { pools: [makePool(1, { swapFee: '0.5' })], ifPoolsVersion: 2, bumpPoolsVersion: true });
+      expect(ok.poolsVersion).toBe(3);
+      expect((await store.getPool(1, makePool(1).id))!.swapFee).toBe('0.5');
+      // Also from an empty chain (version 0, no meta document yet).
+      expect((await store.commit(137, { pools: [makePool(5)], ifPoolsVersion: 0, bumpPoolsVersion: true })).poolsVersion).toBe(1);
+    });
+
     test('meta listeners hear version bumps', async () => {
       const seen: number[] = [];
       const unsubscribe = store.onMetaChange(1, (m) => seen.push(m.poolsVersion));
