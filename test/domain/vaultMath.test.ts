@@ -1,7 +1,7 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import { exactReturnAmount, simulateBatchSwap } from '../../src/domain/vaultMath/batchSwap';
-import { divUp, mulUp, ONE, powUp } from '../../src/domain/vaultMath/fixedPoint';
-import { exp, pow } from '../../src/domain/vaultMath/logExpMath';
+import { divUp, mulUp, ONE, powUp } from '../../src/domain/swap/math/fixedPoint';
+import { exp, pow } from '../../src/domain/swap/math/logExpMath';
 import type { ReplayPool } from '../../src/domain/vaultMath/poolSwap';
 
 /**

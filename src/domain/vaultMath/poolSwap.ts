@@ -1,6 +1,6 @@
 import { StableMathBigInt } from '@balancer-labs/sor';
 import { decimalToUnits } from '../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from './fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../swap/math/fixedPoint';
 
 /**
  * One pool's `onSwap` as the contract computes it, for the pool types whose on-chain math we

@@ -1,0 +1,103 @@
+/**
+ * One interface for every pool type the engine routes through. A model is built once per pool
+ * version from the stored pool (`PoolSpec`) and holds the pool's parameters as bigint; the changing
+ * part (balances, supply) lives in a `PoolState` the caller owns, so one model serves every quote
+ * and a batch replay can thread one state through several swaps of the same pool.
+ *
+ * Amounts are raw token units (bigint). `swap` is the Vault's own arithmetic for the pool's
+ * `onSwap`, rounding included: what it returns is what the chain pays, to the wei, while the pool
+ * holds the state's balances. Where the contract reverts, it throws `PoolMathError`.
+ */
+
+export type SwapKind = 'givenIn' | 'givenOut';
+
+/** The contract would revert (e.g. BAL#304 above the in-ratio, an amount past the pool's reserves). */
+export class PoolMathError extends Error {}
+
+/** A pool type or version whose arithmetic this engine does not carry. */
+export class UnsupportedPoolError extends Error {}
+
+/** What the models read of a stored pool: decimal strings as the store keeps them. */
+export interface PoolSpecToken {
+  readonly address: string;
+  /** Human units (at most `decimals` fraction digits). */
+  readonly balance: string;
+  readonly decimals: number;
+  readonly weight?: string | null;
+  readonly priceRate?: string | null;
+}
+
+export interface PoolSpec {
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  readonly poolTypeVersion?: number | null;
+  /** 18-decimal fraction, e.g. "0.003". */
+  readonly swapFee: string;
+  /** Human BPT units; for pools whose BPT is one of their tokens this is the virtual supply. */
+  readonly totalShares: string;
+  readonly amp?: string | null;
+  readonly swapEnabled?: boolean;
+  readonly tokens: readonly PoolSpecToken[];
+  readonly expiryTime?: number | null;
+  readonly unitSeconds?: number | null;
+  readonly principalToken?: string | null;
+  readonly baseToken?: string | null;
+  readonly mainIndex?: number | null;
+  readonly wrappedIndex?: number | null;
+  readonly lowerTarget?: string | null;
+  readonly upperTarget?: string | null;
+  /** Gyro parameters by subgraph field name (alpha, beta, sqrtAlpha, c, s, lambda, tauAlphaX, ...). */
+  readonly gyro?: Readonly<Record<string, string>> | null;
+}
+
+/** What a model may depend on beyond the pool itself. */
+export interface ModelContext {
+  /** Unix seconds the quote is priced at (Element pools' time to maturity). */
+  readonly timestamp: number;
+}
+
+/**
+ * The mutable part of a pool: the Vault's raw balances in the pool's token order, plus whatever
+ * the model keeps beside them (e.g. a BPT total supply). Only the model that created a state reads
+ * or writes its extra fields.
+ */
+export interface PoolState {
+  readonly balances: bigint[];
+}
+
+export interface PoolModel<S extends PoolState = PoolState> {
+  /** Lower-case pool id and address (the BPT). */
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  /** Lower-case token addresses in the Vault's order (the BPT included where the pool holds it). */
+  readonly tokens: readonly string[];
+  readonly decimals: readonly number[];
+
+  /** A fresh state at the stored balances; every call returns an independent copy. */
+  initialState(): S;
+  /** Copy of a state, so a search can try a swap without touching the original. */
+  cloneState(state: S): S;
+
+  /** Whether the Vault accepts a swap from token index `i` to `j` in this pool. */
+  canSwap(i: number, j: number): boolean;
+  /**
+   * The pool's exact answer to one swap: amount out for `givenIn`, amount in for `givenOut`
+   * (fees included, Vault rounding). Does not change `state`. Throws `PoolMathError` where the
+   * contract reverts.
+   */
+  swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint;
+  /** Records a swap that happened (the Vault's balance change and the pool's own bookkeeping). */
+  apply(state: S, i: number, j: number, amountIn: bigint, amountOut: bigint): void;
+  /**
+   * The largest amount `swap` accepts for `i -> j`: raw amount in for `givenIn`, raw amount out
+   * for `givenOut`. Used to bound searches; a swap at exactly this amount must not revert.
+   */
+  maxAmount(state: S, kind: SwapKind, i: number, j: number): bigint;
+  /**
+   * Marginal price, fees included: human units of token `i` paid per human unit of token `j`
+   * received, at the state's balances. A float: for search and price impact, never for amounts.
+   */
+  spotPrice(state: S, i: number, j: number): number;
+}
