@@ -101,3 +101,28 @@ export interface PoolModel<S extends PoolState = PoolState> {
    */
   spotPrice(state: S, i: number, j: number): number;
 }
+
+/**
+ * Pools whose BPT is not one of their own tokens (weighted, stable v1/v2, metastable) enter and
+ * leave a route through `Vault.joinPool` / `exitPool` (sent by the batch relayer), single-token
+ * forms only. The state of such a model carries the BPT total supply.
+ */
+export interface JoinExitModel<S extends PoolState = PoolState> {
+  /** BPT minted for `amountIn` of token `i` (EXACT_TOKENS_IN_FOR_BPT_OUT with one non-zero amount). */
+  joinGivenIn(state: S, i: number, amountIn: bigint): bigint;
+  /** Token `i` paid out for `bptIn` (EXACT_BPT_IN_FOR_ONE_TOKEN_OUT). */
+  exitGivenIn(state: S, i: number, bptIn: bigint): bigint;
+  applyJoin(state: S, i: number, amountIn: bigint, bptOut: bigint): void;
+  applyExit(state: S, i: number, bptIn: bigint, amountOut: bigint): void;
+  /** Largest raw amount of token `i` a single-token join accepts. */
+  maxJoin(state: S, i: number): bigint;
+  /** Largest BPT amount a single-token exit to `i` accepts. */
+  maxExit(state: S, i: number): bigint;
+}
+
+export function canJoinExit<S extends PoolState>(model: PoolModel<S>): model is PoolModel<S> & JoinExitModel<S> {
+  return typeof (model as Partial<JoinExitModel<S>>).joinGivenIn === 'function';
+}
+
+/** Builds a pool type's model; throws `UnsupportedPoolError` for versions it does not carry. */
+export type ModelFactory = (spec: PoolSpec, ctx: ModelContext) => PoolModel;
