@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
 
@@ -92,8 +93,11 @@ export interface Config {
   readonly routing: {
     /** Pools below this USD liquidity are not routed through (when liquidity is known). */
     readonly minLiquidityUsd: number;
+    /** Quote worker threads (`ROUTER_WORKERS`, default: the machine's cores; 0 = in-process). */
     readonly workers: number;
     readonly quoteCacheSize: number;
+    /** `own`: the exact engine in src/domain/swap; `sor`: @balancer-labs/sor with an exact replay. */
+    readonly engine: RouterEngine;
   };
   /** Old end-to-end settings: an already running API, a running node, an RPC URL. */
   readonly endpointUrl: string | undefined;
@@ -133,6 +137,9 @@ function bool(env: Env, name: string): boolean {
   // The old API treated any DEBUG value (e.g. a namespace list) as "on".
   return true;
 }
+
+export const ROUTER_ENGINES = ['own', 'sor'] as const;
+export type RouterEngine = (typeof ROUTER_ENGINES)[number];
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], def: T): T {
   const raw = nonEmpty(env[name])?.toLowerCase();
@@ -268,8 +275,9 @@ export function loadConfig(env: Env = process.env): Config {
     })),
     routing: {
       minLiquidityUsd: num(env, 'MIN_LIQUIDITY_USD', 100),
-      workers: int(env, 'ROUTER_WORKERS', 1, 0, 64),
+      workers: int(env, 'ROUTER_WORKERS', Math.min(availableParallelism(), 64), 0, 64),
       quoteCacheSize: int(env, 'QUOTE_CACHE_SIZE', 10000, 0),
+      engine: oneOf(env, 'ROUTER_ENGINE', ROUTER_ENGINES, 'own'),
     },
     endpointUrl: url(env, 'ENDPOINT_URL'),
     localForkUrl: url(env, 'LOCALFORK_URL'),

@@ -2,8 +2,11 @@ import { SOR, SwapTypes, type SubgraphPoolBase, type SwapInfo } from '@balancer-
 import type { Provider } from '@ethersproject/providers';
 import { BigNumber } from '@ethersproject/bignumber';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
-import { exactReturnAmount } from '../domain/vaultMath/batchSwap';
-import type { ReplayPool } from '../domain/vaultMath/poolSwap';
+import { buildModels } from '../domain/swap/models';
+import type { PoolModel } from '../domain/swap/poolModel';
+import { replayBatchSwap } from '../domain/swap/replay';
+import { specFromRoutingPool } from './poolSpecs';
+import { priceImpact } from './priceImpact';
 import { checkRoute, routeFromSwapInfo } from './routeCheck';
 import { emptySwapInfo, serializeSwapInfo } from './serialize';
 import { sorConfigFor } from './sorConfig';
@@ -106,7 +109,7 @@ export class ChainRouter {
     for (let router: ChainRouter | undefined; ; ) {
       const attempt = await (router ?? this).attempt(tokenIn, tokenOut, req);
       if (attempt.ok) {
-        return { info: this.exact(serializeSwapInfo(attempt.info), req.orderKind), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+        return { info: this.exact(serializeSwapInfo(attempt.info), req.orderKind, req.timestamp), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
       }
       if (attempt.reason !== '') reasons.push(attempt.reason);
       if (!attempt.poolId || excluded.length >= MAX_POOL_EXCLUSIONS) break;
@@ -117,16 +120,37 @@ export class ChainRouter {
     return { info: emptySwapInfo(tokenIn, tokenOut), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
   }
 
-  private poolsById: Map<string, ReplayPool> | undefined;
+  private models: { readonly timestamp: number; readonly byId: Map<string, PoolModel> } | undefined;
+  private decimals: Map<string, number> | undefined;
 
-  /** The SOR's return amount replaced by the Vault's own arithmetic over the same swaps. */
-  private exact(info: SerializedSwapInfo, kind: OrderKind): SerializedSwapInfo {
-    this.poolsById ??= new Map(this.pools.map((p) => [p.id.toLowerCase(), p]));
-    const r = exactReturnAmount(kind, info, this.poolsById, this.chain.wrappedNative);
-    if (r.amount === undefined || r.amount <= 0n) return info;
-    const shift = r.amount - BigInt(info.returnAmount);
-    const amount = r.amount.toString();
-    return { ...info, returnAmount: amount, returnAmountFromSwaps: amount, returnAmountConsideringFees: (BigInt(info.returnAmountConsideringFees) + shift).toString() };
+  /**
+   * The SOR's return amount replaced by the Vault's own arithmetic (the engine's pool models) over
+   * the same swaps; a route through a pool the models do not carry keeps the SOR's estimate.
+   */
+  private exact(info: SerializedSwapInfo, kind: OrderKind, timestamp: number): SerializedSwapInfo {
+    if (this.models?.timestamp !== timestamp) {
+      const built = buildModels(this.pools.map(specFromRoutingPool), { timestamp });
+      this.models = { timestamp, byId: new Map(built.models.map((m) => [m.id, m])) };
+    }
+    this.decimals ??= new Map(this.pools.flatMap((p) => p.tokens.map((t) => [t.address.toLowerCase(), t.decimals] as const)));
+    const weth = this.chain.wrappedNative.toLowerCase();
+    const assets = info.tokenAddresses.map((a) => (a.toLowerCase() === ZERO_ADDRESS ? weth : a.toLowerCase()));
+    const steps = info.swaps.map((s) => ({ poolId: s.poolId.toLowerCase(), assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: BigInt(s.amount) }));
+    const byId = this.models.byId;
+    const r = replayBatchSwap(kind, steps, assets, (id) => byId.get(id));
+    const index = (t: string) => info.tokenAddresses.findIndex((a) => a.toLowerCase() === t.toLowerCase());
+    const delta = r.ok ? r.deltas[index(kind === 'sell' ? info.tokenOut : info.tokenIn)] : undefined;
+    const exactAmount = delta === undefined ? undefined : kind === 'sell' ? -delta : delta;
+    const amount = exactAmount !== undefined && exactAmount > 0n ? exactAmount : BigInt(info.returnAmount);
+    const shift = amount - BigInt(info.returnAmount);
+    const decimalsOf = (t: string) => this.decimals?.get(t.toLowerCase() === ZERO_ADDRESS ? weth : t.toLowerCase()) ?? 18;
+    return {
+      ...info,
+      returnAmount: amount.toString(),
+      returnAmountFromSwaps: amount.toString(),
+      returnAmountConsideringFees: (BigInt(info.returnAmountConsideringFees) + shift).toString(),
+      priceImpact: priceImpact(kind, BigInt(info.swapAmount), amount, decimalsOf(info.tokenIn), decimalsOf(info.tokenOut), Number(info.marketSp)),
+    };
   }
 
   private async attempt(tokenIn: string, tokenOut: string, req: RouteRequest): Promise<Attempt> {

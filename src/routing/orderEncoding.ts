@@ -60,6 +60,7 @@ export function encodeOrder(input: OrderInput): SorOrderResponse {
     value: (nativeIn ? maxPaid : 0n).toString(),
     ...(kind === 'sell' ? { minBuyAmount: minReceived.toString() } : { maxSellAmount: maxPaid.toString() }),
     deadline: input.deadline,
+    priceImpact: info.priceImpact ?? '0',
     relayerApprovalRequired: false,
   };
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ChainInfo } from '../config/chains';
+import type { RouterEngine } from '../config/env';
 import type { StoredPool, StoredToken } from '../domain/pool';
 import type { Logger } from '../log/logger';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
@@ -35,6 +36,7 @@ export class QuoteService {
     private readonly logger: Logger,
     private readonly now: () => number,
     cacheSize: number,
+    private readonly engine: RouterEngine = 'own',
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
   }
@@ -58,14 +60,14 @@ export class QuoteService {
     // Prices only matter when gas does; leaving them out of gas-free keys keeps those hits alive
     // across the 30-second price updates.
     const key = [
-      pools.key, req.gasPrice === 0n ? '-' : prices.key, timestamp, req.minLiquidityUsd,
+      this.engine, pools.key, req.gasPrice === 0n ? '-' : prices.key, timestamp, req.minLiquidityUsd,
       req.sellToken, req.buyToken, req.orderKind, req.amount, req.gasPrice,
     ].join('|');
     const hit = this.cache?.get(key);
     if (hit) return hit;
     const result = this.executor.run(this.task(chain, snap, req)).then((outcome: RouteOutcome) => {
       if (outcome.rejected) {
-        this.logger.warn({ chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected }, 'SOR route rejected by the sanity check');
+        this.logger.warn({ chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected }, 'route rejected by the sanity check');
       }
       return outcome.info;
     });
@@ -88,6 +90,7 @@ export class QuoteService {
       pricesKey: prices.key,
       prices: prices.data,
       minLiquidityUsd: req.minLiquidityUsd,
+      engine: this.engine,
       sellToken: req.sellToken,
       buyToken: req.buyToken,
       orderKind: req.orderKind,

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import type { RouterEngine } from '../config/env';
 import { ChainRouter, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
+import { EngineRouter } from './engineRouter';
 import { emptySwapInfo } from './serialize';
 import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
 
@@ -18,6 +20,8 @@ export interface QuoteTask extends RouteRequest {
   readonly pricesKey: string;
   readonly prices: SharedArrayBuffer;
   readonly minLiquidityUsd: number;
+  /** Which router answers: the service's own engine, or @balancer-labs/sor (`ROUTER_ENGINE`). */
+  readonly engine: RouterEngine;
   /** Only build (or keep) the router; used to warm a new pool version before quotes arrive. */
   readonly warmOnly?: boolean;
 }
@@ -34,10 +38,21 @@ function decodeShared<T>(shared: SharedArrayBuffer): T {
   return JSON.parse(Buffer.from(new Uint8Array(shared)).toString('utf8')) as T;
 }
 
+/** What both engines offer a thread: prices per version, then quotes. */
+interface QuoteRouter {
+  setPrices(key: string, table: Readonly<Record<string, string>>): void;
+  route(req: RouteRequest): Promise<RouteOutcome>;
+}
+
+function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
+  router.engineAt(timestamp);
+  return router;
+}
+
 export class RouterHost {
   private readonly pools = new LRUCache<string, RoutingPool[]>({ max: 4 });
   private readonly prices = new LRUCache<string, Record<string, string>>({ max: 4 });
-  private readonly routers = new LRUCache<string, Promise<ChainRouter>>({ max: 8 });
+  private readonly routers = new LRUCache<string, Promise<QuoteRouter>>({ max: 8 });
 
   async quote(task: QuoteTask): Promise<RouteOutcome> {
     const router = await this.router(task);
@@ -51,8 +66,8 @@ export class RouterHost {
     return router.route(task);
   }
 
-  private router(task: QuoteTask): Promise<ChainRouter> {
-    const key = `${task.poolsKey}|${task.minLiquidityUsd}`;
+  private router(task: QuoteTask): Promise<QuoteRouter> {
+    const key = `${task.engine}|${task.poolsKey}|${task.minLiquidityUsd}`;
     let router = this.routers.get(key);
     if (!router) {
       let pools = this.pools.get(task.poolsKey);
@@ -60,7 +75,8 @@ export class RouterHost {
         pools = decodeShared<RoutingPool[]>(task.pools);
         this.pools.set(task.poolsKey, pools);
       }
-      router = ChainRouter.create(task.chain, aboveLiquidityFloor(pools, task.minLiquidityUsd));
+      const floor = aboveLiquidityFloor(pools, task.minLiquidityUsd);
+      router = task.engine === 'sor' ? ChainRouter.create(task.chain, floor) : Promise.resolve(warmEngine(new EngineRouter(task.chain, floor), task.timestamp));
       router.catch(() => this.routers.delete(key));
       this.routers.set(key, router);
     }

@@ -5,12 +5,13 @@ import { QuoteService } from './quoteService';
 import { routingRouter } from './routes';
 
 /**
- * Routing: `/sor` and `/order` over a per-chain SOR router kept in worker threads
- * (`ROUTER_WORKERS`, 0 = in-process), rebuilt whenever a chain's pools change.
+ * Routing: `/sor` and `/order` over a per-chain router kept in worker threads (`ROUTER_WORKERS`,
+ * default one per core, 0 = in-process), rebuilt whenever a chain's pools change. The router is the
+ * service's own engine, or @balancer-labs/sor with `ROUTER_ENGINE=sor`.
  */
 export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
-  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize);
+  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize, ctx.config.routing.engine);
   const warm = (chainId: number) => {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);

@@ -38,6 +38,11 @@ export interface SerializedSwapInfo {
   readonly tokenOut: string;
   readonly tokenOutFromSwaps: string;
   readonly marketSp: string;
+  /**
+   * Share of value the trade's own size costs against the spot price `marketSp` (fees included),
+   * e.g. "0.0012" = 0.12 %. A display figure; amounts are exact.
+   */
+  readonly priceImpact?: string;
 }
 
 export interface OrderPrice {
@@ -63,6 +68,8 @@ export interface SorOrderResponse {
   readonly maxSellAmount?: string;
   /** Unix seconds after which the Vault rejects the transaction. */
   readonly deadline: number;
+  /** The route's price impact against its spot price (see `SerializedSwapInfo.priceImpact`). */
+  readonly priceImpact: string;
   /** True when `to` is the batch relayer and the sender must first call `setRelayerApproval`. */
   readonly relayerApprovalRequired: boolean;
 }

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { devAccount, traderAccounts } from '../../src/devnet/accounts';
 import { deployDevnet } from '../../src/devnet/deploy';
 import { startInProcessChain } from '../../src/devnet/localChain';
-import { exactReturnAmount } from '../../src/domain/vaultMath/batchSwap';
+import { exactOfSorRoute } from '../routing/exactReplay';
 import { sorTimestamp } from '../../src/routing/sorConfig';
 import { directPools, directQuote } from '../routing/directSor';
 import { HAS_SNAPSHOT, loadSnapshotPools } from '../helpers/snapshot';
@@ -12,7 +12,7 @@ import { figure } from './lib/report';
 /**
  * The local chain and the exact quote amounts:
  * - deploying the whole devnet (Balancer V2 stack, 7 tokens, 10 pools, 4 funded traders) in process;
- * - what replaying a route with the Vault's arithmetic (src/domain/vaultMath) adds to a quote, on
+ * - what replaying a route with the Vault's arithmetic (the engine's pool models, src/domain/swap) adds to a quote, on
  *   the SOR's routes for the mainnet snapshot's quote mix (target: well under the SOR's own time).
  */
 export async function run(): Promise<void> {
@@ -28,7 +28,6 @@ export async function run(): Promise<void> {
     return;
   }
   const pools = directPools(loadSnapshotPools());
-  const byId = new Map(pools.map((p) => [p.id.toLowerCase(), p]));
   const timestamp = sorTimestamp(Date.now());
   let sorMs = 0;
   const routes = [];
@@ -44,10 +43,9 @@ export async function run(): Promise<void> {
   const s = performance.now();
   for (let r = 0; r < ROUNDS; r++) {
     for (const { kind, info } of routes) {
-      const route = { swaps: info.swaps.map((sw) => ({ ...sw, amount: String(sw.amount) })), tokenAddresses: info.tokenAddresses, tokenIn: info.tokenIn, tokenOut: info.tokenOut };
-      const out = exactReturnAmount(kind, route, byId, TOKENS.WETH.address);
+      const out = exactOfSorRoute(kind, info, pools, TOKENS.WETH.address, timestamp);
       replayed++;
-      if (out.amount !== undefined) simulated++;
+      if (out !== undefined) simulated++;
     }
   }
   const replayMs = (performance.now() - s) / replayed;

@@ -2,7 +2,7 @@ import { Contract } from 'ethers';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { decimalToUnits } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
-import { simulateBatchSwap } from '../../src/domain/vaultMath/batchSwap';
+import { replayWireSwaps } from '../routing/exactReplay';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
   approveVault, decodeBatchSwap, executeOrder, NATIVE_EEEE, NATIVE_ZERO, orderBody, OrderResponse, OrderSpec, postJson,
@@ -129,7 +129,7 @@ describe('orders execute exactly as quoted', () => {
     expect(BigInt(sor.swapAmount)).toBe(amount);
     const sorOnChain = spec.kind === 'sell' ? -sorDeltas[sorOut]! : sorDeltas[sorIn]!;
     // The exact off-chain replay of the same swaps over the stored pools agrees with the Vault.
-    const replay = simulateBatchSwap(spec.kind, sor.swaps, sor.tokenAddresses, storedPools, env.devnet.addresses.weth);
+    const replay = replayWireSwaps(spec.kind, sor.swaps, sor.tokenAddresses, storedPools.values(), env.devnet.addresses.weth);
     if (replay.ok && replay.deltas.every((d, k) => d === sorDeltas[k])) tally.replayExact++;
     else tally.replayMisses.push(`${name}: ${replay.ok ? `replay ${replay.deltas.join(',')} vs chain ${sorDeltas.join(',')}` : replay.reason}`);
 
@@ -214,7 +214,7 @@ describe('orders execute exactly as quoted', () => {
     expect(tally.sorExact).toBe(tally.orders);
   });
 
-  test('the off-chain batchSwap replay (src/domain/vaultMath) equals Vault.queryBatchSwap for every route', () => {
+  test('the off-chain batchSwap replay (src/domain/swap) equals Vault.queryBatchSwap for every route', () => {
     expect(tally.replayMisses).toEqual([]);
     expect(tally.replayExact).toBe(ORDERS.length);
   });

@@ -26,7 +26,7 @@ describeWithSnapshot('POST /sor/:chainId', () => {
   let pools: SubgraphPoolBase[];
 
   beforeAll(async () => {
-    server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
     pools = directPools(loadSnapshotPools());
   });
   afterAll(async () => {
@@ -110,7 +110,7 @@ describeWithSnapshot('POST /sor/:chainId', () => {
   test('the answer has exactly the SwapInfo fields, amounts as decimal strings', async () => {
     const res = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect(Object.keys(res.body).sort()).toEqual([
-      'marketSp', 'returnAmount', 'returnAmountConsideringFees', 'returnAmountFromSwaps', 'swapAmount', 'swapAmountForSwaps',
+      'marketSp', 'priceImpact', 'returnAmount', 'returnAmountConsideringFees', 'returnAmountFromSwaps', 'swapAmount', 'swapAmountForSwaps',
       'swaps', 'tokenAddresses', 'tokenIn', 'tokenInForSwaps', 'tokenOut', 'tokenOutFromSwaps',
     ]);
     for (const k of ['returnAmount', 'swapAmount', 'swapAmountForSwaps', 'returnAmountFromSwaps', 'returnAmountConsideringFees']) {
@@ -185,7 +185,7 @@ describeWithSnapshot('/sor follows the pool version', () => {
   });
 
   test('after a pool update changes balances, the next identical quote differs (and matches the SOR on the new pools)', async () => {
-    server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
     const before = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect((before.body.swaps as { poolId: string }[]).map((s) => s.poolId)).toContain(WETH_DAI_POOL);
     // cached: same answer
@@ -206,7 +206,7 @@ describeWithSnapshot('/sor follows the pool version', () => {
   });
 
   test('pools below the liquidity floor are skipped once decoration knows their liquidity; ?minLiquidity overrides the floor', async () => {
-    server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
     const stored = (await server.ctx.store.getPool(1, WETH_DAI_POOL))!;
     await server.ctx.store.commit(1, { pools: [{ ...stored, totalLiquidity: '50' }], bumpPoolsVersion: true });
     await server.ctx.readModel.refresh(1);
@@ -224,7 +224,7 @@ describeWithSnapshot('/sor follows the pool version', () => {
     const cases = [SELL_1_WETH_FOR_DAI, { ...SELL_1_WETH_FOR_DAI, buyToken: TOKENS.BAL.address, orderKind: 'buy', amount: (100n * 10n ** 18n).toString() }];
     const answers: unknown[][] = [];
     for (const workers of ['0', '1']) {
-      server = await startTestServer({ ROUTER_WORKERS: workers }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+      server = await startTestServer({ ROUTER_WORKERS: workers, ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
       const got: unknown[] = [];
       for (const c of cases) got.push((await post(`${server.url}/sor/1`, c)).body);
       answers.push(got);

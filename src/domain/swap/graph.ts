@@ -1,0 +1,99 @@
+import type { PoolModel } from './poolModel';
+import type { Hop } from './route';
+
+/**
+ * The token graph of one pool set: for every ordered token pair the pools that swap it, best
+ * first. Built once per pool version. Depth and spot price are floats read at the stored balances;
+ * they rank candidates, and never become amounts.
+ */
+
+export interface Edge {
+  readonly hop: Hop;
+  /** Largest amount out the pool gives for this pair, human units of the token out. */
+  readonly depth: number;
+  /** Marginal price, human units in per human unit out, fees included. */
+  readonly spot: number;
+}
+
+/** Parallel pools kept per token pair: more only slow the search and rarely join a split. */
+export const MAX_PARALLEL_POOLS = 4;
+
+export class PoolGraph {
+  /** token -> next token -> edges, deepest first. */
+  private readonly edges = new Map<string, Map<string, Edge[]>>();
+  /**
+   * Liquidity bootstrapping pools, kept apart: their prices are meant to move, so a route only
+   * goes through one to buy or sell that pool's own tokens (the order's first or last hop), as
+   * the SOR does.
+   */
+  private readonly lbpEdges = new Map<string, Map<string, Edge[]>>();
+  /** BPT addresses of the pools in the set: hops through them may need a fourth leg. */
+  readonly bpts: ReadonlySet<string>;
+  readonly decimals = new Map<string, number>();
+
+  constructor(readonly models: readonly PoolModel[]) {
+    this.bpts = new Set(models.map((m) => m.address));
+    for (const pool of models) {
+      let state;
+      try {
+        state = pool.initialState();
+      } catch {
+        continue;
+      }
+      pool.tokens.forEach((t, k) => this.decimals.set(t, pool.decimals[k]!));
+      for (let i = 0; i < pool.tokens.length; i++) {
+        for (let j = 0; j < pool.tokens.length; j++) {
+          if (!pool.canSwap(i, j)) continue;
+          let depth: number;
+          let spot: number;
+          try {
+            depth = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
+            spot = pool.spotPrice(state, i, j);
+          } catch {
+            continue;
+          }
+          if (!(depth > 0) || !(spot > 0) || !Number.isFinite(spot) || !Number.isFinite(depth)) continue;
+          this.add(pool.poolType === 'LiquidityBootstrapping' ? this.lbpEdges : this.edges, pool.tokens[i]!, pool.tokens[j]!, { hop: { pool, i, j }, depth, spot });
+        }
+      }
+    }
+    for (const byNext of [...this.edges.values(), ...this.lbpEdges.values()]) {
+      for (const [next, list] of byNext) byNext.set(next, list.sort((a, b) => b.depth - a.depth).slice(0, MAX_PARALLEL_POOLS));
+    }
+  }
+
+  private add(map: Map<string, Map<string, Edge[]>>, from: string, to: string, edge: Edge): void {
+    let byNext = map.get(from);
+    if (!byNext) {
+      byNext = new Map();
+      map.set(from, byNext);
+    }
+    const list = byNext.get(to);
+    if (list) list.push(edge);
+    else byNext.set(to, [edge]);
+  }
+
+  /** Tokens one hop from `token`, with their edges (deepest first). */
+  next(token: string): ReadonlyMap<string, readonly Edge[]> {
+    return this.edges.get(token) ?? EMPTY;
+  }
+
+  between(from: string, to: string): readonly Edge[] {
+    return this.edges.get(from)?.get(to) ?? [];
+  }
+
+  /** Liquidity bootstrapping pools one hop from `token`. */
+  lbpNext(token: string): ReadonlyMap<string, readonly Edge[]> {
+    return this.lbpEdges.get(token) ?? EMPTY;
+  }
+
+  lbpBetween(from: string, to: string): readonly Edge[] {
+    return this.lbpEdges.get(from)?.get(to) ?? [];
+  }
+
+  has(token: string): boolean {
+    return this.edges.has(token) || this.lbpEdges.has(token);
+  }
+}
+
+const EMPTY: ReadonlyMap<string, readonly Edge[]> = new Map();

@@ -1,0 +1,41 @@
+import { UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec } from './poolModel';
+import { createWeightedModel } from './pools/weighted';
+
+/**
+ * Pool type -> model factory: the one place that names every pool type the engine carries.
+ * Adding a pool type: its math in `math/`, its model in `pools/`, one line here.
+ */
+const FACTORIES: Readonly<Record<string, ModelFactory>> = {
+  Weighted: createWeightedModel,
+  LiquidityBootstrapping: createWeightedModel,
+  Investment: createWeightedModel,
+};
+
+function factoryFor(poolType: string): ModelFactory | undefined {
+  return FACTORIES[poolType];
+}
+
+export interface BuiltModels {
+  readonly models: PoolModel[];
+  /** Pools left out, with the reason (unknown type, unsupported version, bad parameters). */
+  readonly skipped: { readonly id: string; readonly reason: string }[];
+}
+
+export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): BuiltModels {
+  const models: PoolModel[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  for (const spec of specs) {
+    const factory = factoryFor(spec.poolType);
+    if (!factory) {
+      skipped.push({ id: spec.id, reason: `pool type ${spec.poolType} is not carried` });
+      continue;
+    }
+    try {
+      models.push(factory(spec, ctx));
+    } catch (e) {
+      if (!(e instanceof UnsupportedPoolError) && !(e instanceof Error)) throw e;
+      skipped.push({ id: spec.id, reason: e.message });
+    }
+  }
+  return { models, skipped };
+}

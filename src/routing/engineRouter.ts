@@ -1,0 +1,92 @@
+import type { SubgraphPoolBase } from '@balancer-labs/sor';
+import { NATIVE_ASSET_ALIASES } from '../config/chains';
+import { SwapEngine } from '../domain/swap/engine';
+import { buildModels } from '../domain/swap/models';
+import { toBatchSwap, type Route } from '../domain/swap/route';
+import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
+import { gasPerSwapIn } from './gasCost';
+import { specFromRoutingPool } from './poolSpecs';
+import { plainDecimal, priceImpact } from './priceImpact';
+import { emptySwapInfo } from './serialize';
+import type { SerializedSwapInfo } from './types';
+
+/**
+ * The service's own engine (src/domain/swap) over one fixed pool set, answering in the SOR's wire
+ * shape. Models are rebuilt when the pricing timestamp moves (Element pools price by time to
+ * maturity); candidate paths are cached inside the engine per token pair.
+ */
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export class EngineRouter {
+  private engine: SwapEngine | undefined;
+  private engineTimestamp: number | undefined;
+  private prices: Readonly<Record<string, string>> = {};
+  /** Pools left out of the engine (unknown type or version), with why; logged once per build. */
+  skipped: readonly { readonly id: string; readonly reason: string }[] = [];
+
+  constructor(
+    readonly chain: RouterChain,
+    private readonly pools: readonly SubgraphPoolBase[],
+  ) {}
+
+  setPrices(_key: string, table: Readonly<Record<string, string>>): void {
+    this.prices = table;
+  }
+
+  engineAt(timestamp: number): SwapEngine {
+    if (!this.engine || this.engineTimestamp !== timestamp) {
+      const built = buildModels(this.pools.map(specFromRoutingPool), { timestamp });
+      this.engine = new SwapEngine(built.models);
+      this.engineTimestamp = timestamp;
+      this.skipped = built.skipped;
+    }
+    return this.engine;
+  }
+
+  route(req: RouteRequest): Promise<RouteOutcome> {
+    return Promise.resolve(this.routeNow(req));
+  }
+
+  routeNow(req: RouteRequest): RouteOutcome {
+    const engine = this.engineAt(req.timestamp);
+    const weth = this.chain.wrappedNative.toLowerCase();
+    const nativeIn = NATIVE_ASSET_ALIASES.includes(req.sellToken.toLowerCase());
+    const nativeOut = NATIVE_ASSET_ALIASES.includes(req.buyToken.toLowerCase());
+    const tokenIn = nativeIn ? weth : req.sellToken.toLowerCase();
+    const tokenOut = nativeOut ? weth : req.buyToken.toLowerCase();
+    const wireIn = nativeIn ? ZERO_ADDRESS : tokenIn;
+    const wireOut = nativeOut ? ZERO_ADDRESS : tokenOut;
+    const empty = { info: { ...emptySwapInfo(wireIn, wireOut), tokenInForSwaps: tokenIn, tokenOutFromSwaps: tokenOut, priceImpact: '0' } };
+    if (tokenIn === tokenOut) return empty;
+    const gasPerSwap = gasPerSwapIn(BigInt(req.gasPrice), this.prices, weth, (t) => engine.graph.decimals.get(t));
+    const route = engine.route({ tokenIn, tokenOut, kind: req.orderKind, amount: BigInt(req.amount), gasPerSwap });
+    if (!route) return empty;
+    return { info: this.serialize(route, wireIn, wireOut) };
+  }
+
+  private serialize(route: Route, wireIn: string, wireOut: string): SerializedSwapInfo {
+    const batch = toBatchSwap(route);
+    const decimals = (t: string) => this.engine?.graph.decimals.get(t) ?? 18;
+    // The Vault takes the zero address for the native asset in place of its wrapped token.
+    const assets = batch.assets.map((a) => (a === route.tokenIn ? wireIn : a === route.tokenOut ? wireOut : a));
+    const amount = route.amount.toString();
+    const returnAmount = route.returnAmount.toString();
+    const consideringFees = route.kind === 'sell' ? route.returnAmount - route.gasCost : route.returnAmount + route.gasCost;
+    return {
+      tokenAddresses: assets,
+      swaps: batch.steps.map((s) => ({ poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount.toString(), userData: '0x' })),
+      swapAmount: amount,
+      swapAmountForSwaps: amount,
+      returnAmount,
+      returnAmountFromSwaps: returnAmount,
+      returnAmountConsideringFees: consideringFees.toString(),
+      tokenIn: wireIn,
+      tokenInForSwaps: route.tokenIn,
+      tokenOut: wireOut,
+      tokenOutFromSwaps: route.tokenOut,
+      marketSp: plainDecimal(route.spotPrice),
+      priceImpact: priceImpact(route.kind, route.amount, route.returnAmount, decimals(route.tokenIn), decimals(route.tokenOut), route.spotPrice),
+    };
+  }
+}
