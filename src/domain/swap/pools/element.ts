@@ -1,0 +1,185 @@
+import { decimalToUnits } from '../../decimal';
+import { MathError } from '../math/fixedPoint';
+import { assignTradeFee, LogExpMathError, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
+import { PoolMathError, UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { largestValid } from './limits';
+
+/**
+ * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced
+ * by time to maturity. A model is built for one `ModelContext.timestamp`: the curve's exponent is
+ * fixed at that moment, so a quote is what the pool pays in a block with that timestamp.
+ *
+ * The pool converts amounts to 18 decimals by multiplying or truncating (not Balancer's scaling
+ * factors), and converts results back by truncating, for the amount in of a given-out swap too.
+ */
+
+/** The Vault keeps each balance in 112 bits. */
+const MAX_BALANCE = 2n ** 112n - 1n;
+
+export interface ElementState extends PoolState {
+  /** LP (BPT) total supply, which the curve adds to the principal token's reserve. */
+  totalSupply: bigint;
+}
+
+function toFixed(amount: bigint, decimals: number): bigint {
+  return decimals <= 18 ? amount * 10n ** BigInt(18 - decimals) : amount / 10n ** BigInt(decimals - 18);
+}
+
+function fromFixed(amount: bigint, decimals: number): bigint {
+  return decimals <= 18 ? amount / 10n ** BigInt(18 - decimals) : amount * 10n ** BigInt(decimals - 18);
+}
+
+export class ElementModel implements PoolModel<ElementState> {
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  readonly tokens: readonly string[];
+  readonly decimals: readonly number[];
+  readonly bondIndex: number;
+  readonly percentFee: bigint;
+  /** a = 1 - t at the context's timestamp. */
+  readonly exponent: bigint;
+  private readonly balances: readonly bigint[];
+  private readonly totalSupply: bigint;
+
+  constructor(spec: PoolSpec, ctx: ModelContext) {
+    this.id = spec.id.toLowerCase();
+    this.address = spec.address.toLowerCase();
+    this.poolType = spec.poolType;
+    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
+    this.decimals = spec.tokens.map((t) => t.decimals);
+    const bond = spec.principalToken?.toLowerCase();
+    const base = spec.baseToken?.toLowerCase();
+    this.bondIndex = bond ? this.tokens.indexOf(bond) : -1;
+    if (this.tokens.length !== 2 || this.bondIndex < 0 || !base || this.tokens[1 - this.bondIndex] !== base) {
+      throw new UnsupportedPoolError(`element pool ${spec.id} does not hold its principal and base token`);
+    }
+    if (!spec.expiryTime || !spec.unitSeconds || spec.unitSeconds <= 0) throw new UnsupportedPoolError(`element pool ${spec.id} lacks expiryTime/unitSeconds`);
+    try {
+      this.exponent = yieldExponent(BigInt(spec.expiryTime), BigInt(spec.unitSeconds), BigInt(Math.floor(ctx.timestamp)));
+    } catch {
+      throw new UnsupportedPoolError(`element pool ${spec.id} reverts every swap at ${ctx.timestamp} (time to expiry not below unitSeconds)`);
+    }
+    this.percentFee = decimalToUnits(spec.swapFee, 18);
+    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
+    this.totalSupply = decimalToUnits(spec.totalShares, 18);
+  }
+
+  initialState(): ElementState {
+    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  }
+
+  cloneState(state: ElementState): ElementState {
+    return { balances: [...state.balances], totalSupply: state.totalSupply };
+  }
+
+  canSwap(i: number, j: number): boolean {
+    return (i === 0 && j === 1) || (i === 1 && j === 0);
+  }
+
+  swap(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in an element pool`);
+    if (amount < 0n) throw new PoolMathError('negative amount');
+    const outIsBond = j === this.bondIndex;
+    // The principal token's reserve counts the LP supply too (the paper's reserve adjustment).
+    let reserveIn = toFixed(state.balances[i]!, this.decimals[i]!);
+    let reserveOut = toFixed(state.balances[j]!, this.decimals[j]!);
+    if (outIsBond) reserveOut += state.totalSupply;
+    else reserveIn += state.totalSupply;
+    try {
+      if (kind === 'givenIn') {
+        const amountIn = toFixed(amount, this.decimals[i]!);
+        const quote = solveTradeInvariant(this.exponent, amountIn, reserveIn, reserveOut, true);
+        const out = fromFixed(assignTradeFee(this.percentFee, amountIn, quote, outIsBond, false), this.decimals[j]!);
+        this.checkVault(state, i, j, amount, out);
+        return out;
+      }
+      const amountOut = toFixed(amount, this.decimals[j]!);
+      const quote = solveTradeInvariant(this.exponent, amountOut, reserveOut, reserveIn, false);
+      const amountIn = fromFixed(assignTradeFee(this.percentFee, quote, amountOut, outIsBond, true), this.decimals[i]!);
+      this.checkVault(state, i, j, amountIn, amount);
+      return amountIn;
+    } catch (e) {
+      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
+      throw e;
+    }
+  }
+
+  apply(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    state.balances[i] = state.balances[i]! + amountIn;
+    state.balances[j] = state.balances[j]! - amountOut;
+  }
+
+  maxAmount(state: ElementState, kind: SwapKind, i: number, j: number): bigint {
+    if (!this.canSwap(i, j)) return 0n;
+    const ok = (k: SwapKind) => (a: bigint): boolean => this.tryQuote(state, k, i, j, a) !== undefined;
+    const maxOut = largestValid(this.outEstimate(state, i, j), ok('givenOut'));
+    if (kind === 'givenOut') return maxOut;
+    const cap = MAX_BALANCE - state.balances[i]!;
+    const needed = this.tryQuote(state, 'givenOut', i, j, maxOut);
+    return largestValid(needed !== undefined && needed < cap ? needed : cap, ok('givenIn'));
+  }
+
+  spotPrice(state: ElementState, i: number, j: number): number {
+    if (!this.canSwap(i, j)) return Infinity;
+    const { x, y } = this.floatReserves(state, i, j);
+    const a = Number(this.exponent) / 1e18;
+    const f = Number(this.percentFee) / 1e18;
+    if (x <= 0 || y <= 0) return Infinity;
+    // dx/dy on x^a + y^a = k, then the fee on the implied yield (out - in for a bond bought,
+    // in - out for a bond sold) at the margin.
+    const p = (x / y) ** (1 - a);
+    const perIn = j === this.bondIndex ? (1 - f) / p + f : (1 + f) / p - f;
+    return perIn > 0 ? 1 / perIn : Infinity;
+  }
+
+  /** Adjusted reserves in human units (float): x of the token in, y of the token out. */
+  private floatReserves(state: ElementState, i: number, j: number): { x: number; y: number } {
+    const supply = Number(state.totalSupply) / 1e18;
+    const h = (k: number) => Number(state.balances[k]!) / 10 ** this.decimals[k]! + (k === this.bondIndex ? supply : 0);
+    return { x: h(i), y: h(j) };
+  }
+
+  /**
+   * A float estimate of the largest amount out: the pool's balance, or less when buying the
+   * principal token would push its average price above one base token (the contract underflows).
+   */
+  private outEstimate(state: ElementState, i: number, j: number): bigint {
+    const balance = state.balances[j]!;
+    if (j !== this.bondIndex) return balance;
+    const { x, y } = this.floatReserves(state, i, j);
+    const a = Number(this.exponent) / 1e18;
+    const k = x ** a + y ** a;
+    const inFor = (o: number): number => (k - (y - o) ** a) ** (1 / a) - x;
+    const top = Number(balance) / 10 ** this.decimals[j]!;
+    if (!(inFor(top) > top)) return balance;
+    let lo = 0;
+    let hi = top;
+    for (let n = 0; n < 80; n++) {
+      const mid = (lo + hi) / 2;
+      if (inFor(mid) <= mid) lo = mid;
+      else hi = mid;
+    }
+    const raw = BigInt(Math.floor(lo * (1 - 1e-9) * 10 ** this.decimals[j]!));
+    return raw < balance ? raw : balance;
+  }
+
+  private checkVault(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    if (amountOut > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+  }
+
+  private tryQuote(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
+    try {
+      return this.swap(state, kind, i, j, amount);
+    } catch (e) {
+      if (e instanceof PoolMathError) return undefined;
+      throw e;
+    }
+  }
+}
+
+export const createElementModel: ModelFactory = (spec, ctx) => {
+  if (spec.poolType !== 'Element') throw new UnsupportedPoolError(`${spec.poolType} is not an element pool`);
+  return new ElementModel(spec, ctx);
+};
