@@ -3,6 +3,7 @@ import { PoolGraph } from './graph';
 import type { PoolModel, PoolState } from './poolModel';
 import { replayBatchSwap } from './replay';
 import { StateBook, toBatchSwap, type OrderKind, type Route } from './route';
+import { marginalAfter } from './marginal';
 import { bestSplit, evaluatePath, MAX_PATHS, value, type Allocation, type PathCost } from './split';
 
 /**
@@ -25,9 +26,8 @@ export interface EngineRequest {
 /** Paths the exact stage evaluates per quote, and sequences whose parallel pools it tries. */
 const EXACT_CANDIDATES = 10;
 const EXPANDED_SEQUENCES = 6;
-const PARTNER_CANDIDATES = 6;
-/** A split partner must be able to take at least this share of the order. */
-const MIN_PARTNER_DEPTH = 1e-3;
+/** Candidates (best spot first) scanned for split partners beyond the exact stage's. */
+const PARTNER_SCAN = 200;
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 
@@ -87,42 +87,51 @@ export class SwapEngine {
         pool.push(c);
       }
     }
-    // The exact stage sees the best estimates (single-path winners) and the best marginal prices
-    // among paths deep enough to matter (split partners: a shallow pool at a good price takes a slice).
-    const byEstimate = rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES);
-    const outEquivalent = kind === 'sell' ? human / (byEstimate[0]?.spot ?? 1) : human;
-    const bySpot = pool.filter((c) => c.depth >= outEquivalent * MIN_PARTNER_DEPTH).sort((a, b) => a.spot - b.spot).slice(0, PARTNER_CANDIDATES);
-    const chosen = [...new Set([...byEstimate, ...bySpot])];
-
+    // The exact stage: the best estimates compete as single paths.
+    const chosen = rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES);
     const book = new StateBook();
     const stateOf = (m: PoolModel): PoolState => book.of(m);
-    const inputDepth = (c: Candidate) => (kind === 'sell' ? c.depth * c.spot : c.depth);
-    const costs: PathCost[] = chosen.map((c) => ({ path: c.path, gas: gasPerSwap * BigInt(c.path.length), knee: inputDepth(c) / human }));
-    const singles = costs.map((p) => {
-      const result = evaluatePath(kind, p.path, amount, stateOf);
-      return result === undefined ? undefined : ({ parts: [{ path: p.path, given: amount, result }], total: result, gas: p.gas } satisfies Allocation);
-    });
+    const gasOf = (c: Candidate) => gasPerSwap * BigInt(c.path.length);
     let single: Allocation | undefined;
-    for (const s of singles) if (s && (!single || value(kind, s) > value(kind, single))) single = s;
+    let singleCandidate: Candidate | undefined;
+    for (const c of chosen) {
+      const result = evaluatePath(kind, c.path, amount, stateOf);
+      if (result === undefined) continue;
+      const s: Allocation = { parts: [{ path: c.path, given: amount, result }], total: result, gas: gasOf(c) };
+      if (!single || value(kind, s) > value(kind, single)) {
+        single = s;
+        singleCandidate = c;
+      }
+    }
 
-    // Split partners: the best single path first, then pool-disjoint paths by marginal price.
-    const spotOf = new Map(chosen.map((c) => [c.path, c.spot]));
-    const order = costs.map((_, k) => k).sort((a, b) => {
-      const sa = singles[a];
-      const sb = singles[b];
-      if (sa === single) return -1;
-      if (sb === single) return 1;
-      return spotOf.get(costs[a]!.path)! - spotOf.get(costs[b]!.path)!;
-    });
+    // Split partners: what a path could add next to the best single path, from its spot price
+    // against the best path's marginal rate after the whole order, and its depth (constant-product
+    // estimate: depth x (sqrt(spot rate) - sqrt(marginal))^2). Pool-disjoint, best first.
+    const decIn = this.graph.decimals.get(req.tokenIn) ?? 18;
+    const decOut = this.graph.decimals.get(req.tokenOut) ?? 18;
+    const rawRate = (spot: number) => (kind === 'sell' ? 10 ** (decOut - decIn) / spot : spot * 10 ** (decIn - decOut));
+    const lambda = singleCandidate ? marginalAfter(kind, singleCandidate.path, amount, stateOf) : undefined;
+    const benefit = (c: Candidate): number => {
+      const m0 = rawRate(c.spot);
+      const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
+      if (lambda === undefined) return depthGiven;
+      const gain = kind === 'sell' ? Math.sqrt(m0) - Math.sqrt(lambda) : Math.sqrt(lambda) - Math.sqrt(m0);
+      return gain > 0 ? depthGiven * gain * gain : 0;
+    };
+    const partners = rank([...pool, ...all.slice(0, PARTNER_SCAN)], benefit).filter((c) => benefit(c) > 0);
     const disjoint: PathCost[] = [];
     const used = new Set<string>();
-    for (const k of order) {
-      const p = costs[k]!;
-      if (p.path.some((h) => used.has(h.pool.id))) continue;
-      p.path.forEach((h) => used.add(h.pool.id));
-      disjoint.push(p);
+    const take = (c: Candidate) => {
+      if (c.path.some((h) => used.has(h.pool.id))) return;
+      c.path.forEach((h) => used.add(h.pool.id));
+      disjoint.push({ path: c.path, gas: gasOf(c), knee: (kind === 'sell' ? c.depth * c.spot : c.depth) / human });
+    };
+    if (singleCandidate) take(singleCandidate);
+    for (const c of [...partners, ...chosen]) {
       if (disjoint.length >= MAX_PATHS + 1) break;
+      take(c);
     }
+    if (process.env.DEBUG_ENGINE) console.log('lambda', lambda, 'disjoint', disjoint.map((p) => p.path.map((h) => h.pool.id.slice(0, 10)).join('>')), partners.slice(0, 8).map((c) => [c.path.map((h) => h.pool.id.slice(0, 10)).join('>'), rawRate(c.spot), benefit(c)]));
     const best = bestSplit(kind, disjoint, amount, stateOf, single);
     if (!best) return undefined;
     if (kind === 'sell' ? best.total <= 0n : best.total <= 0n) return undefined;
@@ -135,7 +144,8 @@ export class SwapEngine {
     if (!replay.ok) return undefined;
     const returnAmount = kind === 'sell' ? -replay.deltas[1]! : replay.deltas[0]!;
     if (returnAmount <= 0n) return undefined;
-    const spotPrice = Math.min(...chosen.filter((c) => paths.some((p) => p.path === c.path)).map((c) => c.spot));
+    const spots = new Map([...pool, ...all].map((c) => [c.path, c.spot]));
+    const spotPrice = Math.min(...paths.map((p) => spots.get(p.path) ?? Infinity));
     return { ...draft, amount, returnAmount, gasCost: best.gas, spotPrice };
   }
 }

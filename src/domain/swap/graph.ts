@@ -9,7 +9,7 @@ import type { Hop } from './route';
 
 export interface Edge {
   readonly hop: Hop;
-  /** Largest amount out the pool gives for this pair, human units of the token out. */
+  /** Largest amount out the pool gives for this pair (its in- and out-limits), human units of the token out. */
   readonly depth: number;
   /** Marginal price, human units in per human unit out, fees included. */
   readonly spot: number;
@@ -47,8 +47,11 @@ export class PoolGraph {
           let depth: number;
           let spot: number;
           try {
-            depth = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
             spot = pool.spotPrice(state, i, j);
+            // Whichever binds first: the most the pool pays out, or the most it takes in at spot.
+            const maxOut = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
+            const maxIn = Number(pool.maxAmount(state, 'givenIn', i, j)) / 10 ** pool.decimals[i]!;
+            depth = Math.min(maxOut, maxIn / spot);
           } catch {
             continue;
           }

@@ -1,4 +1,5 @@
 import { pathIn, pathOut, type StateOf } from './evaluate';
+import { marginalAfter } from './marginal';
 import type { OrderKind, Path } from './route';
 
 /**
@@ -131,6 +132,10 @@ function toAmounts(shares: readonly number[], amount: bigint): bigint[] | undefi
 export function bestSplit(kind: OrderKind, paths: readonly PathCost[], amount: bigint, stateOf: StateOf, single: Allocation | undefined): Allocation | undefined {
   let best = single;
   if (paths.length < 2) return best;
+  const marginal = (path: Path, given: bigint) => marginalAfter(kind, path, given, stateOf);
+  const balanced = equalMarginalSplit(kind, paths, amount, stateOf, marginal);
+  if (balanced && (!best || value(kind, balanced) > value(kind, best))) best = balanced;
+  if (process.env.NO_WATERFILL) return best;
   const curves = paths.map((p) => sample(kind, p, amount, stateOf));
   let members = paths.map((_, k) => k);
   for (let round = 0; round < MAX_PATHS && members.length >= 2; round++) {
@@ -186,4 +191,98 @@ function refine(kind: OrderKind, paths: readonly PathCost[], start: readonly big
     }
   }
   return best;
+}
+
+/**
+ * Equal-marginal split: at the optimum every used path pays the same marginal rate. Each path's
+ * marginal rate is modelled locally as a constant-product curve through its spot rate and its
+ * exact marginal at the current allocation (`marginalAfter`); the allocation that equalises
+ * the models is solved in floats, then re-measured exactly and re-fitted, a few rounds.
+ */
+export function equalMarginalSplit(
+  kind: OrderKind,
+  paths: readonly PathCost[],
+  amount: bigint,
+  stateOf: StateOf,
+  marginal: (path: Path, given: bigint) => number | undefined,
+): Allocation | undefined {
+  const A = Number(amount);
+  const fits = paths.map((p) => {
+    const m0 = marginal(p.path, 0n);
+    return { p, m0, depth: Infinity, cap: A };
+  }).filter((f): f is { p: PathCost; m0: number; depth: number; cap: number } => f.m0 !== undefined && f.m0 > 0);
+  if (fits.length < 2) return undefined;
+  const sell = kind === 'sell';
+  // A path's allocation at marginal rate lambda under its constant-product model.
+  const alloc = (f: (typeof fits)[number], lambda: number): number => {
+    const r = sell ? Math.sqrt(f.m0 / lambda) - 1 : 1 - Math.sqrt(f.m0 / lambda);
+    const x = Number.isFinite(f.depth) ? f.depth * r : r > 0 ? Infinity : 0;
+    return Math.min(f.cap, Math.max(0, x));
+  };
+  const refit = (f: (typeof fits)[number], x: number, m: number) => {
+    const ratio = Math.sqrt(f.m0 / m);
+    const denom = sell ? ratio - 1 : 1 - ratio;
+    f.depth = denom > 1e-15 ? x / denom : Infinity;
+  };
+  // First fit: each path's marginal after carrying the whole order (or as much as it can).
+  for (const f of fits) {
+    let x = amount;
+    let fitted = false;
+    for (let tries = 0; tries < 8 && x > 0n; tries++, x /= 4n) {
+      const m = marginal(f.p.path, x);
+      if (m === undefined) {
+        // The path cannot carry x: that bounds its share.
+        f.cap = Number(x);
+        continue;
+      }
+      refit(f, Number(x), m);
+      fitted = true;
+      break;
+    }
+    if (!fitted) f.cap = 0;
+  }
+  let active = fits;
+  let best: Allocation | undefined;
+  for (let round = 0; round < 4; round++) {
+    const lambda = solveLambda(active, alloc, A, sell);
+    if (lambda === undefined) break;
+    let xs = active.map((f) => alloc(f, lambda));
+    if (xs.filter((x) => x > 0).length > MAX_PATHS) {
+      const keep = new Set(active.map((f, k) => [f, xs[k]!] as const).sort((a, b) => b[1] - a[1]).slice(0, MAX_PATHS).map(([f]) => f));
+      active = active.filter((f) => keep.has(f));
+      const l2 = solveLambda(active, alloc, A, sell);
+      if (l2 === undefined) break;
+      xs = active.map((f) => alloc(f, l2));
+    }
+    const used = active.filter((_, k) => xs[k]! > 0);
+    const shares = xs.filter((x) => x > 0).map((x) => x / A);
+    const amounts = toAmounts(shares, amount);
+    if (!amounts) break;
+    const outcome = evaluateSplit(kind, used.map((f) => f.p), amounts, stateOf);
+    if (process.env.DEBUG_ENGINE) console.log('round', round, 'lambda', lambda, 'amounts', amounts.map(String), 'fits', active.map((f) => [f.m0, f.depth, f.cap]), 'outcome', outcome && value(kind, outcome));
+    if (outcome && (!best || value(kind, outcome) > value(kind, best))) best = outcome;
+    // Re-measure and re-fit at the new allocation.
+    used.forEach((f, k) => {
+      const m = marginal(f.p.path, amounts[k]!);
+      if (m === undefined) f.cap = Number(amounts[k]!) * 0.8;
+      else refit(f, Number(amounts[k]!), m);
+    });
+  }
+  return best;
+}
+
+function solveLambda<F extends { m0: number }>(fits: readonly F[], alloc: (f: F, lambda: number) => number, A: number, sell: boolean): number | undefined {
+  const total = (lambda: number) => fits.reduce((s, f) => s + alloc(f, lambda), 0);
+  const m0s = fits.map((f) => f.m0);
+  // Sell: allocations shrink as lambda rises (lambda <= max m0). Buy: they grow with lambda.
+  let lo = sell ? Math.min(...m0s) * 1e-12 : Math.min(...m0s);
+  let hi = sell ? Math.max(...m0s) : Math.max(...m0s) * 1e12;
+  if (sell ? total(lo) < A : total(hi) < A) return undefined;
+  for (let k = 0; k < 100; k++) {
+    const mid = Math.sqrt(lo * hi);
+    const over = total(mid) >= A;
+    if (sell ? over : !over) lo = mid;
+    else hi = mid;
+  }
+  return sell ? lo : hi;
 }
