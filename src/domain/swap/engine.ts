@@ -28,6 +28,8 @@ const EXACT_CANDIDATES = 10;
 const EXPANDED_SEQUENCES = 6;
 /** Candidates (best spot first) scanned for split partners beyond the exact stage's. */
 const PARTNER_SCAN = 200;
+/** Leading partner candidates measured exactly once before the split picks among them. */
+const PARTNER_PROBES = 12;
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 
@@ -118,21 +120,39 @@ export class SwapEngine {
       const gain = kind === 'sell' ? Math.sqrt(m0) - Math.sqrt(lambda) : Math.sqrt(lambda) - Math.sqrt(m0);
       return gain > 0 ? depthGiven * gain * gain : 0;
     };
-    const partners = rank([...pool, ...all.slice(0, PARTNER_SCAN)], benefit).filter((c) => benefit(c) > 0);
-    const disjoint: PathCost[] = [];
-    const used = new Set<string>();
-    const take = (c: Candidate) => {
-      if (c.path.some((h) => used.has(h.pool.id))) return;
-      c.path.forEach((h) => used.add(h.pool.id));
-      disjoint.push({ path: c.path, gas: gasOf(c), knee: (kind === 'sell' ? c.depth * c.spot : c.depth) / human });
+    const rough = rank([...new Set([...pool, ...all.slice(0, PARTNER_SCAN)])], benefit).filter((c) => benefit(c) > 0);
+    // The depth estimate is rough (limits, not curvature): the leading partners are probed once
+    // exactly and their benefit re-fitted to the measured marginal before they are chosen.
+    const probe = amount / 16n > 0n ? amount / 16n : amount;
+    const measured = new Map(rough.slice(0, PARTNER_PROBES).map((c) => {
+      const m0 = rawRate(c.spot);
+      const m = lambda === undefined ? undefined : marginalAfter(kind, c.path, probe, stateOf);
+      if (m === undefined || lambda === undefined) return [c, benefit(c)] as const;
+      const ratio = Math.sqrt(m0 / m);
+      const denom = kind === 'sell' ? ratio - 1 : 1 - ratio;
+      const depth = denom > 1e-15 ? Number(probe) / denom : Infinity;
+      const gain = kind === 'sell' ? Math.sqrt(m0) - Math.sqrt(lambda) : Math.sqrt(lambda) - Math.sqrt(m0);
+      return [c, gain > 0 ? Math.min(depth, 1e300) * gain * gain : 0] as const;
+    }));
+    const partners = rank(rough, (c) => measured.get(c) ?? benefit(c)).filter((c) => (measured.get(c) ?? benefit(c)) > 0);
+    // Two pool-disjoint partner sets: by benefit, and by benefit per hop squared (a long path
+    // through a shared pool can otherwise shut out a shorter, better one).
+    const score = (c: Candidate) => measured.get(c) ?? benefit(c);
+    const disjointSet = (order: readonly Candidate[]): PathCost[] => {
+      const set: PathCost[] = [];
+      const used = new Set<string>();
+      for (const c of [...(singleCandidate ? [singleCandidate] : []), ...order, ...chosen]) {
+        if (set.length >= MAX_PATHS + 1) break;
+        if (c.path.some((h) => used.has(h.pool.id))) continue;
+        c.path.forEach((h) => used.add(h.pool.id));
+        set.push({ path: c.path, gas: gasOf(c) });
+      }
+      return set;
     };
-    if (singleCandidate) take(singleCandidate);
-    for (const c of [...partners, ...chosen]) {
-      if (disjoint.length >= MAX_PATHS + 1) break;
-      take(c);
-    }
-    if (process.env.DEBUG_ENGINE) console.log('lambda', lambda, 'disjoint', disjoint.map((p) => p.path.map((h) => h.pool.id.slice(0, 10)).join('>')), partners.slice(0, 8).map((c) => [c.path.map((h) => h.pool.id.slice(0, 10)).join('>'), rawRate(c.spot), benefit(c)]));
-    const best = bestSplit(kind, disjoint, amount, stateOf, single);
+    const byBenefit = disjointSet(partners);
+    const byShortBenefit = disjointSet(rank(partners, (c) => score(c) / c.path.length ** 2));
+    let best = bestSplit(kind, byBenefit, amount, stateOf, single);
+    if (!sameSet(byBenefit, byShortBenefit)) best = bestSplit(kind, byShortBenefit, amount, stateOf, best);
     if (!best) return undefined;
     if (kind === 'sell' ? best.total <= 0n : best.total <= 0n) return undefined;
 
@@ -152,4 +172,8 @@ export class SwapEngine {
 
 function rank(list: readonly Candidate[], estimate: (c: Candidate) => number): Candidate[] {
   return list.map((c) => [c, estimate(c)] as const).sort((a, b) => b[1] - a[1]).map(([c]) => c);
+}
+
+function sameSet(a: readonly PathCost[], b: readonly PathCost[]): boolean {
+  return a.length === b.length && a.every((p, k) => p.path === b[k]!.path);
 }

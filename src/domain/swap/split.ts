@@ -3,26 +3,17 @@ import { marginalAfter } from './marginal';
 import type { OrderKind, Path } from './route';
 
 /**
- * Dividing an order's amount across pool-disjoint paths. Each path's exact result is sampled at a
- * few fractions of the amount; a float water-filling over those samples proposes allocations, and
- * every proposal is then evaluated exactly. The answer is the best exact outcome net of gas, so a
- * split is only taken when it really pays more (or costs less) than the best single path.
+ * Dividing an order's amount across pool-disjoint paths so that every used path ends at the same
+ * marginal rate (the optimum of a concave split). Floats only propose allocations; every proposal
+ * is evaluated exactly and the answer is the best exact outcome net of gas, so a split is taken
+ * only when it really pays more (or costs less) than the best single path.
  */
 
 /** The SOR's `maxPools`: at most this many paths share an order. */
 export const MAX_PATHS = 4;
-const FRACTIONS = [1 / 64, 1 / 16, 1 / 8, 1 / 4, 1 / 2, 3 / 4, 1];
-const STEPS = 256;
-/** Exact hill-climbing moves between two parts after the float proposal, largest first. */
-const REFINE_MOVES = [1 / 32, 1 / 128, 1 / 512];
 
 export interface PathCost {
   readonly path: Path;
-  /**
-   * Where the path's price starts to bend, as a fraction of the order amount (from its depth);
-   * a shallow path gets extra samples below it so its first, cheapest slice is seen.
-   */
-  readonly knee?: number;
   /** Gas of the path's swaps in the return token (raw units). */
   readonly gas: bigint;
 }
@@ -59,138 +50,6 @@ export function evaluateSplit(kind: OrderKind, paths: readonly PathCost[], amoun
     gas += p.gas;
   }
   return parts.length === 0 ? undefined : { parts, total, gas };
-}
-
-/** A path's sampled results: value(x) for x in fractions of the amount, as floats. */
-interface Curve {
-  readonly xs: number[];
-  readonly ys: number[];
-}
-
-function sample(kind: OrderKind, p: PathCost, amount: bigint, stateOf: StateOf): Curve {
-  const xs = [0];
-  const ys = [0];
-  const path = p.path;
-  const knee = p.knee ?? 1;
-  const extra = knee < 1 / 16 ? [knee / 8, knee / 2, knee, knee * 2, knee * 4].filter((f) => f > 0 && f < 1 / 16) : [];
-  const fractions = [...new Set([...extra, ...FRACTIONS])].sort((a, b) => a - b);
-  for (const f of fractions) {
-    const given = (amount * BigInt(Math.round(f * 1e12))) / 1_000_000_000_000n;
-    if (given <= 0n) continue;
-    const r = evaluatePath(kind, path, given, stateOf);
-    if (r === undefined) break;
-    xs.push(f);
-    ys.push(kind === 'sell' ? Number(r) : -Number(r));
-  }
-  return { xs, ys };
-}
-
-function at(c: Curve, x: number): number {
-  const last = c.xs.length - 1;
-  if (x > c.xs[last]! + 1e-12) return -Infinity;
-  let k = 1;
-  while (k < last && c.xs[k]! < x) k++;
-  const x0 = c.xs[k - 1]!;
-  const x1 = c.xs[k]!;
-  return c.ys[k - 1]! + ((c.ys[k]! - c.ys[k - 1]!) * (x - x0)) / (x1 - x0);
-}
-
-/** Float water-filling: fractions of the amount per curve, in STEPS increments. */
-function waterFill(curves: readonly Curve[]): number[] {
-  const shares = curves.map(() => 0);
-  const step = 1 / STEPS;
-  for (let s = 0; s < STEPS; s++) {
-    let best = -1;
-    let gain = -Infinity;
-    curves.forEach((c, k) => {
-      const g = at(c, shares[k]! + step) - at(c, shares[k]!);
-      if (g > gain) {
-        gain = g;
-        best = k;
-      }
-    });
-    if (best < 0 || gain === -Infinity) break;
-    shares[best] = shares[best]! + step;
-  }
-  return shares;
-}
-
-function toAmounts(shares: readonly number[], amount: bigint): bigint[] | undefined {
-  const sum = shares.reduce((a, b) => a + b, 0);
-  if (sum < 1 - 1e-9) return undefined;
-  const amounts = shares.map((s) => (amount * BigInt(Math.round(s * 1e9))) / 1_000_000_000n);
-  // The largest part takes the rounding remainder, so the parts add up to the order exactly.
-  const largest = shares.indexOf(Math.max(...shares));
-  amounts[largest] = amounts[largest]! + amount - amounts.reduce((a, b) => a + b, 0n);
-  return amounts;
-}
-
-/**
- * The best split of `amount` over `paths` (pool-disjoint, best single first), or undefined when no
- * split beats nothing. `single` is the best single-path outcome already known.
- */
-export function bestSplit(kind: OrderKind, paths: readonly PathCost[], amount: bigint, stateOf: StateOf, single: Allocation | undefined): Allocation | undefined {
-  let best = single;
-  if (paths.length < 2) return best;
-  const marginal = (path: Path, given: bigint) => marginalAfter(kind, path, given, stateOf);
-  const balanced = equalMarginalSplit(kind, paths, amount, stateOf, marginal);
-  if (balanced && (!best || value(kind, balanced) > value(kind, best))) best = balanced;
-  if (process.env.NO_WATERFILL) return best;
-  const curves = paths.map((p) => sample(kind, p, amount, stateOf));
-  let members = paths.map((_, k) => k);
-  for (let round = 0; round < MAX_PATHS && members.length >= 2; round++) {
-    const shares = waterFill(members.map((k) => curves[k]!));
-    const used = members.filter((_, n) => shares[n]! > 0);
-    if (used.length > MAX_PATHS) {
-      // Keep the largest parts and fill again.
-      members = members.map((k, n) => [k, shares[n]!] as const).sort((a, b) => b[1] - a[1]).slice(0, MAX_PATHS).map(([k]) => k);
-      continue;
-    }
-    const amounts = toAmounts(shares.filter((s) => s > 0), amount);
-    if (amounts) {
-      const members = used.map((k) => paths[k]!);
-      const proposal = evaluateSplit(kind, members, amounts, stateOf);
-      const candidate = proposal && refine(kind, members, amounts, amount, proposal, stateOf);
-      if (candidate && (!best || value(kind, candidate) > value(kind, best))) best = candidate;
-    }
-    if (used.length < 2) break;
-    // Gas may make fewer paths better: drop the smallest part and try again.
-    const smallest = used.reduce((a, k) => (shares[members.indexOf(k)]! < shares[members.indexOf(a)]! ? k : a), used[0]!);
-    members = used.filter((k) => k !== smallest);
-  }
-  return best;
-}
-
-/**
- * Exact local search around a proposal: move a slice of the order from one part to another while
- * that pays more. The float curves are interpolations, so the proposal is close, not optimal.
- */
-function refine(kind: OrderKind, paths: readonly PathCost[], start: readonly bigint[], amount: bigint, proposal: Allocation, stateOf: StateOf): Allocation {
-  let amounts = [...start];
-  let best = proposal;
-  for (const move of REFINE_MOVES) {
-    const delta = (amount * BigInt(Math.round(move * 1e6))) / 1_000_000n;
-    if (delta <= 0n) continue;
-    let improved = true;
-    for (let rounds = 0; improved && rounds < 4; rounds++) {
-      improved = false;
-      for (let from = 0; from < amounts.length; from++) {
-        for (let to = 0; to < amounts.length; to++) {
-          if (from === to || amounts[from]! <= delta) continue;
-          const trial = [...amounts];
-          trial[from] = trial[from]! - delta;
-          trial[to] = trial[to]! + delta;
-          const outcome = evaluateSplit(kind, paths, trial, stateOf);
-          if (outcome && value(kind, outcome) > value(kind, best)) {
-            best = outcome;
-            amounts = trial;
-            improved = true;
-          }
-        }
-      }
-    }
-  }
-  return best;
 }
 
 /**
@@ -259,7 +118,6 @@ export function equalMarginalSplit(
     const amounts = toAmounts(shares, amount);
     if (!amounts) break;
     const outcome = evaluateSplit(kind, used.map((f) => f.p), amounts, stateOf);
-    if (process.env.DEBUG_ENGINE) console.log('round', round, 'lambda', lambda, 'amounts', amounts.map(String), 'fits', active.map((f) => [f.m0, f.depth, f.cap]), 'outcome', outcome && value(kind, outcome));
     if (outcome && (!best || value(kind, outcome) > value(kind, best))) best = outcome;
     // Re-measure and re-fit at the new allocation.
     used.forEach((f, k) => {
@@ -285,4 +143,36 @@ function solveLambda<F extends { m0: number }>(fits: readonly F[], alloc: (f: F,
     else hi = mid;
   }
   return sell ? lo : hi;
+}
+
+function toAmounts(shares: readonly number[], amount: bigint): bigint[] | undefined {
+  const sum = shares.reduce((a, b) => a + b, 0);
+  if (!(sum > 0)) return undefined;
+  const amounts = shares.map((s) => (amount * BigInt(Math.round((s / sum) * 1e12))) / 1_000_000_000_000n);
+  // The largest part takes the rounding remainder, so the parts add up to the order exactly.
+  const largest = shares.indexOf(Math.max(...shares));
+  amounts[largest] = amounts[largest]! + amount - amounts.reduce((a, b) => a + b, 0n);
+  return amounts;
+}
+
+/**
+ * The best of: the best single path (`single`), the equal-marginal split over `paths`
+ * (pool-disjoint, best single first), and, when gas costs something, the same split over fewer
+ * paths (the smallest part dropped each time).
+ */
+export function bestSplit(kind: OrderKind, paths: readonly PathCost[], amount: bigint, stateOf: StateOf, single: Allocation | undefined): Allocation | undefined {
+  let best = single;
+  const marginal = (path: Path, given: bigint) => marginalAfter(kind, path, given, stateOf);
+  const gasCounts = paths.some((p) => p.gas > 0n);
+  let members = paths;
+  while (members.length >= 2) {
+    const balanced = equalMarginalSplit(kind, members, amount, stateOf, marginal);
+    if (!balanced) break;
+    if (!best || value(kind, balanced) > value(kind, best)) best = balanced;
+    if (!gasCounts || balanced.parts.length < 2) break;
+    const smallest = balanced.parts.reduce((a, b) => (b.given < a.given ? b : a));
+    const kept = new Set(balanced.parts.filter((p) => p !== smallest).map((p) => p.path));
+    members = members.filter((m) => kept.has(m.path));
+  }
+  return best;
 }
