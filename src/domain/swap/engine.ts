@@ -90,7 +90,9 @@ export class SwapEngine {
       }
     }
     // The exact stage: the best estimates compete as single paths.
-    const chosen = rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES);
+    // Direct pools always compete: the estimate is only a float sketch of depth.
+    const direct = all.filter((c) => c.path.length === 1);
+    const chosen = [...new Set([...direct, ...rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES)])];
     const book = new StateBook();
     const stateOf = (m: PoolModel): PoolState => book.of(m);
     const gasOf = (c: Candidate) => gasPerSwap * BigInt(c.path.length);
@@ -138,10 +140,10 @@ export class SwapEngine {
     // Two pool-disjoint partner sets: by benefit, and by benefit per hop squared (a long path
     // through a shared pool can otherwise shut out a shorter, better one).
     const score = (c: Candidate) => measured.get(c) ?? benefit(c);
-    const disjointSet = (order: readonly Candidate[]): PathCost[] => {
+    const disjointSet = (order: readonly Candidate[], leader = singleCandidate): PathCost[] => {
       const set: PathCost[] = [];
       const used = new Set<string>();
-      for (const c of [...(singleCandidate ? [singleCandidate] : []), ...order, ...chosen]) {
+      for (const c of [...(leader ? [leader] : []), ...order, ...chosen]) {
         if (set.length >= MAX_PATHS + 1) break;
         if (c.path.some((h) => used.has(h.pool.id))) continue;
         c.path.forEach((h) => used.add(h.pool.id));
@@ -151,8 +153,13 @@ export class SwapEngine {
     };
     const byBenefit = disjointSet(partners);
     const byShortBenefit = disjointSet(rank(partners, (c) => score(c) / c.path.length ** 2));
-    let best = bestSplit(kind, byBenefit, amount, stateOf, single);
-    if (!sameSet(byBenefit, byShortBenefit)) best = bestSplit(kind, byShortBenefit, amount, stateOf, best);
+    // A third set led by the best direct pool: the best part of a large order is often a pool
+    // that cannot take all of it, so no feasible single path leads there.
+    const leaders = direct.filter((c) => (kind === 'sell' ? c.depth * c.spot : c.depth) >= human * 0.01).sort((a, b) => a.spot - b.spot);
+    const byDirect = leaders[0] ? disjointSet(partners, leaders[0]) : [];
+    const sets = [byBenefit, byShortBenefit, byDirect].filter((set, k, all) => set.length > 0 && all.findIndex((o) => sameSet(o, set)) === k);
+    let best = single;
+    for (const set of sets) best = bestSplit(kind, set, amount, stateOf, best);
     if (!best) return undefined;
     if (kind === 'sell' ? best.total <= 0n : best.total <= 0n) return undefined;
 

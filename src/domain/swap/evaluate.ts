@@ -6,7 +6,7 @@ import { MathError } from './math/fixedPoint';
  * Exact evaluation of one path for one amount, the way the Vault runs it: a sell goes hop by hop
  * forward, a buy backward from the amount out. `undefined` where a pool would revert.
  * `stateOf` gives each hop's pool state; a path never uses a pool twice, so the states are read,
- * not changed.
+ * not changed. Limits are the models' own: `swap` throws where the contract reverts.
  */
 export type StateOf = (pool: PoolModel) => PoolState;
 
@@ -20,7 +20,6 @@ export function pathOut(path: Path, amountIn: bigint, stateOf: StateOf): bigint 
   try {
     for (const h of path) {
       const state = stateOf(h.pool);
-      if (amount > h.pool.maxAmount(state, 'givenIn', h.i, h.j)) return undefined;
       amount = h.pool.swap(state, 'givenIn', h.i, h.j, amount);
       if (amount <= 0n) return undefined;
     }
@@ -38,7 +37,6 @@ export function pathIn(path: Path, amountOut: bigint, stateOf: StateOf): bigint 
     for (let k = path.length - 1; k >= 0; k--) {
       const h = path[k]!;
       const state = stateOf(h.pool);
-      if (amount > h.pool.maxAmount(state, 'givenOut', h.i, h.j)) return undefined;
       amount = h.pool.swap(state, 'givenOut', h.i, h.j, amount);
       if (amount <= 0n) return undefined;
     }

@@ -1,4 +1,6 @@
 import { UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec } from './poolModel';
+import { createElementModel } from './pools/element';
+import { createLinearModel } from './pools/linear';
 import { createWeightedModel } from './pools/weighted';
 
 /**
@@ -9,10 +11,12 @@ const FACTORIES: Readonly<Record<string, ModelFactory>> = {
   Weighted: createWeightedModel,
   LiquidityBootstrapping: createWeightedModel,
   Investment: createWeightedModel,
+  Element: createElementModel,
 };
 
+/** Every linear pool variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic. */
 function factoryFor(poolType: string): ModelFactory | undefined {
-  return FACTORIES[poolType];
+  return FACTORIES[poolType] ?? (poolType.endsWith('Linear') ? createLinearModel : undefined);
 }
 
 export interface BuiltModels {

@@ -86,13 +86,30 @@ export function equalMarginalSplit(
   // First fit: each path's marginal after carrying the whole order (or as much as it can).
   for (const f of fits) {
     let x = amount;
+    let failed: bigint | undefined;
     let fitted = false;
     for (let tries = 0; tries < 8 && x > 0n; tries++, x /= 4n) {
-      const m = marginal(f.p.path, x);
+      let m = marginal(f.p.path, x);
       if (m === undefined) {
-        // The path cannot carry x: that bounds its share.
-        f.cap = Number(x);
+        failed = x;
         continue;
+      }
+      if (failed !== undefined) {
+        // The path cannot carry the whole order: find how much it can (within 1/512), since a
+        // capped path is often the best part of a split.
+        let ok = x;
+        let bad = failed;
+        while (bad - ok > failed / 512n) {
+          const mid = (ok + bad) / 2n;
+          const mm = marginal(f.p.path, mid);
+          if (mm === undefined) bad = mid;
+          else {
+            ok = mid;
+            m = mm;
+          }
+        }
+        x = ok;
+        f.cap = Number(ok);
       }
       refit(f, Number(x), m);
       fitted = true;

@@ -1,22 +1,50 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
+import { LogExpMathError } from '../math/logExpMath';
+import { bptOutGivenExactTokensIn, MIN_INVARIANT_RATIO, tokenOutGivenExactBptIn, WeightedMathError, type WeightedGeneration } from '../math/weightedMath';
+import { PoolMathError, UnsupportedPoolError, type JoinExitModel, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { largestValid } from './limits';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /
  * BaseMinimalSwapInfoPool. Generation 1 (2021 pools, LBPs, Investment) adds pow's error bound on
  * every power; from weighted v2 on `powUp` takes exact shortcuts for exponents 1, 2 and 4.
+ *
+ * The family:
+ * - Weighted v1-v4: swaps, and single-token joins and exits (weightedMath.ts has each generation's
+ *   rounding).
+ * - LiquidityBootstrapping (2021 LBP and its no-protocol-fee copy): the v1 arithmetic at the stored
+ *   weights (the pool moves them over time; the store holds the weights it last read), swaps only
+ *   while swapEnabled. Only the pool's owner may join (BAL#328), so joins are refused; exits work.
+ * - Investment (2021 InvestmentPool): the v1 swap, its own join/exit fee rounding, swaps and
+ *   non-proportional joins/exits only while swapEnabled. The pool prices against its balances net
+ *   of the management fees it has collected but not paid out; the store has no such figure, so the
+ *   model takes the stored balances as those net balances (exact when the manager fee is zero or
+ *   freshly withdrawn).
+ * - Managed (ManagedPool v1/v2): token swaps take the fee off the upscaled amount (not the raw one)
+ *   and use the 2022 pow. Its BPT is token 0 of the pool, and swaps through it are joins and exits
+ *   priced on the actual supply including management (AUM) fees accrued since the last collection,
+ *   which the store does not hold, so BPT swaps are not offered; circuit breakers are not known
+ *   either, so a swap that trips one is quoted but reverts on chain.
+ *
+ * Joins and exits assume no protocol fees are due: v1 pools pay due fees out of the balances and v2+
+ * pools mint them as BPT in _beforeJoinExit, both from invariant growth since the last join or exit,
+ * which the store does not track (with a zero protocol fee percentage, as on the devnet, there are none).
  */
 
 const MAX_IN_RATIO = 3n * 10n ** 17n;
 const MAX_OUT_RATIO = 3n * 10n ** 17n;
+/** The Vault keeps each balance in 112 bits. */
+const MAX_BALANCE = 2n ** 112n - 1n;
 
 export interface WeightedParams {
   readonly weights: readonly bigint[];
   readonly scalingFactors: readonly bigint[];
   readonly fee: bigint;
-  /** Weighted v2+ (exact pow shortcuts). */
+  /** Weighted v2+ and Managed (exact pow shortcuts). */
   readonly shortcuts: boolean;
+  /** ManagedPool: the fee comes off the upscaled amount in, and is added to the upscaled amount in. */
+  readonly feeOnUpscaled?: boolean;
 }
 
 /** Scaling factor of a token: 10^(18 - decimals) as an 18-decimal number, times its rate. */
@@ -24,17 +52,29 @@ export function scalingFactor(decimals: number, priceRate: string | null | undef
   return mulDown(ONE * 10n ** BigInt(18 - decimals), decimalToUnits(priceRate ?? '1', 18));
 }
 
+function calcOutGivenIn(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aIn: bigint): bigint {
+  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new PoolMathError('amount in above 30% of the balance (BAL#304)');
+  const base = divUp(bIn, bIn + aIn);
+  const power = powUp(base, divDown(p.weights[i]!, p.weights[j]!), p.shortcuts);
+  return mulDown(bOut, complement(power));
+}
+
+function calcInGivenOut(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aOut: bigint): bigint {
+  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new PoolMathError('amount out above 30% of the balance (BAL#305)');
+  const base = divUp(bOut, sub(bOut, aOut));
+  const power = powUp(base, divUp(p.weights[j]!, p.weights[i]!), p.shortcuts);
+  return mulUp(bIn, sub(power, ONE));
+}
+
 export function weightedOutGivenIn(p: WeightedParams, balances: readonly bigint[], i: number, j: number, amountIn: bigint): bigint {
   const sfIn = p.scalingFactors[i]!;
   const sfOut = p.scalingFactors[j]!;
   const bIn = mulDown(balances[i]!, sfIn);
   const bOut = mulDown(balances[j]!, sfOut);
-  // The fee comes off the raw amount before scaling: the pool's own order of rounding.
-  const aIn = mulDown(amountIn - mulUp(amountIn, p.fee), sfIn);
-  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new PoolMathError('amount in above 30% of the balance (BAL#304)');
-  const base = divUp(bIn, bIn + aIn);
-  const power = powUp(base, divDown(p.weights[i]!, p.weights[j]!), p.shortcuts);
-  return divDown(mulDown(bOut, complement(power)), sfOut);
+  // BaseMinimalSwapInfoPool takes the fee off the raw amount before scaling; ManagedPool off the
+  // upscaled amount.
+  const aIn = p.feeOnUpscaled ? mulDown(mulDown(amountIn, sfIn), complement(p.fee)) : mulDown(amountIn - mulUp(amountIn, p.fee), sfIn);
+  return divDown(calcOutGivenIn(p, bIn, bOut, i, j, aIn), sfOut);
 }
 
 export function weightedInGivenOut(p: WeightedParams, balances: readonly bigint[], i: number, j: number, amountOut: bigint): bigint {
@@ -42,11 +82,8 @@ export function weightedInGivenOut(p: WeightedParams, balances: readonly bigint[
   const sfOut = p.scalingFactors[j]!;
   const bIn = mulDown(balances[i]!, sfIn);
   const bOut = mulDown(balances[j]!, sfOut);
-  const aOut = mulDown(amountOut, sfOut);
-  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new PoolMathError('amount out above 30% of the balance (BAL#305)');
-  const base = divUp(bOut, sub(bOut, aOut));
-  const power = powUp(base, divUp(p.weights[j]!, p.weights[i]!), p.shortcuts);
-  const aIn = mulUp(bIn, sub(power, ONE));
+  const aIn = calcInGivenOut(p, bIn, bOut, i, j, mulDown(amountOut, sfOut));
+  if (p.feeOnUpscaled) return divUp(divUp(aIn, complement(p.fee)), sfIn);
   return divUp(divUp(aIn, sfIn), complement(p.fee));
 }
 
@@ -55,6 +92,9 @@ export interface WeightedState extends PoolState {
   totalSupply: bigint;
 }
 
+/** Types whose swaps the owner can switch off. */
+const SWAP_SWITCH = new Set(['LiquidityBootstrapping', 'Investment', 'Managed']);
+
 export class WeightedModel implements PoolModel<WeightedState> {
   readonly id: string;
   readonly address: string;
@@ -62,6 +102,9 @@ export class WeightedModel implements PoolModel<WeightedState> {
   readonly tokens: readonly string[];
   readonly decimals: readonly number[];
   readonly params: WeightedParams;
+  /** The pool's own BPT among its tokens (Managed pools), else -1. */
+  readonly bptIndex: number;
+  readonly swapEnabled: boolean;
   private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
   /** Float weights and fee for spot prices. */
@@ -74,14 +117,19 @@ export class WeightedModel implements PoolModel<WeightedState> {
     this.poolType = spec.poolType;
     this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
     this.decimals = spec.tokens.map((t) => t.decimals);
-    const weights = spec.tokens.map((t) => decimalToUnits(t.weight ?? '0', 18));
-    if (weights.some((w) => w <= 0n)) throw new UnsupportedPoolError(`weighted pool ${spec.id} has a token without a weight`);
+    this.bptIndex = this.tokens.indexOf(this.address);
+    if (this.bptIndex >= 0 && spec.poolType !== 'Managed') throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
+    const weights = spec.tokens.map((t, k) => (k === this.bptIndex ? 0n : decimalToUnits(t.weight ?? '0', 18)));
+    if (weights.some((w, k) => w <= 0n && k !== this.bptIndex)) throw new UnsupportedPoolError(`weighted pool ${spec.id} has a token without a weight`);
+    const version = spec.poolTypeVersion ?? 1;
     this.params = {
       weights,
       scalingFactors: spec.tokens.map((t) => scalingFactor(t.decimals, t.priceRate)),
       fee: decimalToUnits(spec.swapFee, 18),
-      shortcuts: spec.poolType === 'Weighted' && (spec.poolTypeVersion ?? 1) >= 2,
+      shortcuts: (spec.poolType === 'Weighted' && version >= 2) || spec.poolType === 'Managed',
+      feeOnUpscaled: spec.poolType === 'Managed',
     };
+    this.swapEnabled = !SWAP_SWITCH.has(spec.poolType) || spec.swapEnabled !== false;
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.w = weights.map((x) => Number(x) / 1e18);
@@ -97,11 +145,18 @@ export class WeightedModel implements PoolModel<WeightedState> {
   }
 
   canSwap(i: number, j: number): boolean {
-    return i !== j && i >= 0 && j >= 0 && i < this.tokens.length && j < this.tokens.length;
+    return this.swapEnabled && i !== j && i >= 0 && j >= 0 && i < this.tokens.length && j < this.tokens.length && i !== this.bptIndex && j !== this.bptIndex;
   }
 
   swap(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    return kind === 'givenIn' ? weightedOutGivenIn(this.params, state.balances, i, j, amount) : weightedInGivenOut(this.params, state.balances, i, j, amount);
+    if (!this.swapEnabled) throw new PoolMathError('swaps are disabled (BAL#327)');
+    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
+    try {
+      return kind === 'givenIn' ? weightedOutGivenIn(this.params, state.balances, i, j, amount) : weightedInGivenOut(this.params, state.balances, i, j, amount);
+    } catch (e) {
+      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
+      throw e;
+    }
   }
 
   apply(state: WeightedState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -110,19 +165,24 @@ export class WeightedModel implements PoolModel<WeightedState> {
   }
 
   maxAmount(state: WeightedState, kind: SwapKind, i: number, j: number): bigint {
+    if (!this.canSwap(i, j)) return 0n;
+    let candidate: bigint;
     if (kind === 'givenOut') {
       // Largest raw out whose upscaled value stays within 30% of the upscaled balance.
       const sf = this.params.scalingFactors[j]!;
-      return divDown(mulDown(mulDown(state.balances[j]!, sf), MAX_OUT_RATIO), sf);
+      candidate = divDown(mulDown(mulDown(state.balances[j]!, sf), MAX_OUT_RATIO), sf);
+    } else {
+      // Largest raw in whose fee-less upscaled part stays within 30%.
+      const sf = this.params.scalingFactors[i]!;
+      const cap = divDown(mulDown(mulDown(state.balances[i]!, sf), MAX_IN_RATIO), sf);
+      candidate = divDown(cap, complement(this.params.fee));
     }
-    // Largest raw in whose fee-less upscaled part stays within 30%: a little under, to be safe.
-    const sf = this.params.scalingFactors[i]!;
-    const cap = divDown(mulDown(mulDown(state.balances[i]!, sf), MAX_IN_RATIO), sf);
-    const gross = divDown(cap, complement(this.params.fee));
-    return gross > 1n ? gross - 1n : 0n;
+    // The estimate can miss by a rounding step either way; the pool's own answer decides.
+    return largestValid(candidate, (a) => this.accepts(state, kind, i, j, a));
   }
 
   spotPrice(state: WeightedState, i: number, j: number): number {
+    if (!this.canSwap(i, j)) return Infinity;
     const bi = Number(state.balances[i]!) / 10 ** this.decimals[i]! * this.rate(i);
     const bj = Number(state.balances[j]!) / 10 ** this.decimals[j]! * this.rate(j);
     if (bi <= 0 || bj <= 0) return Infinity;
@@ -133,12 +193,127 @@ export class WeightedModel implements PoolModel<WeightedState> {
   private rate(k: number): number {
     return Number(this.params.scalingFactors[k]!) / 1e18 / 10 ** (18 - this.decimals[k]!);
   }
+
+  private accepts(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
+    try {
+      this.swap(state, kind, i, j, amount);
+      return true;
+    } catch (e) {
+      if (e instanceof PoolMathError) return false;
+      throw e;
+    }
+  }
 }
 
-const SUPPORTED = new Set(['Weighted', 'LiquidityBootstrapping', 'Investment']);
+/**
+ * Weighted, LBP and Investment pools, whose BPT is not one of their tokens: a route enters and
+ * leaves them through Vault.joinPool / exitPool with one token (EXACT_TOKENS_IN_FOR_BPT_OUT with a
+ * single non-zero amount, EXACT_BPT_IN_FOR_ONE_TOKEN_OUT).
+ */
+export class WeightedJoinExitModel extends WeightedModel implements JoinExitModel<WeightedState> {
+  readonly generation: WeightedGeneration;
+
+  constructor(spec: PoolSpec, generation: WeightedGeneration) {
+    super(spec);
+    this.generation = generation;
+  }
+
+  joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
+    if (this.poolType === 'LiquidityBootstrapping') throw new PoolMathError('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
+    if (!this.swapEnabled) throw new PoolMathError('single-token joins are disabled with swaps (BAL#330)');
+    this.checkIndex(i);
+    if (amountIn < 0n) throw new PoolMathError('negative amount');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    const sf = this.params.scalingFactors;
+    const balances = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
+    return this.math(() => bptOutGivenExactTokensIn(this.generation, balances, this.params.weights, amounts, state.totalSupply, this.params.fee));
+  }
+
+  exitGivenIn(state: WeightedState, i: number, bptIn: bigint): bigint {
+    if (!this.swapEnabled) throw new PoolMathError('single-token exits are disabled with swaps (BAL#330)');
+    this.checkIndex(i);
+    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    const sf = this.params.scalingFactors[i]!;
+    const out = this.math(() =>
+      tokenOutGivenExactBptIn(this.generation, mulDown(state.balances[i]!, sf), this.params.weights[i]!, bptIn, state.totalSupply, this.params.fee),
+    );
+    return divDown(out, sf);
+  }
+
+  applyJoin(state: WeightedState, i: number, amountIn: bigint, bptOut: bigint): void {
+    state.balances[i] = state.balances[i]! + amountIn;
+    state.totalSupply += bptOut;
+  }
+
+  applyExit(state: WeightedState, i: number, bptIn: bigint, amountOut: bigint): void {
+    state.balances[i] = state.balances[i]! - amountOut;
+    state.totalSupply -= bptIn;
+  }
+
+  maxJoin(state: WeightedState, i: number): bigint {
+    if (this.poolType === 'LiquidityBootstrapping' || !this.swapEnabled) return 0n;
+    // WeightedMath bounds no exact-tokens-in join; the Vault's 112-bit balance does.
+    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => this.ok(() => this.joinGivenIn(state, i, a)));
+  }
+
+  maxExit(state: WeightedState, i: number): bigint {
+    if (!this.swapEnabled) return 0n;
+    // The invariant may not fall below 70%: keep ceil(0.7 * supply) BPT.
+    const supply = state.totalSupply;
+    const keep = (supply * MIN_INVARIANT_RATIO + ONE - 1n) / ONE;
+    return largestValid(supply - keep, (b) => this.ok(() => this.exitGivenIn(state, i, b)));
+  }
+
+  private checkIndex(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.tokens.length) throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
+  }
+
+  private math(f: () => bigint): bigint {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof MathError || e instanceof LogExpMathError || e instanceof WeightedMathError) throw new PoolMathError(e.message);
+      throw e;
+    }
+  }
+
+  private ok(f: () => bigint): boolean {
+    try {
+      f();
+      return true;
+    } catch (e) {
+      if (e instanceof PoolMathError) return false;
+      throw e;
+    }
+  }
+}
+
+/** Which join/exit rounding a pool type and version carries, or why not. */
+function generationOf(spec: PoolSpec): WeightedGeneration {
+  const version = spec.poolTypeVersion ?? 1;
+  switch (spec.poolType) {
+    case 'Weighted':
+      if (version <= 1) return 'v1';
+      if (version <= 4) return 'v2';
+      break;
+    case 'LiquidityBootstrapping':
+      if (version <= 1) return 'v1';
+      break;
+    case 'Investment':
+      if (version <= 1) return 'investment';
+      break;
+  }
+  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried`);
+}
+
+const SUPPORTED = new Set(['Weighted', 'LiquidityBootstrapping', 'Investment', 'Managed']);
 
 export const createWeightedModel: ModelFactory = (spec) => {
   if (!SUPPORTED.has(spec.poolType)) throw new UnsupportedPoolError(`${spec.poolType} is not a weighted pool`);
-  if (spec.poolType === 'Weighted' && (spec.poolTypeVersion ?? 1) > 4) throw new UnsupportedPoolError(`Weighted v${spec.poolTypeVersion} is not carried`);
-  return new WeightedModel(spec);
+  if (spec.poolType === 'Managed') {
+    if ((spec.poolTypeVersion ?? 1) > 2) throw new UnsupportedPoolError(`Managed v${spec.poolTypeVersion} is not carried`);
+    return new WeightedModel(spec);
+  }
+  return new WeightedJoinExitModel(spec, generationOf(spec));
 };
