@@ -1,7 +1,9 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { SwapEngine } from '../domain/swap/engine';
-import { buildModels } from '../domain/swap/models';
+import type { Edge } from '../domain/swap/graph';
+import { buildModels, isTimeDependent } from '../domain/swap/models';
+import type { PoolModel, PoolSpec } from '../domain/swap/poolModel';
 import { toBatchSwap, type Route } from '../domain/swap/route';
 import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
 import { gasPerSwapIn } from './gasCost';
@@ -12,8 +14,9 @@ import type { SerializedSwapInfo } from './types';
 
 /**
  * The service's own engine (src/domain/swap) over one fixed pool set, answering in the SOR's wire
- * shape. Models are rebuilt when the pricing timestamp moves (Element pools price by time to
- * maturity); candidate paths are cached inside the engine per token pair.
+ * shape. When the pricing timestamp moves only the time-dependent models (Element pools price by
+ * time to maturity) are rebuilt, with the graph over them; every other model and its edges stay.
+ * Candidate paths are cached inside the engine per token pair.
  */
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -21,14 +24,21 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export class EngineRouter {
   private engine: SwapEngine | undefined;
   private engineTimestamp: number | undefined;
+  /** Models of pools whose swaps do not depend on time: built once per pool set. */
+  private readonly fixed: { readonly models: PoolModel[]; readonly skipped: { id: string; reason: string }[]; readonly timed: PoolSpec[] };
+  private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
   private prices: Readonly<Record<string, string>> = {};
   /** Pools left out of the engine (unknown type or version), with why; logged once per build. */
   skipped: readonly { readonly id: string; readonly reason: string }[] = [];
 
   constructor(
     readonly chain: RouterChain,
-    private readonly pools: readonly SubgraphPoolBase[],
-  ) {}
+    pools: readonly SubgraphPoolBase[],
+  ) {
+    const specs = pools.map(specFromRoutingPool);
+    const built = buildModels(specs.filter((p) => !isTimeDependent(p)), { timestamp: 0 });
+    this.fixed = { models: built.models, skipped: built.skipped, timed: specs.filter(isTimeDependent) };
+  }
 
   setPrices(_key: string, table: Readonly<Record<string, string>>): void {
     this.prices = table;
@@ -36,10 +46,10 @@ export class EngineRouter {
 
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
-      const built = buildModels(this.pools.map(specFromRoutingPool), { timestamp });
-      this.engine = new SwapEngine(built.models);
+      const timed = buildModels(this.fixed.timed, { timestamp });
+      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges);
       this.engineTimestamp = timestamp;
-      this.skipped = built.skipped;
+      this.skipped = [...this.fixed.skipped, ...timed.skipped];
     }
     return this.engine;
   }

@@ -15,16 +15,19 @@ import { QUOTE_CASES, type QuoteCase } from './quoteCases';
 import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
 
 /**
- * `npm run bench -- quotes`: the fixed 44-request mix on the mainnet snapshot.
- *  - /sor over HTTP, 8 concurrent connections: distinct requests (quote cache defeated by a
- *    different wei amount each round) and repeated requests (cache hits);
- *  - the deprecated API's pattern in-process (`new SOR`, `fetchPools()`, `getSwaps()` per request);
- *  - `GET /healthz` latency while /sor is saturated with distinct requests.
- * Env: ROUTER_WORKERS (default 1), BENCH_ROUNDS (distinct rounds, default 2), BENCH_SECONDS (default 10).
+ * `npm run bench -- quotes`: the fixed 44-request mix on the mainnet snapshot, all in one run.
+ *  - the deprecated API's pattern in-process (`new SOR`, `fetchPools()`, `getSwaps()` per
+ *    request, one at a time), and a warm long-lived in-process SOR (one instance, path cache warm);
+ *  - /sor over HTTP, 8 concurrent connections, distinct requests (quote cache defeated by a
+ *    different wei amount each round): answers/s, p50/p99, CPU ms per quote, server RSS, and the
+ *    ratios to both SOR patterns; the same for the service with `ROUTER_ENGINE=sor`;
+ *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated.
+ * Env: ROUTER_WORKERS (default: the service's default, one per core), BENCH_ROUNDS (distinct
+ * rounds, default 4), BENCH_SECONDS (default 10).
  */
 
 const CONNECTIONS = 8;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 function pct(sorted: number[], p: number): number {
@@ -44,9 +47,9 @@ function distinct(c: QuoteCase, r: number): QuoteCase {
   return { ...c, amount: (BigInt(c.amount) + BigInt(r)).toString() };
 }
 
-async function startServer(): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(engine: 'own' | 'sor'): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [...process.execArgv, join(__dirname, 'quoteServer.ts')], {
-    env: { ...process.env },
+    env: { ...process.env, ROUTER_ENGINE: engine },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -107,6 +110,57 @@ function naivePools(): ReturnType<typeof aboveLiquidityFloor> {
   return aboveLiquidityFloor(toRoutingPools(stored), 100);
 }
 
+/** CPU seconds (user + system, every thread) and RSS (MiB) of a process, from /proc. */
+function processUsage(pid: number): { cpuS: number; rssMiB: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return { cpuS: ticks / 100, rssMiB: rss ? Number(rss[1]) / 1024 : NaN };
+}
+
+/** One SOR kept across requests (pools fetched once, path cache warm): the best a library user gets. */
+async function warmSorRate(pools: ReturnType<typeof naivePools>): Promise<{ perSecond: number; p50: number }> {
+  const sor = new SOR({} as Provider, sorConfigFor(chainById(1)!), { getPools: async () => pools }, { getNativeAssetPriceInToken: async () => '0' });
+  await sor.fetchPools();
+  const timestamp = Math.floor(Date.now() / 1000);
+  const quote = async (c: QuoteCase) => {
+    const t = performance.now();
+    await sor.getSwaps(c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount), { gasPrice: BigNumber.from(c.gasPrice), timestamp });
+    return performance.now() - t;
+  };
+  for (const c of QUOTE_CASES) await quote(distinct(c, 1_000_000));
+  const run = await concurrently(QUOTE_CASES.map((c) => distinct(c, 7)), 1, quote);
+  return { perSecond: (run.ms.length / run.wallMs) * 1000, p50: summary(run.ms).p50 };
+}
+
+interface DistinctRun {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly cpuMsPerQuote: number;
+  readonly rssMiB: number;
+  readonly n: number;
+}
+
+/** Distinct /sor requests, 8 connections, against a fresh server process of the given engine. */
+async function distinctRun(engine: 'own' | 'sor', rounds: number): Promise<DistinctRun & { url: string; child: ChildProcess }> {
+  const { url, child } = await startServer(engine);
+  // One unmeasured round: the first touch of each pair in this pool version.
+  await concurrently(QUOTE_CASES.map((c) => distinct(c, 1_000_000)), CONNECTIONS, (c) => postSor(url, c));
+  const before = processUsage(child.pid!);
+  const cases = Array.from({ length: rounds }, (_, r) => QUOTE_CASES.map((c) => distinct(c, r + 1))).flat();
+  const run = await concurrently(cases, CONNECTIONS, (c) => postSor(url, c));
+  const after = processUsage(child.pid!);
+  const s = summary(run.ms);
+  return {
+    url, child, n: s.n, p50: s.p50, p99: s.p99,
+    perSecond: (run.ms.length / run.wallMs) * 1000,
+    cpuMsPerQuote: ((after.cpuS - before.cpuS) * 1000) / run.ms.length,
+    rssMiB: after.rssMiB,
+  };
+}
+
 /** The deprecated API per request: a fresh SOR, a pool fetch, one getSwaps. */
 async function naiveQuote(pools: ReturnType<typeof naivePools>, c: QuoteCase): Promise<number> {
   const t = performance.now();
@@ -124,41 +178,45 @@ export async function run(): Promise<void> {
     process.stdout.write(`skipped: ${SNAPSHOT} is absent (clone the project with ../shared beside it)\n`);
     return;
   }
-  const workers = process.env.ROUTER_WORKERS ?? '1';
+  const workers = process.env.ROUTER_WORKERS ?? `the default (${cpus().length}, one per core)`;
   process.stdout.write(`${QUOTE_CASES.length} requests in the mix; ${CONNECTIONS} connections; ROUTER_WORKERS=${workers}\n`);
 
-  // 1. The old pattern, in this process, while the server is not running.
+  // 1. The SOR patterns, in this process, while no server is running.
   const pools = naivePools();
   await naiveQuote(pools, QUOTE_CASES[0]!); // load the SOR code paths once
-  const naiveSeq = summary((await concurrently(QUOTE_CASES, 1, (c) => naiveQuote(pools, c))).ms);
-  const naiveConc = summary((await concurrently(QUOTE_CASES, CONNECTIONS, (c) => naiveQuote(pools, c))).ms);
+  const naiveRun = await concurrently(QUOTE_CASES, 1, (c) => naiveQuote(pools, c));
+  const naiveSeq = summary(naiveRun.ms);
+  const naiveRate = (naiveRun.ms.length / naiveRun.wallMs) * 1000;
+  const warm = await warmSorRate(pools);
 
-  const { url, child } = await startServer();
+  // 2. The service with ROUTER_ENGINE=sor, distinct requests (fewer rounds: it is slow).
+  const viaSor = await distinctRun('sor', 1);
+  viaSor.child.kill('SIGTERM');
+
+  // 3. The service with its own engine.
+  const own = await distinctRun('own', ROUNDS);
+  const { url, child } = own;
   try {
     const idleHealth = summary(await healthLatencies(url, 3));
-
-    // 2. Distinct requests: one unmeasured round (first touch of each pair in this pool version), then ROUNDS measured.
-    await concurrently(QUOTE_CASES.map((c) => distinct(c, 1_000_000)), CONNECTIONS, (c) => postSor(url, c));
     slowest.length = 0;
-    const rounds = Array.from({ length: ROUNDS }, (_, r) => QUOTE_CASES.map((c) => distinct(c, r + 1))).flat();
-    const dist = await concurrently(rounds, CONNECTIONS, (c) => postSor(url, c));
-    const distinctS = summary(dist.ms);
+    const dist = await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 2)), CONNECTIONS, (c) => postSor(url, c));
     const slowDistinct = slowest.map((x) => `${x.name} ${f(x.ms)} ms`).join('; ');
+    void dist;
     // The same, one request at a time: the latency a single client sees.
-    const single = summary((await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 1)), 1, (c) => postSor(url, c))).ms);
+    const single = summary((await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 3)), 1, (c) => postSor(url, c))).ms);
 
-    // 3. Repeated requests: every case is cached now (round 1 above); autocannon cycles through them.
+    // 4. Repeated requests: every case is cached now; autocannon cycles through them.
     const cached = QUOTE_CASES.map((c) => distinct(c, 1));
     const ac = await autocannon({
       url, connections: CONNECTIONS, duration: SECONDS,
       requests: cached.map((c) => ({ method: 'POST' as const, path: '/sor/1', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) })),
     });
 
-    // 4. /healthz while /sor is saturated with distinct requests.
+    // 5. /healthz while /sor is saturated with distinct requests.
     let stop = false;
     let r = 10;
     const load = Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, r));
+      while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, 100 + r));
     }));
     await new Promise((res) => setTimeout(res, 500));
     const health = await healthLatencies(url, SECONDS);
@@ -168,14 +226,15 @@ export async function run(): Promise<void> {
 
     const out = [
       '',
-      `naive in-process (new SOR + fetchPools + getSwaps per request), one at a time: p50 ${f(naiveSeq.p50)} ms  p90 ${f(naiveSeq.p90)} ms  (n=${naiveSeq.n})`,
-      `naive in-process, ${CONNECTIONS} requests in flight (same load shape as HTTP): p50 ${f(naiveConc.p50)} ms  p90 ${f(naiveConc.p90)} ms`,
-      `/sor distinct (cache defeated), ${CONNECTIONS} connections: p50 ${f(distinctS.p50)} ms  p90 ${f(distinctS.p90)} ms  p99 ${f(distinctS.p99)} ms  ${f((dist.ms.length / dist.wallMs) * 1000)} req/s  (n=${distinctS.n})`,
+      `naive in-process (new SOR + fetchPools + getSwaps per request), one at a time: ${f(naiveRate)} answers/s  p50 ${f(naiveSeq.p50)} ms  p90 ${f(naiveSeq.p90)} ms  (n=${naiveSeq.n})`,
+      `warm long-lived in-process SOR (one instance, path cache warm), one at a time: ${f(warm.perSecond)} answers/s  p50 ${f(warm.p50)} ms`,
+      `/sor distinct, ${CONNECTIONS} connections, ROUTER_ENGINE=sor: ${f(viaSor.perSecond)} answers/s  p50 ${f(viaSor.p50)} ms  p99 ${f(viaSor.p99)} ms  CPU ${f(viaSor.cpuMsPerQuote)} ms/quote  (n=${viaSor.n})`,
+      `/sor distinct, ${CONNECTIONS} connections, own engine: ${f(own.perSecond)} answers/s  p50 ${f(own.p50)} ms  p99 ${f(own.p99)} ms  CPU ${f(own.cpuMsPerQuote)} ms/quote  server RSS ${f(own.rssMiB)} MiB  (n=${own.n})`,
+      `  ratio to the naive one-at-a-time rate: ${f(own.perSecond / naiveRate)}x   (target >= 20x)`,
+      `  ratio to the warm long-lived SOR: ${f(own.perSecond / warm.perSecond)}x   (target >= 2x)`,
+      `  ratio to the same service on ROUTER_ENGINE=sor: ${f(own.perSecond / viaSor.perSecond)}x`,
       `  slowest distinct requests: ${slowDistinct}`,
-      `/sor distinct (cache defeated), 1 connection: p50 ${f(single.p50)} ms  p90 ${f(single.p90)} ms  p99 ${f(single.p99)} ms`,
-      `  ratio distinct p50 (1 connection) / naive one-at-a-time p50: ${f(single.p50 / naiveSeq.p50)}   (target <= 0.5)`,
-      `  ratio distinct p50 (${CONNECTIONS} connections) / naive one-at-a-time p50: ${f(distinctS.p50 / naiveSeq.p50)}   (target <= 0.5)`,
-      `  ratio distinct p50 (${CONNECTIONS} connections) / naive ${CONNECTIONS}-in-flight p50: ${f(distinctS.p50 / naiveConc.p50)}   (target <= 0.5)`,
+      `/sor distinct, 1 connection: p50 ${f(single.p50)} ms  p90 ${f(single.p90)} ms  p99 ${f(single.p99)} ms`,
       `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
       `GET /healthz with the server idle (machine noise floor): p50 ${f(idleHealth.p50)} ms  p99 ${f(idleHealth.p99)} ms  (n=${idleHealth.n})`,

@@ -1,5 +1,5 @@
 import { candidatePaths, withParallelPools, type Candidate } from './candidates';
-import { PoolGraph } from './graph';
+import { PoolGraph, type Edge } from './graph';
 import type { PoolModel, PoolState } from './poolModel';
 import { replayBatchSwap } from './replay';
 import { StateBook, toBatchSwap, type OrderKind, type Route } from './route';
@@ -40,8 +40,8 @@ export class SwapEngine {
   private readonly byId: Map<string, PoolModel>;
   private readonly pairs = new Map<string, Candidate[]>();
 
-  constructor(models: readonly PoolModel[]) {
-    this.graph = new PoolGraph(models);
+  constructor(models: readonly PoolModel[], edgeCache?: WeakMap<PoolModel, readonly Edge[]>) {
+    this.graph = new PoolGraph(models, edgeCache);
     this.byId = new Map(models.map((m) => [m.id, m]));
   }
 

@@ -31,33 +31,22 @@ export class PoolGraph {
   readonly bpts: ReadonlySet<string>;
   readonly decimals = new Map<string, number>();
 
-  constructor(readonly models: readonly PoolModel[]) {
+  constructor(
+    readonly models: readonly PoolModel[],
+    /** Edges already read from a model (kept by the owner across graphs of the same pool version). */
+    edgeCache?: WeakMap<PoolModel, readonly Edge[]>,
+  ) {
     this.bpts = new Set(models.map((m) => m.address));
     for (const pool of models) {
-      let state;
-      try {
-        state = pool.initialState();
-      } catch {
-        continue;
-      }
       pool.tokens.forEach((t, k) => this.decimals.set(t, pool.decimals[k]!));
-      for (let i = 0; i < pool.tokens.length; i++) {
-        for (let j = 0; j < pool.tokens.length; j++) {
-          if (!pool.canSwap(i, j)) continue;
-          let depth: number;
-          let spot: number;
-          try {
-            spot = pool.spotPrice(state, i, j);
-            // Whichever binds first: the most the pool pays out, or the most it takes in at spot.
-            const maxOut = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
-            const maxIn = Number(pool.maxAmount(state, 'givenIn', i, j)) / 10 ** pool.decimals[i]!;
-            depth = Math.min(maxOut, maxIn / spot);
-          } catch {
-            continue;
-          }
-          if (!(depth > 0) || !(spot > 0) || !Number.isFinite(spot) || !Number.isFinite(depth)) continue;
-          this.add(pool.poolType === 'LiquidityBootstrapping' ? this.lbpEdges : this.edges, pool.tokens[i]!, pool.tokens[j]!, { hop: { pool, i, j }, depth, spot });
-        }
+      let edges = edgeCache?.get(pool);
+      if (!edges) {
+        edges = edgesOf(pool);
+        edgeCache?.set(pool, edges);
+      }
+      for (const e of edges) {
+        const map = pool.poolType === 'LiquidityBootstrapping' ? this.lbpEdges : this.edges;
+        this.add(map, pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
       }
     }
     for (const byNext of [...this.edges.values(), ...this.lbpEdges.values()]) {
@@ -100,3 +89,33 @@ export class PoolGraph {
 }
 
 const EMPTY: ReadonlyMap<string, readonly Edge[]> = new Map();
+
+/** A pool's swappable pairs with their depth and spot price at the stored balances. */
+export function edgesOf(pool: PoolModel): Edge[] {
+  const out: Edge[] = [];
+  let state;
+  try {
+    state = pool.initialState();
+  } catch {
+    return out;
+  }
+  for (let i = 0; i < pool.tokens.length; i++) {
+    for (let j = 0; j < pool.tokens.length; j++) {
+      if (!pool.canSwap(i, j)) continue;
+      let depth: number;
+      let spot: number;
+      try {
+        spot = pool.spotPrice(state, i, j);
+        // Whichever binds first: the most the pool pays out, or the most it takes in at spot.
+        const maxOut = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
+        const maxIn = Number(pool.maxAmount(state, 'givenIn', i, j)) / 10 ** pool.decimals[i]!;
+        depth = Math.min(maxOut, maxIn / spot);
+      } catch {
+        continue;
+      }
+      if (!(depth > 0) || !(spot > 0) || !Number.isFinite(spot) || !Number.isFinite(depth)) continue;
+      out.push({ hop: { pool, i, j }, depth, spot });
+    }
+  }
+  return out;
+}

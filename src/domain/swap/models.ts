@@ -19,6 +19,13 @@ function factoryFor(poolType: string): ModelFactory | undefined {
   return FACTORIES[poolType] ?? (poolType.endsWith('Linear') ? createLinearModel : undefined);
 }
 
+/** Pool types whose swaps depend on the quote's timestamp: rebuilt when it moves, the rest kept. */
+const TIME_DEPENDENT: ReadonlySet<string> = new Set(['Element']);
+
+export function isTimeDependent(spec: Pick<PoolSpec, 'poolType'>): boolean {
+  return TIME_DEPENDENT.has(spec.poolType);
+}
+
 export interface BuiltModels {
   readonly models: PoolModel[];
   /** Pools left out, with the reason (unknown type, unsupported version, bad parameters). */
