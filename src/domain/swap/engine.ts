@@ -30,6 +30,8 @@ const EXPANDED_SEQUENCES = 6;
 const PARTNER_SCAN = 200;
 /** Leading partner candidates measured exactly once before the split picks among them. */
 const PARTNER_PROBES = 12;
+/** Relative gain below which a split is not searched for (the differential suite's tolerance is 1e-7). */
+const NEGLIGIBLE_GAIN = 1e-8;
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 
@@ -137,6 +139,10 @@ export class SwapEngine {
       return [c, gain > 0 ? Math.min(depth, 1e300) * gain * gain : 0] as const;
     }));
     const partners = rank(rough, (c) => measured.get(c) ?? benefit(c)).filter((c) => (measured.get(c) ?? benefit(c)) > 0);
+    // A small order on a deep path: what any split could add is below the answer's precision
+    // worth having, so the single path stands without the split search.
+    const possibleGain = partners.slice(0, MAX_PATHS).reduce((sum, c) => sum + (measured.get(c) ?? benefit(c)), 0);
+    if (single && possibleGain < Number(single.total) * NEGLIGIBLE_GAIN) return this.finish(req, single, [...pool, ...all]);
     // Two pool-disjoint partner sets: by benefit, and by benefit per hop squared (a long path
     // through a shared pool can otherwise shut out a shorter, better one).
     const score = (c: Candidate) => measured.get(c) ?? benefit(c);
@@ -163,6 +169,11 @@ export class SwapEngine {
     if (!best) return undefined;
     if (kind === 'sell' ? best.total <= 0n : best.total <= 0n) return undefined;
 
+    return this.finish(req, best, [...pool, ...all]);
+  }
+
+  private finish(req: EngineRequest, best: Allocation, known: readonly Candidate[]): Route | undefined {
+    const { kind, amount } = req;
     const paths = best.parts.map((p) => ({ path: p.path, given: p.given, result: p.result }));
     const draft = { kind, tokenIn: req.tokenIn, tokenOut: req.tokenOut, paths };
     // The answer is the Vault's own replay of the batch, not the sum the search saw.
@@ -171,7 +182,7 @@ export class SwapEngine {
     if (!replay.ok) return undefined;
     const returnAmount = kind === 'sell' ? -replay.deltas[1]! : replay.deltas[0]!;
     if (returnAmount <= 0n) return undefined;
-    const spots = new Map([...pool, ...all].map((c) => [c.path, c.spot]));
+    const spots = new Map(known.map((c) => [c.path, c.spot]));
     const spotPrice = Math.min(...paths.map((p) => spots.get(p.path) ?? Infinity));
     return { ...draft, amount, returnAmount, gasCost: best.gas, spotPrice };
   }
