@@ -69,9 +69,12 @@ export async function fundWeth(env: ChainPools, amount: bigint): Promise<void> {
   await mined(weth.getFunction('approve')(env.devnet.addresses.vault, MaxUint256));
 }
 
-/** Creates a pool through `factory.create(...args)` and returns its id and address. */
+/**
+ * Creates a pool through `factory.create(...args)` and returns its id and address. The gas limit is
+ * set: gas estimation fails on the 2023 linear factories (pool plus rebalancer in one call).
+ */
 export async function createPool(factory: Contract, args: unknown[]): Promise<{ id: string; address: string }> {
-  const receipt = (await (await factory.getFunction('create')(...args)).wait()) as { logs: { topics: readonly string[]; data: string }[] };
+  const receipt = (await (await factory.getFunction('create')(...args, { gasLimit: 15_000_000 })).wait()) as { logs: { topics: readonly string[]; data: string }[] };
   const created = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'PoolCreated');
   if (!created) throw new Error('factory emitted no PoolCreated');
   const address = String(created.args[0]).toLowerCase();
@@ -180,3 +183,31 @@ export async function readWeightedSpec(env: ChainPools, pool: { id: string; addr
 }
 
 export { ZeroAddress, balancerArtifact };
+
+const LINEAR_POOL = [
+  'function getMainIndex() view returns (uint256)',
+  'function getWrappedIndex() view returns (uint256)',
+  'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
+  'function getSwapFeePercentage() view returns (uint256)',
+  'function getWrappedTokenRate() view returns (uint256)',
+  'function totalSupply() view returns (uint256)',
+];
+
+/** A linear pool as the store would describe it: totalShares is the virtual supply. */
+export async function readLinearSpec(env: ChainPools, pool: { id: string; address: string }, poolType: string, poolTypeVersion: number): Promise<PoolSpec> {
+  const c = new Contract(pool.address, LINEAR_POOL, env.chain.provider);
+  const call = (name: string) => c.getFunction(name)() as Promise<unknown>;
+  const { tokens, balances } = await poolTokens(env, pool.id);
+  const [mainIndex, wrappedIndex, targets, fee, rate, supply] = (await Promise.all(
+    ['getMainIndex', 'getWrappedIndex', 'getTargets', 'getSwapFeePercentage', 'getWrappedTokenRate', 'totalSupply'].map(call),
+  )) as [bigint, bigint, [bigint, bigint], bigint, bigint, bigint];
+  const decimals = await Promise.all(tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())));
+  const bpt = tokens.indexOf(pool.address);
+  return {
+    id: pool.id, address: pool.address, poolType, poolTypeVersion, swapFee: unitsToDecimal(fee, 18), totalShares: unitsToDecimal(supply - balances[bpt]!, 18),
+    mainIndex: Number(mainIndex), wrappedIndex: Number(wrappedIndex), lowerTarget: unitsToDecimal(targets[0], 18), upperTarget: unitsToDecimal(targets[1], 18),
+    tokens: tokens.map((address, k) => ({
+      address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, priceRate: k === Number(wrappedIndex) ? unitsToDecimal(rate, 18) : '1',
+    })),
+  };
+}
