@@ -176,9 +176,12 @@ export async function readWeightedSpec(env: ChainPools, pool: { id: string; addr
   const [weights, fee, supply] = (await Promise.all([c.getFunction('getNormalizedWeights')(), c.getFunction('getSwapFeePercentage')(), c.getFunction('totalSupply')()])) as [bigint[], bigint, bigint];
   const swapEnabled = poolType === 'Weighted' ? true : Boolean(await c.getFunction('getSwapEnabled')());
   const decimals = await Promise.all(tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())));
+  // A pool that lists its own BPT (ManagedPool, first) reports weights for the other tokens only.
+  const bpt = tokens.indexOf(pool.address);
+  const weightOf = (k: number): string | null => (k === bpt ? null : unitsToDecimal([...weights][bpt >= 0 && k > bpt ? k - 1 : k]!, 18));
   return {
     id: pool.id, address: pool.address, poolType, poolTypeVersion, swapFee: unitsToDecimal(fee, 18), totalShares: unitsToDecimal(supply, 18), swapEnabled,
-    tokens: tokens.map((address, k) => ({ address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, weight: unitsToDecimal(weights[k]!, 18), priceRate: '1' })),
+    tokens: tokens.map((address, k) => ({ address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, weight: weightOf(k), priceRate: '1' })),
   };
 }
 
