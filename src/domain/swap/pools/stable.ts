@@ -1,0 +1,246 @@
+import { decimalToUnits } from '../../decimal';
+import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE } from '../math/fixedPoint';
+import * as S from '../math/stableMath';
+import { PoolMathError, UnsupportedPoolError, type JoinExitModel, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { largestValid } from './limits';
+import { scalingFactor } from './weighted';
+
+/**
+ * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
+ * (2022-06 StablePool) and 'MetaStable' (2021-07, two tokens with rate providers). Swaps are
+ * BaseGeneralPool's (or, with two tokens, BaseMinimalSwapInfoPool's, the same arithmetic): the
+ * swap fee comes off the raw amount in (given in) or is added to the downscaled amount in (given
+ * out), balances and amounts are upscaled by 10^(18 - decimals) times the token's rate (MetaStable;
+ * 1 for the others), and StableMath of the pool's generation does the rest. v1 and MetaStable use
+ * the 2021 StableMath, v2 the 2022 one (see math/stableMath.ts).
+ *
+ * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
+ * against the BPT total supply the state carries. Before either, these pools pay the protocol's
+ * share of the swap fees earned since the last join or exit, in tokens, out of the balances; that
+ * amount comes from the invariant stored at the last join or exit, which the store does not hold,
+ * so the model assumes none is due (exact with a zero protocol swap fee percentage, as on the
+ * devnet; otherwise the pool prices a join or exit against slightly lower balances).
+ *
+ * The amplification parameter is the stored one; a pool in the middle of an amp ramp moves it
+ * every block and is priced at the value the store last read.
+ */
+
+/** The Vault keeps each balance in 112 bits; a swap or join that would overflow it reverts. */
+export const MAX_BALANCE = 2n ** 112n - 1n;
+
+export interface StableParams {
+  readonly generation: S.StableGeneration;
+  /** A * 1000, as the pool stores it. */
+  readonly amp: bigint;
+  readonly fee: bigint;
+}
+
+export function parseAmp(spec: PoolSpec): bigint {
+  const amp = decimalToUnits(spec.amp ?? '0', 3);
+  if (amp < S.AMP_PRECISION) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);
+  return amp;
+}
+
+export function parseFee(spec: PoolSpec): bigint {
+  const fee = decimalToUnits(spec.swapFee, 18);
+  if (fee < 0n || fee >= ONE) throw new UnsupportedPoolError(`pool ${spec.id} has a swap fee outside [0, 1)`);
+  return fee;
+}
+
+/** Wraps the math's and the fixed-point library's reverts as the engine's PoolMathError. */
+export function poolMath<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof S.StableMathError || e instanceof MathError) throw new PoolMathError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * A token-for-token swap as BaseGeneralPool runs it: `up` holds the upscaled balances the math
+ * sees (without the BPT for composable pools), `i`/`j` index into it, `sfIn`/`sfOut` are the two
+ * tokens' scaling factors and `amount` is raw.
+ */
+export function tokenSwap(p: StableParams, up: readonly bigint[], i: number, j: number, sfIn: bigint, sfOut: bigint, kind: SwapKind, amount: bigint): bigint {
+  const invariant = S.calculateInvariant(p.generation, p.amp, up, true);
+  if (kind === 'givenIn') {
+    const amountIn = mulDown(amount - mulUp(amount, p.fee), sfIn);
+    return divDown(S.outGivenIn(p.amp, up, i, j, amountIn, invariant), sfOut);
+  }
+  const amountIn = S.inGivenOut(p.amp, up, i, j, mulDown(amount, sfOut), invariant);
+  return divUp(divUp(amountIn, sfIn), complement(p.fee));
+}
+
+/** Raw units -> the pool's units (upscaled human units) factor of a token: its rate. */
+export function rateOf(sf: bigint, decimals: number): number {
+  return Number(sf) / 1e18 / 10 ** (18 - decimals);
+}
+
+/** Upscaled balances as floats in human units, for spot prices. */
+export function floatBalances(up: readonly bigint[]): number[] {
+  return up.map((b) => Number(b) / 1e18);
+}
+
+export interface StableState extends PoolState {
+  /** BPT total supply (raw, 18 decimals): joins and exits read it. */
+  totalSupply: bigint;
+}
+
+export class StableModel implements PoolModel<StableState>, JoinExitModel<StableState> {
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  readonly tokens: readonly string[];
+  readonly decimals: readonly number[];
+  readonly params: StableParams;
+  readonly scalingFactors: readonly bigint[];
+  private readonly balances: readonly bigint[];
+  private readonly totalSupply: bigint;
+  private readonly rates: readonly number[];
+
+  constructor(spec: PoolSpec, generation: S.StableGeneration) {
+    this.id = spec.id.toLowerCase();
+    this.address = spec.address.toLowerCase();
+    this.poolType = spec.poolType;
+    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
+    this.decimals = spec.tokens.map((t) => t.decimals);
+    if (this.tokens.length < 2 || this.tokens.length > 5) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
+    if (this.tokens.includes(this.address)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
+    if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
+    // Only MetaStable pools apply token rates; the others' scaling factor is the decimals alone.
+    const withRates = spec.poolType === 'MetaStable';
+    this.scalingFactors = spec.tokens.map((t) => scalingFactor(t.decimals, withRates ? t.priceRate : '1'));
+    if (this.scalingFactors.some((sf) => sf <= 0n)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
+    this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
+    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
+    this.totalSupply = decimalToUnits(spec.totalShares, 18);
+    this.rates = this.scalingFactors.map((sf, k) => rateOf(sf, this.decimals[k]!));
+  }
+
+  initialState(): StableState {
+    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  }
+
+  cloneState(state: StableState): StableState {
+    return { balances: [...state.balances], totalSupply: state.totalSupply };
+  }
+
+  canSwap(i: number, j: number): boolean {
+    return i !== j && this.isIndex(i) && this.isIndex(j);
+  }
+
+  swap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
+    if (amount < 0n) throw new PoolMathError('negative amount');
+    // The Vault refuses zero amounts; searches probing zero get zero.
+    if (amount === 0n) return 0n;
+    const b = state.balances;
+    if (kind === 'givenOut' && amount >= b[j]!) throw new PoolMathError('amount out not below the pool balance (BAL#001)');
+    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    const sf = this.scalingFactors;
+    const result = poolMath(() => tokenSwap(this.params, b.map((x, k) => mulDown(x, sf[k]!)), i, j, sf[i]!, sf[j]!, kind, amount));
+    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    return result;
+  }
+
+  apply(state: StableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    state.balances[i] = state.balances[i]! + amountIn;
+    state.balances[j] = state.balances[j]! - amountOut;
+  }
+
+  maxAmount(state: StableState, kind: SwapKind, i: number, j: number): bigint {
+    if (!this.canSwap(i, j)) return 0n;
+    // StableMath has no ratio limits: the Vault's 112-bit balances bound the amount in; the amount
+    // out stays below the balance out, short of where the amount in it needs overflows.
+    const candidate = kind === 'givenIn' ? MAX_BALANCE - state.balances[i]! : state.balances[j]! - 1n;
+    return largestValid(candidate, (a) => this.accepts(() => this.swap(state, kind, i, j, a)));
+  }
+
+  spotPrice(state: StableState, i: number, j: number): number {
+    if (!this.canSwap(i, j)) return Infinity;
+    const up = floatBalances(state.balances.map((b, k) => mulDown(b, this.scalingFactors[k]!)));
+    if (up.some((x) => !(x > 0))) return Infinity;
+    const shape = S.stableShape(Number(this.params.amp) / 1000, up);
+    const fee = Number(this.params.fee) / 1e18;
+    // Upscaled i per upscaled j along the curve, the fee on the amount in, then human units.
+    return (shape.grad[j]! / shape.grad[i]!) / (1 - fee) * (this.rates[j]! / this.rates[i]!);
+  }
+
+  joinGivenIn(state: StableState, i: number, amountIn: bigint): bigint {
+    this.checkIndex(i);
+    if (amountIn < 0n) throw new PoolMathError('negative amount');
+    const sf = this.scalingFactors;
+    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
+    const { generation, amp, fee } = this.params;
+    return poolMath(() => S.bptOutGivenExactTokensIn(generation, amp, up, amounts, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee));
+  }
+
+  exitGivenIn(state: StableState, i: number, bptIn: bigint): bigint {
+    this.checkIndex(i);
+    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    const sf = this.scalingFactors;
+    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const { generation, amp, fee } = this.params;
+    const out = poolMath(() => S.tokenOutGivenExactBptIn(amp, up, i, bptIn, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee));
+    return divDown(out, sf[i]!);
+  }
+
+  applyJoin(state: StableState, i: number, amountIn: bigint, bptOut: bigint): void {
+    state.balances[i] = state.balances[i]! + this.takenIn(i, amountIn);
+    state.totalSupply += bptOut;
+  }
+
+  applyExit(state: StableState, i: number, bptIn: bigint, amountOut: bigint): void {
+    state.balances[i] = state.balances[i]! - amountOut;
+    state.totalSupply -= bptIn;
+  }
+
+  maxJoin(state: StableState, i: number): bigint {
+    if (!this.isIndex(i)) return 0n;
+    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => this.accepts(() => this.joinGivenIn(state, i, a)));
+  }
+
+  maxExit(state: StableState, i: number): bigint {
+    if (!this.isIndex(i)) return 0n;
+    // Burning the whole supply leaves a zero invariant, which the math divides by.
+    return largestValid(state.totalSupply - 1n, (b) => this.accepts(() => this.exitGivenIn(state, i, b)));
+  }
+
+  /**
+   * What the Vault takes for a join of `amountIn`: the pool upscales it (rounding down) and
+   * returns it downscaled rounding up, which a rate can make a unit smaller than asked.
+   */
+  private takenIn(i: number, amountIn: bigint): bigint {
+    const sf = this.scalingFactors[i]!;
+    return divUp(mulDown(amountIn, sf), sf);
+  }
+
+  private isIndex(i: number): boolean {
+    return Number.isInteger(i) && i >= 0 && i < this.tokens.length;
+  }
+
+  private checkIndex(i: number): void {
+    if (!this.isIndex(i)) throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
+  }
+
+  private accepts(f: () => bigint): boolean {
+    try {
+      f();
+      return true;
+    } catch (e) {
+      if (e instanceof PoolMathError) return false;
+      throw e;
+    }
+  }
+}
+
+export const createStableModel: ModelFactory = (spec) => {
+  const version = spec.poolTypeVersion ?? 1;
+  if (spec.poolType === 'Stable' && version === 1) return new StableModel(spec, '2021');
+  if (spec.poolType === 'Stable' && version === 2) return new StableModel(spec, '2022');
+  if (spec.poolType === 'MetaStable' && version === 1) return new StableModel(spec, '2021');
+  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried by the stable model`);
+};
