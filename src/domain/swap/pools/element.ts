@@ -116,8 +116,8 @@ export class ElementModel implements PoolModel<ElementState> {
     const maxOut = largestValid(this.outEstimate(state, i, j), ok('givenOut'));
     if (kind === 'givenOut') return maxOut;
     const cap = MAX_BALANCE - state.balances[i]!;
-    const needed = this.tryQuote(state, 'givenOut', i, j, maxOut);
-    return largestValid(needed !== undefined && needed < cap ? needed : cap, ok('givenIn'));
+    const estimate = this.inEstimate(state, i, j, maxOut);
+    return largestValid(estimate < cap ? estimate : cap, ok('givenIn'));
   }
 
   spotPrice(state: ElementState, i: number, j: number): number {
@@ -162,6 +162,38 @@ export class ElementModel implements PoolModel<ElementState> {
     }
     const raw = BigInt(Math.floor(lo * (1 - 1e-9) * 10 ** this.decimals[j]!));
     return raw < balance ? raw : balance;
+  }
+
+  /**
+   * A float estimate of the largest amount in: given in, the pool takes its fee off the amount
+   * out (not onto the amount in as given out), so the given-out answer for the largest amount out
+   * is no inverse. Bisects the float curve for the largest amount in whose answer stays within
+   * `maxOut` and keeps a non-negative implied yield, a hair inside.
+   */
+  private inEstimate(state: ElementState, i: number, j: number, maxOut: bigint): bigint {
+    const { x, y } = this.floatReserves(state, i, j);
+    const a = Number(this.exponent) / 1e18;
+    const f = Number(this.percentFee) / 1e18;
+    const k = x ** a + y ** a;
+    const outBond = j === this.bondIndex;
+    const limit = Number(maxOut) / 10 ** this.decimals[j]!;
+    const ok = (amountIn: number): boolean => {
+      const rest = k - (x + amountIn) ** a;
+      if (!(rest > 0)) return false;
+      const out0 = y - rest ** (1 / a);
+      const yieldAmount = outBond ? out0 - amountIn : amountIn - out0;
+      return yieldAmount >= 0 && out0 - f * yieldAmount <= limit;
+    };
+    let lo = 0;
+    let hi = Math.max(limit, 1) * 4;
+    while (ok(hi) && hi < 1e40) hi *= 4;
+    for (let n = 0; n < 80; n++) {
+      const mid = (lo + hi) / 2;
+      if (ok(mid)) lo = mid;
+      else hi = mid;
+    }
+    const raw = lo * (1 - 1e-9) * 10 ** this.decimals[i]!;
+    return raw >= 1 ? BigInt(Math.floor(raw)) : 0n;
   }
 
   private checkVault(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
