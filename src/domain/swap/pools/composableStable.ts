@@ -181,18 +181,32 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
         : S.bptInGivenExactTokensOut(generation, amp, noBpt, single(this.skip(j), given), supply, invariant, 0n);
       return divUp(divUp(needed, sf[i]!), complement(fee));
     }
+    const join = j === this.bptIndex;
+    let result: bigint;
+    let tokenDelta: bigint;
     if (kind === 'givenIn') {
       const given = mulDown(amount, sf[i]!);
-      const out = j === this.bptIndex
+      const out = join
         ? S.bptOutGivenExactTokensIn(generation, amp, noBpt, single(this.skip(i), given), supply, invariant, fee)
         : S.tokenOutGivenExactBptIn(amp, noBpt, this.skip(j), given, supply, invariant, fee);
-      return divDown(out, sf[j]!);
+      result = divDown(out, sf[j]!);
+      tokenDelta = join ? given : out;
+    } else {
+      const given = mulDown(amount, sf[j]!);
+      const needed = join
+        ? S.tokenInGivenExactBptOut(amp, noBpt, this.skip(i), given, supply, invariant, fee)
+        : S.bptInGivenExactTokensOut(generation, amp, noBpt, single(this.skip(j), given), supply, invariant, fee);
+      result = divUp(needed, sf[i]!);
+      tokenDelta = join ? needed : given;
     }
-    const given = mulDown(amount, sf[j]!);
-    const needed = j === this.bptIndex
-      ? S.tokenInGivenExactBptOut(amp, noBpt, this.skip(i), given, supply, invariant, fee)
-      : S.bptInGivenExactTokensOut(generation, amp, noBpt, single(this.skip(j), given), supply, invariant, fee);
-    return divUp(needed, sf[i]!);
+    // The pool then measures the invariant after the join or exit (for protocol fees), which
+    // reverts where it overflows or does not converge: far beyond any pool's depth, but a quote
+    // there must revert too.
+    const after = [...noBpt];
+    const k = this.skip(join ? i : j);
+    after[k] = join ? after[k]! + tokenDelta : after[k]! - tokenDelta;
+    S.calculateInvariant(generation, amp, after, true);
+    return result;
   }
 
   /** Upscaled balances without the BPT: what StableMath sees. */
