@@ -11,6 +11,7 @@ const FACTORIES: Readonly<Record<string, ModelFactory>> = {
   Weighted: createWeightedModel,
   LiquidityBootstrapping: createWeightedModel,
   Investment: createWeightedModel,
+  Managed: createWeightedModel,
   Element: createElementModel,
 };
 
