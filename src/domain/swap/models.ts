@@ -1,6 +1,8 @@
 import { UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec } from './poolModel';
+import { createComposableStableModel } from './pools/composableStable';
 import { createElementModel } from './pools/element';
 import { createLinearModel } from './pools/linear';
+import { createStableModel } from './pools/stable';
 import { createWeightedModel } from './pools/weighted';
 
 /**
@@ -13,6 +15,10 @@ const FACTORIES: Readonly<Record<string, ModelFactory>> = {
   Investment: createWeightedModel,
   Managed: createWeightedModel,
   Element: createElementModel,
+  Stable: createStableModel,
+  MetaStable: createStableModel,
+  StablePhantom: createComposableStableModel,
+  ComposableStable: createComposableStableModel,
 };
 
 /** Every linear pool variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic. */
