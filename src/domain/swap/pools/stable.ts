@@ -175,7 +175,11 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
-    return poolMath(() => S.bptOutGivenExactTokensIn(generation, amp, up, amounts, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee));
+    return poolMath(() => {
+      const bptOut = S.bptOutGivenExactTokensIn(generation, amp, up, amounts, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee);
+      this.storeInvariantAfter(up, i, amounts[i]!);
+      return bptOut;
+    });
   }
 
   exitGivenIn(state: StableState, i: number, bptIn: bigint): bigint {
@@ -184,7 +188,11 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     const sf = this.scalingFactors;
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const { generation, amp, fee } = this.params;
-    const out = poolMath(() => S.tokenOutGivenExactBptIn(amp, up, i, bptIn, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee));
+    const out = poolMath(() => {
+      const amountOut = S.tokenOutGivenExactBptIn(amp, up, i, bptIn, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee);
+      this.storeInvariantAfter(up, i, -amountOut);
+      return amountOut;
+    });
     return divDown(out, sf[i]!);
   }
 
@@ -207,6 +215,17 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     if (!this.isIndex(i)) return 0n;
     // Burning the whole supply leaves a zero invariant, which the math divides by.
     return largestValid(state.totalSupply - 1n, (b) => this.accepts(() => this.exitGivenIn(state, i, b)));
+  }
+
+  /**
+   * After a join or exit the pool stores the invariant of the new balances (for the next due
+   * protocol fees); where that computation overflows or does not converge, the join or exit
+   * reverts, so the model runs it too.
+   */
+  private storeInvariantAfter(up: readonly bigint[], i: number, delta: bigint): void {
+    const after = [...up];
+    after[i] = after[i]! + delta;
+    S.calculateInvariant(this.params.generation, this.params.amp, after, true);
   }
 
   /**
