@@ -38,7 +38,7 @@ export interface ComposableStableState extends PoolState {
   totalSupply: bigint;
 }
 
-type Family = 'phantom' | 'composable';
+export type Family = 'phantom' | 'composable';
 
 export class ComposableStableModel implements PoolModel<ComposableStableState> {
   readonly id: string;
@@ -54,7 +54,8 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
 
-  constructor(spec: PoolSpec, family: Family) {
+  /** `generation` defaults to the family's StableMath (2021 for StablePhantom, 2022 otherwise). */
+  constructor(spec: PoolSpec, family: Family, generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022') {
     this.id = spec.id.toLowerCase();
     this.address = spec.address.toLowerCase();
     this.poolType = spec.poolType;
@@ -69,7 +70,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     // The BPT has no rate provider: its scaling factor is 1 whatever rate the store lists for it.
     this.scalingFactors = spec.tokens.map((t, k) => (k === this.bptIndex ? ONE : scalingFactor(t.decimals, t.priceRate)));
     if (this.scalingFactors.some((sf) => sf <= 0n)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
-    this.params = { generation: family === 'phantom' ? '2021' : '2022', amp: parseAmp(spec), fee: parseFee(spec) };
+    this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     // The stored totalShares is the virtual supply; the total supply is that plus the Vault's BPT.
     this.totalSupply = decimalToUnits(spec.totalShares, 18) + this.balances[this.bptIndex]!;
