@@ -112,9 +112,13 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     if (!this.canSwap(i, j)) return 0n;
     let candidate: bigint;
     if (kind === 'givenIn') {
-      // Bounded by the Vault's 112-bit balances; BPT in by the supply it redeems.
+      // Bounded by the Vault's 112-bit balances; BPT in by the supply it redeems (after the fee
+      // in a phantom pool, which takes it off the BPT first).
       candidate = MAX_BALANCE - state.balances[i]!;
-      if (i === this.bptIndex) candidate = this.virtualSupply(state) - 1n;
+      if (i === this.bptIndex) {
+        const supply = this.virtualSupply(state);
+        candidate = minBig(candidate, this.family === 'phantom' ? divUp(supply, complement(this.params.fee)) : supply - 1n);
+      }
     } else {
       candidate = state.balances[j]! - 1n;
       if (j === this.bptIndex) {
