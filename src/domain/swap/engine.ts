@@ -28,6 +28,8 @@ const EXACT_CANDIDATES = 10;
 const EXPANDED_SEQUENCES = 6;
 /** Candidates (best spot first) scanned for split partners beyond the exact stage's. */
 const PARTNER_SCAN = 200;
+/** Pool-disjoint paths handed to the split search, which keeps at most MAX_PATHS of them. */
+const SPLIT_CANDIDATES = 6;
 /** Leading partner candidates measured exactly once before the split picks among them. */
 const PARTNER_PROBES = 12;
 /** Relative gain below which a split is not searched for (the differential suite's tolerance is 1e-7). */
@@ -127,11 +129,20 @@ export class SwapEngine {
     const rough = rank([...new Set([...pool, ...all.slice(0, PARTNER_SCAN)])], benefit).filter((c) => benefit(c) > 0);
     // The depth estimate is rough (limits, not curvature): the leading partners are probed once
     // exactly and their benefit re-fitted to the measured marginal before they are chosen.
-    const probe = amount / 16n > 0n ? amount / 16n : amount;
+    // Each probe is taken where the rough fit puts the path's share at the leader's marginal rate
+    // (halved until the path can carry it), so the re-fit describes the part that matters.
     const measured = new Map(rough.slice(0, PARTNER_PROBES).map((c) => {
+      if (lambda === undefined) return [c, benefit(c)] as const;
       const m0 = rawRate(c.spot);
-      const m = lambda === undefined ? undefined : marginalAfter(kind, c.path, probe, stateOf);
-      if (m === undefined || lambda === undefined) return [c, benefit(c)] as const;
+      const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
+      const share = depthGiven * (kind === 'sell' ? Math.sqrt(m0 / lambda) - 1 : 1 - Math.sqrt(m0 / lambda));
+      let probe = share > 0 && share < Number(amount) ? BigInt(Math.floor(share)) : amount;
+      let m: number | undefined;
+      for (let tries = 0; tries < 4 && probe > 0n && m === undefined; tries++) {
+        m = marginalAfter(kind, c.path, probe, stateOf);
+        if (m === undefined) probe /= 4n;
+      }
+      if (m === undefined || probe === 0n) return [c, 0] as const;
       const ratio = Math.sqrt(m0 / m);
       const denom = kind === 'sell' ? ratio - 1 : 1 - ratio;
       const depth = denom > 1e-15 ? Number(probe) / denom : Infinity;
@@ -150,7 +161,7 @@ export class SwapEngine {
       const set: PathCost[] = [];
       const used = new Set<string>();
       for (const c of [...(leader ? [leader] : []), ...order, ...chosen]) {
-        if (set.length >= MAX_PATHS + 1) break;
+        if (set.length >= SPLIT_CANDIDATES) break;
         if (c.path.some((h) => used.has(h.pool.id))) continue;
         c.path.forEach((h) => used.add(h.pool.id));
         set.push({ path: c.path, gas: gasOf(c) });

@@ -11,6 +11,8 @@ import type { OrderKind, Path } from './route';
 
 /** The SOR's `maxPools`: at most this many paths share an order. */
 export const MAX_PATHS = 4;
+/** Solve, measure, re-fit: rounds of the equal-marginal search. */
+const FIT_ROUNDS = 4;
 
 export interface PathCost {
   readonly path: Path;
@@ -119,7 +121,7 @@ export function equalMarginalSplit(
   }
   let active = fits;
   let best: Allocation | undefined;
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < FIT_ROUNDS; round++) {
     const lambda = solveLambda(active, alloc, A, sell);
     if (lambda === undefined) break;
     let xs = active.map((f) => alloc(f, lambda));
