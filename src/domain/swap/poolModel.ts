@@ -1,3 +1,5 @@
+import { Revert } from './math/revert';
+
 /**
  * One interface for every pool type the engine routes through. A model is built once per pool
  * version from the stored pool (`PoolSpec`) and holds the pool's parameters as bigint; the changing
@@ -12,7 +14,7 @@
 export type SwapKind = 'givenIn' | 'givenOut';
 
 /** The contract would revert (e.g. BAL#304 above the in-ratio, an amount past the pool's reserves). */
-export class PoolMathError extends Error {}
+export class PoolMathError extends Revert {}
 
 /** A pool type or version whose arithmetic this engine does not carry. */
 export class UnsupportedPoolError extends Error {}

@@ -1,4 +1,5 @@
 import { pow } from './logExpMath';
+import { Revert } from './revert';
 
 /**
  * Balancer's FixedPoint library (18 decimals) in bigint, with the Vault's rounding directions.
@@ -10,7 +11,8 @@ const TWO = 2n * ONE;
 const FOUR = 4n * ONE;
 const MAX_POW_RELATIVE_ERROR = 10000n;
 
-export class MathError extends Error {}
+/** Arithmetic the contract refuses (underflow, division by zero). */
+export class MathError extends Revert {}
 
 export function sub(a: bigint, b: bigint): bigint {
   if (b > a) throw new MathError('subtraction underflow (BAL#001)');

@@ -1,3 +1,4 @@
+import { Revert } from './revert';
 /**
  * Balancer's LogExpMath (18-decimal fixed point x^y = exp(y * ln x)) in bigint, step for step as
  * the pools compute it on chain, because a weighted pool's swap result depends on its exact
@@ -34,7 +35,7 @@ const TABLE: readonly (readonly [bigint, bigint])[] = [
   [6250000000000000000n, 106449445891785942956n],
 ];
 
-export class LogExpMathError extends Error {}
+export class LogExpMathError extends Revert {}
 
 function ensure(ok: boolean, what: string): void {
   if (!ok) throw new LogExpMathError(what);

@@ -1,4 +1,5 @@
 import { complement, divDown as fpDivDown, divUp as fpDivUp, mulDown, mulUp, ONE } from './fixedPoint';
+import { Revert } from './revert';
 
 /**
  * Balancer's StableMath in bigint, on upscaled (18-decimal) balances and amounts, every check the
@@ -20,7 +21,7 @@ export type StableGeneration = '2021' | '2022';
 export const AMP_PRECISION = 1000n;
 const MAX_UINT256 = 2n ** 256n - 1n;
 
-export class StableMathError extends Error {}
+export class StableMathError extends Revert {}
 
 function mul(a: bigint, b: bigint): bigint {
   const c = a * b;

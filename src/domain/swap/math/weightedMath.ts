@@ -1,5 +1,6 @@
 import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from './fixedPoint';
 import { pow } from './logExpMath';
+import { Revert } from './revert';
 
 /**
  * WeightedMath's joins and exits (exact tokens in for BPT out, exact BPT in for one token out), in
@@ -23,7 +24,7 @@ const MAX_POW_RELATIVE_ERROR = 10000n;
 /** An exit may not take the invariant below 70% (BAL#306). */
 export const MIN_INVARIANT_RATIO = 7n * 10n ** 17n;
 
-export class WeightedMathError extends Error {}
+export class WeightedMathError extends Revert {}
 
 /** FixedPoint.powDown; pools from 2022 on take exact shortcuts for exponents 1, 2 and 4. */
 export function powDown(x: bigint, y: bigint, shortcuts: boolean): bigint {
