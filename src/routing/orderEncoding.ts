@@ -1,4 +1,5 @@
 import { getAddress } from 'ethers';
+import { erc20Approval } from './approvals';
 import { signedLimits } from './limits';
 import type { OrderKind, SerializedSwapInfo, SorOrderResponse } from './types';
 import { SWAP_KIND, vaultInterface } from './vaultAbi';
@@ -54,7 +55,7 @@ export function encodeOrder(input: OrderInput): SorOrderResponse {
   const buyAmount = kind === 'sell' ? returnAmount : amount;
   return {
     price: { sellAmount: sellAmount.toString(), buyAmount: buyAmount.toString(), allowanceTarget: getAddress(input.vault), price: info.marketSp },
-    // The router never proposes join/exit (BPT) paths, so no route needs the batch relayer.
+    // Routes with a join or exit go through the relayer (relayer/encodeRelayerOrder.ts); this one is Vault only.
     to: getAddress(input.vault),
     data,
     value: (nativeIn ? maxPaid : 0n).toString(),
@@ -62,5 +63,6 @@ export function encodeOrder(input: OrderInput): SorOrderResponse {
     deadline: input.deadline,
     priceImpact: info.priceImpact ?? '0',
     relayerApprovalRequired: false,
+    approvals: nativeIn ? [] : [erc20Approval(info.tokenIn, input.vault, maxPaid)],
   };
 }

@@ -16,12 +16,22 @@ export interface QuoteRequest {
   readonly minLiquidityUsd: number;
 }
 
+/**
+ * A join or exit step of a relayer route: `join` takes `assetInIndex` into the pool and gives its
+ * BPT (`assetOutIndex`), `exit` takes the BPT and gives one token. Absent: a Vault swap.
+ */
+export type StepAction = 'join' | 'exit';
+
 export interface SerializedSwap {
   readonly poolId: string;
   readonly assetInIndex: number;
   readonly assetOutIndex: number;
   readonly amount: string;
   readonly userData: string;
+  /** Only on join and exit steps (which `Vault.batchSwap` cannot do; see `relayerRequired`). */
+  readonly action?: StepAction;
+  /** Relayer routes: the step's exact result (what it pays out), as the SOR's own optional field. */
+  readonly returnAmount?: string;
 }
 
 /** `SwapInfo` of @balancer-labs/sor 4.1.3 with every amount as a decimal string. */
@@ -43,6 +53,11 @@ export interface SerializedSwapInfo {
    * e.g. "0.0012" = 0.12 %. A display figure; amounts are exact.
    */
   readonly priceImpact?: string;
+  /**
+   * Present (true) only when a step is a join or exit: the route must be sent through the chain's
+   * BatchRelayer (as `/order` does), not as one `Vault.batchSwap`.
+   */
+  readonly relayerRequired?: true;
 }
 
 export interface OrderPrice {
@@ -54,7 +69,32 @@ export interface OrderPrice {
   readonly price: string;
 }
 
-/** `POST /order/{chainId}`: a `Vault.batchSwap` transaction ready to sign and send. */
+/**
+ * What the sender must have done before sending an order, each with the call that does it (`to`,
+ * `data`, sent by the sender). What is already in place on chain is not checked: read
+ * `Vault.hasApprovedRelayer(sender, relayer)` and `token.allowance(sender, spender)` to skip a step.
+ */
+export type Approval =
+  | {
+      /** `Vault.setRelayerApproval(sender, relayer, true)`, sent by the sender to the Vault. */
+      readonly kind: 'relayer';
+      readonly relayer: string;
+      readonly vault: string;
+      readonly sender: string;
+      readonly to: string;
+      readonly data: string;
+    }
+  | {
+      /** `token.approve(spender, amount)`: the least allowance the Vault needs to pull the sell token. */
+      readonly kind: 'erc20';
+      readonly token: string;
+      readonly spender: string;
+      readonly amount: string;
+      readonly to: string;
+      readonly data: string;
+    };
+
+/** `POST /order/{chainId}`: a `Vault.batchSwap` or `BatchRelayer.multicall` transaction ready to sign and send. */
 export interface SorOrderResponse {
   readonly price: OrderPrice;
   /** Contract to call: the Vault, or the batch relayer when `relayerApprovalRequired`. */
@@ -72,4 +112,6 @@ export interface SorOrderResponse {
   readonly priceImpact: string;
   /** True when `to` is the batch relayer and the sender must first call `setRelayerApproval`. */
   readonly relayerApprovalRequired: boolean;
+  /** In order: what the sender must approve first (none for a native-asset sell through the Vault). */
+  readonly approvals: readonly Approval[];
 }

@@ -1,4 +1,4 @@
-import { getAddress } from 'ethers';
+import { getAddress, Interface } from 'ethers';
 import { encodeOrder } from '../../src/routing/orderEncoding';
 import type { SerializedSwapInfo } from '../../src/routing/types';
 import { decode } from './batchSwapCalldata';
@@ -27,6 +27,8 @@ function info(over: Partial<SerializedSwapInfo>): SerializedSwapInfo {
   };
 }
 
+const approveData = (spender: string, amount: bigint) =>
+  new Interface(['function approve(address spender, uint256 amount) returns (bool)']).encodeFunctionData('approve', [getAddress(spender), amount]);
 
 describe('encodeOrder', () => {
   test('a sell decodes to GIVEN_IN with the route, funds, signed limits and deadline', () => {
@@ -44,6 +46,8 @@ describe('encodeOrder', () => {
       price: { sellAmount: '1000', buyAmount: '2900', allowanceTarget: getAddress(VAULT), price: '0.34' },
     });
     expect(o.maxSellAmount).toBeUndefined();
+    // A Vault route needs only the Vault's allowance for the sell token: the amount sold.
+    expect(o.approvals).toEqual([{ kind: 'erc20', token: getAddress(WETH), spender: getAddress(VAULT), amount: '1000', to: getAddress(WETH), data: approveData(VAULT, 1000n) }]);
   });
 
   test('a buy decodes to GIVEN_OUT with the in-limit rounded up and the out-limit the exact amount', () => {
@@ -55,6 +59,8 @@ describe('encodeOrder', () => {
     expect(o.maxSellAmount).toBe('1007');
     expect(o.price).toMatchObject({ sellAmount: '1001', buyAmount: '2900' });
     expect(o.value).toBe('0');
+    // A buy may pull up to its signed in-limit.
+    expect(o.approvals).toEqual([expect.objectContaining({ kind: 'erc20', token: getAddress(WETH), amount: '1007', data: approveData(VAULT, 1007n) })]);
   });
 
   test('native input sends value: the amount for a sell, maxIn for a buy', () => {
@@ -65,6 +71,9 @@ describe('encodeOrder', () => {
     const buy = encodeOrder({ kind: 'buy', info: { ...native, returnAmount: '1000' }, amount: 2900n, sender: SENDER, receiver: SENDER, slippage: '0.01', deadline: 5, vault: VAULT });
     expect(buy.value).toBe('1010');
     expect(decode(buy.data).limits[0]).toBe(1010n);
+    // Native ETH is sent as value: nothing to approve.
+    expect(sell.approvals).toEqual([]);
+    expect(buy.approvals).toEqual([]);
   });
 
   test('native output keeps value 0 and the zero address as the out asset', () => {
