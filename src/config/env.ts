@@ -98,6 +98,11 @@ export interface Config {
     readonly quoteCacheSize: number;
     /** `own`: the exact engine in src/domain/swap; `sor`: @balancer-labs/sor with an exact replay. */
     readonly engine: RouterEngine;
+    /**
+     * The BatchRelayer per enabled chain (`BATCH_RELAYER_<id>`, an address or `none`, else the
+     * chain's default); null turns off routes with joins and exits on that chain.
+     */
+    readonly batchRelayers: ReadonlyMap<number, string | null>;
   };
   /** Old end-to-end settings: an already running API, a running node, an RPC URL. */
   readonly endpointUrl: string | undefined;
@@ -155,6 +160,14 @@ function url(env: Env, name: string, def?: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+function relayerAddress(env: Env, name: string, def: string): string | null {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined) return def;
+  if (raw === 'none' || raw === 'off') return null;
+  if (!/^0x[0-9a-f]{40}$/.test(raw)) fail(name, `expected a 0x-prefixed 20-byte address, or none to turn relayer routes off, got '${env[name]}'`);
+  return raw;
+}
+
 function email(env: Env, name: string): string | undefined {
   const raw = nonEmpty(env[name]);
   if (raw !== undefined && !z.email().safeParse(raw).success) fail(name, `expected a service account email, got '${raw}'`);
@@ -198,7 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Reject per-chain overrides for chains that are not enabled: almost always a typo.
   for (const key of Object.keys(env)) {
-    const m = /^(SUBGRAPH_URL|RPC_URL)_(\d+)$/.exec(key);
+    const m = /^(SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(key);
     if (m && nonEmpty(env[key]) !== undefined && !chains.some((c) => c.id === Number(m[2]))) {
       const known = CHAINS.some((c) => c.id === Number(m[2]));
       fail(key, known ? `chain ${m[2]} is not in NETWORKS (${chains.map((c) => c.id).join(',')})` : `unknown chain id ${m[2]} (known: ${describeKnownChains()})`);
@@ -278,6 +291,7 @@ export function loadConfig(env: Env = process.env): Config {
       workers: int(env, 'ROUTER_WORKERS', Math.min(availableParallelism(), 64), 0, 64),
       quoteCacheSize: int(env, 'QUOTE_CACHE_SIZE', 10000, 0),
       engine: oneOf(env, 'ROUTER_ENGINE', ROUTER_ENGINES, 'own'),
+      batchRelayers: new Map(chains.map((c) => [c.id, relayerAddress(env, `BATCH_RELAYER_${c.id}`, c.batchRelayer)])),
     },
     endpointUrl: url(env, 'ENDPOINT_URL'),
     localForkUrl: url(env, 'LOCALFORK_URL'),

@@ -4,12 +4,11 @@ import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
 import { snapshotFor } from '../http/routes/pools';
 import { resolveChainParam } from '../http/chainParam';
-import { LimitError } from './limits';
-import { encodeOrder } from './orderEncoding';
+import { buildOrder, checkParties } from './buildOrder';
 import type { QuoteService } from './quoteService';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
 import { hasRoute } from './serialize';
-import type { QuoteRequest, SerializedSwapInfo, SorOrderResponse } from './types';
+import type { QuoteRequest, SerializedSwapInfo } from './types';
 
 /** `POST /sor/{chainId}` and `POST /order/{chainId}`. */
 
@@ -55,21 +54,13 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
     const nowSeconds = Math.floor(ctx.now() / 1000);
     const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
     if (deadline <= nowSeconds) throw new HttpError(400, `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`);
+    const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
+    checkParties(body, chain, relayer);
     const info = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
       throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; try another amount or pair (no transaction was built)`);
     }
-    let order: SorOrderResponse;
-    try {
-      order = encodeOrder({
-        kind: body.orderKind, info, amount: body.amount, sender: body.sender, receiver: body.receiver,
-        slippage: body.slippage, deadline, vault: chain.vault,
-      });
-    } catch (e) {
-      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
-      throw e;
-    }
-    res.json(order);
+    res.json(buildOrder(body, info, { chain, snap, relayer, deadline }));
   });
 
   return r;

@@ -37,6 +37,8 @@ describe('configuration', () => {
     ['SUBGRAPH_URL_10', 'http://127.0.0.1:1/x', /^SUBGRAPH_URL_10: chain 10 is not in NETWORKS/],
     ['RPC_URL_999', 'http://127.0.0.1:1', /^RPC_URL_999: unknown chain id 999/],
     ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
+    ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
+    ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
@@ -57,5 +59,12 @@ describe('configuration', () => {
     expect(c.database.pools.readsPerSecond).toBe(50);
     expect(c.database.autoscaleMaxMultiplier).toBe(3);
     expect(c.debug).toBe(true);
+  });
+
+  test('the batch relayer per chain: the chain default, an override, or none (no join/exit routes)', () => {
+    const c = loadConfig({ NETWORKS: '1,137,42161', BATCH_RELAYER_137: 'none', BATCH_RELAYER_42161: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01' });
+    expect(c.routing.batchRelayers.get(1)).toBe('0x35cea9e57a393ac66aaa7e25c391d52c74b5648f');
+    expect(c.routing.batchRelayers.get(137)).toBeNull();
+    expect(c.routing.batchRelayers.get(42161)).toBe('0xabcdef0123456789abcdef0123456789abcdef01');
   });
 });

@@ -52,6 +52,8 @@ describeWithSnapshot('POST /order/:chainId', () => {
       value: '0', minBuyAmount: minOut.toString(), deadline: NOW_S + 3600, relayerApprovalRequired: false,
       price: { sellAmount: SELL.amount, buyAmount: quote.returnAmount, allowanceTarget: VAULT, price: quote.marketSp },
     });
+    // A Vault route: only the Vault's allowance for the sell token, the amount sold.
+    expect(res.body.approvals).toEqual([expect.objectContaining({ kind: 'erc20', token: getAddress(MAINNET.WETH), spender: VAULT, amount: SELL.amount, to: getAddress(MAINNET.WETH) })]);
   });
 
   test('buy: GIVEN_OUT, in limit ceil(returnAmount * 1.005), out limit -amount; recipient is the receiver alias', async () => {
@@ -133,6 +135,10 @@ describeWithSnapshot('POST /order/:chainId', () => {
     ['deadline', { deadline: 'soon' }],
     ['deadline', { deadline: NOW_S - 1 }],
     ['amount', { amount: '-1' }],
+    // Tokens sent to the Vault or the relayer themselves would be lost to the wallet.
+    ['sender', { sender: VAULT }],
+    ['receiver', { receiver: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f' }],
+    ['receiver', { recipient: VAULT.toLowerCase() }],
   ])('%s %j -> 400 naming the field', async (field, patch) => {
     const res = await order({ ...SELL, ...patch });
     expect(res.status).toBe(400);
