@@ -4,6 +4,7 @@ import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
 import { snapshotFor } from '../http/routes/pools';
 import { resolveChainParam } from '../http/chainParam';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { buildOrder, checkParties } from './buildOrder';
 import type { QuoteService } from './quoteService';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
@@ -36,6 +37,14 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
   return { ...body, minLiquidityUsd };
 }
 
+/** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
+function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
+  const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address.toLowerCase() === t));
+  if (bpt && !relayer) return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
+  if (bpt && body.orderKind === 'buy') return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
+  return 'try another amount or pair';
+}
+
 export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
   const r = Router();
 
@@ -58,7 +67,7 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
     checkParties(body, chain, relayer);
     const info = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
-      throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; try another amount or pair (no transaction was built)`);
+      throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`);
     }
     res.json(buildOrder(body, info, { chain, snap, relayer, deadline }));
   });
