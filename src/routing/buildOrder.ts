@@ -57,6 +57,7 @@ export function buildOrder(body: OrderBody, info: SerializedSwapInfo, ctx: Order
     return encodeRelayerOrder({
       route: routeFromSwapInfo(info, chain.wrappedNative), pool: (id) => routePool(ctx.snap, id), amount: body.amount,
       sender: body.sender, receiver: body.receiver, slippage: body.slippage, deadline, vault: chain.vault, relayer: ctx.relayer, marketSp: info.marketSp,
+      ...(info.priceImpact === undefined ? {} : { priceImpact: info.priceImpact }),
     });
   } catch (e) {
     if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);

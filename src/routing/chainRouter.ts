@@ -22,6 +22,8 @@ export interface RouterChain {
   readonly id: number;
   readonly vault: string;
   readonly wrappedNative: string;
+  /** The chain has a batch relayer: routes may join and exit pools (sells only). */
+  readonly joinExit?: boolean;
 }
 
 export interface RouteRequest {

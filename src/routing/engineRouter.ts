@@ -47,7 +47,7 @@ export class EngineRouter {
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
       const timed = buildModels(this.fixed.timed, { timestamp });
-      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges);
+      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, { joinExit: this.chain.joinExit === true });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];
     }
@@ -83,9 +83,16 @@ export class EngineRouter {
     const amount = route.amount.toString();
     const returnAmount = route.returnAmount.toString();
     const consideringFees = route.kind === 'sell' ? route.returnAmount - route.gasCost : route.returnAmount + route.gasCost;
+    // A join or exit needs the batch relayer: such routes are marked, with every step's result
+    // (what each path's minimum out follows from; see src/routing/relayer).
+    const relayer = batch.steps.some((s) => s.action !== undefined);
+    const stepExtras = (k: number, action: 'join' | 'exit' | undefined) =>
+      relayer ? { ...(action ? { action } : {}), returnAmount: String(route.stepAmounts?.[k] ?? '') } : {};
     return {
       tokenAddresses: assets,
-      swaps: batch.steps.map((s) => ({ poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount.toString(), userData: '0x' })),
+      swaps: batch.steps.map((s, k) => ({
+        poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount.toString(), userData: '0x', ...stepExtras(k, s.action),
+      })),
       swapAmount: amount,
       swapAmountForSwaps: amount,
       returnAmount,
@@ -97,6 +104,7 @@ export class EngineRouter {
       tokenOutFromSwaps: route.tokenOut,
       marketSp: plainDecimal(route.spotPrice),
       priceImpact: priceImpact(route.kind, route.amount, route.returnAmount, decimals(route.tokenIn), decimals(route.tokenOut), route.spotPrice),
+      ...(relayer ? { relayerRequired: true as const } : {}),
     };
   }
 }

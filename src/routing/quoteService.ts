@@ -37,6 +37,8 @@ export class QuoteService {
     private readonly now: () => number,
     cacheSize: number,
     private readonly engine: RouterEngine = 'own',
+    /** Chains whose batch relayer lets routes join and exit pools. */
+    private readonly joinExit: (chainId: number) => boolean = () => false,
   ) {
     this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
   }
@@ -84,7 +86,7 @@ export class QuoteService {
     const pools = this.poolsInput(snap);
     const prices = this.pricesInput(snap);
     return {
-      chain: { id: chain.id, vault: chain.vault, wrappedNative: chain.wrappedNative },
+      chain: { id: chain.id, vault: chain.vault, wrappedNative: chain.wrappedNative, joinExit: this.joinExit(chain.id) },
       poolsKey: pools.key,
       pools: pools.data,
       pricesKey: prices.key,

@@ -11,7 +11,8 @@ import { routingRouter } from './routes';
  */
 export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
-  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize, ctx.config.routing.engine);
+  const { batchRelayers } = ctx.config.routing;
+  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize, ctx.config.routing.engine, (id) => !!batchRelayers.get(id));
   const warm = (chainId: number) => {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);

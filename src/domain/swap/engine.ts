@@ -1,5 +1,6 @@
 import { candidatePaths, withParallelPools, type Candidate } from './candidates';
 import { PoolGraph, type Edge } from './graph';
+import { isJoinExitPool, joinExitPools } from './joinExitPools';
 import type { PoolModel, PoolState } from './poolModel';
 import { replayBatchSwap } from './replay';
 import { StateBook, toBatchSwap, type OrderKind, type Route } from './route';
@@ -44,8 +45,12 @@ export class SwapEngine {
   private readonly byId: Map<string, PoolModel>;
   private readonly pairs = new Map<string, Candidate[]>();
 
-  constructor(models: readonly PoolModel[], edgeCache?: WeakMap<PoolModel, readonly Edge[]>) {
-    this.graph = new PoolGraph(models, edgeCache);
+  /**
+   * `joinExit`: also route through single-token joins and exits (sells only), for chains whose
+   * batch relayer can send them.
+   */
+  constructor(models: readonly PoolModel[], edgeCache?: WeakMap<PoolModel, readonly Edge[]>, options: { readonly joinExit?: boolean } = {}) {
+    this.graph = new PoolGraph(options.joinExit ? [...models, ...joinExitPools(models)] : models, edgeCache);
     this.byId = new Map(models.map((m) => [m.id, m]));
   }
 
@@ -67,7 +72,9 @@ export class SwapEngine {
   route(req: EngineRequest): Route | undefined {
     const { kind, amount } = req;
     if (amount <= 0n) return undefined;
-    const all = this.candidates(req.tokenIn, req.tokenOut);
+    const listed = this.candidates(req.tokenIn, req.tokenOut);
+    // Joins and exits take an exact amount in: a buy cannot use them.
+    const all = kind === 'buy' ? listed.filter((c) => !c.path.some((h) => isJoinExitPool(h.pool))) : listed;
     if (all.length === 0) return undefined;
     const returnToken = kind === 'sell' ? req.tokenOut : req.tokenIn;
     const gasPerSwap = req.gasPerSwap(returnToken);
@@ -195,7 +202,7 @@ export class SwapEngine {
     if (returnAmount <= 0n) return undefined;
     const spots = new Map(known.map((c) => [c.path, c.spot]));
     const spotPrice = Math.min(...paths.map((p) => spots.get(p.path) ?? Infinity));
-    return { ...draft, amount, returnAmount, gasCost: best.gas, spotPrice };
+    return { ...draft, amount, returnAmount, stepAmounts: replay.amounts, gasCost: best.gas, spotPrice };
   }
 }
 

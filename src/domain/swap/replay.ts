@@ -1,5 +1,6 @@
 import { MathError } from './math/fixedPoint';
-import { PoolMathError, type PoolModel, type PoolState } from './poolModel';
+import { JoinExitPool } from './joinExitPools';
+import { canJoinExit, PoolMathError, type PoolModel, type PoolState } from './poolModel';
 import type { BatchStep, OrderKind } from './route';
 
 /**
@@ -9,7 +10,18 @@ import type { BatchStep, OrderKind } from './route';
  * `returnAmount` comes from here, and so does the exact amount of a route another router proposed.
  */
 
-export type ReplayResult = { readonly ok: true; readonly deltas: bigint[] } | { readonly ok: false; readonly reason: string };
+/**
+ * A step marked as a join or exit runs the pool's single-token join or exit instead: what the
+ * batch relayer does with the same steps in the same order, so the same states apply.
+ */
+export type ReplayResult =
+  | {
+      readonly ok: true;
+      readonly deltas: bigint[];
+      /** Each step's calculated amount (out for a sell, in for a buy). */
+      readonly amounts: bigint[];
+    }
+  | { readonly ok: false; readonly reason: string };
 
 export function replayBatchSwap(
   kind: OrderKind,
@@ -21,6 +33,7 @@ export function replayBatchSwap(
   const givenIn = kind === 'sell';
   const states = new Map<string, PoolState>();
   const deltas = assets.map(() => 0n);
+  const amounts: bigint[] = [];
   let previousToken: string | undefined;
   let previousAmount = 0n;
   for (const [n, step] of steps.entries()) {
@@ -33,8 +46,13 @@ export function replayBatchSwap(
       if (n === 0 || given !== previousToken) return { ok: false, reason: `swap ${n}: a zero amount must continue the previous swap's token` };
       amount = previousAmount;
     }
-    const model = modelOf(step.poolId.toLowerCase());
-    if (!model) return { ok: false, reason: `swap ${n}: pool ${step.poolId} is not routable here` };
+    const found = modelOf(step.poolId.toLowerCase());
+    if (!found) return { ok: false, reason: `swap ${n}: pool ${step.poolId} is not routable here` };
+    let model: PoolModel = found;
+    if (step.action) {
+      if (!canJoinExit(found)) return { ok: false, reason: `swap ${n}: pool ${step.poolId} has no single-token ${step.action}` };
+      model = new JoinExitPool(found, true, true);
+    }
     let state = states.get(model.id);
     if (!state) {
       state = model.initialState();
@@ -56,6 +74,7 @@ export function replayBatchSwap(
     deltas[step.assetOutIndex] = deltas[step.assetOutIndex]! - amountOut;
     previousToken = givenIn ? tokenOut : tokenIn;
     previousAmount = calculated;
+    amounts.push(calculated);
   }
-  return { ok: true, deltas };
+  return { ok: true, deltas, amounts };
 }

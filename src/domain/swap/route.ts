@@ -1,3 +1,4 @@
+import { isJoinExitPool } from './joinExitPools';
 import type { PoolModel, PoolState } from './poolModel';
 
 /**
@@ -33,6 +34,8 @@ export interface Route {
   readonly paths: readonly RoutedPath[];
   /** What the Vault pays out (sell) or pulls in (buy), exact. */
   readonly returnAmount: bigint;
+  /** Each `toBatchSwap` step's exact calculated amount (out for a sell, in for a buy), in step order. */
+  readonly stepAmounts?: readonly bigint[];
   /** Gas of the route's swaps in the return token (raw units); 0 without a price. */
   readonly gasCost: bigint;
   /** Marginal price before the trade: human units in per human unit out, fees included. */
@@ -45,6 +48,8 @@ export interface BatchStep {
   readonly assetInIndex: number;
   readonly assetOutIndex: number;
   readonly amount: bigint;
+  /** A join or exit hop (joinExitPools.ts): only the batch relayer can run the step. */
+  readonly action?: 'join' | 'exit';
 }
 
 export interface BatchSwap {
@@ -72,7 +77,8 @@ export function toBatchSwap(route: Pick<Route, 'kind' | 'tokenIn' | 'tokenOut' |
   for (const { path, given } of route.paths) {
     const hops = route.kind === 'sell' ? path : [...path].reverse();
     hops.forEach((h, n) => {
-      steps.push({ poolId: h.pool.id, assetInIndex: index(hopTokenIn(h)), assetOutIndex: index(hopTokenOut(h)), amount: n === 0 ? given : 0n });
+      const action = isJoinExitPool(h.pool) ? { action: h.pool.action(h.i, h.j) } : {};
+      steps.push({ poolId: h.pool.id, assetInIndex: index(hopTokenIn(h)), assetOutIndex: index(hopTokenOut(h)), amount: n === 0 ? given : 0n, ...action });
     });
   }
   return { assets, steps };

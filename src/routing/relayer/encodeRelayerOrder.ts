@@ -43,6 +43,8 @@ export interface RelayerOrderInput {
   readonly relayer: string;
   /** The route's spot price, passed through to `price.price`. */
   readonly marketSp: string;
+  /** Passed through from the quote. */
+  readonly priceImpact?: string;
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -203,6 +205,7 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
     value: value.toString(),
     minBuyAmount: minReceived.toString(),
     deadline,
+    priceImpact: input.priceImpact ?? '0',
     relayerApprovalRequired: true,
     approvals,
   };
