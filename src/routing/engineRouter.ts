@@ -1,6 +1,7 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { SwapEngine } from '../domain/swap/engine';
+import type { JoinExitPool } from '../domain/swap/joinExitPools';
 import type { Edge } from '../domain/swap/graph';
 import { buildModels, isTimeDependent } from '../domain/swap/models';
 import type { PoolModel, PoolSpec } from '../domain/swap/poolModel';
@@ -27,6 +28,8 @@ export class EngineRouter {
   /** Models of pools whose swaps do not depend on time: built once per pool set. */
   private readonly fixed: { readonly models: PoolModel[]; readonly skipped: { id: string; reason: string }[]; readonly timed: PoolSpec[] };
   private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
+  /** Join/exit hops per model, kept like the edges (src/domain/swap/joinExitPools.ts). */
+  private readonly hops = new WeakMap<PoolModel, JoinExitPool | null>();
   private prices: Readonly<Record<string, string>> = {};
   /** Pools left out of the engine (unknown type or version), with why; logged once per build. */
   skipped: readonly { readonly id: string; readonly reason: string }[] = [];
@@ -47,7 +50,7 @@ export class EngineRouter {
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
       const timed = buildModels(this.fixed.timed, { timestamp });
-      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, { joinExit: this.chain.joinExit === true });
+      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, { joinExit: this.chain.joinExit === true, hopCache: this.hops });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];
     }

@@ -1,6 +1,6 @@
 import { candidatePaths, withParallelPools, type Candidate } from './candidates';
 import { PoolGraph, type Edge } from './graph';
-import { isJoinExitPool, joinExitPools } from './joinExitPools';
+import { joinExitPools, type JoinExitPool } from './joinExitPools';
 import type { PoolModel, PoolState } from './poolModel';
 import { replayBatchSwap } from './replay';
 import { StateBook, toBatchSwap, type OrderKind, type Route } from './route';
@@ -44,25 +44,49 @@ export class SwapEngine {
   readonly graph: PoolGraph;
   private readonly byId: Map<string, PoolModel>;
   private readonly pairs = new Map<string, Candidate[]>();
+  /** Join/exit hops (joinExitPools.ts), their BPTs, and the graph with them, built on first use. */
+  private readonly joinExitHops: readonly JoinExitPool[];
+  private readonly joinExitBpts: ReadonlySet<string>;
+  private joinExitGraph: PoolGraph | undefined;
 
   /**
-   * `joinExit`: also route through single-token joins and exits (sells only), for chains whose
-   * batch relayer can send them.
+   * `joinExit`: sells may also join and exit pools, for chains whose batch relayer can send such
+   * routes. They are searched only for a sell from or to a joinable pool's BPT, or one with no
+   * candidate path without them: every token would otherwise gain a dead-end hop into each BPT it
+   * is part of, which costs every search and never helps a token -> token pair.
    */
-  constructor(models: readonly PoolModel[], edgeCache?: WeakMap<PoolModel, readonly Edge[]>, options: { readonly joinExit?: boolean } = {}) {
-    this.graph = new PoolGraph(options.joinExit ? [...models, ...joinExitPools(models)] : models, edgeCache);
+  constructor(
+    private readonly models: readonly PoolModel[],
+    private readonly edgeCache?: WeakMap<PoolModel, readonly Edge[]>,
+    options: {
+      readonly joinExit?: boolean;
+      /** Join/exit hops already made for a model (kept by the owner, like `edgeCache`). */
+      readonly hopCache?: WeakMap<PoolModel, JoinExitPool | null>;
+    } = {},
+  ) {
+    this.graph = new PoolGraph(models, edgeCache);
     this.byId = new Map(models.map((m) => [m.id, m]));
+    this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
+    this.joinExitBpts = new Set(this.joinExitHops.map((h) => h.address));
+  }
+
+  private graphFor(kind: OrderKind, tokenIn: string, tokenOut: string): PoolGraph {
+    if (kind === 'buy' || this.joinExitHops.length === 0) return this.graph;
+    if (this.joinExitBpts.has(tokenIn) || this.joinExitBpts.has(tokenOut) || this.candidates(tokenIn, tokenOut).length === 0) {
+      return (this.joinExitGraph ??= new PoolGraph([...this.models, ...this.joinExitHops], this.edgeCache));
+    }
+    return this.graph;
   }
 
   model(poolId: string): PoolModel | undefined {
     return this.byId.get(poolId.toLowerCase());
   }
 
-  candidates(tokenIn: string, tokenOut: string): Candidate[] {
-    const key = `${tokenIn}>${tokenOut}`;
+  candidates(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): Candidate[] {
+    const key = `${tokenIn}>${tokenOut}${graph === this.graph ? '' : '+joins'}`;
     let list = this.pairs.get(key);
     if (!list) {
-      list = candidatePaths(this.graph, tokenIn, tokenOut);
+      list = candidatePaths(graph, tokenIn, tokenOut);
       if (this.pairs.size >= PAIR_CACHE) this.pairs.delete(this.pairs.keys().next().value!);
       this.pairs.set(key, list);
     }
@@ -72,14 +96,13 @@ export class SwapEngine {
   route(req: EngineRequest): Route | undefined {
     const { kind, amount } = req;
     if (amount <= 0n) return undefined;
-    const listed = this.candidates(req.tokenIn, req.tokenOut);
-    // Joins and exits take an exact amount in: a buy cannot use them.
-    const all = kind === 'buy' ? listed.filter((c) => !c.path.some((h) => isJoinExitPool(h.pool))) : listed;
+    const graph = this.graphFor(kind, req.tokenIn, req.tokenOut);
+    const all = this.candidates(req.tokenIn, req.tokenOut, graph);
     if (all.length === 0) return undefined;
     const returnToken = kind === 'sell' ? req.tokenOut : req.tokenIn;
     const gasPerSwap = req.gasPerSwap(returnToken);
-    const gasFloat = Number(gasPerSwap) / 10 ** (this.graph.decimals.get(returnToken) ?? 18);
-    const human = Number(amount) / 10 ** (this.graph.decimals.get(kind === 'sell' ? req.tokenIn : req.tokenOut) ?? 18);
+    const gasFloat = Number(gasPerSwap) / 10 ** (graph.decimals.get(returnToken) ?? 18);
+    const human = Number(amount) / 10 ** (graph.decimals.get(kind === 'sell' ? req.tokenIn : req.tokenOut) ?? 18);
 
     // Float estimate of each path's net value: spot price, softened by the path's depth.
     const estimate = (c: Candidate): number => {
@@ -93,7 +116,7 @@ export class SwapEngine {
     const ranked = rank(all, estimate).slice(0, EXPANDED_SEQUENCES);
     const seen = new Set<string>();
     const pool: Candidate[] = [];
-    for (const c of [...ranked, ...ranked.flatMap((c) => withParallelPools(this.graph, c)), ...rank(all, estimate).slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2)]) {
+    for (const c of [...ranked, ...ranked.flatMap((c) => withParallelPools(graph, c)), ...rank(all, estimate).slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2)]) {
       const k = pathKey(c);
       if (!seen.has(k)) {
         seen.add(k);
@@ -122,8 +145,8 @@ export class SwapEngine {
     // Split partners: what a path could add next to the best single path, from its spot price
     // against the best path's marginal rate after the whole order, and its depth (constant-product
     // estimate: depth x (sqrt(spot rate) - sqrt(marginal))^2). Pool-disjoint, best first.
-    const decIn = this.graph.decimals.get(req.tokenIn) ?? 18;
-    const decOut = this.graph.decimals.get(req.tokenOut) ?? 18;
+    const decIn = graph.decimals.get(req.tokenIn) ?? 18;
+    const decOut = graph.decimals.get(req.tokenOut) ?? 18;
     const rawRate = (spot: number) => (kind === 'sell' ? 10 ** (decOut - decIn) / spot : spot * 10 ** (decIn - decOut));
     const lambda = singleCandidate ? marginalAfter(kind, singleCandidate.path, amount, stateOf) : undefined;
     const benefit = (c: Candidate): number => {

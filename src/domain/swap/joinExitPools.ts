@@ -97,14 +97,26 @@ export function isJoinExitPool(pool: PoolModel): pool is JoinExitPool {
   return pool instanceof JoinExitPool;
 }
 
-/** The join/exit hops of a pool set: one per pool that has single-token joins or exits. */
-export function joinExitPools(models: readonly PoolModel[]): JoinExitPool[] {
+function hopOf(m: PoolModel): JoinExitPool | null {
+  if (!canJoinExit(m)) return null;
+  const joins = JOINABLE.has(m.poolType);
+  const exits = EXITABLE.has(m.poolType);
+  return joins || exits ? new JoinExitPool(m, joins, exits) : null;
+}
+
+/**
+ * The join/exit hops of a pool set: one per pool that has single-token joins or exits. `cache`
+ * keeps a model's hop (or its absence) so graphs of the same pool version reuse it and its edges.
+ */
+export function joinExitPools(models: readonly PoolModel[], cache?: WeakMap<PoolModel, JoinExitPool | null>): JoinExitPool[] {
   const out: JoinExitPool[] = [];
   for (const m of models) {
-    if (!canJoinExit(m)) continue;
-    const joins = JOINABLE.has(m.poolType);
-    const exits = EXITABLE.has(m.poolType);
-    if (joins || exits) out.push(new JoinExitPool(m, joins, exits));
+    let hop = cache?.get(m);
+    if (hop === undefined) {
+      hop = hopOf(m);
+      cache?.set(m, hop);
+    }
+    if (hop) out.push(hop);
   }
   return out;
 }
