@@ -113,3 +113,25 @@ export function withParallelPools(graph: PoolGraph, c: Candidate): Candidate[] {
   });
   return out;
 }
+
+/**
+ * Two-hop paths through every pool pairing of their hops except the deepest-deepest one that
+ * `candidatePaths` already holds: a shallow pool at a better price is often the part that tips a
+ * split, and the deepest pools rank sequences, not what a small share of an order meets.
+ */
+export function twoHopVariants(graph: PoolGraph, tokenIn: string, tokenOut: string): Candidate[] {
+  const out: Candidate[] = [];
+  if (tokenIn === tokenOut) return out;
+  for (const [x, ex] of graph.next(tokenIn)) {
+    if (x === tokenOut) continue;
+    const xo = graph.next(x).get(tokenOut);
+    if (!xo) continue;
+    ex.forEach((a, m) => xo.forEach((b, n) => {
+      if (m === 0 && n === 0) return;
+      const c = score([a, b]);
+      if (c) out.push(c);
+    }));
+  }
+  return out.sort((a, b) => a.spot - b.spot).slice(0, MAX_CANDIDATES);
+}
+

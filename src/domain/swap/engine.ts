@@ -1,11 +1,11 @@
-import { candidatePaths, withParallelPools, type Candidate } from './candidates';
+import { candidatePaths, twoHopVariants, withParallelPools, type Candidate } from './candidates';
 import { PoolGraph, type Edge } from './graph';
 import { joinExitPools, type JoinExitPool } from './joinExitPools';
 import type { PoolModel, PoolState } from './poolModel';
 import { replayBatchSwap } from './replay';
 import { StateBook, toBatchSwap, type OrderKind, type Route } from './route';
-import { marginalAfter } from './marginal';
-import { bestSplit, evaluatePath, MAX_PATHS, value, type Allocation, type PathCost } from './split';
+import { QuoteCache } from './evaluate';
+import { bestSplit, MAX_PATHS, value, type Allocation, type PathCost } from './split';
 
 /**
  * The routing engine over one pool set (one pool version): candidate paths per token pair
@@ -44,6 +44,7 @@ export class SwapEngine {
   readonly graph: PoolGraph;
   private readonly byId: Map<string, PoolModel>;
   private readonly pairs = new Map<string, Candidate[]>();
+  private readonly pairVariants = new Map<string, Candidate[]>();
   /** Join/exit hops (joinExitPools.ts), their BPTs, and the graph with them, built on first use. */
   private readonly joinExitHops: readonly JoinExitPool[];
   private readonly joinExitBpts: ReadonlySet<string>;
@@ -93,6 +94,17 @@ export class SwapEngine {
     return list;
   }
 
+  variants(tokenIn: string, tokenOut: string): Candidate[] {
+    const key = `${tokenIn}>${tokenOut}`;
+    let list = this.pairVariants.get(key);
+    if (!list) {
+      list = twoHopVariants(this.graph, tokenIn, tokenOut);
+      if (this.pairVariants.size >= PAIR_CACHE) this.pairVariants.delete(this.pairVariants.keys().next().value!);
+      this.pairVariants.set(key, list);
+    }
+    return list;
+  }
+
   route(req: EngineRequest): Route | undefined {
     const { kind, amount } = req;
     if (amount <= 0n) return undefined;
@@ -129,11 +141,12 @@ export class SwapEngine {
     const chosen = [...new Set([...direct, ...rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES)])];
     const book = new StateBook();
     const stateOf = (m: PoolModel): PoolState => book.of(m);
+    const quotes = new QuoteCache(kind, stateOf);
     const gasOf = (c: Candidate) => gasPerSwap * BigInt(c.path.length);
     let single: Allocation | undefined;
     let singleCandidate: Candidate | undefined;
     for (const c of chosen) {
-      const result = evaluatePath(kind, c.path, amount, stateOf);
+      const result = quotes.result(c.path, amount);
       if (result === undefined) continue;
       const s: Allocation = { parts: [{ path: c.path, given: amount, result }], total: result, gas: gasOf(c) };
       if (!single || value(kind, s) > value(kind, single)) {
@@ -148,7 +161,7 @@ export class SwapEngine {
     const decIn = graph.decimals.get(req.tokenIn) ?? 18;
     const decOut = graph.decimals.get(req.tokenOut) ?? 18;
     const rawRate = (spot: number) => (kind === 'sell' ? 10 ** (decOut - decIn) / spot : spot * 10 ** (decIn - decOut));
-    const lambda = singleCandidate ? marginalAfter(kind, singleCandidate.path, amount, stateOf) : undefined;
+    const lambda = singleCandidate ? quotes.marginal(singleCandidate.path, amount) : undefined;
     const benefit = (c: Candidate): number => {
       const m0 = rawRate(c.spot);
       const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
@@ -161,32 +174,40 @@ export class SwapEngine {
     // exactly and their benefit re-fitted to the measured marginal before they are chosen.
     // Each probe is taken where the rough fit puts the path's share at the leader's marginal rate
     // (halved until the path can carry it), so the re-fit describes the part that matters.
-    const measured = new Map(rough.slice(0, PARTNER_PROBES).map((c) => {
-      if (lambda === undefined) return [c, benefit(c)] as const;
+    const probe = (c: Candidate): number => {
+      if (lambda === undefined) return benefit(c);
       const m0 = rawRate(c.spot);
       const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
       const share = depthGiven * (kind === 'sell' ? Math.sqrt(m0 / lambda) - 1 : 1 - Math.sqrt(m0 / lambda));
-      let probe = share > 0 && share < Number(amount) ? BigInt(Math.floor(share)) : amount;
+      let given = share > 0 && share < Number(amount) ? BigInt(Math.floor(share)) : amount;
       let m: number | undefined;
-      for (let tries = 0; tries < 4 && probe > 0n && m === undefined; tries++) {
-        m = marginalAfter(kind, c.path, probe, stateOf);
-        if (m === undefined) probe /= 4n;
+      for (let tries = 0; tries < 4 && given > 0n && m === undefined; tries++) {
+        m = quotes.marginal(c.path, given);
+        if (m === undefined) given /= 4n;
       }
-      if (m === undefined || probe === 0n) return [c, 0] as const;
+      if (m === undefined || given === 0n) return 0;
       const ratio = Math.sqrt(m0 / m);
       const denom = kind === 'sell' ? ratio - 1 : 1 - ratio;
-      const depth = denom > 1e-15 ? Number(probe) / denom : Infinity;
+      const depth = denom > 1e-15 ? Number(given) / denom : Infinity;
       const gain = kind === 'sell' ? Math.sqrt(m0) - Math.sqrt(lambda) : Math.sqrt(lambda) - Math.sqrt(m0);
-      return [c, gain > 0 ? Math.min(depth, 1e300) * gain * gain : 0] as const;
-    }));
+      return gain > 0 ? Math.min(depth, 1e300) * gain * gain : 0;
+    };
+    const measured = new Map(rough.slice(0, PARTNER_PROBES).map((c) => [c, probe(c)] as const));
     const partners = rank(rough, (c) => measured.get(c) ?? benefit(c)).filter((c) => (measured.get(c) ?? benefit(c)) > 0);
     // A small order on a deep path: what any split could add is below the answer's precision
     // worth having, so the single path stands without the split search.
-    const possibleGain = partners.slice(0, MAX_PATHS).reduce((sum, c) => sum + (measured.get(c) ?? benefit(c)), 0);
+    const score = (c: Candidate) => measured.get(c) ?? benefit(c);
+    // Two-hop paths through the other pools of their hops compete in a partner set of their own
+    // (added, not mixed in: they share pools with the paths above, and a noisy estimate would
+    // otherwise push a better partner out of the sets that already work).
+    const variants = this.variants(req.tokenIn, req.tokenOut).filter((c) => benefit(c) > 0);
+    const wideRough = rank([...rough, ...variants], benefit);
+    for (const c of wideRough.slice(0, PARTNER_PROBES)) if (!measured.has(c)) measured.set(c, probe(c));
+    const wide = rank(wideRough, score).filter((c) => score(c) > 0);
+    const possibleGain = Math.max(...[partners, wide].map((list) => list.slice(0, MAX_PATHS).reduce((sum, c) => sum + score(c), 0)));
     if (single && possibleGain < Number(single.total) * NEGLIGIBLE_GAIN) return this.finish(req, single, [...pool, ...all]);
     // Two pool-disjoint partner sets: by benefit, and by benefit per hop squared (a long path
     // through a shared pool can otherwise shut out a shorter, better one).
-    const score = (c: Candidate) => measured.get(c) ?? benefit(c);
     const disjointSet = (order: readonly Candidate[], leader = singleCandidate): PathCost[] => {
       const set: PathCost[] = [];
       const used = new Set<string>();
@@ -204,13 +225,14 @@ export class SwapEngine {
     // that cannot take all of it, so no feasible single path leads there.
     const leaders = direct.filter((c) => (kind === 'sell' ? c.depth * c.spot : c.depth) >= human * 0.01).sort((a, b) => a.spot - b.spot);
     const byDirect = leaders[0] ? disjointSet(partners, leaders[0]) : [];
-    const sets = [byBenefit, byShortBenefit, byDirect].filter((set, k, all) => set.length > 0 && all.findIndex((o) => sameSet(o, set)) === k);
+    const byWide = variants.length > 0 ? disjointSet(wide) : [];
+    const sets = [byBenefit, byShortBenefit, byDirect, byWide].filter((set, k, all) => set.length > 0 && all.findIndex((o) => sameSet(o, set)) === k);
     let best = single;
-    for (const set of sets) best = bestSplit(kind, set, amount, stateOf, best);
+    for (const set of sets) best = bestSplit(set, amount, quotes, best);
     if (!best) return undefined;
     if (kind === 'sell' ? best.total <= 0n : best.total <= 0n) return undefined;
 
-    return this.finish(req, best, [...pool, ...all]);
+    return this.finish(req, best, [...pool, ...all, ...variants]);
   }
 
   private finish(req: EngineRequest, best: Allocation, known: readonly Candidate[]): Route | undefined {
@@ -223,8 +245,11 @@ export class SwapEngine {
     if (!replay.ok) return undefined;
     const returnAmount = kind === 'sell' ? -replay.deltas[1]! : replay.deltas[0]!;
     if (returnAmount <= 0n) return undefined;
+    // The route's price before the trade: each path's spot price weighted by its share of the
+    // order (a shallow pool at a better price carries little, so it moves this little).
     const spots = new Map(known.map((c) => [c.path, c.spot]));
-    const spotPrice = Math.min(...paths.map((p) => spots.get(p.path) ?? Infinity));
+    const shares = paths.map((p) => [Number(p.given) / Number(amount), spots.get(p.path) ?? Infinity] as const);
+    const spotPrice = kind === 'sell' ? 1 / shares.reduce((sum, [w, spot]) => sum + w / spot, 0) : shares.reduce((sum, [w, spot]) => sum + w * spot, 0);
     return { ...draft, amount, returnAmount, stepAmounts: replay.amounts, gasCost: best.gas, spotPrice };
   }
 }

@@ -1,5 +1,4 @@
-import { pathIn, pathOut, type StateOf } from './evaluate';
-import { marginalAfter } from './marginal';
+import type { QuoteCache } from './evaluate';
 import type { OrderKind, Path } from './route';
 
 /**
@@ -27,25 +26,20 @@ export interface Allocation {
   readonly gas: bigint;
 }
 
-/** Exact result of one path for one amount; undefined where a pool would revert. */
-export function evaluatePath(kind: OrderKind, path: Path, given: bigint, stateOf: StateOf): bigint | undefined {
-  return kind === 'sell' ? pathOut(path, given, stateOf) : pathIn(path, given, stateOf);
-}
-
 /** Higher is better: what the trader ends with net of gas, in the return token. */
 export function value(kind: OrderKind, a: Pick<Allocation, 'total' | 'gas'>): bigint {
   return kind === 'sell' ? a.total - a.gas : -(a.total + a.gas);
 }
 
 /** Exact outcome of giving `amounts[k]` to `paths[k]` (pool-disjoint paths); undefined if one reverts. */
-export function evaluateSplit(kind: OrderKind, paths: readonly PathCost[], amounts: readonly bigint[], stateOf: StateOf): Allocation | undefined {
+export function evaluateSplit(paths: readonly PathCost[], amounts: readonly bigint[], quotes: QuoteCache): Allocation | undefined {
   const parts: { path: Path; given: bigint; result: bigint }[] = [];
   let total = 0n;
   let gas = 0n;
   for (const [k, p] of paths.entries()) {
     const given = amounts[k]!;
     if (given <= 0n) continue;
-    const result = evaluatePath(kind, p.path, given, stateOf);
+    const result = quotes.result(p.path, given);
     if (result === undefined) return undefined;
     parts.push({ path: p.path, given, result });
     total += result;
@@ -57,16 +51,16 @@ export function evaluateSplit(kind: OrderKind, paths: readonly PathCost[], amoun
 /**
  * Equal-marginal split: at the optimum every used path pays the same marginal rate. Each path's
  * marginal rate is modelled locally as a constant-product curve through its spot rate and its
- * exact marginal at the current allocation (`marginalAfter`); the allocation that equalises
+ * exact marginal at the current allocation (`QuoteCache.marginal`); the allocation that equalises
  * the models is solved in floats, then re-measured exactly and re-fitted, a few rounds.
  */
 export function equalMarginalSplit(
   kind: OrderKind,
   paths: readonly PathCost[],
   amount: bigint,
-  stateOf: StateOf,
-  marginal: (path: Path, given: bigint) => number | undefined,
+  quotes: QuoteCache,
 ): Allocation | undefined {
+  const marginal = (path: Path, given: bigint) => quotes.marginal(path, given);
   const A = Number(amount);
   const fits = paths.map((p) => {
     const m0 = marginal(p.path, 0n);
@@ -136,7 +130,7 @@ export function equalMarginalSplit(
     const shares = xs.filter((x) => x > 0).map((x) => x / A);
     const amounts = toAmounts(shares, amount);
     if (!amounts) break;
-    const outcome = evaluateSplit(kind, used.map((f) => f.p), amounts, stateOf);
+    const outcome = evaluateSplit(used.map((f) => f.p), amounts, quotes);
     if (outcome && (!best || value(kind, outcome) > value(kind, best))) best = outcome;
     // Re-measure and re-fit at the new allocation.
     used.forEach((f, k) => {
@@ -179,13 +173,13 @@ function toAmounts(shares: readonly number[], amount: bigint): bigint[] | undefi
  * (pool-disjoint, best single first), and, when gas costs something, the same split over fewer
  * paths (the smallest part dropped each time).
  */
-export function bestSplit(kind: OrderKind, paths: readonly PathCost[], amount: bigint, stateOf: StateOf, single: Allocation | undefined): Allocation | undefined {
+export function bestSplit(paths: readonly PathCost[], amount: bigint, quotes: QuoteCache, single: Allocation | undefined): Allocation | undefined {
+  const { kind } = quotes;
   let best = single;
-  const marginal = (path: Path, given: bigint) => marginalAfter(kind, path, given, stateOf);
   const gasCounts = paths.some((p) => p.gas > 0n);
   let members = paths;
   while (members.length >= 2) {
-    const balanced = equalMarginalSplit(kind, members, amount, stateOf, marginal);
+    const balanced = equalMarginalSplit(kind, members, amount, quotes);
     if (!balanced) break;
     if (!best || value(kind, balanced) > value(kind, best)) best = balanced;
     if (!gasCounts || balanced.parts.length < 2) break;
