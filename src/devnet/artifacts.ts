@@ -3,7 +3,8 @@ import type { CompiledContracts } from './contracts/compile';
 
 /**
  * Creation bytecode and ABIs of everything the devnet deploys: the real Balancer V2 contracts from
- * @balancer-labs/v2-deployments (the audited builds, not recompiled) and our own WETH9/DevToken.
+ * @balancer-labs/v2-deployments (the audited builds, not recompiled) and our own WETH9, DevToken
+ * and DevERC4626.
  */
 export interface Artifact {
   readonly abi: InterfaceAbi;
@@ -18,6 +19,8 @@ const BALANCER_TASKS = {
   WeightedPoolFactory: '20220908-weighted-pool-v2',
   ComposableStablePoolFactory: '20230206-composable-stable-pool-v3',
   ComposableStablePool: '20230206-composable-stable-pool-v3',
+  StablePoolFactory: '20220609-stable-pool-v2',
+  ERC4626LinearPoolFactory: '20230206-erc4626-linear-pool-v3',
   BalancerQueries: '20220721-balancer-queries',
   BatchRelayerLibrary: '20220916-batch-relayer-v4',
 } as const;
@@ -48,7 +51,7 @@ export function weightedPoolFactoryV1(): Artifact {
   return { abi, bytecode: creationCode.startsWith('0x') ? creationCode : `0x${creationCode}` };
 }
 
-export function devArtifact(name: 'WETH9' | 'DevToken'): Artifact {
+export function devArtifact(name: 'WETH9' | 'DevToken' | 'DevERC4626'): Artifact {
   const compiled = require('./contracts/contracts.json') as CompiledContracts;
   const c = compiled.contracts[name];
   return { abi: c.abi as InterfaceAbi, bytecode: c.bytecode };
