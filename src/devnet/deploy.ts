@@ -1,9 +1,9 @@
 import {
-  AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, ZeroAddress, id, parseUnits,
+  AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, TransactionRequest, ZeroAddress, id, parseUnits,
 } from 'ethers';
 import { Artifact, balancerAbi, balancerArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses } from './devnet';
-import { DEV_POOLS, DEV_TOKENS, PoolSpec, TRADER_FUNDS, WETH_SYMBOL } from './universe';
+import { DEV_POOLS, DEV_TOKENS, LinearPoolSpec, PoolSpec, TRADER_FUNDS, WETH_SYMBOL, WRAPPED_TOKENS, WrappedTokenSpec } from './universe';
 
 /**
  * Deploys the real Balancer V2 stack and the pool universe of universe.ts onto a fresh chain, from
@@ -17,6 +17,17 @@ const MAX_YIELD_FEE = parseUnits('0.5', 18);
 const MAX_AUM_FEE = parseUnits('0.5', 18);
 const CSP_FACTORY_VERSION = JSON.stringify({ name: 'ComposableStablePoolFactory', version: 3, deployment: '20230206-composable-stable-pool-v3' });
 const CSP_POOL_VERSION = JSON.stringify({ name: 'ComposableStablePool', version: 3, deployment: '20230206-composable-stable-pool-v3' });
+const LINEAR_FACTORY_VERSION = JSON.stringify({ name: 'ERC4626LinearPoolFactory', version: 3, deployment: '20230206-erc4626-linear-pool-v3' });
+const LINEAR_POOL_VERSION = JSON.stringify({ name: 'ERC4626LinearPool', version: 3, deployment: '20230206-erc4626-linear-pool-v3' });
+/** How long a composable stable pool keeps a token rate before it asks the provider again. */
+const RATE_CACHE_DURATION = 6 * 3600;
+/**
+ * Every deployment transaction carries this gas limit (below hardhat's per-transaction cap of
+ * 2^24): otherwise each of the ~110 is estimated first, which runs it on the EVM once more, and
+ * the estimate fails outright for the 2023 factories' create calls (the linear factory deploys a
+ * rebalancer too; a composable stable pool asks its rate providers while it is built).
+ */
+const DEPLOY_GAS = 15_000_000n;
 /** Vault functions the relayer entry point calls on a user's behalf. */
 const RELAYER_ACTIONS = [
   'swap((bytes32,uint8,address,address,uint256,bytes),(address,bool,address,bool),uint256,uint256)',
@@ -27,6 +38,8 @@ const RELAYER_ACTIONS = [
   'setRelayerApproval(address,address,bool)',
 ];
 const JOIN_KIND_INIT = 0;
+const GIVEN_IN = 0;
+const ERC20_ABI = ['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)'];
 
 export class DeployError extends Error {}
 
@@ -87,22 +100,54 @@ async function deployTokens(deployer: Signer): Promise<Map<string, { token: Devn
   return out;
 }
 
-/** Sums what the deployer must hold to seed every pool, per symbol, in smallest units. */
-function seedNeeds(decimalsOf: (symbol: string) => number): Map<string, bigint> {
+/** Vault shares the deployer deposits for: what linear pools are seeded with plus the traders' share. */
+function wrappedDeposit(spec: WrappedTokenSpec, decimals: number, traders: number): bigint {
+  let total = units(TRADER_FUNDS[spec.symbol] ?? '0', decimals) * BigInt(traders);
+  for (const pool of DEV_POOLS) if (pool.kind === 'linear' && pool.wrapped === spec.symbol) total += units(pool.wrappedBalance, decimals);
+  return total;
+}
+
+/**
+ * Sums what the deployer must mint or wrap to seed every pool and vault, per symbol, in smallest
+ * units. Pool BPT and vault shares are not minted: seeding and deposits produce them.
+ */
+function seedNeeds(decimalsOf: (symbol: string) => number, traders: number): Map<string, bigint> {
   const need = new Map<string, bigint>();
+  const add = (symbol: string, amount: bigint) => need.set(symbol, (need.get(symbol) ?? 0n) + amount);
+  const minted = (symbol: string) => symbol === WETH_SYMBOL || DEV_TOKENS.some((t) => t.symbol === symbol);
   for (const pool of DEV_POOLS) {
-    for (const t of pool.tokens) need.set(t.symbol, (need.get(t.symbol) ?? 0n) + units(t.balance, decimalsOf(t.symbol)));
+    if (pool.kind === 'linear') add(pool.main, units(pool.mainBalance, decimalsOf(pool.main)));
+    else for (const t of pool.tokens) if (minted(t.symbol)) add(t.symbol, units(t.balance, decimalsOf(t.symbol)));
   }
+  for (const w of WRAPPED_TOKENS) add(w.asset, wrappedDeposit(w, decimalsOf(w.asset), traders));
   return need;
 }
 
-async function createPool(deployer: Signer, spec: PoolSpec, addresses: DevnetAddresses, vault: Contract, tokenOf: (symbol: string) => DevnetToken): Promise<DevnetPool> {
+/** The factory's PoolCreated event -> the pool's address and id. */
+async function created(factory: Contract, receipt: { logs: readonly { topics: readonly string[]; data: string }[] }, name: string): Promise<{ address: string; id: string }> {
+  const event = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'PoolCreated');
+  if (!event) throw new DeployError(`${name}: factory emitted no PoolCreated`);
+  const address = String(event.args[0]).toLowerCase();
+  const id = String(await new Contract(address, ['function getPoolId() view returns (bytes32)'], factory.runner).getFunction('getPoolId')());
+  return { address, id: id.toLowerCase() };
+}
+
+async function vaultTokensOf(vault: Contract, poolId: string): Promise<string[]> {
+  const [registered] = (await vault.getFunction('getPoolTokens')(poolId)) as [string[]];
+  return [...registered].map((a) => a.toLowerCase());
+}
+
+type TokenOf = (symbol: string) => DevnetToken;
+
+/** A weighted, stable or composable stable pool, created by its factory and seeded by the INIT join. */
+async function createJoinedPool(
+  deployer: Signer, spec: Exclude<PoolSpec, LinearPoolSpec>, addresses: DevnetAddresses, vault: Contract, tokenOf: TokenOf, isPool: (address: string) => boolean,
+): Promise<DevnetPool> {
   const owner = await deployer.getAddress();
   // The Vault requires pool tokens sorted by address (BAL#101 otherwise).
   const entries = spec.tokens.map((t) => ({ ...t, token: tokenOf(t.symbol) })).sort((a, b) => (a.token.address < b.token.address ? -1 : 1));
   const tokenAddresses = entries.map((e) => e.token.address);
   const fee = units(spec.swapFee, 18);
-  const rateProviders = entries.map(() => ZeroAddress);
   let receipt;
   let factory: Contract;
   if (spec.kind === 'weighted' && spec.factoryVersion === 1) {
@@ -112,36 +157,63 @@ async function createPool(deployer: Signer, spec: PoolSpec, addresses: DevnetAdd
   } else if (spec.kind === 'weighted') {
     factory = new Contract(addresses.weightedPoolFactory, balancerAbi('WeightedPoolFactory'), deployer);
     const weights = entries.map((e) => units((e as { weight: string }).weight, 18));
-    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, rateProviders, fee, owner), `creating ${spec.name}`);
+    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, entries.map(() => ZeroAddress), fee, owner), `creating ${spec.name}`);
+  } else if (spec.kind === 'stable') {
+    factory = new Contract(addresses.stablePoolFactoryV2, balancerAbi('StablePoolFactory'), deployer);
+    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, fee, owner), `creating ${spec.name}`);
   } else {
     factory = new Contract(addresses.composableStablePoolFactory, balancerAbi('ComposableStablePoolFactory'), deployer);
+    // Another pool's BPT is priced by that pool (its getRate), cached for a while as on mainnet.
+    const rateProviders = entries.map((e) => (isPool(e.token.address) ? e.token.address : ZeroAddress));
+    const durations = rateProviders.map((r) => (r === ZeroAddress ? 0 : RATE_CACHE_DURATION));
     receipt = await mined(
-      factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, rateProviders, entries.map(() => 0), entries.map(() => false), fee, owner),
+      factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, rateProviders, durations, entries.map(() => false), fee, owner),
       `creating ${spec.name}`,
     );
   }
-  const created = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'PoolCreated');
-  if (!created) throw new DeployError(`${spec.name}: factory emitted no PoolCreated`);
-  const poolAddress = String(created.args[0]).toLowerCase();
-  const pool = new Contract(poolAddress, ['function getPoolId() view returns (bytes32)'], deployer);
-  const poolId = String(await pool.getFunction('getPoolId')());
+  const pool = await created(factory, receipt, spec.name);
 
   // INIT join. A composable stable pool also lists its own BPT: a placeholder amount there, and
   // an unlimited maximum because the pool mints its pre-minted supply into the Vault.
-  const [registered] = (await vault.getFunction('getPoolTokens')(poolId)) as [string[]];
-  const vaultTokens = [...registered].map((a) => a.toLowerCase());
+  const vaultTokens = await vaultTokensOf(vault, pool.id);
   const amountOf = (address: string): bigint => {
     const e = entries.find((x) => x.token.address === address);
     return e ? units(e.balance, e.token.decimals) : 0n;
   };
   const amounts = vaultTokens.map(amountOf);
-  const maxAmounts = vaultTokens.map((a) => (a === poolAddress ? MaxUint256 : amountOf(a)));
+  const maxAmounts = vaultTokens.map((a) => (a === pool.address ? MaxUint256 : amountOf(a)));
   const userData = AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256[]'], [JOIN_KIND_INIT, amounts]);
   await mined(
-    vault.getFunction('joinPool')(poolId, owner, owner, { assets: vaultTokens, maxAmountsIn: maxAmounts, userData, fromInternalBalance: false }),
+    vault.getFunction('joinPool')(pool.id, owner, owner, { assets: vaultTokens, maxAmountsIn: maxAmounts, userData, fromInternalBalance: false }),
     `seeding ${spec.name}`,
   );
-  return { id: poolId.toLowerCase(), address: poolAddress, kind: spec.kind, name: spec.name, tokens: vaultTokens };
+  return { id: pool.id, address: pool.address, kind: spec.kind, name: spec.name, symbol: spec.symbol, tokens: vaultTokens };
+}
+
+/**
+ * An ERC4626 linear pool: created with its upper target, seeded by swapping main and wrapped in for
+ * BPT (linear pools have no INIT join), then given both targets (the main balance must lie inside
+ * the old and the new range, hence after seeding).
+ */
+async function createLinearPool(deployer: Signer, spec: LinearPoolSpec, addresses: DevnetAddresses, vault: Contract, tokenOf: TokenOf): Promise<DevnetPool> {
+  const owner = await deployer.getAddress();
+  const main = tokenOf(spec.main);
+  const wrapped = tokenOf(spec.wrapped);
+  const factory = new Contract(addresses.erc4626LinearPoolFactory, balancerAbi('ERC4626LinearPoolFactory'), deployer);
+  const upper = units(spec.upperTarget, 18);
+  const receipt = await mined(
+    factory.getFunction('create')(spec.name, spec.symbol, main.address, wrapped.address, upper, units(spec.swapFee, 18), owner, 0n),
+    `creating ${spec.name}`,
+  );
+  const pool = await created(factory, receipt, spec.name);
+  const funds = { sender: owner, fromInternalBalance: false, recipient: owner, toInternalBalance: false };
+  for (const [token, amount] of [[main, spec.mainBalance], [wrapped, spec.wrappedBalance]] as const) {
+    const single = { poolId: pool.id, kind: GIVEN_IN, assetIn: token.address, assetOut: pool.address, amount: units(amount, token.decimals), userData: '0x' };
+    await mined(vault.getFunction('swap')(single, funds, 0n, MaxUint256), `seeding ${spec.name} with ${token.symbol}`);
+  }
+  const asPool = new Contract(pool.address, ['function setTargets(uint256 lowerTarget, uint256 upperTarget)'], deployer);
+  await mined(asPool.getFunction('setTargets')(units(spec.lowerTarget, 18), upper), `setting the targets of ${spec.name}`);
+  return { id: pool.id, address: pool.address, kind: 'linear', name: spec.name, symbol: spec.symbol, tokens: await vaultTokensOf(vault, pool.id) };
 }
 
 export interface DeployOptions {
@@ -149,34 +221,111 @@ export interface DeployOptions {
   readonly traders?: readonly Signer[];
 }
 
-export async function deployDevnet(deployer: Signer, options: DeployOptions = {}): Promise<Devnet> {
+/** The factories that joined the stack later: deployed right after the dev tokens (fixed nonces). */
+async function deployLaterFactories(deployer: Signer, want: DevnetAddresses): Promise<void> {
+  await deploy(deployer, balancerArtifact('StablePoolFactory'), [want.vault], 'StablePoolFactory (v2)', want.stablePoolFactoryV2);
+  await deploy(
+    deployer, balancerArtifact('ERC4626LinearPoolFactory'),
+    [want.vault, want.protocolFeePercentagesProvider, want.balancerQueries, LINEAR_FACTORY_VERSION, LINEAR_POOL_VERSION, PAUSE_WINDOW, BUFFER_PERIOD],
+    'ERC4626LinearPoolFactory', want.erc4626LinearPoolFactory,
+  );
+}
+
+interface Deployed {
+  readonly token: DevnetToken;
+  readonly contract: Contract;
+}
+
+/** An ERC-4626 vault over a dev token with the deployer's deposit; the Vault may pull its shares. */
+async function deployWrapped(deployer: Signer, spec: WrappedTokenSpec, asset: DevnetToken, deposit: bigint, vaultAddress: string): Promise<Deployed> {
+  const artifact = devArtifact('DevERC4626');
+  const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(asset.address, spec.name, spec.symbol)) as Contract;
+  await contract.waitForDeployment();
+  const address = (await contract.getAddress()).toLowerCase();
+  await mined(new Contract(asset.address, ERC20_ABI, deployer).getFunction('approve')(address, MaxUint256), `approving ${spec.symbol} for ${asset.symbol}`);
+  await mined(contract.getFunction('deposit')(deposit, await deployer.getAddress()), `depositing ${asset.symbol} into ${spec.symbol}`);
+  await mined(contract.getFunction('approve')(vaultAddress, MaxUint256), `approving ${spec.symbol}`);
+  // OpenZeppelin's ERC-4626 shares carry the asset's decimals.
+  return { token: { symbol: spec.symbol, name: spec.name, decimals: asset.decimals, address }, contract };
+}
+
+/**
+ * The vault behind a freshly seeded linear pool earns its yield: assets minted straight to it raise
+ * the share price, so the wrapped token's rate and the linear pool's BPT rate rise above 1 before
+ * any pool that holds that BPT caches its rate.
+ */
+async function accrueYield(spec: WrappedTokenSpec, wrapped: Deployed, asset: Deployed): Promise<void> {
+  const assets = (await wrapped.contract.getFunction('totalAssets')()) as bigint;
+  await mined(asset.contract.getFunction('mint')(wrapped.token.address, (assets * units(spec.yieldFraction, 18)) / 10n ** 18n), `${spec.symbol} earning yield`);
+}
+
+function withFixedGas(signer: Signer): Signer {
+  return new Proxy(signer, {
+    get(target, prop, receiver) {
+      if (prop === 'sendTransaction') return (tx: TransactionRequest) => target.sendTransaction({ gasLimit: DEPLOY_GAS, ...tx });
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+export async function deployDevnet(signer: Signer, options: DeployOptions = {}): Promise<Devnet> {
+  const deployer = withFixedGas(signer);
   const { addresses, vault, weth } = await deployStack(deployer);
   const deployed = await deployTokens(deployer);
+  await deployLaterFactories(deployer, addresses);
   const wethToken: DevnetToken = { symbol: WETH_SYMBOL, name: 'Wrapped Ether', decimals: 18, address: addresses.weth };
+  const wrappedTokens = new Map<string, Deployed>();
+  const pools: DevnetPool[] = [];
   const tokenOf = (symbol: string): DevnetToken => {
     if (symbol === WETH_SYMBOL) return wethToken;
-    const t = deployed.get(symbol);
-    if (!t) throw new DeployError(`universe.ts names unknown token ${symbol}`);
-    return t.token;
+    const t = deployed.get(symbol) ?? wrappedTokens.get(symbol);
+    if (t) return t.token;
+    const pool = pools.find((p) => p.symbol === symbol);
+    if (pool) return { symbol, name: pool.name, decimals: 18, address: pool.address };
+    throw new DeployError(`universe.ts names unknown token ${symbol} (a pool's BPT must be created before a pool that holds it)`);
   };
   const from = await deployer.getAddress();
+  const traders = (options.traders ?? []).map(withFixedGas);
 
-  const need = seedNeeds((s) => tokenOf(s).decimals);
+  const need = seedNeeds((s) => tokenOf(s).decimals, traders.length);
   await mined(weth.getFunction('deposit')({ value: need.get(WETH_SYMBOL) ?? 0n }), 'wrapping seed ETH');
   await mined(weth.getFunction('approve')(addresses.vault, MaxUint256), 'approving WETH');
   for (const [symbol, { token, contract }] of deployed) {
     await mined(contract.getFunction('mint')(from, need.get(symbol) ?? 0n), `minting ${symbol}`);
     await mined(contract.getFunction('approve')(addresses.vault, MaxUint256), `approving ${symbol}`);
-    for (const trader of options.traders ?? []) {
+    for (const trader of traders) {
       await mined(contract.getFunction('mint')(await trader.getAddress(), units(TRADER_FUNDS[symbol] ?? '0', token.decimals)), `funding a trader with ${symbol}`);
     }
   }
-  for (const trader of options.traders ?? []) {
+  for (const trader of traders) {
     const asTrader = weth.connect(trader) as Contract;
     await mined(asTrader.getFunction('deposit')({ value: units(TRADER_FUNDS[WETH_SYMBOL] ?? '0', 18) }), 'wrapping trader ETH');
   }
+  for (const spec of WRAPPED_TOKENS) {
+    const asset = tokenOf(spec.asset);
+    wrappedTokens.set(spec.symbol, await deployWrapped(deployer, spec, asset, wrappedDeposit(spec, asset.decimals, traders.length), addresses.vault));
+  }
 
-  const pools: DevnetPool[] = [];
-  for (const spec of DEV_POOLS) pools.push(await createPool(deployer, spec, addresses, vault, tokenOf));
-  return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens: [wethToken, ...[...deployed.values()].map((d) => d.token)], pools };
+  for (const spec of DEV_POOLS) {
+    if (spec.kind === 'linear') {
+      pools.push(await createLinearPool(deployer, spec, addresses, vault, tokenOf));
+      const wrapped = WRAPPED_TOKENS.find((w) => w.symbol === spec.wrapped);
+      const asset = deployed.get(spec.main);
+      if (!wrapped || !asset) throw new DeployError(`${spec.name}: ${spec.wrapped} is not a vault over ${spec.main}`);
+      await accrueYield(wrapped, wrappedTokens.get(spec.wrapped)!, asset);
+    } else {
+      pools.push(await createJoinedPool(deployer, spec, addresses, vault, tokenOf, (address) => pools.some((p) => p.address === address)));
+    }
+  }
+
+  // Traders' vault shares and BPT come from what the deployer deposited and seeded.
+  for (const [symbol, amount] of Object.entries(TRADER_FUNDS)) {
+    if (symbol === WETH_SYMBOL || deployed.has(symbol)) continue;
+    const token = tokenOf(symbol);
+    const contract = new Contract(token.address, ERC20_ABI, deployer);
+    for (const trader of traders) await mined(contract.getFunction('transfer')(await trader.getAddress(), units(amount, token.decimals)), `funding a trader with ${symbol}`);
+  }
+  const tokens = [wethToken, ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token)];
+  return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools };
 }

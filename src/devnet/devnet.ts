@@ -1,4 +1,5 @@
 import { getCreateAddress } from 'ethers';
+import { DEV_TOKENS } from './universe';
 
 /**
  * What a deployed devnet consists of: the Balancer stack's addresses, the tokens and the pools.
@@ -13,6 +14,10 @@ export interface DevnetAddresses {
   /** The 2021 (v1) factory: its pools round powers differently, so the devnet has one of them too. */
   readonly weightedPoolFactoryV1: string;
   readonly composableStablePoolFactory: string;
+  /** The 2022 plain stable pool factory (Stable v2). */
+  readonly stablePoolFactoryV2: string;
+  /** The 2023 ERC4626 linear pool factory (v3). */
+  readonly erc4626LinearPoolFactory: string;
   readonly balancerQueries: string;
   readonly batchRelayerLibrary: string;
   readonly batchRelayer: string;
@@ -26,7 +31,7 @@ export interface DevnetToken {
   readonly address: string;
 }
 
-export type DevnetPoolKind = 'weighted' | 'composableStable';
+export type DevnetPoolKind = 'weighted' | 'composableStable' | 'stable' | 'linear';
 
 export interface DevnetPool {
   readonly id: string;
@@ -34,7 +39,9 @@ export interface DevnetPool {
   readonly address: string;
   readonly kind: DevnetPoolKind;
   readonly name: string;
-  /** Lower-case token addresses in Vault order (a composable stable pool's own BPT included). */
+  /** The BPT's symbol (how universe.ts names the pool's token, e.g. bb-USDC). */
+  readonly symbol: string;
+  /** Lower-case token addresses in Vault order (a composable stable or linear pool's own BPT included). */
   readonly tokens: readonly string[];
 }
 
@@ -55,6 +62,8 @@ export const DEVNET_CHAIN_ID = 31337;
 export function expectedAddresses(deployer: string): DevnetAddresses {
   const at = (nonce: number) => getCreateAddress({ from: deployer, nonce }).toLowerCase();
   const batchRelayerLibrary = at(7);
+  // The factories added later come after the dev tokens, so the tokens keep their addresses.
+  const afterTokens = 10 + DEV_TOKENS.length;
   return {
     weth: at(0),
     authorizer: at(1),
@@ -66,13 +75,18 @@ export function expectedAddresses(deployer: string): DevnetAddresses {
     batchRelayerLibrary,
     // Nonce 8 is the Authorizer grant for the relayer; the v1 factory comes after it.
     weightedPoolFactoryV1: at(9),
+    stablePoolFactoryV2: at(afterTokens),
+    erc4626LinearPoolFactory: at(afterTokens + 1),
     // The library's constructor creates the relayer entry point as its first contract (nonce 1).
     batchRelayer: getCreateAddress({ from: batchRelayerLibrary, nonce: 1 }).toLowerCase(),
   };
 }
 
+/** A token by symbol; a pool's BPT counts as a token (18 decimals) under the pool's symbol. */
 export function tokenBySymbol(devnet: Devnet, symbol: string): DevnetToken {
   const t = devnet.tokens.find((x) => x.symbol === symbol);
-  if (!t) throw new Error(`devnet has no token ${symbol} (has ${devnet.tokens.map((x) => x.symbol).join(', ')})`);
-  return t;
+  if (t) return t;
+  const pool = devnet.pools.find((p) => p.symbol === symbol);
+  if (pool) return { symbol, name: pool.name, decimals: 18, address: pool.address };
+  throw new Error(`devnet has no token ${symbol} (has ${[...devnet.tokens, ...devnet.pools].map((x) => x.symbol).join(', ')})`);
 }

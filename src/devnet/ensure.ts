@@ -15,16 +15,18 @@ export async function readDevnet(provider: Provider): Promise<Devnet | undefined
   const pools = await new OnchainPoolReader(provider, addresses).readAll();
   const tokens = new Map<string, DevnetToken>();
   tokens.set(addresses.weth, { symbol: WETH_SYMBOL, name: 'Wrapped Ether', decimals: 18, address: addresses.weth });
+  // Pool BPT held by other pools (a boosted pool's linear BPT) is a pool, not a token, as deployDevnet lists it.
+  const bpts = new Set(pools.map((p) => p.address));
   for (const p of pools) {
     for (const t of p.tokens) {
-      if (t.address !== p.address && !tokens.has(t.address)) tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
+      if (!bpts.has(t.address) && !tokens.has(t.address)) tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
     }
   }
   return {
     chainId: Number((await provider.getNetwork()).chainId),
     addresses,
     tokens: [...tokens.values()],
-    pools: pools.map((p) => ({ id: p.id, address: p.address, kind: p.kind, name: p.name, tokens: p.tokens.map((t) => t.address) })),
+    pools: pools.map((p) => ({ id: p.id, address: p.address, kind: p.kind, name: p.name, symbol: p.symbol, tokens: p.tokens.map((t) => t.address) })),
   };
 }
 

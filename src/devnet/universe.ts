@@ -28,12 +28,60 @@ export interface StablePoolSpec {
   readonly kind: 'composableStable';
   readonly name: string;
   readonly symbol: string;
+  /**
+   * A token may be another devnet pool's BPT, named by that pool's symbol: the pool is then its
+   * rate provider (a boosted pool over linear pools, like mainnet's bb-a-USD).
+   */
   readonly tokens: readonly { readonly symbol: string; readonly balance: string }[];
   readonly amp: number;
   readonly swapFee: string;
 }
 
-export type PoolSpec = WeightedPoolSpec | StablePoolSpec;
+/** A plain stable pool of the 2022 factory (Stable v2): no BPT among its tokens, no rates. */
+export interface PlainStablePoolSpec {
+  readonly kind: 'stable';
+  readonly name: string;
+  readonly symbol: string;
+  readonly tokens: readonly { readonly symbol: string; readonly balance: string }[];
+  readonly amp: number;
+  readonly swapFee: string;
+}
+
+/**
+ * An ERC4626 linear pool (2023 factory, v3) between a token and its ERC-4626 vault's shares.
+ * Linear pools have no initial join: the deployer swaps `mainBalance` and `wrappedBalance` in for
+ * BPT. Targets are in main token units (fees apply while the main balance is outside them).
+ */
+export interface LinearPoolSpec {
+  readonly kind: 'linear';
+  readonly name: string;
+  readonly symbol: string;
+  readonly main: string;
+  /** Symbol of a WRAPPED_TOKENS entry whose asset is `main`. */
+  readonly wrapped: string;
+  readonly mainBalance: string;
+  readonly wrappedBalance: string;
+  readonly lowerTarget: string;
+  readonly upperTarget: string;
+  readonly swapFee: string;
+}
+
+export type PoolSpec = WeightedPoolSpec | StablePoolSpec | PlainStablePoolSpec | LinearPoolSpec;
+
+/**
+ * An ERC-4626 vault over a dev token (DevERC4626). The deployer deposits what the linear pool and
+ * the traders need, at a share price of 1; once the linear pool over it is seeded, the vault earns
+ * `yieldFraction` of its assets (minted straight to it), so the wrapped token's rate and the linear
+ * pool's BPT rate are above 1, as on a real boosted pool.
+ */
+export interface WrappedTokenSpec {
+  readonly symbol: string;
+  readonly name: string;
+  readonly asset: string;
+  readonly yieldFraction: string;
+  /** USD price served by the local price endpoint (the asset's price times the rate, roughly). */
+  readonly priceUsd: string;
+}
 
 /** The wrapped native token is deployed as WETH9, not as a DevToken; its price is the ETH price. */
 export const WETH_SYMBOL = 'WETH';
@@ -48,10 +96,17 @@ export const DEV_TOKENS: readonly DevTokenSpec[] = [
   { symbol: 'LINK', name: 'ChainLink Token (devnet)', decimals: 18, priceUsd: '15' },
 ];
 
+export const WRAPPED_TOKENS: readonly WrappedTokenSpec[] = [
+  { symbol: 'wUSDC', name: 'Wrapped USDC yield vault (devnet)', asset: 'USDC', yieldFraction: '0.0731234567', priceUsd: '1.0731' },
+];
+
 /**
- * Ten pools. LINK only meets the rest of the universe through WETH and BAL through WETH or DAI,
- * so LINK -> DAI, BAL -> USDC or BAL -> WBTC need two hops; WETH/USDC exists twice so routes can
- * split; BAL/DAI is a first-generation (v1) weighted pool.
+ * Thirteen pools. LINK only meets the rest of the universe through WETH and BAL through WETH or
+ * DAI, so LINK -> DAI, BAL -> USDC or BAL -> WBTC need two hops and LINK -> USDT three; WETH/USDC
+ * exists twice so routes can split; BAL/DAI is a first-generation (v1) weighted pool. The last
+ * three are a Stable v2 pool, an ERC4626 linear pool (USDC and its yield vault wUSDC) and a
+ * boosted composable stable pool holding that linear pool's BPT, so routes go
+ * USDC -> bb-USDC -> bb-USD and a pool's own BPT is bought and sold like a token.
  */
 export const DEV_POOLS: readonly PoolSpec[] = [
   {
@@ -94,13 +149,27 @@ export const DEV_POOLS: readonly PoolSpec[] = [
     kind: 'weighted', name: 'BAL-DAI 60/40 (v1)', symbol: 'B-60BAL-40DAI', swapFee: '0.0025', factoryVersion: 1,
     tokens: [{ symbol: 'BAL', weight: '0.6', balance: '120000' }, { symbol: 'DAI', weight: '0.4', balance: '400000' }],
   },
+  {
+    kind: 'stable', name: 'USDC-USDT stable (v2)', symbol: 'B-USDC-USDT-stable', swapFee: '0.0002', amp: 120,
+    tokens: [{ symbol: 'USDC', balance: '400000' }, { symbol: 'USDT', balance: '350000' }],
+  },
+  {
+    kind: 'linear', name: 'Linear USDC (ERC4626)', symbol: 'bb-USDC', main: 'USDC', wrapped: 'wUSDC', swapFee: '0.0001',
+    mainBalance: '500000', wrappedBalance: '400000', lowerTarget: '200000', upperTarget: '1000000',
+  },
+  {
+    kind: 'composableStable', name: 'Boosted USD (bb-USDC, DAI, USDT)', symbol: 'bb-USD', swapFee: '0.0001', amp: 1500,
+    tokens: [{ symbol: 'bb-USDC', balance: '600000' }, { symbol: 'DAI', balance: '650000' }, { symbol: 'USDT', balance: '550000' }],
+  },
 ];
 
 /** What each funded trader account holds after deployment (besides the node's ETH). */
 export const TRADER_FUNDS: Readonly<Record<string, string>> = {
   WETH: '100', USDC: '1000000', USDT: '1000000', DAI: '1000000', WBTC: '100', BAL: '1000000', LINK: '100000',
+  // Vault shares and BPT come from the deployer's own (deposited, seeded) holdings.
+  wUSDC: '100000', 'bb-USDC': '20000', 'bb-USD': '20000', 'B-stable-USD': '20000',
 };
 
 export function allSymbols(): string[] {
-  return [WETH_SYMBOL, ...DEV_TOKENS.map((t) => t.symbol)];
+  return [WETH_SYMBOL, ...DEV_TOKENS.map((t) => t.symbol), ...WRAPPED_TOKENS.map((t) => t.symbol)];
 }

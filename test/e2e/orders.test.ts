@@ -103,7 +103,7 @@ describe('the pool update indexed the devnet', () => {
     expect(res.status).toBe(200);
     const pools = (await res.json()) as { id: string; poolType: string }[];
     expect(pools.map((p) => p.id).sort()).toEqual(env.devnet.pools.map((p) => p.id).sort());
-    expect(new Set(pools.map((p) => p.poolType))).toEqual(new Set(['Weighted', 'ComposableStable']));
+    expect(new Set(pools.map((p) => p.poolType))).toEqual(new Set(['Weighted', 'ComposableStable', 'Stable', 'ERC4626Linear']));
   });
 
   test('stored balances are the Vault balances to the wei', async () => {

@@ -1,11 +1,11 @@
-import { Contract, Interface, Provider } from 'ethers';
+import { Contract, Interface, Provider, ZeroAddress } from 'ethers';
 import type { DevnetAddresses, DevnetPoolKind } from '../devnet';
 
 /**
  * Reads every pool the Vault knows straight from the chain, in raw on-chain units: pool ids from
  * the Vault's PoolRegistered logs, tokens and balances from `getPoolTokens`, and weights, amp, fee,
- * supply and rates from the pool contracts. Swaps come from the Vault's Swap logs. Pools from
- * factories other than the devnet's two are left out (their math is unknown to us).
+ * supply, rates and linear targets from the pool contracts. Swaps come from the Vault's Swap logs.
+ * Pools from factories other than the devnet's are left out (their math is unknown to us).
  */
 export interface OnchainToken {
   readonly address: string;
@@ -16,7 +16,10 @@ export interface OnchainToken {
   readonly balance: bigint;
   /** Normalized weight, 1e18 = 100 % (weighted pools). */
   readonly weight: bigint | null;
-  /** Token rate, 1e18 = 1 (composable stable pools). */
+  /**
+   * Token rate, 1e18 = 1: the rate a composable stable pool holds for the token (its cache, which
+   * is what its swaps use), a linear pool's wrapped token rate; 1 otherwise.
+   */
   readonly rate: bigint;
 }
 
@@ -41,8 +44,15 @@ export interface OnchainPool {
   readonly paused: boolean;
   readonly recoveryMode: boolean;
   readonly amp: { readonly value: bigint; readonly precision: bigint } | null;
-  /** BPT supply in wei: totalSupply, or the actual (virtual) supply of a composable stable pool. */
+  /**
+   * BPT supply in wei: totalSupply, or for pools that hold their own BPT the supply in circulation
+   * (a composable stable pool's actual supply, a linear pool's virtual supply).
+   */
   readonly totalShares: bigint;
+  /** Linear pools: token indexes and targets (18-decimal main token units). */
+  readonly linear: { readonly mainIndex: number; readonly wrappedIndex: number; readonly lowerTarget: bigint; readonly upperTarget: bigint } | null;
+  /** Tokens priced by a rate provider (composable stable pools), lower-case. */
+  readonly rateProviders: readonly { readonly token: string; readonly provider: string }[];
   /** Unix seconds of the block that registered the pool. */
   readonly createTime: number;
   readonly tokens: readonly OnchainToken[];
@@ -67,12 +77,19 @@ const POOL_ABI = [
   'function getNormalizedWeights() view returns (uint256[])',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
   'function getTokenRate(address token) view returns (uint256)',
+  'function getRateProviders() view returns (address[])',
   'function version() view returns (string)',
+  'function getVirtualSupply() view returns (uint256)',
+  'function getMainIndex() view returns (uint256)',
+  'function getWrappedIndex() view returns (uint256)',
+  'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
+  'function getWrappedTokenRate() view returns (uint256)',
 ];
 const ERC20_ABI = ['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)'];
 const ONE = 10n ** 18n;
-/** Pools of the 2022 weighted factory are version 2 (they have no version() to ask). */
+/** Pools of the 2022 weighted and stable factories are version 2 (they have no version() to ask). */
 const WEIGHTED_VERSION = 2;
+const STABLE_VERSION = 2;
 
 interface TokenInfo {
   readonly symbol: string;
@@ -129,6 +146,8 @@ export class OnchainPoolReader {
         if (await from(a.weightedPoolFactory)) return { kind: 'weighted' as const, factory: a.weightedPoolFactory, version: WEIGHTED_VERSION };
         if (await from(a.weightedPoolFactoryV1)) return { kind: 'weighted' as const, factory: a.weightedPoolFactoryV1, version: 1 };
         if (await from(a.composableStablePoolFactory)) return { kind: 'composableStable' as const, factory: a.composableStablePoolFactory, version: null };
+        if (await from(a.stablePoolFactoryV2)) return { kind: 'stable' as const, factory: a.stablePoolFactoryV2, version: STABLE_VERSION };
+        if (await from(a.erc4626LinearPoolFactory)) return { kind: 'linear' as const, factory: a.erc4626LinearPoolFactory, version: null };
         return null;
       })();
       this.kinds.set(pool, k);
@@ -154,8 +173,10 @@ export class OnchainPoolReader {
     const pool = new Contract(address, POOL_ABI, this.provider);
     const call = <T>(name: string, ...args: unknown[]) => pool.getFunction(name)(...args) as Promise<T>;
     const { kind } = origin;
-    const stable = kind === 'composableStable';
-    const [poolTokens, name, symbol, owner, swapFee, paused, recoveryMode, totalShares, weights, amp, version] = await Promise.all([
+    const composable = kind === 'composableStable';
+    const linear = kind === 'linear';
+    const none = Promise.resolve(null);
+    const [poolTokens, name, symbol, owner, swapFee, paused, recoveryMode, totalShares, weights, amp, version, linearParams, rateProviders] = await Promise.all([
       this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
       call<string>('name'),
       call<string>('symbol'),
@@ -164,24 +185,26 @@ export class OnchainPoolReader {
       call<[boolean]>('getPausedState'),
       // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
       origin.version === 1 ? Promise.resolve(false) : call<boolean>('inRecoveryMode'),
-      call<bigint>(stable ? 'getActualSupply' : 'totalSupply'),
-      stable ? Promise.resolve(null) : call<bigint[]>('getNormalizedWeights'),
-      stable ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : Promise.resolve(null),
-      stable ? call<string>('version') : Promise.resolve(null),
+      call<bigint>(composable ? 'getActualSupply' : linear ? 'getVirtualSupply' : 'totalSupply'),
+      kind === 'weighted' ? call<bigint[]>('getNormalizedWeights') : none,
+      composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
+      origin.version === null ? call<string>('version') : none,
+      linear ? Promise.all([call<bigint>('getMainIndex'), call<bigint>('getWrappedIndex'), call<[bigint, bigint]>('getTargets'), call<bigint>('getWrappedTokenRate')]) : none,
+      composable ? call<string[]>('getRateProviders') : none,
     ]);
     const [addresses, balances] = poolTokens;
+    const linearInfo = linearParams
+      ? { mainIndex: Number(linearParams[0]), wrappedIndex: Number(linearParams[1]), lowerTarget: linearParams[2][0], upperTarget: linearParams[2][1] }
+      : null;
     const tokens = await Promise.all(
       addresses.map(async (raw, i): Promise<OnchainToken> => {
         const tokenAddress = raw.toLowerCase();
         const isBpt = tokenAddress === address;
         const info = isBpt ? { symbol, name, decimals: 18 } : await this.token(tokenAddress);
-        return {
-          address: tokenAddress,
-          ...info,
-          balance: balances[i] ?? 0n,
-          weight: weights ? (weights[i] ?? null) : null,
-          rate: stable && !isBpt ? await call<bigint>('getTokenRate', tokenAddress) : ONE,
-        };
+        let rate = ONE;
+        if (composable && !isBpt) rate = await call<bigint>('getTokenRate', tokenAddress);
+        if (linearParams && i === linearInfo?.wrappedIndex) rate = linearParams[3];
+        return { address: tokenAddress, ...info, balance: balances[i] ?? 0n, weight: weights ? (weights[i] ?? null) : null, rate };
       }),
     );
     return {
@@ -198,6 +221,11 @@ export class OnchainPoolReader {
       recoveryMode,
       amp: amp ? { value: amp[0], precision: amp[2] } : null,
       totalShares,
+      linear: linearInfo,
+      // In the Vault's token order, the pool's own BPT (no provider) included.
+      rateProviders: (rateProviders ?? [])
+        .map((provider, i) => ({ token: addresses[i]!.toLowerCase(), provider: provider.toLowerCase() }))
+        .filter((r) => r.provider !== ZeroAddress),
       createTime,
       tokens,
       swaps,

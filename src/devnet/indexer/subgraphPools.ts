@@ -10,7 +10,8 @@ import type { OnchainPool, OnchainSwap } from './onchainPools';
  */
 export type PricesUsd = ReadonlyMap<string, string>;
 
-const POOL_TYPE = { weighted: 'Weighted', composableStable: 'ComposableStable' } as const;
+/** The Balancer subgraph's poolType names. */
+const POOL_TYPE = { weighted: 'Weighted', composableStable: 'ComposableStable', stable: 'Stable', linear: 'ERC4626Linear' } as const;
 
 function usdOf(amount: string, price: string | undefined): Big | null {
   return price === undefined ? null : new Big(amount).times(price);
@@ -35,11 +36,13 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
   let liquidity = new Big(0);
   for (const t of pool.tokens) {
     if (t.address === pool.address) continue;
+    // Another pool's BPT has no price of its own here, so it counts for nothing.
     liquidity = liquidity.plus(usdOf(unitsToDecimal(t.balance, t.decimals), prices.get(t.address)) ?? 0);
   }
   let volume = new Big(0);
   for (const s of pool.swaps) volume = volume.plus(swapVolumeUsd(s, (a) => decimals.get(a), prices));
   const weighted = pool.kind === 'weighted';
+  const linear = pool.linear;
 
   return {
     id: pool.id,
@@ -75,11 +78,11 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
       weight: t.weight === null ? null : unitsToDecimal(t.weight, 18),
       priceRate: unitsToDecimal(t.rate, 18),
     })),
-    priceRateProviders: [],
-    mainIndex: null,
-    wrappedIndex: null,
-    lowerTarget: null,
-    upperTarget: null,
+    priceRateProviders: pool.rateProviders.map((r) => ({ address: r.provider, token: { address: r.token } })),
+    mainIndex: linear ? linear.mainIndex : null,
+    wrappedIndex: linear ? linear.wrappedIndex : null,
+    lowerTarget: linear ? unitsToDecimal(linear.lowerTarget, 18) : null,
+    upperTarget: linear ? unitsToDecimal(linear.upperTarget, 18) : null,
     expiryTime: null,
     unitSeconds: null,
     principalToken: null,
