@@ -1,0 +1,84 @@
+import { decimalToUnits } from '../../decimal';
+import { divDown, divUp, GyroMathError, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
+import { PoolMathError, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
+import { parseFee } from './stable';
+
+/**
+ * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from
+ * the stored pool, scaling factors, and the swap frame every one of them runs (fee off the raw
+ * amount in, upscale, math, downscale; given out: fee added to the downscaled amount in).
+ */
+
+/** A Gyro parameter by its subgraph name as a fixed-point integer (18 decimals, 38 for the E-CLP's derived ones). */
+export function gyroParam(spec: PoolSpec, name: string, decimals: number): bigint {
+  const value = spec.gyro?.[name];
+  if (value === undefined || value === null || value === '') throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lacks its ${name} parameter`);
+  return decimalToUnits(value, decimals);
+}
+
+/**
+ * The pools' scaling factor: 10^(18 - decimals) as an 18-decimal number, times the token's rate
+ * (mulDown) for the pool versions with rate providers; the rate is the stored token priceRate.
+ */
+export function gyroScalingFactor(spec: PoolSpec, decimals: number, priceRate: string | null | undefined, withRate: boolean): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token with ${decimals} decimals`);
+  const base = ONE * 10n ** BigInt(18 - decimals);
+  if (!withRate) return base;
+  const rate = decimalToUnits(priceRate ?? '1', 18);
+  if (rate <= 0n) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token rate of ${String(priceRate)}`);
+  return mulDown(base, rate);
+}
+
+export interface GyroFrame {
+  readonly fee: bigint;
+  readonly scalingFactors: readonly bigint[];
+}
+
+export function gyroFrame(spec: PoolSpec, withRates: boolean): GyroFrame {
+  return {
+    fee: parseFee(spec),
+    scalingFactors: spec.tokens.map((t) => gyroScalingFactor(spec, t.decimals, t.priceRate, withRates)),
+  };
+}
+
+export const upscale = (amount: bigint, sf: bigint): bigint => mulDown(amount, sf);
+
+/**
+ * One swap through the pools' common frame: `math(kind, upscaledAmount)` is the pool's curve on
+ * upscaled units (amount out for given in, amount in before the fee for given out).
+ */
+export function framedSwap(frame: GyroFrame, kind: SwapKind, i: number, j: number, amount: bigint, math: (upscaled: bigint) => bigint): bigint {
+  const sfIn = frame.scalingFactors[i]!;
+  const sfOut = frame.scalingFactors[j]!;
+  if (kind === 'givenIn') {
+    const afterFee = amount - mulUp(amount, frame.fee);
+    return divDown(math(mulDown(afterFee, sfIn)), sfOut);
+  }
+  const amountIn = divUp(math(mulDown(amount, sfOut)), sfIn);
+  return divUp(amountIn, complement(frame.fee));
+}
+
+/** Runs pool math, turning its reverts into the engine's PoolMathError. */
+export function gyroMath<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof GyroMathError) throw new PoolMathError(e.message);
+    throw e;
+  }
+}
+
+export function accepts(f: () => unknown): boolean {
+  try {
+    f();
+    return true;
+  } catch (e) {
+    if (e instanceof PoolMathError) return false;
+    throw e;
+  }
+}
+
+/** Raw units -> upscaled units factor of a token as a float: its rate (1 without one). */
+export function floatRate(sf: bigint, decimals: number): number {
+  return Number(sf) / 1e18 / 10 ** (18 - decimals);
+}
