@@ -38,13 +38,15 @@ const NEGLIGIBLE_GAIN = 1e-8;
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 
-const pathKey = (c: Candidate) => c.path.map((h) => `${h.pool.id}:${h.i}:${h.j}`).join('/');
 
 export class SwapEngine {
   readonly graph: PoolGraph;
   private readonly byId: Map<string, PoolModel>;
   private readonly pairs = new Map<string, Candidate[]>();
   private readonly pairVariants = new Map<string, Candidate[]>();
+  /** Per candidate (fixed for the pool version): its parallel-pool variants, and its pools as a key. */
+  private readonly parallel = new WeakMap<Candidate, Candidate[]>();
+  private readonly keys = new WeakMap<Candidate, string>();
   /** Join/exit hops (joinExitPools.ts), their BPTs, and the graph with them, built on first use. */
   private readonly joinExitHops: readonly JoinExitPool[];
   private readonly joinExitBpts: ReadonlySet<string>;
@@ -94,15 +96,33 @@ export class SwapEngine {
     return list;
   }
 
-  variants(tokenIn: string, tokenOut: string): Candidate[] {
-    const key = `${tokenIn}>${tokenOut}`;
+  variants(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): Candidate[] {
+    const key = `${tokenIn}>${tokenOut}${graph === this.graph ? '' : '+joins'}`;
     let list = this.pairVariants.get(key);
     if (!list) {
-      list = twoHopVariants(this.graph, tokenIn, tokenOut);
+      list = twoHopVariants(graph, tokenIn, tokenOut);
       if (this.pairVariants.size >= PAIR_CACHE) this.pairVariants.delete(this.pairVariants.keys().next().value!);
       this.pairVariants.set(key, list);
     }
     return list;
+  }
+
+  private parallelOf(graph: PoolGraph, c: Candidate): Candidate[] {
+    let list = this.parallel.get(c);
+    if (!list) {
+      list = withParallelPools(graph, c);
+      this.parallel.set(c, list);
+    }
+    return list;
+  }
+
+  private keyOf(c: Candidate): string {
+    let key = this.keys.get(c);
+    if (key === undefined) {
+      key = c.path.map((h) => `${h.pool.id}:${h.i}:${h.j}`).join('/');
+      this.keys.set(c, key);
+    }
+    return key;
   }
 
   route(req: EngineRequest): Route | undefined {
@@ -117,7 +137,16 @@ export class SwapEngine {
     const human = Number(amount) / 10 ** (graph.decimals.get(kind === 'sell' ? req.tokenIn : req.tokenOut) ?? 18);
 
     // Float estimate of each path's net value: spot price, softened by the path's depth.
+    const estimates = new Map<Candidate, number>();
     const estimate = (c: Candidate): number => {
+      let e = estimates.get(c);
+      if (e === undefined) {
+        e = roughValue(c);
+        estimates.set(c, e);
+      }
+      return e;
+    };
+    const roughValue = (c: Candidate): number => {
       if (kind === 'sell') {
         const atSpot = human / c.spot;
         return (atSpot * c.depth) / (c.depth + atSpot) - gasFloat * c.path.length;
@@ -125,11 +154,12 @@ export class SwapEngine {
       if (human >= c.depth) return -Infinity;
       return -((human * c.spot * c.depth) / (c.depth - human) + gasFloat * c.path.length);
     };
-    const ranked = rank(all, estimate).slice(0, EXPANDED_SEQUENCES);
+    const byEstimate = rank(all, estimate);
+    const ranked = byEstimate.slice(0, EXPANDED_SEQUENCES);
     const seen = new Set<string>();
     const pool: Candidate[] = [];
-    for (const c of [...ranked, ...ranked.flatMap((c) => withParallelPools(graph, c)), ...rank(all, estimate).slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2)]) {
-      const k = pathKey(c);
+    for (const c of [...ranked, ...ranked.flatMap((c) => this.parallelOf(graph, c)), ...byEstimate.slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2)]) {
+      const k = this.keyOf(c);
       if (!seen.has(k)) {
         seen.add(k);
         pool.push(c);
@@ -162,7 +192,16 @@ export class SwapEngine {
     const decOut = graph.decimals.get(req.tokenOut) ?? 18;
     const rawRate = (spot: number) => (kind === 'sell' ? 10 ** (decOut - decIn) / spot : spot * 10 ** (decIn - decOut));
     const lambda = singleCandidate ? quotes.marginal(singleCandidate.path, amount) : undefined;
+    const benefits = new Map<Candidate, number>();
     const benefit = (c: Candidate): number => {
+      let b = benefits.get(c);
+      if (b === undefined) {
+        b = roughBenefit(c);
+        benefits.set(c, b);
+      }
+      return b;
+    };
+    const roughBenefit = (c: Candidate): number => {
       const m0 = rawRate(c.spot);
       const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
       if (lambda === undefined) return depthGiven;
@@ -200,7 +239,7 @@ export class SwapEngine {
     // Two-hop paths through the other pools of their hops compete in a partner set of their own
     // (added, not mixed in: they share pools with the paths above, and a noisy estimate would
     // otherwise push a better partner out of the sets that already work).
-    const variants = this.variants(req.tokenIn, req.tokenOut).filter((c) => benefit(c) > 0);
+    const variants = this.variants(req.tokenIn, req.tokenOut, graph).filter((c) => benefit(c) > 0);
     const wideRough = rank([...rough, ...variants], benefit);
     for (const c of wideRough.slice(0, PARTNER_PROBES)) if (!measured.has(c)) measured.set(c, probe(c));
     const wide = rank(wideRough, score).filter((c) => score(c) > 0);
