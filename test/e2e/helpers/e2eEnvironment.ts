@@ -12,6 +12,8 @@ import { startTestServer, TestServer } from '../../helpers/testServer';
  *   RPC_URL in a developer's shell is ignored, with a note).
  * - `ENDPOINT_URL`: an already running API (configured for chain 31337 against the same node)
  *   instead of starting one in-process.
+ * - `ROUTER_ENGINE` (and `ROUTER_WORKERS`) reach the in-process API, so `ROUTER_ENGINE=sor` runs
+ *   the suite against the fallback router.
  * The devnet is deployed when the node is fresh and read back when it already holds it.
  */
 export interface E2eEnvironment {
@@ -45,6 +47,15 @@ async function pickChain(): Promise<{ chain: LocalChain; how: string }> {
   return { chain: startInProcessChain(), how: 'in-process hardhat' };
 }
 
+function routerSettings(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['ROUTER_ENGINE', 'ROUTER_WORKERS']) {
+    const value = process.env[name]?.trim();
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
 export async function startE2eEnvironment(): Promise<E2eEnvironment> {
   const { chain, how } = await pickChain();
   const closers: (() => Promise<void>)[] = [() => chain.close()];
@@ -63,10 +74,12 @@ export async function startE2eEnvironment(): Promise<E2eEnvironment> {
       NETWORKS: String(DEVNET_CHAIN_ID),
       [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
       PRICE_API_URL: upstreams.priceApiUrl,
+      ...routerSettings(),
       ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
     });
     closers.push(() => api.close());
-    return { chain, devnet, apiUrl: api.url, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API`, close };
+    const engine = routerSettings().ROUTER_ENGINE;
+    return { chain, devnet, apiUrl: api.url, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API${engine ? ` (ROUTER_ENGINE=${engine})` : ''}`, close };
   } catch (e) {
     await close();
     throw e;
