@@ -172,10 +172,16 @@ export class SwapEngine {
     const book = new StateBook();
     const stateOf = (m: PoolModel): PoolState => book.of(m);
     const quotes = new QuoteCache(kind, stateOf);
+    // The most the pool taking the given amount accepts (the graph read it with the edge).
+    const limitOf = (c: Candidate): bigint | undefined => {
+      const edge = graph.edgeOf(c.path[kind === 'sell' ? 0 : c.path.length - 1]!);
+      return edge && (kind === 'sell' ? edge.maxIn : edge.maxOut);
+    };
     const gasOf = (c: Candidate) => gasPerSwap * BigInt(c.path.length);
     let single: Allocation | undefined;
     let singleCandidate: Candidate | undefined;
     for (const c of chosen) {
+      if ((limitOf(c) ?? amount) < amount) continue;
       const result = quotes.result(c.path, amount);
       if (result === undefined) continue;
       const s: Allocation = { parts: [{ path: c.path, given: amount, result }], total: result, gas: gasOf(c) };
@@ -219,6 +225,8 @@ export class SwapEngine {
       const depthGiven = kind === 'sell' ? c.depth * c.spot * 10 ** decIn : c.depth * 10 ** decOut;
       const share = depthGiven * (kind === 'sell' ? Math.sqrt(m0 / lambda) - 1 : 1 - Math.sqrt(m0 / lambda));
       let given = share > 0 && share < Number(amount) ? BigInt(Math.floor(share)) : amount;
+      const limit = limitOf(c);
+      if (limit !== undefined && limit < given) given = limit;
       let m: number | undefined;
       for (let tries = 0; tries < 4 && given > 0n && m === undefined; tries++) {
         m = quotes.marginal(c.path, given);
@@ -254,7 +262,7 @@ export class SwapEngine {
         if (set.length >= SPLIT_CANDIDATES) break;
         if (c.path.some((h) => used.has(h.pool.id))) continue;
         c.path.forEach((h) => used.add(h.pool.id));
-        set.push({ path: c.path, gas: gasOf(c) });
+        set.push({ path: c.path, gas: gasOf(c), limit: limitOf(c) });
       }
       return set;
     };

@@ -13,6 +13,9 @@ export interface Edge {
   readonly depth: number;
   /** Marginal price, human units in per human unit out, fees included. */
   readonly spot: number;
+  /** The pool's own limits at the stored balances: raw amount in a given-in swap takes, raw amount out a given-out swap gives. */
+  readonly maxIn: bigint;
+  readonly maxOut: bigint;
 }
 
 /** Parallel pools kept per token pair: more only slow the search and rarely join a split. */
@@ -30,6 +33,7 @@ export class PoolGraph {
   /** BPT addresses of the pools in the set: hops through them may need a fourth leg. */
   readonly bpts: ReadonlySet<string>;
   readonly decimals = new Map<string, number>();
+  private readonly byHop = new WeakMap<Hop, Edge>();
 
   constructor(
     readonly models: readonly PoolModel[],
@@ -45,6 +49,7 @@ export class PoolGraph {
         edgeCache?.set(pool, edges);
       }
       for (const e of edges) {
+        this.byHop.set(e.hop, e);
         const map = pool.poolType === 'LiquidityBootstrapping' ? this.lbpEdges : this.edges;
         this.add(map, pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
       }
@@ -83,6 +88,11 @@ export class PoolGraph {
     return this.lbpEdges.get(from)?.get(to) ?? [];
   }
 
+  /** The edge a candidate's hop came from (its limits), undefined for a hop made elsewhere. */
+  edgeOf(hop: Hop): Edge | undefined {
+    return this.byHop.get(hop);
+  }
+
   has(token: string): boolean {
     return this.edges.has(token) || this.lbpEdges.has(token);
   }
@@ -104,17 +114,19 @@ export function edgesOf(pool: PoolModel): Edge[] {
       if (!pool.canSwap(i, j)) continue;
       let depth: number;
       let spot: number;
+      let maxIn: bigint;
+      let maxOut: bigint;
       try {
         spot = pool.spotPrice(state, i, j);
+        maxOut = pool.maxAmount(state, 'givenOut', i, j);
+        maxIn = pool.maxAmount(state, 'givenIn', i, j);
         // Whichever binds first: the most the pool pays out, or the most it takes in at spot.
-        const maxOut = Number(pool.maxAmount(state, 'givenOut', i, j)) / 10 ** pool.decimals[j]!;
-        const maxIn = Number(pool.maxAmount(state, 'givenIn', i, j)) / 10 ** pool.decimals[i]!;
-        depth = Math.min(maxOut, maxIn / spot);
+        depth = Math.min(Number(maxOut) / 10 ** pool.decimals[j]!, Number(maxIn) / 10 ** pool.decimals[i]! / spot);
       } catch {
         continue;
       }
       if (!(depth > 0) || !(spot > 0) || !Number.isFinite(spot) || !Number.isFinite(depth)) continue;
-      out.push({ hop: { pool, i, j }, depth, spot });
+      out.push({ hop: { pool, i, j }, depth, spot, maxIn, maxOut });
     }
   }
   return out;

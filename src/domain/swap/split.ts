@@ -17,6 +17,11 @@ export interface PathCost {
   readonly path: Path;
   /** Gas of the path's swaps in the return token (raw units). */
   readonly gas: bigint;
+  /**
+   * Most the pool taking the given amount accepts (a sell's first hop in, a buy's last hop out),
+   * where known: a path that cannot carry the whole order is tried there first.
+   */
+  readonly limit?: bigint;
 }
 
 export interface Allocation {
@@ -81,7 +86,8 @@ export function equalMarginalSplit(
   };
   // First fit: each path's marginal after carrying the whole order (or as much as it can).
   for (const f of fits) {
-    let x = amount;
+    const limited = f.p.limit !== undefined && f.p.limit < amount;
+    let x = limited ? f.p.limit! : amount;
     let failed: bigint | undefined;
     let fitted = false;
     for (let tries = 0; tries < 8 && x > 0n; tries++, x /= 4n) {
@@ -90,7 +96,8 @@ export function equalMarginalSplit(
         failed = x;
         continue;
       }
-      if (failed !== undefined) {
+      if (failed === undefined && limited) f.cap = Number(x);
+      else if (failed !== undefined) {
         // The path cannot carry the whole order: find how much it can (within 1/512), since a
         // capped path is often the best part of a split.
         let ok = x;
