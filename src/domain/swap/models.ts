@@ -1,6 +1,9 @@
 import { UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec } from './poolModel';
 import { createComposableStableModel } from './pools/composableStable';
 import { createElementModel } from './pools/element';
+import { createGyro2Model } from './pools/gyro2';
+import { createGyro3Model } from './pools/gyro3';
+import { createGyroEModel } from './pools/gyroE';
 import { createLinearModel } from './pools/linear';
 import { createStableModel } from './pools/stable';
 import { createWeightedModel } from './pools/weighted';
@@ -19,6 +22,9 @@ const FACTORIES: Readonly<Record<string, ModelFactory>> = {
   MetaStable: createStableModel,
   StablePhantom: createComposableStableModel,
   ComposableStable: createComposableStableModel,
+  Gyro2: createGyro2Model,
+  Gyro3: createGyro3Model,
+  GyroE: createGyroEModel,
 };
 
 /** Every linear pool variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic. */
