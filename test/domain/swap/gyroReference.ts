@@ -75,28 +75,34 @@ export interface GyroCase {
 }
 
 /**
- * How far the contract's answer may sit from the SOR's, in raw units of the result token. The SOR
- * prices 18-decimal human amounts: it takes the fee off rounding it down where the pool rounds it
- * up on raw units (given in: up to one raw unit of the token in, worth `amountOut / amountIn` raw
- * units out), adds it dividing down where the pool divides up, and does not round to the token's
- * decimals; for a token-1-to-token-0 2-CLP swap it also rounds 1/sqrt(beta) and 1/sqrt(alpha)
- * where the pool reuses sqrt(alpha), sqrt(beta) (up to 2e-16 relative on small amounts).
+ * How far the contract's answer may sit from the SOR's, in raw units of the result token, once the
+ * amounts in are multiples of the fee's denominator (so that the pool's fee, rounded up on raw
+ * units, and the SOR's, rounded down on 18-decimal units, are the same number). Given in, the two
+ * then agree to the wei. Given out, the SOR divides the amount in by the rate and by 1 - fee
+ * rounding down where the pool rounds up: up to 2 raw units. For a 2-CLP swap from token 1 the SOR
+ * also rounds 1/sqrt(beta) and 1/sqrt(alpha) where the pool reuses sqrt(alpha) and sqrt(beta):
+ * up to 2e-16 relative.
  */
-export function caseTolerance(kind: SwapKind, amount: bigint, ours: bigint, sor: bigint, reciprocal: boolean): bigint {
-  const larger = ours > sor ? ours : sor;
+export function caseTolerance(kind: SwapKind, larger: bigint, reciprocal: boolean): bigint {
   const relative = reciprocal ? larger / 5_000_000_000_000_000n : 0n;
-  if (kind === 'givenOut') return 2n + relative;
-  return 2n + (larger + amount - 1n) / amount + relative;
+  return (kind === 'givenOut' ? 2n : 0n) + relative;
+}
+
+/** The smallest 10^k with fee * 10^k whole: amounts in that are multiples of it carry an exact fee. */
+export function feeUnit(swapFee: string): bigint {
+  const fraction = swapFee.split('.')[1]?.replace(/0+$/, '') ?? '';
+  return 10n ** BigInt(fraction.length);
 }
 
 /**
  * Every ordered pair, both kinds, at `fractions` of the model's own limit for that swap (so the
- * contract accepts each one): the model's raw answer beside the SOR's.
+ * contract accepts each one; amounts in rounded to whole fee units): the model's raw answer
+ * beside the SOR's.
  */
-export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGyroPool, fractions: readonly number[]): GyroCase[] {
-  const reciprocal = (i: number) => model.poolType === 'Gyro2' && i === 1;
+export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGyroPool, swapFee: string, fractions: readonly number[]): GyroCase[] {
   const out: GyroCase[] = [];
   const state = model.initialState();
+  const unit = feeUnit(swapFee);
   const n = model.tokens.length;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
@@ -107,7 +113,8 @@ export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGy
         const result = kind === 'givenIn' ? j : i;
         const limit = model.maxAmount(state, kind, i, j);
         for (const fraction of fractions) {
-          const amount = (limit * BigInt(Math.round(fraction * 1e12))) / 1_000_000_000_000n;
+          let amount = (limit * BigInt(Math.round(fraction * 1e12))) / 1_000_000_000_000n;
+          if (kind === 'givenIn') amount -= amount % unit;
           if (amount === 0n) continue;
           const ours = model.swap(state, kind, i, j, amount);
           const h = bnum(human(amount, model.decimals[given]!));
@@ -121,10 +128,15 @@ export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGy
           } catch {
             reference = 'revert';
           }
-          out.push({ i, j, kind, amount, ours, sor: reference, tolerance: caseTolerance(kind, amount, ours, reference === 'revert' ? 0n : reference, reciprocal(i)) });
+          const larger = reference !== 'revert' && reference > ours ? reference : ours;
+          out.push({ i, j, kind, amount, ours, sor: reference, tolerance: caseTolerance(kind, larger, model.poolType === 'Gyro2' && i === 1) });
         }
       }
     }
   }
   return out;
 }
+
+/** The cases where the model and the SOR disagree beyond the documented rounding. */
+export const disagreements = (cases: readonly GyroCase[]): GyroCase[] =>
+  cases.filter((c) => c.sor === 'revert' || (c.ours > c.sor ? c.ours - c.sor : c.sor - c.ours) > c.tolerance);
