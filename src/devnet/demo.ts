@@ -19,7 +19,7 @@ import { DEVNET_BLOCKED_ADDRESS, DevnetUpstreams, startDevnetUpstreams } from '.
 
 /**
  * `npm run demo`: the whole universe on one machine, offline. A hardhat chain served on
- * 127.0.0.1:8545 (wallets can connect) with the real Balancer V2 contracts and nine pools, the
+ * 127.0.0.1:8545 (wallets can connect) with the real Balancer V2 contracts and the pools of universe.ts, the
  * local subgraph, price, sanctions and simulator endpoints, and the service on port 8090 with a throw-away
  * SQLite store and its embedded timers. Runs the first pool, price and decoration update, prints
  * where everything is and a curl command per endpoint, and stops cleanly on Ctrl-C / SIGTERM.

@@ -45,6 +45,8 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
   const weth = tokenAddress(devnet, 'WETH');
   const usdc = tokenAddress(devnet, 'USDC');
   const bal = tokenAddress(devnet, 'BAL');
+  const link = tokenAddress(devnet, 'LINK');
+  const boosted = devnet.pools.find((p) => p.symbol === 'bb-USD');
   const pool = devnet.pools[0]!;
   return [
     { title: 'Health and readiness', method: 'GET', path: '/healthz', expectStatus: 200 },
@@ -64,6 +66,13 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
       method: 'POST', path: `/sor/${chain}`, expectStatus: 200,
       body: { sellToken: '0x0000000000000000000000000000000000000000', buyToken: bal, orderKind: 'buy', amount: '100000000000000000000', gasPrice: '1000000000' },
     },
+    ...(boosted
+      ? [{
+          title: 'Quote: sell 100 LINK for the boosted pool\'s BPT (LINK > WETH > USDC > linear bb-USDC > bb-USD, or through DAI)',
+          method: 'POST' as const, path: `/sor/${chain}`, expectStatus: 200,
+          body: { sellToken: link, buyToken: boosted.address, orderKind: 'sell', amount: '100000000000000000000', gasPrice: '1000000000' },
+        }]
+      : []),
     {
       title: 'Order: a signed-ready Vault.batchSwap selling 1 WETH for USDC, 0.5% slippage',
       method: 'POST', path: `/order/${chain}`, expectStatus: 200,
@@ -104,13 +113,18 @@ export function demoBanner(info: DemoInfo): string {
   lines.push(`  store      ${info.dataDir} (SQLite, removed on exit)`, '');
   lines.push('Contracts:');
   const a = devnet.addresses;
-  for (const [name, address] of [['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory], ['WeightedPoolFactory (v1)', a.weightedPoolFactoryV1], ['ComposableStablePoolFactory', a.composableStablePoolFactory]] as const) {
+  const contracts = [
+    ['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory],
+    ['WeightedPoolFactory (v1)', a.weightedPoolFactoryV1], ['ComposableStablePoolFactory', a.composableStablePoolFactory], ['StablePoolFactory (v2)', a.stablePoolFactoryV2],
+    ['ERC4626LinearPoolFactory', a.erc4626LinearPoolFactory],
+  ] as const;
+  for (const [name, address] of contracts) {
     lines.push(`  ${name.padEnd(28)} ${address}`);
   }
   lines.push('', 'Tokens:');
   for (const t of devnet.tokens) lines.push(`  ${t.symbol.padEnd(6)} ${String(t.decimals).padStart(2)} decimals  ${t.address}`);
   lines.push('', 'Pools:');
-  for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(24)} ${p.id}`);
+  for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(32)} ${p.symbol.padEnd(18)} ${p.id}`);
   lines.push('', 'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):');
   for (const t of info.traders) lines.push(`  ${t.address}  key ${t.privateKey}`);
   lines.push('', 'Try it:');
