@@ -121,7 +121,11 @@ export class QuoteCache {
     return amount;
   }
 
-  /** As `marginalAfter`, from the cached swaps. */
+  /**
+   * The path's marginal rate after it has carried `given`: the product of its pools' spot prices
+   * at the balances the trade leaves (fees included). A float, raw units of the return token per
+   * raw unit of the given token (sell: out per in; buy: in per out); undefined where a pool reverts.
+   */
   marginal(path: Path, given: bigint): number | undefined {
     let amount = given;
     let spot = 1;
