@@ -1,5 +1,6 @@
 import { Contract, parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
+import { DEV_TOKENS } from '../../../src/devnet/universe';
 import { decimalToUnits, unitsToDecimal } from '../../../src/domain/decimal';
 import { canJoinExit, PoolMathError, type PoolModel, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createWeightedModel, type WeightedJoinExitModel, type WeightedState } from '../../../src/domain/swap/pools/weighted';
@@ -64,7 +65,8 @@ beforeAll(async () => {
   const wbtc = tokenBySymbol(devnet, 'WBTC');
   const dai = tokenBySymbol(devnet, 'DAI');
   const link = tokenBySymbol(devnet, 'LINK');
-  for (const t of devnet.tokens) if (t.address !== devnet.addresses.weth) await fund(env, t.address, parseUnits('100000000', t.decimals));
+  // The dev tokens mint; WETH wraps and the vault shares (wUSDC) are deposited, so they are left out.
+  for (const d of DEV_TOKENS) await fund(env, tokenBySymbol(devnet, d.symbol).address, parseUnits('100000000', d.decimals));
   await fundWeth(env, parseUnits('1000', 18));
   // Sorted by address, as the Vault requires; amounts in that order.
   const sorted = (entries: [{ address: string; decimals: number }, string, string][]) => entries.sort((a, b) => (a[0].address < b[0].address ? -1 : 1));
