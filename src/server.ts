@@ -6,7 +6,7 @@ import { FEATURES, Feature, FeatureFactory } from './features';
 import { createApp, AppOptions } from './http/app';
 import type { ServerErrorReporter } from './http/errors';
 import { releaseAllHeldLeases } from './jobs/exclusive';
-import { BACKGROUND_STOP_MS, drainHttpServer, within } from './lifecycle/drainHttpServer';
+import { BACKGROUND_STOP_MS, drainable, within } from './lifecycle/drainHttpServer';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
 import { createStore } from './store/createStore';
@@ -51,6 +51,7 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     reportServerError: combineReporters([...features.map((f) => f.reportServerError), options.reportServerError]),
   });
   const server = createServer(app);
+  const drain = drainable(server);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -65,9 +66,10 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     url,
     ctx,
     close: async () => {
-      // Stop accepting, let requests in flight finish (bounded), stop timers, then give back any
-      // lease a still-running job holds so the next instance need not wait for it to expire.
-      const { forced } = await drainHttpServer(server);
+      // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
+      // connection cleanly, stop timers, then give back any lease a still-running job holds so
+      // the next instance need not wait for it to expire.
+      const { forced } = await drain.drain();
       if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
       const stopBy = Date.now() + BACKGROUND_STOP_MS;
       for (const f of [...features].reverse()) {
