@@ -11,8 +11,8 @@ export const REQUIRED_APIS = [
   'iam.googleapis.com',
 ] as const;
 
-export function enableApis(project: string): gcp.projects.Service[] {
-  return REQUIRED_APIS.map(
+export function enableApis(project: string, edge: boolean): gcp.projects.Service[] {
+  return [...REQUIRED_APIS, ...(edge ? ['compute.googleapis.com'] : [])].map(
     (service) => new gcp.projects.Service(`api-${service.split('.')[0]}`, { project, service, disableOnDestroy: false }),
   );
 }

@@ -24,6 +24,11 @@ export interface StackConfig {
     readonly autoscaleMaxMultiplier: number;
   };
   readonly domainName: string | undefined;
+  /**
+   * Cloud Armor rate limits per client IP in front of the service (infra/edgeSecurity.ts), per
+   * minute across all instances; undefined when `edgeSecurity` is off.
+   */
+  readonly edge: { readonly quotesPerMinute: number; readonly readsPerMinute: number; readonly jobsPerMinute: number } | undefined;
   readonly cpu: string;
   readonly memory: string;
   readonly concurrency: number;
@@ -54,7 +59,7 @@ export const MANAGED_ENV = [
   'PORT', 'STORE', 'JOB_RUNNER', 'NETWORKS', 'GOOGLE_CLOUD_PROJECT', 'SERVICE_URL', 'SCHEDULER_SERVICE_ACCOUNT',
   'TASKS_SERVICE_ACCOUNT', 'TASKS_QUEUE', 'TASKS_LOCATION', 'UPDATE_POOLS_INTERVAL_IN_MINUTES',
   'DECORATE_POOLS_INTERVAL_IN_MINUTES', 'DOMAIN_NAME', 'DATABASE_POOLS_READ_CAPACITY', 'DATABASE_POOLS_WRITE_CAPACITY',
-  'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER',
+  'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 'TRUST_PROXY',
   ...SECRET_NAMES,
 ] as const;
 
@@ -94,6 +99,17 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
   for (const k of Object.keys(extraEnv)) {
     if ((MANAGED_ENV as readonly string[]).includes(k)) fail('extraEnv', `${k} is set by the stack; use its own config key instead`);
   }
+  const domainName = raw.get('DOMAIN_NAME') || undefined;
+  const edgeRaw = (raw.get('edgeSecurity') ?? 'false').trim().toLowerCase();
+  if (edgeRaw !== 'true' && edgeRaw !== 'false') fail('edgeSecurity', `expected true or false, got '${edgeRaw}'`);
+  if (edgeRaw === 'true' && !domainName) fail('edgeSecurity', 'needs DOMAIN_NAME: the load balancer serves HTTPS with a managed certificate for it');
+  const edge = edgeRaw === 'true'
+    ? {
+        quotesPerMinute: numberAt(raw, 'edgeQuotesPerMinute', 6000),
+        readsPerMinute: numberAt(raw, 'edgeReadsPerMinute', 6000),
+        jobsPerMinute: numberAt(raw, 'edgeJobsPerMinute', 30),
+      }
+    : undefined;
   const minInstances = numberAt(raw, 'minInstances', 1, 0);
   const maxInstances = numberAt(raw, 'maxInstances', 4);
   if (maxInstances < minInstances) fail('maxInstances', `must be at least minInstances (${minInstances})`);
@@ -113,7 +129,8 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
       tokensWriteCapacity: numberAt(raw, 'DATABASE_TOKENS_WRITE_CAPACITY', 500),
       autoscaleMaxMultiplier: numberAt(raw, 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 10, 1, false),
     },
-    domainName: raw.get('DOMAIN_NAME') || undefined,
+    domainName,
+    edge,
     cpu: raw.get('cpu') ?? '1',
     memory: raw.get('memory') ?? '1Gi',
     concurrency: numberAt(raw, 'concurrency', 80),

@@ -17,6 +17,7 @@ const outputs = createStack(
 
 export const serviceUrl = outputs.serviceUrl;
 export const customDomainUrl = outputs.customDomainUrl;
+export const edgeAddress = outputs.edgeAddress;
 export const imageRepository = outputs.imageRepository;
 export const queue = outputs.queue;
 export const runtimeAccount = outputs.runtimeAccount;

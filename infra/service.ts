@@ -29,6 +29,8 @@ export function plainEnv(c: StackConfig): Record<string, string> {
     DATABASE_TOKENS_WRITE_CAPACITY: String(c.database.tokensWriteCapacity),
     DATABASE_AUTOSCALE_MAX_MULTIPLIER: String(c.database.autoscaleMaxMultiplier),
     TASKS_LOCATION: c.region,
+    // Cloud Run's front end adds one X-Forwarded-For hop; the load balancer in front adds two.
+    TRUST_PROXY: c.edge ? '2' : '1',
     ...(c.domainName ? { DOMAIN_NAME: c.domainName } : {}),
     ...c.extraEnv,
   };
@@ -54,7 +56,9 @@ export function createService(i: ServiceInputs) {
       project: c.project,
       location: c.region,
       name: c.serviceName,
-      ingress: 'INGRESS_TRAFFIC_ALL',
+      // Behind the load balancer nothing else may reach the service, or the Cloud Armor limits could
+      // be bypassed; Cloud Scheduler and Cloud Tasks of the project still count as internal.
+      ingress: c.edge ? 'INGRESS_TRAFFIC_INTERNAL_LOAD_BALANCER' : 'INGRESS_TRAFFIC_ALL',
       // Stateless: everything durable lives in Firestore, so the stack may remove it.
       deletionProtection: false,
       template: {
@@ -103,7 +107,8 @@ export function createService(i: ServiceInputs) {
     invoker('api-tasks-invoker', pulumi.interpolate`serviceAccount:${i.accounts.tasksInvoker.email}`),
   ];
 
-  const domainMapping = c.domainName
+  // Behind the load balancer the domain's DNS points at the balancer's address instead.
+  const domainMapping = c.domainName && !c.edge
     ? new gcp.cloudrun.DomainMapping('api-domain', {
         project: c.project,
         location: c.region,

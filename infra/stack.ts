@@ -2,6 +2,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import { enableApis } from './apis';
 import type { StackConfig } from './config';
 import { createDatabase } from './database';
+import { createEdge } from './edgeSecurity';
 import { createAccounts } from './identity';
 import { createQueue } from './queue';
 import { createRegistry } from './registry';
@@ -13,6 +14,8 @@ import { deterministicServiceUrl } from './serviceUrl';
 export interface StackOutputs {
   readonly serviceUrl: pulumi.Output<string>;
   readonly customDomainUrl: string | undefined;
+  /** With `edgeSecurity`: the load balancer's IP address, for the domain's A record. */
+  readonly edgeAddress: pulumi.Output<string> | undefined;
   /** Where to push the image: `<imageRepository>:<tag>`. */
   readonly imageRepository: pulumi.Output<string>;
   readonly queue: pulumi.Output<string>;
@@ -35,7 +38,7 @@ export function createStack(config: StackConfig): StackOutputs {
   const { project, region, serviceName } = config;
   // Validated before any resource is declared, so a bad interval stops the run with nothing planned.
   const calls = scheduledCalls(config);
-  const apis = enableApis(project);
+  const apis = enableApis(project, config.edge !== undefined);
   const accounts = createAccounts(project, serviceName, apis);
   const registry = createRegistry(project, region, serviceName, apis);
   const secrets = createSecrets(project, serviceName, accounts, apis);
@@ -53,7 +56,7 @@ export function createStack(config: StackConfig): StackOutputs {
     tasksAccount: accounts.tasksInvoker.email,
     secretIds: Object.fromEntries(Object.entries(secrets.byName).map(([name, s]) => [name, s.secretId])),
   };
-  if (!config.image) return { ...outputs, schedulerJobs: [], serviceDeployed: false };
+  if (!config.image) return { ...outputs, edgeAddress: undefined, schedulerJobs: [], serviceDeployed: false };
 
   const run = createService({
     config,
@@ -64,6 +67,7 @@ export function createStack(config: StackConfig): StackOutputs {
     queue: tasks.queue,
     dependsOn: [...apis, db.database, db.dataAccess, ...secrets.grants, ...tasks.grants],
   });
+  const edge = config.edge ? createEdge(config, run.service, apis) : undefined;
   const jobs = createSchedulerJobs(config, calls, serviceUrl, accounts.scheduler, [run.service, ...apis]);
-  return { ...outputs, schedulerJobs: jobs.map((j) => j.name), serviceDeployed: true };
+  return { ...outputs, edgeAddress: edge?.address.address, schedulerJobs: jobs.map((j) => j.name), serviceDeployed: true };
 }

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
 
@@ -67,6 +68,12 @@ export interface Config {
     readonly accessKey: string | undefined;
   };
   readonly jobsSecret: string | undefined;
+  /**
+   * Which proxies' `X-Forwarded-For` is believed for the client address (rate limits, logs): off
+   * (the peer address is the client), a number of hops (Cloud Run's front end is one), or the
+   * proxies' addresses and CIDR ranges.
+   */
+  readonly trustProxy: false | number | readonly string[];
   /** Internal job endpoints called by Cloud Scheduler/Tasks with Google OIDC tokens (issue 9). */
   readonly internalJobs: {
     /** The service's own URL: audience of accepted tokens and base of enqueued task URLs. */
@@ -180,6 +187,29 @@ function fraction(env: Env, name: string, def: number): number {
   return v;
 }
 
+/** Express's names for well-known ranges, accepted as they are. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = nonEmpty(env.TRUST_PROXY);
+  if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 10);
+  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!list.some((s) => s.includes('.') || s.includes(':') || PROXY_RANGE_NAMES.includes(s))) {
+    fail('TRUST_PROXY', `expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got '${raw}'`);
+  }
+  for (const entry of list) {
+    const [addr = '', bits, extra] = entry.split('/');
+    const family = isIP(addr);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (!PROXY_RANGE_NAMES.includes(entry) && (family === 0 || !bitsOk || extra !== undefined)) {
+      fail('TRUST_PROXY', `'${entry}' is not an address or CIDR range (e.g. 35.191.0.0/16), nor one of ${PROXY_RANGE_NAMES.join(', ')}`);
+    }
+  }
+  return list;
+}
+
 export function parseNetworks(raw: string | undefined): ChainInfo[] {
   const list = (raw ?? '1,137,42161').split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (list.length === 0) fail('NETWORKS', `no chain given (known: ${describeKnownChains()})`);
@@ -268,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
       accessKey: nonEmpty(env.SIMULATOR_ACCESS_KEY),
     },
     jobsSecret: nonEmpty(env.JOBS_SECRET),
+    trustProxy: trustProxy(env),
     internalJobs: {
       serviceUrl: url(env, 'SERVICE_URL'),
       schedulerServiceAccount: email(env, 'SCHEDULER_SERVICE_ACCOUNT'),

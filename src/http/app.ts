@@ -23,8 +23,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  // Cloud Run puts exactly one proxy hop in front of the container.
-  app.set('trust proxy', 1);
+  // Off unless configured: reached directly, a forged X-Forwarded-For would pick the client's
+  // address (and with it a fresh rate budget). The Pulumi program sets 1 for Cloud Run's front end.
+  const trust = ctx.config.trustProxy;
+  app.set('trust proxy', Array.isArray(trust) ? [...trust] : trust);
 
   app.use(requestLog(ctx.logger));
   app.use(cors);

@@ -14,12 +14,12 @@ async function call(server: TestServer, method: 'GET' | 'POST', path: string, cl
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: text ? JSON.parse(text) : undefined };
 }
 
-describe('rate limits per client IP', () => {
+describe('rate limits per client IP (behind one proxy, as on Cloud Run: TRUST_PROXY=1)', () => {
   let server: TestServer;
 
   beforeAll(async () => {
     server = await startTestServer(
-      { RATE_LIMIT_QUOTES_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '5', RATE_LIMIT_JOBS_PER_MINUTE: '2' },
+      { TRUST_PROXY: '1', RATE_LIMIT_QUOTES_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '5', RATE_LIMIT_JOBS_PER_MINUTE: '2' },
       { features: [armourFeature] },
     );
   });
@@ -76,6 +76,36 @@ describe('rate limits per client IP', () => {
   it('never limits the health checks', async () => {
     const ip = '203.0.113.16';
     for (let i = 0; i < 8; i++) expect((await call(server, 'GET', '/healthz', ip)).status).toBe(200);
+  });
+});
+
+describe('which X-Forwarded-For is believed (TRUST_PROXY)', () => {
+  const rotating = async (server: TestServer, count: number) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i++) statuses.push((await call(server, 'POST', '/sor/1', `198.51.100.${i}`)).status);
+    return statuses.filter((s) => s === 429).length;
+  };
+
+  it('by default (reached directly) ignores the header: forged addresses buy no fresh budget', async () => {
+    const server = await startTestServer({ RATE_LIMIT_QUOTES_PER_MINUTE: '5' }, { features: [armourFeature] });
+    try {
+      expect(await rotating(server, 12)).toBe(7);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('trusts the header only from the proxies listed by address range', async () => {
+    const trusted = await startTestServer({ TRUST_PROXY: '127.0.0.0/8, ::1/128', RATE_LIMIT_QUOTES_PER_MINUTE: '5' }, { features: [armourFeature] });
+    const other = await startTestServer({ TRUST_PROXY: '10.0.0.0/8', RATE_LIMIT_QUOTES_PER_MINUTE: '5' }, { features: [armourFeature] });
+    try {
+      // The test client is on loopback: a trusted proxy for the first server, a stranger to the second.
+      expect(await rotating(trusted, 12)).toBe(0);
+      expect(await rotating(other, 12)).toBe(7);
+    } finally {
+      await trusted.close();
+      await other.close();
+    }
   });
 });
 

@@ -39,8 +39,17 @@ describe('configuration', () => {
     ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
     ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
     ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
+    ['TRUST_PROXY', 'yes', /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/],
+    ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('TRUST_PROXY: off by default, a hop count, or proxy address ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 35.191.0.0/16, 130.211.0.0/22 ,::1, loopback' }).trustProxy).toEqual(['35.191.0.0/16', '130.211.0.0/22', '::1', 'loopback']);
   });
 
   test('per-chain overrides, Infura URL from NODEPROVIDER_PROJECT_ID, budgets', () => {

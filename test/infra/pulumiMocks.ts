@@ -12,6 +12,8 @@ export interface RecordedResource {
 }
 
 export const PROJECT_NUMBER = '123456789012';
+/** The address Google would reserve for the load balancer. */
+export const EDGE_ADDRESS = '203.0.113.7';
 
 export function recordResources(): RecordedResource[] {
   const recorded: RecordedResource[] = [];
@@ -25,6 +27,7 @@ export function recordResources(): RecordedResource[] {
           state.email = `${String(inputs.accountId)}@${String(inputs.project)}.iam.gserviceaccount.com`;
           state.name = `projects/${String(inputs.project)}/serviceAccounts/${String(state.email)}`;
         }
+        if (args.type === 'gcp:compute/globalAddress:GlobalAddress') state.address = EDGE_ADDRESS;
         return { id: `${args.name}-id`, state };
       },
       call(args) {

@@ -1,6 +1,6 @@
 import { readStackConfig, SECRET_NAMES, StackConfig, StackConfigError } from '../../infra/config';
 import { createStack } from '../../infra/stack';
-import { PROJECT_NUMBER, recordResources, settle, valueOf } from './pulumiMocks';
+import { EDGE_ADDRESS, PROJECT_NUMBER, recordResources, settle, valueOf } from './pulumiMocks';
 
 /** The stack config as `pulumi config` would give it (plain strings, like the CLI stores them). */
 function configFrom(values: Record<string, string>, objects: Record<string, unknown> = {}): StackConfig {
@@ -161,6 +161,14 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
     expect(queue?.inputs.rateLimits).toEqual({ maxConcurrentDispatches: 10, maxDispatchesPerSecond: 10 });
   });
 
+  it('trusts one proxy hop (Cloud Run\'s front end) and puts no load balancer in front by default', () => {
+    const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
+    expect(template.containers[0]?.envs).toContainEqual({ name: 'TRUST_PROXY', value: '1' });
+    expect(d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.ingress).toBe('INGRESS_TRAFFIC_ALL');
+    expect(d.ofType('gcp:compute/securityPolicy:SecurityPolicy')).toHaveLength(0);
+    expect(d.ofType('gcp:compute/globalForwardingRule:GlobalForwardingRule')).toHaveLength(0);
+  });
+
   it('has no domain mapping when DOMAIN_NAME is unset', () => {
     expect(d.ofType('gcp:cloudrun/domainMapping:DomainMapping')).toHaveLength(0);
     expect(d.outputs.customDomainUrl).toBeUndefined();
@@ -194,6 +202,50 @@ describe('Pulumi program variants', () => {
     expect(d.ofType('gcp:cloudscheduler/job:Job')).toHaveLength(0);
     expect(d.ofType('gcp:secretmanager/secret:Secret')).toHaveLength(SECRET_NAMES.length);
     expect(d.ofType('gcp:cloudtasks/queue:Queue')).toHaveLength(1);
+  });
+
+  it('with edgeSecurity puts Cloud Armor rate limits per client IP and an HTTPS load balancer in front of the service', async () => {
+    const d = await deploy(
+      configFrom({ ...BASE, DOMAIN_NAME: 'pools.example.org', edgeSecurity: 'true', edgeQuotesPerMinute: '1200', edgeReadsPerMinute: '3000', edgeJobsPerMinute: '10' }),
+    );
+    const [policy] = d.ofType('gcp:compute/securityPolicy:SecurityPolicy');
+    interface Rule { action: string; priority: number; match: { expr?: { expression: string }; config?: { srcIpRanges: string[] } }; rateLimitOptions?: { enforceOnKey: string; exceedAction: string; rateLimitThreshold: { count: number; intervalSec: number } } }
+    const rules = (policy?.inputs.rules as Rule[]).sort((a, b) => a.priority - b.priority);
+    const throttles = rules.filter((r) => r.action === 'throttle');
+    expect(throttles.map((r) => [r.rateLimitOptions?.rateLimitThreshold, r.rateLimitOptions?.enforceOnKey, r.rateLimitOptions?.exceedAction])).toEqual([
+      [{ count: 10, intervalSec: 60 }, 'IP', 'deny(429)'],
+      [{ count: 1200, intervalSec: 60 }, 'IP', 'deny(429)'],
+      [{ count: 3000, intervalSec: 60 }, 'IP', 'deny(429)'],
+    ]);
+    // The job and quote rules match the paths the service's own limits classify that way.
+    expect(throttles[0]?.match.expr?.expression).toContain('update');
+    expect(throttles[1]?.match.expr?.expression).toContain('sor|order');
+    expect(rules[rules.length - 1]).toMatchObject({ action: 'allow', priority: 2147483647 });
+
+    const [neg] = d.ofType('gcp:compute/regionNetworkEndpointGroup:RegionNetworkEndpointGroup');
+    expect(neg?.inputs).toMatchObject({ networkEndpointType: 'SERVERLESS', region: 'europe-west1', cloudRun: { service: 'balancer-pools' } });
+    const [backend] = d.ofType('gcp:compute/backendService:BackendService');
+    expect(backend?.inputs).toMatchObject({ loadBalancingScheme: 'EXTERNAL_MANAGED', backends: [{ group: `${neg?.name}-id` }] });
+    expect(backend?.inputs.securityPolicy).toBe(`${policy?.name}-id`);
+    const [cert] = d.ofType('gcp:compute/managedSslCertificate:ManagedSslCertificate');
+    expect(cert?.inputs.managed).toEqual({ domains: ['pools.example.org'] });
+    expect(d.ofType('gcp:compute/targetHttpsProxy:TargetHttpsProxy')).toHaveLength(1);
+    const [rule] = d.ofType('gcp:compute/globalForwardingRule:GlobalForwardingRule');
+    expect(rule?.inputs).toMatchObject({ portRange: '443', loadBalancingScheme: 'EXTERNAL_MANAGED', ipAddress: EDGE_ADDRESS });
+
+    // Only the load balancer (and Google's own callers) reach the service, so the policy cannot be
+    // bypassed; the service trusts the two hops the load balancer adds.
+    const service = d.ofType('gcp:cloudrunv2/service:Service')[0];
+    expect(service?.inputs.ingress).toBe('INGRESS_TRAFFIC_INTERNAL_LOAD_BALANCER');
+    expect((service?.inputs.template as Template).containers[0]?.envs).toContainEqual({ name: 'TRUST_PROXY', value: '2' });
+    // The domain points at the load balancer's address, not at a Cloud Run domain mapping.
+    expect(d.ofType('gcp:cloudrun/domainMapping:DomainMapping')).toHaveLength(0);
+    expect(d.outputs.edgeAddress && (await valueOf(d.outputs.edgeAddress))).toBe(EDGE_ADDRESS);
+  });
+
+  it('refuses edgeSecurity without a domain for the certificate', () => {
+    expect(() => configFrom({ ...BASE, edgeSecurity: 'true' })).toThrow(/edgeSecurity: needs DOMAIN_NAME/);
+    expect(() => configFrom({ ...BASE, edgeSecurity: 'maybe' })).toThrow(/edgeSecurity: expected true or false/);
   });
 
   it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key, before declaring anything', () => {

@@ -6,10 +6,11 @@ import { classifyRequest, RequestClass } from './requestClass';
 
 /**
  * Per-client-IP budgets per minute: quotes (`/sor`, `/order`), jobs (the two public job
- * endpoints) and reads (everything else). The client IP is `req.ip`, which with `trust proxy` 1
- * is the address Cloud Run's front end saw: a client cannot choose it by sending its own
- * X-Forwarded-For. Counters live in the instance's memory, so a budget is per instance.
- * A budget of 0 turns that limit off.
+ * endpoints) and reads (everything else). The client IP is `req.ip`: the peer address, or with
+ * `TRUST_PROXY` the address the trusted proxy saw, so a client cannot choose it by sending its own
+ * X-Forwarded-For. Counters live in the instance's memory, so a budget is per instance; the
+ * deployment's distributed limit is the Cloud Armor policy in front (infra/edgeSecurity.ts), these
+ * stay as the second line. A budget of 0 turns that limit off.
  */
 const WINDOW_MS = 60_000;
 
@@ -26,6 +27,9 @@ function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): Re
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
+    // An X-Forwarded-For the service does not trust (TRUST_PROXY off) is a client's forgery or a
+    // direct hit, not a misconfiguration; the library would print a warning for it.
+    validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
       const retryAfter = String(res.getHeader('Retry-After') ?? Math.ceil(WINDOW_MS / 1000));
       res.status(429).json(errorBody(429, `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`));
