@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { AppContext } from '../appContext';
 import type { Logger } from '../log/logger';
 import { maxDepthRule } from './depthLimit';
+import { tooDeeplyNested } from './queryNesting';
 import { estimateQueryCost } from './queryCost';
 import { createRequestContext, type GraphqlContext } from './requestContext';
 import { resolvers } from './resolvers';
@@ -28,6 +29,18 @@ function useDepthLimit(maxDepth: number): Plugin {
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(maxDepthRule(maxDepth));
+    },
+  };
+}
+
+/** Before parsing: the parser itself would overflow its stack on thousands of nested brackets. */
+function useNestingLimit(): Plugin {
+  return {
+    onParse({ params }) {
+      const source: unknown = params.source;
+      const text = typeof source === 'string' ? source : typeof (source as { body?: unknown })?.body === 'string' ? (source as { body: string }).body : '';
+      const error = tooDeeplyNested(text);
+      if (error) throw error;
     },
   };
 }
@@ -77,6 +90,6 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
     maskedErrors: { isDev: false },
     logging: yogaLogger(app.logger),
     context: () => createRequestContext(app),
-    plugins: [useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
+    plugins: [useNestingLimit(), useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
   });
 }

@@ -2,7 +2,8 @@ import compression from 'compression';
 import express, { Express, Router } from 'express';
 import type { AppContext } from '../appContext';
 import { cors } from './cors';
-import { errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
+import { ClientError, errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './jsonDepth';
 import { requestLog } from './requestLog';
 import { healthRouter } from './routes/health';
 import { poolsRouter } from './routes/pools';
@@ -37,7 +38,19 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   app.use(poolsRouter(ctx));
   app.use(tokensRouter(ctx));
   app.use(compression({ threshold: 1024 }));
-  app.use(express.json({ limit: JSON_BODY_LIMIT_BYTES, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: JSON_BODY_LIMIT_BYTES,
+      strict: false,
+      type: ['application/json', 'application/*+json'],
+      // Thousands of nested brackets fit in 32 KB; nothing downstream should recurse over them.
+      verify: (_req, _res, raw) => {
+        if (exceedsJsonDepth(raw)) {
+          throw new ClientError(400, 'entity.too.deep', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`);
+        }
+      },
+    }),
+  );
 
   for (const r of options.routers ?? []) app.use(r);
 

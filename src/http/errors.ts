@@ -16,6 +16,21 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A client mistake found by middleware (body parsing, path decoding) rather than by a handler; it
+ * carries body-parser's `status` and `type` so the error handler treats it like theirs.
+ */
+export class ClientError extends Error {
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export function errorBody(status: number, message: string): { error: string; code: number } {
   return { error: message, code: status };
 }
@@ -44,14 +59,14 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
     } else if (err instanceof UpstreamError) {
       status = 502;
       message = `upstream failed: ${err.message}; nothing was changed, retry later`;
-    } else if (isBodyParserError(err)) {
+    } else if (err instanceof URIError) {
+      // The router could not decode a path parameter.
+      const segment = /'(.*)'/.exec(err.message)?.[1] ?? req.path;
+      status = 400;
+      message = `the path has broken percent-encoding in '${segment}' (every % must start a %XX escape of UTF-8 bytes); encode each path segment with encodeURIComponent`;
+    } else if (isClientMistake(err)) {
       status = err.status;
-      message =
-        err.type === 'entity.too.large'
-          ? `request body too large (limit ${err.limit} bytes); send a smaller JSON body`
-          : err.type === 'entity.parse.failed'
-            ? `malformed JSON body: ${err.message}; send valid JSON with Content-Type: application/json`
-            : err.message;
+      message = clientMistakeMessage(err, req.headers['content-encoding']);
     }
     if (status >= 500) {
       req.log?.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status }, 'request failed');
@@ -61,14 +76,37 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
   };
 }
 
-interface BodyParserError {
+/** What body-parser (and the http-errors convention) hands over: a 4xx status, often a type. */
+interface ClientMistake {
   status: number;
-  type: string;
+  type?: string;
   message: string;
   limit?: number;
 }
 
-function isBodyParserError(err: unknown): err is BodyParserError {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' &&
-    typeof (err as { status?: unknown }).status === 'number' && (err as { status: number }).status < 500;
+function isClientMistake(err: unknown): err is ClientMistake {
+  if (typeof err !== 'object' || err === null) return false;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose !== false;
+}
+
+const SUPPORTED_ENCODINGS = 'gzip, deflate, br';
+
+function clientMistakeMessage(err: ClientMistake, contentEncoding: string | undefined): string {
+  switch (err.type) {
+    case 'entity.too.large':
+      return `request body too large (limit ${err.limit} bytes); send a smaller JSON body`;
+    case 'entity.parse.failed':
+      return `malformed JSON body: ${err.message}; send valid JSON with Content-Type: application/json`;
+    case 'encoding.unsupported':
+      return `${err.message}; send the body uncompressed or compressed with one of ${SUPPORTED_ENCODINGS}`;
+    case undefined:
+      // body-parser passes decompression failures on untyped, as zlib raised them.
+      if (contentEncoding) {
+        return `request body is not valid ${contentEncoding} (${err.message}); compress it as its Content-Encoding header says, or send it uncompressed without that header`;
+      }
+      return err.message;
+    default:
+      return err.message;
+  }
 }
