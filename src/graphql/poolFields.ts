@@ -86,8 +86,8 @@ export function sortFieldNames(): string[] {
 
 /** The Pool field an `orderBy` value sorts by, or undefined when it names none. */
 export function resolveSortField(orderBy: string): SortFieldName | undefined {
-  const alias = SORT_ALIASES[orderBy];
-  if (alias) return alias;
+  // Own properties only: `__proto__`, `constructor`, `toString` ... are on every object.
+  if (Object.hasOwn(SORT_ALIASES, orderBy)) return SORT_ALIASES[orderBy];
   if (orderBy === 'chainId' || !Object.hasOwn(POOL_FILTER_FIELDS, orderBy)) return undefined;
   const kind: FieldKind = POOL_FILTER_FIELDS[orderBy as FilterFieldName];
   return isNumericKind(kind) ? (orderBy as SortFieldName) : undefined;

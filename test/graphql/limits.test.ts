@@ -49,6 +49,14 @@ describe('GraphQL limits and errors', () => {
       'BAD_USER_INPUT',
       /orderBy 'poolType' is not supported/,
     );
+    // Names every JavaScript object answers to are not fields of the catalogue.
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      expectCleanError(
+        await gql(server.url, `{ pools(chainId: 1, orderBy: "${name}") { pools { id } } }`),
+        'BAD_USER_INPUT',
+        new RegExp(`orderBy '${name}' is not supported; use one of totalLiquidity`),
+      );
+    }
     expectCleanError(await gql(server.url, `{ pools(chainId: 1, orderDirection: "up") { pools { id } } }`), 'BAD_USER_INPUT', /orderDirection must be 'asc' or 'desc'/);
     const upper = await gql(server.url, `{ pools(chainId: 1, orderDirection: "ASC") { pools { id } } }`);
     expect(upper.errors).toBeUndefined();
