@@ -66,6 +66,10 @@ export interface Config {
     readonly user: string | undefined;
     readonly project: string | undefined;
     readonly accessKey: string | undefined;
+    /** Lower-case addresses simulations may call besides the Vault, the relayer and known tokens. */
+    readonly allowedContracts: readonly string[];
+    /** Let callers ask the provider to save simulations (in the operator's account). */
+    readonly allowSave: boolean;
   };
   readonly jobsSecret: string | undefined;
   /**
@@ -153,6 +157,14 @@ function bool(env: Env, name: string): boolean {
 export const ROUTER_ENGINES = ['own', 'sor'] as const;
 export type RouterEngine = (typeof ROUTER_ENGINES)[number];
 
+/** A yes/no setting where a typo must not silently mean yes. */
+function flag(env: Env, name: string): boolean {
+  const raw = nonEmpty(env[name])?.toLowerCase();
+  if (raw === undefined || ['0', 'false', 'no', 'off'].includes(raw)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  fail(name, `expected true or false, got '${raw}'`);
+}
+
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], def: T): T {
   const raw = nonEmpty(env[name])?.toLowerCase();
   if (raw === undefined) return def;
@@ -179,6 +191,12 @@ function email(env: Env, name: string): string | undefined {
   const raw = nonEmpty(env[name]);
   if (raw !== undefined && !z.email().safeParse(raw).success) fail(name, `expected a service account email, got '${raw}'`);
   return raw;
+}
+
+function addresses(env: Env, name: string): string[] {
+  const list = (nonEmpty(env[name]) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const a of list) if (!/^0x[0-9a-fA-F]{40}$/.test(a)) fail(name, `'${a}' is not an address (0x followed by 40 hex digits)`);
+  return list.map((a) => a.toLowerCase());
 }
 
 function fraction(env: Env, name: string, def: number): number {
@@ -296,6 +314,8 @@ export function loadConfig(env: Env = process.env): Config {
       user: nonEmpty(env.SIMULATOR_USER),
       project: nonEmpty(env.SIMULATOR_PROJECT),
       accessKey: nonEmpty(env.SIMULATOR_ACCESS_KEY),
+      allowedContracts: addresses(env, 'SIMULATOR_ALLOWED_CONTRACTS'),
+      allowSave: flag(env, 'SIMULATOR_SAVE'),
     },
     jobsSecret: nonEmpty(env.JOBS_SECRET),
     trustProxy: trustProxy(env),

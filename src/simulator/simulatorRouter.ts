@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { AllowListVerdict } from './contractAllowList';
 import { HttpError } from '../http/errors';
 import type { SimulatorClient } from '../sources/simulator/SimulatorClient';
 import { UpstreamError } from '../sources/upstream';
@@ -6,11 +7,18 @@ import { encodeStatesBody, ENCODE_STATES_FIELDS, parsePassThroughBody, SIMULATE_
 import { trimSimulation } from './trimSimulation';
 import { upstreamMessage } from './upstreamMessage';
 
+export interface SimulationPolicy {
+  /** Whether a simulation on `networkId` may call `to`. */
+  checkTarget(networkId: unknown, to: string): AllowListVerdict;
+  /** Pass `save` / `save_if_fails` through; otherwise both are sent as false. */
+  readonly allowSave: boolean;
+}
+
 /**
  * `POST /simulator/contracts/encode-states` and `POST /simulator/simulate`: allow-listed
  * pass-throughs to the simulation provider. Bad bodies are refused before any upstream call.
  */
-export function simulatorRouter(client: SimulatorClient | undefined): Router {
+export function simulatorRouter(client: SimulatorClient | undefined, policy: SimulationPolicy): Router {
   const r = Router();
 
   const requireClient = (): SimulatorClient => {
@@ -30,7 +38,11 @@ export function simulatorRouter(client: SimulatorClient | undefined): Router {
   r.post('/simulator/simulate', async (req, res) => {
     const parsed = parsePassThroughBody(simulateBody, SIMULATE_FIELDS, 'simulate', req.body);
     if (!parsed.ok) throw new HttpError(400, parsed.error);
-    const answer = await forward(() => requireClient().simulate(parsed.body));
+    const target = policy.checkTarget(parsed.body.network_id, parsed.body.to as string);
+    if (!target.ok) throw new HttpError(400, target.error);
+    // A saved simulation is kept (and billed) in the operator's account.
+    const body = policy.allowSave ? parsed.body : { ...parsed.body, save: false, save_if_fails: false };
+    const answer = await forward(() => requireClient().simulate(body));
     res.json(trimSimulation(answer));
   });
 

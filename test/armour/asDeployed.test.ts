@@ -42,7 +42,7 @@ describe('the armour with every feature mounted', () => {
     const sim = await fetch(`${server.url}/simulator/simulate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: `0x${'2'.repeat(40)}` }),
+      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8' }),
     });
     expect(sim.status).toBe(503);
   });

@@ -22,7 +22,7 @@ describe('JSON body limit', () => {
     fetch(`${server.url}/simulator/simulate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: `0x${'2'.repeat(40)}`, input: `0x${'ab'.repeat(inputHexDigits / 2)}` }),
+      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8', input: `0x${'ab'.repeat(inputHexDigits / 2)}` }),
     });
 
   it('answers 413 JSON to a body over 32 KB, before any upstream call', async () => {

@@ -39,6 +39,8 @@ describe('configuration', () => {
     ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
     ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
     ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
+    ['SIMULATOR_ALLOWED_CONTRACTS', '0xba12222222228d8ba445958a75a0704d566bf2c8,vault', /^SIMULATOR_ALLOWED_CONTRACTS: 'vault' is not an address/],
+    ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
     ['TRUST_PROXY', 'yes', /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/],
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {

@@ -1,5 +1,7 @@
+import { chainById } from '../../src/config/chains';
 import { simulatorFeature } from '../../src/simulator/feature';
 import { FakeSimulator, fakeOutputFor, startFakeSimulator } from '../fakes/simulator';
+import { syntheticPools } from '../fakes/syntheticPools';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
 const VAULT = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
@@ -27,6 +29,10 @@ async function post(server: TestServer, path: string, body: unknown, headers: Re
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+const POOLS = syntheticPools(1);
+const KNOWN_TOKEN = POOLS[0]!.tokens[0]!.address;
+const EXTRA_CONTRACT = '0x3333333333333333333333333333333333333333';
+
 describe('simulator pass-throughs', () => {
   let sim: FakeSimulator;
   let server: TestServer;
@@ -34,8 +40,14 @@ describe('simulator pass-throughs', () => {
   beforeAll(async () => {
     sim = await startFakeSimulator();
     server = await startTestServer(
-      { SIMULATOR_API_URL: sim.url, SIMULATOR_USER: sim.user, SIMULATOR_PROJECT: sim.project, SIMULATOR_ACCESS_KEY: sim.accessKey },
-      { features: [simulatorFeature] },
+      {
+        SIMULATOR_API_URL: sim.url,
+        SIMULATOR_USER: sim.user,
+        SIMULATOR_PROJECT: sim.project,
+        SIMULATOR_ACCESS_KEY: sim.accessKey,
+        SIMULATOR_ALLOWED_CONTRACTS: EXTRA_CONTRACT,
+      },
+      { features: [simulatorFeature], seed: [{ chainId: 1, pools: POOLS }] },
     );
   });
   afterAll(async () => {
@@ -98,6 +110,44 @@ describe('simulator pass-throughs', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toContain(message);
     expect(sim.received).toHaveLength(0);
+  });
+
+  it('simulates calls to the Vault, the chain\'s relayer, known tokens and configured contracts only', async () => {
+    for (const to of [VAULT, chainById(1)!.batchRelayer, KNOWN_TOKEN.toUpperCase().replace('0X', '0x'), EXTRA_CONTRACT]) {
+      expect({ to, status: (await post(server, '/simulator/simulate', { ...simulateBody, to })).status }).toEqual({ to, status: 200 });
+    }
+    expect(sim.received).toHaveLength(4);
+    sim.received.length = 0;
+
+    const stranger = '0x4444444444444444444444444444444444444444';
+    const refused = await post(server, '/simulator/simulate', { ...simulateBody, to: stranger });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(new RegExp(`^to: ${stranger} is not a contract this service simulates on chain 1; allowed: the Vault \\(0xba12`));
+    expect(refused.body.error).toContain('GET /tokens/1');
+    expect(refused.body.error).toContain('SIMULATOR_ALLOWED_CONTRACTS');
+
+    const otherChain = await post(server, '/simulator/simulate', { ...simulateBody, network_id: '137' });
+    expect(otherChain.status).toBe(400);
+    expect(otherChain.body.error).toMatch(/^network_id: chain 137 \(polygon\) is not enabled on this service \(enabled: 1\)/);
+    expect(sim.received).toHaveLength(0);
+  });
+
+  it('never asks the provider to save a simulation unless SIMULATOR_SAVE is set', async () => {
+    const res = await post(server, '/simulator/simulate', { ...simulateBody, save: true, save_if_fails: true });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(sim.received[0]?.body ?? '{}')).toMatchObject({ save: false, save_if_fails: false });
+
+    const saving = await startTestServer(
+      { SIMULATOR_API_URL: sim.url, SIMULATOR_USER: sim.user, SIMULATOR_PROJECT: sim.project, SIMULATOR_ACCESS_KEY: sim.accessKey, SIMULATOR_SAVE: 'true' },
+      { features: [simulatorFeature] },
+    );
+    try {
+      sim.received.length = 0;
+      expect((await post(saving, '/simulator/simulate', { ...simulateBody, save: true })).status).toBe(200);
+      expect(JSON.parse(sim.received[0]?.body ?? '{}')).toMatchObject({ save: true });
+    } finally {
+      await saving.close();
+    }
   });
 
   it('answers 502 with the provider message when the provider refuses the simulation (4xx)', async () => {
