@@ -36,7 +36,12 @@ export interface StackConfig {
   readonly maxInstances: number;
   /** Secret names mounted as env variables (each needs a version before the service starts). */
   readonly mountedSecrets: readonly SecretName[];
-  /** Any other service variable (PRICE_API_URL, SUBGRAPH_URL_<id>, DEBUG ...). */
+  /**
+   * Further service variables whose values carry a key (a Graph gateway `SUBGRAPH_URL_<id>`, an
+   * RPC URL with a key in it): each gets its own secret, mounted like the ones above.
+   */
+  readonly secretEnv: readonly string[];
+  /** Any other service variable (PRICE_API_URL, DEBUG ...); plain values, so never a key. */
   readonly extraEnv: Readonly<Record<string, string>>;
 }
 
@@ -44,6 +49,7 @@ export interface StackConfig {
 export const CONTAINER_PORT = 8090;
 
 export const SECRET_NAMES = [
+  'PRICE_API_KEY',
   'NODEPROVIDER_PROJECT_ID',
   'SANCTIONS_API_KEY',
   'SIMULATOR_USER',
@@ -77,6 +83,18 @@ function fail(key: string, message: string): never {
   throw new StackConfigError(`pulumi config ${key}: ${message}`);
 }
 
+/** Names and values that are keys: they belong in Secret Manager, not in plain env (or the state). */
+const KEY_NAME = /(_KEY|_SECRET|_TOKEN|_PASSWORD|_DSN|_ACCESS_KEY|_PROJECT_ID)$/;
+const KEY_IN_VALUE = [
+  /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]+@/i, // credentials in a URL
+  /\/api\/[0-9a-f]{32}(\/|$)/i, // The Graph gateway: /api/<key>/subgraphs/...
+  /\/v[23]\/[0-9a-z_-]{20,}(\/|$)/i, // RPC providers: /v3/<project id>, /v2/<key>
+];
+
+function carriesKey(name: string, value: string): boolean {
+  return KEY_NAME.test(name) || KEY_IN_VALUE.some((re) => re.test(value));
+}
+
 function numberAt(raw: RawStackConfig, key: string, def: number, min = 1, integer = true): number {
   const v = raw.get(key);
   if (v === undefined || v.trim() === '') return def;
@@ -95,9 +113,16 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
   }
   const mounted = raw.getObject<string[]>('mountedSecrets') ?? [...SECRET_NAMES];
   for (const s of mounted) if (!(SECRET_NAMES as readonly string[]).includes(s)) fail('mountedSecrets', `unknown secret '${s}' (known: ${SECRET_NAMES.join(', ')})`);
+  const secretEnv = raw.getObject<string[]>('secretEnv') ?? [];
+  for (const k of secretEnv) {
+    if (typeof k !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(k)) fail('secretEnv', `'${String(k)}' is not a variable name`);
+    if ((MANAGED_ENV as readonly string[]).includes(k)) fail('secretEnv', `${k} is set by the stack; use its own config key instead`);
+  }
   const extraEnv = raw.getObject<Record<string, string>>('extraEnv') ?? {};
-  for (const k of Object.keys(extraEnv)) {
+  for (const [k, v] of Object.entries(extraEnv)) {
     if ((MANAGED_ENV as readonly string[]).includes(k)) fail('extraEnv', `${k} is set by the stack; use its own config key instead`);
+    if (secretEnv.includes(k)) fail('extraEnv', `${k} is also in secretEnv; keep it there only`);
+    if (carriesKey(k, String(v))) fail('extraEnv', `${k} carries a key; list it in secretEnv so its value is held in Secret Manager`);
   }
   const domainName = raw.get('DOMAIN_NAME') || undefined;
   const edgeRaw = (raw.get('edgeSecurity') ?? 'false').trim().toLowerCase();
@@ -137,6 +162,7 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
     minInstances,
     maxInstances,
     mountedSecrets: mounted as SecretName[],
+    secretEnv,
     extraEnv,
   };
 }

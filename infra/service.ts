@@ -44,9 +44,9 @@ export function createService(i: ServiceInputs) {
     { name: 'SCHEDULER_SERVICE_ACCOUNT', value: i.accounts.scheduler.email },
     { name: 'TASKS_SERVICE_ACCOUNT', value: i.accounts.tasksInvoker.email },
     { name: 'TASKS_QUEUE', value: i.queue.name },
-    ...c.mountedSecrets.map((name) => ({
+    ...[...c.mountedSecrets, ...c.secretEnv].map((name) => ({
       name,
-      valueSource: { secretKeyRef: { secret: i.secrets.byName[name].secretId, version: 'latest' } },
+      valueSource: { secretKeyRef: { secret: (i.secrets.byName[name] as gcp.secretmanager.Secret).secretId, version: 'latest' } },
     })),
   ];
 

@@ -41,7 +41,7 @@ export function createStack(config: StackConfig): StackOutputs {
   const apis = enableApis(project, config.edge !== undefined);
   const accounts = createAccounts(project, serviceName, apis);
   const registry = createRegistry(project, region, serviceName, apis);
-  const secrets = createSecrets(project, serviceName, accounts, apis);
+  const secrets = createSecrets(project, serviceName, config.secretEnv, accounts, apis);
   const db = createDatabase(project, config.firestoreLocation, accounts, apis);
   const tasks = createQueue(project, region, serviceName, config.database.autoscaleMaxMultiplier, accounts, apis);
   const serviceUrl = deterministicServiceUrl(project, region, serviceName);

@@ -248,6 +248,29 @@ describe('Pulumi program variants', () => {
     expect(() => configFrom({ ...BASE, edgeSecurity: 'maybe' })).toThrow(/edgeSecurity: expected true or false/);
   });
 
+  it('holds the price API key and any other key in Secret Manager, never as a plain value', async () => {
+    const gatewayUrl = 'https://gateway.thegraph.com/api/0123456789abcdef0123456789abcdef/subgraphs/id/C4ayEZP2yTXRAB8vSaTrgN4m9anTe9Mdm2ViyiAuV9TV';
+    const d = await deploy(configFrom(BASE, { secretEnv: ['SUBGRAPH_URL_1'], extraEnv: { PRICE_API_URL: 'https://pro-api.coingecko.com/api/v3' } }));
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const secrets = new Map(d.ofType('gcp:secretmanager/secret:Secret').map((s) => [s.inputs.secretId as string, s]));
+    const grants = d.ofType('gcp:secretmanager/secretIamMember:SecretIamMember').map((g) => g.inputs.secretId);
+    for (const name of ['PRICE_API_KEY', 'SUBGRAPH_URL_1']) {
+      const env = container.envs.filter((e) => e.name === name);
+      expect(env).toEqual([{ name, valueSource: { secretKeyRef: { secret: expect.any(String), version: 'latest' } } }]);
+      const secretId = env[0]?.valueSource?.secretKeyRef.secret as string;
+      expect(secrets.has(secretId)).toBe(true);
+      expect(grants).toContain(secretId);
+    }
+    expect(d.outputs.secretIds).toHaveProperty('SUBGRAPH_URL_1');
+
+    // A key handed over as a plain variable is refused, naming where it belongs.
+    expect(() => configFrom(BASE, { extraEnv: { PRICE_API_KEY: 'cg-key' } })).toThrow(/extraEnv: PRICE_API_KEY is set by the stack/);
+    expect(() => configFrom(BASE, { extraEnv: { SUBGRAPH_URL_1: gatewayUrl } })).toThrow(/extraEnv: SUBGRAPH_URL_1 carries a key; list it in secretEnv/);
+    expect(() => configFrom(BASE, { extraEnv: { RPC_URL_1: 'https://user:pass@rpc.example.org' } })).toThrow(/extraEnv: RPC_URL_1 carries a key/);
+    expect(() => configFrom(BASE, { extraEnv: { SOME_ACCESS_TOKEN: 'x' } })).toThrow(/extraEnv: SOME_ACCESS_TOKEN carries a key/);
+    expect(() => configFrom(BASE, { secretEnv: ['NETWORKS'] })).toThrow(/secretEnv: NETWORKS is set by the stack/);
+  });
+
   it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key, before declaring anything', () => {
     const recorded = recordResources();
     expect(() => createStack(configFrom({ ...BASE, UPDATE_POOLS_INTERVAL_IN_MINUTES: '7' }))).toThrow(/UPDATE_POOLS_INTERVAL_IN_MINUTES: 7 minutes/);
