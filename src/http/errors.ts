@@ -53,9 +53,11 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
       message = err.message;
       headers = err.headers;
     } else if (err instanceof JobAlreadyRunning) {
-      // The old API answered a second concurrent update with a 500; clients rely on it.
-      status = 500;
+      // Not a failure: the job runs elsewhere. 503 with Retry-After says when to ask again (the old
+      // API's 500 could not be told from a failed run).
+      status = 503;
       message = err.message;
+      headers = { 'Retry-After': String(err.retryAfterSeconds) };
     } else if (err instanceof UpstreamError) {
       status = 502;
       message = `upstream failed: ${err.message}; nothing was changed, retry later`;
@@ -68,7 +70,7 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
       status = err.status;
       message = clientMistakeMessage(err, req.headers['content-encoding']);
     }
-    if (status >= 500) {
+    if (status >= 500 && !(err instanceof JobAlreadyRunning)) {
       req.log?.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status }, 'request failed');
       report?.(err, req, status);
     }

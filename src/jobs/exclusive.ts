@@ -6,12 +6,39 @@ import type { Store } from '../store/Store';
 /**
  * Runs a job under a store lease so that it runs once at a time across every instance
  * (DESIGN section 3): acquire or fail at once, renew while running, release in `finally`.
- * A crashed holder blocks only until its lease expires.
+ * The lease lives 15 s and is renewed every 5 s, so a crashed holder blocks the job for at most
+ * 15 s after its last renewal.
  */
-export class JobAlreadyRunning extends Error {}
+export class JobAlreadyRunning extends Error {
+  constructor(
+    message: string,
+    /** When the caller may try again: when the holder's lease would expire if it died now. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export const LEASE_TTL_MS = 15_000;
 
 /** Identifies this process in lease documents (useful when reading them in the console). */
 export const PROCESS_OWNER = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+/** A lease owner is `<instance>:<run>`; the instance part is what an operator can look for. */
+function instanceOf(owner: string): string {
+  const cut = owner.lastIndexOf(':');
+  return cut > 0 ? owner.slice(0, cut) : owner;
+}
+
+async function busy(store: Store, opts: ExclusiveOptions): Promise<JobAlreadyRunning> {
+  const lease = await store.readLease(opts.scope, opts.job).catch(() => undefined);
+  if (!lease) return new JobAlreadyRunning(`${opts.busyMessage}; retry after 1 s`, 1);
+  const retryAfter = Math.max(1, Math.ceil((lease.expiresAtMs - opts.now()) / 1000));
+  return new JobAlreadyRunning(
+    `${opts.busyMessage} (since ${new Date(lease.acquiredAtMs).toISOString()} on instance ${instanceOf(lease.owner)}); retry after ${retryAfter} s`,
+    retryAfter,
+  );
+}
 
 export interface ExclusiveOptions {
   readonly scope: string;
@@ -26,10 +53,10 @@ export interface ExclusiveOptions {
 const held = new Map<string, { store: Store; scope: string; job: string; owner: string }>();
 
 export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ttlMs = opts.ttlMs ?? 60_000;
+  const ttlMs = opts.ttlMs ?? LEASE_TTL_MS;
   const owner = `${PROCESS_OWNER}:${randomUUID().slice(0, 8)}`;
   const lease = { scope: opts.scope, job: opts.job, owner, ttlMs };
-  if (!(await store.acquireLease({ ...lease, nowMs: opts.now() }))) throw new JobAlreadyRunning(opts.busyMessage);
+  if (!(await store.acquireLease({ ...lease, nowMs: opts.now() }))) throw await busy(store, opts);
   const key = `${opts.scope}/${opts.job}/${owner}`;
   held.set(key, { store, scope: opts.scope, job: opts.job, owner });
   const abort = new AbortController();
@@ -38,7 +65,7 @@ export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: 
       (ok) => {
         if (!ok) abort.abort(new Error(`lost the ${opts.job} lease for ${opts.scope}`));
       },
-      () => undefined, // a missed renewal is retried on the next tick; the lease has slack
+      () => undefined, // a missed renewal is retried on the next tick; the lease outlives two misses
     );
   }, Math.max(50, Math.floor(ttlMs / 3)));
   renew.unref();

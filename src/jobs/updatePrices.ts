@@ -12,7 +12,7 @@ import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
  * committed, so a run whose fetches all fail changes nothing.
  */
 export const UPDATE_PRICES_JOB = 'update-prices';
-export const UPDATE_PRICES_BUSY = 'a token price update is already running; retry when it has finished';
+export const UPDATE_PRICES_BUSY = 'a token price update is already running';
 
 /** A run stops starting new requests after this long; unfinished batches keep their old prices. */
 export const PRICE_RUN_BUDGET_MS = 120_000;

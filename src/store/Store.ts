@@ -41,6 +41,13 @@ export interface LeaseRequest {
   readonly nowMs: number;
 }
 
+/** Who holds a lease, since when, and until when unless renewed (unix ms, the callers' clock). */
+export interface LeaseInfo {
+  readonly owner: string;
+  readonly acquiredAtMs: number;
+  readonly expiresAtMs: number;
+}
+
 export type Unsubscribe = () => void;
 
 export interface Store {
@@ -59,6 +66,8 @@ export interface Store {
   /** Extends the caller's lease; false when it is no longer the caller's. */
   renewLease(req: LeaseRequest): Promise<boolean>;
   releaseLease(scope: string, job: string, owner: string): Promise<void>;
+  /** The lease as stored (it may have expired), or undefined when there is none. */
+  readLease(scope: string, job: string): Promise<LeaseInfo | undefined>;
   /** Called with the new meta whenever the chain's meta changes (also from other processes). */
   onMetaChange(chainId: number, listener: (meta: ChainMeta) => void): Unsubscribe;
   /** Resolves when the store answers; rejects otherwise (for `/readyz`). */

@@ -1,7 +1,7 @@
 import type { DocumentReference, DocumentSnapshot, Firestore, WriteBatch } from '@google-cloud/firestore';
 import { ChainMeta, emptyMeta, historyBucket, JobRecord, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
 import { TokenBucket } from './rateBudget';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, StoreError, Unsubscribe, VersionConflict } from './Store';
+import { ChainChange, checkDocumentSize, HistoryQuery, LeaseInfo, LeaseRequest, Store, StoreError, Unsubscribe, VersionConflict } from './Store';
 
 /**
  * Cloud store on Firestore (DESIGN section 3):
@@ -207,7 +207,7 @@ export class FirestoreStore implements Store {
 
   async acquireLease(req: LeaseRequest): Promise<boolean> {
     const ref = this.lease(req.scope, req.job);
-    const data = { owner: req.owner, expiresAt: req.nowMs + req.ttlMs };
+    const data = { owner: req.owner, expiresAt: req.nowMs + req.ttlMs, acquiredAt: req.nowMs };
     try {
       return await this.db.runTransaction(async (tx) => {
         const snap = await tx.get(ref);
@@ -246,6 +246,13 @@ export class FirestoreStore implements Store {
     const snap = await ref.get();
     if (!snap.exists || (snap.data() as { owner: string }).owner !== owner) return;
     await ref.delete({ lastUpdateTime: snap.updateTime! }).catch(() => undefined);
+  }
+
+  async readLease(scope: string, job: string): Promise<LeaseInfo | undefined> {
+    const snap = await this.lease(scope, job).get();
+    if (!snap.exists) return undefined;
+    const d = snap.data() as { owner: string; expiresAt: number; acquiredAt?: number };
+    return { owner: d.owner, acquiredAtMs: d.acquiredAt ?? 0, expiresAtMs: d.expiresAt };
   }
 
   onMetaChange(chainId: number, listener: (meta: ChainMeta) => void): Unsubscribe {

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ChainMeta, emptyMeta, historyBucket, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseRequest, Store, Unsubscribe, VersionConflict } from './Store';
+import { ChainChange, checkDocumentSize, HistoryQuery, LeaseInfo, LeaseRequest, Store, Unsubscribe, VersionConflict } from './Store';
 
 /**
  * Embedded store: one SQLite file (WAL), one table per Firestore collection, every change in one
@@ -37,8 +37,11 @@ export class SqliteStore implements Store {
         PRIMARY KEY (chain_id, pool_id, bucket)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS pool_snapshots_ts ON pool_snapshots (chain_id, ts);
       CREATE TABLE IF NOT EXISTS leases (scope TEXT NOT NULL, job TEXT NOT NULL, owner TEXT NOT NULL,
-        expires_at INTEGER NOT NULL, PRIMARY KEY (scope, job)) WITHOUT ROWID;
+        expires_at INTEGER NOT NULL, acquired_at INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (scope, job)) WITHOUT ROWID;
     `);
+    // Files written before leases recorded their start.
+    const leaseColumns = this.db.prepare("SELECT name FROM pragma_table_info('leases')").pluck().all() as string[];
+    if (!leaseColumns.includes('acquired_at')) this.db.exec('ALTER TABLE leases ADD COLUMN acquired_at INTEGER NOT NULL DEFAULT 0');
     this.events.setMaxListeners(0);
     this.dataVersion = this.readDataVersion();
   }
@@ -146,8 +149,8 @@ export class SqliteStore implements Store {
         | undefined;
       if (row && row.owner !== req.owner && row.expires_at > req.nowMs) return false;
       this.db
-        .prepare('INSERT OR REPLACE INTO leases (scope, job, owner, expires_at) VALUES (?, ?, ?, ?)')
-        .run(req.scope, req.job, req.owner, req.nowMs + req.ttlMs);
+        .prepare('INSERT OR REPLACE INTO leases (scope, job, owner, expires_at, acquired_at) VALUES (?, ?, ?, ?, ?)')
+        .run(req.scope, req.job, req.owner, req.nowMs + req.ttlMs, req.nowMs);
       return true;
     });
     return tx.immediate();
@@ -162,6 +165,13 @@ export class SqliteStore implements Store {
 
   async releaseLease(scope: string, job: string, owner: string): Promise<void> {
     this.db.prepare('DELETE FROM leases WHERE scope = ? AND job = ? AND owner = ?').run(scope, job, owner);
+  }
+
+  async readLease(scope: string, job: string): Promise<LeaseInfo | undefined> {
+    const row = this.db.prepare('SELECT owner, acquired_at, expires_at FROM leases WHERE scope = ? AND job = ?').get(scope, job) as
+      | { owner: string; acquired_at: number; expires_at: number }
+      | undefined;
+    return row && { owner: row.owner, acquiredAtMs: row.acquired_at, expiresAtMs: row.expires_at };
   }
 
   onMetaChange(chainId: number, listener: (meta: ChainMeta) => void): Unsubscribe {

@@ -208,7 +208,7 @@ describe('without configuration', () => {
 });
 
 describe('shared leases', () => {
-  it('refuses an internal pool update while the public one runs for the same chain (500), like a second public call', async () => {
+  it('refuses an internal pool update while the public one runs for the same chain (503), like a second public call', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slowSubgraph = await startHttpFake(async (_req, res) => {
@@ -223,8 +223,8 @@ describe('shared leases', () => {
       const publicRun = request(both.url).post('/pools/1/update').then((r) => r);
       while (slowSubgraph.received.length === 0) await sleep(10);
       const internal = await request(both.url).post('/internal/jobs/update-pools/1').set('Authorization', `Bearer ${schedulerToken()}`);
-      expect(internal.status).toBe(500);
-      expect(internal.body).toEqual({ error: expect.stringMatching(/already running/), code: 500 });
+      expect(internal.status).toBe(503);
+      expect(internal.body).toEqual({ error: expect.stringMatching(/already running/), code: 503 });
       release();
       expect((await publicRun).status).toBe(201);
     } finally {

@@ -10,7 +10,7 @@ export interface Harness {
   readonly fake: FakeSubgraph;
   readonly server: TestServer;
   /** POST /pools/1/update (or another chain path) with fetch; status and raw body text. */
-  update(chainPath?: string): Promise<{ status: number; text: string; json: unknown }>;
+  update(chainPath?: string): Promise<{ status: number; text: string; json: unknown; retryAfter: string | null }>;
   getJson(path: string): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
@@ -34,7 +34,7 @@ export async function startHarness(
       } catch {
         json = undefined;
       }
-      return { status: res.status, text, json };
+      return { status: res.status, text, json, retryAfter: res.headers.get('retry-after') };
     },
     async getJson(path: string) {
       const res = await fetch(`${server.url}${path}`);

@@ -1,14 +1,21 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { SQLITE_FILE_NAME } from '../../src/store/createStore';
+import { SqliteStore } from '../../src/store/sqliteStore';
 import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
+import { ROOT } from '../helpers/runCli';
 import { startTestServer } from '../helpers/testServer';
 import { Harness, startHarness, ViewPool } from './poolUpdateHarness';
 
-const BUSY = { error: 'a pool update for chain 1 is already running', code: 500 };
+const BUSY = { error: expect.stringMatching(/^a pool update for chain 1 is already running \(since \S+Z on instance \S+\); retry after \d+ s$/), code: 503 };
 
 describe('one pool update per chain at a time', () => {
   let h: Harness;
   afterEach(async () => h.close());
 
-  test('two concurrent updates: one 201, one 500 at once with the JSON error; a third afterwards: 201', async () => {
+  test('two concurrent updates: one 201, one 503 at once with the JSON error; a third afterwards: 201', async () => {
     h = await startHarness(syntheticPools(30));
     // A slow subgraph keeps the first update running while the second arrives.
     h.fake.faults.delayMs = 400;
@@ -20,12 +27,11 @@ describe('one pool update per chain at a time', () => {
     };
     const [a, b] = await Promise.all([post(), post()]);
 
-    expect([a.status, b.status].sort()).toEqual([201, 500]);
-    const busy = a.status === 500 ? a : b;
+    expect([a.status, b.status].sort()).toEqual([201, 503]);
+    const busy = a.status === 503 ? a : b;
     expect(busy.json).toEqual(BUSY);
-    expect(busy.text).toBe(JSON.stringify(BUSY));
     // The refused call did not wait for the running one.
-    expect(finished).toEqual([500, 201]);
+    expect(finished).toEqual([503, 201]);
     // Only the winner asked the subgraph.
     expect(h.fake.queries).toHaveLength(1);
 
@@ -49,18 +55,22 @@ describe('one pool update per chain at a time', () => {
     expect(((await (await fetch(`${server.url}/pools/1`)).json()) as unknown[]).length).toBe(10);
   });
 
-  test('a holder that died without releasing blocks the chain only until its lease expires', async () => {
+  test('a holder that died without releasing: the answer names it, since when, and when to retry; the chain frees 15 s after its last renewal', async () => {
     let nowMs = Date.UTC(2026, 0, 1);
     h = await startHarness(syntheticPools(20), {}, { now: () => nowMs });
-    // Another instance took the lease (60 s) and crashed: nobody renews or releases it.
-    const taken = await h.server.ctx.store.acquireLease({ scope: '1', job: 'update-pools', owner: 'crashed-instance', ttlMs: 60_000, nowMs });
+    // Another instance took the lease and crashed: nobody renews or releases it.
+    const taken = await h.server.ctx.store.acquireLease({ scope: '1', job: 'update-pools', owner: '10.0.0.7:4242:abcd1234:run00001', ttlMs: 15_000, nowMs });
     expect(taken).toBe(true);
 
+    nowMs += 3_000;
     const blocked = await h.update();
-    expect(blocked.status).toBe(500);
-    expect(blocked.json).toEqual(BUSY);
-    nowMs += 59_999;
-    expect((await h.update()).status).toBe(500);
+    expect({ status: blocked.status, json: blocked.json, retryAfter: blocked.retryAfter }).toEqual({
+      status: 503,
+      json: { error: 'a pool update for chain 1 is already running (since 2026-01-01T00:00:00.000Z on instance 10.0.0.7:4242:abcd1234); retry after 12 s', code: 503 },
+      retryAfter: '12',
+    });
+    nowMs += 11_999;
+    expect((await h.update()).status).toBe(503);
     expect(h.fake.requests).toBe(0);
 
     nowMs += 2;
@@ -69,4 +79,36 @@ describe('one pool update per chain at a time', () => {
     // The lease was released at the end: the next call needs no expiry.
     expect((await h.update()).status).toBe(201);
   });
+
+  test('a holder killed mid-run leaves a lease that expires within 15 s of the kill', async () => {
+    const fake = await FakeSubgraph.start(syntheticPools(5));
+    fake.faults.delayMs = 120_000;
+    const dataDir = mkdtempSync(join(tmpdir(), 'bps-crash-'));
+    h = { close: async () => { await fake.close(); rmSync(dataDir, { recursive: true, force: true }); } } as Harness;
+    // The job command in its own process, as an instance running the job would be.
+    const holder = spawn(process.execPath, ['--import', 'tsx', 'src/cli/job.ts', 'update-pools', '--chain', '1'], {
+      cwd: ROOT,
+      env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, NETWORKS: '1', DATA_DIR: dataDir, SUBGRAPH_URL_1: fake.url },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (fake.requests === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.requests).toBeGreaterThan(0);
+
+    holder.kill('SIGKILL');
+    const killedAt = Date.now();
+    await exited;
+    const store = new SqliteStore(join(dataDir, SQLITE_FILE_NAME), 0);
+    try {
+      const lease = await store.readLease('1', 'update-pools');
+      expect(lease).toBeDefined();
+      expect(lease!.expiresAtMs - killedAt).toBeLessThanOrEqual(15_000);
+      // Until then the lease is what the next caller sees: it answers busy, naming the dead holder.
+      expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'next', ttlMs: 15_000, nowMs: killedAt })).toBe(false);
+      expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'next', ttlMs: 15_000, nowMs: killedAt + 15_001 })).toBe(true);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

@@ -121,12 +121,12 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
     fake.setCoinPrice('ethereum', ETH_USD);
   });
 
-  test('two concurrent POST /tokens/update/: one 201, the other 500 with a JSON error', async () => {
+  test('two concurrent POST /tokens/update/: one 201, the other 503 with a JSON error', async () => {
     fake.delayMs = 300;
     const [a, b] = await Promise.all([request(srv.url).post('/tokens/update/'), request(srv.url).post('/tokens/update/')]);
-    expect([a.status, b.status].sort()).toEqual([201, 500]);
-    const busy = a.status === 500 ? a : b;
-    expect(busy.body).toEqual({ error: expect.stringMatching(/token price update is already running/), code: 500 });
+    expect([a.status, b.status].sort()).toEqual([201, 503]);
+    const busy = a.status === 503 ? a : b;
+    expect(busy.body).toEqual({ error: expect.stringMatching(/token price update is already running \(since .* on instance .*\); retry after \d+ s/), code: 503 });
   });
 });
 

@@ -140,6 +140,23 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       expect(await store.acquireLease({ ...base, owner: 'C', nowMs: now + 60_004 })).toBe(true);
     });
 
+    test('a lease shows its holder, since when it is held and when it expires; a crashed holder frees it one TTL after its last renewal', async () => {
+      const base = { scope: '1', job: 'update-pools', ttlMs: 15_000 };
+      const t0 = 2_000_000;
+      expect(await store.readLease('1', 'update-pools')).toBeUndefined();
+      expect(await store.acquireLease({ ...base, owner: 'host-a:7:run1', nowMs: t0 })).toBe(true);
+      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-a:7:run1', acquiredAtMs: t0, expiresAtMs: t0 + 15_000 });
+      // Heartbeats move the expiry, never the start.
+      for (const beat of [5_000, 10_000, 15_000]) expect(await store.renewLease({ ...base, owner: 'host-a:7:run1', nowMs: t0 + beat })).toBe(true);
+      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-a:7:run1', acquiredAtMs: t0, expiresAtMs: t0 + 30_000 });
+      // The holder crashes after its last heartbeat: refused until 15 s after it, free right after.
+      expect(await store.acquireLease({ ...base, owner: 'host-b:9:run1', nowMs: t0 + 29_999 })).toBe(false);
+      expect(await store.acquireLease({ ...base, owner: 'host-b:9:run1', nowMs: t0 + 30_000 })).toBe(true);
+      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-b:9:run1', acquiredAtMs: t0 + 30_000, expiresAtMs: t0 + 45_000 });
+      await store.releaseLease('1', 'update-pools', 'host-b:9:run1');
+      expect(await store.readLease('1', 'update-pools')).toBeUndefined();
+    });
+
     test('concurrent acquisitions of a free lease: exactly one wins', async () => {
       const results = await Promise.all(
         ['A', 'B', 'C', 'D'].map((owner) => store.acquireLease({ scope: 'global', job: 'update-prices', owner, ttlMs: 60_000, nowMs: 5 })),
