@@ -16,6 +16,11 @@ export interface StackConfig {
   readonly chainIds: readonly number[];
   readonly updatePoolsIntervalMinutes: number;
   readonly decoratePoolsIntervalMinutes: number;
+  /**
+   * How long a pool update and a price run may take, in seconds (the service's
+   * UPDATE_POOLS_DEADLINE_SECONDS and PRICE_RUN_DEADLINE_SECONDS); the scheduler waits a margin longer.
+   */
+  readonly jobDeadlines: { readonly updatePoolsSeconds: number; readonly priceRunSeconds: number };
   readonly database: {
     readonly poolsReadCapacity: number;
     readonly poolsWriteCapacity: number;
@@ -66,6 +71,7 @@ export const MANAGED_ENV = [
   'TASKS_SERVICE_ACCOUNT', 'TASKS_QUEUE', 'TASKS_LOCATION', 'UPDATE_POOLS_INTERVAL_IN_MINUTES',
   'DECORATE_POOLS_INTERVAL_IN_MINUTES', 'DOMAIN_NAME', 'DATABASE_POOLS_READ_CAPACITY', 'DATABASE_POOLS_WRITE_CAPACITY',
   'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 'TRUST_PROXY',
+  'UPDATE_POOLS_DEADLINE_SECONDS', 'PRICE_RUN_DEADLINE_SECONDS',
   ...SECRET_NAMES,
 ] as const;
 
@@ -78,6 +84,10 @@ export interface RawStackConfig {
 }
 
 export class StackConfigError extends Error {}
+
+/** Cloud Scheduler waits at most 30 min for an attempt; it waits this much longer than the job's own deadline. */
+export const MAX_ATTEMPT_DEADLINE_SECONDS = 1_800;
+export const ATTEMPT_MARGIN_SECONDS = 30;
 
 function fail(key: string, message: string): never {
   throw new StackConfigError(`pulumi config ${key}: ${message}`);
@@ -101,6 +111,13 @@ function numberAt(raw: RawStackConfig, key: string, def: number, min = 1, intege
   const n = Number(v);
   if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) fail(key, `expected a ${integer ? 'whole ' : ''}number >= ${min}, got '${v}'`);
   return n;
+}
+
+function deadlineAt(raw: RawStackConfig, key: string, def: number): number {
+  const max = MAX_ATTEMPT_DEADLINE_SECONDS - ATTEMPT_MARGIN_SECONDS;
+  const v = numberAt(raw, key, def);
+  if (v > max) fail(key, `expected a whole number from 1 to ${max} (the scheduler waits ${ATTEMPT_MARGIN_SECONDS} s longer, at most ${MAX_ATTEMPT_DEADLINE_SECONDS} s), got '${v}'`);
+  return v;
 }
 
 export function readStackConfig(raw: RawStackConfig): StackConfig {
@@ -147,6 +164,11 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
     chainIds: chains.map((c) => c.id),
     updatePoolsIntervalMinutes: numberAt(raw, 'UPDATE_POOLS_INTERVAL_IN_MINUTES', 5),
     decoratePoolsIntervalMinutes: numberAt(raw, 'DECORATE_POOLS_INTERVAL_IN_MINUTES', 5),
+    // The service's defaults (src/config/env.ts).
+    jobDeadlines: {
+      updatePoolsSeconds: deadlineAt(raw, 'UPDATE_POOLS_DEADLINE_SECONDS', 60),
+      priceRunSeconds: deadlineAt(raw, 'PRICE_RUN_DEADLINE_SECONDS', 90),
+    },
     database: {
       poolsReadCapacity: numberAt(raw, 'DATABASE_POOLS_READ_CAPACITY', 2000),
       poolsWriteCapacity: numberAt(raw, 'DATABASE_POOLS_WRITE_CAPACITY', 1000),

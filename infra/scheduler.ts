@@ -1,6 +1,6 @@
 import * as gcp from '@pulumi/gcp';
 import * as pulumi from '@pulumi/pulumi';
-import type { StackConfig } from './config';
+import { ATTEMPT_MARGIN_SECONDS, type StackConfig } from './config';
 import { everyMinutesCron } from './schedule';
 
 export interface ScheduledCall {
@@ -20,6 +20,9 @@ export interface ScheduledCall {
 export function scheduledCalls(c: StackConfig): ScheduledCall[] {
   const pools = everyMinutesCron(c.updatePoolsIntervalMinutes, 'UPDATE_POOLS_INTERVAL_IN_MINUTES');
   const decorate = everyMinutesCron(c.decoratePoolsIntervalMinutes, 'DECORATE_POOLS_INTERVAL_IN_MINUTES');
+  // The service answers by its own deadline; the scheduler waits a little longer, so a slow
+  // upstream shows up as the service's 502 naming it, not as a scheduler timeout.
+  const attempt = (jobSeconds: number) => `${jobSeconds + ATTEMPT_MARGIN_SECONDS}s`;
   return [
     ...c.chainIds.flatMap((id) => [
       {
@@ -27,7 +30,7 @@ export function scheduledCalls(c: StackConfig): ScheduledCall[] {
         path: `/internal/jobs/update-pools/${id}`,
         schedule: pools,
         description: `Pool update of chain ${id} every ${c.updatePoolsIntervalMinutes} min`,
-        attemptDeadline: '300s',
+        attemptDeadline: attempt(c.jobDeadlines.updatePoolsSeconds),
       },
       {
         name: `decorate-pools-${id}`,
@@ -42,7 +45,7 @@ export function scheduledCalls(c: StackConfig): ScheduledCall[] {
       path: '/internal/jobs/price-tick',
       schedule: everyMinutesCron(1, 'price tick'),
       description: 'Token prices now and, through Cloud Tasks, 30 s later',
-      attemptDeadline: '120s',
+      attemptDeadline: attempt(c.jobDeadlines.priceRunSeconds),
     },
   ];
 }

@@ -23,6 +23,8 @@ export function plainEnv(c: StackConfig): Record<string, string> {
     GOOGLE_CLOUD_PROJECT: c.project,
     UPDATE_POOLS_INTERVAL_IN_MINUTES: String(c.updatePoolsIntervalMinutes),
     DECORATE_POOLS_INTERVAL_IN_MINUTES: String(c.decoratePoolsIntervalMinutes),
+    UPDATE_POOLS_DEADLINE_SECONDS: String(c.jobDeadlines.updatePoolsSeconds),
+    PRICE_RUN_DEADLINE_SECONDS: String(c.jobDeadlines.priceRunSeconds),
     DATABASE_POOLS_READ_CAPACITY: String(c.database.poolsReadCapacity),
     DATABASE_POOLS_WRITE_CAPACITY: String(c.database.poolsWriteCapacity),
     DATABASE_TOKENS_READ_CAPACITY: String(c.database.tokensReadCapacity),

@@ -48,6 +48,11 @@ export interface Config {
   readonly rpcUrls: ReadonlyMap<number, string>;
   /** Subgraph client: time allowed per attempt, and retries after the first attempt (issue 3). */
   readonly subgraph: { readonly timeoutMs: number; readonly retries: number };
+  /**
+   * A pool update answers (201 or an error) within this many seconds of its request, retries and
+   * waiting for a run in flight included; below the scheduler's attempt deadline (infra/).
+   */
+  readonly updatePoolsDeadlineSeconds: number;
   readonly prices: {
     readonly apiUrl: string;
     readonly apiKey: string | undefined;
@@ -55,6 +60,10 @@ export interface Config {
     readonly requestsPerMinute: number;
     readonly freshnessSeconds: number;
     readonly intervalSeconds: number;
+    /** Time allowed per price API request attempt. */
+    readonly timeoutMs: number;
+    /** A price run answers within this many seconds; tokens not reached by then keep their price. */
+    readonly runDeadlineSeconds: number;
   };
   readonly sanctions: {
     readonly provider: SanctionsProviderKind;
@@ -296,6 +305,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 30_000, 1),
       retries: int(env, 'SUBGRAPH_RETRIES', 3, 0, 10),
     },
+    updatePoolsDeadlineSeconds: int(env, 'UPDATE_POOLS_DEADLINE_SECONDS', 60, 1, 1_800),
     prices: {
       apiUrl: url(env, 'PRICE_API_URL', 'https://api.coingecko.com/api/v3') as string,
       apiKey: nonEmpty(env.PRICE_API_KEY),
@@ -303,6 +313,8 @@ export function loadConfig(env: Env = process.env): Config {
       requestsPerMinute: int(env, 'PRICE_REQUESTS_PER_MINUTE', 25, 1),
       freshnessSeconds: int(env, 'PRICE_FRESHNESS_SECONDS', 25),
       intervalSeconds: int(env, 'PRICE_INTERVAL_SECONDS', 30, 0),
+      timeoutMs: int(env, 'PRICE_TIMEOUT_MS', 10_000, 1),
+      runDeadlineSeconds: int(env, 'PRICE_RUN_DEADLINE_SECONDS', 90, 1, 1_800),
     },
     sanctions: {
       provider: oneOf<SanctionsProviderKind>(env, 'SANCTIONS_PROVIDER', ['chainalysis', 'trm'], 'chainalysis'),

@@ -5,7 +5,7 @@ import { commitOnCurrentPools } from './commitOnCurrentPools';
 import { runExclusive } from './exclusive';
 import { NormalizeMemo } from './normalizeMemo';
 import { planPoolUpdate, type PoolUpdatePlan } from './planPoolUpdate';
-import { withChainMetadata } from './tokenMetadataFromChain';
+import { RPC_DEFAULTS, withChainMetadata } from './tokenMetadataFromChain';
 
 /**
  * The pool-update job for one chain (DESIGN section 4): under the chain's lease, read every pool
@@ -58,10 +58,13 @@ export async function updatePools(ctx: AppContext, chainId: number): Promise<Poo
   const client = new SubgraphClient({ url, timeoutMs: ctx.config.subgraph.timeoutMs, retries: ctx.config.subgraph.retries });
   const log = ctx.logger.child({ job: UPDATE_POOLS_JOB, chainId });
 
+  const seconds = ctx.config.updatePoolsDeadlineSeconds;
+  const deadline = { at: Date.now() + seconds * 1000, label: `the update's ${seconds} s deadline (UPDATE_POOLS_DEADLINE_SECONDS)` };
+
   return runExclusive(ctx.store, { scope: String(chainId), job: UPDATE_POOLS_JOB, busyMessage: busyMessage(chainId), now: ctx.now }, async (signal) => {
     const memo = memoFor(ctx, chainId);
     try {
-      const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log });
+      const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log, deadline });
       memo.commitRun();
       return report;
     } catch (e) {
@@ -76,11 +79,13 @@ interface RunParts {
   readonly memo: NormalizeMemo;
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Unix ms by which every upstream call must be over, and how to name it in errors. */
+  readonly deadline: { readonly at: number; readonly label: string };
 }
 
-async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo, signal, log }: RunParts): Promise<PoolUpdateReport> {
+async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo, signal, log, deadline }: RunParts): Promise<PoolUpdateReport> {
   const startedAt = ctx.now();
-  const all = await client.fetchAllPools({ signal, onPage: (p) => log.debug(p, 'subgraph page') });
+  const all = await client.fetchAllPools({ signal, deadline: deadline.at, deadlineLabel: deadline.label, onPage: (p) => log.debug(p, 'subgraph page') });
 
   const known = new Set((await ctx.store.listTokens(chainId)).map((t) => t.address));
   let plan!: PoolUpdatePlan;
@@ -98,7 +103,10 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo,
         normalize: memo.normalize,
       });
       if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
-      tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log);
+      tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log, {
+        ...RPC_DEFAULTS,
+        retry: { ...RPC_DEFAULTS.retry, deadline: deadline.at, deadlineLabel: deadline.label },
+      });
       return {
         ...plan.change,
         tokens: tokens.tokens,

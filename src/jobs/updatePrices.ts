@@ -14,8 +14,10 @@ import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
 export const UPDATE_PRICES_JOB = 'update-prices';
 export const UPDATE_PRICES_BUSY = 'a token price update is already running';
 
-/** A run stops starting new requests after this long; unfinished batches keep their old prices. */
-export const PRICE_RUN_BUDGET_MS = 120_000;
+/** How the run's deadline is named in errors, so the message says what to configure. */
+export function priceDeadlineLabel(seconds: number): string {
+  return `the run's ${seconds} s deadline (PRICE_RUN_DEADLINE_SECONDS)`;
+}
 
 export interface ChainPriceReport {
   readonly chainId: number;
@@ -43,7 +45,7 @@ const clients = new WeakMap<Config, PriceClient>();
 function clientFor(ctx: AppContext): PriceClient {
   let c = clients.get(ctx.config);
   if (!c) {
-    c = createPriceClient(ctx.config.prices);
+    c = createPriceClient({ ...ctx.config.prices, deadlineLabel: priceDeadlineLabel(ctx.config.prices.runDeadlineSeconds) });
     clients.set(ctx.config, c);
   }
   return c;
@@ -63,7 +65,8 @@ export async function updatePrices(ctx: AppContext): Promise<PriceUpdateReport> 
     { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now },
     async (signal) => {
       const started = ctx.now();
-      const deadline = Date.now() + PRICE_RUN_BUDGET_MS;
+      // Every request ends by then; batches not reached keep their old prices.
+      const deadline = Date.now() + ctx.config.prices.runDeadlineSeconds * 1000;
       const client = clientFor(ctx);
       const sentBefore = client.requestsSent;
       const freshnessMs = ctx.config.prices.freshnessSeconds * 1000;

@@ -32,8 +32,13 @@ export interface RetryPolicy {
   readonly attempts: number;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
-  /** Absolute unix ms after which no new attempt starts (a job's time budget). */
+  /**
+   * Absolute unix ms by which the call must be over (a job's deadline): no attempt starts after
+   * it, and an attempt's timeout is cut to the time left.
+   */
   readonly deadline?: number;
+  /** How the deadline is named in errors, e.g. "the update's 60 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)". */
+  readonly deadlineLabel?: string;
 }
 
 export const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 };
@@ -92,9 +97,25 @@ async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
+/** One attempt, with its timeout cut to what is left before the deadline. */
+async function attempt<T>(upstream: string, req: JsonRequest, retry: RetryPolicy): Promise<JsonResponse<T>> {
+  if (retry.deadline === undefined) return once<T>(upstream, req);
+  const left = retry.deadline - Date.now();
+  const beforeDeadline = `no answer before ${retry.deadlineLabel ?? 'the deadline'}`;
+  if (left <= 0) throw new UpstreamError(upstream, beforeDeadline);
+  if (left >= req.timeoutMs) return once<T>(upstream, req);
+  try {
+    return await once<T>(upstream, { ...req, timeoutMs: left });
+  } catch (e) {
+    // Cut by the deadline rather than by the request's own timeout: say which, and do not retry.
+    if (e instanceof Retryable && e.status === undefined && Date.now() >= retry.deadline) throw new UpstreamError(upstream, beforeDeadline);
+    throw e;
+  }
+}
+
 export async function requestJson<T>(upstream: string, req: JsonRequest, retry: RetryPolicy = NO_RETRY): Promise<JsonResponse<T>> {
   try {
-    return await backOff(() => once<T>(upstream, req), {
+    return await backOff(() => attempt<T>(upstream, req, retry), {
       numOfAttempts: Math.max(1, retry.attempts),
       startingDelay: Math.max(1, retry.baseDelayMs),
       maxDelay: Math.max(1, retry.maxDelayMs),

@@ -12,6 +12,9 @@ describe('configuration', () => {
     expect(c.jobRunner).toBe('timers');
     expect(c.debug).toBe(false);
     expect(c.subgraphUrls.get(1)).toMatch(/^https:\/\//);
+    // Job deadlines below the scheduler's attempt deadlines (infra/scheduler.ts).
+    expect(c.updatePoolsDeadlineSeconds).toBe(60);
+    expect(c.prices).toMatchObject({ timeoutMs: 10_000, runDeadlineSeconds: 90 });
   });
 
   test('NETWORKS takes ids and names, tolerates spaces and drops duplicates', () => {
@@ -40,6 +43,8 @@ describe('configuration', () => {
     ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
     ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
     ['SIMULATOR_ALLOWED_CONTRACTS', '0xba12222222228d8ba445958a75a0704d566bf2c8,vault', /^SIMULATOR_ALLOWED_CONTRACTS: 'vault' is not an address/],
+    ['UPDATE_POOLS_DEADLINE_SECONDS', '0', /^UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/],
+    ['PRICE_RUN_DEADLINE_SECONDS', '1h', /^PRICE_RUN_DEADLINE_SECONDS: expected a whole number/],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
     ['TRUST_PROXY', 'yes', /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/],
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],

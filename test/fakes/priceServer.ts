@@ -12,7 +12,9 @@ export type PriceFault =
   /** 429 with a `Retry-After` header (seconds). */
   | { readonly status: 429; readonly retryAfterSeconds: number }
   /** Any 5xx. */
-  | { readonly status: 500 | 502 | 503 };
+  | { readonly status: 500 | 502 | 503 }
+  /** 200 with this JSON, whatever was asked (a provider answering in a shape it should not). */
+  | { readonly status: 200; readonly body: unknown };
 
 export interface FakePriceServerOptions {
   /** Coin id -> USD, e.g. `{ ethereum: 2500 }`. */
@@ -69,6 +71,7 @@ export async function startFakePriceServer(options: FakePriceServerOptions = {})
     if (state.delayMs > 0) await sleep(state.delayMs);
     const fault = faults.shift();
     if (fault?.status === 429) return sendJson(res, 429, { status: { error_code: 429, error_message: "You've exceeded the Rate Limit." } }, { 'retry-after': String(fault.retryAfterSeconds) });
+    if (fault?.status === 200) return sendJson(res, 200, fault.body);
     if (fault) return sendJson(res, fault.status, { error: 'fake price server fault' });
     if (options.apiKey !== undefined && req.headers['x-cg-demo-api-key'] !== options.apiKey && req.headers['x-cg-pro-api-key'] !== options.apiKey) {
       return sendJson(res, 401, { status: { error_code: 10002, error_message: 'API key missing or invalid' } });

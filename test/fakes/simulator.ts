@@ -10,6 +10,8 @@ export interface SimulatorFaults {
   status?: number;
   message?: string;
   delayMs?: number;
+  /** Answer 200 with this JSON instead (a provider answering in a shape it should not). */
+  body?: unknown;
 }
 
 export interface FakeSimulator extends HttpFake {
@@ -34,6 +36,7 @@ export async function startFakeSimulator(user = 'balancer', project = 'pools-api
     if (req.method !== 'POST' || !req.url.startsWith(prefix)) return sendJson(res, 404, { error: { id: 'x', slug: 'not_found', message: 'route not found' } });
     if (req.headers['x-access-key'] !== accessKey) return sendJson(res, 401, { error: { id: 'x', slug: 'invalid_api_key', message: 'Invalid API key' } });
     if (state.faults.delayMs) await sleep(state.faults.delayMs);
+    if (state.faults.body !== undefined) return sendJson(res, 200, state.faults.body);
     if (state.faults.status) {
       return sendJson(res, state.faults.status, { error: { id: 'e1', slug: 'simulation_error', message: state.faults.message ?? 'simulation failed' } });
     }

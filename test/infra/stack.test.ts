@@ -43,6 +43,7 @@ interface Template {
 }
 interface SchedulerJob {
   schedule: string;
+  attemptDeadline: string;
   httpTarget: { uri: string; httpMethod: string; oidcToken: { serviceAccountEmail: string; audience: string } };
 }
 
@@ -161,6 +162,17 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
     expect(queue?.inputs.rateLimits).toEqual({ maxConcurrentDispatches: 10, maxDispatchesPerSecond: 10 });
   });
 
+  it('gives every job a deadline the service keeps, below the scheduler attempt that waits for it', () => {
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const env = Object.fromEntries(container.envs.map((e) => [e.name, e.value]));
+    // The service's own defaults (src/config/env.ts), passed explicitly so both sides agree.
+    expect(env).toMatchObject({ UPDATE_POOLS_DEADLINE_SECONDS: '60', PRICE_RUN_DEADLINE_SECONDS: '90' });
+    const seconds = (j: SchedulerJob) => Number(j.attemptDeadline.replace(/s$/, ''));
+    const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
+    for (const j of jobs.filter((x) => x.httpTarget.uri.includes('/update-pools/'))) expect(seconds(j)).toBeGreaterThan(60);
+    for (const j of jobs.filter((x) => x.httpTarget.uri.endsWith('/price-tick'))) expect(seconds(j)).toBeGreaterThan(90);
+  });
+
   it('trusts one proxy hop (Cloud Run\'s front end) and puts no load balancer in front by default', () => {
     const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
     expect(template.containers[0]?.envs).toContainEqual({ name: 'TRUST_PROXY', value: '1' });
@@ -241,6 +253,20 @@ describe('Pulumi program variants', () => {
     // The domain points at the load balancer's address, not at a Cloud Run domain mapping.
     expect(d.ofType('gcp:cloudrun/domainMapping:DomainMapping')).toHaveLength(0);
     expect(d.outputs.edgeAddress && (await valueOf(d.outputs.edgeAddress))).toBe(EDGE_ADDRESS);
+  });
+
+  it('takes the job deadlines from config and moves the scheduler attempt deadlines with them', async () => {
+    const d = await deploy(configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '240', PRICE_RUN_DEADLINE_SECONDS: '45' }));
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    expect(container.envs).toEqual(expect.arrayContaining([
+      { name: 'UPDATE_POOLS_DEADLINE_SECONDS', value: '240' },
+      { name: 'PRICE_RUN_DEADLINE_SECONDS', value: '45' },
+    ]));
+    const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
+    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['270s']));
+    expect(jobs.find((j) => j.httpTarget.uri.endsWith('/price-tick'))?.attemptDeadline).toBe('75s');
+    // Cloud Scheduler waits at most 30 min for an attempt.
+    expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(/UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/);
   });
 
   it('refuses edgeSecurity without a domain for the certificate', () => {

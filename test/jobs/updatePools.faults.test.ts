@@ -61,6 +61,23 @@ describe('pool update when the subgraph misbehaves', () => {
     expect(pool.tokens[0]!.balance).toBe((expected.tokens as { balance: string }[])[0]!.balance);
   });
 
+  test('a subgraph that never answers: 502 by the update deadline (UPDATE_POOLS_DEADLINE_SECONDS), not after every retry; nothing stored', async () => {
+    await h.close();
+    h = await startHarness(POOLS.slice(0, 20), { UPDATE_POOLS_DEADLINE_SECONDS: '2' });
+    expect((await h.update()).status).toBe(201);
+    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
+    stored = await storeState(h.server.ctx.store);
+
+    h.fake.faults.delayMs = 120_000;
+    const started = Date.now();
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({ error: expect.stringContaining("subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)"), code: 502 });
+    // The default per-request timeout (30 s) and retries would have taken minutes.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectUnchanged();
+  });
+
   test('a subgraph slower than the timeout: 502 saying so; nothing stored', async () => {
     // Its own service with a short timeout, and few pools so the healthy first run beats it.
     await h.close();

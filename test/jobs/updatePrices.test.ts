@@ -148,3 +148,57 @@ describe('token price freshness', () => {
     }
   });
 });
+
+describe('when the price API misbehaves, the last prices are kept', () => {
+  const usdc = { address: MAINNET.USDC, symbol: 'USDC', name: null, decimals: 6, price: '0.0004', priceUsd: '1', lastUpdate: 1_700_000_000_000, noPriceData: false };
+  const dai = { ...usdc, address: MAINNET.DAI, symbol: 'DAI', decimals: 18 };
+  let fake: FakePriceServer;
+  let srv: TestServer;
+  beforeAll(async () => {
+    fake = await startFakePriceServer({ defaultTokenPrice: () => 2 });
+    srv = await startTestServer(
+      { PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '0', PRICE_RUN_DEADLINE_SECONDS: '2' },
+      { features: [priceAndDecorationFeature] },
+    );
+    await srv.ctx.store.commit(1, { tokens: [usdc, dai], bumpTokensVersion: true });
+  });
+  afterAll(async () => {
+    await srv.close();
+    await fake.close();
+  });
+  afterEach(() => fake.reset());
+
+  test.each([
+    ['an object keyed by something else', { status: { error_code: 0, error_message: 'maintenance' } }],
+    ['an array', [{ usd: 2 }]],
+    ['prices that are not numbers', { ethereum: { usd: 'soon' }, [MAINNET.USDC]: { usd: 'soon' }, [MAINNET.DAI]: { usd: 'soon' } }],
+  ])('200 with %s: 502 naming the price API and its answer, no price changed', async (_what, body) => {
+    fake.failNext({ status: 200, body }, 1000);
+    const before = await tokens(srv);
+    const res = await request(srv.url).post('/tokens/update/');
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ error: expect.stringMatching(/price API: answered \/simple\/\S+ with JSON of an unexpected shape/), code: 502 });
+    expect(await tokens(srv)).toEqual(before);
+  });
+
+  test('native prices fine, every token batch malformed: 502, and no token is marked as unknown to the provider', async () => {
+    const before = await tokens(srv);
+    fake.failNext({ status: 200, body: { ethereum: { usd: 2500 } } });
+    fake.failNext({ status: 200, body: { [MAINNET.USDC]: 1.0 } }, 1000);
+    const res = await request(srv.url).post('/tokens/update/');
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/price API: .*unexpected shape/);
+    expect(await tokens(srv)).toEqual(before);
+  });
+
+  test('a price API that never answers: 502 by the run deadline (PRICE_RUN_DEADLINE_SECONDS), no price changed', async () => {
+    fake.delayMs = 60_000;
+    const before = await tokens(srv);
+    const started = Date.now();
+    const res = await request(srv.url).post('/tokens/update/');
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/price API: no answer before the run's 2 s deadline \(PRICE_RUN_DEADLINE_SECONDS\)/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await tokens(srv)).toEqual(before);
+  });
+});

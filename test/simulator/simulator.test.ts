@@ -157,6 +157,18 @@ describe('simulator pass-throughs', () => {
     expect(res.body).toEqual({ error: 'simulator refused the request (HTTP 400): invalid network_id: 999999', code: 502 });
   });
 
+  it.each([
+    ['/simulator/simulate', simulateBody, { result: 'ok' }],
+    ['/simulator/simulate', simulateBody, [{ transaction: {} }]],
+    ['/simulator/simulate', simulateBody, { transaction: { status: 'yes' }, simulation: { status: true } }],
+    ['/simulator/contracts/encode-states', { networkID: 1, stateOverrides: {} }, { overrides: {} }],
+  ])('answers 502 naming the simulator when %s gets 200 with JSON of another shape (%#)', async (path, body, answer) => {
+    sim.faults = { body: answer };
+    const res = await post(server, path, body);
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/simulator: answered \S+ with JSON of an unexpected shape/);
+  });
+
   it('answers 502 when the provider fails (5xx)', async () => {
     sim.faults = { status: 500 };
     const res = await post(server, '/simulator/contracts/encode-states', { networkID: 1, stateOverrides: {} });

@@ -17,8 +17,10 @@ export interface PriceClientOptions {
   /** Contract addresses per `/simple/token_price` request. */
   readonly batchSize: number;
   readonly requestsPerMinute: number;
-  /** Per-attempt timeout; shortened to the time left in the run's budget. */
-  readonly timeoutMs?: number;
+  /** Per-attempt timeout; shortened to the time left before the run's deadline. */
+  readonly timeoutMs: number;
+  /** How the run's deadline is named in errors. */
+  readonly deadlineLabel?: string;
 }
 
 export interface BatchResult {
@@ -72,9 +74,23 @@ export function usdFrom(entry: unknown): string | undefined {
   return undefined;
 }
 
-function asRecord(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new UpstreamError(PRICE_UPSTREAM, `${what} answered with ${Array.isArray(body) ? 'an array' : typeof body}, expected an object keyed by id`);
+/**
+ * CoinGecko answers `{ "<asked id or address>": { "usd": <number> } }`, leaving out what it does not
+ * know. Anything else (another key, a value that is not such an object, a price that is not a
+ * number) means the provider is not answering the question asked, and the whole answer is refused:
+ * reading it as "no price known" would mark every token as unknown.
+ */
+export function checkPriceAnswer(body: unknown, asked: readonly string[], path: string): Record<string, unknown> {
+  const bad = (why: string) => new UpstreamError(PRICE_UPSTREAM, `answered ${path} with JSON of an unexpected shape (${why}); expected {"<id>": {"usd": <number>}}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad(Array.isArray(body) ? 'an array' : typeof body);
+  const wanted = new Set(asked.map((a) => a.toLowerCase()));
+  for (const [key, value] of Object.entries(body)) {
+    if (!wanted.has(key.toLowerCase())) throw bad(`key '${key.slice(0, 60)}' was not asked for`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(`'${key}' is not an object`);
+    const usd = (value as { usd?: unknown }).usd;
+    if (usd !== undefined && typeof usd !== 'number' && !(typeof usd === 'string' && /^\d+(\.\d+)?([eE][+-]?\d+)?$/.test(usd.trim()))) {
+      throw bad(`usd of '${key}' is not a number`);
+    }
   }
   return body as Record<string, unknown>;
 }
@@ -82,19 +98,17 @@ function asRecord(body: unknown, what: string): Record<string, unknown> {
 export function createPriceClient(options: PriceClientOptions, clock: () => number = Date.now): PriceClient {
   const gate = new RequestGate(options.requestsPerMinute, clock);
   const headers: Record<string, string> = options.apiKey ? { [apiKeyHeader(options.apiUrl)]: options.apiKey } : {};
-  const timeoutMs = options.timeoutMs ?? 15_000;
   let requestsSent = 0;
 
-  async function get(path: string, deadline: number): Promise<Record<string, unknown>> {
-    if (!(await gate.take(deadline))) throw new UpstreamError(PRICE_UPSTREAM, 'the run\'s time budget ran out before this request could start');
+  async function get(path: string, asked: readonly string[], deadline: number): Promise<Record<string, unknown>> {
+    if (!(await gate.take(deadline))) throw new UpstreamError(PRICE_UPSTREAM, `no time left before ${options.deadlineLabel ?? 'the run\'s deadline'} to start this request`);
     requestsSent += 1;
-    const left = Math.max(1_000, deadline - clock());
     const res = await requestJson<unknown>(
       PRICE_UPSTREAM,
-      { url: `${options.apiUrl}${path}`, headers, timeoutMs: Math.min(timeoutMs, left) },
-      { ...RETRY, deadline },
+      { url: `${options.apiUrl}${path}`, headers, timeoutMs: options.timeoutMs },
+      { ...RETRY, deadline, deadlineLabel: options.deadlineLabel },
     );
-    return asRecord(res.body, path.split('?')[0] ?? path);
+    return checkPriceAnswer(res.body, asked, path.split('?')[0] ?? path);
   }
 
   return {
@@ -105,7 +119,7 @@ export function createPriceClient(options: PriceClientOptions, clock: () => numb
       const unique = [...new Set(ids)];
       const out = new Map<string, string>();
       if (unique.length === 0) return out;
-      const body = await get(`/simple/price?ids=${unique.map(encodeURIComponent).join(',')}&vs_currencies=usd`, deadline);
+      const body = await get(`/simple/price?ids=${unique.map(encodeURIComponent).join(',')}&vs_currencies=usd`, unique, deadline);
       for (const id of unique) {
         const usd = usdFrom(body[id]);
         if (usd !== undefined) out.set(id, usd);
@@ -120,6 +134,7 @@ export function createPriceClient(options: PriceClientOptions, clock: () => numb
         try {
           const body = await get(
             `/simple/token_price/${encodeURIComponent(platform)}?contract_addresses=${batch.join(',')}&vs_currencies=usd`,
+            batch,
             deadline,
           );
           // CoinGecko keys by lower-case address; accept any case from look-alike providers.

@@ -1,4 +1,4 @@
-import { requestJson } from '../upstream';
+import { requestJson, UpstreamError } from '../upstream';
 import { SIMULATOR_TIMEOUT_MS, SIMULATOR_UPSTREAM, SimulatorClient } from './SimulatorClient';
 
 /**
@@ -26,7 +26,23 @@ export function tenderlyClient(settings: TenderlySettings): SimulatorClient {
     return res.body;
   };
   return {
-    encodeStates: (body) => post('contracts/encode-states', body),
-    simulate: (body) => post('simulate', body),
+    encodeStates: async (body) => checkShape('/contracts/encode-states', await post('contracts/encode-states', body), isEncodedStates, '{"stateOverrides": {...}}'),
+    simulate: async (body) => checkShape('/simulate', await post('simulate', body), isSimulation, '{"transaction": {"status": <bool>, ...}, "simulation": {...}}'),
   };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isSimulation(body: unknown): boolean {
+  return isObject(body) && isObject(body.transaction) && typeof body.transaction.status === 'boolean' && isObject(body.simulation);
+}
+
+function isEncodedStates(body: unknown): boolean {
+  return isObject(body) && isObject(body.stateOverrides);
+}
+
+/** A 200 the route cannot read is the provider's fault, not an empty result. */
+function checkShape(path: string, body: unknown, ok: (b: unknown) => boolean, expected: string): unknown {
+  if (!ok(body)) throw new UpstreamError(SIMULATOR_UPSTREAM, `answered ${path} with JSON of an unexpected shape; expected ${expected}`);
+  return body;
 }

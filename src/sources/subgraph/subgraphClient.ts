@@ -24,8 +24,10 @@ export interface SubgraphClientOptions {
 export interface FetchAllOptions {
   /** Stops between pages (e.g. the job lost its lease). */
   readonly signal?: AbortSignal;
-  /** Absolute unix ms after which no retry starts. */
+  /** Absolute unix ms by which every request must be over. */
   readonly deadline?: number;
+  /** How the deadline is named in errors. */
+  readonly deadlineLabel?: string;
   readonly onPage?: (page: { readonly number: number; readonly pools: number }) => void;
 }
 
@@ -52,13 +54,14 @@ export class SubgraphClient {
   }
 
   /** One page: pools with id greater than `lastId`, at most `pageSize` of them. */
-  async fetchPoolsPage(lastId: string, deadline?: number): Promise<unknown[]> {
+  async fetchPoolsPage(lastId: string, deadline?: number, deadlineLabel?: string): Promise<unknown[]> {
     const variables: PoolsQueryVariables = { first: this.pageSize, lastId };
     const retry: RetryPolicy = {
       attempts: this.options.retries + 1,
       baseDelayMs: this.options.baseDelayMs ?? 250,
       maxDelayMs: this.options.maxDelayMs ?? 5_000,
       deadline,
+      deadlineLabel,
     };
     const res = await requestJson<GraphQlAnswer>(
       SUBGRAPH_UPSTREAM,
@@ -86,7 +89,7 @@ export class SubgraphClient {
     let pages = 0;
     while (true) {
       opts.signal?.throwIfAborted();
-      const page = await this.fetchPoolsPage(lastId, opts.deadline);
+      const page = await this.fetchPoolsPage(lastId, opts.deadline, opts.deadlineLabel);
       pages++;
       opts.onPage?.({ number: pages, pools: page.length });
       for (const p of page) all.push(p);
