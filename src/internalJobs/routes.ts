@@ -19,8 +19,9 @@ export interface PriceTick {
 
 /**
  * `/internal/jobs/*` for Cloud Scheduler and Cloud Tasks. Every route answers `201` with an empty
- * body when the job ran; a busy job is `500` and an upstream failure `502` (central mapping), so
- * the caller's retry policy kicks in.
+ * body when the job ran (joining a run already in flight); a job still busy at its deadline is
+ * `503` with Retry-After and an upstream failure `502` (central mapping), so the caller's retry
+ * policy kicks in.
  */
 export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick: PriceTick | string): Router {
   const r = Router();

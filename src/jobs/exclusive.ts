@@ -47,39 +47,94 @@ export interface ExclusiveOptions {
   readonly busyMessage: string;
   readonly ttlMs?: number;
   readonly now: () => number;
+  /**
+   * Unix ms (real clock) up to which a caller that finds the job running waits instead of failing
+   * at once: a run in this process is joined (its result or error is the caller's), a run elsewhere
+   * is waited out until its lease frees and then this caller runs the job itself. Timers and the
+   * CLI leave it unset: a busy job is a skipped tick or a message for them.
+   */
+  readonly waitUntil?: number;
 }
 
-/** Leases this process currently holds, so shutdown can release them. */
-const held = new Map<string, { store: Store; scope: string; job: string; owner: string }>();
+/** How often a caller waiting for another instance's run looks at the lease again. */
+const WAIT_POLL_MS = 250;
+
+interface HeldLease {
+  readonly store: Store;
+  readonly scope: string;
+  readonly job: string;
+  readonly owner: string;
+  /** Settles with the run's outcome, for callers that join it. */
+  readonly done: Promise<unknown>;
+}
+
+/** Leases this process currently holds (and their runs), so callers can join and shutdown can release them. */
+const held = new Map<string, HeldLease>();
+
+function runningHere(store: Store, opts: ExclusiveOptions): HeldLease | undefined {
+  for (const l of held.values()) if (l.store === store && l.scope === opts.scope && l.job === opts.job) return l;
+  return undefined;
+}
 
 export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ttlMs = opts.ttlMs ?? LEASE_TTL_MS;
-  const owner = `${PROCESS_OWNER}:${randomUUID().slice(0, 8)}`;
-  const lease = { scope: opts.scope, job: opts.job, owner, ttlMs };
-  if (!(await store.acquireLease({ ...lease, nowMs: opts.now() }))) throw await busy(store, opts);
-  const key = `${opts.scope}/${opts.job}/${owner}`;
-  held.set(key, { store, scope: opts.scope, job: opts.job, owner });
-  const abort = new AbortController();
-  const renew = setInterval(() => {
-    store.renewLease({ ...lease, nowMs: opts.now() }).then(
-      (ok) => {
-        if (!ok) abort.abort(new Error(`lost the ${opts.job} lease for ${opts.scope}`));
-      },
-      () => undefined, // a missed renewal is retried on the next tick; the lease outlives two misses
-    );
-  }, Math.max(50, Math.floor(ttlMs / 3)));
-  renew.unref();
-  try {
-    return await fn(abort.signal);
-  } catch (e) {
-    // Every job runs through here (endpoint, timer, Cloud Tasks, CLI): one place to report failures.
-    reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
-    throw e;
-  } finally {
-    clearInterval(renew);
-    held.delete(key);
-    await store.releaseLease(opts.scope, opts.job, owner).catch(() => undefined);
+  for (;;) {
+    const inFlight = opts.waitUntil !== undefined ? runningHere(store, opts) : undefined;
+    if (inFlight) return (await settledBy(inFlight.done, opts.waitUntil as number, () => busy(store, opts))) as T;
+    const owner = `${PROCESS_OWNER}:${randomUUID().slice(0, 8)}`;
+    if (await store.acquireLease({ scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS, nowMs: opts.now() })) {
+      return runHeld(store, opts, owner, fn);
+    }
+    const until = opts.waitUntil;
+    if (until === undefined || Date.now() >= until) throw await busy(store, opts);
+    await new Promise((r) => setTimeout(r, Math.min(WAIT_POLL_MS, Math.max(0, until - Date.now()))));
   }
+}
+
+/** The run's outcome, or the busy error once `until` passes first. */
+async function settledBy(done: Promise<unknown>, until: number, onTimeout: () => Promise<Error>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = Symbol('late');
+  try {
+    const outcome = await Promise.race([done, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, until - Date.now()))))]);
+    if (outcome === late) throw await onTimeout();
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function runHeld<T>(store: Store, opts: ExclusiveOptions, owner: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const lease = { scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS };
+  const key = `${opts.scope}/${opts.job}/${owner}`;
+  const execute = async (): Promise<T> => {
+    const abort = new AbortController();
+    const renew = setInterval(() => {
+      store.renewLease({ ...lease, nowMs: opts.now() }).then(
+        (ok) => {
+          if (!ok) abort.abort(new Error(`lost the ${opts.job} lease for ${opts.scope}`));
+        },
+        () => undefined, // a missed renewal is retried on the next tick; the lease outlives two misses
+      );
+    }, Math.max(50, Math.floor(lease.ttlMs / 3)));
+    renew.unref();
+    try {
+      return await fn(abort.signal);
+    } catch (e) {
+      // Every job runs through here (endpoint, timer, Cloud Tasks, CLI): one place to report failures.
+      reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
+      throw e;
+    } finally {
+      clearInterval(renew);
+      held.delete(key);
+      await store.releaseLease(opts.scope, opts.job, owner).catch(() => undefined);
+    }
+  };
+  // Registered before the run starts, so a caller arriving at any point of it can join.
+  let start!: (run: Promise<T>) => void;
+  const done = new Promise<T>((resolve) => (start = resolve));
+  held.set(key, { store, scope: opts.scope, job: opts.job, owner, done });
+  start(execute());
+  return done;
 }
 
 /**

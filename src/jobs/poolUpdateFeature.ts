@@ -7,7 +7,8 @@ import { updatePools } from './updatePools';
 
 /**
  * `POST /pools/{chainId}/update` runs the pool-update job and answers 201 with an empty body once
- * the store and read model hold the result. In embedded mode (`JOB_RUNNER=timers`) the job also
+ * the store and read model hold the result; when a run is already in flight it waits for that run
+ * and answers its result (within UPDATE_POOLS_DEADLINE_SECONDS). In embedded mode (`JOB_RUNNER=timers`) the job also
  * runs for every enabled chain every `UPDATE_POOLS_INTERVAL_IN_MINUTES` (0 disables), starting at
  * once so a fresh local service fills itself.
  */
@@ -15,7 +16,7 @@ export function poolUpdateRouter(ctx: AppContext): Router {
   const r = Router();
   r.post('/pools/:chainId/update', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    await updatePools(ctx, chain.id);
+    await updatePools(ctx, chain.id, { waitForRunning: true });
     res.status(201).end();
   });
   return r;

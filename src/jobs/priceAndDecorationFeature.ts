@@ -7,15 +7,15 @@ import { updatePrices } from './updatePrices';
 
 /**
  * `POST /tokens/update/` (with or without the trailing slash, as the old API accepted) runs the
- * price job for all chains and answers 201 with an empty body once the prices are stored; a second
- * call while one runs gets 500 with a JSON error. In embedded mode (`JOB_RUNNER=timers`) prices
+ * price job for all chains and answers 201 with an empty body once the prices are stored; a call
+ * while a run is in flight (the timer's, another caller's) waits for it and answers its result. In embedded mode (`JOB_RUNNER=timers`) prices
  * refresh every `PRICE_INTERVAL_SECONDS` (30) and every chain is decorated every
  * `DECORATE_POOLS_INTERVAL_IN_MINUTES` (5); 0 disables either.
  */
 export function tokenUpdateRouter(ctx: AppContext): Router {
   const r = Router({ strict: true });
   r.post(['/tokens/update', '/tokens/update/'], async (_req, res) => {
-    await updatePrices(ctx);
+    await updatePrices(ctx, { waitForRunning: true });
     res.status(201).end();
   });
   return r;

@@ -52,7 +52,15 @@ function memoFor(ctx: AppContext, chainId: number): NormalizeMemo {
   return memo;
 }
 
-export async function updatePools(ctx: AppContext, chainId: number): Promise<PoolUpdateReport> {
+export interface JobCallOptions {
+  /**
+   * Wait for a run already in flight (and answer its result) instead of failing at once, within
+   * the job's deadline: what callers who want the data updated (POST, the scheduler) need.
+   */
+  readonly waitForRunning?: boolean;
+}
+
+export async function updatePools(ctx: AppContext, chainId: number, options: JobCallOptions = {}): Promise<PoolUpdateReport> {
   const url = ctx.config.subgraphUrls.get(chainId);
   if (url === undefined) throw new Error(`chain ${chainId} is not enabled (add it to NETWORKS) so its pools cannot be updated`);
   const client = new SubgraphClient({ url, timeoutMs: ctx.config.subgraph.timeoutMs, retries: ctx.config.subgraph.retries });
@@ -61,7 +69,14 @@ export async function updatePools(ctx: AppContext, chainId: number): Promise<Poo
   const seconds = ctx.config.updatePoolsDeadlineSeconds;
   const deadline = { at: Date.now() + seconds * 1000, label: `the update's ${seconds} s deadline (UPDATE_POOLS_DEADLINE_SECONDS)` };
 
-  return runExclusive(ctx.store, { scope: String(chainId), job: UPDATE_POOLS_JOB, busyMessage: busyMessage(chainId), now: ctx.now }, async (signal) => {
+  const lease = {
+    scope: String(chainId),
+    job: UPDATE_POOLS_JOB,
+    busyMessage: busyMessage(chainId),
+    now: ctx.now,
+    waitUntil: options.waitForRunning ? deadline.at : undefined,
+  };
+  return runExclusive(ctx.store, lease, async (signal) => {
     const memo = memoFor(ctx, chainId);
     try {
       const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log, deadline });

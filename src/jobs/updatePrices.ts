@@ -4,6 +4,7 @@ import { UpstreamError } from '../sources/upstream';
 import { createPriceClient, PriceClient, PRICE_UPSTREAM } from '../sources/prices/priceClient';
 import type { StoredToken } from '../domain/pool';
 import { runExclusive } from './exclusive';
+import type { JobCallOptions } from './updatePools';
 import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
 
 /**
@@ -59,14 +60,15 @@ interface ChainWork {
   readonly skipped?: string;
 }
 
-export async function updatePrices(ctx: AppContext): Promise<PriceUpdateReport> {
+export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}): Promise<PriceUpdateReport> {
+  // Every request ends by then (waiting for a run in flight included); batches not reached keep
+  // their old prices.
+  const deadline = Date.now() + ctx.config.prices.runDeadlineSeconds * 1000;
   return runExclusive(
     ctx.store,
-    { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now },
+    { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now, waitUntil: options.waitForRunning ? deadline : undefined },
     async (signal) => {
       const started = ctx.now();
-      // Every request ends by then; batches not reached keep their old prices.
-      const deadline = Date.now() + ctx.config.prices.runDeadlineSeconds * 1000;
       const client = clientFor(ctx);
       const sentBefore = client.requestsSent;
       const freshnessMs = ctx.config.prices.freshnessSeconds * 1000;

@@ -9,34 +9,41 @@ import { ROOT } from '../helpers/runCli';
 import { startTestServer } from '../helpers/testServer';
 import { Harness, startHarness, ViewPool } from './poolUpdateHarness';
 
-const BUSY = { error: expect.stringMatching(/^a pool update for chain 1 is already running \(since \S+Z on instance \S+\); retry after \d+ s$/), code: 503 };
-
 describe('one pool update per chain at a time', () => {
   let h: Harness;
   afterEach(async () => h.close());
 
-  test('two concurrent updates: one 201, one 503 at once with the JSON error; a third afterwards: 201', async () => {
+  test('a second update while one runs waits for it and answers its result: both 201, one walk of the subgraph', async () => {
     h = await startHarness(syntheticPools(30));
     // A slow subgraph keeps the first update running while the second arrives.
     h.fake.faults.delayMs = 400;
-    const finished: number[] = [];
-    const post = async () => {
-      const r = await h.update();
-      finished.push(r.status);
-      return r;
-    };
-    const [a, b] = await Promise.all([post(), post()]);
-
-    expect([a.status, b.status].sort()).toEqual([201, 503]);
-    const busy = a.status === 503 ? a : b;
-    expect(busy.json).toEqual(BUSY);
-    // The refused call did not wait for the running one.
-    expect(finished).toEqual([503, 201]);
-    // Only the winner asked the subgraph.
+    const [a, b] = await Promise.all([h.update(), h.update()]);
+    expect([a.status, b.status]).toEqual([201, 201]);
     expect(h.fake.queries).toHaveLength(1);
+    // The result was there when the waiting caller got its 201.
+    expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(30);
+  });
 
-    h.fake.faults.delayMs = 0;
-    expect((await h.update()).status).toBe(201);
+  test('a second update while one runs gets that run\'s failure (502 naming the subgraph), not a busy answer', async () => {
+    h = await startHarness(syntheticPools(30), { SUBGRAPH_RETRIES: '0' });
+    h.fake.faults = { delayMs: 400, failPage: 1 };
+    const [a, b] = await Promise.all([h.update(), h.update()]);
+    expect([a.status, b.status]).toEqual([502, 502]);
+    expect(b.json).toEqual({ error: expect.stringContaining('subgraph: answered HTTP 500'), code: 502 });
+    expect(h.fake.queries).toHaveLength(1);
+  });
+
+  test('an update while another instance runs it waits for that lease to free, then runs: 201', async () => {
+    h = await startHarness(syntheticPools(12));
+    const store = h.server.ctx.store;
+    const nowMs = Date.now();
+    expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'other-instance:1:run', ttlMs: 15_000, nowMs })).toBe(true);
+    const update = h.update();
+    await new Promise((r) => setTimeout(r, 700));
+    expect(h.fake.requests).toBe(0);
+    await store.releaseLease('1', 'update-pools', 'other-instance:1:run');
+    expect((await update).status).toBe(201);
+    expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(12);
   });
 
   test('updates of different chains do not block each other', async () => {
@@ -57,7 +64,8 @@ describe('one pool update per chain at a time', () => {
 
   test('a holder that died without releasing: the answer names it, since when, and when to retry; the chain frees 15 s after its last renewal', async () => {
     let nowMs = Date.UTC(2026, 0, 1);
-    h = await startHarness(syntheticPools(20), {}, { now: () => nowMs });
+    // The clock stands still, so the dead lease never frees while a caller waits: it gives up at its deadline.
+    h = await startHarness(syntheticPools(20), { UPDATE_POOLS_DEADLINE_SECONDS: '1' }, { now: () => nowMs });
     // Another instance took the lease and crashed: nobody renews or releases it.
     const taken = await h.server.ctx.store.acquireLease({ scope: '1', job: 'update-pools', owner: '10.0.0.7:4242:abcd1234:run00001', ttlMs: 15_000, nowMs });
     expect(taken).toBe(true);
@@ -105,10 +113,18 @@ describe('one pool update per chain at a time', () => {
       expect(lease).toBeDefined();
       expect(lease!.expiresAtMs - killedAt).toBeLessThanOrEqual(15_000);
       // Until then the lease is what the next caller sees: it answers busy, naming the dead holder.
-      expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'next', ttlMs: 15_000, nowMs: killedAt })).toBe(false);
-      expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'next', ttlMs: 15_000, nowMs: killedAt + 15_001 })).toBe(true);
     } finally {
       await store.close();
+    }
+    // A service on the same data, asked right after the crash: it waits out the dead lease and runs.
+    fake.faults.delayMs = 0;
+    const server = await startTestServer({ NETWORKS: '1', SUBGRAPH_URL_1: fake.url }, { store: new SqliteStore(join(dataDir, SQLITE_FILE_NAME), 50) });
+    try {
+      const res = await fetch(`${server.url}/pools/1/update`, { method: 'POST' });
+      expect(res.status).toBe(201);
+      expect(Date.now() - killedAt).toBeLessThan(15_000 + 5_000);
+    } finally {
+      await server.close();
     }
   }, 60_000);
 });

@@ -1,9 +1,13 @@
 import Big from 'big.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { toPlainDecimal } from '../../src/domain/decimal';
 import type { StoredToken } from '../../src/domain/pool';
 import { priceAndDecorationFeature } from '../../src/jobs/priceAndDecorationFeature';
 import { updatePrices } from '../../src/jobs/updatePrices';
+import { SqliteStore } from '../../src/store/sqliteStore';
 import { startFakePriceServer, FakePriceServer, syntheticPrice } from '../fakes/priceServer';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { startTestServer, TestServer } from '../helpers/testServer';
@@ -121,12 +125,39 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
     fake.setCoinPrice('ethereum', ETH_USD);
   });
 
-  test('two concurrent POST /tokens/update/: one 201, the other 503 with a JSON error', async () => {
+  test('two concurrent POST /tokens/update/: the second waits for the first and answers its result (201), one run', async () => {
     fake.delayMs = 300;
     const [a, b] = await Promise.all([request(srv.url).post('/tokens/update/'), request(srv.url).post('/tokens/update/')]);
-    expect([a.status, b.status].sort()).toEqual([201, 503]);
-    const busy = a.status === 503 ? a : b;
-    expect(busy.body).toEqual({ error: expect.stringMatching(/token price update is already running \(since .* on instance .*\); retry after \d+ s/), code: 503 });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(fake.tokenRequests()).toHaveLength(Math.ceil((allTokens.size - 1) / 50));
+  });
+});
+
+describe('a manual price update while the embedded timer\'s run is in flight', () => {
+  test('waits for that run and answers 201 once its prices are stored', async () => {
+    const fake = await startFakePriceServer({ defaultTokenPrice: () => 2 });
+    fake.delayMs = 600;
+    const usdc = { address: MAINNET.USDC, symbol: 'USDC', name: null, decimals: 6, price: null, priceUsd: null, lastUpdate: null, noPriceData: false };
+    const dir = mkdtempSync(join(tmpdir(), 'bps-prices-'));
+    const store = new SqliteStore(join(dir, 'store.sqlite'), 50);
+    await store.commit(1, { tokens: [usdc], bumpTokensVersion: true });
+    // The 30 s timer's first run starts with the service.
+    const srv = await startTestServer(
+      { PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '3600', PRICE_INTERVAL_SECONDS: '30', DECORATE_POOLS_INTERVAL_IN_MINUTES: '0' },
+      { store, background: true, features: [priceAndDecorationFeature] },
+    );
+    try {
+      while (fake.requestCount() === 0) await new Promise((r) => setTimeout(r, 20));
+      const res = await request(srv.url).post('/tokens/update/');
+      expect(res.status).toBe(201);
+      // One run only, the timer's, and its price is what the caller reads right after.
+      expect(fake.tokenRequests()).toHaveLength(1);
+      expect((await tokens(srv)).get(MAINNET.USDC)).toMatchObject({ priceUsd: '2' });
+    } finally {
+      await srv.close();
+      await fake.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
