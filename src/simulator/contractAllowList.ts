@@ -3,9 +3,9 @@ import type { Config } from '../config/env';
 import type { ReadModel } from '../readModel/readModel';
 
 /**
- * The contracts a simulation may call, per chain: the Vault, the chain's batch relayer, every token
- * the service knows on that chain (as `GET /tokens/{chainId}` lists them) and the addresses in
- * `SIMULATOR_ALLOWED_CONTRACTS`. The pass-through spends the operator's simulator account; this
+ * The contracts a simulation may call, per chain: the Vault, the batch relayer the service's orders
+ * use (BATCH_RELAYER_<id>), every token the service knows on that chain (as `GET /tokens/{chainId}`
+ * lists them) and the addresses in `SIMULATOR_ALLOWED_CONTRACTS`. The pass-through spends the operator's simulator account; this
  * keeps it to simulations of Balancer trades.
  */
 export type AllowListVerdict = { ok: true } | { ok: false; error: string };
@@ -28,9 +28,11 @@ export function checkSimulationTarget(config: Config, readModel: ReadModel, netw
     return { ok: false, error: `network_id: ${what} (enabled: ${enabled}); simulate on an enabled chain` };
   }
   const address = to.toLowerCase();
+  // The relayer the service's own orders use (BATCH_RELAYER_<id>), none when turned off.
+  const relayer = config.routing.batchRelayers.get(chain.id) ?? null;
   if (
     address === chain.vault ||
-    address === chain.batchRelayer ||
+    address === relayer ||
     config.simulator.allowedContracts.includes(address) ||
     readModel.get(chain.id)?.tokensByAddress.has(address)
   ) {
@@ -40,6 +42,6 @@ export function checkSimulationTarget(config: Config, readModel: ReadModel, netw
     ok: false,
     error:
       `to: ${to} is not a contract this service simulates on chain ${chain.id}; allowed: the Vault (${chain.vault}), ` +
-      `the batch relayer (${chain.batchRelayer}), the tokens listed by GET /tokens/${chain.id}, and the operator's SIMULATOR_ALLOWED_CONTRACTS`,
+      `${relayer ? `the batch relayer (${relayer}), ` : ''}the tokens listed by GET /tokens/${chain.id}, and the operator's SIMULATOR_ALLOWED_CONTRACTS`,
   };
 }

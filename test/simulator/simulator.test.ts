@@ -126,6 +126,20 @@ describe('simulator pass-throughs', () => {
     expect(refused.body.error).toContain('GET /tokens/1');
     expect(refused.body.error).toContain('SIMULATOR_ALLOWED_CONTRACTS');
 
+    // A relayer configured instead of the chain's default is the one allowed.
+    const ownRelayer = '0x5555555555555555555555555555555555555555';
+    const withOwnRelayer = await startTestServer(
+      { SIMULATOR_API_URL: sim.url, SIMULATOR_USER: sim.user, SIMULATOR_PROJECT: sim.project, SIMULATOR_ACCESS_KEY: sim.accessKey, BATCH_RELAYER_1: ownRelayer },
+      { features: [simulatorFeature] },
+    );
+    try {
+      expect((await post(withOwnRelayer, '/simulator/simulate', { ...simulateBody, to: ownRelayer })).status).toBe(200);
+      expect((await post(withOwnRelayer, '/simulator/simulate', { ...simulateBody, to: chainById(1)!.batchRelayer })).status).toBe(400);
+    } finally {
+      await withOwnRelayer.close();
+    }
+    sim.received.length = 0;
+
     const otherChain = await post(server, '/simulator/simulate', { ...simulateBody, network_id: '137' });
     expect(otherChain.status).toBe(400);
     expect(otherChain.body.error).toMatch(/^network_id: chain 137 \(polygon\) is not enabled on this service \(enabled: 1\)/);
