@@ -56,6 +56,15 @@ export interface ExclusiveOptions {
   readonly waitUntil?: number;
 }
 
+/** How a job is called: the endpoints and the scheduler wait for a run in flight, timers and the CLI do not. */
+export interface JobCallOptions {
+  /**
+   * Wait for a run already in flight (and answer its result) instead of failing at once, within
+   * the job's deadline: what callers who want the data updated (POST, the scheduler) need.
+   */
+  readonly waitForRunning?: boolean;
+}
+
 /** How often a caller waiting for another instance's run looks at the lease again. */
 const WAIT_POLL_MS = 250;
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../appContext';
 import type { Logger } from '../log/logger';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
 import { commitOnCurrentPools } from './commitOnCurrentPools';
-import { runExclusive } from './exclusive';
+import { JobCallOptions, runExclusive } from './exclusive';
 import { NormalizeMemo } from './normalizeMemo';
 import { planPoolUpdate, type PoolUpdatePlan } from './planPoolUpdate';
 import { RPC_DEFAULTS, withChainMetadata } from './tokenMetadataFromChain';
@@ -50,14 +50,6 @@ function memoFor(ctx: AppContext, chainId: number): NormalizeMemo {
   let memo = perChain.get(chainId);
   if (!memo) perChain.set(chainId, (memo = new NormalizeMemo()));
   return memo;
-}
-
-export interface JobCallOptions {
-  /**
-   * Wait for a run already in flight (and answer its result) instead of failing at once, within
-   * the job's deadline: what callers who want the data updated (POST, the scheduler) need.
-   */
-  readonly waitForRunning?: boolean;
 }
 
 export async function updatePools(ctx: AppContext, chainId: number, options: JobCallOptions = {}): Promise<PoolUpdateReport> {

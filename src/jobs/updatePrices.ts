@@ -3,8 +3,7 @@ import type { Config } from '../config/env';
 import { UpstreamError } from '../sources/upstream';
 import { createPriceClient, PriceClient, PRICE_UPSTREAM } from '../sources/prices/priceClient';
 import type { StoredToken } from '../domain/pool';
-import { runExclusive } from './exclusive';
-import type { JobCallOptions } from './updatePools';
+import { JobCallOptions, runExclusive } from './exclusive';
 import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
 
 /**
