@@ -2,8 +2,8 @@ import type { AprBreakdown, PoolHistoryPoint } from '../pool';
 import type { Exact } from './exact';
 
 /**
- * APR parts in basis points, in the old API's shape. Staking and reward APRs need gauge data,
- * which this service does not read yet: they are 0 with an empty breakdown.
+ * APR parts in basis points, in the old API's shape. Staking and reward APRs come from the pool's
+ * gauge (gaugeApr.ts).
  */
 export const YEAR_SECONDS = 365 * 86_400;
 /** Rate growth over less than a day is mostly the step of a single rate update: not annualized. */
@@ -62,9 +62,12 @@ export function tokenAprs(tokens: readonly TokenAprInput[], totalLiquidity: Exac
   return { total, breakdown };
 }
 
-export function aprBreakdown(swapFees: number, tokens: AprBreakdown['tokenAprs']): AprBreakdown {
-  const stakingApr = { min: 0, max: 0 };
-  const rewardAprs = { total: 0, breakdown: {} };
+export function aprBreakdown(
+  swapFees: number,
+  tokens: AprBreakdown['tokenAprs'],
+  gauge: Pick<AprBreakdown, 'stakingApr' | 'rewardAprs'> = { stakingApr: { min: 0, max: 0 }, rewardAprs: { total: 0, breakdown: {} } },
+): AprBreakdown {
+  const { stakingApr, rewardAprs } = gauge;
   const base = swapFees + tokens.total + rewardAprs.total;
   return {
     swapFees,

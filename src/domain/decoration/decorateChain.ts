@@ -2,6 +2,7 @@ import type { PoolDecoration, PoolHistoryPoint, StoredPool } from '../pool';
 import { aprBreakdown, rateGrowthApr, swapFeeApr, TokenAprInput, tokenAprs } from './apr';
 import { dependencyOrder } from './dependencyOrder';
 import { dec, Exact, toOutput } from './exact';
+import { GaugeAprs, GaugeData, gaugeAprs, NO_GAUGE_APRS } from './gaugeApr';
 import { poolLiquidity } from './liquidity';
 import { swapDeltas } from './swapDeltas';
 
@@ -21,6 +22,8 @@ export interface ChainDecorationInput {
   readonly nowSeconds: number;
   /** Share of swap fees the protocol takes on this chain (0..1); pools in recovery mode pay none. */
   readonly protocolSwapFee: number;
+  /** Staking and reward APR inputs; absent when the chain has no gauge source (both 0). */
+  readonly gauges?: GaugeData;
 }
 
 export type Decoration = Omit<PoolDecoration, 'decoratedAt'>;
@@ -57,6 +60,20 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
     return liquidity && liquidity.gt(0) ? liquidity.div(shares) : undefined;
   };
   const priceOf = (address: string) => bptPrice(address) ?? marketPrices.get(address);
+  const usdOf = (address: string): number | undefined => priceOf(address)?.toNumber();
+
+  const gauges = input.gauges;
+  const gaugePart = (pool: StoredPool, liquidity: Exact | undefined): GaugeAprs => {
+    if (!gauges) return NO_GAUGE_APRS;
+    if (gauges.status === 'stale' || gauges.unread.has(pool.id)) {
+      return pool.apr ? { stakingApr: pool.apr.stakingApr, rewardAprs: pool.apr.rewardAprs } : NO_GAUGE_APRS;
+    }
+    const gauge = gauges.byPool.get(pool.id);
+    if (!gauge) return NO_GAUGE_APRS;
+    const shares = Number(pool.totalShares);
+    const bptUsd = liquidity && shares > 0 ? liquidity.toNumber() / shares : undefined;
+    return gaugeAprs(gauge, { bptUsd, balUsd: usdOf(gauges.bal), tokenUsd: usdOf }, input.nowSeconds);
+  };
 
   for (const pool of dependencyOrder(input.pools)) {
     const history = historyByPool.get(pool.id) ?? [];
@@ -78,7 +95,7 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
         yields.push({ address: token.address, aprBps, value });
       }
     }
-    const apr = aprBreakdown(swapFees, tokenAprs(yields, liquidity));
+    const apr = aprBreakdown(swapFees, tokenAprs(yields, liquidity), gaugePart(pool, liquidity));
     done.set(pool.id, { liquidity, yieldBps: apr.swapFees + apr.tokenAprs.total });
 
     out.set(pool.id, {
