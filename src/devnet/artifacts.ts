@@ -56,3 +56,9 @@ export function devArtifact(name: 'WETH9' | 'DevToken' | 'DevERC4626'): Artifact
   const c = compiled.contracts[name];
   return { abi: c.abi as InterfaceAbi, bytecode: c.bytecode };
 }
+
+/** Any contract a deployment task ships with a full artifact, by task and contract name. */
+export function deploymentArtifact(task: string, name: string): Artifact {
+  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${task}/artifact/${name}.json`) as { abi: InterfaceAbi; bytecode: string };
+  return { abi: a.abi, bytecode: a.bytecode };
+}

@@ -1,7 +1,7 @@
 import {
   AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, TransactionRequest, ZeroAddress, id, parseUnits,
 } from 'ethers';
-import { Artifact, balancerAbi, balancerArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
+import { Artifact, balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses } from './devnet';
 import { DEV_POOLS, DEV_TOKENS, LinearPoolSpec, PoolSpec, TRADER_FUNDS, WETH_SYMBOL, WRAPPED_TOKENS, WrappedTokenSpec } from './universe';
 
@@ -89,10 +89,21 @@ async function deployStack(deployer: Signer): Promise<{ addresses: DevnetAddress
   return { addresses: want, vault, weth };
 }
 
+/**
+ * BAL is Balancer's governance-token shape (roles: admin, minter, snapshot), not a DevToken, so the
+ * gauge system (gauges.ts) can hand its minting to the real BalancerTokenAdmin; until then the
+ * deployer holds the minter role and mints it like any other devnet token.
+ */
+export const GOVERNANCE_TOKEN_SYMBOL = 'BAL';
+
 async function deployTokens(deployer: Signer): Promise<Map<string, { token: DevnetToken; contract: Contract }>> {
   const out = new Map<string, { token: DevnetToken; contract: Contract }>();
+  const from = await deployer.getAddress();
   for (const spec of DEV_TOKENS) {
-    const contract = (await new ContractFactory(devArtifact('DevToken').abi, devArtifact('DevToken').bytecode, deployer).deploy(spec.name, spec.symbol, spec.decimals)) as Contract;
+    const governance = spec.symbol === GOVERNANCE_TOKEN_SYMBOL && spec.decimals === 18;
+    const artifact = governance ? deploymentArtifact('20220325-test-balancer-token', 'TestBalancerToken') : devArtifact('DevToken');
+    const args = governance ? [from, spec.name, spec.symbol] : [spec.name, spec.symbol, spec.decimals];
+    const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(...args)) as Contract;
     await contract.waitForDeployment();
     const address = (await contract.getAddress()).toLowerCase();
     out.set(spec.symbol, { token: { symbol: spec.symbol, name: spec.name, decimals: spec.decimals, address }, contract });

@@ -26,8 +26,14 @@ interface HardhatRuntime {
   run(task: string, args: Record<string, unknown>): Promise<unknown>;
 }
 
-function loadHardhat(): HardhatRuntime {
+export interface ChainStartOptions {
+  /** Unix seconds of the genesis block (default: now); only the first chain of a process can set it. */
+  readonly genesisSeconds?: number;
+}
+
+function loadHardhat(options: ChainStartOptions = {}): HardhatRuntime {
   process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
+  if (options.genesisSeconds !== undefined) process.env.DEVNET_GENESIS_DATE = new Date(options.genesisSeconds * 1000).toISOString();
   // The config sits beside this module; name it so the working directory does not matter.
   process.env.HARDHAT_CONFIG ??= join(__dirname, 'hardhat.config.js');
   return require('hardhat') as HardhatRuntime;
@@ -49,15 +55,15 @@ function withControls(provider: JsonRpcApiProvider, rpcUrl: string | undefined, 
 }
 
 /** Hardhat's EVM inside this process: no port, about half a second to start. */
-export function startInProcessChain(): LocalChain {
-  const hre = loadHardhat();
+export function startInProcessChain(options: ChainStartOptions = {}): LocalChain {
+  const hre = loadHardhat(options);
   const provider = new BrowserProvider(hre.network.provider, devnetNetwork, { pollingInterval: 50, cacheTimeout: -1 });
   return withControls(provider, undefined, async () => provider.destroy());
 }
 
 /** Hardhat's EVM in this process, served as JSON-RPC on host:port (what `hardhat node` does). */
-export async function serveChain(host: string, port: number): Promise<LocalChain> {
-  const hre = loadHardhat();
+export async function serveChain(host: string, port: number, options: ChainStartOptions = {}): Promise<LocalChain> {
+  const hre = loadHardhat(options);
   const server = (await hre.run('node:create-server', { hostname: host, port, provider: hre.network.provider })) as HardhatServer;
   const bound = await server.listen();
   const rpcUrl = `http://${bound.address}:${bound.port}`;
