@@ -22,6 +22,25 @@ export interface ChainInfo {
   readonly nativePriceId: string;
   /** Infura network slug for the `NODEPROVIDER_PROJECT_ID` URL; null when Infura lacks the chain. */
   readonly infuraNetwork: string | null;
+  /** Liquidity-mining gauges (staking and reward APRs); null when the chain has none. */
+  readonly gauges: ChainGauges | null;
+}
+
+/**
+ * Where a chain's gauges get their BAL. Mainnet-style: the BalancerTokenAdmin's inflation, split by
+ * the GaugeController's weekly weights and boosted by veBAL. Child chains: BAL arrives bridged, as
+ * a reward token of 2022 gauges or as the weekly inflation rate of 2023 gauges.
+ */
+export type GaugeEmissions =
+  | { readonly kind: 'controller'; readonly gaugeController: string; readonly balancerTokenAdmin: string }
+  | { readonly kind: 'child' };
+
+export interface ChainGauges {
+  /** Balancer gauges subgraph (pool -> preferential gauge, its reward tokens); `GAUGES_SUBGRAPH_URL_<chainId>` overrides it. */
+  readonly subgraphUrl: string;
+  /** Lower-case address of BAL on this chain (bridged on child chains). */
+  readonly bal: string;
+  readonly emissions: GaugeEmissions;
 }
 
 export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
@@ -33,6 +52,7 @@ export const NATIVE_ASSET_ALIASES: readonly string[] = [
 ];
 
 const studio = (slug: string) => `https://api.studio.thegraph.com/query/75376/${slug}/version/latest`;
+const childGauges = (slug: string, bal: string): ChainGauges => ({ subgraphUrl: studio(slug), bal, emissions: { kind: 'child' } });
 
 export const CHAINS: readonly ChainInfo[] = [
   {
@@ -40,66 +60,80 @@ export const CHAINS: readonly ChainInfo[] = [
     wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', vault: VAULT_ADDRESS,
     batchRelayer: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f', subgraphUrl: studio('balancer-v2'),
     pricePlatform: 'ethereum', nativePriceId: 'ethereum', infuraNetwork: 'mainnet',
+    gauges: {
+      subgraphUrl: studio('balancer-gauges'), bal: '0xba100000625a3754423978a60c9317c58a424e3d',
+      emissions: { kind: 'controller', gaugeController: '0xc128468b7ce63ea702c1f104d55a2566b13d3abd', balancerTokenAdmin: '0xf302f9f50958c5593770fdf4d4812309ff77414f' },
+    },
   },
   {
     id: 10, name: 'optimism', aliases: ['op'], nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
     batchRelayer: '0x015aca20a1422f3c729086c17f15f10e0cfbc75a', subgraphUrl: studio('balancer-optimism-v2'),
     pricePlatform: 'optimistic-ethereum', nativePriceId: 'ethereum', infuraNetwork: 'optimism-mainnet',
+    gauges: childGauges('balancer-gauges-optimism', '0xfe8b128ba8c78aabc59d4c64cee7ff28e9379921'),
   },
   {
     id: 100, name: 'gnosis', aliases: ['xdai', 'gnosis-chain'], nativeSymbol: 'xDAI',
     wrappedNative: '0xe91d153e0b41518a2ce8dd3d7944fa863463a97d', vault: VAULT_ADDRESS,
     batchRelayer: '0x2163c2fcd0940e84b8a68991bf926edfb0cd926c', subgraphUrl: studio('balancer-gnosis-chain-v2'),
     pricePlatform: 'xdai', nativePriceId: 'xdai', infuraNetwork: null,
+    gauges: childGauges('balancer-gauges-gnosis-chain', '0x7ef541e2a22058048904fe5744f9c7e4c57af717'),
   },
   {
     id: 137, name: 'polygon', aliases: ['matic'], nativeSymbol: 'POL',
     wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270', vault: VAULT_ADDRESS,
     batchRelayer: '0xb1ed8d3b5059b3281d43306cc9d043ce8b22599b', subgraphUrl: studio('balancer-polygon-v2'),
     pricePlatform: 'polygon-pos', nativePriceId: 'polygon-ecosystem-token', infuraNetwork: 'polygon-mainnet',
+    gauges: childGauges('balancer-gauges-polygon', '0x9a71012b13ca4d3d0cdc72a177df3ef03b0e76a3'),
   },
   {
     id: 1101, name: 'zkevm', aliases: ['polygon-zkevm'], nativeSymbol: 'ETH',
     wrappedNative: '0x4f9a0e7fd2bf6067db6994cf12e4495df938e6e9', vault: VAULT_ADDRESS,
     batchRelayer: '0x8e620ffca2580ed87241d7e10f85ee75d0a906f5', subgraphUrl: studio('balancer-polygon-zk-v2'),
     pricePlatform: 'polygon-zkevm', nativePriceId: 'ethereum', infuraNetwork: null,
+    gauges: childGauges('balancer-gauges-polygon-zk', '0x120ef59b80774f02211563834d8e3b72cb1649d6'),
   },
   {
     id: 8453, name: 'base', aliases: [], nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
     batchRelayer: '0x7c3c773c878d2238a9b64d8cee02377bf07ed06a', subgraphUrl: studio('balancer-base-v2'),
     pricePlatform: 'base', nativePriceId: 'ethereum', infuraNetwork: 'base-mainnet',
+    gauges: childGauges('balancer-gauges-base', '0x4158734d47fc9692176b5085e0f52ee0da5d47f1'),
   },
   {
     id: 42161, name: 'arbitrum', aliases: ['arbitrum-one', 'arb'], nativeSymbol: 'ETH',
     wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1', vault: VAULT_ADDRESS,
     batchRelayer: '0x9b892e515d2ab8869f17488d64b3b918731cc70d', subgraphUrl: studio('balancer-arbitrum-v2'),
     pricePlatform: 'arbitrum-one', nativePriceId: 'ethereum', infuraNetwork: 'arbitrum-mainnet',
+    gauges: childGauges('balancer-gauges-arbitrum', '0x040d1edc9569d4bab2d15287dc5a4f10f56a56b8'),
   },
   {
     id: 43114, name: 'avalanche', aliases: ['avax'], nativeSymbol: 'AVAX',
     wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7', vault: VAULT_ADDRESS,
     batchRelayer: '0xa084c11cb55e67c9becf9607f1dbb20ec4d5e7b2', subgraphUrl: studio('balancer-avalanche-v2'),
     pricePlatform: 'avalanche', nativePriceId: 'avalanche-2', infuraNetwork: 'avalanche-mainnet',
+    gauges: childGauges('balancer-gauges-avalanche', '0xe15bcb9e0ea69e6ab9fa080c4c4a5632896298c3'),
   },
   {
     id: 252, name: 'fraxtal', aliases: [], nativeSymbol: 'frxETH',
     wrappedNative: '0xfc00000000000000000000000000000000000006', vault: VAULT_ADDRESS,
     batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d', subgraphUrl: studio('balancer-fraxtal-v2'),
     pricePlatform: 'fraxtal', nativePriceId: 'frax-ether', infuraNetwork: null,
+    gauges: childGauges('balancer-gauges-fraxtal', '0x2fc7447f6cf71f9aa9e7ff8814b37e55b268ec91'),
   },
   {
     id: 34443, name: 'mode', aliases: [], nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006', vault: VAULT_ADDRESS,
     batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d', subgraphUrl: studio('balancer-mode-v2'),
     pricePlatform: 'mode', nativePriceId: 'ethereum', infuraNetwork: null,
+    gauges: childGauges('balancer-gauges-mode', '0xd08a2917653d4e460893203471f0000826fb4034'),
   },
   {
     id: 11155111, name: 'sepolia', aliases: [], nativeSymbol: 'ETH',
     wrappedNative: '0x7b79995e5f793a07bc00c21412e50ecae098e7f9', vault: VAULT_ADDRESS,
     batchRelayer: '0x7852fb9d0895e6e8b3eeda553c03f6e2f9124df9', subgraphUrl: studio('balancer-sepolia-v2'),
     pricePlatform: null, nativePriceId: 'ethereum', infuraNetwork: 'sepolia',
+    gauges: null,
   },
   {
     // The local devnet (src/devnet, `npm run demo`): real Balancer V2 contracts on hardhat. Its
@@ -109,6 +143,11 @@ export const CHAINS: readonly ChainInfo[] = [
     wrappedNative: '0x5fbdb2315678afecb367f032d93f642f64180aa3', vault: '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0',
     batchRelayer: '0x9bd03768a7dcc129555de410ff8e85528a4f88b5', subgraphUrl: 'http://127.0.0.1:8000/subgraphs/name/localdev',
     pricePlatform: 'localdev', nativePriceId: 'ethereum', infuraNetwork: null,
+    // The gauge system src/devnet/gauges.ts deploys from its own account (fixed addresses).
+    gauges: {
+      subgraphUrl: 'http://127.0.0.1:8000/subgraphs/name/localdev-gauges', bal: '0x9a676e781a523b5d0c0e43731313a708cb607508',
+      emissions: { kind: 'controller', gaugeController: '0x8ce361602b935680e8dec218b820ff5056beb7af', balancerTokenAdmin: '0xa15bb66138824a1c7167f5e85b957d04dd34e468' },
+    },
   },
 ];
 

@@ -46,6 +46,8 @@ export interface Config {
   readonly subgraphUrls: ReadonlyMap<number, string>;
   /** RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura). */
   readonly rpcUrls: ReadonlyMap<number, string>;
+  /** Gauges subgraph URL per enabled chain that has gauges (`GAUGES_SUBGRAPH_URL_<id>` or the chain default). */
+  readonly gaugesSubgraphUrls: ReadonlyMap<number, string>;
   /** Subgraph client: time allowed per attempt, and retries after the first attempt (issue 3). */
   readonly subgraph: { readonly timeoutMs: number; readonly retries: number };
   /**
@@ -256,8 +258,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   const subgraphUrls = new Map<number, string>();
   const rpcUrls = new Map<number, string>();
+  const gaugesSubgraphUrls = new Map<number, string>();
   for (const chain of chains) {
     subgraphUrls.set(chain.id, url(env, `SUBGRAPH_URL_${chain.id}`, chain.subgraphUrl) as string);
+    const gauges = url(env, `GAUGES_SUBGRAPH_URL_${chain.id}`, chain.gauges?.subgraphUrl);
+    if (gauges && !chain.gauges) fail(`GAUGES_SUBGRAPH_URL_${chain.id}`, `chain ${chain.id} has no gauges this service knows; remove the variable`);
+    if (gauges) gaugesSubgraphUrls.set(chain.id, gauges);
     const rpc =
       url(env, `RPC_URL_${chain.id}`) ??
       (chains.length === 1 ? rpcUrl : undefined) ??
@@ -268,7 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Reject per-chain overrides for chains that are not enabled: almost always a typo.
   for (const key of Object.keys(env)) {
-    const m = /^(SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(key);
+    const m = /^(SUBGRAPH_URL|GAUGES_SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(key);
     if (m && nonEmpty(env[key]) !== undefined && !chains.some((c) => c.id === Number(m[2]))) {
       const known = CHAINS.some((c) => c.id === Number(m[2]));
       fail(key, known ? `chain ${m[2]} is not in NETWORKS (${chains.map((c) => c.id).join(',')})` : `unknown chain id ${m[2]} (known: ${describeKnownChains()})`);
@@ -301,6 +307,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeProviderProjectId,
     subgraphUrls,
     rpcUrls,
+    gaugesSubgraphUrls,
     subgraph: {
       timeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 30_000, 1),
       retries: int(env, 'SUBGRAPH_RETRIES', 3, 0, 10),

@@ -39,6 +39,8 @@ describe('configuration', () => {
     ['SUBGRAPH_URL_1', 'not a url', /^SUBGRAPH_URL_1: expected an http\(s\) URL/],
     ['SUBGRAPH_URL_10', 'http://127.0.0.1:1/x', /^SUBGRAPH_URL_10: chain 10 is not in NETWORKS/],
     ['RPC_URL_999', 'http://127.0.0.1:1', /^RPC_URL_999: unknown chain id 999/],
+    ['GAUGES_SUBGRAPH_URL_10', 'http://127.0.0.1:1/g', /^GAUGES_SUBGRAPH_URL_10: chain 10 is not in NETWORKS/],
+    ['GAUGES_SUBGRAPH_URL_1', 'gauges', /^GAUGES_SUBGRAPH_URL_1: expected an http\(s\) URL/],
     ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
     ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
     ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
@@ -82,5 +84,13 @@ describe('configuration', () => {
     expect(c.routing.batchRelayers.get(1)).toBe('0x35cea9e57a393ac66aaa7e25c391d52c74b5648f');
     expect(c.routing.batchRelayers.get(137)).toBeNull();
     expect(c.routing.batchRelayers.get(42161)).toBe('0xabcdef0123456789abcdef0123456789abcdef01');
+  });
+
+  test('gauges subgraph per chain: the chain default or GAUGES_SUBGRAPH_URL_<id>; none for chains without gauges', () => {
+    const c = loadConfig({ NETWORKS: '1,137,sepolia', GAUGES_SUBGRAPH_URL_137: 'http://127.0.0.1:9999/gauges/' });
+    expect(c.gaugesSubgraphUrls.get(1)).toBe('https://api.studio.thegraph.com/query/75376/balancer-gauges/version/latest');
+    expect(c.gaugesSubgraphUrls.get(137)).toBe('http://127.0.0.1:9999/gauges');
+    expect(c.gaugesSubgraphUrls.has(11155111)).toBe(false);
+    expect(() => loadConfig({ NETWORKS: 'sepolia', GAUGES_SUBGRAPH_URL_11155111: 'http://127.0.0.1:1/g' })).toThrow(/^GAUGES_SUBGRAPH_URL_11155111: chain 11155111 has no gauges/);
   });
 });
