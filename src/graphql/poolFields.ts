@@ -1,3 +1,5 @@
+import type { StoredPool } from '../domain/pool';
+
 /**
  * The catalogue of Pool fields that `where` can filter and `orderBy` can sort, with how each one
  * compares. The filter input type of the schema, the filter compiler and the sort keys are all
@@ -48,6 +50,9 @@ export const POOL_FILTER_FIELDS = {
   lowerTarget: 'decimal',
   upperTarget: 'decimal',
   maxApr: 'float',
+  stakingAprMin: 'float',
+  stakingAprMax: 'float',
+  rewardAprsTotal: 'float',
   isNew: 'boolean',
   isInRecoveryMode: 'boolean',
   isPaused: 'boolean',
@@ -55,6 +60,16 @@ export const POOL_FILTER_FIELDS = {
 } as const satisfies Record<string, FieldKind>;
 
 export type FilterFieldName = keyof typeof POOL_FILTER_FIELDS;
+
+/**
+ * Catalogue fields that are not top-level Pool fields but parts of `apr`, flattened so they can be
+ * filtered and sorted (`apr.stakingApr.min`, `apr.stakingApr.max`, `apr.rewardAprs.total`).
+ */
+export const DERIVED_FIELDS: Partial<Readonly<Record<FilterFieldName, (pool: StoredPool) => unknown>>> = {
+  stakingAprMin: (p) => p.apr?.stakingApr.min,
+  stakingAprMax: (p) => p.apr?.stakingApr.max,
+  rewardAprsTotal: (p) => p.apr?.rewardAprs.total,
+};
 
 export type NumericKind = 'decimal' | 'int' | 'float';
 

@@ -1,7 +1,7 @@
 import { toPoolView, viewTotalLiquidity, type PoolView } from '../domain/poolView';
 import type { StoredPool } from '../domain/pool';
 import { compareNumeric, storedDecimal, storedNumber, type NumericValue } from './numeric';
-import { POOL_FILTER_FIELDS, type FilterFieldName, type SortFieldName } from './poolFields';
+import { DERIVED_FIELDS, POOL_FILTER_FIELDS, type FilterFieldName, type SortFieldName } from './poolFields';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -64,7 +64,9 @@ export class PoolIndex {
       const pools = this.pools;
       col = new Array<T>(pools.length);
       // Values as the view would show them, without building the views.
+      const derived = DERIVED_FIELDS[field];
       if (field === 'chainId') col.fill(read(this.chainId));
+      else if (derived) for (let i = 0; i < pools.length; i++) col[i] = read(derived(pools[i] as StoredPool));
       else if (field === 'totalLiquidity') for (let i = 0; i < pools.length; i++) col[i] = read(viewTotalLiquidity(pools[i] as StoredPool));
       else for (let i = 0; i < pools.length; i++) col[i] = read((pools[i] as unknown as Record<string, unknown>)[field]);
       this.columns.set(cacheKey, col);

@@ -13,8 +13,9 @@ scalar JSON
 
 type Query {
   """
-  Pools of a chain, filtered by \`where\`, ordered by \`orderBy\` (totalLiquidity, volume, apr or any
-  numeric Pool field; default totalLiquidity) in \`orderDirection\` (desc or asc; default desc).
+  Pools of a chain, filtered by \`where\`, ordered by \`orderBy\` (totalLiquidity, volume, apr, any
+  numeric Pool field, or the APR parts stakingAprMin, stakingAprMax, rewardAprsTotal; default
+  totalLiquidity) in \`orderDirection\` (desc or asc; default desc).
   \`first\` defaults to 100, at most 1000. Pass the returned \`nextToken\` to get the next page.
   """
   pools(

@@ -8,7 +8,8 @@ import type { TaskQueue } from './taskQueue';
 /** The jobs these endpoints run; the same functions (and leases) as the public job endpoints. */
 export interface JobRunners {
   updatePools(ctx: AppContext, chainId: number): Promise<unknown>;
-  decoratePools(ctx: AppContext, chainId: number): Promise<unknown>;
+  /** `gaugeError`: pools were decorated without fresh gauge data. */
+  decoratePools(ctx: AppContext, chainId: number): Promise<{ readonly gaugeError?: string }>;
   updatePrices(ctx: AppContext): Promise<unknown>;
 }
 
@@ -34,7 +35,10 @@ export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick:
 
   r.post('/internal/jobs/decorate-pools/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    await jobs.decoratePools(ctx, chain.id);
+    const report = await jobs.decoratePools(ctx, chain.id);
+    if (report.gaugeError !== undefined) {
+      throw new HttpError(502, `pools were decorated, but the gauge data failed (${report.gaugeError}); staking and reward APRs keep their last values; retry later`);
+    }
     res.status(201).end();
   });
 
