@@ -14,13 +14,15 @@ import { traderAccounts } from './accounts';
 import { demoBanner } from './demoBanner';
 import { DEVNET_CHAIN_ID } from './devnet';
 import { ensureDevnet } from './ensure';
+import { ensureGauges, gaugeGenesis } from './gauges';
 import { LocalChain, serveChain } from './localChain';
 import { DEVNET_BLOCKED_ADDRESS, DevnetUpstreams, startDevnetUpstreams } from './upstreams';
 
 /**
  * `npm run demo`: the whole universe on one machine, offline. A hardhat chain served on
- * 127.0.0.1:8545 (wallets can connect) with the real Balancer V2 contracts and the pools of universe.ts, the
- * local subgraph, price, sanctions and simulator endpoints, and the service on port 8090 with a throw-away
+ * 127.0.0.1:8545 (wallets can connect) with the real Balancer V2 contracts, the pools of universe.ts and a gauge
+ * system paying BAL and reward tokens to some of them (gauges.ts), the local subgraph, gauges
+ * subgraph, price, sanctions and simulator endpoints, and the service on port 8090 with a throw-away
  * SQLite store and its embedded timers. Runs the first pool, price and decoration update, prints
  * where everything is and a curl command per endpoint, and stops cleanly on Ctrl-C / SIGTERM.
  *
@@ -87,14 +89,16 @@ async function main(): Promise<void> {
 
   try {
     process.stdout.write(`starting the local chain on ${HOST}:${rpcPort} ...\n`);
-    const chain = await serveChain(HOST, rpcPort).catch((e) => {
+    // Started before the current week so the gauges' weights count at once (gauges.ts).
+    const chain = await serveChain(HOST, rpcPort, { genesisSeconds: gaugeGenesis(Math.floor(Date.now() / 1000)) }).catch((e) => {
       throw explainListenError(e, `chain RPC on ${HOST}:${rpcPort}`, 'DEMO_RPC_PORT');
     });
     closers.push(() => chain.close());
 
     const { devnet, deployed } = await ensureDevnet(chain.provider);
+    const gauges = await ensureGauges(chain.provider, devnet);
     if (deployed) await approveVaultForTraders(chain, devnet.addresses.vault, devnet.tokens.map((t) => t.address));
-    process.stdout.write(`${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools and ${devnet.tokens.length} tokens\n`);
+    process.stdout.write(`${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges\n`);
 
     const upstreams: DevnetUpstreams = await startDevnetUpstreams({ provider: chain.provider, devnet, host: HOST, port: upstreamsPort }).catch((e) => {
       throw explainListenError(e, `subgraph/price endpoints on ${HOST}:${upstreamsPort}`, 'DEMO_UPSTREAMS_PORT');
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
       DATA_DIR: dataDir,
       STORE: 'sqlite',
       [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
+      [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
       [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl,
       PRICE_API_URL: upstreams.priceApiUrl,
       SANCTIONS_PROVIDER: 'chainalysis',

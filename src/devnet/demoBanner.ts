@@ -83,6 +83,11 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
       method: 'POST', path: '/graphql', expectStatus: 200,
       body: { query: `{ pools(chainId: ${chain}, first: 5, orderBy: "totalLiquidity", orderDirection: "desc") { pools { id poolType totalLiquidity tokens { symbol balance } } nextToken } }` },
     },
+    {
+      title: 'GraphQL: pools whose gauge pays BAL, best boosted staking APR first (APRs in basis points)',
+      method: 'POST', path: '/graphql', expectStatus: 200,
+      body: { query: `{ pools(chainId: ${chain}, orderBy: "stakingAprMax", where: { stakingAprMin: { gt: 0 } }) { pools { name apr { stakingApr { min max } rewardAprs { total breakdown } min max } } } }` },
+    },
     { title: 'Sanctions screening (clean address)', method: 'GET', path: `/check-wallet?address=${sender}`, expectStatus: 200 },
     { title: 'Sanctions screening (an address the local list flags)', method: 'GET', path: `/check-wallet?address=${info.blockedAddress}`, expectStatus: 200 },
     {

@@ -27,16 +27,25 @@ interface HardhatRuntime {
 }
 
 export interface ChainStartOptions {
-  /** Unix seconds of the genesis block (default: now); only the first chain of a process can set it. */
+  /**
+   * Unix seconds of the genesis block (default: now). Hardhat reads its config once per process
+   * (per module registry under jest), so only the first chain started there can set it.
+   */
   readonly genesisSeconds?: number;
 }
 
 function loadHardhat(options: ChainStartOptions = {}): HardhatRuntime {
   process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
-  if (options.genesisSeconds !== undefined) process.env.DEVNET_GENESIS_DATE = new Date(options.genesisSeconds * 1000).toISOString();
   // The config sits beside this module; name it so the working directory does not matter.
   process.env.HARDHAT_CONFIG ??= join(__dirname, 'hardhat.config.js');
-  return require('hardhat') as HardhatRuntime;
+  if (options.genesisSeconds === undefined) return require('hardhat') as HardhatRuntime;
+  process.env.DEVNET_GENESIS_DATE = new Date(options.genesisSeconds * 1000).toISOString();
+  try {
+    return require('hardhat') as HardhatRuntime;
+  } finally {
+    // Read by the config on load; it must not reach chains started later in this process.
+    delete process.env.DEVNET_GENESIS_DATE;
+  }
 }
 
 const devnetNetwork = Network.from(DEVNET_CHAIN_ID);

@@ -8,11 +8,15 @@ import { OnchainPoolReader } from './indexer/onchainPools';
 import { PoolsArgs, selectPools, SubgraphPool, subgraphSchema } from './indexer/subgraphSchema';
 import { toSubgraphPool } from './indexer/subgraphPools';
 import { COIN_PRICES_USD, pricesByAddress } from './prices';
+import { readGauges } from './gauges';
+import { GaugePoolEntry, gaugesRootValue, gaugesSubgraphSchema, readGaugeEntries } from './indexer/gaugesSubgraph';
 
 /**
  * The devnet's two upstreams on one loopback HTTP server:
  * - `POST /subgraphs/name/localdev`: a subgraph-shaped GraphQL endpoint whose pools are read from
  *   the chain at the latest block (so a trade shows up at the next pool update);
+ * - `POST /subgraphs/name/localdev-gauges`: the gauges subgraph (pool -> preferential gauge and
+ *   its reward tokens) over the gauge system on the chain (src/devnet/gauges.ts), if it has one;
  * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
  *   API with the devnet's fixed prices;
  * - `GET /sanctions/api/v1/address/:address`: a Chainalysis-shaped screening API that flags only
@@ -22,6 +26,7 @@ import { COIN_PRICES_USD, pricesByAddress } from './prices';
  *   (`contracts/encode-states`) and `state_objects` are Tenderly features it refuses with a 400.
  */
 export const SUBGRAPH_PATH = '/subgraphs/name/localdev';
+export const GAUGES_SUBGRAPH_PATH = '/subgraphs/name/localdev-gauges';
 export const PRICES_PATH = '/prices/api/v3';
 export const PRICE_PLATFORM = 'localdev';
 export const SANCTIONS_PATH = '/sanctions';
@@ -31,6 +36,8 @@ export const DEVNET_BLOCKED_ADDRESS = '0x000000000000000000000000000000000000dea
 
 export interface DevnetUpstreams {
   readonly subgraphUrl: string;
+  /** For GAUGES_SUBGRAPH_URL_31337. */
+  readonly gaugesSubgraphUrl: string;
   readonly priceApiUrl: string;
   /** Base URL for SANCTIONS_API_URL (provider chainalysis; any API key). */
   readonly sanctionsApiUrl: string;
@@ -75,6 +82,22 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
     return { pools: await c.pools, number: c.number, hash: c.hash, timestamp: c.timestamp };
   }
 
+  let gaugeCache: { hash: string; entries: Promise<GaugePoolEntry[]> } | undefined;
+  const gaugesAtLatest = async (): Promise<GaugePoolEntry[]> => {
+    const block = await options.provider.getBlock('latest');
+    if (!block?.hash) throw new Error('the chain returned no latest block');
+    if (gaugeCache?.hash !== block.hash) {
+      const hash = block.hash;
+      const read = readGauges(options.provider).then((system) => (system ? readGaugeEntries(options.provider, system) : []));
+      gaugeCache = { hash, entries: read };
+      read.catch(() => {
+        if (gaugeCache?.hash === hash) gaugeCache = undefined;
+      });
+    }
+    return gaugeCache.entries;
+  };
+  const gaugesRoot = gaugesRootValue(gaugesAtLatest);
+
   const rootValue = {
     pools: async (args: PoolsArgs) => selectPools((await poolsAtLatest()).pools, args),
     pool: async ({ id }: { id: string }) => (await poolsAtLatest()).pools.find((p) => p.id === id.toLowerCase()) ?? null,
@@ -97,6 +120,11 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
       variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
     });
     res.json(result);
+  });
+  app.post(GAUGES_SUBGRAPH_PATH, express.json({ limit: '100kb' }), async (req: Request, res: Response) => {
+    const body = req.body as { query?: unknown; variables?: unknown } | undefined;
+    if (typeof body?.query !== 'string') return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
+    res.json(await graphql({ schema: gaugesSubgraphSchema(), source: body.query, rootValue: gaugesRoot, variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined }));
   });
   app.get(`${PRICES_PATH}/simple/price`, (req: Request, res: Response) => {
     const ids = String(req.query.ids ?? '').split(',').filter((s) => s !== '');
@@ -146,6 +174,7 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   const base = `http://${addr.address}:${addr.port}`;
   return {
     subgraphUrl: `${base}${SUBGRAPH_PATH}`,
+    gaugesSubgraphUrl: `${base}${GAUGES_SUBGRAPH_PATH}`,
     priceApiUrl: `${base}${PRICES_PATH}`,
     sanctionsApiUrl: `${base}${SANCTIONS_PATH}`,
     simulatorApiUrl: `${base}${SIMULATOR_PATH}`,

@@ -99,6 +99,18 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   const blocked = commands.find((c) => c.url.includes('check-wallet') && c.url.endsWith('dead'));
   expect(await (await fetch(blocked!.url)).json()).toEqual({ is_blocked: true });
 
+  // The gauges the demo deploys pay BAL (boostable) and reward tokens from the first decoration on,
+  // and the printed GraphQL query finds those pools by their staking APR.
+  type Apr = { stakingApr: { min: number; max: number }; rewardAprs: { total: number } };
+  const pools = (await (await fetch(commands.find((c) => new URL(c.url).pathname === '/pools/31337')!.url)).json()) as { apr?: Apr }[];
+  const earning = pools.filter((p) => p.apr && p.apr.stakingApr.min > 0 && p.apr.stakingApr.max > p.apr.stakingApr.min && p.apr.rewardAprs.total > 0);
+  expect(earning.length).toBeGreaterThan(0);
+  const byStaking = commands.find((c) => c.body?.includes('stakingAprMax'))!;
+  const found = (await (await fetch(byStaking.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: byStaking.body })).json()) as { data: { pools: { pools: { apr: Apr }[] } } };
+  expect(found.data.pools.pools.length).toBe(pools.filter((p) => (p.apr?.stakingApr.min ?? 0) > 0).length);
+  const maxima = found.data.pools.pools.map((p) => p.apr.stakingApr.max);
+  expect(maxima).toEqual([...maxima].sort((a, b) => b - a));
+
   const apiUrl = new URL(commands[0]!.url).origin;
   child.kill('SIGTERM');
   expect(await exited).toBe(0);

@@ -73,6 +73,7 @@ export async function startE2eEnvironment(): Promise<E2eEnvironment> {
     const api: TestServer = await startTestServer({
       NETWORKS: String(DEVNET_CHAIN_ID),
       [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
+      [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
       PRICE_API_URL: upstreams.priceApiUrl,
       ...routerSettings(),
       ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
