@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/env';
 import { decorateChain } from '../../src/domain/decoration/decorateChain';
+import type { GaugeData, PoolGauge } from '../../src/domain/decoration/gaugeApr';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolHistoryPoint, StoredPool, StoredToken } from '../../src/domain/pool';
 import { decoratePools } from '../../src/jobs/decoratePools';
@@ -20,8 +21,9 @@ const DAY = 86_400;
 
 /**
  * Decoration of 10,000 synthetic pools (2/3 weighted, 1/3 stable, every 10th holding the previous
- * pool's BPT, 1 token in 5 without a price, two history points per pool): the pure computation
- * (target < 2 s) and the whole job against SQLite (read, decorate, one commit).
+ * pool's BPT, 1 token in 5 without a price, two history points per pool, every other pool with a
+ * boosted gauge streaming two reward tokens): the pure computation (target < 2 s) and the whole
+ * job against SQLite (read, decorate, one commit).
  */
 export async function run(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
@@ -43,16 +45,28 @@ export async function run(): Promise<void> {
     { poolId: p.id, timestamp: now - DAY - 900, totalSwapVolume: '1000', totalSwapFee: '1', totalShares: p.totalShares, priceRates: {} },
   ]);
   const pricesUsd = new Map(tokens.filter((t) => t.priceUsd !== null).map((t) => [t.address, t.priceUsd!]));
+  const E18 = 10n ** 18n;
+  const byPool = new Map<string, PoolGauge>();
+  pools.forEach((p, i) => {
+    if (i % 2 !== 0) return;
+    byPool.set(p.id, {
+      address: p.address, isKilled: false,
+      bal: { perSecond: E18 / 100n, boosted: true, periodFinish: null },
+      totalSupply: 1_000n * E18, workingSupply: 600n * E18,
+      rewards: [tokens[i % TOKENS]!, tokens[(i + 7) % TOKENS]!].map((t) => ({ token: t.address, decimals: t.decimals, perSecond: 10n ** BigInt(t.decimals) / 1000n, periodFinish: now + DAY })),
+    });
+  });
+  const gauges: GaugeData = { status: 'fresh', bal: tokens[0]!.address, byPool, unread: new Set() };
 
   const times: number[] = [];
   let decorated = 0;
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    decorated = decorateChain({ pools, pricesUsd, history, nowSeconds: now, protocolSwapFee: 0.5 }).size;
+    decorated = decorateChain({ pools, pricesUsd, history, nowSeconds: now, protocolSwapFee: 0.5, gauges }).size;
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  process.stdout.write(`${decorated} pools, ${tokens.length} tokens, ${history.length} history points\n`);
+  process.stdout.write(`${decorated} pools, ${tokens.length} tokens, ${history.length} history points, ${byPool.size} gauges\n`);
   figure('decorateChain, 10,000 pools (median of 5)', times[2]! / 1000, 's', { op: '<', value: 2 });
   figure('decorateChain, 10,000 pools (slowest of 5)', times[4]! / 1000, 's');
 
