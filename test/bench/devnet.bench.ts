@@ -11,9 +11,12 @@ import { figure } from './lib/report';
 
 /**
  * The local chain and the exact quote amounts:
- * - deploying the whole devnet (Balancer V2 stack, 7 tokens, 10 pools, 4 funded traders) in process;
- * - what replaying a route with the Vault's arithmetic (the engine's pool models, src/domain/swap) adds to a quote, on
- *   the SOR's routes for the mainnet snapshot's quote mix (target: well under the SOR's own time).
+ * - deploying the whole devnet (Balancer V2 stack, its tokens, every pool `npm run demo` serves, the
+ *   gauge system and the funded traders) in process; the figure names the pool count;
+ * - what replaying a route with the Vault's arithmetic (the engine's pool models, src/domain/swap)
+ *   adds to a quote, on the SOR's routes for the mainnet snapshot's quote mix (target: well under the
+ *   SOR's own time), and the share of those routes every pool of which the models simulate (a SOR
+ *   route that a pool would revert on counts as not simulated).
  */
 export async function run(): Promise<void> {
   const chain = startInProcessChain();

@@ -23,11 +23,12 @@ import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
  *    ratios to both SOR patterns; the same for the service with `ROUTER_ENGINE=sor`;
  *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated.
  * Env: ROUTER_WORKERS (default: the service's default, one per core), BENCH_ROUNDS (distinct
- * rounds, default 4), BENCH_SECONDS (default 10).
+ * rounds, default 20: 880 quotes, about two seconds; with a few rounds the window is a fraction of a
+ * second and the rate swings with whatever else the machine does), BENCH_SECONDS (default 10).
  */
 
 const CONNECTIONS = 8;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 function pct(sorted: number[], p: number): number {
