@@ -17,10 +17,11 @@ export interface StackConfig {
   readonly updatePoolsIntervalMinutes: number;
   readonly decoratePoolsIntervalMinutes: number;
   /**
-   * How long a pool update and a price run may take, in seconds (the service's
-   * UPDATE_POOLS_DEADLINE_SECONDS and PRICE_RUN_DEADLINE_SECONDS); the scheduler waits a margin longer.
+   * How long a pool update, a price run and a decoration's upstream reads may take, in seconds (the
+   * service's UPDATE_POOLS_DEADLINE_SECONDS, PRICE_RUN_DEADLINE_SECONDS and
+   * DECORATE_POOLS_DEADLINE_SECONDS); the scheduler waits a margin longer.
    */
-  readonly jobDeadlines: { readonly updatePoolsSeconds: number; readonly priceRunSeconds: number };
+  readonly jobDeadlines: { readonly updatePoolsSeconds: number; readonly priceRunSeconds: number; readonly decoratePoolsSeconds: number };
   readonly database: {
     readonly poolsReadCapacity: number;
     readonly poolsWriteCapacity: number;
@@ -71,7 +72,7 @@ export const MANAGED_ENV = [
   'TASKS_SERVICE_ACCOUNT', 'TASKS_QUEUE', 'TASKS_LOCATION', 'UPDATE_POOLS_INTERVAL_IN_MINUTES',
   'DECORATE_POOLS_INTERVAL_IN_MINUTES', 'DOMAIN_NAME', 'DATABASE_POOLS_READ_CAPACITY', 'DATABASE_POOLS_WRITE_CAPACITY',
   'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 'TRUST_PROXY',
-  'UPDATE_POOLS_DEADLINE_SECONDS', 'PRICE_RUN_DEADLINE_SECONDS',
+  'UPDATE_POOLS_DEADLINE_SECONDS', 'PRICE_RUN_DEADLINE_SECONDS', 'DECORATE_POOLS_DEADLINE_SECONDS',
   ...SECRET_NAMES,
 ] as const;
 
@@ -168,6 +169,7 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
     jobDeadlines: {
       updatePoolsSeconds: deadlineAt(raw, 'UPDATE_POOLS_DEADLINE_SECONDS', 60),
       priceRunSeconds: deadlineAt(raw, 'PRICE_RUN_DEADLINE_SECONDS', 90),
+      decoratePoolsSeconds: deadlineAt(raw, 'DECORATE_POOLS_DEADLINE_SECONDS', 120),
     },
     database: {
       poolsReadCapacity: numberAt(raw, 'DATABASE_POOLS_READ_CAPACITY', 2000),

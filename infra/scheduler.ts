@@ -37,7 +37,7 @@ export function scheduledCalls(c: StackConfig): ScheduledCall[] {
         path: `/internal/jobs/decorate-pools/${id}`,
         schedule: decorate,
         description: `Pool decoration (liquidity, volume, APR) of chain ${id} every ${c.decoratePoolsIntervalMinutes} min`,
-        attemptDeadline: '300s',
+        attemptDeadline: attempt(c.jobDeadlines.decoratePoolsSeconds),
       },
     ]),
     {
@@ -69,7 +69,7 @@ export function createSchedulerJobs(
           schedule: call.schedule,
           timeZone: 'Etc/UTC',
           attemptDeadline: call.attemptDeadline,
-          // A busy job answers 500; the next scheduled run comes soon, so retry once only.
+          // A busy job answers 503; the next scheduled run comes soon, so retry once only.
           retryConfig: { retryCount: 1, minBackoffDuration: '10s' },
           httpTarget: {
             uri: pulumi.interpolate`${serviceUrl}${call.path}`,

@@ -25,6 +25,7 @@ export function plainEnv(c: StackConfig): Record<string, string> {
     DECORATE_POOLS_INTERVAL_IN_MINUTES: String(c.decoratePoolsIntervalMinutes),
     UPDATE_POOLS_DEADLINE_SECONDS: String(c.jobDeadlines.updatePoolsSeconds),
     PRICE_RUN_DEADLINE_SECONDS: String(c.jobDeadlines.priceRunSeconds),
+    DECORATE_POOLS_DEADLINE_SECONDS: String(c.jobDeadlines.decoratePoolsSeconds),
     DATABASE_POOLS_READ_CAPACITY: String(c.database.poolsReadCapacity),
     DATABASE_POOLS_WRITE_CAPACITY: String(c.database.poolsWriteCapacity),
     DATABASE_TOKENS_READ_CAPACITY: String(c.database.tokensReadCapacity),

@@ -55,6 +55,8 @@ export interface Config {
    * waiting for a run in flight included; below the scheduler's attempt deadline (infra/).
    */
   readonly updatePoolsDeadlineSeconds: number;
+  /** Whole decoration run's deadline for its upstream reads (gauges subgraph and node), in seconds. */
+  readonly decoratePoolsDeadlineSeconds: number;
   readonly prices: {
     readonly apiUrl: string;
     readonly apiKey: string | undefined;
@@ -313,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
       retries: int(env, 'SUBGRAPH_RETRIES', 3, 0, 10),
     },
     updatePoolsDeadlineSeconds: int(env, 'UPDATE_POOLS_DEADLINE_SECONDS', 60, 1, 1_800),
+    decoratePoolsDeadlineSeconds: int(env, 'DECORATE_POOLS_DEADLINE_SECONDS', 120, 1, 1_800),
     prices: {
       apiUrl: url(env, 'PRICE_API_URL', 'https://api.coingecko.com/api/v3') as string,
       apiKey: nonEmpty(env.PRICE_API_KEY),

@@ -21,8 +21,6 @@ import { RPC_DEFAULTS } from './tokenMetadataFromChain';
  * the internal job endpoint answers 502 so the scheduler retries.
  */
 export const DECORATE_POOLS_JOB = 'decorate-pools';
-/** Gauge reads stop retrying this long after the run started. */
-const GAUGE_BUDGET_MS = 120_000;
 
 export interface DecorationReport {
   readonly chainId: number;
@@ -70,7 +68,9 @@ async function fetchGauges(ctx: AppContext, chainId: number, nowSeconds: number)
     return undefined;
   }
   try {
-    return await source.fetch(nowSeconds, ctx.now() + GAUGE_BUDGET_MS);
+    const seconds = ctx.config.decoratePoolsDeadlineSeconds;
+    // Wall clock like the upstream client's timers (ctx.now may be a test's fixed clock).
+    return await source.fetch(nowSeconds, { at: Date.now() + seconds * 1000, label: `the decoration's ${seconds} s deadline (DECORATE_POOLS_DEADLINE_SECONDS)` });
   } catch (e) {
     if (e instanceof UpstreamError) return { error: e.message };
     throw e;

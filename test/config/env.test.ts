@@ -47,6 +47,7 @@ describe('configuration', () => {
     ['SIMULATOR_ALLOWED_CONTRACTS', '0xba12222222228d8ba445958a75a0704d566bf2c8,vault', /^SIMULATOR_ALLOWED_CONTRACTS: 'vault' is not an address/],
     ['UPDATE_POOLS_DEADLINE_SECONDS', '0', /^UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/],
     ['PRICE_RUN_DEADLINE_SECONDS', '1h', /^PRICE_RUN_DEADLINE_SECONDS: expected a whole number/],
+    ['DECORATE_POOLS_DEADLINE_SECONDS', '1801', /^DECORATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
     ['TRUST_PROXY', 'yes', /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/],
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],

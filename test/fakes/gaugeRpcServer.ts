@@ -59,6 +59,8 @@ interface RpcRequest {
 export class FakeGaugeChain {
   /** Answer every HTTP request with this status instead. */
   failStatus: number | undefined;
+  /** Never answer (the request stays open until the client gives up or the fake closes). */
+  hang = false;
   /** HTTP requests and individual calls received. */
   requests = 0;
   calls = 0;
@@ -72,6 +74,7 @@ export class FakeGaugeChain {
     const fake = new FakeGaugeChain(undefined, state);
     fake.http = await startHttpFake((req, res) => {
       fake.requests++;
+      if (fake.hang) return;
       if (fake.failStatus !== undefined) return sendJson(res, fake.failStatus, { error: 'node unavailable' });
       const body = JSON.parse(req.body) as RpcRequest | RpcRequest[];
       sendJson(res, 200, Array.isArray(body) ? body.map((r) => fake.answer(r)) : fake.answer(body));

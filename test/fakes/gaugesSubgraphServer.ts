@@ -19,11 +19,13 @@ export function gaugeEntry(poolId: string, gauge: string, rewardTokens: readonly
 /**
  * A local stand-in for the Balancer gauges subgraph: GraphQL over the same schema and `pools(...)`
  * semantics as the devnet's endpoint, over an in-memory list that tests change at run time. Faults:
- * an HTTP status for every request, or a GraphQL `errors` answer.
+ * an HTTP status for every request, a GraphQL `errors` answer, or no answer at all.
  */
 export class FakeGaugesSubgraph {
   /** Answer every request with this HTTP status instead. */
   failStatus: number | undefined;
+  /** Never answer (the request stays open until the client gives up or the fake closes). */
+  hang = false;
   /** Answer with a GraphQL `errors` array instead of data. */
   graphqlError: string | undefined;
   /** Variables of every query received (faults included). */
@@ -37,6 +39,7 @@ export class FakeGaugesSubgraph {
     fake.http = await startHttpFake(async (req, res) => {
       const body = JSON.parse(req.body || '{}') as { query?: string; variables?: Record<string, unknown> };
       fake.queries.push(body.variables);
+      if (fake.hang) return;
       if (fake.failStatus !== undefined) return sendJson(res, fake.failStatus, { error: 'indexer unavailable' });
       if (fake.graphqlError !== undefined) return sendJson(res, 200, { data: null, errors: [{ message: fake.graphqlError }] });
       sendJson(res, 200, await graphql({ schema: gaugesSubgraphSchema(), source: body.query ?? '', rootValue: root, variableValues: body.variables }));

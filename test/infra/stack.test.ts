@@ -256,15 +256,17 @@ describe('Pulumi program variants', () => {
   });
 
   it('takes the job deadlines from config and moves the scheduler attempt deadlines with them', async () => {
-    const d = await deploy(configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '240', PRICE_RUN_DEADLINE_SECONDS: '45' }));
+    const d = await deploy(configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '240', PRICE_RUN_DEADLINE_SECONDS: '45', DECORATE_POOLS_DEADLINE_SECONDS: '200' }));
     const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
     expect(container.envs).toEqual(expect.arrayContaining([
       { name: 'UPDATE_POOLS_DEADLINE_SECONDS', value: '240' },
       { name: 'PRICE_RUN_DEADLINE_SECONDS', value: '45' },
+      { name: 'DECORATE_POOLS_DEADLINE_SECONDS', value: '200' },
     ]));
     const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
     expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['270s']));
     expect(jobs.find((j) => j.httpTarget.uri.endsWith('/price-tick'))?.attemptDeadline).toBe('75s');
+    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['230s']));
     // Cloud Scheduler waits at most 30 min for an attempt.
     expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(/UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/);
   });

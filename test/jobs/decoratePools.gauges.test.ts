@@ -145,3 +145,45 @@ describe('decoration with gauges', () => {
     }
   });
 });
+
+describe('a gauge upstream that never answers', () => {
+  let ctx2: Awaited<ReturnType<typeof createContext>>;
+  let srv2: RunningServer;
+
+  beforeAll(async () => {
+    const store = new SqliteStore(':memory:', 0);
+    await store.commit(1, { pools: [earning, plain], tokens: [priced(A.WETH, '2000'), priced(A.USDC, '1'), priced(BAL, '5'), priced(LINK, '15')], bumpPoolsVersion: true, bumpTokensVersion: true });
+    // Default timeouts and retries: only the deadline can end the run early.
+    const config = loadConfig({ NETWORKS: '1', GAUGES_SUBGRAPH_URL_1: subgraph.url, RPC_URL_1: chain.url, DECORATE_POOLS_DEADLINE_SECONDS: '2' });
+    ctx2 = await createContext(config, { logger: createLogger({ debug: false, destination: new Writable({ write: (_c, _e, cb) => cb() }) }), store });
+    srv2 = await startServer(ctx2, 0, { host: '127.0.0.1', features: [], routers: [internalJobsRouter(ctx2, INTERNAL_JOB_RUNNERS, 'no price tick in this test')] });
+  });
+
+  afterAll(async () => {
+    subgraph.hang = false;
+    chain.hang = false;
+    await srv2?.close();
+  });
+
+  it.each([
+    ['the gauges subgraph', () => (subgraph.hang = true), /^gauges subgraph: no answer before the decoration's 2 s deadline \(DECORATE_POOLS_DEADLINE_SECONDS\)/],
+    ['the node', () => (chain.hang = true), /^RPC: no answer before the decoration's 2 s deadline \(DECORATE_POOLS_DEADLINE_SECONDS\)/],
+  ])('%s: the job endpoint answers 502 by DECORATE_POOLS_DEADLINE_SECONDS, naming it; the last APRs stay', async (_what, hangIt, message) => {
+    expect((await decoratePools(ctx2, 1)).gaugeError).toBeUndefined();
+    hangIt();
+    try {
+      const started = Date.now();
+      const res = await request(srv2.url).post('/internal/jobs/decorate-pools/1');
+      expect(res.status).toBe(502);
+      // The default per-request timeout and retries would take well over a minute.
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(res.body.error).toMatch(/gauge data failed/);
+      const report = await decoratePools(ctx2, 1);
+      expect(report.gaugeError).toMatch(message);
+      expect((await request(srv2.url).get(`/pools/1/${earning.id}`).expect(200)).body.apr).toMatchObject(EXPECTED);
+    } finally {
+      subgraph.hang = false;
+      chain.hang = false;
+    }
+  }, 30_000);
+});

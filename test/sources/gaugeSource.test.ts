@@ -34,14 +34,16 @@ beforeEach(() => {
   subgraph.failStatus = undefined;
   subgraph.graphqlError = undefined;
   chain.failStatus = undefined;
+  chain.hang = false;
+  subgraph.hang = false;
   chain.requests = 0;
 });
 
-function source(gauges: ChainGauges, pageSize?: number): BalancerGaugeSource {
+function source(gauges: ChainGauges, pageSize?: number, timeoutMs = 2_000): BalancerGaugeSource {
   return new BalancerGaugeSource({
     chain: gauges,
-    subgraph: { url: subgraph.url, timeoutMs: 2_000, retries: 1, baseDelayMs: 1, maxDelayMs: 2, pageSize },
-    rpc: { url: chain.url, timeoutMs: 2_000, batchSize: 100, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } },
+    subgraph: { url: subgraph.url, timeoutMs, retries: 1, baseDelayMs: 1, maxDelayMs: 2, pageSize },
+    rpc: { url: chain.url, timeoutMs, batchSize: 100, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 } },
   });
 }
 
@@ -159,5 +161,37 @@ describe('child chains', () => {
       totalSupply: 80n * E18, workingSupply: 40n * E18,
       rewards: [{ token: LINK, decimals: 18, perSecond: 19n, periodFinish: NOW + 60 }],
     });
+  });
+});
+
+describe('an upstream that does not answer', () => {
+  beforeEach(() => {
+    subgraph.entries = [gaugeEntry(pid(1), gaugeAt(1))];
+    chain.state = {
+      tokenAdmin: { address: TOKEN_ADMIN, rate: E18 },
+      controller: { address: CONTROLLER, weights: { [gaugeAt(1)]: E18 } },
+      gauges: { [gaugeAt(1)]: { totalSupply: E18, workingSupply: E18 } },
+      decimals: {},
+    };
+  });
+
+  it('a silent node: each attempt ends at the request timeout, retried once, then the read fails naming the timeout', async () => {
+    chain.hang = true;
+    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(new UpstreamError('RPC', 'no answer within 200 ms'));
+    expect(chain.requests).toBe(2);
+  });
+
+  it('a silent subgraph: the same, for the gauges subgraph', async () => {
+    subgraph.hang = true;
+    const before = subgraph.queries.length;
+    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(new UpstreamError('gauges subgraph', 'no answer within 200 ms'));
+    expect(subgraph.queries.length - before).toBe(2);
+  });
+
+  it('a deadline ends the read before the retries do, and the error names it', async () => {
+    chain.hang = true;
+    const label = "the decoration's 1 s deadline (DECORATE_POOLS_DEADLINE_SECONDS)";
+    await expect(source(mainnet, undefined, 60_000).fetch(NOW, { at: Date.now() + 300, label })).rejects.toThrow(new UpstreamError('RPC', `no answer before ${label}`));
+    expect(chain.requests).toBe(1);
   });
 });

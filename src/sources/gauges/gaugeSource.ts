@@ -14,8 +14,14 @@ export type FreshGauges = Extract<GaugeData, { status: 'fresh' }> & {
   readonly problems: readonly string[];
 };
 
+/** When the read must be over (unix ms) and how errors name that deadline. */
+export interface GaugeReadDeadline {
+  readonly at: number;
+  readonly label: string;
+}
+
 export interface GaugeSource {
-  fetch(nowSeconds: number, deadline?: number): Promise<FreshGauges>;
+  fetch(nowSeconds: number, deadline?: GaugeReadDeadline): Promise<FreshGauges>;
 }
 
 export interface GaugeSourceOptions {
@@ -57,12 +63,14 @@ export class BalancerGaugeSource implements GaugeSource {
     this.subgraph = new GaugesSubgraphClient(options.subgraph);
   }
 
-  async fetch(nowSeconds: number, deadline?: number): Promise<FreshGauges> {
+  async fetch(nowSeconds: number, deadline?: GaugeReadDeadline): Promise<FreshGauges> {
     const { chain } = this.options;
-    const listed = await this.subgraph.fetchPreferentialGauges(deadline);
+    const listed = await this.subgraph.fetchPreferentialGauges(deadline?.at, deadline?.label);
+    // The node's batches share the run's deadline with the subgraph: retries stop at it.
+    const rpc = deadline ? { ...this.options.rpc, retry: { ...this.options.rpc.retry, deadline: deadline.at, deadlineLabel: deadline.label } } : this.options.rpc;
     const problems: string[] = listed.skipped.map((s) => `gauges subgraph entry${s.poolId ? ` for pool ${s.poolId}` : ''} skipped: ${s.reason}`);
     const unread = new Set<string>(listed.skipped.flatMap((s) => (s.poolId ? [s.poolId] : [])));
-    const reads = await readGaugesOnChain(this.options.rpc, chain.emissions, listed.gauges, nowSeconds);
+    const reads = await readGaugesOnChain(rpc, chain.emissions, listed.gauges, nowSeconds);
     const byPool = new Map<string, PoolGauge>();
     for (const g of listed.gauges) {
       const reading = reads.readings.get(g.gauge);

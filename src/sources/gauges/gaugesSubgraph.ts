@@ -82,12 +82,13 @@ export class GaugesSubgraphClient {
     this.pageSize = options.pageSize ?? GAUGES_PAGE_SIZE;
   }
 
-  private async page(lastId: string, deadline: number | undefined): Promise<unknown[]> {
+  private async page(lastId: string, deadline: number | undefined, deadlineLabel: string | undefined): Promise<unknown[]> {
     const retry: RetryPolicy = {
       attempts: this.options.retries + 1,
       baseDelayMs: this.options.baseDelayMs ?? 250,
       maxDelayMs: this.options.maxDelayMs ?? 5_000,
       deadline,
+      deadlineLabel,
     };
     const res = await requestJson<GraphQlAnswer>(
       GAUGES_SUBGRAPH_UPSTREAM,
@@ -105,12 +106,12 @@ export class GaugesSubgraphClient {
   }
 
   /** Every pool with a preferential gauge, page by page by pool address. */
-  async fetchPreferentialGauges(deadline?: number): Promise<SubgraphGauges> {
+  async fetchPreferentialGauges(deadline?: number, deadlineLabel?: string): Promise<SubgraphGauges> {
     const gauges: SubgraphGauge[] = [];
     const skipped: { poolId: string | undefined; reason: string }[] = [];
     let lastId = '';
     for (;;) {
-      const page = await this.page(lastId, deadline);
+      const page = await this.page(lastId, deadline, deadlineLabel);
       for (const raw of page) {
         const parsed = parseGaugeEntry(raw);
         if (parsed.ok === true) gauges.push(parsed.gauge);
