@@ -1,5 +1,5 @@
 import type { Config } from '../config/env';
-import type { FeatureFactory } from '../features';
+import type { FeatureFactory } from '../http/feature';
 import { setActiveErrorTracker } from './ErrorTracker';
 import { chainIdFromPath, routeTemplate } from './requestTags';
 import { createSentryTracker } from './sentryTracker';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../appContext';
-import type { Feature } from '../features';
+import type { Feature } from '../http/feature';
 import { HttpError } from '../http/errors';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { GraphiqlPage, wantsGraphiql } from './graphiqlPage';

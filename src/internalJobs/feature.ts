@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { FeatureFactory } from '../features';
+import type { FeatureFactory } from '../http/feature';
 import { requireGoogleCaller } from './callerAuth';
 import { GoogleIdTokenVerifier, IdTokenVerifier } from './idTokenVerifier';
 import { internalJobsRouter, JobRunners, PriceTick } from './routes';

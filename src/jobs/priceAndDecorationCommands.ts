@@ -1,4 +1,4 @@
-import type { JobCommand } from './commands';
+import type { JobCommand } from './jobCommand';
 import { decoratePools, DecorationReport } from './decoratePools';
 import { PriceUpdateReport, updatePrices } from './updatePrices';
 

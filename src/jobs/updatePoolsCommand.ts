@@ -1,4 +1,4 @@
-import type { JobCommand } from './commands';
+import type { JobCommand } from './jobCommand';
 import { PoolUpdateReport, updatePools } from './updatePools';
 
 /** `npm run job -- update-pools --chain <id|name>`: one pool update, then what changed. */

@@ -2,8 +2,8 @@ import { Router, type Request } from 'express';
 import type { AppContext } from '../appContext';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
-import { snapshotFor } from '../http/routes/pools';
 import { resolveChainParam } from '../http/chainParam';
+import { loadedSnapshot } from '../http/snapshot';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { buildOrder, checkParties } from './buildOrder';
 import type { QuoteService } from './quoteService';
@@ -50,7 +50,7 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
 
   r.post('/sor/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = snapshotFor(ctx, req.params.chainId);
+    const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
     const info: SerializedSwapInfo = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
     res.json(info);
@@ -58,7 +58,7 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
 
   r.post('/order/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = snapshotFor(ctx, req.params.chainId);
+    const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseOrderBody(req.body));
     const nowSeconds = Math.floor(ctx.now() / 1000);
     const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;

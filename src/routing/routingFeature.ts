@@ -1,5 +1,5 @@
 import type { AppContext } from '../appContext';
-import type { Feature } from '../features';
+import type { Feature } from '../http/feature';
 import { createExecutor } from './quoteExecutor';
 import { QuoteService } from './quoteService';
 import { routingRouter } from './routes';

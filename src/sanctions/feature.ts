@@ -1,4 +1,4 @@
-import type { FeatureFactory } from '../features';
+import type { FeatureFactory } from '../http/feature';
 import { createSanctionsProvider } from '../sources/sanctions/createSanctionsProvider';
 import { checkWalletRouter } from './checkWalletRouter';
 import { createScreeningCache } from './screeningCache';

@@ -1,4 +1,4 @@
-import type { FeatureFactory } from '../features';
+import type { FeatureFactory } from '../http/feature';
 import { tenderlyClient } from '../sources/simulator/tenderly';
 import { checkSimulationTarget } from './contractAllowList';
 import { simulatorRouter } from './simulatorRouter';

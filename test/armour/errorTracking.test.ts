@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { reportJobFailure } from '../../src/errorTracking/ErrorTracker';
 import { errorTrackingFeature } from '../../src/errorTracking/feature';
-import { poolUpdateFeature } from '../../src/jobs/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
 import { UPDATE_POOLS_JOB } from '../../src/jobs/updatePools';
 import { sanctionsFeature } from '../../src/sanctions/feature';
 import { FakeSubgraph } from '../fakes/subgraphServer';

@@ -2,7 +2,7 @@ import { protos } from '@google-cloud/tasks';
 import { OAuth2Client } from 'google-auth-library';
 import request from 'supertest';
 import { createInternalJobsFeature } from '../../src/internalJobs/feature';
-import { poolUpdateFeature } from '../../src/jobs/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
 import { INTERNAL_JOB_RUNNERS } from '../../src/internalJobs/jobRunners';
 import { CloudTasksQueue } from '../../src/internalJobs/taskQueue';
 import { PRICE_TASK_DELAY_MS } from '../../src/internalJobs/priceTask';

@@ -1,5 +1,5 @@
 import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
-import { poolUpdateFeature } from '../../src/jobs/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
 /** Polls until `check` holds, failing after `ms`. */

@@ -1,4 +1,4 @@
-import type { FeatureFactory } from '../../features';
+import type { FeatureFactory } from '../feature';
 import { jobsAuth } from './jobsAuth';
 import { rateLimits } from './rateLimits';
 import { securityHeaders } from './securityHeaders';

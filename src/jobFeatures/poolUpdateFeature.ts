@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import type { AppContext } from '../appContext';
-import type { Feature } from '../features';
+import type { Feature } from '../http/feature';
 import { resolveChainParam } from '../http/chainParam';
-import { every, Timer } from './timers';
-import { updatePools } from './updatePools';
+import { every, Timer } from '../jobs/timers';
+import { updatePools } from '../jobs/updatePools';
 
 /**
  * `POST /pools/{chainId}/update` runs the pool-update job and answers 201 with an empty body once
