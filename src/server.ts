@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from './appContext';
+import { AppState } from './appState';
 import type { Config } from './config/env';
 import { FEATURES } from './features';
 import type { Feature, FeatureFactory } from './http/feature';
@@ -8,12 +9,13 @@ import { createApp, AppOptions } from './http/app';
 import type { ServerErrorReporter } from './http/errors';
 import { releaseAllHeldLeases } from './jobs/exclusive';
 import { BACKGROUND_STOP_MS, drainable, within } from './lifecycle/drainHttpServer';
+import { ErrorTrackerSlot } from './log/errorTracker';
 import { createLogger, Logger } from './log/logger';
 import { ReadModel } from './readModel/readModel';
 import { createStore } from './store/createStore';
 import type { Store } from './store/Store';
 
-/** Composition root: config -> store -> read model -> context. */
+/** Composition root: config -> store -> read model -> context (a fresh one per app, with its own state). */
 export async function createContext(
   config: Config,
   deps: { logger?: Logger; store?: Store; now?: () => number } = {},
@@ -22,7 +24,7 @@ export async function createContext(
   const store = deps.store ?? (await createStore(config));
   const now = deps.now ?? Date.now;
   const readModel = new ReadModel(store, config.chains.map((c) => c.id), logger);
-  return { config, logger, store, readModel, now };
+  return { config, logger, store, readModel, now, errorTracker: new ErrorTrackerSlot(), state: new AppState() };
 }
 
 export interface RunningServer {
@@ -78,7 +80,7 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
           ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
         }
       }
-      const released = await releaseAllHeldLeases(ctx.store);
+      const released = await releaseAllHeldLeases(ctx);
       if (released > 0) ctx.logger.info({ released }, 'released held job leases');
       ctx.readModel.stop();
       await ctx.store.close();

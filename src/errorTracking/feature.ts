@@ -1,12 +1,11 @@
 import type { Config } from '../config/env';
 import type { FeatureFactory } from '../http/feature';
-import { setActiveErrorTracker } from './ErrorTracker';
 import { chainIdFromPath, routeTemplate } from './requestTags';
 import { createSentryTracker } from './sentryTracker';
 
 /**
  * Error tracking when `ERRORTRACKER_DSN` is set: every 5xx answer (through the error handler's
- * hook) with route, chain id and request id; failed jobs through `reportJobFailure`; and, in the
+ * hook) with route, chain id and request id; failed jobs through the app's `errorTracker` slot; and, in the
  * service process, uncaught exceptions and unhandled rejections.
  */
 export function configuredSecrets(config: Config): string[] {
@@ -23,7 +22,7 @@ export const errorTrackingFeature: FeatureFactory = (ctx) => {
     environment: ctx.config.domainName ?? process.env.K_SERVICE,
     release: process.env.K_REVISION,
   });
-  setActiveErrorTracker(tracker);
+  ctx.errorTracker.use(tracker);
   return {
     name: 'error-tracking',
     reportServerError(err, req, status) {
@@ -40,7 +39,7 @@ export const errorTrackingFeature: FeatureFactory = (ctx) => {
       tracker.captureUnhandled();
     },
     async stop() {
-      setActiveErrorTracker(undefined);
+      ctx.errorTracker.use(undefined);
       await tracker.close(2000);
     },
   };

@@ -8,7 +8,7 @@ import {
   Scope,
   setCurrentClient,
 } from '@sentry/node';
-import type { ErrorTracker } from './ErrorTracker';
+import type { ErrorTracker } from '../log/errorTracker';
 import { scrubEvent } from './scrubEvent';
 
 /**

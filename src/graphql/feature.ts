@@ -36,7 +36,7 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
   // Prepare each new snapshot for the old front end's query right away, so no request waits for it.
-  const warm = (snap: ChainSnapshot) => poolIndexFor(snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
+  const warm = (snap: ChainSnapshot) => poolIndexFor(ctx.state, snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
   for (const chain of ctx.config.chains) {
     const snap = ctx.readModel.get(chain.id);
     if (snap) warm(snap);

@@ -1,3 +1,4 @@
+import { appStateKey, type AppState } from '../appState';
 import { toPoolView, viewTotalLiquidity, type PoolView } from '../domain/poolView';
 import type { StoredPool } from '../domain/pool';
 import { compareNumeric, storedDecimal, storedNumber, type NumericValue } from './numeric';
@@ -168,12 +169,13 @@ export class PoolIndex {
 }
 
 /**
- * Keyed on the snapshot's pools array, which the read model keeps when only token prices change,
- * so a price reload does not re-sort the pools.
+ * The app's indexes, keyed on the snapshot's pools array, which the read model keeps when only
+ * token prices change, so a price reload does not re-sort the pools.
  */
-const indexes = new WeakMap<readonly StoredPool[], PoolIndex>();
+const INDEXES = appStateKey('GraphQL pool indexes', () => new WeakMap<readonly StoredPool[], PoolIndex>());
 
-export function poolIndexFor(chainId: number, pools: readonly StoredPool[]): PoolIndex {
+export function poolIndexFor(state: AppState, chainId: number, pools: readonly StoredPool[]): PoolIndex {
+  const indexes = state.get(INDEXES);
   let index = indexes.get(pools);
   if (!index) {
     index = new PoolIndex(chainId, pools);

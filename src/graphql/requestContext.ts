@@ -30,7 +30,7 @@ export function createRequestContext(app: AppContext): GraphqlContext {
     snapshot,
     index: (chainId) => {
       const snap = snapshot(chainId);
-      return poolIndexFor(snap.chainId, snap.pools);
+      return poolIndexFor(app.state, snap.chainId, snap.pools);
     },
   };
 }

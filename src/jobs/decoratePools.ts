@@ -85,7 +85,7 @@ function decorationJson(d: Decoration | StoredPool): string {
 
 export async function decoratePools(ctx: AppContext, chainId: number): Promise<DecorationReport> {
   return runExclusive(
-    ctx.store,
+    ctx,
     { scope: String(chainId), job: DECORATE_POOLS_JOB, busyMessage: `pool decoration for chain ${chainId} is already running`, now: ctx.now },
     async (signal) => {
       const started = ctx.now();

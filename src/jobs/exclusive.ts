@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { reportJobFailure } from '../errorTracking/ErrorTracker';
+import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
 import type { Store } from '../store/Store';
 
 /**
  * Runs a job under a store lease so that it runs once at a time across every instance
- * (DESIGN section 3): acquire or fail at once, renew while running, release in `finally`.
+ * (docs/ARCHITECTURE.md, "Jobs and leases"): acquire or fail at once, renew while running, release in `finally`.
  * The lease lives 15 s and is renewed every 5 s, so a crashed holder blocks the job for at most
  * 15 s after its last renewal.
  */
@@ -69,7 +70,6 @@ export interface JobCallOptions {
 const WAIT_POLL_MS = 250;
 
 interface HeldLease {
-  readonly store: Store;
   readonly scope: string;
   readonly job: string;
   readonly owner: string;
@@ -77,21 +77,25 @@ interface HeldLease {
   readonly done: Promise<unknown>;
 }
 
-/** Leases this process currently holds (and their runs), so callers can join and shutdown can release them. */
-const held = new Map<string, HeldLease>();
+/**
+ * Leases the app currently holds (and their runs), so its callers can join a run and its shutdown
+ * can release them. Per app: another app in the same process is another instance to this one.
+ */
+const HELD_LEASES = appStateKey('job leases held', () => new Map<string, HeldLease>());
 
-function runningHere(store: Store, opts: ExclusiveOptions): HeldLease | undefined {
-  for (const l of held.values()) if (l.store === store && l.scope === opts.scope && l.job === opts.job) return l;
+function runningHere(held: ReadonlyMap<string, HeldLease>, opts: ExclusiveOptions): HeldLease | undefined {
+  for (const l of held.values()) if (l.scope === opts.scope && l.job === opts.job) return l;
   return undefined;
 }
 
-export async function runExclusive<T>(store: Store, opts: ExclusiveOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function runExclusive<T>(ctx: AppContext, opts: ExclusiveOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const store = ctx.store;
   for (;;) {
-    const inFlight = opts.waitUntil !== undefined ? runningHere(store, opts) : undefined;
+    const inFlight = opts.waitUntil !== undefined ? runningHere(ctx.state.get(HELD_LEASES), opts) : undefined;
     if (inFlight) return (await settledBy(inFlight.done, opts.waitUntil as number, () => busy(store, opts))) as T;
     const owner = `${PROCESS_OWNER}:${randomUUID().slice(0, 8)}`;
     if (await store.acquireLease({ scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS, nowMs: opts.now() })) {
-      return runHeld(store, opts, owner, fn);
+      return runHeld(ctx, opts, owner, fn);
     }
     const until = opts.waitUntil;
     if (until === undefined || Date.now() >= until) throw await busy(store, opts);
@@ -112,7 +116,9 @@ async function settledBy(done: Promise<unknown>, until: number, onTimeout: () =>
   }
 }
 
-function runHeld<T>(store: Store, opts: ExclusiveOptions, owner: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+function runHeld<T>(ctx: AppContext, opts: ExclusiveOptions, owner: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const { store } = ctx;
+  const held = ctx.state.get(HELD_LEASES);
   const lease = { scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS };
   const key = `${opts.scope}/${opts.job}/${owner}`;
   const execute = async (): Promise<T> => {
@@ -130,7 +136,7 @@ function runHeld<T>(store: Store, opts: ExclusiveOptions, owner: string, fn: (si
       return await fn(abort.signal);
     } catch (e) {
       // Every job runs through here (endpoint, timer, Cloud Tasks, CLI): one place to report failures.
-      reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
+      ctx.errorTracker.reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
       throw e;
     } finally {
       clearInterval(renew);
@@ -141,18 +147,16 @@ function runHeld<T>(store: Store, opts: ExclusiveOptions, owner: string, fn: (si
   // Registered before the run starts, so a caller arriving at any point of it can join.
   let start!: (run: Promise<T>) => void;
   const done = new Promise<T>((resolve) => (start = resolve));
-  held.set(key, { store, scope: opts.scope, job: opts.job, owner, done });
+  held.set(key, { scope: opts.scope, job: opts.job, owner, done });
   start(execute());
   return done;
 }
 
-/**
- * Releases every lease this process holds (graceful shutdown); with `store`, only the leases held
- * in that store (a server closing in a test process must not free another server's jobs).
- */
-export async function releaseAllHeldLeases(store?: Store): Promise<number> {
-  const all = [...held.entries()].filter(([, l]) => store === undefined || l.store === store);
-  for (const [key] of all) held.delete(key);
-  await Promise.all(all.map(([, l]) => l.store.releaseLease(l.scope, l.job, l.owner).catch(() => undefined)));
+/** Releases every lease the app holds (graceful shutdown), so the next instance need not wait for them to expire. */
+export async function releaseAllHeldLeases(ctx: AppContext): Promise<number> {
+  const held = ctx.state.get(HELD_LEASES);
+  const all = [...held.entries()];
+  held.clear();
+  await Promise.all(all.map(([, l]) => ctx.store.releaseLease(l.scope, l.job, l.owner).catch(() => undefined)));
   return all.length;
 }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
 import type { Logger } from '../log/logger';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
 import { commitOnCurrentPools } from './commitOnCurrentPools';
@@ -8,7 +9,7 @@ import { planPoolUpdate, type PoolUpdatePlan } from './planPoolUpdate';
 import { RPC_DEFAULTS, withChainMetadata } from './tokenMetadataFromChain';
 
 /**
- * The pool-update job for one chain (DESIGN section 4): under the chain's lease, read every pool
+ * The pool-update job for one chain (docs/ARCHITECTURE.md, "A pool update"): under the chain's lease, read every pool
  * from the subgraph, diff against the store, and commit the difference as ONE change, so a failure
  * anywhere before the commit leaves the store exactly as it was. Then wait for the read model, so
  * the caller's next GET already shows the result.
@@ -41,12 +42,11 @@ export function busyMessage(chainId: number): string {
 /** Skipped pools are logged one by one up to this many, then summarized. */
 const SKIPPED_LOG_LIMIT = 20;
 
-/** One memo per service instance and chain; runs of a chain never overlap (the lease). */
-const memos = new WeakMap<AppContext, Map<number, NormalizeMemo>>();
+/** One memo per app and chain; runs of a chain never overlap (the lease). */
+const MEMOS = appStateKey('pool-update normalize memos', () => new Map<number, NormalizeMemo>());
 
 function memoFor(ctx: AppContext, chainId: number): NormalizeMemo {
-  let perChain = memos.get(ctx);
-  if (!perChain) memos.set(ctx, (perChain = new Map()));
+  const perChain = ctx.state.get(MEMOS);
   let memo = perChain.get(chainId);
   if (!memo) perChain.set(chainId, (memo = new NormalizeMemo()));
   return memo;
@@ -68,7 +68,7 @@ export async function updatePools(ctx: AppContext, chainId: number, options: Job
     now: ctx.now,
     waitUntil: options.waitForRunning ? deadline.at : undefined,
   };
-  return runExclusive(ctx.store, lease, async (signal) => {
+  return runExclusive(ctx, lease, async (signal) => {
     const memo = memoFor(ctx, chainId);
     try {
       const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log, deadline });

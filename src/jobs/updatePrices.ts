@@ -1,5 +1,5 @@
 import type { AppContext } from '../appContext';
-import type { Config } from '../config/env';
+import { appStateKey, type AppStateKey } from '../appState';
 import { UpstreamError } from '../sources/upstream';
 import { createPriceClient, PriceClient, PRICE_UPSTREAM } from '../sources/prices/priceClient';
 import type { StoredToken } from '../domain/pool';
@@ -7,7 +7,7 @@ import { JobCallOptions, runExclusive } from './exclusive';
 import { addressesToPrice, planPrices, PricePlan } from './planPriceUpdate';
 
 /**
- * Token price job (DESIGN section 4): for every known token of every enabled chain, the price in
+ * Token price job (docs/ARCHITECTURE.md, "Prices, decoration and gauges"): for every known token of every enabled chain, the price in
  * the chain's native asset and in USD. Everything is fetched first; only then is each chain's change
  * committed, so a run whose fetches all fail changes nothing.
  */
@@ -39,16 +39,12 @@ export interface PriceUpdateReport {
   readonly ms: number;
 }
 
-// One client per configuration, so the request gate spans consecutive runs of this process.
-const clients = new WeakMap<Config, PriceClient>();
+// One client per app, so the request gate spans consecutive runs of this app.
+const CLIENT: AppStateKey<{ client?: PriceClient }> = appStateKey('price client', () => ({}));
 
 function clientFor(ctx: AppContext): PriceClient {
-  let c = clients.get(ctx.config);
-  if (!c) {
-    c = createPriceClient({ ...ctx.config.prices, deadlineLabel: priceDeadlineLabel(ctx.config.prices.runDeadlineSeconds) });
-    clients.set(ctx.config, c);
-  }
-  return c;
+  const slot = ctx.state.get(CLIENT);
+  return (slot.client ??= createPriceClient({ ...ctx.config.prices, deadlineLabel: priceDeadlineLabel(ctx.config.prices.runDeadlineSeconds) }));
 }
 
 interface ChainWork {
@@ -64,7 +60,7 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
   // their old prices.
   const deadline = Date.now() + ctx.config.prices.runDeadlineSeconds * 1000;
   return runExclusive(
-    ctx.store,
+    ctx,
     { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now, waitUntil: options.waitForRunning ? deadline : undefined },
     async (signal) => {
       const started = ctx.now();

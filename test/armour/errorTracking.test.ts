@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { reportJobFailure } from '../../src/errorTracking/ErrorTracker';
 import { errorTrackingFeature } from '../../src/errorTracking/feature';
 import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
 import { UPDATE_POOLS_JOB } from '../../src/jobs/updatePools';
@@ -77,7 +76,7 @@ describe('error tracking', () => {
   });
 
   it('receives failed jobs reported by job code, tagged with job and chain id', async () => {
-    reportJobFailure(new Error('subgraph: answered HTTP 500'), { job: 'update-pools', chainId: 137 });
+    server.ctx.errorTracker.reportJobFailure(new Error('subgraph: answered HTTP 500'), { job: 'update-pools', chainId: 137 });
     const [event] = await ingest.waitForEvents(1);
     expect(event?.tags).toEqual(expect.objectContaining({ job: 'update-pools', chain_id: '137', kind: 'job' }));
     expect(event?.exception?.values?.[0]?.value).toBe('subgraph: answered HTTP 500');
