@@ -1,5 +1,5 @@
 import { resolveChain } from '../config/chains';
-import { ConfigError, loadConfig } from '../config/env';
+import { ConfigError, loadConfig, processEnv } from '../config/env';
 import { JOB_COMMANDS } from '../jobs/commands';
 import { createContext } from '../server';
 import { parseArgs } from './args';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const chain = chainArg === undefined ? undefined : resolveChain(chainArg);
   if (chainArg !== undefined && !chain) throw new Error(`--chain: unknown chain '${chainArg}'`);
   if (command.needsChain && !chain) throw new Error(`${name} needs --chain; ${usage}`);
-  const env = chain && !command.needsChain ? process.env : chain ? { ...process.env, NETWORKS: String(chain.id) } : process.env;
+  const env = chain && command.needsChain ? processEnv({ NETWORKS: String(chain.id) }) : processEnv();
   const ctx = await createContext(loadConfig(env));
   try {
     for (const line of await command.run(ctx, chain?.id)) process.stdout.write(`${line}\n`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolveChain } from '../config/chains';
-import { ConfigError, loadConfig } from '../config/env';
+import { ConfigError, loadConfig, processEnv } from '../config/env';
 import { poolsFromFile } from '../domain/normalizePool';
 import { planPoolUpdate } from '../jobs/planPoolUpdate';
 import { createStore } from '../store/createStore';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const chain = resolveChain(chainArg);
   if (!chain) throw new Error(`--chain: unknown chain '${chainArg}'`);
   // Seeding a chain must work even when NETWORKS does not list it yet.
-  const config = loadConfig({ ...process.env, NETWORKS: String(chain.id) });
+  const config = loadConfig(processEnv({ NETWORKS: String(chain.id) }));
   const raw = poolsFromFile(JSON.parse(readFileSync(file, 'utf8')));
 
   const store = await createStore(config);

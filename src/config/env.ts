@@ -128,10 +128,13 @@ export interface Config {
      */
     readonly batchRelayers: ReadonlyMap<number, string | null>;
   };
-  /** Old end-to-end settings: an already running API, a running node, an RPC URL. */
-  readonly endpointUrl: string | undefined;
-  readonly localForkUrl: string | undefined;
+  /** `RPC_URL`: the RPC node of the only enabled chain when `RPC_URL_<id>` is not set. */
   readonly rpcUrl: string | undefined;
+  /** What Cloud Run says about the running service (`K_SERVICE`, `K_REVISION`); tags error reports. */
+  readonly deployment: {
+    readonly service: string | undefined;
+    readonly revision: string | undefined;
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -253,6 +256,15 @@ export function parseNetworks(raw: string | undefined): ChainInfo[] {
   return out;
 }
 
+/**
+ * The process environment, with some variables replaced (the CLI narrows NETWORKS to one chain).
+ * Reading the environment happens here and in `loadConfig` only, so every setting is parsed and
+ * checked in one place (docs/ARCHITECTURE.md, "Configuration").
+ */
+export function processEnv(overrides: Env = {}): Env {
+  return { ...process.env, ...overrides };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const chains = parseNetworks(env.NETWORKS);
   const nodeProviderProjectId = nonEmpty(env.NODEPROVIDER_PROJECT_ID);
@@ -366,9 +378,8 @@ export function loadConfig(env: Env = process.env): Config {
       engine: oneOf(env, 'ROUTER_ENGINE', ROUTER_ENGINES, 'own'),
       batchRelayers: new Map(chains.map((c) => [c.id, relayerAddress(env, `BATCH_RELAYER_${c.id}`, c.batchRelayer)])),
     },
-    endpointUrl: url(env, 'ENDPOINT_URL'),
-    localForkUrl: url(env, 'LOCALFORK_URL'),
     rpcUrl,
+    deployment: { service: nonEmpty(env.K_SERVICE), revision: nonEmpty(env.K_REVISION) },
   };
 }
 

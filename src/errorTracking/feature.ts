@@ -19,8 +19,8 @@ export const errorTrackingFeature: FeatureFactory = (ctx) => {
   const tracker = createSentryTracker({
     dsn,
     secrets: configuredSecrets(ctx.config),
-    environment: ctx.config.domainName ?? process.env.K_SERVICE,
-    release: process.env.K_REVISION,
+    environment: ctx.config.domainName ?? ctx.config.deployment.service,
+    release: ctx.config.deployment.revision,
   });
   ctx.errorTracker.use(tracker);
   return {

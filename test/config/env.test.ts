@@ -94,4 +94,9 @@ describe('configuration', () => {
     expect(c.gaugesSubgraphUrls.has(11155111)).toBe(false);
     expect(() => loadConfig({ NETWORKS: 'sepolia', GAUGES_SUBGRAPH_URL_11155111: 'http://127.0.0.1:1/g' })).toThrow(/^GAUGES_SUBGRAPH_URL_11155111: chain 11155111 has no gauges/);
   });
+
+  test('what Cloud Run says about the deployment (K_SERVICE, K_REVISION) comes through the configuration', () => {
+    expect(loadConfig({}).deployment).toEqual({ service: undefined, revision: undefined });
+    expect(loadConfig({ K_SERVICE: 'pools-api', K_REVISION: 'pools-api-00042' }).deployment).toEqual({ service: 'pools-api', revision: 'pools-api-00042' });
+  });
 });
