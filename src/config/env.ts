@@ -48,7 +48,7 @@ export interface Config {
   readonly rpcUrls: ReadonlyMap<number, string>;
   /** Gauges subgraph URL per enabled chain that has gauges (`GAUGES_SUBGRAPH_URL_<id>` or the chain default). */
   readonly gaugesSubgraphUrls: ReadonlyMap<number, string>;
-  /** Subgraph client: time allowed per attempt, and retries after the first attempt (issue 3). */
+  /** Subgraph client: time allowed per attempt, and retries after the first attempt. */
   readonly subgraph: { readonly timeoutMs: number; readonly retries: number };
   /**
    * A pool update answers (201 or an error) within this many seconds of its request, retries and
@@ -91,7 +91,7 @@ export interface Config {
    * proxies' addresses and CIDR ranges.
    */
   readonly trustProxy: false | number | readonly string[];
-  /** Internal job endpoints called by Cloud Scheduler/Tasks with Google OIDC tokens (issue 9). */
+  /** Internal job endpoints called by Cloud Scheduler/Tasks with Google OIDC tokens. */
   readonly internalJobs: {
     /** The service's own URL: audience of accepted tokens and base of enqueued task URLs. */
     readonly serviceUrl: string | undefined;
@@ -111,7 +111,7 @@ export interface Config {
   readonly errorTrackerDsn: string | undefined;
   /**
    * Share of swap fees the protocol takes, per enabled chain (`PROTOCOL_SWAP_FEE_<id>`, else
-   * `PROTOCOL_SWAP_FEE`, else 0.5); the decoration's swap-fee APR leaves it out (issue 6).
+   * `PROTOCOL_SWAP_FEE`, else 0.5); the decoration's swap-fee APR leaves it out.
    */
   readonly protocolSwapFees: ReadonlyMap<number, number>;
   readonly routing: {

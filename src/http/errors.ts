@@ -39,7 +39,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json(errorBody(404, `no route for ${req.method} ${req.path}; see the README for the endpoints`));
 };
 
-/** Hook for the error tracker (issue: armour); called for every 5xx. */
+/** Hook for the error tracker (the errorTracking feature); called for every 5xx. */
 export type ServerErrorReporter = (err: unknown, req: Parameters<RequestHandler>[0], status: number) => void;
 
 export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler {

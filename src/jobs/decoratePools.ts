@@ -12,7 +12,7 @@ import { runExclusive } from './exclusive';
 import { RPC_DEFAULTS } from './tokenMetadataFromChain';
 
 /**
- * Decoration job for one chain (DESIGN section 4): reads pools, token prices, 8 days of history
+ * Decoration job for one chain (docs/ARCHITECTURE.md, "Prices, decoration and gauges"): reads pools, token prices, 8 days of history
  * and the chain's gauges, computes liquidity, 24 h volume/fees, APR and isNew with pure functions,
  * writes only the pools whose decoration changed in one commit, then prunes history past retention.
  *

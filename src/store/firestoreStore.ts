@@ -4,7 +4,7 @@ import { TokenBucket } from './rateBudget';
 import { ChainChange, checkDocumentSize, HistoryQuery, LeaseInfo, LeaseRequest, Store, StoreError, Unsubscribe, VersionConflict } from './Store';
 
 /**
- * Cloud store on Firestore (DESIGN section 3):
+ * Cloud store on Firestore (the contract both stores keep: docs/ARCHITECTURE.md, "The store contract"):
  *   chains/{chainId}                      meta: poolsVersion, tokensVersion, jobs
  *   chains/{chainId}/pools/{poolId}
  *   chains/{chainId}/tokens/{address}

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The real mainnet snapshot in ../shared/data (DESIGN section 8). */
+/**
+ * The real mainnet pools snapshot, kept beside the clone (not in the repository: it is large);
+ * suites that need it skip with a message when it is absent.
+ */
 export const SNAPSHOT_FILE = join(__dirname, '..', '..', '..', 'shared', 'data', 'balancer-v2-mainnet-block-14717479.pools.json');
 export const HAS_SNAPSHOT = existsSync(SNAPSHOT_FILE);
 

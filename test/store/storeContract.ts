@@ -3,7 +3,7 @@ import { MAX_DOCUMENT_BYTES, Store } from '../../src/store/Store';
 import { storedPool } from '../helpers/poolFixtures';
 
 /**
- * The one contract every Store adapter must pass (DESIGN section 3). Each adapter's test file
+ * The one contract every Store adapter must pass (docs/ARCHITECTURE.md, "The store contract"). Each adapter's test file
  * calls `storeContract(name, makeStore)`; `makeStore` returns a fresh, empty store.
  */
 

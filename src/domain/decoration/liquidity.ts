@@ -2,7 +2,7 @@ import type { StoredPool, StoredPoolToken } from '../pool';
 import { dec, Exact, ZERO } from './exact';
 
 /**
- * USD liquidity of one pool from its balances and token prices (DESIGN section 4):
+ * USD liquidity of one pool from its balances and token prices:
  * - the pool's own BPT (composable / phantom pools hold it) is excluded;
  * - all prices known: the sum of balance x price;
  * - weighted pools missing some prices: the known value scaled up by the weights

@@ -10,7 +10,7 @@ export interface SanctionsProvider {
   isSanctioned(address: string): Promise<boolean>;
 }
 
-/** Each attempt gets this long; the route answers 503 when it runs out (issue 8). */
+/** Each attempt gets this long; the route answers 503 when it runs out. */
 export const SANCTIONS_TIMEOUT_MS = 5_000;
 
 export const SANCTIONS_UPSTREAM = 'sanctions provider';
