@@ -6,15 +6,18 @@
  * Balancer Studio endpoints and must usually be overridden with `SUBGRAPH_URL_<chainId>` (a Graph
  * gateway URL with an API key) in production.
  */
-export interface ChainInfo {
+import { parseAddress, type Address } from '../domain/address';
+
+/** `A` is `Address` once parsed; the table below is written with plain strings and parsed at load. */
+export interface ChainInfo<A extends string = Address> {
   readonly id: number;
   readonly name: string;
   readonly aliases: readonly string[];
   readonly nativeSymbol: string;
-  /** Lower-case address of the wrapped native token (WETH, WMATIC, ...). */
-  readonly wrappedNative: string;
-  readonly vault: string;
-  readonly batchRelayer: string;
+  /** The wrapped native token (WETH, WMATIC, ...). */
+  readonly wrappedNative: A;
+  readonly vault: A;
+  readonly batchRelayer: A;
   readonly subgraphUrl: string;
   /** CoinGecko asset platform id for `/simple/token_price/<platform>`; null when it has none. */
   readonly pricePlatform: string | null;
@@ -23,7 +26,7 @@ export interface ChainInfo {
   /** Infura network slug for the `NODEPROVIDER_PROJECT_ID` URL; null when Infura lacks the chain. */
   readonly infuraNetwork: string | null;
   /** Liquidity-mining gauges (staking and reward APRs); null when the chain has none. */
-  readonly gauges: ChainGauges | null;
+  readonly gauges: ChainGauges<A> | null;
 }
 
 /**
@@ -31,16 +34,16 @@ export interface ChainInfo {
  * the GaugeController's weekly weights and boosted by veBAL. Child chains: BAL arrives bridged, as
  * a reward token of 2022 gauges or as the weekly inflation rate of 2023 gauges.
  */
-export type GaugeEmissions =
-  | { readonly kind: 'controller'; readonly gaugeController: string; readonly balancerTokenAdmin: string }
+export type GaugeEmissions<A extends string = Address> =
+  | { readonly kind: 'controller'; readonly gaugeController: A; readonly balancerTokenAdmin: A }
   | { readonly kind: 'child' };
 
-export interface ChainGauges {
+export interface ChainGauges<A extends string = Address> {
   /** Balancer gauges subgraph (pool -> preferential gauge, its reward tokens); `GAUGES_SUBGRAPH_URL_<chainId>` overrides it. */
   readonly subgraphUrl: string;
-  /** Lower-case address of BAL on this chain (bridged on child chains). */
-  readonly bal: string;
-  readonly emissions: GaugeEmissions;
+  /** BAL on this chain (bridged on child chains). */
+  readonly bal: A;
+  readonly emissions: GaugeEmissions<A>;
 }
 
 export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
@@ -52,9 +55,9 @@ export const NATIVE_ASSET_ALIASES: readonly string[] = [
 ];
 
 const studio = (slug: string) => `https://api.studio.thegraph.com/query/75376/${slug}/version/latest`;
-const childGauges = (slug: string, bal: string): ChainGauges => ({ subgraphUrl: studio(slug), bal, emissions: { kind: 'child' } });
+const childGauges = (slug: string, bal: string): ChainGauges<string> => ({ subgraphUrl: studio(slug), bal, emissions: { kind: 'child' } });
 
-export const CHAINS: readonly ChainInfo[] = [
+const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 1, name: 'mainnet', aliases: ['ethereum', 'eth', 'homestead'], nativeSymbol: 'ETH',
     wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', vault: VAULT_ADDRESS,
@@ -150,6 +153,27 @@ export const CHAINS: readonly ChainInfo[] = [
     },
   },
 ];
+
+function parseRow(row: ChainInfo<string>): ChainInfo {
+  const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
+  const g = row.gauges;
+  return {
+    ...row,
+    wrappedNative: at('wrappedNative', row.wrappedNative),
+    vault: at('vault', row.vault),
+    batchRelayer: at('batchRelayer', row.batchRelayer),
+    gauges: g && {
+      ...g,
+      bal: at('gauges.bal', g.bal),
+      emissions: g.emissions.kind === 'child'
+        ? g.emissions
+        : { ...g.emissions, gaugeController: at('gaugeController', g.emissions.gaugeController), balancerTokenAdmin: at('balancerTokenAdmin', g.emissions.balancerTokenAdmin) },
+    },
+  };
+}
+
+/** Every known chain, its addresses parsed (a typo in the table fails at start-up). */
+export const CHAINS: readonly ChainInfo[] = ROWS.map(parseRow);
 
 const byId = new Map(CHAINS.map((c) => [c.id, c]));
 

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { isAddress, parseAddress, type Address } from '../domain/address';
 import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
 
 /**
@@ -79,8 +80,8 @@ export interface Config {
     readonly user: string | undefined;
     readonly project: string | undefined;
     readonly accessKey: string | undefined;
-    /** Lower-case addresses simulations may call besides the Vault, the relayer and known tokens. */
-    readonly allowedContracts: readonly string[];
+    /** Addresses simulations may call besides the Vault, the relayer and known tokens. */
+    readonly allowedContracts: readonly Address[];
     /** Let callers ask the provider to save simulations (in the operator's account). */
     readonly allowSave: boolean;
   };
@@ -126,7 +127,7 @@ export interface Config {
      * The BatchRelayer per enabled chain (`BATCH_RELAYER_<id>`, an address or `none`, else the
      * chain's default); null turns off routes with joins and exits on that chain.
      */
-    readonly batchRelayers: ReadonlyMap<number, string | null>;
+    readonly batchRelayers: ReadonlyMap<number, Address | null>;
   };
   /** `RPC_URL`: the RPC node of the only enabled chain when `RPC_URL_<id>` is not set. */
   readonly rpcUrl: string | undefined;
@@ -195,11 +196,11 @@ function url(env: Env, name: string, def?: string): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
-function relayerAddress(env: Env, name: string, def: string): string | null {
+function relayerAddress(env: Env, name: string, def: Address): Address | null {
   const raw = nonEmpty(env[name])?.toLowerCase();
   if (raw === undefined) return def;
   if (raw === 'none' || raw === 'off') return null;
-  if (!/^0x[0-9a-f]{40}$/.test(raw)) fail(name, `expected a 0x-prefixed 20-byte address, or none to turn relayer routes off, got '${env[name]}'`);
+  if (!isAddress(raw)) fail(name, `expected a 0x-prefixed 20-byte address, or none to turn relayer routes off, got '${env[name]}'`);
   return raw;
 }
 
@@ -209,10 +210,15 @@ function email(env: Env, name: string): string | undefined {
   return raw;
 }
 
-function addresses(env: Env, name: string): string[] {
+function addresses(env: Env, name: string): Address[] {
   const list = (nonEmpty(env[name]) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  for (const a of list) if (!/^0x[0-9a-fA-F]{40}$/.test(a)) fail(name, `'${a}' is not an address (0x followed by 40 hex digits)`);
-  return list.map((a) => a.toLowerCase());
+  return list.map((a) => {
+    try {
+      return parseAddress(a);
+    } catch {
+      return fail(name, `'${a}' is not an address (0x followed by 40 hex digits)`);
+    }
+  });
 }
 
 function fraction(env: Env, name: string, def: number): number {

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { DecimalError, isZeroDecimal, toPlainDecimal } from './decimal';
+import { parseAddress } from './address';
 import type { PoolCore, StoredPoolToken } from './pool';
 
 /**
- * Subgraph pool (as the Balancer V2 subgraph and the snapshot in `shared/data` spell it) -> the
+ * Subgraph pool (as the Balancer V2 subgraph and the mainnet snapshot the tests read spell it) -> the
  * stored `PoolCore`. Pure: the same input always gives the same output, so the pool-update job can
  * diff normalized pools to find real changes.
  */
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte hex address').transform((s) => s.toLowerCase());
+// The regex keeps the subgraph error wording; parseAddress then cannot fail and gives the brand.
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte hex address').transform((s) => parseAddress(s));
 const decimalString = z.union([z.string(), z.number()]).transform((v) => String(v));
 const optDecimal = decimalString.nullish().transform((v) => (v === undefined || v === null || v === '' ? null : v));
 const optInt = z.union([z.string(), z.number()]).nullish().transform((v, ctx) => {

@@ -1,3 +1,4 @@
+import type { Address } from './address';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
  * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token
@@ -6,8 +7,7 @@
  */
 
 export interface StoredPoolToken {
-  /** Lower-case address. */
-  readonly address: string;
+  readonly address: Address;
   readonly symbol: string | null;
   readonly name: string | null;
   readonly decimals: number;
@@ -29,7 +29,7 @@ export interface AprBreakdown {
 /** Fields the subgraph owns; the pool-update job writes these. */
 export interface PoolCore {
   readonly id: string;
-  readonly address: string;
+  readonly address: Address;
   readonly poolType: string;
   readonly poolTypeVersion: number;
   readonly factory: string | null;
@@ -92,7 +92,7 @@ export const DECORATION_FIELDS = [
 ] as const satisfies readonly (keyof PoolDecoration)[];
 
 export interface StoredToken {
-  readonly address: string;
+  readonly address: Address;
   readonly symbol: string | null;
   readonly name: string | null;
   readonly decimals: number;

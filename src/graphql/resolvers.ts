@@ -1,3 +1,4 @@
+import type { Address } from '../domain/address';
 import { GraphQLError } from 'graphql';
 import type { StoredPoolToken, StoredToken } from '../domain/pool';
 import type { PoolView } from '../domain/poolView';
@@ -31,7 +32,7 @@ function userInput<T>(fn: () => T): T {
   }
 }
 
-function tokenView(chainId: number, address: string, stored: StoredToken | undefined, fallback?: StoredPoolToken): TokenView {
+function tokenView(chainId: number, address: Address, stored: StoredToken | undefined, fallback?: StoredPoolToken): TokenView {
   return stored
     ? { ...stored, chainId }
     : {

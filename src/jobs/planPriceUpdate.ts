@@ -1,3 +1,4 @@
+import type { Address } from '../domain/address';
 import Big from 'big.js';
 import { toPlainDecimal } from '../domain/decimal';
 import type { StoredToken } from '../domain/pool';
@@ -17,8 +18,8 @@ Exact.RM = Big.roundHalfUp;
 
 export interface PricePlanInput {
   readonly tokens: readonly StoredToken[];
-  /** Lower-case wrapped native token address: always priced 1 in the native asset. */
-  readonly wrappedNative: string;
+  /** The wrapped native token: always priced 1 in the native asset. */
+  readonly wrappedNative: Address;
   readonly nowMs: number;
   /** Tokens whose `lastUpdate` is newer than this are not asked for again. */
   readonly freshnessMs: number;

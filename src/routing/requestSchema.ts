@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAddress } from '../domain/address';
 import { toPlainDecimal } from '../domain/decimal';
 import { UINT256_MAX } from './limits';
 import type { OrderKind } from './types';
@@ -18,7 +19,8 @@ const required = (what: string) => (iss: { input: unknown }) =>
 const address = z
   .string({ error: required('a 20-byte hex address like 0x6b17...1d0f') })
   .regex(ADDRESS, { error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}` })
-  .transform((s) => s.toLowerCase());
+  // Cannot fail after the regex; gives the lower-case, branded form the routes and stores compare.
+  .transform((s) => parseAddress(s));
 
 /** An integer of smallest units: a decimal string, or a JSON integer small enough to be exact. */
 function uint256(what: string, positive: boolean) {

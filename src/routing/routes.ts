@@ -39,7 +39,7 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
 
 /** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
-  const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address.toLowerCase() === t));
+  const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
   if (bpt && !relayer) return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
   if (bpt && body.orderKind === 'buy') return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
   return 'try another amount or pair';

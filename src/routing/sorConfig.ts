@@ -31,7 +31,7 @@ const MAINNET_HINTS: Partial<SorConfig> = {
   ],
 };
 
-export function sorConfigFor(chain: Pick<ChainInfo, 'id' | 'vault' | 'wrappedNative'>): SorConfig {
+export function sorConfigFor(chain: Pick<ChainInfo<string>, 'id' | 'vault' | 'wrappedNative'>): SorConfig {
   const base: SorConfig = {
     chainId: RPC_FREE_SOR_CHAIN_ID,
     vault: chain.vault,

@@ -1,3 +1,4 @@
+import { parseAddress } from '../domain/address';
 import { chainById } from '../config/chains';
 import type { Config } from '../config/env';
 import type { ReadModel } from '../readModel/readModel';
@@ -27,7 +28,8 @@ export function checkSimulationTarget(config: Config, readModel: ReadModel, netw
     const what = known ? `chain ${chainId} (${known.name}) is not enabled on this service` : `chain ${String(networkId)} is not one this service serves`;
     return { ok: false, error: `network_id: ${what} (enabled: ${enabled}); simulate on an enabled chain` };
   }
-  const address = to.toLowerCase();
+  // `to` passed the request schema's address check; parsed here for the lower-case lookups.
+  const address = parseAddress(to, 'to');
   // The relayer the service's own orders use (BATCH_RELAYER_<id>), none when turned off.
   const relayer = config.routing.batchRelayers.get(chain.id) ?? null;
   if (

@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ export async function run(): Promise<void> {
   const store = new SqliteStore(join(dir, 'bench.sqlite'), 0);
   try {
     const tokens: StoredToken[] = Array.from({ length: TOKENS }, (_, i) => ({
-      address: `0x${createHash('sha256').update(`price-bench:${i}`).digest('hex').slice(0, 40)}`,
+      address: `0x${createHash('sha256').update(`price-bench:${i}`).digest('hex').slice(0, 40)}` as Address,
       symbol: `T${i}`,
       name: null,
       decimals: 18,

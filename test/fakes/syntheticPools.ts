@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import { createHash } from 'node:crypto';
 import { unitsToDecimal } from '../../src/domain/decimal';
 
@@ -17,7 +18,7 @@ export interface SyntheticPoolsOptions {
 }
 
 export interface SyntheticToken {
-  readonly address: string;
+  readonly address: Address;
   readonly symbol: string;
   readonly name: string;
   readonly decimals: number;
@@ -25,7 +26,7 @@ export interface SyntheticToken {
 
 export interface SyntheticPool {
   readonly id: string;
-  readonly address: string;
+  readonly address: Address;
   readonly poolType: 'Weighted' | 'Stable';
   readonly poolTypeVersion: number;
   readonly factory: string;
@@ -71,7 +72,7 @@ export function syntheticTokens(options: SyntheticPoolsOptions = {}): SyntheticT
   const seed = options.seed ?? 'synthetic';
   const count = options.tokenCount ?? 64;
   return Array.from({ length: count }, (_, i) => ({
-    address: `0x${hex(seed, 'token', i).slice(0, 40)}`,
+    address: `0x${hex(seed, 'token', i).slice(0, 40)}` as Address,
     symbol: `TK${String(i).padStart(3, '0')}`,
     name: `Synthetic Token ${i}`,
     decimals: i % 4 === 3 ? 6 : 18,
@@ -94,7 +95,7 @@ export function syntheticPools(count: number, options: SyntheticPoolsOptions = {
     }
     // The Vault keeps a pool's tokens sorted by address.
     const tokens = [...chosen.values()].sort((a, b) => (a.address < b.address ? -1 : 1));
-    const address = `0x${hex(seed, 'pool', i).slice(0, 40)}`;
+    const address = `0x${hex(seed, 'pool', i).slice(0, 40)}` as Address;
     const specialization = stable ? '0000' : size === 2 ? '0002' : '0001';
     const id = `${address}${specialization}${i.toString(16).padStart(20, '0')}`;
     const weights = WEIGHTS[size]!;

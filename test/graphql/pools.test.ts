@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import Big from 'big.js';
 import type { StoredPool } from '../../src/domain/pool';
 import { graphqlFeature } from '../../src/graphql/feature';
@@ -260,7 +261,7 @@ describeWithSnapshot('GraphQL paging across a read model reload', () => {
       const jumper = stored.get(order[250]!)!;
       const dropper = stored.get(order[10]!)!;
       const removed = order[300]!;
-      const added: StoredPool = { ...stored.get(order[200]!)!, id: `0x${'cd'.repeat(32)}`, address: `0x${'cd'.repeat(20)}`, totalLiquidity: '5' };
+      const added: StoredPool = { ...stored.get(order[200]!)!, id: `0x${'cd'.repeat(32)}`, address: `0x${'cd'.repeat(20)}` as Address, totalLiquidity: '5' };
       for (const id of [jumper.id, dropper.id, removed, added.id]) changed.add(id);
       await store.commit(1, {
         pools: [

@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import type { StoredPool, StoredPoolToken } from '../../src/domain/pool';
 
 /**
@@ -6,7 +7,7 @@ import type { StoredPool, StoredPoolToken } from '../../src/domain/pool';
  */
 export function storedPool(fields: Partial<StoredPool> & { readonly id: string; readonly tokens: readonly StoredPoolToken[] }): StoredPool {
   return {
-    address: fields.id.slice(0, 42),
+    address: fields.id.slice(0, 42) as Address,
     poolType: 'Weighted',
     poolTypeVersion: 1,
     factory: null,

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseAddress } from '../../src/domain/address';
 
 /**
  * The real mainnet pools snapshot, kept beside the clone (not in the repository: it is large);
@@ -21,11 +22,11 @@ export function describeWithSnapshot(name: string, fn: () => void): void {
 }
 
 export const MAINNET = {
-  WETH: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
-  DAI: '0x6b175474e89094c44da98b954eedeac495271d0f',
-  USDC: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-  USDT: '0xdac17f958d2ee523a2206206994597c13d831ec7',
-  WBTC: '0x2260fac5e5542a773aa44fbcfedf7c193bc2c599',
-  BAL: '0xba100000625a3754423978a60c9317c58a424e3d',
-  wstETH: '0x7f39c581f595b53c5cb19bd0b3f8da6c935e2ca0',
-} as const;
+  WETH: parseAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2'),
+  DAI: parseAddress('0x6b175474e89094c44da98b954eedeac495271d0f'),
+  USDC: parseAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48'),
+  USDT: parseAddress('0xdac17f958d2ee523a2206206994597c13d831ec7'),
+  WBTC: parseAddress('0x2260fac5e5542a773aa44fbcfedf7c193bc2c599'),
+  BAL: parseAddress('0xba100000625a3754423978a60c9317c58a424e3d'),
+  wstETH: parseAddress('0x7f39c581f595b53c5cb19bd0b3f8da6c935e2ca0'),
+};

@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,8 +15,8 @@ import { storedPool } from '../helpers/poolFixtures';
  * Pool update and decoration hold different leases and run on the same schedule, so they overlap.
  * Whichever commits second must not roll back what the other wrote.
  */
-const WETH = '0x00000000000000000000000000000000000000e1';
-const USDC = '0x00000000000000000000000000000000000000c1';
+const WETH = '0x00000000000000000000000000000000000000e1' as Address;
+const USDC = '0x00000000000000000000000000000000000000c1' as Address;
 const POOL = storedPool({
   id: `0x${'ab'.repeat(20)}000200000000000000000001`,
   tokens: [

@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { chainById } from '../../src/config/chains';
@@ -36,7 +37,7 @@ const GAUGE = '0x000000000000000000000000000000000000a901';
 
 const earning = pool('1', 'Weighted', [token(A.WETH, '500', { weight: '0.5' }), token(A.USDC, '1000000', { weight: '0.5' })], { totalShares: '20000' });
 const plain = pool('2', 'Weighted', [token(A.WETH, '5', { weight: '0.5' }), token(A.USDC, '10000', { weight: '0.5' })], { totalShares: '200' });
-const priced = (address: string, usd: string): StoredToken => ({ address, symbol: null, name: null, decimals: 18, price: null, priceUsd: usd, lastUpdate: 1, noPriceData: false });
+const priced = (address: string, usd: string): StoredToken => ({ address: address as Address, symbol: null, name: null, decimals: 18, price: null, priceUsd: usd, lastUpdate: 1, noPriceData: false });
 
 let subgraph: FakeGaugesSubgraph;
 let chain: FakeGaugeChain;

@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import { SOR, SwapTypes } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
@@ -8,14 +9,14 @@ import { aboveLiquidityFloor, isRoutable, toRoutingPools, toSorPool } from '../.
 import { sorConfigFor } from '../../src/routing/sorConfig';
 import { storedPool } from '../helpers/poolFixtures';
 
-const A = '0x00000000000000000000000000000000000000a1';
-const B = '0x00000000000000000000000000000000000000b2';
+const A = '0x00000000000000000000000000000000000000a1' as Address;
+const B = '0x00000000000000000000000000000000000000b2' as Address;
 const MAINNET = chainById(1)!;
 
 function pool(id: string, balances: [string, string], over: Partial<StoredPool> = {}): StoredPool {
   return storedPool({
     id: id.padEnd(66, '0'),
-    address: id.slice(0, 42).padEnd(42, '0'),
+    address: id.slice(0, 42).padEnd(42, '0') as Address,
     totalShares: '1000',
     tokens: [
       { address: A, symbol: 'A', name: null, decimals: 6, balance: balances[0], weight: '0.5', priceRate: '1' },

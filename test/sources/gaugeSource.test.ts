@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import type { ChainGauges } from '../../src/config/chains';
 import { BalancerGaugeSource } from '../../src/sources/gauges/gaugeSource';
 import { UpstreamError } from '../../src/sources/upstream';
@@ -11,11 +12,11 @@ import { FakeGaugesSubgraph, gaugeEntry } from '../fakes/gaugesSubgraphServer';
  */
 const NOW = 1_700_000_000;
 const E18 = 10n ** 18n;
-const BAL = '0x00000000000000000000000000000000000000b1';
+const BAL = '0x00000000000000000000000000000000000000b1' as Address;
 const LINK = '0x00000000000000000000000000000000000000e9';
 const USDC = '0x00000000000000000000000000000000000000c1';
-const TOKEN_ADMIN = '0x00000000000000000000000000000000000000a1';
-const CONTROLLER = '0x00000000000000000000000000000000000000a2';
+const TOKEN_ADMIN = '0x00000000000000000000000000000000000000a1' as Address;
+const CONTROLLER = '0x00000000000000000000000000000000000000a2' as Address;
 const pid = (n: number) => `0x${n.toString(16).padStart(40, '0')}0002000000000000000000${n.toString(16).padStart(2, '0')}`;
 const gaugeAt = (n: number) => `0x${(0x6a00 + n).toString(16).padStart(40, '0')}`;
 

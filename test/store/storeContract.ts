@@ -1,3 +1,4 @@
+import type { Address } from '../../src/domain/address';
 import type { PoolHistoryPoint, StoredPool, StoredToken } from '../../src/domain/pool';
 import { MAX_DOCUMENT_BYTES, Store } from '../../src/store/Store';
 import { storedPool } from '../helpers/poolFixtures';
@@ -11,7 +12,7 @@ export function makePool(i: number, overrides: Partial<StoredPool> = {}): Stored
   const hex = i.toString(16).padStart(40, '0');
   return storedPool({
     id: `0x${hex}0002000000000000000000${i.toString(16).padStart(2, '0').slice(-2)}`,
-    address: `0x${hex}`,
+    address: `0x${hex}` as Address,
     poolTypeVersion: 4,
     symbol: `P${i}`,
     name: `Pool ${i}`,
@@ -20,15 +21,15 @@ export function makePool(i: number, overrides: Partial<StoredPool> = {}): Stored
     totalSwapFee: String(i),
     createTime: 1_650_000_000 + i,
     tokens: [
-      { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', symbol: 'WETH', name: null, decimals: 18, balance: `${i}.123456789012345678`, weight: '0.5', priceRate: '1' },
-      { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', name: null, decimals: 6, balance: `${i * 3000}.5`, weight: '0.5', priceRate: '1' },
+      { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' as Address, symbol: 'WETH', name: null, decimals: 18, balance: `${i}.123456789012345678`, weight: '0.5', priceRate: '1' },
+      { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' as Address, symbol: 'USDC', name: null, decimals: 6, balance: `${i * 3000}.5`, weight: '0.5', priceRate: '1' },
     ],
     ...overrides,
   });
 }
 
 export function makeToken(address: string, overrides: Partial<StoredToken> = {}): StoredToken {
-  return { address, symbol: 'TKN', name: 'Token', decimals: 18, price: null, priceUsd: null, lastUpdate: null, noPriceData: false, ...overrides };
+  return { address: address as Address, symbol: 'TKN', name: 'Token', decimals: 18, price: null, priceUsd: null, lastUpdate: null, noPriceData: false, ...overrides };
 }
 
 function point(poolId: string, timestamp: number, volume: string): PoolHistoryPoint {

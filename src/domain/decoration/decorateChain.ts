@@ -41,7 +41,7 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
     if (list) list.push(p);
     else historyByPool.set(p.poolId, [p]);
   }
-  const byAddress = new Map(input.pools.map((p) => [p.address, p]));
+  const byAddress = new Map<string, (typeof input.pools)[number]>(input.pools.map((p) => [p.address, p]));
   const marketPrices = new Map<string, Exact>();
   for (const [address, usd] of input.pricesUsd) marketPrices.set(address, dec(usd));
 

@@ -1,3 +1,4 @@
+import { isAddress, type Address } from '../../domain/address';
 import { requestJson, RetryPolicy, UpstreamError } from '../upstream';
 import { PREFERENTIAL_GAUGES_QUERY } from './gaugesSubgraphSdl';
 
@@ -24,11 +25,9 @@ export interface GaugesSubgraphOptions {
 export interface SubgraphGauge {
   /** Lower-case Vault pool id. */
   readonly poolId: string;
-  /** Lower-case gauge address. */
-  readonly gauge: string;
+  readonly gauge: Address;
   readonly isKilled: boolean;
-  /** Lower-case reward token addresses. */
-  readonly rewardTokens: readonly string[];
+  readonly rewardTokens: readonly Address[];
 }
 
 export interface SubgraphGauges {
@@ -42,7 +41,6 @@ interface GraphQlAnswer {
   readonly errors?: readonly { readonly message?: unknown }[];
 }
 
-const ADDRESS = /^0x[0-9a-f]{40}$/;
 const POOL_ID = /^0x[0-9a-f]{64}$/;
 
 type Parsed = { ok: true; gauge: SubgraphGauge } | { ok: false; poolId: string | undefined; reason: string } | { ok: 'none' };
@@ -61,15 +59,15 @@ export function parseGaugeEntry(raw: unknown): Parsed {
   const g = entry.preferentialGauge as { id?: unknown; isKilled?: unknown; tokens?: unknown } | null | undefined;
   if (!g || typeof g !== 'object') return { ok: false, poolId, reason: 'no preferentialGauge' };
   const gauge = lower(g.id);
-  if (!gauge || !ADDRESS.test(gauge)) return { ok: false, poolId, reason: `gauge id ${JSON.stringify(g.id)} is not an address` };
+  if (!isAddress(gauge)) return { ok: false, poolId, reason: `gauge id ${JSON.stringify(g.id)} is not an address` };
   if (typeof g.isKilled !== 'boolean') return { ok: false, poolId, reason: 'gauge isKilled is not a boolean' };
   const tokens = g.tokens ?? [];
   if (!Array.isArray(tokens)) return { ok: false, poolId, reason: 'gauge tokens is not a list' };
-  const rewardTokens: string[] = [];
+  const rewardTokens: Address[] = [];
   for (const t of tokens as { id?: unknown }[]) {
     // RewardToken ids are "<token>-<gauge>".
     const token = lower(t?.id)?.split('-')[0];
-    if (!token || !ADDRESS.test(token)) return { ok: false, poolId, reason: `reward token id ${JSON.stringify(t?.id)} does not start with an address` };
+    if (!isAddress(token)) return { ok: false, poolId, reason: `reward token id ${JSON.stringify(t?.id)} does not start with an address` };
     if (!rewardTokens.includes(token)) rewardTokens.push(token);
   }
   return { ok: true, gauge: { poolId, gauge, isKilled: g.isKilled, rewardTokens } };

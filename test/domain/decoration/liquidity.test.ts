@@ -1,3 +1,4 @@
+import type { Address } from '../../../src/domain/address';
 import { decorateChain } from '../../../src/domain/decoration/decorateChain';
 import { dependencyOrder } from '../../../src/domain/decoration/dependencyOrder';
 import { dec, Exact } from '../../../src/domain/decoration/exact';
@@ -21,7 +22,7 @@ describe('pool liquidity rules', () => {
   });
 
   it("leaves out the pool's own BPT even when it has a market price (100 DAI + 50 USDC = 150)", () => {
-    const own = '0x00000000000000000000000000000000000000bb';
+    const own = '0x00000000000000000000000000000000000000bb' as Address;
     const p = pool('2', 'ComposableStable', [token(own, '1000000000'), token(A.DAI, '100'), token(A.USDC, '50')], { address: own });
     const r = poolLiquidity(p, prices({ [own]: '1', [A.DAI]: '1', [A.USDC]: '1' }));
     expect(r?.total.toFixed()).toBe('150');
@@ -67,7 +68,7 @@ describe('nested BPTs', () => {
   // Linear pool L: 1000 DAI @ 1 + 500 aDAI (rate 1.05, unpriced -> 1 x 1.05) = 1525, 1500 shares.
   const linear = pool('a1', 'AaveLinear', [token(A.DAI, '1000'), token(A.ADAI, '500', { priceRate: '1.05' })], { totalShares: '1500' });
   // Boosted pool B holds 750 L-BPT (half of L: 762.5) + 100 USDC @ 1 = 862.5.
-  const boostedAddress = '0x00000000000000000000000000000000000000b0';
+  const boostedAddress = '0x00000000000000000000000000000000000000b0' as Address;
   const boosted = pool('b1', 'StablePhantom', [token(boostedAddress, '5000'), token(linear.address, '750'), token(A.USDC, '100')], { address: boostedAddress });
 
   it('prices a BPT at its pool liquidity / totalShares, whatever the input order', () => {
@@ -82,8 +83,8 @@ describe('nested BPTs', () => {
 
   it('cuts a cycle and prices the back edge from the previous liquidity', () => {
     // A holds 10 B-BPT + 100 USDC (100 shares, previously 200); B holds 10 A-BPT + 50 DAI (50 shares).
-    const aAddr = '0x00000000000000000000000000000000000000aa';
-    const bAddr = '0x00000000000000000000000000000000000000ab';
+    const aAddr = '0x00000000000000000000000000000000000000aa' as Address;
+    const bAddr = '0x00000000000000000000000000000000000000ab' as Address;
     const a = pool('c1', 'Weighted', [token(bAddr, '10'), token(A.USDC, '100')], { address: aAddr, totalShares: '100', totalLiquidity: '200' });
     const b = pool('c2', 'Weighted', [token(aAddr, '10'), token(A.DAI, '50')], { address: bAddr, totalShares: '50' });
     const liq = liquidityOf([a, b], { [A.USDC]: '1', [A.DAI]: '1' });

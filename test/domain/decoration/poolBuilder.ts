@@ -1,15 +1,16 @@
+import type { Address } from '../../../src/domain/address';
 import type { PoolHistoryPoint, StoredPool, StoredPoolToken } from '../../../src/domain/pool';
 import { storedPool } from '../../helpers/poolFixtures';
 
 /** Minimal stored pools for decoration vectors: only the fields decoration reads matter. */
 export function token(address: string, balance: string, extra: Partial<StoredPoolToken> = {}): StoredPoolToken {
-  return { address, symbol: null, name: null, decimals: 18, balance, weight: null, priceRate: '1', ...extra };
+  return { address: address as Address, symbol: null, name: null, decimals: 18, balance, weight: null, priceRate: '1', ...extra };
 }
 
 export function pool(id: string, poolType: string, tokens: StoredPoolToken[], extra: Partial<StoredPool> = {}): StoredPool {
   return storedPool({
     id: `0x${id.padStart(64, '0')}`,
-    address: extra.address ?? `0x${id.padStart(40, '0')}`,
+    address: extra.address ?? (`0x${id.padStart(40, '0')}` as Address),
     poolType,
     tokens,
     ...extra,
