@@ -6,7 +6,8 @@ import type { Store } from '../store/Store';
 
 /**
  * Runs a job under a store lease so that it runs once at a time across every instance
- * (docs/ARCHITECTURE.md, "Jobs and leases"): acquire or fail at once, renew while running, release in `finally`.
+ * (docs/ARCHITECTURE.md, "Jobs and leases"): acquire or fail at once, renew while running,
+ * release in `finally`.
  * The lease lives 15 s and is renewed every 5 s, so a crashed holder blocks the job for at most
  * 15 s after its last renewal.
  */
