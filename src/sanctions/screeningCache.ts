@@ -19,6 +19,10 @@ export function createScreeningCache(provider: SanctionsProvider, now: () => num
     max: maxEntries,
     ttl: CLEAN_TTL_MS,
     perf: { now },
+    // Read the clock on every lookup: by default lru-cache reuses one reading for 1 ms of real
+    // time (cleared by a timer), so a lookup right after the injected clock moved could see the
+    // old time, and a loaded machine widened that window enough to fail the TTL test.
+    ttlResolution: 0,
     fetchMethod: async (_key, _stale, { options, context }) => {
       const blocked = await provider.isSanctioned(context);
       options.ttl = blocked ? BLOCKED_TTL_MS : CLEAN_TTL_MS;
