@@ -1,4 +1,7 @@
+import { loadConfig } from '../../src/config/env';
 import { runExclusive } from '../../src/jobs/exclusive';
+import { silentLogger } from '../../src/log/logger';
+import { createContext } from '../../src/server';
 import { SqliteStore } from '../../src/store/sqliteStore';
 
 /**
@@ -12,10 +15,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a run lasting five lease lifetimes holds its lease throughout; another owner gets it only once the run ends', async () => {
   const store = new SqliteStore(':memory:', 0);
+  const ctx = await createContext(loadConfig({ NETWORKS: '1' }), { logger: silentLogger(), store });
   const lease = { scope: '1', job: 'update-pools', ttlMs: TTL_MS };
   const otherTakes = () => store.acquireLease({ ...lease, owner: 'other-instance:1:run', nowMs: Date.now() });
   let release!: () => void;
-  const run = runExclusive(store, { ...lease, busyMessage: 'busy', now: Date.now }, () => new Promise<string>((resolve) => (release = () => resolve('done'))));
+  const run = runExclusive(ctx, { ...lease, busyMessage: 'busy', now: Date.now }, () => new Promise<string>((resolve) => (release = () => resolve('done'))));
 
   const refusedAt: boolean[] = [];
   for (let k = 0; k < 5; k++) {
