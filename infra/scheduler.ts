@@ -1,6 +1,9 @@
 import * as gcp from '@pulumi/gcp';
 import * as pulumi from '@pulumi/pulumi';
 import { ATTEMPT_MARGIN_SECONDS, type StackConfig } from './config';
+
+/** The decoration attempt's least deadline: its whole run, not only the gauge reads its own deadline bounds. */
+const DECORATE_ATTEMPT_FLOOR_SECONDS = 300;
 import { everyMinutesCron } from './schedule';
 
 export interface ScheduledCall {
@@ -37,7 +40,9 @@ export function scheduledCalls(c: StackConfig): ScheduledCall[] {
         path: `/internal/jobs/decorate-pools/${id}`,
         schedule: decorate,
         description: `Pool decoration (liquidity, volume, APR) of chain ${id} every ${c.decoratePoolsIntervalMinutes} min`,
-        attemptDeadline: attempt(c.jobDeadlines.decoratePoolsSeconds),
+        // Its deadline bounds the gauge reads only; the store reads and the commit come after
+        // (metered on Firestore), so the attempt keeps the 300 s it always had when that is longer.
+        attemptDeadline: `${Math.max(DECORATE_ATTEMPT_FLOOR_SECONDS, c.jobDeadlines.decoratePoolsSeconds + ATTEMPT_MARGIN_SECONDS)}s`,
       },
     ]),
     {

@@ -1,6 +1,6 @@
 import * as gcp from '@pulumi/gcp';
 import * as pulumi from '@pulumi/pulumi';
-import { CONTAINER_PORT, StackConfig } from './config';
+import { ATTEMPT_MARGIN_SECONDS, CONTAINER_PORT, StackConfig } from './config';
 import type { Accounts } from './identity';
 import type { Secrets } from './secrets';
 
@@ -68,7 +68,9 @@ export function createService(i: ServiceInputs) {
         serviceAccount: i.accounts.runtime.email,
         scaling: { minInstanceCount: c.minInstances, maxInstanceCount: c.maxInstances },
         maxInstanceRequestConcurrency: c.concurrency,
-        timeout: '300s',
+        // A job endpoint answers within its deadline and the scheduler waits the margin longer:
+        // Cloud Run must not cut the request first when an operator raises a deadline.
+        timeout: `${Math.max(300, ...Object.values(c.jobDeadlines).map((s) => s + ATTEMPT_MARGIN_SECONDS))}s`,
         containers: [
           {
             image: i.image,

@@ -1,7 +1,7 @@
 /**
  * State that belongs to one running app (leases it holds, caches of its jobs and GraphQL indexes)
- * rather than to a module: each AppContext owns an AppState, so two apps in one process (tests,
- * workers) never see each other's values. A module declares a key once, next to the code that uses
+ * rather than to a module: each AppContext owns an AppState, so two apps in one process (as the
+ * tests start them) never see each other's values. A module declares a key once, next to the code that uses
  * it; the value is created on first use in each app. See docs/ARCHITECTURE.md, "State".
  */
 export interface AppStateKey<T> {

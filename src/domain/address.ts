@@ -1,8 +1,9 @@
 /**
  * An EVM address as this service keeps and compares it: `0x` and 40 lower-case hex digits. The
  * brand makes the compiler tell a parsed address from any string, so a mixed-case value from a
- * request or an upstream cannot reach a lookup keyed on lower case. Made only by `parseAddress`,
- * at the edges (docs/ARCHITECTURE.md, "Addresses").
+ * request or an upstream cannot reach a lookup keyed on lower case. Made by `parseAddress` (or
+ * the `isAddress` guard) at the edges; the store hands back what was parsed on the way in
+ * (docs/ARCHITECTURE.md, "Addresses").
  */
 declare const ADDRESS_BRAND: unique symbol;
 export type Address = string & { readonly [ADDRESS_BRAND]: true };

@@ -266,7 +266,14 @@ describe('Pulumi program variants', () => {
     const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
     expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['270s']));
     expect(jobs.find((j) => j.httpTarget.uri.endsWith('/price-tick'))?.attemptDeadline).toBe('75s');
-    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['230s']));
+    // The decoration's deadline bounds its gauge reads; the attempt keeps 300 s for the rest of the run.
+    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['300s']));
+    const slow = await deploy(configFrom({ ...BASE, DECORATE_POOLS_DEADLINE_SECONDS: '600' }));
+    const slowJobs = slow.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
+    expect(new Set(slowJobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['630s']));
+    // Cloud Run lets a request run as long as the longest attempt waits for it.
+    expect((slow.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout).toBe('630s');
+    expect((d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout).toBe('300s');
     // Cloud Scheduler waits at most 30 min for an attempt.
     expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(/UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/);
   });
