@@ -27,6 +27,14 @@ export interface PoolSpecToken {
   readonly decimals: number;
   readonly weight?: string | null;
   readonly priceRate?: string | null;
+  /**
+   * ComposableStable: the token's rate as the pool cached it at its last join or exit (its rate
+   * cache's old rate), against which yield since then is measured; absent for tokens without a rate
+   * provider, and where the store does not hold it.
+   */
+  readonly oldPriceRate?: string | null;
+  /** ComposableStable: whether yield of this token is exempt from the protocol yield fee. */
+  readonly isExemptFromYieldProtocolFee?: boolean | null;
 }
 
 export interface PoolSpec {
@@ -51,6 +59,16 @@ export interface PoolSpec {
   readonly upperTarget?: string | null;
   /** Gyro parameters by subgraph field name (alpha, beta, sqrtAlpha, c, s, lambda, tauAlphaX, ...). */
   readonly gyro?: Readonly<Record<string, string>> | null;
+  /**
+   * ComposableStable protocol fee basis (the pool's `getLastJoinExitData()` and protocol fee
+   * percentage caches): amp without its precision, as `amp`; the invariant after the last join or
+   * exit in 18-decimal units; cached swap and yield fee percentages as 18-decimal fractions.
+   * Absent where the store does not hold them (the model then assumes no protocol fee is due).
+   */
+  readonly lastJoinExitAmp?: string | null;
+  readonly lastPostJoinExitInvariant?: string | null;
+  readonly protocolSwapFeeCache?: string | null;
+  readonly protocolYieldFeeCache?: string | null;
 }
 
 /** What a model may depend on beyond the pool itself. */

@@ -5,6 +5,7 @@ import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel,
 import { largestValid } from './limits';
 import { floatBalances, MAX_BALANCE, parseAmp, parseFee, poolMath, rateOf, tokenSwap, type StableParams } from './stable';
 import { scalingFactor } from './weighted';
+import { dueProtocolFeeBpt, feeRulesOf, protocolFeeAfterJoinExit, type FeeBasis, type FeeRules, type FeeToken } from './composableStableFees';
 
 /**
  * Stable pools that hold their own pre-minted BPT as one of their tokens: 'StablePhantom' (the
@@ -26,16 +27,46 @@ import { scalingFactor } from './weighted';
  *   swap pays when no protocol fee is due; v6 only lengthens the pause windows.
  *
  * Protocol fees: before a BPT swap a ComposableStable pool mints the protocol's share of the swap
- * fees and yield earned since the last join or exit (measured against the invariant and token rates
- * it stored then), which grows the supply the swap is priced on; a StablePhantom pool counts the
- * fee BPT it owes in its virtual supply. Neither figure is in the store, so the model assumes none
- * is due: exact with zero protocol fee percentages (as on the devnet), otherwise BPT swaps are
- * priced on a slightly smaller supply than the pool's.
+ * fees and yield earned since the last join or exit (measured against the invariant and amp it
+ * stored then, with the token rates cached then, the cached protocol swap and yield fee
+ * percentages and the yield-fee exemptions; see composableStableFees.ts for each version's rules),
+ * which grows the supply the swap is priced on. Where the store holds that basis (the subgraph's
+ * lastJoinExitAmp, lastPostJoinExitInvariant, protocolSwapFeeCache, protocolYieldFeeCache and each
+ * token's oldPriceRate and isExemptFromYieldProtocolFee), the model mints the same BPT first, with
+ * the contract's rounding, for every version v1 to v6: exact to the wei as far as those figures are
+ * the pool's (the devnet's indexer reads them from the chain; the hosted subgraph computes
+ * lastPostJoinExitInvariant itself). A token without an old rate is taken to have earned no yield
+ * since the last join or exit; a missing yield fee percentage counts as zero. Where the basis is
+ * absent (older stored pools), the model assumes no fee is due: exact with zero protocol fee
+ * percentages, otherwise BPT swaps are priced on a slightly smaller supply than the pool's.
+ *
+ * After a BPT swap the pool also mints the protocol's share of the swap's own fee and stores the
+ * post-swap invariant, the current amp and the current rates as the new basis; `apply` does the
+ * same to the state (token-for-token swaps leave the basis alone, as the pool does). The engine's
+ * split paths are pool-disjoint and a path uses a pool once, so quotes never price a second BPT
+ * swap on an applied state; batch replays do, and there the post-swap invariant is the one of the
+ * pool's upscaled balances as the model reconstructs them from the raw amounts (a given-out join's
+ * upscaled amount in is recomputed), which is the pool's own unless both kinds fit the same raw
+ * amounts.
+ *
+ * A StablePhantom pool counts the fee BPT it owes in its virtual supply, measured by figures the
+ * store does not hold: the model assumes none is due there (exact with zero protocol fees).
  */
 
 export interface ComposableStableState extends PoolState {
-  /** BPT total supply (pre-minted, constant across swaps). */
+  /** BPT total supply (pre-minted; grows only by protocol fee BPT minted around BPT swaps). */
   totalSupply: bigint;
+  /** The protocol fee basis, where the store holds it (null: no protocol fee is assumed due). */
+  fees: FeeState | null;
+}
+
+export interface FeeState {
+  readonly basis: FeeBasis;
+  /** Old rates, in the math's token order (without the BPT); null where a token has no provider. */
+  readonly oldRates: readonly (bigint | null)[];
+  /** Memo of the fee BPT due at `dueAt` balances (swap() does not change the state). */
+  dueAt?: readonly bigint[];
+  due?: bigint;
 }
 
 export type Family = 'phantom' | 'composable';
@@ -53,6 +84,11 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
+  readonly feeRules: FeeRules;
+  /** Current cached rates (18 decimals) and exemptions, in the math's token order. */
+  private readonly currentRates: readonly bigint[];
+  private readonly exempt: readonly boolean[];
+  private readonly fees: FeeState | null;
 
   /** `generation` defaults to the family's StableMath (2021 for StablePhantom, 2022 otherwise). */
   constructor(spec: PoolSpec, family: Family, generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022') {
@@ -75,14 +111,43 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     // The stored totalShares is the virtual supply; the total supply is that plus the Vault's BPT.
     this.totalSupply = decimalToUnits(spec.totalShares, 18) + this.balances[this.bptIndex]!;
     this.rates = this.scalingFactors.map((sf, k) => rateOf(sf, this.decimals[k]!));
+    this.feeRules = feeRulesOf(spec.poolTypeVersion ?? 1);
+    const others = spec.tokens.filter((_, k) => k !== this.bptIndex);
+    this.currentRates = others.map((t) => parseOptional(t.priceRate, 18) ?? ONE);
+    this.exempt = others.map((t) => t.isExemptFromYieldProtocolFee === true);
+    this.fees = family === 'composable' ? feeStateOf(spec, others) : null;
   }
 
   initialState(): ComposableStableState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply };
+    return { balances: [...this.balances], totalSupply: this.totalSupply, fees: this.fees && { basis: this.fees.basis, oldRates: this.fees.oldRates } };
   }
 
   cloneState(state: ComposableStableState): ComposableStableState {
-    return { balances: [...state.balances], totalSupply: state.totalSupply };
+    return { balances: [...state.balances], totalSupply: state.totalSupply, fees: state.fees && { ...state.fees } };
+  }
+
+  /**
+   * Protocol fee BPT the pool mints before a BPT swap at the state's balances (0 without a fee
+   * basis). Throws PoolMathError where the contract's fee arithmetic reverts.
+   */
+  dueProtocolFees(state: ComposableStableState): bigint {
+    const fees = state.fees;
+    if (!fees || this.family !== 'composable') return 0n;
+    const b = state.balances;
+    if (fees.dueAt && fees.due !== undefined && fees.dueAt.length === b.length && fees.dueAt.every((v, k) => v === b[k])) return fees.due;
+    const due = poolMath(() => dueProtocolFeeBpt(this.feeRules, this.upscaled(state), this.feeTokens(fees), fees.basis, this.virtualSupply(state)));
+    fees.dueAt = [...b];
+    fees.due = due;
+    return due;
+  }
+
+  /** The supply a BPT swap is priced on: circulating BPT plus the protocol fee BPT minted first. */
+  preSwapSupply(state: ComposableStableState): bigint {
+    return this.virtualSupply(state) + this.dueProtocolFees(state);
+  }
+
+  private feeTokens(fees: FeeState): FeeToken[] {
+    return this.currentRates.map((currentRate, k) => ({ oldRate: fees.oldRates[k] ?? null, currentRate, exempt: this.exempt[k]! }));
   }
 
   canSwap(i: number, j: number): boolean {
@@ -104,8 +169,65 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   }
 
   apply(state: ComposableStableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    const fees = state.fees;
+    if (fees && this.family === 'composable' && (i === this.bptIndex || j === this.bptIndex)) {
+      // Before the swap: fees due are minted. After: the swap's own protocol fee, and a new basis.
+      const join = j === this.bptIndex;
+      const k = this.skip(join ? i : j);
+      const before = this.upscaled(state);
+      const preSupply = this.preSwapSupply(state);
+      const { amp } = this.params;
+      const preInvariant = poolMath(() => S.calculateInvariant('2022', amp, before, true));
+      const after = [...before];
+      const delta = this.upscaledDelta(state, join, i, j, amountIn, amountOut);
+      after[k] = join ? after[k]! + delta : after[k]! - delta;
+      const postSupply = join ? preSupply + amountOut : preSupply - amountIn;
+      const postInvariant = poolMath(() => S.calculateInvariant('2022', amp, after, true));
+      const minted = poolMath(() => protocolFeeAfterJoinExit(this.feeRules, preInvariant, postInvariant, preSupply, postSupply, fees.basis.swapPct));
+      state.totalSupply = state.totalSupply + (preSupply - this.virtualSupply(state)) + minted;
+      state.fees = {
+        basis: { ...fees.basis, lastAmp: amp, lastInvariant: postInvariant },
+        oldRates: fees.oldRates.map((r, m) => (r === null ? null : this.currentRates[m]!)),
+      };
+    }
     state.balances[i] = state.balances[i]! + amountIn;
     state.balances[j] = state.balances[j]! - amountOut;
+  }
+
+  /**
+   * The upscaled token amount a BPT swap moved, as the pool added it to (join) or took it from
+   * (exit) its balances: given in, the raw amount in upscaled (join) or the math's amount out
+   * (exit); given out, the math's amount in (join) or the raw amount out upscaled (exit). Which
+   * kind it was is read from the raw amounts (given in where that reproduces them).
+   */
+  private upscaledDelta(state: ComposableStableState, join: boolean, i: number, j: number, amountIn: bigint, amountOut: bigint): bigint {
+    const sf = this.scalingFactors;
+    const tryQuote = (kind: 'givenIn', amount: bigint): bigint | null => {
+      try {
+        return this.swap(state, kind, i, j, amount);
+      } catch (e) {
+        if (e instanceof PoolMathError) return null;
+        throw e;
+      }
+    };
+    if (join) {
+      if (tryQuote('givenIn', amountIn) === amountOut) return mulDown(amountIn, sf[i]!);
+      return poolMath(() => this.joinAmountIn(state, i, amountOut));
+    }
+    const out = tryQuote('givenIn', amountIn) === amountOut ? poolMath(() => this.exitAmountOut(state, j, amountIn)) : null;
+    return out ?? mulDown(amountOut, sf[j]!);
+  }
+
+  private joinAmountIn(state: ComposableStableState, i: number, bptOut: bigint): bigint {
+    const { amp, fee } = this.params;
+    const up = this.upscaled(state);
+    return S.tokenInGivenExactBptOut(amp, up, this.skip(i), bptOut, this.preSwapSupply(state), S.calculateInvariant('2022', amp, up, true), fee);
+  }
+
+  private exitAmountOut(state: ComposableStableState, j: number, bptIn: bigint): bigint {
+    const { amp, fee } = this.params;
+    const up = this.upscaled(state);
+    return S.tokenOutGivenExactBptIn(amp, up, this.skip(j), bptIn, this.preSwapSupply(state), S.calculateInvariant('2022', amp, up, true), fee);
   }
 
   maxAmount(state: ComposableStableState, kind: SwapKind, i: number, j: number): bigint {
@@ -116,7 +238,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       // in a phantom pool, which takes it off the BPT first).
       candidate = MAX_BALANCE - state.balances[i]!;
       if (i === this.bptIndex) {
-        const supply = this.virtualSupply(state);
+        const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupplyOr(state);
         candidate = minBig(candidate, this.family === 'phantom' ? divUp(supply, complement(this.params.fee)) : supply - 1n);
       }
     } else {
@@ -137,7 +259,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     if (x.some((v) => !(v > 0))) return Infinity;
     const shape = S.stableShape(Number(this.params.amp) / 1000, x);
     const fee = Number(this.params.fee) / 1e18;
-    const supply = Number(this.virtualSupply(state)) / 1e18;
+    const supply = Number(this.preSwapSupplyOr(state)) / 1e18;
     const total = x.reduce((a, v) => a + v, 0);
     // Marginal BPT per upscaled unit of token k joining (or leaving), before fees.
     const bptPerToken = (k: number) => (supply / shape.invariant) * (shape.grad[k]! / shape.dfdD);
@@ -166,8 +288,9 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const noBpt = this.upscaled(state);
     const sf = this.scalingFactors;
     if (i !== this.bptIndex && j !== this.bptIndex) return tokenSwap(this.params, noBpt, this.skip(i), this.skip(j), sf[i]!, sf[j]!, kind, amount);
-    const supply = this.virtualSupply(state);
-    if (supply <= 0n) throw new PoolMathError('no BPT in circulation (BAL#004)');
+    if (this.virtualSupply(state) <= 0n) throw new PoolMathError('no BPT in circulation (BAL#004)');
+    // Protocol fee BPT is minted first (composable pools; zero without a fee basis).
+    const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupply(state);
     const { generation, amp, fee } = this.params;
     const invariant = S.calculateInvariant(generation, amp, noBpt, true);
     const single = (k: number, value: bigint) => noBpt.map((_, m) => (m === k ? value : 0n));
@@ -214,6 +337,16 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     return result;
   }
 
+  /** preSwapSupply for searches and prices: the virtual supply where the fee arithmetic reverts. */
+  private preSwapSupplyOr(state: ComposableStableState): bigint {
+    try {
+      return this.preSwapSupply(state);
+    } catch (e) {
+      if (e instanceof PoolMathError) return this.virtualSupply(state);
+      throw e;
+    }
+  }
+
   /** Upscaled balances without the BPT: what StableMath sees. */
   private upscaled(state: ComposableStableState): bigint[] {
     const out: bigint[] = [];
@@ -231,7 +364,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const x = floatBalances(this.upscaled(state));
     if (x.some((v) => !(v > 0))) return 0;
     const shape = S.stableShape(Number(this.params.amp) / 1000, x);
-    const supply = Number(this.virtualSupply(state)) / 1e18;
+    const supply = Number(this.preSwapSupplyOr(state)) / 1e18;
     const upscaledPerBpt = shape.invariant / supply / (shape.grad[this.skip(i)]! / shape.dfdD);
     return (upscaledPerBpt / this.rates[i]!) * 10 ** this.decimals[i]! / 1e18;
   }
@@ -252,6 +385,35 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
 }
 
 const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** An optional decimal string in units, or null where absent or not a plain non-negative number. */
+function parseOptional(v: string | null | undefined, decimals: number): bigint | null {
+  if (v === null || v === undefined || v === '') return null;
+  try {
+    const units = decimalToUnits(v, decimals);
+    return units >= 0n ? units : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The protocol fee basis of a stored ComposableStable pool, or null when the store lacks the last
+ * join/exit data or the swap fee percentage (old stored pools): then no fee is assumed due.
+ */
+function feeStateOf(spec: PoolSpec, others: readonly PoolSpec['tokens'][number][]): FeeState | null {
+  const lastAmp = parseOptional(spec.lastJoinExitAmp, 3);
+  const lastInvariant = parseOptional(spec.lastPostJoinExitInvariant, 18);
+  const swapPct = parseOptional(spec.protocolSwapFeeCache, 18);
+  if (lastAmp === null || lastInvariant === null || swapPct === null || lastAmp < S.AMP_PRECISION) return null;
+  const yieldPct = parseOptional(spec.protocolYieldFeeCache, 18) ?? 0n;
+  if (swapPct >= ONE || yieldPct >= ONE) return null;
+  const oldRates = others.map((t) => {
+    const r = parseOptional(t.oldPriceRate, 18);
+    return r !== null && r > 0n ? r : null;
+  });
+  return { basis: { lastAmp, lastInvariant, swapPct, yieldPct }, oldRates };
+}
 
 /** ComposableStable versions whose swap arithmetic this model carries (see the notes above). */
 const COMPOSABLE_VERSIONS = new Set([1, 2, 3, 4, 5, 6]);
