@@ -37,6 +37,8 @@ const subgraphToken = z.object({
   balance: decimalString,
   weight: optDecimal,
   priceRate: optDecimal,
+  oldPriceRate: optDecimal,
+  isExemptFromYieldProtocolFee: z.boolean().nullish(),
   token: z.object({ symbol: z.string().nullish(), name: z.string().nullish() }).nullish(),
 });
 
@@ -74,6 +76,9 @@ const subgraphPool = z.looseObject({
   upperTarget: optDecimal,
   managementFee: optDecimal,
   protocolYieldFeeCache: optDecimal,
+  protocolSwapFeeCache: optDecimal,
+  lastJoinExitAmp: optDecimal,
+  lastPostJoinExitInvariant: optDecimal,
   priceRateProviders: z
     .array(z.object({ address, token: z.union([address, z.object({ address })]) }))
     .nullish(),
@@ -90,6 +95,11 @@ function plain(value: string | null, field: string, maxFraction?: number): strin
   } catch (e) {
     throw new DecimalError(`${field}: ${(e as Error).message}`);
   }
+}
+
+/** `{ [key]: value }` when the value is there, `{}` otherwise (optional stored fields). */
+function present<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
+  return value === null ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 export function normalizePool(raw: unknown): NormalizeResult {
@@ -109,6 +119,9 @@ export function normalizePool(raw: unknown): NormalizeResult {
       balance: plain(t.balance, `tokens.${i}.balance`, t.decimals) as string,
       weight: plain(t.weight, `tokens.${i}.weight`),
       priceRate: plain(t.priceRate, `tokens.${i}.priceRate`) ?? '1',
+      // Present only where the subgraph gives them, so pools without them normalize as before.
+      ...present('oldPriceRate', plain(t.oldPriceRate, `tokens.${i}.oldPriceRate`)),
+      ...(typeof t.isExemptFromYieldProtocolFee === 'boolean' ? { isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee } : {}),
     }));
     const gyro: Record<string, string> = {};
     for (const f of GYRO_FIELDS) {
@@ -148,6 +161,9 @@ export function normalizePool(raw: unknown): NormalizeResult {
       upperTarget: plain(p.upperTarget, 'upperTarget'),
       managementFee: plain(p.managementFee, 'managementFee'),
       protocolYieldFeeCache: plain(p.protocolYieldFeeCache, 'protocolYieldFeeCache'),
+      ...present('protocolSwapFeeCache', plain(p.protocolSwapFeeCache, 'protocolSwapFeeCache')),
+      ...present('lastJoinExitAmp', plain(p.lastJoinExitAmp, 'lastJoinExitAmp')),
+      ...present('lastPostJoinExitInvariant', plain(p.lastPostJoinExitInvariant, 'lastPostJoinExitInvariant')),
       priceRateProviders: (p.priceRateProviders ?? []).map((r) => ({
         address: r.address,
         token: typeof r.token === 'string' ? r.token : r.token.address,

@@ -14,6 +14,10 @@ export interface StoredPoolToken {
   readonly balance: string;
   readonly weight: string | null;
   readonly priceRate: string;
+  /** ComposableStable: the rate cached at the pool's last join or exit (absent in older stores). */
+  readonly oldPriceRate?: string;
+  /** ComposableStable: yield of this token is exempt from the protocol yield fee. */
+  readonly isExemptFromYieldProtocolFee?: boolean;
 }
 
 export interface AprBreakdown {
@@ -63,6 +67,14 @@ export interface PoolCore {
   /** Managed/investment pools. */
   readonly managementFee: string | null;
   readonly protocolYieldFeeCache: string | null;
+  /**
+   * ComposableStable protocol fee basis (absent in older stores and for other pool types): the
+   * cached protocol swap fee percentage, amp (without its precision) and invariant (18 decimals)
+   * stored at the last join or exit.
+   */
+  readonly protocolSwapFeeCache?: string;
+  readonly lastJoinExitAmp?: string;
+  readonly lastPostJoinExitInvariant?: string;
   readonly priceRateProviders: readonly { readonly address: string; readonly token: string }[];
   /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
   readonly gyro: Readonly<Record<string, string>> | null;

@@ -11,6 +11,8 @@ const GYRO_FIELDS = [
   'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq',
 ] as const;
 
+const stringField = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
 export function specFromRoutingPool(p: SubgraphPoolBase): PoolSpec {
   const flat = p as unknown as Record<string, unknown>;
   const gyro: Record<string, string> = {};
@@ -24,7 +26,14 @@ export function specFromRoutingPool(p: SubgraphPoolBase): PoolSpec {
     totalShares: p.totalShares,
     amp: p.amp ?? null,
     swapEnabled: p.swapEnabled,
-    tokens: p.tokens.map((t) => ({ address: t.address, balance: t.balance, decimals: t.decimals, weight: t.weight ?? null, priceRate: t.priceRate ?? null })),
+    tokens: p.tokens.map((t) => {
+      const extra = t as unknown as { oldPriceRate?: unknown; isExemptFromYieldProtocolFee?: unknown };
+      return {
+        address: t.address, balance: t.balance, decimals: t.decimals, weight: t.weight ?? null, priceRate: t.priceRate ?? null,
+        oldPriceRate: typeof extra.oldPriceRate === 'string' ? extra.oldPriceRate : null,
+        isExemptFromYieldProtocolFee: typeof extra.isExemptFromYieldProtocolFee === 'boolean' ? extra.isExemptFromYieldProtocolFee : null,
+      };
+    }),
     expiryTime: p.expiryTime ?? null,
     unitSeconds: p.unitSeconds ?? null,
     principalToken: p.principalToken ?? null,
@@ -34,5 +43,9 @@ export function specFromRoutingPool(p: SubgraphPoolBase): PoolSpec {
     lowerTarget: p.lowerTarget ?? null,
     upperTarget: p.upperTarget ?? null,
     gyro: Object.keys(gyro).length > 0 ? gyro : null,
+    lastJoinExitAmp: stringField(flat.lastJoinExitAmp),
+    lastPostJoinExitInvariant: stringField(flat.lastPostJoinExitInvariant),
+    protocolSwapFeeCache: stringField(flat.protocolSwapFeeCache),
+    protocolYieldFeeCache: stringField(flat.protocolYieldFeeCache),
   };
 }

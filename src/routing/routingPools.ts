@@ -36,6 +36,23 @@ function optionalNumber(v: number | null): number | undefined {
   return v === null ? undefined : v;
 }
 
+/** The ComposableStable protocol fee basis the engine reads (extra fields the SOR ignores). */
+export interface RoutingFeeBasis {
+  readonly protocolSwapFeeCache?: string;
+  readonly protocolYieldFeeCache?: string;
+  readonly lastJoinExitAmp?: string;
+  readonly lastPostJoinExitInvariant?: string;
+}
+
+function feeBasis(p: StoredPool): RoutingFeeBasis {
+  return {
+    protocolSwapFeeCache: p.protocolSwapFeeCache,
+    protocolYieldFeeCache: optionalString(p.protocolYieldFeeCache ?? null),
+    lastJoinExitAmp: p.lastJoinExitAmp,
+    lastPostJoinExitInvariant: p.lastPostJoinExitInvariant,
+  };
+}
+
 export function toSorPool(p: StoredPool): SubgraphPoolBase {
   const pool: SubgraphPoolBase = {
     id: p.id,
@@ -51,6 +68,9 @@ export function toSorPool(p: StoredPool): SubgraphPoolBase {
       decimals: t.decimals,
       priceRate: t.priceRate,
       weight: t.weight,
+      // ComposableStable protocol fee basis (read by the engine, ignored by the SOR).
+      oldPriceRate: t.oldPriceRate,
+      isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee,
     })),
     tokensList: [...p.tokensList],
     totalWeight: p.totalWeight,
@@ -64,7 +84,9 @@ export function toSorPool(p: StoredPool): SubgraphPoolBase {
     lowerTarget: optionalString(p.lowerTarget),
     upperTarget: optionalString(p.upperTarget),
     ...(p.gyro ?? {}),
+    ...feeBasis(p),
   };
+  for (const t of pool.tokens as unknown as Record<string, unknown>[]) for (const k of Object.keys(t)) if (t[k] === undefined) delete t[k];
   // JSON transport (worker threads) drops undefined anyway; dropping here keeps both paths equal.
   for (const k of Object.keys(pool) as (keyof SubgraphPoolBase)[]) if (pool[k] === undefined) delete pool[k];
   return pool;

@@ -27,6 +27,32 @@ describe('normalizePool', () => {
     expect(r.pool.routable).toBe(true);
   });
 
+  test('the ComposableStable protocol fee basis is carried where the subgraph gives it, absent where it does not', async () => {
+    const withFees = normalizePool({
+      ...base, poolType: 'ComposableStable', amp: '200', lastJoinExitAmp: '200', lastPostJoinExitInvariant: '1234.000000000000000001',
+      protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.1',
+      tokens: [{ ...base.tokens[0], oldPriceRate: '1.01', isExemptFromYieldProtocolFee: true }, { ...base.tokens[1], oldPriceRate: null, isExemptFromYieldProtocolFee: false }],
+    });
+    if (!withFees.ok) throw new Error(withFees.error);
+    expect(withFees.pool).toMatchObject({ lastJoinExitAmp: '200', lastPostJoinExitInvariant: '1234.000000000000000001', protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.1' });
+    expect(withFees.pool.tokens[0]).toMatchObject({ oldPriceRate: '1.01', isExemptFromYieldProtocolFee: true });
+    expect(withFees.pool.tokens[1]).not.toHaveProperty('oldPriceRate');
+    expect(withFees.pool.tokens[1]).toMatchObject({ isExemptFromYieldProtocolFee: false });
+    // Through the routing pool to the engine's spec.
+    const { toSorPool } = await import('../../src/routing/routingPools');
+    const { specFromRoutingPool } = await import('../../src/routing/poolSpecs');
+    const spec = specFromRoutingPool(JSON.parse(JSON.stringify(toSorPool({ ...withFees.pool }))));
+    expect(spec).toMatchObject({ lastJoinExitAmp: '200', lastPostJoinExitInvariant: '1234.000000000000000001', protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.1' });
+    expect(spec.tokens.map((t) => [t.oldPriceRate, t.isExemptFromYieldProtocolFee])).toEqual([['1.01', true], [null, false]]);
+
+    const without = normalizePool(base);
+    if (!without.ok) throw new Error(without.error);
+    for (const k of ['lastJoinExitAmp', 'lastPostJoinExitInvariant', 'protocolSwapFeeCache']) expect(without.pool).not.toHaveProperty(k);
+    for (const t of without.pool.tokens) expect(Object.keys(t)).not.toEqual(expect.arrayContaining(['oldPriceRate']));
+    const oldSpec = specFromRoutingPool(toSorPool({ ...without.pool }));
+    expect([oldSpec.lastJoinExitAmp, oldSpec.lastPostJoinExitInvariant, oldSpec.protocolSwapFeeCache]).toEqual([null, null, null]);
+  });
+
   test('a pool whose balances are all zero is not routable', () => {
     const r = normalizePool({ ...base, tokens: base.tokens.map((t) => ({ ...t, balance: '0.0' })) });
     expect(r.ok && r.pool.routable).toBe(false);

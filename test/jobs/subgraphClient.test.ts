@@ -33,7 +33,7 @@ describe('subgraph client', () => {
       const first = all.pools[0] as Record<string, unknown>;
       const source = pools.find((p) => p.id === first.id)!;
       expect(first).toMatchObject({ totalSwapFee: source.totalSwapFee, amp: source.amp, createTime: source.createTime, tokensList: source.tokensList });
-      expect((first.tokens as unknown[])[0]).toEqual(source.tokens[0]);
+      expect((first.tokens as unknown[])[0]).toMatchObject(source.tokens[0]!); // fields the synthetic pool lacks come back null
     } finally {
       await fake.close();
     }

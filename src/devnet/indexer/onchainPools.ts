@@ -21,6 +21,23 @@ export interface OnchainToken {
    * is what its swaps use), a linear pool's wrapped token rate; 1 otherwise.
    */
   readonly rate: bigint;
+  /**
+   * Composable stable pools, tokens with a rate provider: the rate cached at the last join or exit
+   * (the cache's old rate), the basis of the protocol yield fee. Null otherwise.
+   */
+  readonly oldRate?: bigint | null;
+  /** Composable stable pools: whether the token's yield is exempt from the protocol yield fee. */
+  readonly exemptFromYieldFee?: boolean | null;
+}
+
+/** What a composable stable pool measures its protocol fees against (its own getters). */
+export interface OnchainFeeBasis {
+  /** getLastJoinExitData(): amp with its precision, invariant in 18 decimals. */
+  readonly lastJoinExitAmp: bigint;
+  readonly lastPostJoinExitInvariant: bigint;
+  /** getProtocolFeePercentageCache(0) and (2): 1e18 = 100 %. */
+  readonly swapFeeCache: bigint;
+  readonly yieldFeeCache: bigint;
 }
 
 export interface OnchainSwap {
@@ -46,9 +63,12 @@ export interface OnchainPool {
   readonly amp: { readonly value: bigint; readonly precision: bigint } | null;
   /**
    * BPT supply in wei: totalSupply, or for pools that hold their own BPT the supply in circulation
-   * (a composable stable pool's actual supply, a linear pool's virtual supply).
+   * (a composable stable pool's total supply minus the Vault's BPT, which leaves out protocol fee
+   * BPT not minted yet, as the subgraph counts it; a linear pool's virtual supply).
    */
   readonly totalShares: bigint;
+  /** Composable stable pools: the protocol fee basis. */
+  readonly protocolFees?: OnchainFeeBasis | null;
   /** Linear pools: token indexes and targets (18-decimal main token units). */
   readonly linear: { readonly mainIndex: number; readonly wrappedIndex: number; readonly lowerTarget: bigint; readonly upperTarget: bigint } | null;
   /** Tokens priced by a rate provider (composable stable pools), lower-case. */
@@ -84,7 +104,14 @@ const POOL_ABI = [
   'function getWrappedIndex() view returns (uint256)',
   'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
   'function getWrappedTokenRate() view returns (uint256)',
+  'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
+  'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
+  'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
+  'function isTokenExemptFromYieldProtocolFee(address token) view returns (bool)',
 ];
+/** ProtocolFeeType ids of the protocol fee percentage cache. */
+const FEE_TYPE_SWAP = 0;
+const FEE_TYPE_YIELD = 2;
 const ERC20_ABI = ['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)'];
 const ONE = 10n ** 18n;
 /** Pools of the 2022 weighted and stable factories are version 2 (they have no version() to ask). */
@@ -185,14 +212,19 @@ export class OnchainPoolReader {
       call<[boolean]>('getPausedState'),
       // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
       origin.version === 1 ? Promise.resolve(false) : call<boolean>('inRecoveryMode'),
-      call<bigint>(composable ? 'getActualSupply' : linear ? 'getVirtualSupply' : 'totalSupply'),
+      call<bigint>(linear ? 'getVirtualSupply' : 'totalSupply'),
       kind === 'weighted' ? call<bigint[]>('getNormalizedWeights') : none,
       composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
       origin.version === null ? call<string>('version') : none,
       linear ? Promise.all([call<bigint>('getMainIndex'), call<bigint>('getWrappedIndex'), call<[bigint, bigint]>('getTargets'), call<bigint>('getWrappedTokenRate')]) : none,
       composable ? call<string[]>('getRateProviders') : none,
     ]);
+    const protocolFees = composable
+      ? await Promise.all([call<[bigint, bigint]>('getLastJoinExitData'), call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP), call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_YIELD)])
+        .then(([last, swapFeeCache, yieldFeeCache]): OnchainFeeBasis => ({ lastJoinExitAmp: last[0], lastPostJoinExitInvariant: last[1], swapFeeCache, yieldFeeCache }))
+      : null;
     const [addresses, balances] = poolTokens;
+    const hasProvider = new Set((rateProviders ?? []).map((p, i) => (p === ZeroAddress ? '' : addresses[i]!.toLowerCase())));
     const linearInfo = linearParams
       ? { mainIndex: Number(linearParams[0]), wrappedIndex: Number(linearParams[1]), lowerTarget: linearParams[2][0], upperTarget: linearParams[2][1] }
       : null;
@@ -202,9 +234,16 @@ export class OnchainPoolReader {
         const isBpt = tokenAddress === address;
         const info = isBpt ? { symbol, name, decimals: 18 } : await this.token(tokenAddress);
         let rate = ONE;
-        if (composable && !isBpt) rate = await call<bigint>('getTokenRate', tokenAddress);
+        let oldRate: bigint | null = null;
+        let exemptFromYieldFee: boolean | null = null;
+        if (composable && !isBpt) {
+          rate = await call<bigint>('getTokenRate', tokenAddress);
+          exemptFromYieldFee = await call<boolean>('isTokenExemptFromYieldProtocolFee', tokenAddress);
+          // Only tokens with a rate provider have a rate cache (the getter reverts for the others).
+          if (hasProvider.has(tokenAddress)) oldRate = (await call<[bigint, bigint, bigint, bigint]>('getTokenRateCache', tokenAddress))[1];
+        }
         if (linearParams && i === linearInfo?.wrappedIndex) rate = linearParams[3];
-        return { address: tokenAddress, ...info, balance: balances[i] ?? 0n, weight: weights ? (weights[i] ?? null) : null, rate };
+        return { address: tokenAddress, ...info, balance: balances[i] ?? 0n, weight: weights ? (weights[i] ?? null) : null, rate, oldRate, exemptFromYieldFee };
       }),
     );
     return {
@@ -220,7 +259,9 @@ export class OnchainPoolReader {
       paused: paused[0],
       recoveryMode,
       amp: amp ? { value: amp[0], precision: amp[2] } : null,
-      totalShares,
+      // Pools holding their own BPT: what circulates (the Vault holds the rest, pre-minted).
+      totalShares: composable ? totalShares - (balances[addresses.findIndex((a) => a.toLowerCase() === address)] ?? 0n) : totalShares,
+      protocolFees,
       linear: linearInfo,
       // In the Vault's token order, the pool's own BPT (no provider) included.
       rateProviders: (rateProviders ?? [])

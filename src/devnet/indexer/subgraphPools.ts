@@ -43,6 +43,7 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
   for (const s of pool.swaps) volume = volume.plus(swapVolumeUsd(s, (a) => decimals.get(a), prices));
   const weighted = pool.kind === 'weighted';
   const linear = pool.linear;
+  const fees = pool.protocolFees ?? null;
 
   return {
     id: pool.id,
@@ -77,6 +78,8 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
       balance: unitsToDecimal(t.balance, t.decimals),
       weight: t.weight === null ? null : unitsToDecimal(t.weight, 18),
       priceRate: unitsToDecimal(t.rate, 18),
+      oldPriceRate: t.oldRate === null || t.oldRate === undefined ? null : unitsToDecimal(t.oldRate, 18),
+      isExemptFromYieldProtocolFee: t.exemptFromYieldFee ?? null,
     })),
     priceRateProviders: pool.rateProviders.map((r) => ({ address: r.provider, token: { address: r.token } })),
     mainIndex: linear ? linear.mainIndex : null,
@@ -88,6 +91,10 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
     principalToken: null,
     baseToken: null,
     managementFee: null,
-    protocolYieldFeeCache: null,
+    protocolYieldFeeCache: fees ? unitsToDecimal(fees.yieldFeeCache, 18) : null,
+    protocolSwapFeeCache: fees ? unitsToDecimal(fees.swapFeeCache, 18) : null,
+    // As the subgraph stores them: amp without its precision, the invariant in 18-decimal units.
+    lastJoinExitAmp: fees && pool.amp ? unitsToDecimal((fees.lastJoinExitAmp * 1000n) / pool.amp.precision, 3) : null,
+    lastPostJoinExitInvariant: fees ? unitsToDecimal(fees.lastPostJoinExitInvariant, 18) : null,
   };
 }

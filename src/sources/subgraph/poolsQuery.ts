@@ -10,7 +10,7 @@
 /** graph-node refuses `first` above 1000. */
 export const MAX_PAGE_SIZE = 1000;
 
-const TOKEN_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate'] as const;
+const TOKEN_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate', 'oldPriceRate', 'isExemptFromYieldProtocolFee'] as const;
 
 const GYRO_FIELDS = [
   'alpha', 'beta', 'sqrtAlpha', 'sqrtBeta', 'root3Alpha', 'c', 's', 'lambda',
@@ -31,6 +31,8 @@ export const POOL_SCALAR_FIELDS = [
   'expiryTime', 'unitSeconds', 'principalToken', 'baseToken',
   // managed / investment pools and yield fees
   'managementFee', 'protocolYieldFeeCache',
+  // composable stable pools: the protocol fee basis BPT swaps are priced against
+  'protocolSwapFeeCache', 'lastJoinExitAmp', 'lastPostJoinExitInvariant',
   // gyro pools
   ...GYRO_FIELDS,
 ] as const;

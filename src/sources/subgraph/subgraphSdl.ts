@@ -38,6 +38,8 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
     balance: BigDecimal
     weight: BigDecimal
     priceRate: BigDecimal
+    oldPriceRate: BigDecimal
+    isExemptFromYieldProtocolFee: Boolean
   }
 
   type PriceRateProvider {
@@ -80,6 +82,9 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
     baseToken: Bytes
     managementFee: BigDecimal
     protocolYieldFeeCache: BigDecimal
+    protocolSwapFeeCache: BigDecimal
+    lastJoinExitAmp: BigInt
+    lastPostJoinExitInvariant: BigDecimal
     alpha: BigDecimal
     beta: BigDecimal
     sqrtAlpha: BigDecimal
