@@ -1,5 +1,7 @@
 import { normalizePool } from '../../src/domain/normalizePool';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
+import { specFromRoutingPool } from '../../src/routing/poolSpecs';
+import { toSorPool } from '../../src/routing/routingPools';
 import { HAS_SNAPSHOT, loadSnapshotPools } from '../helpers/snapshot';
 
 const base = {
@@ -27,7 +29,7 @@ describe('normalizePool', () => {
     expect(r.pool.routable).toBe(true);
   });
 
-  test('the ComposableStable protocol fee basis is carried where the subgraph gives it, absent where it does not', async () => {
+  test('the ComposableStable protocol fee basis is carried where the subgraph gives it, absent where it does not', () => {
     const withFees = normalizePool({
       ...base, poolType: 'ComposableStable', amp: '200', lastJoinExitAmp: '200', lastPostJoinExitInvariant: '1234.000000000000000001',
       protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.1',
@@ -39,8 +41,6 @@ describe('normalizePool', () => {
     expect(withFees.pool.tokens[1]).not.toHaveProperty('oldPriceRate');
     expect(withFees.pool.tokens[1]).toMatchObject({ isExemptFromYieldProtocolFee: false });
     // Through the routing pool to the engine's spec.
-    const { toSorPool } = await import('../../src/routing/routingPools');
-    const { specFromRoutingPool } = await import('../../src/routing/poolSpecs');
     const spec = specFromRoutingPool(JSON.parse(JSON.stringify(toSorPool({ ...withFees.pool }))));
     expect(spec).toMatchObject({ lastJoinExitAmp: '200', lastPostJoinExitInvariant: '1234.000000000000000001', protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.1' });
     expect(spec.tokens.map((t) => [t.oldPriceRate, t.isExemptFromYieldProtocolFee])).toEqual([['1.01', true], [null, false]]);
