@@ -1,4 +1,4 @@
-import { Contract, Interface, Provider, ZeroAddress } from 'ethers';
+import { Contract, Interface, isError, Provider, ZeroAddress } from 'ethers';
 import type { DevnetAddresses, DevnetPoolKind } from '../devnet';
 
 /**
@@ -215,7 +215,11 @@ export class OnchainPoolReader {
       call<bigint>(linear ? 'getVirtualSupply' : 'totalSupply'),
       kind === 'weighted' ? call<bigint[]>('getNormalizedWeights') : none,
       composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
-      origin.version === null ? call<string>('version') : none,
+      // ComposableStable v1 pools predate version(): they are version 1.
+      origin.version === null ? call<string>('version').catch((e: unknown) => {
+        if (isError(e, 'CALL_EXCEPTION')) return null;
+        throw e;
+      }) : none,
       linear ? Promise.all([call<bigint>('getMainIndex'), call<bigint>('getWrappedIndex'), call<[bigint, bigint]>('getTargets'), call<bigint>('getWrappedTokenRate')]) : none,
       composable ? call<string[]>('getRateProviders') : none,
     ]);

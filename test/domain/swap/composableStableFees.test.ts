@@ -70,6 +70,13 @@ describe('fee BPT due before a join or exit', () => {
     expect(old.percentage).toBeGreaterThan(patched.percentage);
   });
 
+  test('v1 rounds the fee BPT twice (FixedPoint mulDown, then divDown): a wei less than v2 on a v1 pool measured on chain', () => {
+    const supply = 1_049_951_719_668_353_075_609_476n;
+    const percentage = 1_728_341_801_225_519n;
+    expect(bptForPoolOwnershipPercentage(supply, percentage, 'v2')).toBe(1_817_817_255_921_831_307_437n);
+    expect(bptForPoolOwnershipPercentage(supply, percentage, 'v1')).toBe(1_817_817_255_921_831_307_436n);
+  });
+
   test('an ownership percentage of 100 % reverts as the contract does (division by zero)', () => {
     expect(() => bptForPoolOwnershipPercentage(E(1), ONE)).toThrow(/BAL#004/);
   });

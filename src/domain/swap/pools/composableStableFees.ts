@@ -15,7 +15,8 @@ import { calculateInvariant } from '../math/stableMath';
  * Rules by version (read from the contracts of each release):
  * - 'v1' (ComposableStable v1, 2022-09): per-token yield-fee exemptions; three growth invariants,
  *   deltas floored at zero. After a join/exit: fees from the invariant growth ratio against the
- *   supply growth ratio (InvariantGrowthProtocolSwapFees).
+ *   supply growth ratio (InvariantGrowthProtocolSwapFees). Fee BPT from a percentage rounds twice
+ *   (see bptForPoolOwnershipPercentage).
  * - 'v2' (v2 to v4): as v1 before; after, the "feeless invariant" form.
  * - 'v5' (v5 and v6, 2023-07 patch): no fee at all when the total growth invariant did not grow;
  *   the swap-fee growth invariant is clamped between the stored invariant and the total one; one
@@ -108,15 +109,21 @@ export function protocolOwnershipPercentage(
   return { percentage, totalGrowthInvariant: totalGrowth };
 }
 
-/** BPT to mint so that it is `percentage` of the supply after minting (ExternalFees). */
-export function bptForPoolOwnershipPercentage(supply: bigint, percentage: bigint): bigint {
+/**
+ * BPT to mint so that it is `percentage` of the supply after minting: supply * p / (1 - p), in
+ * one integer division from v2 on (ExternalFees); v1 rounds twice, through FixedPoint
+ * (supply.mulDown(p).divDown(1 - p), the form ComposableStablePoolProtocolFees used in 2022-08/09
+ * when v1 was built), which mints up to a wei less: measured against v1 pools on chain.
+ */
+export function bptForPoolOwnershipPercentage(supply: bigint, percentage: bigint, rules: FeeRules = 'v2'): bigint {
+  if (rules === 'v1') return divDown(mulDown(supply, percentage), complement(percentage));
   return idiv(supply * percentage, complement(percentage));
 }
 
 /** Protocol fee BPT minted before a join or exit on `virtualSupply` (0 when nothing is due). */
 export function dueProtocolFeeBpt(rules: FeeRules, balances: readonly bigint[], tokens: readonly FeeToken[], basis: FeeBasis, virtualSupply: bigint): bigint {
   const { percentage } = protocolOwnershipPercentage(rules, balances, tokens, basis);
-  return bptForPoolOwnershipPercentage(virtualSupply, percentage);
+  return bptForPoolOwnershipPercentage(virtualSupply, percentage, rules);
 }
 
 /**
@@ -132,10 +139,10 @@ export function protocolFeeAfterJoinExit(
     const supplyGrowth = divDown(postSupply, preSupply);
     if (supplyGrowth >= invariantGrowth || swapPct === 0n) return 0n;
     const feesPct = ONE - divDown(supplyGrowth, invariantGrowth);
-    return bptForPoolOwnershipPercentage(postSupply, mulDown(feesPct, swapPct));
+    return bptForPoolOwnershipPercentage(postSupply, mulDown(feesPct, swapPct), rules);
   }
   const feeless = mulDown(preInvariant, divDown(postSupply, preSupply));
   if (postInvariant <= feeless) return 0n;
   const percentage = idiv((postInvariant - feeless) * swapPct, postInvariant);
-  return percentage > 0n ? bptForPoolOwnershipPercentage(postSupply, percentage) : 0n;
+  return percentage > 0n ? bptForPoolOwnershipPercentage(postSupply, percentage, rules) : 0n;
 }
