@@ -12,7 +12,8 @@ import { deployConstantRateProvider, initStable, readStableSpec } from './stable
  * and BPT -> token (exit), both kinds, amounts over nine orders of magnitude up to where the pool
  * reverts, compared with BalancerQueries.querySwap (the Vault's own query path). Then real swaps
  * move the pools and the model, threading its state through `apply`, still agrees. The devnet's
- * protocol fee percentages are zero, which is what the model assumes (no fee BPT due).
+ * protocol fee percentages are zero and these specs carry no fee basis, so the model assumes no
+ * fee BPT due, which is right here; test/devnet/composableStableFees.test.ts covers non-zero fees.
  */
 
 interface TestPool {
