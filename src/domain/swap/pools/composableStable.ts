@@ -21,10 +21,11 @@ import { dueProtocolFeeBpt, feeRulesOf, protocolFeeAfterJoinExit, type FeeBasis,
  *   supply also counts protocol fee BPT the pool owes but has not minted yet.
  * - ComposableStable (every version): the 2022 StableMath; a BPT swap charges the fee inside the
  *   join/exit formula, on the part of the amount beyond a proportional join or exit. The versions
- *   differ in how protocol fees are measured and paid (v2 charges them on join/exit invariant
- *   growth differently, v5 bounds the yield-fee invariants and drops per-token exemptions), in
- *   proportional joins/exits (v2+) and in reentrancy guards (v3+), none of which changes what a
- *   swap pays when no protocol fee is due; v6 only lengthens the pause windows.
+ *   differ in how protocol fees are measured and paid (v1 rounds fee BPT twice and charges a
+ *   join/exit's own fee by growth ratios; v2 uses the "feeless invariant"; v5 bounds the growth
+ *   invariants and replaces per-token yield-fee exemptions by one flag: composableStableFees.ts),
+ *   in proportional joins/exits (v2+) and in reentrancy guards (v3+); v6 only lengthens the pause
+ *   windows.
  *
  * Protocol fees: before a BPT swap a ComposableStable pool mints the protocol's share of the swap
  * fees and yield earned since the last join or exit (measured against the invariant and amp it
