@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * Compiles the devnet's own Solidity (WETH9, DevToken and DevERC4626; Balancer ships its bytecode) with the
+ * Compiles the devnet's own Solidity (WETH9, DevToken, DevERC4626 and the Lido-shaped DevStETH and DevWstETH; Balancer ships its bytecode) with the
  * `solc` npm package, which carries its compiler, so this works offline. The output is committed
  * as contracts.json so the demo and the tests need no compiler at run time;
  * `npm run devnet:compile` regenerates it and a test checks it is current.
@@ -15,10 +15,10 @@ export interface CompiledContract {
 
 export interface CompiledContracts {
   readonly compiler: string;
-  readonly contracts: { readonly WETH9: CompiledContract; readonly DevToken: CompiledContract; readonly DevERC4626: CompiledContract };
+  readonly contracts: { readonly WETH9: CompiledContract; readonly DevToken: CompiledContract; readonly DevERC4626: CompiledContract; readonly DevStETH: CompiledContract; readonly DevWstETH: CompiledContract };
 }
 
-const SOURCES = ['WETH9.sol', 'DevToken.sol', 'DevERC4626.sol'] as const;
+const SOURCES = ['WETH9.sol', 'DevToken.sol', 'DevERC4626.sol', 'DevStETH.sol', 'DevWstETH.sol'] as const;
 // Paris (no PUSH0) so the bytecode runs on any node a developer points LOCALFORK_URL at.
 const EVM_VERSION = 'paris';
 
@@ -61,7 +61,9 @@ export function compileDevContracts(): CompiledContracts {
   };
   return {
     compiler: solc.version(),
-    contracts: { WETH9: pick('WETH9.sol', 'WETH9'), DevToken: pick('DevToken.sol', 'DevToken'), DevERC4626: pick('DevERC4626.sol', 'DevERC4626') },
+    contracts: { WETH9: pick('WETH9.sol', 'WETH9'), DevToken: pick('DevToken.sol', 'DevToken'), DevERC4626: pick('DevERC4626.sol', 'DevERC4626'),
+      DevStETH: pick('DevStETH.sol', 'DevStETH'), DevWstETH: pick('DevWstETH.sol', 'DevWstETH'),
+    },
   };
 }
 
