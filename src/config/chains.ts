@@ -27,6 +27,16 @@ export interface ChainInfo<A extends string = Address> {
   readonly infuraNetwork: string | null;
   /** Liquidity-mining gauges (staking and reward APRs); null when the chain has none. */
   readonly gauges: ChainGauges<A> | null;
+  /**
+   * Lido's stETH and its wrapper wstETH: orders selling or buying stETH are routed as wstETH, the
+   * batch relayer wrapping or unwrapping (`routing/lido.ts`). Absent on chains without them.
+   */
+  readonly lido?: ChainLido<A>;
+}
+
+export interface ChainLido<A extends string = Address> {
+  readonly stETH: A;
+  readonly wstETH: A;
 }
 
 /**
@@ -67,6 +77,7 @@ const ROWS: readonly ChainInfo<string>[] = [
       subgraphUrl: studio('balancer-gauges'), bal: '0xba100000625a3754423978a60c9317c58a424e3d',
       emissions: { kind: 'controller', gaugeController: '0xc128468b7ce63ea702c1f104d55a2566b13d3abd', balancerTokenAdmin: '0xf302f9f50958c5593770fdf4d4812309ff77414f' },
     },
+    lido: { stETH: '0xae7ab96520de3a18e5e111b5eaab095312d7fe84', wstETH: '0x7f39c581f595b53c5cb19bd0b3f8da6c935e2ca0' },
   },
   {
     id: 10, name: 'optimism', aliases: ['op'], nativeSymbol: 'ETH',
@@ -151,14 +162,18 @@ const ROWS: readonly ChainInfo<string>[] = [
       subgraphUrl: 'http://127.0.0.1:8000/subgraphs/name/localdev-gauges', bal: '0x9a676e781a523b5d0c0e43731313a708cb607508',
       emissions: { kind: 'controller', gaugeController: '0x8ce361602b935680e8dec218b820ff5056beb7af', balancerTokenAdmin: '0xa15bb66138824a1c7167f5e85b957d04dd34e468' },
     },
+    // Lido-shaped stETH and wstETH from the devnet's Lido admin account (devnet.ts `expectedLidoAddresses`).
+    lido: { stETH: '0x95bd8d42f30351685e96c62eddc0d0613bf9a87a', wstETH: '0x98eddadcfde04dc22a0e62119617e74a6bc77313' },
   },
 ];
 
 function parseRow(row: ChainInfo<string>): ChainInfo {
   const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
   const g = row.gauges;
+  const { lido, ...rest } = row;
   return {
-    ...row,
+    ...rest,
+    ...(lido ? { lido: { stETH: at('lido.stETH', lido.stETH), wstETH: at('lido.wstETH', lido.wstETH) } } : {}),
     wrappedNative: at('wrappedNative', row.wrappedNative),
     vault: at('vault', row.vault),
     batchRelayer: at('batchRelayer', row.batchRelayer),

@@ -10,6 +10,11 @@ export const DEV_MNEMONIC = 'test test test test test test test test test test t
 /** Account 0 deploys everything (fixed nonces -> fixed addresses); 1.. are funded traders. */
 export const DEPLOYER_INDEX = 0;
 export const TRADER_COUNT = 4;
+/**
+ * Deploys the devnet's Lido-shaped stETH and wstETH (nonces 0 and 1) before the Balancer stack, whose
+ * BatchRelayerLibrary takes wstETH in its constructor; its own account keeps every other address put.
+ */
+export const LIDO_ADMIN_INDEX = 8;
 
 let root: HDNodeWallet | undefined;
 

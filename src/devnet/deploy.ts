@@ -2,8 +2,9 @@ import {
   AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, TransactionRequest, ZeroAddress, id, parseUnits,
 } from 'ethers';
 import { Artifact, balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
-import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses } from './devnet';
-import { DEV_POOLS, DEV_TOKENS, LinearPoolSpec, PoolSpec, TRADER_FUNDS, WETH_SYMBOL, WRAPPED_TOKENS, WrappedTokenSpec } from './universe';
+import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
+import { devAccount, LIDO_ADMIN_INDEX } from './accounts';
+import { DEV_POOLS, DEV_TOKENS, LIDO, LinearPoolSpec, PoolSpec, STETH_SYMBOL, TRADER_FUNDS, WETH_SYMBOL, WRAPPED_TOKENS, WrappedTokenSpec, WSTETH_SYMBOL } from './universe';
 
 /**
  * Deploys the real Balancer V2 stack and the pool universe of universe.ts onto a fresh chain, from
@@ -78,7 +79,7 @@ async function deployStack(deployer: Signer): Promise<{ addresses: DevnetAddress
     'ComposableStablePoolFactory', want.composableStablePoolFactory,
   );
   await deploy(deployer, balancerArtifact('BalancerQueries'), [want.vault], 'BalancerQueries', want.balancerQueries);
-  const library = await deploy(deployer, balancerArtifact('BatchRelayerLibrary'), [want.vault, ZeroAddress, ZeroAddress], 'BatchRelayerLibrary', want.batchRelayerLibrary);
+  const library = await deploy(deployer, balancerArtifact('BatchRelayerLibrary'), [want.vault, want.wstETH, ZeroAddress], 'BatchRelayerLibrary', want.batchRelayerLibrary);
   const relayer = String(await library.getFunction('getEntrypoint')()).toLowerCase();
   if (relayer !== want.batchRelayer) throw new DeployError(`relayer is ${relayer}, expected ${want.batchRelayer}`);
 
@@ -280,8 +281,46 @@ function withFixedGas(signer: Signer): Signer {
   });
 }
 
+/** wstETH every pool of universe.ts is seeded with, in smallest units. */
+function wstEthSeed(): bigint {
+  let total = 0n;
+  for (const pool of DEV_POOLS) if (pool.kind !== 'linear') for (const t of pool.tokens) if (t.symbol === WSTETH_SYMBOL) total += units(t.balance, 18);
+  return total;
+}
+
+/**
+ * Lido on the devnet, from its own account (nonce 0 and 1, before the Balancer stack: the relayer
+ * library reads wstETH.stETH() in its constructor): the admin stakes and reports a rebase, so the
+ * ratio is not 1, every trader stakes ETH for stETH, and the deployer receives the wstETH the pools
+ * are seeded with.
+ */
+async function deployLido(provider: Signer['provider'], deployer: string, traders: readonly Signer[]): Promise<{ stETH: DevnetToken; wstETH: DevnetToken }> {
+  const admin = withFixedGas(devAccount(LIDO_ADMIN_INDEX, provider));
+  const nonce = await admin.getNonce();
+  if (nonce !== 0) throw new DeployError(`Lido admin ${await admin.getAddress()} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`);
+  const want = expectedLidoAddresses(await admin.getAddress());
+  const stETH = await deploy(admin, devArtifact('DevStETH'), [], 'DevStETH', want.stETH);
+  const wstETH = await deploy(admin, devArtifact('DevWstETH'), [want.stETH], 'DevWstETH', want.wstETH);
+  await mined(stETH.getFunction('submit')(ZeroAddress, { value: units(LIDO.seedEth, 18) }), 'staking the Lido seed');
+  await mined(stETH.getFunction('rebase')(units(LIDO.pooledEtherAfterRebase, 18)), 'rebasing stETH');
+  for (const trader of traders) {
+    await mined((stETH.connect(trader) as Contract).getFunction('submit')(ZeroAddress, { value: units(LIDO.traderEth, 18) }), 'a trader staking ETH for stETH');
+  }
+  const seed = wstEthSeed();
+  const stEthNeeded = (await wstETH.getFunction('getStETHByWstETH')(seed)) as bigint + 10n;
+  await mined(stETH.getFunction('approve')(want.wstETH, MaxUint256), 'approving stETH for wstETH');
+  await mined(wstETH.getFunction('wrap')(stEthNeeded), 'wrapping stETH for the pools');
+  await mined(wstETH.getFunction('transfer')(deployer, seed), 'handing the deployer its wstETH');
+  return {
+    stETH: { symbol: STETH_SYMBOL, name: 'Liquid staked Ether 2.0 (devnet)', decimals: 18, address: want.stETH },
+    wstETH: { symbol: WSTETH_SYMBOL, name: 'Wrapped liquid staked Ether 2.0 (devnet)', decimals: 18, address: want.wstETH },
+  };
+}
+
 export async function deployDevnet(signer: Signer, options: DeployOptions = {}): Promise<Devnet> {
   const deployer = withFixedGas(signer);
+  const lidoTraders = (options.traders ?? []).map(withFixedGas);
+  const lido = await deployLido(signer.provider, await signer.getAddress(), lidoTraders);
   const { addresses, vault, weth } = await deployStack(deployer);
   const deployed = await deployTokens(deployer);
   await deployLaterFactories(deployer, addresses);
@@ -290,6 +329,8 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
   const pools: DevnetPool[] = [];
   const tokenOf = (symbol: string): DevnetToken => {
     if (symbol === WETH_SYMBOL) return wethToken;
+    if (symbol === STETH_SYMBOL) return lido.stETH;
+    if (symbol === WSTETH_SYMBOL) return lido.wstETH;
     const t = deployed.get(symbol) ?? wrappedTokens.get(symbol);
     if (t) return t.token;
     const pool = pools.find((p) => p.symbol === symbol);
@@ -318,6 +359,9 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     wrappedTokens.set(spec.symbol, await deployWrapped(deployer, spec, asset, wrappedDeposit(spec, asset.decimals, traders.length), addresses.vault));
   }
 
+  // After the deployer's last contract creation, so no address above moves.
+  await mined(new Contract(lido.wstETH.address, ERC20_ABI, deployer).getFunction('approve')(addresses.vault, MaxUint256), 'approving wstETH');
+
   for (const spec of DEV_POOLS) {
     if (spec.kind === 'linear') {
       pools.push(await createLinearPool(deployer, spec, addresses, vault, tokenOf));
@@ -337,6 +381,6 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     const contract = new Contract(token.address, ERC20_ABI, deployer);
     for (const trader of traders) await mined(contract.getFunction('transfer')(await trader.getAddress(), units(amount, token.decimals)), `funding a trader with ${symbol}`);
   }
-  const tokens = [wethToken, ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token)];
+  const tokens = [wethToken, ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token), lido.stETH, lido.wstETH];
   return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools };
 }

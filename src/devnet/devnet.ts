@@ -1,4 +1,5 @@
 import { getCreateAddress } from 'ethers';
+import { devAccount, LIDO_ADMIN_INDEX } from './accounts';
 import { DEV_TOKENS } from './universe';
 
 /**
@@ -21,6 +22,9 @@ export interface DevnetAddresses {
   readonly balancerQueries: string;
   readonly batchRelayerLibrary: string;
   readonly batchRelayer: string;
+  /** Lido-shaped stETH and wstETH, deployed by their own account (`expectedLidoAddresses`). */
+  readonly stETH: string;
+  readonly wstETH: string;
 }
 
 export interface DevnetToken {
@@ -59,6 +63,10 @@ export const DEVNET_CHAIN_ID = 31337;
  * sender's nonce), so they are known before anything is deployed; chains.ts lists them and a test
  * keeps the two in step. Changing the order in deploy.ts changes these addresses.
  */
+export function expectedLidoAddresses(admin: string = devAccount(LIDO_ADMIN_INDEX).address): { stETH: string; wstETH: string } {
+  return { stETH: getCreateAddress({ from: admin, nonce: 0 }).toLowerCase(), wstETH: getCreateAddress({ from: admin, nonce: 1 }).toLowerCase() };
+}
+
 export function expectedAddresses(deployer: string): DevnetAddresses {
   const at = (nonce: number) => getCreateAddress({ from: deployer, nonce }).toLowerCase();
   const batchRelayerLibrary = at(7);
@@ -79,6 +87,7 @@ export function expectedAddresses(deployer: string): DevnetAddresses {
     erc4626LinearPoolFactory: at(afterTokens + 1),
     // The library's constructor creates the relayer entry point as its first contract (nonce 1).
     batchRelayer: getCreateAddress({ from: batchRelayerLibrary, nonce: 1 }).toLowerCase(),
+    ...expectedLidoAddresses(),
   };
 }
 

@@ -3,7 +3,7 @@ import { devAccount, traderAccounts } from './accounts';
 import { deployDevnet } from './deploy';
 import { Devnet, DevnetToken, expectedAddresses } from './devnet';
 import { OnchainPoolReader } from './indexer/onchainPools';
-import { WETH_SYMBOL } from './universe';
+import { STETH_SYMBOL, WETH_SYMBOL } from './universe';
 
 /**
  * A devnet on `provider`, whichever way it comes: read back when the stack already sits at its
@@ -21,6 +21,10 @@ export async function readDevnet(provider: Provider): Promise<Devnet | undefined
     for (const t of p.tokens) {
       if (!bpts.has(t.address) && !tokens.has(t.address)) tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
     }
+  }
+  // stETH is in no pool; the devnet's Lido sits at its fixed addresses.
+  if ((await provider.getCode(addresses.stETH)) !== '0x') {
+    tokens.set(addresses.stETH, { symbol: STETH_SYMBOL, name: 'Liquid staked Ether 2.0 (devnet)', decimals: 18, address: addresses.stETH });
   }
   return {
     chainId: Number((await provider.getNetwork()).chainId),

@@ -101,12 +101,29 @@ export const WRAPPED_TOKENS: readonly WrappedTokenSpec[] = [
 ];
 
 /**
- * Thirteen pools. LINK only meets the rest of the universe through WETH and BAL through WETH or
+ * Lido on the devnet (DevStETH, DevWstETH): the Lido admin stakes `seedEth`, then reports
+ * `pooledEtherAfterRebase` so one share (one wstETH) is worth more than one stETH, an odd ratio
+ * that makes every wrap and unwrap round. Each trader stakes `traderEth`. The deployer receives
+ * the wstETH the pools below are seeded with.
+ */
+export const STETH_SYMBOL = 'stETH';
+export const WSTETH_SYMBOL = 'wstETH';
+export const LIDO = {
+  seedEth: '1000',
+  pooledEtherAfterRebase: '1153.765432109876543211',
+  traderEth: '100',
+  stEthPriceUsd: ETH_PRICE_USD,
+  wstEthPriceUsd: '3461.3',
+} as const;
+
+/**
+ * Fourteen pools. LINK only meets the rest of the universe through WETH and BAL through WETH or
  * DAI, so LINK -> DAI, BAL -> USDC or BAL -> WBTC need two hops and LINK -> USDT three; WETH/USDC
  * exists twice so routes can split; BAL/DAI is a first-generation (v1) weighted pool. The last
  * three are a Stable v2 pool, an ERC4626 linear pool (USDC and its yield vault wUSDC) and a
  * boosted composable stable pool holding that linear pool's BPT, so routes go
- * USDC -> bb-USDC -> bb-USD and a pool's own BPT is bought and sold like a token.
+ * USDC -> bb-USDC -> bb-USD and a pool's own BPT is bought and sold like a token. The last is
+ * wstETH/WETH, what stETH orders route through (the relayer wraps or unwraps stETH).
  */
 export const DEV_POOLS: readonly PoolSpec[] = [
   {
@@ -160,6 +177,10 @@ export const DEV_POOLS: readonly PoolSpec[] = [
   {
     kind: 'composableStable', name: 'Boosted USD (bb-USDC, DAI, USDT)', symbol: 'bb-USD', swapFee: '0.0001', amp: 1500,
     tokens: [{ symbol: 'bb-USDC', balance: '600000' }, { symbol: 'DAI', balance: '650000' }, { symbol: 'USDT', balance: '550000' }],
+  },
+  {
+    kind: 'weighted', name: 'wstETH-WETH 50/50', symbol: 'B-50wstETH-50WETH', swapFee: '0.0004',
+    tokens: [{ symbol: 'wstETH', weight: '0.5', balance: '150' }, { symbol: 'WETH', weight: '0.5', balance: '173' }],
   },
 ];
 

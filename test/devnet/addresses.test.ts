@@ -9,6 +9,7 @@ describe('chain 31337 localdev', () => {
     const chain = chainById(DEVNET_CHAIN_ID);
     const deployed = expectedAddresses(devAccount(0).address);
     expect(chain).toMatchObject({ name: 'localdev', vault: deployed.vault, wrappedNative: deployed.weth, batchRelayer: deployed.batchRelayer });
+    expect(chain?.lido).toEqual({ stETH: deployed.stETH, wstETH: deployed.wstETH });
   });
 
   test('the chain table lists the gauge system the devnet deploys from its gauge admin account', () => {
