@@ -49,7 +49,7 @@ export function buildOrder(body: OrderBody, info: SerializedSwapInfo, ctx: Order
       });
     }
     if (!ctx.relayer) {
-      throw new HttpError(422, `the route joins or exits a pool, which needs a batch relayer, and chain ${chain.id} has none configured (BATCH_RELAYER_${chain.id}); no transaction was built`);
+      throw new HttpError(422, `the route joins or exits a pool or wraps or unwraps stETH, which needs a batch relayer, and chain ${chain.id} has none configured (BATCH_RELAYER_${chain.id}); no transaction was built`);
     }
     if (body.orderKind !== 'sell') {
       throw new HttpError(422, 'a route through a join or exit can only be a sell (joins and exits take an exact amount in); send orderKind "sell" (no transaction was built)');

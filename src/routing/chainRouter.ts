@@ -35,6 +35,8 @@ export interface RouteRequest {
   readonly gasPrice: string;
   /** Unix seconds the SOR prices time-dependent pools at (see `sorTimestamp`). */
   readonly timestamp: number;
+  /** Every step's `returnAmount` on any route (own engine only; `QuoteRequest.stepAmounts`). */
+  readonly stepAmounts?: boolean;
 }
 
 export interface RouteOutcome {

@@ -75,10 +75,10 @@ export class EngineRouter {
     const gasPerSwap = gasPerSwapIn(BigInt(req.gasPrice), this.prices, weth, (t) => engine.graph.decimals.get(t));
     const route = engine.route({ tokenIn, tokenOut, kind: req.orderKind, amount: BigInt(req.amount), gasPerSwap });
     if (!route) return empty;
-    return { info: this.serialize(route, wireIn, wireOut) };
+    return { info: this.serialize(route, wireIn, wireOut, req.stepAmounts === true) };
   }
 
-  private serialize(route: Route, wireIn: string, wireOut: string): SerializedSwapInfo {
+  private serialize(route: Route, wireIn: string, wireOut: string, stepAmounts: boolean): SerializedSwapInfo {
     const batch = toBatchSwap(route);
     const decimals = (t: string) => this.engine?.graph.decimals.get(t) ?? 18;
     // The Vault takes the zero address for the native asset in place of its wrapped token.
@@ -90,7 +90,7 @@ export class EngineRouter {
     // (what each path's minimum out follows from; see src/routing/relayer).
     const relayer = batch.steps.some((s) => s.action !== undefined);
     const stepExtras = (k: number, action: 'join' | 'exit' | undefined) =>
-      relayer ? { ...(action ? { action } : {}), returnAmount: String(route.stepAmounts?.[k] ?? '') } : {};
+      relayer || stepAmounts ? { ...(action ? { action } : {}), returnAmount: String(route.stepAmounts?.[k] ?? '') } : {};
     return {
       tokenAddresses: assets,
       swaps: batch.steps.map((s, k) => ({

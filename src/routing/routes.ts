@@ -5,7 +5,9 @@ import { HttpError } from '../http/errors';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
+import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
+import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
 import { hasRoute } from './serialize';
@@ -45,14 +47,17 @@ function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null)
   return 'try another amount or pair';
 }
 
-export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
+export function routingRouter(ctx: AppContext, quotes: QuoteService, wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined): Router {
   const r = Router();
+  // stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts).
+  const quote = (chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest) =>
+    quoteWithLido(chain, wstEthRates(chain.id), req, (q) => quotes.quote(chain, snap, q));
 
   r.post('/sor/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
     const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
-    const info: SerializedSwapInfo = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
+    const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     res.json(info);
   });
 
@@ -65,7 +70,7 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService): Router {
     if (deadline <= nowSeconds) throw new HttpError(400, `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`);
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
     checkParties(body, chain, relayer);
-    const info = await quotes.quote(chain, snap, quoteRequest(ctx, req, chain, body));
+    const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
       throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`);
     }

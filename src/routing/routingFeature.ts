@@ -1,5 +1,7 @@
 import type { AppContext } from '../appContext';
 import type { Feature } from '../http/feature';
+import { RpcWstEthRates, type WstEthRates } from '../sources/lido/wstEthRates';
+import { LIDO_RPC } from './lido';
 import { createExecutor } from './quoteExecutor';
 import { QuoteService } from './quoteService';
 import { routingRouter } from './routes';
@@ -13,6 +15,12 @@ export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
   const { batchRelayers } = ctx.config.routing;
   const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize, ctx.config.routing.engine, (id) => !!batchRelayers.get(id));
+  // Lido's ratio is read through the chain's node, on chains that name stETH and have an RPC URL.
+  const rates = new Map<number, WstEthRates>();
+  for (const chain of ctx.config.chains) {
+    const url = ctx.config.rpcUrls.get(chain.id);
+    if (chain.lido && url) rates.set(chain.id, new RpcWstEthRates({ ...LIDO_RPC, url }));
+  }
   const warm = (chainId: number) => {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);
@@ -30,7 +38,7 @@ export function routingFeature(ctx: AppContext): Feature {
   });
   return {
     name: 'routing',
-    routers: [routingRouter(ctx, quotes)],
+    routers: [routingRouter(ctx, quotes, (id) => rates.get(id))],
     start: () => {
       warming = true;
       for (const chain of ctx.config.chains) warm(chain.id);

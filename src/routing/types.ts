@@ -14,13 +14,17 @@ export interface QuoteRequest {
   readonly gasPrice: bigint;
   /** Pools with a known liquidity below this (USD) are not routed through. */
   readonly minLiquidityUsd: number;
+  /** Answer every step's `returnAmount` even on a plain Vault route (stETH routes build on them; `routing/lido.ts`). */
+  readonly stepAmounts?: boolean;
 }
 
 /**
- * A join or exit step of a relayer route: `join` takes `assetInIndex` into the pool and gives its
- * BPT (`assetOutIndex`), `exit` takes the BPT and gives one token. Absent: a Vault swap.
+ * A step of a relayer route that is not a Vault swap: `join` takes `assetInIndex` into the pool and
+ * gives its BPT (`assetOutIndex`), `exit` takes the BPT and gives one token; `wrap` is the
+ * relayer's `wrapStETH` (stETH -> wstETH, first step of a path) and `unwrap` its `unwrapWstETH`
+ * (wstETH -> stETH, last step of a path), both with the zero pool id. Absent: a Vault swap.
  */
-export type StepAction = 'join' | 'exit';
+export type StepAction = 'join' | 'exit' | 'wrap' | 'unwrap';
 
 export interface SerializedSwap {
   readonly poolId: string;
@@ -28,7 +32,7 @@ export interface SerializedSwap {
   readonly assetOutIndex: number;
   readonly amount: string;
   readonly userData: string;
-  /** Only on join and exit steps (which `Vault.batchSwap` cannot do; see `relayerRequired`). */
+  /** Only on join, exit, wrap and unwrap steps (which `Vault.batchSwap` cannot do; see `relayerRequired`). */
   readonly action?: StepAction;
   /** Relayer routes: the step's exact result (what it pays out), as the SOR's own optional field. */
   readonly returnAmount?: string;
@@ -54,7 +58,7 @@ export interface SerializedSwapInfo {
    */
   readonly priceImpact?: string;
   /**
-   * Present (true) only when a step is a join or exit: the route must be sent through the chain's
+   * Present (true) only when a step is a join, exit, wrap or unwrap: the route must be sent through the chain's
    * BatchRelayer (as `/order` does), not as one `Vault.batchSwap`.
    */
   readonly relayerRequired?: true;

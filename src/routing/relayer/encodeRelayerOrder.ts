@@ -57,7 +57,22 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
  */
 const POOL_KIND_WEIGHTED = 0;
 
-type Segment = { readonly action: 'swap'; readonly steps: readonly RouteStep[] } | { readonly action: 'join' | 'exit'; readonly step: RouteStep };
+type Segment = { readonly action: 'swap'; readonly steps: readonly RouteStep[] } | { readonly action: 'join' | 'exit' | 'wrap' | 'unwrap'; readonly step: RouteStep };
+
+/**
+ * What the receiver surely gets of an unwrap's quoted stETH once the wstETH before it is only held
+ * to floor(quoted x (1 - slippage)): Lido floors three times on the way (wstETH -> stETH, the
+ * shares the relayer passes on, the receiver's balance), so the stETH worth of that least wstETH
+ * can sit up to 2 x rate + 2 wei below floor(quote x (1 - slippage)); 5 wei covers rates below 1.5.
+ * At slippage 0 the wstETH limit is the quote and so is this.
+ */
+const LIDO_ROUNDING_MARGIN = 5n;
+
+function leastUnwrapped(quoted: bigint, slippage: string): bigint {
+  const least = minOut(quoted, slippage);
+  if (least === quoted) return least;
+  return least > LIDO_ROUNDING_MARGIN ? least - LIDO_ROUNDING_MARGIN : 0n;
+}
 
 function segmentsOf(steps: readonly RouteStep[]): Segment[] {
   const out: Segment[] = [];
@@ -111,18 +126,20 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
       value += callValue;
       if (first && !nativeIn && seg.action !== 'exit') pulledByVault += path.amountIn;
 
-      const least = last ? minOutOf(segmentAmountOut(seg), slippage) : 0n;
-      minReceived += least;
+      // Before an unwrap (which has no limit of its own) the wstETH leg carries the path's limit.
+      const beforeUnwrap = next?.action === 'unwrap';
+      const least = last || beforeUnwrap ? minOutOf(segmentAmountOut(seg), slippage) : 0n;
+      if (last) minReceived += seg.action === 'unwrap' ? leastUnwrapped(segmentAmountOut(seg), slippage) : least;
       const key = last ? undefined : nextKey++;
-      // The next call reads this output from the relayer: an exit burns BPT the relayer holds as
-      // ERC-20, anything else is taken from the relayer's internal balance.
-      const toInternal = !last && next?.action !== 'exit';
+      // The next call reads this output from the relayer: an exit burns BPT, and an unwrap wstETH,
+      // the relayer holds as ERC-20; anything else is taken from the relayer's internal balance.
+      const toInternal = !last && next?.action !== 'exit' && !beforeUnwrap;
       const recipient = last ? receiver : relayer;
       const fromSender = source.from === 'sender';
       const amount = source.from === 'sender' ? source.amount : temporaryReference(source.key);
       const fundsSender = fromSender ? sender : relayer;
       const fromInternal = source.from === 'relayer' && !source.erc20;
-      if (source.from === 'relayer' && source.erc20 && seg.action !== 'exit') {
+      if (source.from === 'relayer' && source.erc20 && seg.action !== 'exit' && seg.action !== 'unwrap') {
         // The Vault pulls an ERC-20 the relayer holds with transferFrom: approve exactly what
         // arrived (read-only, so the call after can still consume the reference).
         push('approveVault', [getAddress(tokenIn), readOnlyReference(source.key)]);
@@ -155,6 +172,16 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
       }
 
       const { step } = seg;
+      if (seg.action === 'wrap' || seg.action === 'unwrap') {
+        // LidoWrapping: the Vault pulls the input from a sender other than the relayer (so the
+        // sender approves the Vault); the output goes to the recipient and, chained, to the next call.
+        if (seg.action === 'wrap' && !first) throw new RelayerRouteError('a wrap step must start its path (it takes the stETH sold)');
+        if (seg.action === 'unwrap' && !last) throw new RelayerRouteError('an unwrap step must end its path (it pays the stETH bought)');
+        push(seg.action === 'wrap' ? 'wrapStETH' : 'unwrapWstETH', [fundsSender, recipient, amount, key === undefined ? 0n : temporaryReference(key)]);
+        // wstETH reaches the relayer as ERC-20.
+        source = key === undefined ? source : { from: 'relayer', key, erc20: true };
+        return;
+      }
       const pool = input.pool(step.poolId);
       if (!pool) throw new RelayerRouteError(`pool ${step.poolId} of a ${step.action} step is not known on this chain`);
       const family = poolFamily(pool.poolType);

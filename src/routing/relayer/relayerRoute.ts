@@ -1,12 +1,12 @@
 import type { SerializedSwapInfo } from '../types';
 
 /**
- * A sell route with join or exit steps, as the relayer encoder reads it: paths of steps, each with
+ * A sell route with join, exit, wrap or unwrap steps, as the relayer encoder reads it: paths of steps, each with
  * its exact quoted result. Built from the `/sor` wire shape (`routeFromSwapInfo`) so `/order`
  * encodes exactly what `/sor` answers.
  */
 
-export type RouteAction = 'swap' | 'join' | 'exit';
+export type RouteAction = 'swap' | 'join' | 'exit' | 'wrap' | 'unwrap';
 
 export interface RouteStep {
   readonly action: RouteAction;
