@@ -1,7 +1,7 @@
 import { devAccount } from '../../../src/devnet/accounts';
 import { Devnet, DEVNET_CHAIN_ID } from '../../../src/devnet/devnet';
 import { ensureDevnet } from '../../../src/devnet/ensure';
-import { connectChain, LocalChain, startInProcessChain } from '../../../src/devnet/localChain';
+import { connectChain, LocalChain, serveChain, startInProcessChain } from '../../../src/devnet/localChain';
 import { DevnetUpstreams, startDevnetUpstreams } from '../../../src/devnet/upstreams';
 import { startTestServer, TestServer } from '../../helpers/testServer';
 
@@ -25,7 +25,15 @@ export interface E2eEnvironment {
   close(): Promise<void>;
 }
 
-async function pickChain(): Promise<{ chain: LocalChain; how: string }> {
+export interface E2eOptions {
+  /**
+   * Serve the in-process chain on a loopback port so the API gets RPC_URL_31337 (stETH routes read
+   * Lido's ratio through the node). A node from LOCALFORK_URL / RPC_URL has its URL anyway.
+   */
+  readonly rpc?: boolean;
+}
+
+async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain; how: string }> {
   const fork = process.env.LOCALFORK_URL?.trim();
   if (fork) {
     const chain = await connectChain(fork);
@@ -44,6 +52,10 @@ async function pickChain(): Promise<{ chain: LocalChain; how: string }> {
     await chain?.close();
     process.stdout.write(`e2e: RPC_URL ${rpc} is not a chain ${DEVNET_CHAIN_ID} node; using an in-process hardhat chain instead\n`);
   }
+  if (options.rpc) {
+    const chain = await serveChain('127.0.0.1', 0);
+    return { chain, how: `in-process hardhat served at ${chain.rpcUrl}` };
+  }
   return { chain: startInProcessChain(), how: 'in-process hardhat' };
 }
 
@@ -56,8 +68,8 @@ function routerSettings(): Record<string, string> {
   return out;
 }
 
-export async function startE2eEnvironment(): Promise<E2eEnvironment> {
-  const { chain, how } = await pickChain();
+export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2eEnvironment> {
+  const { chain, how } = await pickChain(options);
   const closers: (() => Promise<void>)[] = [() => chain.close()];
   const close = async () => {
     for (const c of closers.reverse()) await c();
