@@ -47,6 +47,7 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
   const bal = tokenAddress(devnet, 'BAL');
   const link = tokenAddress(devnet, 'LINK');
   const boosted = devnet.pools.find((p) => p.symbol === 'bb-USD');
+  const stETH = devnet.tokens.find((t) => t.symbol === 'stETH');
   const pool = devnet.pools[0]!;
   return [
     { title: 'Health and readiness', method: 'GET', path: '/healthz', expectStatus: 200 },
@@ -71,6 +72,13 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
           title: 'Quote: sell 100 LINK for the boosted pool\'s BPT (LINK > WETH > USDC > linear bb-USDC > bb-USD, or through DAI)',
           method: 'POST' as const, path: `/sor/${chain}`, expectStatus: 200,
           body: { sellToken: link, buyToken: boosted.address, orderKind: 'sell', amount: '100000000000000000000', gasPrice: '1000000000' },
+        }]
+      : []),
+    ...(stETH
+      ? [{
+          title: 'Order: sell 10 stETH for WETH through the batch relayer (wrapStETH at Lido\'s live ratio, then wstETH > WETH), 0.5% slippage',
+          method: 'POST' as const, path: `/order/${chain}`, expectStatus: 200,
+          body: { sellToken: stETH.address, buyToken: weth, orderKind: 'sell', amount: '10000000000000000000', gasPrice: '1000000000', sender, slippagePercentage: 0.005 },
         }]
       : []),
     {

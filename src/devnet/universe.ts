@@ -184,7 +184,7 @@ export const DEV_POOLS: readonly PoolSpec[] = [
   },
 ];
 
-/** What each funded trader account holds after deployment (besides the node's ETH). */
+/** What each funded trader account holds after deployment (besides the node's ETH and the stETH of `LIDO.traderEth`). */
 export const TRADER_FUNDS: Readonly<Record<string, string>> = {
   WETH: '100', USDC: '1000000', USDT: '1000000', DAI: '1000000', WBTC: '100', BAL: '1000000', LINK: '100000',
   // Vault shares and BPT come from the deployer's own (deposited, seeded) holdings.

@@ -1,7 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseUnits } from 'ethers';
+import { chainById } from '../../src/config/chains';
 import { READY_LINE } from '../../src/devnet/demoBanner';
+import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { TRADER_FUNDS } from '../../src/devnet/universe';
 
 /**
@@ -81,13 +83,19 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   for (const expected of ['GET /healthz', 'GET /pools/31337', 'POST /pools/31337/update', 'GET /tokens/31337', 'POST /tokens/update/', 'POST /sor/31337', 'POST /order/31337', 'POST /graphql', 'GET /check-wallet', 'POST /simulator/simulate']) {
     expect(paths).toContain(expected);
   }
+  const devnetVault = chainById(DEVNET_CHAIN_ID)!.vault;
   for (const c of commands) {
     const res = await fetch(c.url, { method: c.method, headers: c.body ? { 'content-type': 'application/json' } : {}, body: c.body });
     const text = await res.text();
     // Job endpoints answer 201 with an empty body, everything else 200.
     const expectedStatus = /\/update\/?$/.test(new URL(c.url).pathname) ? 201 : 200;
     expect({ command: `${c.method} ${c.url}`, status: res.status }).toEqual({ command: `${c.method} ${c.url}`, status: expectedStatus });
-    if (c.url.includes('/order/')) expect(JSON.parse(text)).toMatchObject({ data: expect.stringMatching(/^0x/), relayerApprovalRequired: false });
+    if (c.url.includes('/order/')) {
+      // The stETH order goes to the batch relayer (wrapStETH first); the others to the Vault.
+      const order = JSON.parse(text) as { data: string; to: string; relayerApprovalRequired: boolean };
+      expect(order.data).toMatch(/^0x/);
+      expect(order.relayerApprovalRequired).toBe(order.to.toLowerCase() !== devnetVault);
+    }
     if (c.url.includes('/sor/')) expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);
     // The simulated balanceOf runs on the devnet: the funded account holds its WETH allowance.
     if (c.url.endsWith('/simulator/simulate')) {
