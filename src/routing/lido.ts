@@ -42,6 +42,15 @@ export function lidoSide(chain: ChainInfo, req: Pick<QuoteRequest, 'sellToken' |
   return sell ? 'in' : 'out';
 }
 
+/**
+ * The wstETH route with every step's result, which the relayer encoding and the per-path unwrap
+ * need; the SOR fallback (`ROUTER_ENGINE=sor`) does not give them.
+ */
+function withStepResults(inner: SerializedSwapInfo): SerializedSwapInfo {
+  if (inner.swaps.every((s) => s.returnAmount !== undefined && /^\d+$/.test(s.returnAmount))) return inner;
+  throw new HttpError(422, 'stETH routes are built on every step\'s result, which only the service\'s own engine answers (ROUTER_ENGINE=own); no route was quoted');
+}
+
 /** Paths of a quoted route: index ranges of its swaps (a non-zero amount starts a path). */
 function pathStarts(info: SerializedSwapInfo): number[] {
   return info.swaps.flatMap((s, k) => (BigInt(s.amount) > 0n ? [k] : []));
@@ -74,8 +83,9 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
   if (req.buyToken.toLowerCase() === wstETH) {
     return withAmounts({ ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: '0' }, req.amount, wst, wst);
   }
-  const inner = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
-  if (!hasRoute(inner)) return none;
+  const quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
+  if (!hasRoute(quoted)) return none;
+  const inner = withStepResults(quoted);
   const starts = pathStarts(inner);
   if (starts.length !== 1) {
     throw new HttpError(422, `the wstETH route for ${req.amount} stETH splits into ${starts.length} paths, and one relayer wrap can feed only one exactly; sell a smaller amount, or sell wstETH (no transaction was built)`);
@@ -103,11 +113,12 @@ async function unwrapOut(req: QuoteRequest, stETH: string, wstETH: string, conve
     if (out === 0n) return none;
     return withAmounts({ ...none, tokenAddresses: [wstETH, stETH], swaps: [unwrapStep(0, 1, req.amount, out)], marketSp: '0' }, req.amount, out, out);
   }
-  const inner = await quote({ ...req, buyToken: wstETH, stepAmounts: true });
-  if (!hasRoute(inner)) return none;
+  const quoted = await quote({ ...req, buyToken: wstETH, stepAmounts: true });
+  if (!hasRoute(quoted)) return none;
+  const inner = withStepResults(quoted);
   const starts = pathStarts(inner);
   const ends = starts.map((_, n) => (starts[n + 1] ?? inner.swaps.length) - 1);
-  const wsts = ends.map((k) => BigInt(inner.swaps[k]!.returnAmount ?? inner.returnAmount));
+  const wsts = ends.map((k) => BigInt(inner.swaps[k]!.returnAmount!));
   const outs = await surely(wsts);
   const assets = [...inner.tokenAddresses, stETH];
   const stIndex = assets.length - 1;

@@ -174,6 +174,25 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     expect(got.toString()).toBe(res.body.price.buyAmount);
   });
 
+  test('a receiver already holding stETH gets the quote or one wei more; at 1% slippage the order still pays', async () => {
+    const amount = 4n * 10n ** 18n + 55_555n;
+    const wallet = await freshWallet('WETH', amount);
+    // The receiver holds some stETH already, so its balance rounds over more shares.
+    await (await new Contract(address('stETH'), ERC20, devAccount(2, env.chain.provider)).getFunction('transfer')(wallet.address, 1_234_567_890_123_456_789n)).wait();
+    const res = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, request('WETH', 'stETH', amount, wallet.address, { slippagePercentage: '0.01' }));
+    expect(res.status).toBe(200);
+    for (const a of res.body.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
+    const before = await balance('stETH', wallet.address);
+    const receipt = await (await wallet.sendTransaction({ to: res.body.to, data: res.body.data })).wait();
+    expect(receipt?.status).toBe(1);
+    const got = (await balance('stETH', wallet.address)) - before;
+    const quote = BigInt(res.body.price.buyAmount);
+    figures.push(`  sell ${amount} WETH -> stETH to a holder, 1% slippage: quote ${quote}, received ${got}, minBuyAmount ${res.body.minBuyAmount}`);
+    expect(got - quote).toBeGreaterThanOrEqual(0n);
+    expect(got - quote).toBeLessThanOrEqual(1n);
+    expect(BigInt(res.body.minBuyAmount!)).toBeLessThan(quote);
+  });
+
   test('stETH buys are refused with a 422 naming sells', async () => {
     const res = await postJson<{ error?: string; message?: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, { ...request('WETH', 'stETH', 10n ** 18n, devAccount(1).address), orderKind: 'buy' });
     expect(res.status).toBe(422);

@@ -161,6 +161,14 @@ describe('refusals', () => {
     expect(err).toMatchObject({ status: 422, message: expect.stringContaining('RPC_URL_1') });
   });
 
+  test('a route without every step\'s result (the SOR fallback) answers 422', async () => {
+    const bare = (q: QuoteRequest) => {
+      const i = routeInfo(WETH, WST, [{ amount: q.amount, hops: [[POOL_A, WETH, WST, 9n]] }]);
+      return Promise.resolve({ ...i, swaps: i.swaps.map(({ returnAmount: _r, ...s }) => s) });
+    };
+    await expect(quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 18n), bare)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/ROUTER_ENGINE=own/) });
+  });
+
   test('chains without Lido and pairs without stETH are quoted as they are', async () => {
     const plain = routeInfo(WETH, USDC, [{ amount: 1n, hops: [[POOL_A, WETH, USDC, 2n]] }]);
     expect(await quoteWithLido(chainById(10)!, undefined, req(ST, WETH, 1n), () => Promise.resolve(plain))).toBe(plain);
