@@ -37,6 +37,8 @@ export interface RouteRequest {
   readonly timestamp: number;
   /** Every step's `returnAmount` on any route (own engine only; `QuoteRequest.stepAmounts`). */
   readonly stepAmounts?: boolean;
+  /** One path, no split (own engine only; `QuoteRequest.singlePath`). */
+  readonly singlePath?: boolean;
 }
 
 export interface RouteOutcome {

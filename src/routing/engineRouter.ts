@@ -73,7 +73,7 @@ export class EngineRouter {
     const empty = { info: { ...emptySwapInfo(wireIn, wireOut), tokenInForSwaps: tokenIn, tokenOutFromSwaps: tokenOut, priceImpact: '0' } };
     if (tokenIn === tokenOut) return empty;
     const gasPerSwap = gasPerSwapIn(BigInt(req.gasPrice), this.prices, weth, (t) => engine.graph.decimals.get(t));
-    const route = engine.route({ tokenIn, tokenOut, kind: req.orderKind, amount: BigInt(req.amount), gasPerSwap });
+    const route = engine.route({ tokenIn, tokenOut, kind: req.orderKind, amount: BigInt(req.amount), gasPerSwap, ...(req.singlePath ? { singlePath: true } : {}) });
     if (!route) return empty;
     return { info: this.serialize(route, wireIn, wireOut, req.stepAmounts === true) };
   }

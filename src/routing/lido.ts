@@ -22,8 +22,8 @@ import type { QuoteRequest, SerializedSwap, SerializedSwapInfo } from './types';
  *   surely gets it; a fresh receiver gets exactly it.
  *
  * Sells only: a buy would need the wrap to produce an exact wstETH amount, which Lido's floors do
- * not guarantee without leaving dust in the relayer. stETH in through a route that splits into
- * several paths is refused too: one wrap cannot feed several fixed path amounts exactly.
+ * not guarantee without leaving dust in the relayer. stETH in takes the best single wstETH path
+ * when the best route splits: one wrap cannot feed several fixed path amounts exactly.
  */
 
 export const ZERO_POOL_ID = `0x${'0'.repeat(64)}`;
@@ -83,13 +83,17 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
   if (req.buyToken.toLowerCase() === wstETH) {
     return withAmounts({ ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: '0' }, req.amount, wst, wst);
   }
-  const quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
+  let quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
   if (!hasRoute(quoted)) return none;
-  const inner = withStepResults(quoted);
-  const starts = pathStarts(inner);
-  if (starts.length !== 1) {
-    throw new HttpError(422, `the wstETH route for ${req.amount} stETH splits into ${starts.length} paths, and one relayer wrap can feed only one exactly; sell a smaller amount, or sell wstETH (no transaction was built)`);
+  // One wrap's output can feed one path exactly (a chained reference), so a split wstETH route
+  // gives way to the best single path that carries the whole amount.
+  if (pathStarts(quoted).length !== 1) {
+    quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true, singlePath: true });
+    if (!hasRoute(quoted)) {
+      throw new HttpError(422, `the wstETH route for ${req.amount} stETH needs several paths, no single path carries it, and one relayer wrap can feed only one exactly; sell a smaller amount, or sell wstETH (no transaction was built)`);
+    }
   }
+  const inner = withStepResults(quoted);
   const assets = [...inner.tokenAddresses, stETH];
   const wstIndex = inner.tokenAddresses.findIndex((a) => a.toLowerCase() === wstETH);
   const swaps = [wrapStep(assets.length - 1, wstIndex), ...inner.swaps.map((s) => ({ ...s, amount: '0' }))];

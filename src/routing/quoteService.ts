@@ -63,7 +63,7 @@ export class QuoteService {
     // across the 30-second price updates.
     const key = [
       this.engine, pools.key, req.gasPrice === 0n ? '-' : prices.key, timestamp, req.minLiquidityUsd,
-      req.sellToken, req.buyToken, req.orderKind, req.amount, req.gasPrice, req.stepAmounts === true ? 'steps' : '-',
+      req.sellToken, req.buyToken, req.orderKind, req.amount, req.gasPrice, req.stepAmounts === true ? 'steps' : '-', req.singlePath === true ? 'single' : '-',
     ].join('|');
     const hit = this.cache?.get(key);
     if (hit) return hit;
@@ -100,6 +100,7 @@ export class QuoteService {
       gasPrice: req.gasPrice.toString(),
       timestamp: sorTimestamp(this.now()),
       ...(req.stepAmounts ? { stepAmounts: true } : {}),
+      ...(req.singlePath ? { singlePath: true } : {}),
       warmOnly,
     };
   }

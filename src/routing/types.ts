@@ -16,6 +16,8 @@ export interface QuoteRequest {
   readonly minLiquidityUsd: number;
   /** Answer every step's `returnAmount` even on a plain Vault route (stETH routes build on them; `routing/lido.ts`). */
   readonly stepAmounts?: boolean;
+  /** The best single path, no split: a stETH sell's one relayer wrap feeds one path (`routing/lido.ts`). */
+  readonly singlePath?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import { temporaryReference, readOnlyReference } from '../../src/routing/relayer
 import { encodeRelayerOrder } from '../../src/routing/relayer/encodeRelayerOrder';
 import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
 import { routeFromSwapInfo } from '../../src/routing/relayer/relayerRoute';
+import { emptySwapInfo } from '../../src/routing/serialize';
 import type { QuoteRequest, SerializedSwapInfo } from '../../src/routing/types';
 
 /**
@@ -100,11 +101,26 @@ describe('stETH in: wrapStETH first', () => {
     expect(calls(order(info, 5n * 10n ** 18n).data).map((x) => x.name)).toEqual(['wrapStETH', 'batchSwap']);
   });
 
-  test('a wstETH route that splits is refused: one wrap feeds one path exactly', async () => {
-    const split = (q: QuoteRequest) => Promise.resolve(routeInfo(WST, WETH, [
-      { amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] },
-    ]));
-    await expect(quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), split)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/splits into 2 paths/) });
+  test('a wstETH route that splits gives way to the best single path: one wrap feeds one path exactly', async () => {
+    const asked: QuoteRequest[] = [];
+    const engine = (q: QuoteRequest) => {
+      asked.push(q);
+      return Promise.resolve(q.singlePath
+        ? routeInfo(WST, WETH, [{ amount: q.amount, hops: [[POOL_B, WST, WETH, 9n]] }])
+        : routeInfo(WST, WETH, [{ amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] }]));
+    };
+    const info = await quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine);
+    expect(asked.map((q) => q.singlePath === true)).toEqual([false, true]);
+    expect(info.swaps.map((s) => [s.poolId, s.amount])).toEqual([[ZERO_POOL_ID, (10n ** 18n).toString()], [POOL_B, '0']]);
+    expect(info.returnAmount).toBe('9');
+    expect(calls(order(info, 10n ** 18n).data).map((x) => x.name)).toEqual(['wrapStETH', 'approveVault', 'batchSwap']);
+  });
+
+  test('a split wstETH route with no single path that carries it all is refused, saying why', async () => {
+    const engine = (q: QuoteRequest) => Promise.resolve(q.singlePath
+      ? emptySwapInfo(WST, WETH)
+      : routeInfo(WST, WETH, [{ amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] }]));
+    await expect(quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/no single path carries it/) });
   });
 });
 

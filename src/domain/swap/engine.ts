@@ -22,6 +22,8 @@ export interface EngineRequest {
   readonly amount: bigint;
   /** Gas of one swap step in raw units of `token`; 0n when gas is not priced. */
   readonly gasPerSwap: (token: string) => bigint;
+  /** The best single path only, no split (a caller that feeds the route from one exact amount). */
+  readonly singlePath?: boolean;
 }
 
 /** Paths the exact stage evaluates per quote, and sequences whose parallel pools it tries. */
@@ -190,6 +192,8 @@ export class SwapEngine {
         singleCandidate = c;
       }
     }
+
+    if (req.singlePath) return single ? this.finish(req, single, [...pool, ...all]) : undefined;
 
     // Split partners: what a path could add next to the best single path, from its spot price
     // against the best path's marginal rate after the whole order, and its depth (constant-product

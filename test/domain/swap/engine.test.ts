@@ -101,6 +101,19 @@ describe('swap engine', () => {
     expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(61, T.WETH), gasPerSwap: NO_GAS })).toBeUndefined();
   });
 
+  test('a single-path request gets the best path that carries the whole order, and none when no path can', () => {
+    const pools = [weighted([[T.WETH, '100'], [T.USDC, '300000']]), weighted([[T.WETH, '60'], [T.USDC, '180000']]), weighted([[T.WETH, '30'], [T.USDC, '90000']])];
+    const engine = engineOf(pools);
+    const amount = units(20, T.WETH);
+    const single = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS, singlePath: true })!;
+    expect(single.paths).toHaveLength(1);
+    const singles = engine.graph.between(T.WETH, T.USDC).map((e) => pathOut([e.hop], amount, (m) => m.initialState()) ?? 0n);
+    expect(single.returnAmount).toBe(singles.reduce((a, b) => (a > b ? a : b)));
+    expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS })!.returnAmount).toBeGreaterThan(single.returnAmount);
+    // 45 WETH is past every pool's 30% in-limit: a split carries it, a single path cannot.
+    expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(45, T.WETH), gasPerSwap: NO_GAS, singlePath: true })).toBeUndefined();
+  });
+
   test('costly gas trades a better price for fewer swaps', () => {
     // Direct pool ~18 USDC worse than the two-hop route through DAI; one more swap costs 25 USDC.
     const pools = [
