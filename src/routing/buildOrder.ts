@@ -28,6 +28,13 @@ export interface OrderContext {
  */
 export function checkParties(body: OrderBody, chain: ChainInfo, relayer: string | null): void {
   const forbidden: [string, string][] = [[chain.vault, 'the Vault'], ...(relayer ? [[relayer, 'the batch relayer'] as [string, string]] : [])];
+  // Token contracts keep what is sent to them (stETH refuses it, so the order would revert).
+  const tokens: [string, string][] = [
+    [body.sellToken, 'the sell token\'s contract'], [body.buyToken, 'the buy token\'s contract'],
+    ...(chain.lido ? [[chain.lido.stETH, 'the stETH contract'], [chain.lido.wstETH, 'the wstETH contract']] as [string, string][] : []),
+  ];
+  const hitToken = tokens.find(([address]) => address.toLowerCase() === body.receiver.toLowerCase());
+  if (hitToken) throw new HttpError(400, `receiver: ${body.receiver} is ${hitToken[1]}; tokens sent there are lost or refused; send the wallet that gets the tokens`);
   for (const [field, value] of [['sender', body.sender], ['receiver', body.receiver]] as const) {
     const hit = forbidden.find(([address]) => address === value.toLowerCase());
     if (hit) throw new HttpError(400, `${field}: ${value} is ${hit[1]} of chain ${chain.id}; send the wallet that signs (sender) and the wallet that gets the tokens (receiver)`);

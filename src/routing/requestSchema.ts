@@ -1,4 +1,6 @@
+import { getAddress } from 'ethers';
 import { z } from 'zod';
+import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { parseAddress } from '../domain/address';
 import { toPlainDecimal } from '../domain/decimal';
 import { UINT256_MAX } from './limits';
@@ -14,12 +16,37 @@ export class RequestError extends Error {}
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const required = (what: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? `is required (${what})` : `expected ${what}, got ${JSON.stringify(iss.input)}`;
+  iss.input === undefined ? `is required (${what})` : `expected ${what}, got ${typeof iss.input === 'number' ? String(iss.input) : JSON.stringify(iss.input)}`;
 
 const address = z
   .string({ error: required('a 20-byte hex address like 0x6b17...1d0f') })
   .regex(ADDRESS, { error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}` })
   // Cannot fail after the regex; gives the lower-case, branded form the routes and stores compare.
+  .transform((s) => parseAddress(s));
+
+/**
+ * A wallet that signs or receives: mixed case must be a valid EIP-55 checksum (a typo in it would
+ * otherwise send the tokens elsewhere), and never the zero address or the native-asset marker,
+ * which no one can sign for and where tokens are lost.
+ */
+const party = z
+  .string({ error: required('a 20-byte hex address like 0x7099...79c8') })
+  .regex(ADDRESS, { error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}` })
+  .superRefine((s, ctx) => {
+    const digits = s.slice(2);
+    if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
+      let valid = false;
+      try {
+        valid = getAddress(s) === s;
+      } catch {
+        valid = false;
+      }
+      if (!valid) ctx.addIssue({ code: 'custom', message: `${s} is mixed case but not a valid EIP-55 checksum (a mistyped address?); check it, or send it all lower case` });
+    }
+    if (NATIVE_ASSET_ALIASES.includes(s.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', message: `${s} is the ${/^0x0+$/.test(s) ? 'zero address' : 'native-asset marker'}, not a wallet: tokens sent there are lost; send the wallet's own address` });
+    }
+  })
   .transform((s) => parseAddress(s));
 
 /** An integer of smallest units: a decimal string, or a JSON integer small enough to be exact. */
@@ -67,7 +94,7 @@ const slippage = z
     try {
       plain = toPlainDecimal(text);
     } catch {
-      ctx.addIssue({ code: 'custom', message: `expected a number from 0 to below 1, got ${JSON.stringify(v)}` });
+      ctx.addIssue({ code: 'custom', message: `expected a number from 0 to below 1, got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}` });
       return z.NEVER;
     }
     if (plain.startsWith('-') || !/^0(\.\d+)?$/.test(plain)) {
@@ -77,21 +104,29 @@ const slippage = z
     return plain;
   });
 
+/** Unix seconds of the year 5138: any deadline from here on is a millisecond value sent by mistake. */
+const MAX_DEADLINE = 100_000_000_000;
+
 const deadline = z
   .union([z.number(), z.string()], { error: required('unix seconds') })
   .transform((v, ctx) => {
     const n = typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v;
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `expected a unix timestamp in seconds, got ${JSON.stringify(v)}` });
+      ctx.addIssue({ code: 'custom', message: `expected a unix timestamp in seconds (a positive whole number below ${MAX_DEADLINE}), got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    // Milliseconds would make an order that never expires: refuse rather than guess.
+    if (n >= MAX_DEADLINE) {
+      ctx.addIssue({ code: 'custom', message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is past the year 5000); send Math.floor(ms / 1000)` });
       return z.NEVER;
     }
     return n;
   });
 
 export const orderBodySchema = sorBodySchema.extend({
-  sender: address,
-  receiver: address.optional(),
-  recipient: address.optional(),
+  sender: party,
+  receiver: party.optional(),
+  recipient: party.optional(),
   slippagePercentage: slippage.optional(),
   deadline: deadline.optional(),
 });

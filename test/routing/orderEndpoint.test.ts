@@ -119,7 +119,7 @@ describeWithSnapshot('POST /order/:chainId', () => {
   });
 
   test('no route -> 422 JSON, no transaction', async () => {
-    const res = await order({ ...SELL, sellToken: '0x1111111111111111111111111111111111111111', buyToken: '0x2222222222222222222222222222222222222222' });
+    const res = await order({ ...SELL, sellToken: '0x3333333333333333333333333333333333333333', buyToken: '0x2222222222222222222222222222222222222222' });
     expect(res.status).toBe(422);
     expect(String(res.body.error)).toMatch(/no route/);
     expect(res.body.data).toBeUndefined();
@@ -139,6 +139,12 @@ describeWithSnapshot('POST /order/:chainId', () => {
     ['sender', { sender: VAULT }],
     ['receiver', { receiver: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f' }],
     ['receiver', { recipient: VAULT.toLowerCase() }],
+    // ... and so would tokens sent to a token contract, the zero address or the native marker.
+    ['receiver', { receiver: SELL.buyToken }],
+    ['receiver', { receiver: SELL.sellToken.toUpperCase().replace('0X', '0x') }],
+    ['receiver', { receiver: '0xae7ab96520de3a18e5e111b5eaab095312d7fe84' }],
+    ['receiver', { receiver: '0x0000000000000000000000000000000000000000' }],
+    ['sender', { sender: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }],
   ])('%s %j -> 400 naming the field', async (field, patch) => {
     const res = await order({ ...SELL, ...patch });
     expect(res.status).toBe(400);

@@ -52,6 +52,12 @@ describe('/sor body', () => {
 describe('/order body', () => {
   const order = { ...base, sender: SENDER };
 
+  test('a wallet address is accepted all lower case, all upper case or with a valid checksum', () => {
+    for (const r of ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8', '0x70997970C51812DC3A010C7D01B50E0D17DC79C8', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']) {
+      expect(parseOrderBody({ ...order, receiver: r }).receiver).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+    }
+  });
+
   test('defaults: receiver = sender, slippage 0.01, no deadline', () => {
     expect(parseOrderBody(order)).toMatchObject({ receiver: SENDER, slippage: '0.01', deadline: undefined });
   });
@@ -78,6 +84,12 @@ describe('/order body', () => {
     ['slippagePercentage', { slippagePercentage: 'lots' }, /slippagePercentage: expected a number from 0/],
     ['deadline', { deadline: 'tomorrow' }, /deadline: expected a unix timestamp in seconds/],
     ['deadline', { deadline: 1.5 }, /deadline: expected a unix timestamp in seconds/],
+    ['deadline', { deadline: 1_795_000_000_000 }, /deadline: .*looks like milliseconds.*Math\.floor\(ms \/ 1000\)/],
+    ['slippagePercentage', { slippagePercentage: Infinity }, /slippagePercentage: expected a number from 0 .*, got Infinity/],
+    ['receiver', { receiver: '0x0000000000000000000000000000000000000000' }, /receiver: .* is the zero address, not a wallet: tokens sent there are lost/],
+    ['recipient', { recipient: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }, /recipient: .* is the native-asset marker, not a wallet/],
+    ['sender', { sender: '0x0000000000000000000000000000000000000000' }, /sender: .* is the zero address/],
+    ['receiver', { receiver: '0x70997970c51812DC3A010C7d01b50e0d17dc79C8' }, /receiver: .* is mixed case but not a valid EIP-55 checksum/],
   ])('%s: %j', (_field, patch, message) => {
     expect(errorOf(() => parseOrderBody({ ...order, ...patch }))).toMatch(message);
   });
