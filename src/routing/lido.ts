@@ -1,6 +1,7 @@
 import type { ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
-import type { WstEthRates } from '../sources/lido/wstEthRates';
+import { WstEthConversionReverted, type WstEthRates } from '../sources/lido/wstEthRates';
+import { plainDecimal } from './priceImpact';
 import { emptySwapInfo, hasRoute } from './serialize';
 import type { QuoteRequest, SerializedSwap, SerializedSwapInfo } from './types';
 
@@ -67,7 +68,16 @@ export async function quoteWithLido(chain: ChainInfo, rates: WstEthRates | undef
     throw new HttpError(422, `stETH orders are routed as wstETH at Lido's live ratio, read from the chain's node, and chain ${chain.id} has no RPC URL configured (RPC_URL_${chain.id}); no route was quoted`);
   }
   const block = await rates.pin();
-  const convert = (view: 'getWstETHByStETH' | 'getStETHByWstETH', amounts: readonly bigint[]) => rates.convert(lido.wstETH, view, amounts, block);
+  const convert = async (view: 'getWstETHByStETH' | 'getStETHByWstETH', amounts: readonly bigint[]) => {
+    try {
+      return await rates.convert(lido.wstETH, view, amounts, block);
+    } catch (e) {
+      if (e instanceof WstEthConversionReverted) {
+        throw new HttpError(422, `amount: ${req.amount} is beyond what Lido's wstETH converts (its ${view} reverted); send an amount within the token's supply (no route was quoted)`);
+      }
+      throw e;
+    }
+  };
   const none = emptySwapInfo(req.sellToken, req.buyToken);
   return side === 'in' ? wrapIn(req, lido.stETH, lido.wstETH, convert, quote, none) : unwrapOut(req, lido.stETH, lido.wstETH, convert, quote, none);
 }
@@ -81,7 +91,7 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
     poolId: ZERO_POOL_ID, assetInIndex: assetIn, assetOutIndex: assetOut, amount: req.amount.toString(), userData: '0x', action: 'wrap', returnAmount: wst.toString(),
   });
   if (req.buyToken.toLowerCase() === wstETH) {
-    return withAmounts({ ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: '0' }, req.amount, wst, wst);
+    return withAmounts({ ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: ratio(req.amount, wst) }, req.amount, wst, wst);
   }
   let quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
   if (!hasRoute(quoted)) return none;
@@ -99,6 +109,8 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
   const swaps = [wrapStep(assets.length - 1, wstIndex), ...inner.swaps.map((s) => ({ ...s, amount: '0' }))];
   return {
     ...inner, tokenAddresses: assets, swaps, tokenIn: req.sellToken, tokenInForSwaps: stETH,
+    // The wstETH route's price (wstETH per unit out) in stETH: times stETH per wstETH of this wrap.
+    marketSp: scaled(inner.marketSp, req.amount, wst),
     swapAmount: req.amount.toString(), swapAmountForSwaps: req.amount.toString(), relayerRequired: true,
   };
 }
@@ -115,7 +127,7 @@ async function unwrapOut(req: QuoteRequest, stETH: string, wstETH: string, conve
   if (req.sellToken.toLowerCase() === wstETH) {
     const [out = 0n] = await surely([req.amount]);
     if (out === 0n) return none;
-    return withAmounts({ ...none, tokenAddresses: [wstETH, stETH], swaps: [unwrapStep(0, 1, req.amount, out)], marketSp: '0' }, req.amount, out, out);
+    return withAmounts({ ...none, tokenAddresses: [wstETH, stETH], swaps: [unwrapStep(0, 1, req.amount, out)], marketSp: ratio(req.amount, out) }, req.amount, out, out);
   }
   const quoted = await quote({ ...req, buyToken: wstETH, stepAmounts: true });
   if (!hasRoute(quoted)) return none;
@@ -137,6 +149,8 @@ async function unwrapOut(req: QuoteRequest, stETH: string, wstETH: string, conve
   const fees = BigInt(inner.returnAmount) - BigInt(inner.returnAmountConsideringFees);
   return {
     ...inner, tokenAddresses: assets, swaps, tokenOut: req.buyToken, tokenOutFromSwaps: stETH,
+    // The wstETH route's price (units in per wstETH) per stETH: times wstETH per stETH of the unwraps.
+    marketSp: scaled(inner.marketSp, wsts.reduce((a, b) => a + b, 0n), total),
     returnAmount: total.toString(), returnAmountFromSwaps: total.toString(),
     // Gas, priced in wstETH by the inner route, taken as stETH (a display figure).
     returnAmountConsideringFees: (total > fees ? total - fees : 0n).toString(), relayerRequired: true,
@@ -148,4 +162,15 @@ function withAmounts(info: SerializedSwapInfo, amount: bigint, out: bigint, cons
     ...info, swapAmount: amount.toString(), swapAmountForSwaps: amount.toString(), returnAmount: out.toString(),
     returnAmountFromSwaps: out.toString(), returnAmountConsideringFees: consideringFees.toString(), priceImpact: '0', relayerRequired: true,
   };
+}
+
+/** a / b as a plain decimal (both in 18-decimal stETH/wstETH units): Lido's ratio at this quote. */
+function ratio(a: bigint, b: bigint): string {
+  return b === 0n ? '0' : plainDecimal(Number(a) / Number(b));
+}
+
+/** A market price times a / b, for the stETH leg; '0' stays '0' (no price known). */
+function scaled(marketSp: string, a: bigint, b: bigint): string {
+  const sp = Number(marketSp);
+  return !Number.isFinite(sp) || sp === 0 || b === 0n ? marketSp : plainDecimal((sp * Number(a)) / Number(b));
 }

@@ -198,4 +198,11 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toMatch(/sell/);
   });
+
+  test('a stETH amount past what wstETH can convert (it reverts on overflow) is a 422 naming amount, not an upstream failure', async () => {
+    for (const path of ['sor', 'order']) {
+      const res = await postJson<{ error?: string }>(`${env.apiUrl}/${path}/${DEVNET_CHAIN_ID}`, request('stETH', 'WETH', 2n ** 255n, devAccount(1).address));
+      expect([res.status, String(res.body.error)]).toEqual([422, expect.stringMatching(/^amount: .*beyond what Lido's wstETH converts/)]);
+    }
+  });
 });

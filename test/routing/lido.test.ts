@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
 import { chainById } from '../../src/config/chains';
 import { HttpError } from '../../src/http/errors';
-import type { WstEthRates, WstEthView } from '../../src/sources/lido/wstEthRates';
+import { WstEthConversionReverted, type WstEthRates, type WstEthView } from '../../src/sources/lido/wstEthRates';
 import { quoteWithLido, ZERO_POOL_ID } from '../../src/routing/lido';
 import { temporaryReference, readOnlyReference } from '../../src/routing/relayer/chainedReference';
 import { encodeRelayerOrder } from '../../src/routing/relayer/encodeRelayerOrder';
@@ -121,6 +121,28 @@ describe('stETH in: wrapStETH first', () => {
       ? emptySwapInfo(WST, WETH)
       : routeInfo(WST, WETH, [{ amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] }]));
     await expect(quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/no single path carries it/) });
+  });
+});
+
+describe('prices and amounts Lido cannot convert', () => {
+  const at = (sp: string) => (q: QuoteRequest) => Promise.resolve({ ...routeInfo(q.sellToken, q.buyToken, [{ amount: q.amount, hops: [[POOL_A, q.sellToken, q.buyToken, 10n ** 18n]] }]), marketSp: sp });
+
+  test('marketSp is the pair\'s: the wstETH route\'s price carried through Lido\'s ratio at this quote', async () => {
+    const stPerWst = Number(P) / Number(S);
+    // stETH in: stETH per WETH = wstETH per WETH x stETH per wstETH.
+    const sellSt = await quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 19n), at('0.866'));
+    expect(Number(sellSt.marketSp)).toBeCloseTo(0.866 * stPerWst, 9);
+    // stETH out: WETH per stETH = WETH per wstETH / stETH per wstETH.
+    const buySt = await quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 19n), at('1.1538'));
+    expect(Number(buySt.marketSp)).toBeCloseTo(1.1538 / stPerWst, 6);
+    // The wrap or unwrap alone: Lido's ratio itself, never 0.
+    expect(Number((await quoteWithLido(MAINNET, rates, req(ST, WST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(stPerWst, 9);
+    expect(Number((await quoteWithLido(MAINNET, rates, req(WST, ST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(1 / stPerWst, 6);
+  });
+
+  test('an amount the wstETH contract reverts on is the request\'s fault: 422 naming amount, not 502', async () => {
+    const reverting: WstEthRates = { pin: () => Promise.resolve('0x10'), convert: () => Promise.reject(new WstEthConversionReverted('reverted with panic code 0x11')) };
+    await expect(quoteWithLido(MAINNET, reverting, req(ST, WETH, 2n ** 255n), at('1'))).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^amount: .* beyond what Lido's wstETH converts/) });
   });
 });
 

@@ -14,6 +14,9 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions } from '../rpc/jsonRpc';
  */
 export type WstEthView = 'getWstETHByStETH' | 'getStETHByWstETH';
 
+/** The wstETH contract reverted on the amount (an overflow past any real supply): the request's fault, not the node's. */
+export class WstEthConversionReverted extends Error {}
+
 export interface WstEthRates {
   /** The block every later `convert` of this quote reads at. */
   pin(): Promise<string>;
@@ -42,6 +45,7 @@ export class RpcWstEthRates implements WstEthRates {
     const to = getAddress(wstETH);
     const outcomes = await callBatch(this.rpc, amounts.map((a) => ({ method: 'eth_call', params: [{ to, data: WSTETH.encodeFunctionData(view, [a]) }, block] })));
     return outcomes.map((o, k) => {
+      if (!o.ok && /revert/i.test(o.error)) throw new WstEthConversionReverted(`wstETH.${view}(${amounts[k]}) reverted: ${o.error}`);
       if (!o.ok || typeof o.result !== 'string' || o.result === '0x') {
         throw new UpstreamError(RPC_UPSTREAM, `wstETH ${wstETH}.${view}(${amounts[k]}) failed: ${o.ok ? 'empty answer' : o.error}`);
       }
