@@ -1,6 +1,6 @@
 import type { FeatureFactory } from '../http/feature';
 import { tenderlyClient } from '../sources/simulator/tenderly';
-import { checkSimulationTarget } from './contractAllowList';
+import { checkSimulationChain, checkSimulationTarget } from './contractAllowList';
 import { simulatorRouter } from './simulatorRouter';
 
 /**
@@ -15,6 +15,7 @@ export const simulatorFeature: FeatureFactory = (ctx) => {
     name: 'simulator',
     routers: [
       simulatorRouter(client, {
+        checkChain: (networkId, field) => checkSimulationChain(ctx.config, networkId, field),
         checkTarget: (networkId, to) => checkSimulationTarget(ctx.config, ctx.readModel, networkId, to),
         allowSave: ctx.config.simulator.allowSave,
       }),

@@ -8,6 +8,8 @@ import { trimSimulation } from './trimSimulation';
 import { upstreamMessage } from './upstreamMessage';
 
 export interface SimulationPolicy {
+  /** Whether `networkId` (sent as `field`) names a chain this service simulates on. */
+  checkChain(networkId: unknown, field: string): { ok: true } | { ok: false; error: string };
   /** Whether a simulation on `networkId` may call `to`. */
   checkTarget(networkId: unknown, to: string): AllowListVerdict;
   /** Pass `save` / `save_if_fails` through; otherwise both are sent as false. */
@@ -31,6 +33,8 @@ export function simulatorRouter(client: SimulatorClient | undefined, policy: Sim
   r.post('/simulator/contracts/encode-states', async (req, res) => {
     const parsed = parsePassThroughBody(encodeStatesBody, ENCODE_STATES_FIELDS, 'encode-states', req.body);
     if (!parsed.ok) throw new HttpError(400, parsed.error);
+    const chain = policy.checkChain(parsed.body.networkID, 'networkID');
+    if (!chain.ok) throw new HttpError(400, chain.error);
     const answer = await forward(() => requireClient().encodeStates(parsed.body));
     res.json(answer);
   });

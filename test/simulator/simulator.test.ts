@@ -97,11 +97,20 @@ describe('simulator pass-throughs', () => {
   });
 
   it.each([
-    ['no body', undefined, 'missing body'],
+    ['no body', undefined, 'missing body: send a JSON object with the simulate fields'],
     ['an empty object', {}, 'missing body'],
     ['an array', [simulateBody], 'expected a JSON object'],
     ['a missing required field', { ...simulateBody, from: undefined }, 'from: missing'],
-    ['a malformed address', { ...simulateBody, to: '0x1234' }, 'to: expected an address'],
+    ['a malformed address', { ...simulateBody, to: '0x1234' }, 'to: expected a 0x-prefixed 20-byte address (0x followed by 40 hex digits), got "0x1234"'],
+    ['a number as address', { ...simulateBody, to: 5 }, 'to: expected a 0x-prefixed 20-byte address (0x followed by 40 hex digits), got 5'],
+    ['a string as state objects', { ...simulateBody, state_objects: 'x' }, 'state_objects: expected a JSON object keyed by contract address, got "x"'],
+    ['no network id', { ...simulateBody, network_id: undefined }, 'network_id: missing; expected a chain id'],
+    ['a 100-digit value', { ...simulateBody, value: '1'.repeat(100) }, `value: expected a non-negative integer within uint256`],
+    ['a value just over uint256', { ...simulateBody, value: String(2n ** 256n) }, `value: expected a non-negative integer within uint256`],
+    ['a negative gas price', { ...simulateBody, gas_price: '-1' }, 'gas_price: expected a non-negative integer within uint256'],
+    ['a gas price as a float', { ...simulateBody, gas_price: 1.5 }, 'gas_price: expected a non-negative integer within uint256 (a JSON number up to 2^53 - 1, a decimal string or a 0x hex quantity), got 1.5'],
+    ['a gas number beyond 2^53', { ...simulateBody, gas: 1e30 }, 'gas: expected a non-negative integer within uint256'],
+    ['a 65-digit hex block number', { ...simulateBody, block_number: `0x1${'0'.repeat(64)}` }, 'block_number: expected null or a non-negative integer within uint256'],
     ['a bad simulation type', { ...simulateBody, simulation_type: 'deep' }, 'simulation_type'],
   ])('refuses %s with 400 before any upstream call', async (_what, body, message) => {
     const res = body === undefined
@@ -144,6 +153,44 @@ describe('simulator pass-throughs', () => {
     expect(otherChain.status).toBe(400);
     expect(otherChain.body.error).toMatch(/^network_id: chain 137 \(polygon\) is not enabled on this service \(enabled: 1\)/);
     expect(sim.received).toHaveLength(0);
+  });
+
+  it('accepts the largest uint256 value and integers as numbers, decimal strings and 0x quantities', async () => {
+    const max = String(2n ** 256n - 1n);
+    for (const value of [max, `0x${'f'.repeat(64)}`, 0, Number.MAX_SAFE_INTEGER]) {
+      expect({ value, status: (await post(server, '/simulator/simulate', { ...simulateBody, value })).status }).toEqual({ value, status: 200 });
+    }
+    expect(JSON.parse(sim.received[0]?.body ?? '{}')).toMatchObject({ value: max });
+  });
+
+  it('refuses encode-states with a bad or disabled networkID (400 naming the field) before any upstream call', async () => {
+    const disabled = await post(server, '/simulator/contracts/encode-states', { networkID: '137', stateOverrides: {} });
+    expect(disabled.status).toBe(400);
+    expect(disabled.body.error).toMatch(/^networkID: chain 137 \(polygon\) is not enabled on this service \(enabled: 1\)/);
+    const unknown = await post(server, '/simulator/contracts/encode-states', { networkID: 999999, stateOverrides: {} });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^networkID: chain 999999 is not one this service serves/);
+    const huge = await post(server, '/simulator/contracts/encode-states', { networkID: '9'.repeat(100), stateOverrides: {} });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatch(/^networkID: expected a chain id .*, got "9999/);
+    const overrides = await post(server, '/simulator/contracts/encode-states', { networkID: 1, stateOverrides: [] });
+    expect(overrides.status).toBe(400);
+    expect(overrides.body.error).toBe('stateOverrides: expected a JSON object keyed by contract address, got []');
+    expect(sim.received).toHaveLength(0);
+  });
+
+  it('simulates calls to the chain\'s Lido stETH and wstETH and to stored pools\' own tokens (BPTs), which /order asks to approve', async () => {
+    const lido = chainById(1)!.lido!;
+    const bpt = POOLS[0]!.address;
+    expect(POOLS.flatMap((p) => p.tokens.map((t) => t.address))).not.toContain(bpt);
+    for (const to of [lido.stETH, lido.wstETH, bpt, bpt.toUpperCase().replace('0X', '0x')]) {
+      expect({ to, status: (await post(server, '/simulator/simulate', { ...simulateBody, to })).status }).toEqual({ to, status: 200 });
+    }
+    expect(sim.received).toHaveLength(4);
+    // A chain without Lido and without pools: neither is allowed there.
+    const refused = await post(server, '/simulator/simulate', { ...simulateBody, to: '0x4444444444444444444444444444444444444444' });
+    expect(refused.body.error).toContain(`Lido's stETH (${lido.stETH})`);
+    expect(refused.body.error).toContain('GET /pools/1');
   });
 
   it('never asks the provider to save a simulation unless SIMULATOR_SAVE is set', async () => {
