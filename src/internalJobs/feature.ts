@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { FeatureFactory } from '../http/feature';
 import { requireGoogleCaller } from './callerAuth';
 import { GoogleIdTokenVerifier, IdTokenVerifier } from './idTokenVerifier';
@@ -25,12 +24,10 @@ export function createInternalJobsFeature(deps: InternalJobsDeps): FeatureFactor
       deps.taskQueue ?? (typeof settings.priceTask === 'string' ? undefined : new CloudTasksQueue(settings.priceTask.queue));
     if (ctx.config.jobRunner === 'scheduler' && typeof settings.caller === 'string') ctx.logger.warn(settings.caller);
 
-    const router = Router();
-    // Scoped to the path: a router-level use() without a path would guard every later route too.
-    router.use('/internal/jobs', requireGoogleCaller(verifier, settings.caller));
     const priceTick: PriceTick | string =
       typeof settings.priceTask === 'string' ? settings.priceTask : { settings: settings.priceTask, queue: queue as TaskQueue };
-    router.use(internalJobsRouter(ctx, deps.jobs, priceTick));
+    // The caller check guards each job route; unknown paths and other methods are answered first.
+    const router = internalJobsRouter(ctx, deps.jobs, priceTick, requireGoogleCaller(verifier, settings.caller));
     return {
       name: 'internal-jobs',
       routers: [router],

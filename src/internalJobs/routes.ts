@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { RequestHandler, Router } from 'express';
 import type { AppContext } from '../appContext';
 import { resolveChainParam } from '../http/chainParam';
 import { HttpError } from '../http/errors';
@@ -23,9 +23,21 @@ export interface PriceTick {
  * body when the job ran (joining a run already in flight); a job still busy at its deadline is
  * `503` with Retry-After and an upstream failure `502` (central mapping), so the caller's retry
  * policy kicks in.
+ *
+ * `guard` (the caller check) runs only for a job that exists, asked with POST: an unknown job path
+ * is a 404 and another method a 405 with `Allow: POST`, both before the guard, so a caller's typo
+ * is told apart from a missing configuration (the guard's 503) or a refused token.
  */
-export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick: PriceTick | string): Router {
+export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick: PriceTick | string, guard: RequestHandler): Router {
   const r = Router();
+  const JOB_PATHS = [
+    '/internal/jobs/update-pools/:chainId',
+    '/internal/jobs/decorate-pools/:chainId',
+    '/internal/jobs/update-prices',
+    '/internal/jobs/price-tick',
+  ] as const;
+  const listed = JOB_PATHS.map((p) => `POST ${p.replace(':chainId', '{chainId}')}`).join(', ');
+  for (const path of JOB_PATHS) r.post(path, guard);
 
   r.post('/internal/jobs/update-pools/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
@@ -59,6 +71,16 @@ export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick:
       throw new HttpError(502, `prices were updated but the half-minute task could not be enqueued: ${(enqueued.reason as Error).message}; check the queue and the runtime account's roles`);
     }
     res.status(201).end();
+  });
+
+  // Only other methods get here: every POST above answers.
+  for (const path of JOB_PATHS) {
+    r.all(path, (req) => {
+      throw new HttpError(405, `${req.method} ${req.path} is not allowed; internal jobs run with POST`, { Allow: 'POST' });
+    });
+  }
+  r.use('/internal/jobs', (req) => {
+    throw new HttpError(404, `no internal job at ${req.method} ${req.originalUrl.split('?')[0]}; the jobs are ${listed}`);
   });
 
   return r;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../../src/appContext';
 import { loadConfig } from '../../src/config/env';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
-import { silentLogger } from '../../src/log/logger';
+import { Logger, silentLogger } from '../../src/log/logger';
 import { createContext, RunningServer, startServer, StartOptions } from '../../src/server';
 import { SqliteStore } from '../../src/store/sqliteStore';
 import type { Store } from '../../src/store/Store';
@@ -19,13 +19,13 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: StartOptions & { seed?: { chainId: number; pools: unknown[] }[]; now?: () => number; store?: Store } = {},
+  options: StartOptions & { seed?: { chainId: number; pools: unknown[] }[]; now?: () => number; store?: Store; logger?: Logger } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bps-test-'));
   const config = loadConfig({ NETWORKS: '1', DATA_DIR: dataDir, ...env });
   const store = options.store ?? new SqliteStore(join(dataDir, 'test.sqlite'), 50);
   for (const s of options.seed ?? []) await seedStore(store, s.chainId, s.pools);
-  const ctx = await createContext(config, { logger: silentLogger(), store, now: options.now });
+  const ctx = await createContext(config, { logger: options.logger ?? silentLogger(), store, now: options.now });
   const running = await startServer(ctx, 0, { host: '127.0.0.1', ...options });
   return {
     ...running,

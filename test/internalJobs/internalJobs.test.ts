@@ -1,10 +1,12 @@
 import { protos } from '@google-cloud/tasks';
+import { Writable } from 'node:stream';
 import { OAuth2Client } from 'google-auth-library';
 import request from 'supertest';
 import { createInternalJobsFeature } from '../../src/internalJobs/feature';
 import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
 import { INTERNAL_JOB_RUNNERS } from '../../src/internalJobs/jobRunners';
 import { CloudTasksQueue } from '../../src/internalJobs/taskQueue';
+import { createLogger } from '../../src/log/logger';
 import { PRICE_TASK_DELAY_MS } from '../../src/internalJobs/priceTask';
 import { sendJson, sleep, startHttpFake, HttpFake } from '../fakes/httpFake';
 import { startTestServer, TestServer } from '../helpers/testServer';
@@ -204,6 +206,37 @@ describe('without configuration', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('unknown job paths and other methods', () => {
+  const asked: [string, string, number, RegExp][] = [
+    ['POST', '/internal/jobs/nope', 404, /^no internal job at POST \/internal\/jobs\/nope; the jobs are POST \/internal\/jobs\/update-pools\/\{chainId\}, /],
+    ['POST', '/internal/jobs/update-pools', 404, /^no internal job at POST \/internal\/jobs\/update-pools;/],
+    ['GET', '/internal/jobs', 404, /^no internal job at GET \/internal\/jobs;/],
+    ['GET', '/internal/jobs/update-prices', 405, /^GET \/internal\/jobs\/update-prices is not allowed; internal jobs run with POST/],
+    ['PUT', '/internal/jobs/update-pools/1', 405, /^PUT \/internal\/jobs\/update-pools\/1 is not allowed/],
+    ['DELETE', '/Internal/Jobs/Price-Tick', 405, /is not allowed; internal jobs run with POST/],
+  ];
+
+  it.each(asked)('%s %s answers %i JSON before the caller check, configured or not, without an ERROR log', async (method, path, status, message) => {
+    let logText = '';
+    const logger = createLogger({ debug: false, destination: new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) }) });
+    const bare = await startTestServer({ NETWORKS: '1' }, { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })], logger });
+    try {
+      for (const url of [bare.url, app.url]) {
+        const res = await request(url)[method.toLowerCase() as 'get'](path);
+        expect({ url, status: res.status, body: res.body }).toEqual({ url, status, body: { error: expect.stringMatching(message), code: status } });
+        if (status === 405) expect(res.headers.allow).toBe('POST');
+      }
+      const levels = logText.trim().split('\n').map((l) => (JSON.parse(l) as { level: number }).level);
+      expect(levels.length).toBeGreaterThan(0);
+      expect(levels.filter((l) => l >= 50)).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+    expect(prices.received).toHaveLength(0);
+    expect(subgraph.received).toHaveLength(0);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Address } from '../../src/domain/address';
 import { Writable } from 'node:stream';
+import type { RequestHandler } from 'express';
 import request from 'supertest';
 import { chainById } from '../../src/config/chains';
 import { loadConfig } from '../../src/config/env';
@@ -28,6 +29,8 @@ import { FakeGaugesSubgraph, gaugeEntry } from '../fakes/gaugesSubgraphServer';
  * 473,040 USD a year; staked 99,999 BPT: one more gets 1e-5, 4.7304 USD on 100: 473 bps.
  */
 const MAINNET_GAUGES = chainById(1)!.gauges!;
+/** These tests call the internal endpoint directly; the caller check is tested in test/internalJobs/. */
+const UNGUARDED: RequestHandler = (_req, _res, next) => next();
 if (MAINNET_GAUGES.emissions.kind !== 'controller') throw new Error('mainnet gauges are controller gauges');
 const EMISSIONS = MAINNET_GAUGES.emissions;
 const BAL = MAINNET_GAUGES.bal;
@@ -67,7 +70,7 @@ beforeAll(async () => {
   const config = loadConfig({ NETWORKS: '1', GAUGES_SUBGRAPH_URL_1: subgraph.url, RPC_URL_1: chain.url, SUBGRAPH_RETRIES: '0' });
   const logger = createLogger({ debug: false, destination: new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) }) });
   const ctx = await createContext(config, { logger, store });
-  srv = await startServer(ctx, 0, { host: '127.0.0.1', features: [graphqlFeature], routers: [internalJobsRouter(ctx, INTERNAL_JOB_RUNNERS, 'no price tick in this test')] });
+  srv = await startServer(ctx, 0, { host: '127.0.0.1', features: [graphqlFeature], routers: [internalJobsRouter(ctx, INTERNAL_JOB_RUNNERS, 'no price tick in this test', UNGUARDED)] });
 });
 
 afterAll(async () => {
@@ -157,7 +160,7 @@ describe('a gauge upstream that never answers', () => {
     // Default timeouts and retries: only the deadline can end the run early.
     const config = loadConfig({ NETWORKS: '1', GAUGES_SUBGRAPH_URL_1: subgraph.url, RPC_URL_1: chain.url, DECORATE_POOLS_DEADLINE_SECONDS: '2' });
     ctx2 = await createContext(config, { logger: createLogger({ debug: false, destination: new Writable({ write: (_c, _e, cb) => cb() }) }), store });
-    srv2 = await startServer(ctx2, 0, { host: '127.0.0.1', features: [], routers: [internalJobsRouter(ctx2, INTERNAL_JOB_RUNNERS, 'no price tick in this test')] });
+    srv2 = await startServer(ctx2, 0, { host: '127.0.0.1', features: [], routers: [internalJobsRouter(ctx2, INTERNAL_JOB_RUNNERS, 'no price tick in this test', UNGUARDED)] });
   });
 
   afterAll(async () => {
