@@ -6,6 +6,7 @@ import type { Config } from './config/env';
 import { FEATURES } from './features';
 import type { Feature, FeatureFactory } from './http/feature';
 import { createApp, AppOptions } from './http/app';
+import { answerClientError } from './http/clientError';
 import type { ServerErrorReporter } from './http/errors';
 import { releaseAllHeldLeases } from './jobs/exclusive';
 import { BACKGROUND_STOP_MS, drainable, within } from './lifecycle/drainHttpServer';
@@ -53,7 +54,20 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     before: [...features.flatMap((f) => f.before ?? []), ...(options.before ?? [])],
     reportServerError: combineReporters([...features.map((f) => f.reportServerError), options.reportServerError]),
   });
-  const server = createServer(app);
+  const { requestTimeoutMs, headersTimeoutMs } = ctx.config.http;
+  const server = createServer(
+    {
+      // A client gets this long to send a whole request, and its headers, before a 408 (Node's
+      // defaults, 300 s and 60 s, let a stalled upload hold a connection for minutes). The
+      // timeouts are checked every connectionsCheckingInterval, so that is a fraction of them.
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  // Parser refusals (431, 400, 408) answered as JSON like every other error.
+  server.on('clientError', answerClientError(ctx.logger));
   const drain = drainable(server);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;

@@ -92,6 +92,12 @@ export interface Config {
    * proxies' addresses and CIDR ranges.
    */
   readonly trustProxy: false | number | readonly string[];
+  /**
+   * How long a client may take to send a whole request (`requestTimeoutMs`) and its headers
+   * (`headersTimeoutMs`, at most the former) before the server answers 408 and closes the
+   * connection; Node's defaults (300 s / 60 s) let a stalled upload hold a connection for minutes.
+   */
+  readonly http: { readonly requestTimeoutMs: number; readonly headersTimeoutMs: number };
   /** Internal job endpoints called by Cloud Scheduler/Tasks with Google OIDC tokens. */
   readonly internalJobs: {
     /** The service's own URL: audience of accepted tokens and base of enqueued task URLs. */
@@ -230,6 +236,21 @@ function fraction(env: Env, name: string, def: number): number {
 /** Express's names for well-known ranges, accepted as they are. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
+function httpTimeouts(env: Env): Config['http'] {
+  // Fractions allowed (tests use under a second); 0 would turn Node's timeout off, so not allowed.
+  const seconds = (name: string, def: number): number => {
+    const value = num(env, name, def, 0.1);
+    if (value > 3600) fail(name, `expected at most 3600 seconds, got '${env[name]}'`);
+    return Math.round(value * 1000);
+  };
+  const requestTimeoutMs = seconds('HTTP_REQUEST_TIMEOUT_SECONDS', 30);
+  const headersTimeoutMs = seconds('HTTP_HEADERS_TIMEOUT_SECONDS', Math.min(10, requestTimeoutMs / 1000));
+  if (headersTimeoutMs > requestTimeoutMs) {
+    fail('HTTP_HEADERS_TIMEOUT_SECONDS', `must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}), got '${env.HTTP_HEADERS_TIMEOUT_SECONDS}'`);
+  }
+  return { requestTimeoutMs, headersTimeoutMs };
+}
+
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = nonEmpty(env.TRUST_PROXY);
   if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
@@ -359,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     jobsSecret: nonEmpty(env.JOBS_SECRET),
     trustProxy: trustProxy(env),
+    http: httpTimeouts(env),
     internalJobs: {
       serviceUrl: url(env, 'SERVICE_URL'),
       schedulerServiceAccount: email(env, 'SCHEDULER_SERVICE_ACCOUNT'),

@@ -1,6 +1,7 @@
 import compression from 'compression';
 import express, { Express, Router } from 'express';
 import type { AppContext } from '../appContext';
+import { refuseDeclaredOversizedBody, requireJsonBody } from './bodyChecks';
 import { cors } from './cors';
 import { ClientError, errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './jsonDepth';
@@ -31,6 +32,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
 
   app.use(requestLog(ctx.logger));
   app.use(cors);
+  // Before anything that could wait: a declared body over the limit is answered at once.
+  app.use(refuseDeclaredOversizedBody(JSON_BODY_LIMIT_BYTES));
   app.use(healthRouter(ctx));
   for (const mw of options.before ?? []) app.use(mw);
   // The read routes send bodies compressed once per data version; they sit before compression()
@@ -51,6 +54,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
       },
     }),
   );
+
+  app.use(requireJsonBody);
 
   for (const r of options.routers ?? []) app.use(r);
 

@@ -55,6 +55,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
+  test('HTTP timeouts: 30 s for a whole request and 10 s for its headers by default, never above the request timeout', () => {
+    expect(loadConfig({}).http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '5' }).http).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0.5', HTTP_HEADERS_TIMEOUT_SECONDS: '0.25' }).http).toEqual({ requestTimeoutMs: 500, headersTimeoutMs: 250 });
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/^HTTP_REQUEST_TIMEOUT_SECONDS: expected a number >= 0.1, got '0'/);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '10', HTTP_HEADERS_TIMEOUT_SECONDS: '20' })).toThrow(/^HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS \(10\)/);
+  });
+
   test('TRUST_PROXY: off by default, a hop count, or proxy address ranges', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
