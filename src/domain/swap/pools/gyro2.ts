@@ -1,10 +1,8 @@
-import { decimalToUnits } from '../../decimal';
 import * as G2 from '../math/gyro2Math';
 import { ONE } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, gyroParam, upscale, type GyroFrame } from './gyroCommon';
-import { largestValid } from './limits';
-import { MAX_BALANCE } from './stable';
+import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { GyroPoolModel } from './gyroModel';
 
 /**
  * Gyroscope 2-CLPs ('Gyro2'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
@@ -28,110 +26,43 @@ export interface Gyro2State extends PoolState {
   memo?: Gyro2Memo;
 }
 
-export class Gyro2Model implements PoolModel<Gyro2State> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class Gyro2Model extends GyroPoolModel<Gyro2State> {
   readonly sqrtAlpha: bigint;
   readonly sqrtBeta: bigint;
-  readonly frame: GyroFrame;
-  private readonly swapEnabled: boolean;
-  private readonly balances: readonly bigint[];
-  private readonly rates: readonly number[];
 
   constructor(spec: PoolSpec, withRates: boolean) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length !== 2) throw new UnsupportedPoolError(`Gyro2 pool ${spec.id} has ${this.tokens.length} tokens`);
+    super(spec, 2, withRates);
     this.sqrtAlpha = gyroParam(spec, 'sqrtAlpha', 18);
     this.sqrtBeta = gyroParam(spec, 'sqrtBeta', 18);
     if (!(this.sqrtAlpha > 0n && this.sqrtAlpha < this.sqrtBeta)) throw new UnsupportedPoolError(`Gyro2 pool ${spec.id} has sqrtAlpha not in (0, sqrtBeta) (GYR#350)`);
-    this.frame = gyroFrame(spec, withRates);
-    this.swapEnabled = spec.swapEnabled !== false;
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
-    this.rates = this.frame.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
-  initialState(): Gyro2State {
-    return { balances: [...this.balances] };
+  protected curve(state: Gyro2State, kind: SwapKind, i: number, j: number): (upscaled: bigint) => bigint {
+    const { up, offsets } = this.memo(state);
+    return (a) => (kind === 'givenIn'
+      ? G2.calcOutGivenIn(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!)
+      : G2.calcInGivenOut(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!));
   }
 
-  cloneState(state: Gyro2State): Gyro2State {
-    return { balances: [...state.balances], memo: state.memo };
-  }
-
-  canSwap(i: number, j: number): boolean {
-    return this.swapEnabled && ((i === 0 && j === 1) || (i === 1 && j === 0));
-  }
-
-  swap(state: Gyro2State, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(this.swapEnabled ? `no swap from token ${i} to ${j} in this pool` : 'pool is paused (BAL#211)');
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    if (amount === 0n) return 0n;
-    const b = state.balances;
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const result = gyroMath(() => {
-      const { up, offsets } = this.memo(state);
-      return framedSwap(this.frame, kind, i, j, amount, (a) => (kind === 'givenIn'
-        ? G2.calcOutGivenIn(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!)
-        : G2.calcInGivenOut(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!)));
-    });
-    if (kind === 'givenOut' && amount > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
-  }
-
-  apply(state: Gyro2State, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
-  }
-
-  maxAmount(state: Gyro2State, kind: SwapKind, i: number, j: number): bigint {
-    if (!this.canSwap(i, j)) return 0n;
-    const ok = (k: SwapKind) => (a: bigint): boolean => accepts(() => this.swap(state, k, i, j, a));
-    if (kind === 'givenOut') return largestValid(state.balances[j]!, ok('givenOut'));
-    const cap = MAX_BALANCE - state.balances[i]!;
-    const estimate = this.inEstimate(state, i, j);
-    return largestValid(estimate !== undefined && estimate < cap ? estimate : cap, ok('givenIn'));
-  }
-
-  spotPrice(state: Gyro2State, i: number, j: number): number {
-    if (!this.canSwap(i, j)) return Infinity;
+  protected marginalPrice(state: Gyro2State, i: number, j: number): number | undefined {
     let memo: Gyro2Memo;
     try {
       memo = gyroMath(() => this.memo(state));
     } catch {
-      return Infinity;
-    }
-    const virtIn = Number(memo.up[i]! + memo.offsets[i]!);
-    const virtOut = Number(memo.up[j]! + memo.offsets[j]!);
-    const fee = Number(this.frame.fee) / 1e18;
-    // d(in)/d(out) on (x + a)(y + b) = L^2 is the ratio of the virtual reserves.
-    return (virtIn / virtOut) / (1 - fee) * (this.rates[j]! / this.rates[i]!);
-  }
-
-  /**
-   * The amount in past which the amount out would exceed the balance out (the price leaves the
-   * range): solving out(a) = balance out for the upscaled amount a, then back to raw with the fee.
-   */
-  private inEstimate(state: Gyro2State, i: number, j: number): bigint | undefined {
-    try {
-      const { up, offsets } = gyroMath(() => this.memo(state));
-      const virtInOver = up[i]! + (offsets[i]! * (ONE + 2n)) / ONE + 1n;
-      const virtOutUnder = up[j]! + (offsets[j]! * (ONE - 1n)) / ONE;
-      const gap = virtOutUnder - up[j]!;
-      if (up[j] === 0n || gap <= 0n) return undefined;
-      const upscaledIn = (up[j]! * virtInOver) / gap;
-      const rawAfterFee = (upscaledIn * ONE) / this.frame.scalingFactors[i]! + 1n;
-      return (rawAfterFee * ONE) / (ONE - this.frame.fee) + 1n;
-    } catch {
       return undefined;
     }
+    // d(in)/d(out) on (x + a)(y + b) = L^2 is the ratio of the virtual reserves.
+    return Number(memo.up[i]! + memo.offsets[i]!) / Number(memo.up[j]! + memo.offsets[j]!);
+  }
+
+  /** Solves out(a) = balance out for the upscaled amount a: past it the price leaves the range. */
+  protected upscaledInLimit(state: Gyro2State, i: number, j: number): bigint | undefined {
+    const { up, offsets } = gyroMath(() => this.memo(state));
+    const virtInOver = up[i]! + (offsets[i]! * (ONE + 2n)) / ONE + 1n;
+    const virtOutUnder = up[j]! + (offsets[j]! * (ONE - 1n)) / ONE;
+    const gap = virtOutUnder - up[j]!;
+    if (up[j] === 0n || gap <= 0n) return undefined;
+    return (up[j]! * virtInOver) / gap;
   }
 
   private memo(state: Gyro2State): Gyro2Memo {

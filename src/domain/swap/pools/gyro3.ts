@@ -1,10 +1,8 @@
-import { decimalToUnits } from '../../decimal';
 import * as G3 from '../math/gyro3Math';
 import { ONE } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, gyroParam, upscale, type GyroFrame } from './gyroCommon';
-import { largestValid } from './limits';
-import { MAX_BALANCE } from './stable';
+import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { GyroPoolModel } from './gyroModel';
 
 /**
  * Gyroscope 3-CLPs ('Gyro3', v1: 2022, Polygon): three tokens, one price range [alpha, 1/alpha]
@@ -26,111 +24,47 @@ export interface Gyro3State extends PoolState {
   memo?: readonly (Gyro3Memo | undefined)[];
 }
 
-export class Gyro3Model implements PoolModel<Gyro3State> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   readonly root3Alpha: bigint;
-  readonly frame: GyroFrame;
-  private readonly swapEnabled: boolean;
-  private readonly balances: readonly bigint[];
-  private readonly rates: readonly number[];
 
   constructor(spec: PoolSpec) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length !== 3) throw new UnsupportedPoolError(`Gyro3 pool ${spec.id} has ${this.tokens.length} tokens`);
+    super(spec, 3, false);
     this.root3Alpha = gyroParam(spec, 'root3Alpha', 18);
     if (this.root3Alpha < G3.MIN_ROOT_3_ALPHA || this.root3Alpha > G3.MAX_ROOT_3_ALPHA) {
       throw new UnsupportedPoolError(`Gyro3 pool ${spec.id} has root3Alpha outside the contract's bounds (GYR#351)`);
     }
-    this.frame = gyroFrame(spec, false);
-    this.swapEnabled = spec.swapEnabled !== false;
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
-    this.rates = this.frame.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
-  initialState(): Gyro3State {
-    return { balances: [...this.balances] };
+  protected curve(state: Gyro3State, kind: SwapKind, i: number, j: number): (upscaled: bigint) => bigint {
+    const offset = this.offset(state, i, j);
+    const [upIn, upOut] = this.upscaled(state, i, j);
+    return (a) => (kind === 'givenIn' ? G3.calcOutGivenIn(upIn, upOut, a, offset) : G3.calcInGivenOut(upIn, upOut, a, offset));
   }
 
-  cloneState(state: Gyro3State): Gyro3State {
-    return { balances: [...state.balances], memo: state.memo };
-  }
-
-  canSwap(i: number, j: number): boolean {
-    return this.swapEnabled && i !== j && [i, j].every((k) => Number.isInteger(k) && k >= 0 && k < 3);
-  }
-
-  swap(state: Gyro3State, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(this.swapEnabled ? `no swap from token ${i} to ${j} in this pool` : 'pool is paused (BAL#211)');
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    if (amount === 0n) return 0n;
-    const b = state.balances;
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const sf = this.frame.scalingFactors;
-    const result = gyroMath(() => {
-      const offset = this.offset(state, i, j);
-      const upIn = upscale(b[i]!, sf[i]!);
-      const upOut = upscale(b[j]!, sf[j]!);
-      return framedSwap(this.frame, kind, i, j, amount, (a) => (kind === 'givenIn'
-        ? G3.calcOutGivenIn(upIn, upOut, a, offset)
-        : G3.calcInGivenOut(upIn, upOut, a, offset)));
-    });
-    if (kind === 'givenOut' && amount > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
-  }
-
-  apply(state: Gyro3State, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
-  }
-
-  maxAmount(state: Gyro3State, kind: SwapKind, i: number, j: number): bigint {
-    if (!this.canSwap(i, j)) return 0n;
-    const ok = (k: SwapKind) => (a: bigint): boolean => accepts(() => this.swap(state, k, i, j, a));
-    if (kind === 'givenOut') return largestValid(state.balances[j]!, ok('givenOut'));
-    const cap = MAX_BALANCE - state.balances[i]!;
-    const estimate = this.inEstimate(state, i, j);
-    return largestValid(estimate !== undefined && estimate < cap ? estimate : cap, ok('givenIn'));
-  }
-
-  spotPrice(state: Gyro3State, i: number, j: number): number {
-    if (!this.canSwap(i, j)) return Infinity;
+  protected marginalPrice(state: Gyro3State, i: number, j: number): number | undefined {
     let offset: bigint;
     try {
       offset = gyroMath(() => this.offset(state, i, j));
     } catch {
-      return Infinity;
-    }
-    const sf = this.frame.scalingFactors;
-    const virtIn = Number(upscale(state.balances[i]!, sf[i]!) + offset);
-    const virtOut = Number(upscale(state.balances[j]!, sf[j]!) + offset);
-    const fee = Number(this.frame.fee) / 1e18;
-    return (virtIn / virtOut) / (1 - fee) * (this.rates[j]! / this.rates[i]!);
-  }
-
-  /** The amount in at which the amount out would reach the balance out, back to raw with the fee. */
-  private inEstimate(state: Gyro3State, i: number, j: number): bigint | undefined {
-    try {
-      const offset = gyroMath(() => this.offset(state, i, j));
-      const sf = this.frame.scalingFactors;
-      const upIn = upscale(state.balances[i]!, sf[i]!);
-      const upOut = upscale(state.balances[j]!, sf[j]!);
-      const virtInOver = upIn + (offset * (ONE + 2n)) / ONE + 1n;
-      const gap = (offset * (ONE - 1n)) / ONE;
-      if (upOut === 0n || gap <= 0n) return undefined;
-      const rawAfterFee = (((upOut * virtInOver) / gap) * ONE) / sf[i]! + 1n;
-      return (rawAfterFee * ONE) / (ONE - this.frame.fee) + 1n;
-    } catch {
       return undefined;
     }
+    const [upIn, upOut] = this.upscaled(state, i, j);
+    return Number(upIn + offset) / Number(upOut + offset);
+  }
+
+  /** The upscaled amount in at which the amount out would reach the balance out. */
+  protected upscaledInLimit(state: Gyro3State, i: number, j: number): bigint | undefined {
+    const offset = gyroMath(() => this.offset(state, i, j));
+    const [upIn, upOut] = this.upscaled(state, i, j);
+    const virtInOver = upIn + (offset * (ONE + 2n)) / ONE + 1n;
+    const gap = (offset * (ONE - 1n)) / ONE;
+    if (upOut === 0n || gap <= 0n) return undefined;
+    return (upOut * virtInOver) / gap;
+  }
+
+  private upscaled(state: Gyro3State, i: number, j: number): [bigint, bigint] {
+    const sf = this.frame.scalingFactors;
+    return [upscale(state.balances[i]!, sf[i]!), upscale(state.balances[j]!, sf[j]!)];
   }
 
   private offset(state: Gyro3State, i: number, j: number): bigint {

@@ -1,10 +1,8 @@
-import { decimalToUnits } from '../../decimal';
 import * as GE from '../math/gyroEMath';
 import { ONE } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, gyroParam, upscale, type GyroFrame } from './gyroCommon';
-import { largestValid } from './limits';
-import { MAX_BALANCE } from './stable';
+import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { GyroPoolModel } from './gyroModel';
 
 /**
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
@@ -46,79 +44,25 @@ function eclpParams(spec: PoolSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
   return { p, d };
 }
 
-export class GyroEModel implements PoolModel<GyroEState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class GyroEModel extends GyroPoolModel<GyroEState> {
   readonly eclp: GE.EclpPool;
-  readonly frame: GyroFrame;
-  private readonly swapEnabled: boolean;
-  private readonly balances: readonly bigint[];
-  private readonly rates: readonly number[];
+  protected override readonly noSwapCode = ' (GYR#121)';
 
   constructor(spec: PoolSpec, withRates: boolean) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length !== 2) throw new UnsupportedPoolError(`GyroE pool ${spec.id} has ${this.tokens.length} tokens`);
+    super(spec, 2, withRates);
     const { p, d } = eclpParams(spec);
     this.eclp = GE.prepareEclp(p, d);
-    this.frame = gyroFrame(spec, withRates);
-    this.swapEnabled = spec.swapEnabled !== false;
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
-    this.rates = this.frame.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
-  initialState(): GyroEState {
-    return { balances: [...this.balances] };
+  protected curve(state: GyroEState, kind: SwapKind, i: number): (upscaled: bigint) => bigint {
+    const { up, curve } = this.memo(state);
+    const tokenInIsToken0 = i === 0;
+    return (a) => (kind === 'givenIn'
+      ? GE.calcOutGivenIn(this.eclp, curve, up, a, tokenInIsToken0)
+      : GE.calcInGivenOut(this.eclp, curve, up, a, tokenInIsToken0));
   }
 
-  cloneState(state: GyroEState): GyroEState {
-    return { balances: [...state.balances], memo: state.memo };
-  }
-
-  canSwap(i: number, j: number): boolean {
-    return this.swapEnabled && ((i === 0 && j === 1) || (i === 1 && j === 0));
-  }
-
-  swap(state: GyroEState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(this.swapEnabled ? `no swap from token ${i} to ${j} in this pool (GYR#121)` : 'pool is paused (BAL#211)');
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    if (amount === 0n) return 0n;
-    const b = state.balances;
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const result = gyroMath(() => {
-      const { up, curve } = this.memo(state);
-      const tokenInIsToken0 = i === 0;
-      return framedSwap(this.frame, kind, i, j, amount, (a) => (kind === 'givenIn'
-        ? GE.calcOutGivenIn(this.eclp, curve, up, a, tokenInIsToken0)
-        : GE.calcInGivenOut(this.eclp, curve, up, a, tokenInIsToken0)));
-    });
-    if (kind === 'givenOut' && amount > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
-  }
-
-  apply(state: GyroEState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
-  }
-
-  maxAmount(state: GyroEState, kind: SwapKind, i: number, j: number): bigint {
-    if (!this.canSwap(i, j)) return 0n;
-    const ok = (k: SwapKind) => (a: bigint): boolean => accepts(() => this.swap(state, k, i, j, a));
-    if (kind === 'givenOut') return largestValid(state.balances[j]!, ok('givenOut'));
-    const cap = MAX_BALANCE - state.balances[i]!;
-    const estimate = this.inEstimate(state, i);
-    return largestValid(estimate !== undefined && estimate < cap ? estimate : cap, ok('givenIn'));
-  }
-
-  spotPrice(state: GyroEState, i: number, j: number): number {
-    if (!this.canSwap(i, j)) return Infinity;
+  protected marginalPrice(state: GyroEState, i: number): number | undefined {
     let px: bigint;
     try {
       px = gyroMath(() => {
@@ -126,26 +70,17 @@ export class GyroEModel implements PoolModel<GyroEState> {
         return GE.calcSpotPrice0in1(this.eclp, up[0], up[1], invariant);
       });
     } catch {
-      return Infinity;
-    }
-    if (px <= 0n) return Infinity;
-    // px: upscaled token 1 per upscaled token 0 at the margin.
-    const perOut = i === 1 ? Number(px) / 1e18 : 1e18 / Number(px);
-    const fee = Number(this.frame.fee) / 1e18;
-    return perOut / (1 - fee) * (this.rates[j]! / this.rates[i]!);
-  }
-
-  /** The amount in that takes the token in to its largest balance on the curve, back to raw with the fee. */
-  private inEstimate(state: GyroEState, i: number): bigint | undefined {
-    try {
-      const { up, curve } = gyroMath(() => this.memo(state));
-      const upscaledIn = GE.maxBalance(curve, i === 0 ? 0 : 1) - up[i]!;
-      if (upscaledIn <= 0n) return undefined;
-      const rawAfterFee = (upscaledIn * ONE) / this.frame.scalingFactors[i]! + 1n;
-      return (rawAfterFee * ONE) / (ONE - this.frame.fee) + 1n;
-    } catch {
       return undefined;
     }
+    if (px <= 0n) return undefined;
+    // px: upscaled token 1 per upscaled token 0 at the margin.
+    return i === 1 ? Number(px) / 1e18 : 1e18 / Number(px);
+  }
+
+  /** What takes the token in to its largest balance on the curve. */
+  protected upscaledInLimit(state: GyroEState, i: number): bigint | undefined {
+    const { up, curve } = gyroMath(() => this.memo(state));
+    return GE.maxBalance(curve, i === 0 ? 0 : 1) - up[i]!;
   }
 
   private memo(state: GyroEState): GyroEMemo {
