@@ -3,7 +3,7 @@ import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPo
 import * as S from '../math/stableMath';
 import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
 import { largestValid } from './limits';
-import { floatBalances, MAX_BALANCE, parseAmp, parseFee, poolMath, rateOf, tokenSwap, type StableParams } from './stable';
+import { floatBalances, MAX_BALANCE, parseAmp, parseFee, poolMath, rateOf, tokenSwap, vaultCheckedSwap, type StableParams } from './stable';
 import { scalingFactor } from './weighted';
 import { dueProtocolFeeBpt, feeRulesOf, protocolFeeAfterJoinExit, type FeeBasis, type FeeRules, type FeeToken } from './composableStableFees';
 
@@ -157,16 +157,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
 
   swap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    // The Vault refuses zero amounts; searches probing zero get zero.
-    if (amount === 0n) return 0n;
-    const b = state.balances;
-    if (kind === 'givenOut' && amount >= b[j]!) throw new PoolMathError('amount out not below the pool balance (BAL#001)');
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const result = poolMath(() => this.onSwap(state, kind, i, j, amount));
-    if (kind === 'givenIn' && result > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
+    return vaultCheckedSwap(state.balances, kind, i, j, amount, () => this.onSwap(state, kind, i, j, amount));
   }
 
   apply(state: ComposableStableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {

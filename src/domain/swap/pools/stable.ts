@@ -58,6 +58,23 @@ export function poolMath<T>(f: () => T): T {
 }
 
 /**
+ * A stable-family swap inside the Vault's checks: amounts must be positive (a zero probe gets
+ * zero), the out balance must stay above zero and every balance within 112 bits; `compute` is the
+ * pool's own answer for a valid request, run with its reverts as PoolMathError.
+ */
+export function vaultCheckedSwap(balances: readonly bigint[], kind: SwapKind, i: number, j: number, amount: bigint, compute: () => bigint): bigint {
+  if (amount < 0n) throw new PoolMathError('negative amount');
+  // The Vault refuses zero amounts; searches probing zero get zero.
+  if (amount === 0n) return 0n;
+  if (kind === 'givenOut' && amount >= balances[j]!) throw new PoolMathError('amount out not below the pool balance (BAL#001)');
+  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+  const result = poolMath(compute);
+  if (kind === 'givenIn' && result > balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
+  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+  return result;
+}
+
+/**
  * A token-for-token swap as BaseGeneralPool runs it: `up` holds the upscaled balances the math
  * sees (without the BPT for composable pools), `i`/`j` index into it, `sfIn`/`sfOut` are the two
  * tokens' scaling factors and `amount` is raw.
@@ -132,16 +149,9 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
 
   swap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    // The Vault refuses zero amounts; searches probing zero get zero.
-    if (amount === 0n) return 0n;
     const b = state.balances;
-    if (kind === 'givenOut' && amount >= b[j]!) throw new PoolMathError('amount out not below the pool balance (BAL#001)');
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
     const sf = this.scalingFactors;
-    const result = poolMath(() => tokenSwap(this.params, b.map((x, k) => mulDown(x, sf[k]!)), i, j, sf[i]!, sf[j]!, kind, amount));
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
+    return vaultCheckedSwap(b, kind, i, j, amount, () => tokenSwap(this.params, b.map((x, k) => mulDown(x, sf[k]!)), i, j, sf[i]!, sf[j]!, kind, amount));
   }
 
   apply(state: StableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
