@@ -13,6 +13,7 @@ export const REQUIRED_APIS = [
 
 export function enableApis(project: string, edge: boolean): gcp.projects.Service[] {
   return [...REQUIRED_APIS, ...(edge ? ['compute.googleapis.com'] : [])].map(
-    (service) => new gcp.projects.Service(`api-${service.split('.')[0]}`, { project, service, disableOnDestroy: false }),
+    (service) =>
+      new gcp.projects.Service(`api-${service.split('.')[0]}`, { project, service, disableOnDestroy: false }),
   );
 }

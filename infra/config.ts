@@ -21,7 +21,11 @@ export interface StackConfig {
    * service's UPDATE_POOLS_DEADLINE_SECONDS, PRICE_RUN_DEADLINE_SECONDS and
    * DECORATE_POOLS_DEADLINE_SECONDS); the scheduler waits a margin longer.
    */
-  readonly jobDeadlines: { readonly updatePoolsSeconds: number; readonly priceRunSeconds: number; readonly decoratePoolsSeconds: number };
+  readonly jobDeadlines: {
+    readonly updatePoolsSeconds: number;
+    readonly priceRunSeconds: number;
+    readonly decoratePoolsSeconds: number;
+  };
   readonly database: {
     readonly poolsReadCapacity: number;
     readonly poolsWriteCapacity: number;
@@ -34,7 +38,8 @@ export interface StackConfig {
    * Cloud Armor rate limits per client IP in front of the service (infra/edgeSecurity.ts), per
    * minute across all instances; undefined when `edgeSecurity` is off.
    */
-  readonly edge: { readonly quotesPerMinute: number; readonly readsPerMinute: number; readonly jobsPerMinute: number } | undefined;
+  readonly edge:
+    { readonly quotesPerMinute: number; readonly readsPerMinute: number; readonly jobsPerMinute: number } | undefined;
   readonly cpu: string;
   readonly memory: string;
   readonly concurrency: number;
@@ -68,11 +73,28 @@ export type SecretName = (typeof SECRET_NAMES)[number];
 
 /** Variables the stack sets itself; `extraEnv` may not override them. */
 export const MANAGED_ENV = [
-  'PORT', 'STORE', 'JOB_RUNNER', 'NETWORKS', 'GOOGLE_CLOUD_PROJECT', 'SERVICE_URL', 'SCHEDULER_SERVICE_ACCOUNT',
-  'TASKS_SERVICE_ACCOUNT', 'TASKS_QUEUE', 'TASKS_LOCATION', 'UPDATE_POOLS_INTERVAL_IN_MINUTES',
-  'DECORATE_POOLS_INTERVAL_IN_MINUTES', 'DOMAIN_NAME', 'DATABASE_POOLS_READ_CAPACITY', 'DATABASE_POOLS_WRITE_CAPACITY',
-  'DATABASE_TOKENS_READ_CAPACITY', 'DATABASE_TOKENS_WRITE_CAPACITY', 'DATABASE_AUTOSCALE_MAX_MULTIPLIER', 'TRUST_PROXY',
-  'UPDATE_POOLS_DEADLINE_SECONDS', 'PRICE_RUN_DEADLINE_SECONDS', 'DECORATE_POOLS_DEADLINE_SECONDS',
+  'PORT',
+  'STORE',
+  'JOB_RUNNER',
+  'NETWORKS',
+  'GOOGLE_CLOUD_PROJECT',
+  'SERVICE_URL',
+  'SCHEDULER_SERVICE_ACCOUNT',
+  'TASKS_SERVICE_ACCOUNT',
+  'TASKS_QUEUE',
+  'TASKS_LOCATION',
+  'UPDATE_POOLS_INTERVAL_IN_MINUTES',
+  'DECORATE_POOLS_INTERVAL_IN_MINUTES',
+  'DOMAIN_NAME',
+  'DATABASE_POOLS_READ_CAPACITY',
+  'DATABASE_POOLS_WRITE_CAPACITY',
+  'DATABASE_TOKENS_READ_CAPACITY',
+  'DATABASE_TOKENS_WRITE_CAPACITY',
+  'DATABASE_AUTOSCALE_MAX_MULTIPLIER',
+  'TRUST_PROXY',
+  'UPDATE_POOLS_DEADLINE_SECONDS',
+  'PRICE_RUN_DEADLINE_SECONDS',
+  'DECORATE_POOLS_DEADLINE_SECONDS',
   ...SECRET_NAMES,
 ] as const;
 
@@ -110,14 +132,19 @@ function numberAt(raw: RawStackConfig, key: string, def: number, min = 1, intege
   const v = raw.get(key);
   if (v === undefined || v.trim() === '') return def;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) fail(key, `expected a ${integer ? 'whole ' : ''}number >= ${min}, got '${v}'`);
+  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+    fail(key, `expected a ${integer ? 'whole ' : ''}number >= ${min}, got '${v}'`);
   return n;
 }
 
 function deadlineAt(raw: RawStackConfig, key: string, def: number): number {
   const max = MAX_ATTEMPT_DEADLINE_SECONDS - ATTEMPT_MARGIN_SECONDS;
   const v = numberAt(raw, key, def);
-  if (v > max) fail(key, `expected a whole number from 1 to ${max} (the scheduler waits ${ATTEMPT_MARGIN_SECONDS} s longer, at most ${MAX_ATTEMPT_DEADLINE_SECONDS} s), got '${v}'`);
+  if (v > max)
+    fail(
+      key,
+      `expected a whole number from 1 to ${max} (the scheduler waits ${ATTEMPT_MARGIN_SECONDS} s longer, at most ${MAX_ATTEMPT_DEADLINE_SECONDS} s), got '${v}'`,
+    );
   return v;
 }
 
@@ -130,29 +157,37 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
     fail('NETWORKS', (e as Error).message);
   }
   const mounted = raw.getObject<string[]>('mountedSecrets') ?? [...SECRET_NAMES];
-  for (const s of mounted) if (!(SECRET_NAMES as readonly string[]).includes(s)) fail('mountedSecrets', `unknown secret '${s}' (known: ${SECRET_NAMES.join(', ')})`);
+  for (const s of mounted)
+    if (!(SECRET_NAMES as readonly string[]).includes(s))
+      fail('mountedSecrets', `unknown secret '${s}' (known: ${SECRET_NAMES.join(', ')})`);
   const secretEnv = raw.getObject<string[]>('secretEnv') ?? [];
   for (const k of secretEnv) {
-    if (typeof k !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(k)) fail('secretEnv', `'${String(k)}' is not a variable name`);
-    if ((MANAGED_ENV as readonly string[]).includes(k)) fail('secretEnv', `${k} is set by the stack; use its own config key instead`);
+    if (typeof k !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(k))
+      fail('secretEnv', `'${String(k)}' is not a variable name`);
+    if ((MANAGED_ENV as readonly string[]).includes(k))
+      fail('secretEnv', `${k} is set by the stack; use its own config key instead`);
   }
   const extraEnv = raw.getObject<Record<string, string>>('extraEnv') ?? {};
   for (const [k, v] of Object.entries(extraEnv)) {
-    if ((MANAGED_ENV as readonly string[]).includes(k)) fail('extraEnv', `${k} is set by the stack; use its own config key instead`);
+    if ((MANAGED_ENV as readonly string[]).includes(k))
+      fail('extraEnv', `${k} is set by the stack; use its own config key instead`);
     if (secretEnv.includes(k)) fail('extraEnv', `${k} is also in secretEnv; keep it there only`);
-    if (carriesKey(k, String(v))) fail('extraEnv', `${k} carries a key; list it in secretEnv so its value is held in Secret Manager`);
+    if (carriesKey(k, String(v)))
+      fail('extraEnv', `${k} carries a key; list it in secretEnv so its value is held in Secret Manager`);
   }
   const domainName = raw.get('DOMAIN_NAME') || undefined;
   const edgeRaw = (raw.get('edgeSecurity') ?? 'false').trim().toLowerCase();
   if (edgeRaw !== 'true' && edgeRaw !== 'false') fail('edgeSecurity', `expected true or false, got '${edgeRaw}'`);
-  if (edgeRaw === 'true' && !domainName) fail('edgeSecurity', 'needs DOMAIN_NAME: the load balancer serves HTTPS with a managed certificate for it');
-  const edge = edgeRaw === 'true'
-    ? {
-        quotesPerMinute: numberAt(raw, 'edgeQuotesPerMinute', 6000),
-        readsPerMinute: numberAt(raw, 'edgeReadsPerMinute', 6000),
-        jobsPerMinute: numberAt(raw, 'edgeJobsPerMinute', 30),
-      }
-    : undefined;
+  if (edgeRaw === 'true' && !domainName)
+    fail('edgeSecurity', 'needs DOMAIN_NAME: the load balancer serves HTTPS with a managed certificate for it');
+  const edge =
+    edgeRaw === 'true'
+      ? {
+          quotesPerMinute: numberAt(raw, 'edgeQuotesPerMinute', 6000),
+          readsPerMinute: numberAt(raw, 'edgeReadsPerMinute', 6000),
+          jobsPerMinute: numberAt(raw, 'edgeJobsPerMinute', 30),
+        }
+      : undefined;
   const minInstances = numberAt(raw, 'minInstances', 1, 0);
   const maxInstances = numberAt(raw, 'maxInstances', 4);
   if (maxInstances < minInstances) fail('maxInstances', `must be at least minInstances (${minInstances})`);

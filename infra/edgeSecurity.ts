@@ -18,7 +18,12 @@ export interface Edge {
 const WINDOW_SEC = 60;
 const DEFAULT_RULE_PRIORITY = 2147483647;
 
-function throttle(priority: number, description: string, perMinute: number, match: gcp.types.input.compute.SecurityPolicyRuleMatch) {
+function throttle(
+  priority: number,
+  description: string,
+  perMinute: number,
+  match: gcp.types.input.compute.SecurityPolicyRuleMatch,
+) {
   return {
     priority,
     description,
@@ -35,7 +40,8 @@ function throttle(priority: number, description: string, perMinute: number, matc
 
 export function createEdge(c: StackConfig, service: gcp.cloudrunv2.Service, dependsOn: pulumi.Resource[]): Edge {
   const edge = c.edge;
-  if (!edge || !c.domainName) throw new Error('createEdge needs edgeSecurity and DOMAIN_NAME (readStackConfig checks both)');
+  if (!edge || !c.domainName)
+    throw new Error('createEdge needs edgeSecurity and DOMAIN_NAME (readStackConfig checks both)');
   const name = (suffix: string) => `${c.serviceName}-${suffix}`;
   const policy = new gcp.compute.SecurityPolicy(
     'edge-policy',
@@ -46,13 +52,24 @@ export function createEdge(c: StackConfig, service: gcp.cloudrunv2.Service, depe
       type: 'CLOUD_ARMOR',
       rules: [
         throttle(1000, 'job endpoints', edge.jobsPerMinute, {
-          expr: { expression: "request.method == 'POST' && request.path.lower().matches('^/(pools/[^/]+/update|tokens/update)/?$')" },
+          expr: {
+            expression:
+              "request.method == 'POST' && request.path.lower().matches('^/(pools/[^/]+/update|tokens/update)/?$')",
+          },
         }),
         throttle(1100, 'quotes (/sor, /order)', edge.quotesPerMinute, {
           expr: { expression: "request.path.lower().matches('^/(sor|order)(/|$)')" },
         }),
-        throttle(1200, 'everything else', edge.readsPerMinute, { versionedExpr: 'SRC_IPS_V1', config: { srcIpRanges: ['*'] } }),
-        { priority: DEFAULT_RULE_PRIORITY, description: 'default', action: 'allow', match: { versionedExpr: 'SRC_IPS_V1', config: { srcIpRanges: ['*'] } } },
+        throttle(1200, 'everything else', edge.readsPerMinute, {
+          versionedExpr: 'SRC_IPS_V1',
+          config: { srcIpRanges: ['*'] },
+        }),
+        {
+          priority: DEFAULT_RULE_PRIORITY,
+          description: 'default',
+          action: 'allow',
+          match: { versionedExpr: 'SRC_IPS_V1', config: { srcIpRanges: ['*'] } },
+        },
       ],
     },
     { dependsOn },
@@ -72,7 +89,11 @@ export function createEdge(c: StackConfig, service: gcp.cloudrunv2.Service, depe
     backends: [{ group: neg.id }],
     securityPolicy: policy.id,
   });
-  const urlMap = new gcp.compute.URLMap('api-urlmap', { project: c.project, name: name('urlmap'), defaultService: backend.id });
+  const urlMap = new gcp.compute.URLMap('api-urlmap', {
+    project: c.project,
+    name: name('urlmap'),
+    defaultService: backend.id,
+  });
   const cert = new gcp.compute.ManagedSslCertificate('api-cert', {
     project: c.project,
     name: name('cert'),
@@ -84,7 +105,11 @@ export function createEdge(c: StackConfig, service: gcp.cloudrunv2.Service, depe
     urlMap: urlMap.id,
     sslCertificates: [cert.id],
   });
-  const address = new gcp.compute.GlobalAddress('api-address', { project: c.project, name: name('address') }, { dependsOn });
+  const address = new gcp.compute.GlobalAddress(
+    'api-address',
+    { project: c.project, name: name('address') },
+    { dependsOn },
+  );
   const forwardingRule = new gcp.compute.GlobalForwardingRule('api-https', {
     project: c.project,
     name: name('https'),

@@ -14,7 +14,11 @@ export interface Accounts {
 
 export function createAccounts(project: string, serviceName: string, dependsOn: pulumi.Resource[]): Accounts {
   const account = (suffix: string, displayName: string) =>
-    new gcp.serviceaccount.Account(`${suffix}-account`, { project, accountId: `${serviceName}-${suffix}`.slice(0, 30), displayName }, { dependsOn });
+    new gcp.serviceaccount.Account(
+      `${suffix}-account`,
+      { project, accountId: `${serviceName}-${suffix}`.slice(0, 30), displayName },
+      { dependsOn },
+    );
   return {
     runtime: account('run', 'Balancer pools API (Cloud Run runtime)'),
     scheduler: account('scheduler', 'Balancer pools API: Cloud Scheduler job caller'),
@@ -22,4 +26,5 @@ export function createAccounts(project: string, serviceName: string, dependsOn: 
   };
 }
 
-export const member = (a: gcp.serviceaccount.Account): pulumi.Output<string> => a.email.apply((e) => `serviceAccount:${e}`);
+export const member = (a: gcp.serviceaccount.Account): pulumi.Output<string> =>
+  a.email.apply((e) => `serviceAccount:${e}`);

@@ -24,7 +24,10 @@ export function createQueue(
       project,
       location: region,
       name: `${serviceName}-jobs`,
-      rateLimits: { maxConcurrentDispatches: limits.maxConcurrentDispatches, maxDispatchesPerSecond: limits.maxDispatchesPerSecond },
+      rateLimits: {
+        maxConcurrentDispatches: limits.maxConcurrentDispatches,
+        maxDispatchesPerSecond: limits.maxDispatchesPerSecond,
+      },
       // A price task that misses its half-minute is superseded by the next tick: retry briefly only.
       retryConfig: { maxAttempts: 3, minBackoff: '2s', maxBackoff: '10s', maxRetryDuration: '25s' },
     },

@@ -5,7 +5,13 @@ import type * as pulumi from '@pulumi/pulumi';
 export function createRegistry(project: string, region: string, serviceName: string, dependsOn: pulumi.Resource[]) {
   const repository = new gcp.artifactregistry.Repository(
     'images',
-    { project, location: region, repositoryId: serviceName, format: 'DOCKER', description: 'Balancer pools API images' },
+    {
+      project,
+      location: region,
+      repositoryId: serviceName,
+      format: 'DOCKER',
+      description: 'Balancer pools API images',
+    },
     { dependsOn },
   );
   const imageBase = repository.repositoryId.apply((id) => `${region}-docker.pkg.dev/${project}/${id}/api`);

@@ -11,11 +11,14 @@ import { StackConfigError } from './config';
  */
 export function everyMinutesCron(minutes: number, key: string): string {
   if (!Number.isInteger(minutes) || minutes < 1) {
-    throw new StackConfigError(`pulumi config ${key}: Cloud Scheduler runs at most once a minute; use a whole number of minutes, got ${minutes}`);
+    throw new StackConfigError(
+      `pulumi config ${key}: Cloud Scheduler runs at most once a minute; use a whole number of minutes, got ${minutes}`,
+    );
   }
   if (minutes === 1) return '* * * * *';
   if (minutes < 60 && 60 % minutes === 0) return `*/${minutes} * * * *`;
-  if (minutes % 60 === 0 && 24 % (minutes / 60) === 0) return minutes === 1440 ? '0 0 * * *' : `0 */${minutes / 60} * * *`;
+  if (minutes % 60 === 0 && 24 % (minutes / 60) === 0)
+    return minutes === 1440 ? '0 0 * * *' : `0 */${minutes / 60} * * *`;
   throw new StackConfigError(
     `pulumi config ${key}: ${minutes} minutes does not divide an hour or a day evenly; use one of 1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60, 120, 180, 240, 360, 480, 720, 1440`,
   );

@@ -32,12 +32,14 @@ export function createSecrets(
       { project, secretId: `${serviceName}-${slug}`, replication: { auto: {} } },
       { dependsOn },
     );
-    grants.push(new gcp.secretmanager.SecretIamMember(`secret-${slug}-run-access`, {
-      project,
-      secretId: secret.secretId,
-      role: 'roles/secretmanager.secretAccessor',
-      member: member(accounts.runtime),
-    }));
+    grants.push(
+      new gcp.secretmanager.SecretIamMember(`secret-${slug}-run-access`, {
+        project,
+        secretId: secret.secretId,
+        role: 'roles/secretmanager.secretAccessor',
+        member: member(accounts.runtime),
+      }),
+    );
     byName[name] = secret;
   }
   return { byName, grants };

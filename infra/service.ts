@@ -49,7 +49,9 @@ export function createService(i: ServiceInputs) {
     { name: 'TASKS_QUEUE', value: i.queue.name },
     ...[...c.mountedSecrets, ...c.secretEnv].map((name) => ({
       name,
-      valueSource: { secretKeyRef: { secret: (i.secrets.byName[name] as gcp.secretmanager.Secret).secretId, version: 'latest' } },
+      valueSource: {
+        secretKeyRef: { secret: (i.secrets.byName[name] as gcp.secretmanager.Secret).secretId, version: 'latest' },
+      },
     })),
   ];
 
@@ -104,7 +106,13 @@ export function createService(i: ServiceInputs) {
   );
 
   const invoker = (name: string, m: pulumi.Input<string>) =>
-    new gcp.cloudrunv2.ServiceIamMember(name, { project: c.project, location: c.region, name: service.name, role: 'roles/run.invoker', member: m });
+    new gcp.cloudrunv2.ServiceIamMember(name, {
+      project: c.project,
+      location: c.region,
+      name: service.name,
+      role: 'roles/run.invoker',
+      member: m,
+    });
   // The API is public; the job endpoints check Google ID tokens themselves (src/internalJobs).
   const invokers = [
     invoker('api-public-invoker', 'allUsers'),
@@ -113,15 +121,16 @@ export function createService(i: ServiceInputs) {
   ];
 
   // Behind the load balancer the domain's DNS points at the balancer's address instead.
-  const domainMapping = c.domainName && !c.edge
-    ? new gcp.cloudrun.DomainMapping('api-domain', {
-        project: c.project,
-        location: c.region,
-        name: c.domainName,
-        metadata: { namespace: c.project },
-        spec: { routeName: service.name },
-      })
-    : undefined;
+  const domainMapping =
+    c.domainName && !c.edge
+      ? new gcp.cloudrun.DomainMapping('api-domain', {
+          project: c.project,
+          location: c.region,
+          name: c.domainName,
+          metadata: { namespace: c.project },
+          spec: { routeName: service.name },
+        })
+      : undefined;
 
   return { service, invokers, domainMapping };
 }

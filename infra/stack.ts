@@ -69,5 +69,10 @@ export function createStack(config: StackConfig): StackOutputs {
   });
   const edge = config.edge ? createEdge(config, run.service, apis) : undefined;
   const jobs = createSchedulerJobs(config, calls, serviceUrl, accounts.scheduler, [run.service, ...apis]);
-  return { ...outputs, edgeAddress: edge?.address.address, schedulerJobs: jobs.map((j) => j.name), serviceDeployed: true };
+  return {
+    ...outputs,
+    edgeAddress: edge?.address.address,
+    schedulerJobs: jobs.map((j) => j.name),
+    serviceDeployed: true,
+  };
 }

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   }
   const ctx = await createContext(config);
   const running = await startServer(ctx, config.port, { background: true });
-  ctx.logger.info({ port: config.port, chains: config.chains.map((c) => c.id), store: config.store }, `listening on ${running.url}`);
+  ctx.logger.info(
+    { port: config.port, chains: config.chains.map((c) => c.id), store: config.store },
+    `listening on ${running.url}`,
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

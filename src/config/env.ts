@@ -146,7 +146,8 @@ export interface Config {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v.trim();
 
 function fail(name: string, message: string): never {
   throw new ConfigError(`${name}: ${message}`);
@@ -198,7 +199,8 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], d
 function url(env: Env, name: string, def?: string): string | undefined {
   const raw = nonEmpty(env[name]);
   if (raw === undefined) return def;
-  if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success) fail(name, `expected an http(s) URL, got '${raw}'`);
+  if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success)
+    fail(name, `expected an http(s) URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -206,18 +208,23 @@ function relayerAddress(env: Env, name: string, def: Address): Address | null {
   const raw = nonEmpty(env[name])?.toLowerCase();
   if (raw === undefined) return def;
   if (raw === 'none' || raw === 'off') return null;
-  if (!isAddress(raw)) fail(name, `expected a 0x-prefixed 20-byte address, or none to turn relayer routes off, got '${env[name]}'`);
+  if (!isAddress(raw))
+    fail(name, `expected a 0x-prefixed 20-byte address, or none to turn relayer routes off, got '${env[name]}'`);
   return raw;
 }
 
 function email(env: Env, name: string): string | undefined {
   const raw = nonEmpty(env[name]);
-  if (raw !== undefined && !z.email().safeParse(raw).success) fail(name, `expected a service account email, got '${raw}'`);
+  if (raw !== undefined && !z.email().safeParse(raw).success)
+    fail(name, `expected a service account email, got '${raw}'`);
   return raw;
 }
 
 function addresses(env: Env, name: string): Address[] {
-  const list = (nonEmpty(env[name]) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = (nonEmpty(env[name]) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return list.map((a) => {
     try {
       return parseAddress(a);
@@ -246,7 +253,10 @@ function httpTimeouts(env: Env): Config['http'] {
   const requestTimeoutMs = seconds('HTTP_REQUEST_TIMEOUT_SECONDS', 30);
   const headersTimeoutMs = seconds('HTTP_HEADERS_TIMEOUT_SECONDS', Math.min(10, requestTimeoutMs / 1000));
   if (headersTimeoutMs > requestTimeoutMs) {
-    fail('HTTP_HEADERS_TIMEOUT_SECONDS', `must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}), got '${env.HTTP_HEADERS_TIMEOUT_SECONDS}'`);
+    fail(
+      'HTTP_HEADERS_TIMEOUT_SECONDS',
+      `must not exceed HTTP_REQUEST_TIMEOUT_SECONDS (${requestTimeoutMs / 1000}), got '${env.HTTP_HEADERS_TIMEOUT_SECONDS}'`,
+    );
   }
   return { requestTimeoutMs, headersTimeoutMs };
 }
@@ -255,9 +265,15 @@ function trustProxy(env: Env): Config['trustProxy'] {
   const raw = nonEmpty(env.TRUST_PROXY);
   if (raw === undefined || ['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
   if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 10);
-  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (!list.some((s) => s.includes('.') || s.includes(':') || PROXY_RANGE_NAMES.includes(s))) {
-    fail('TRUST_PROXY', `expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got '${raw}'`);
+    fail(
+      'TRUST_PROXY',
+      `expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got '${raw}'`,
+    );
   }
   for (const entry of list) {
     const [addr = '', bits, extra] = entry.split('/');
@@ -265,14 +281,20 @@ function trustProxy(env: Env): Config['trustProxy'] {
     const maxBits = family === 6 ? 128 : 32;
     const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
     if (!PROXY_RANGE_NAMES.includes(entry) && (family === 0 || !bitsOk || extra !== undefined)) {
-      fail('TRUST_PROXY', `'${entry}' is not an address or CIDR range (e.g. 35.191.0.0/16), nor one of ${PROXY_RANGE_NAMES.join(', ')}`);
+      fail(
+        'TRUST_PROXY',
+        `'${entry}' is not an address or CIDR range (e.g. 35.191.0.0/16), nor one of ${PROXY_RANGE_NAMES.join(', ')}`,
+      );
     }
   }
   return list;
 }
 
 export function parseNetworks(raw: string | undefined): ChainInfo[] {
-  const list = (raw ?? '1,137,42161').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const list = (raw ?? '1,137,42161')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (list.length === 0) fail('NETWORKS', `no chain given (known: ${describeKnownChains()})`);
   const out: ChainInfo[] = [];
   for (const token of list) {
@@ -303,7 +325,11 @@ export function loadConfig(env: Env = process.env): Config {
   for (const chain of chains) {
     subgraphUrls.set(chain.id, url(env, `SUBGRAPH_URL_${chain.id}`, chain.subgraphUrl) as string);
     const gauges = url(env, `GAUGES_SUBGRAPH_URL_${chain.id}`, chain.gauges?.subgraphUrl);
-    if (gauges && !chain.gauges) fail(`GAUGES_SUBGRAPH_URL_${chain.id}`, `chain ${chain.id} has no gauges this service knows; remove the variable`);
+    if (gauges && !chain.gauges)
+      fail(
+        `GAUGES_SUBGRAPH_URL_${chain.id}`,
+        `chain ${chain.id} has no gauges this service knows; remove the variable`,
+      );
     if (gauges) gaugesSubgraphUrls.set(chain.id, gauges);
     const rpc =
       url(env, `RPC_URL_${chain.id}`) ??
@@ -318,7 +344,12 @@ export function loadConfig(env: Env = process.env): Config {
     const m = /^(SUBGRAPH_URL|GAUGES_SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(key);
     if (m && nonEmpty(env[key]) !== undefined && !chains.some((c) => c.id === Number(m[2]))) {
       const known = CHAINS.some((c) => c.id === Number(m[2]));
-      fail(key, known ? `chain ${m[2]} is not in NETWORKS (${chains.map((c) => c.id).join(',')})` : `unknown chain id ${m[2]} (known: ${describeKnownChains()})`);
+      fail(
+        key,
+        known
+          ? `chain ${m[2]} is not in NETWORKS (${chains.map((c) => c.id).join(',')})`
+          : `unknown chain id ${m[2]} (known: ${describeKnownChains()})`,
+      );
     }
   }
 
@@ -395,10 +426,12 @@ export function loadConfig(env: Env = process.env): Config {
       jobsPerMinute: int(env, 'RATE_LIMIT_JOBS_PER_MINUTE', 30, 0),
     },
     errorTrackerDsn: url(env, 'ERRORTRACKER_DSN'),
-    protocolSwapFees: new Map(chains.map((c) => {
-      const fallback = fraction(env, 'PROTOCOL_SWAP_FEE', DEFAULT_PROTOCOL_SWAP_FEE);
-      return [c.id, fraction(env, `PROTOCOL_SWAP_FEE_${c.id}`, fallback)];
-    })),
+    protocolSwapFees: new Map(
+      chains.map((c) => {
+        const fallback = fraction(env, 'PROTOCOL_SWAP_FEE', DEFAULT_PROTOCOL_SWAP_FEE);
+        return [c.id, fraction(env, `PROTOCOL_SWAP_FEE_${c.id}`, fallback)];
+      }),
+    ),
     routing: {
       minLiquidityUsd: num(env, 'MIN_LIQUIDITY_USD', 100),
       workers: int(env, 'ROUTER_WORKERS', Math.min(availableParallelism(), 64), 0, 64),

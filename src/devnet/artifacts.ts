@@ -34,12 +34,18 @@ const BALANCER_ABIS = {
 } as const;
 
 export function balancerArtifact(name: BalancerContract): Artifact {
-  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${BALANCER_TASKS[name]}/artifact/${name}.json`) as { abi: InterfaceAbi; bytecode: string };
+  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${BALANCER_TASKS[name]}/artifact/${name}.json`) as {
+    abi: InterfaceAbi;
+    bytecode: string;
+  };
   return { abi: a.abi, bytecode: a.bytecode };
 }
 
 export function balancerAbi(name: BalancerContract | keyof typeof BALANCER_ABIS): InterfaceAbi {
-  if (name in BALANCER_ABIS) return require(`@balancer-labs/v2-deployments/dist/tasks/${BALANCER_ABIS[name as keyof typeof BALANCER_ABIS]}`) as InterfaceAbi;
+  if (name in BALANCER_ABIS)
+    return require(
+      `@balancer-labs/v2-deployments/dist/tasks/${BALANCER_ABIS[name as keyof typeof BALANCER_ABIS]}`,
+    ) as InterfaceAbi;
   return balancerArtifact(name as BalancerContract).abi;
 }
 
@@ -59,6 +65,9 @@ export function devArtifact(name: 'WETH9' | 'DevToken' | 'DevERC4626' | 'DevStET
 
 /** Any contract a deployment task ships with a full artifact, by task and contract name. */
 export function deploymentArtifact(task: string, name: string): Artifact {
-  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${task}/artifact/${name}.json`) as { abi: InterfaceAbi; bytecode: string };
+  const a = require(`@balancer-labs/v2-deployments/dist/tasks/${task}/artifact/${name}.json`) as {
+    abi: InterfaceAbi;
+    bytecode: string;
+  };
   return { abi: a.abi, bytecode: a.bytecode };
 }

@@ -35,14 +35,17 @@ function port(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name}: expected a port number 0-65535, got '${raw}'`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name}: expected a port number 0-65535, got '${raw}'`);
   return n;
 }
 
 function explainListenError(e: unknown, what: string, variable: string): Error {
   const err = e as NodeJS.ErrnoException;
   if (err.code === 'EADDRINUSE' || /EADDRINUSE|address already in use/i.test(String(err.message))) {
-    return new Error(`${what}: the port is already in use (another demo or node running?); stop it or set ${variable} to a free port`);
+    return new Error(
+      `${what}: the port is already in use (another demo or node running?); stop it or set ${variable} to a free port`,
+    );
   }
   return err instanceof Error ? err : new Error(String(err));
 }
@@ -90,17 +93,31 @@ async function main(): Promise<void> {
   try {
     process.stdout.write(`starting the local chain on ${HOST}:${rpcPort} ...\n`);
     // Started before the current week so the gauges' weights count at once (gauges.ts).
-    const chain = await serveChain(HOST, rpcPort, { genesisSeconds: gaugeGenesis(Math.floor(Date.now() / 1000)) }).catch((e) => {
+    const chain = await serveChain(HOST, rpcPort, {
+      genesisSeconds: gaugeGenesis(Math.floor(Date.now() / 1000)),
+    }).catch((e) => {
       throw explainListenError(e, `chain RPC on ${HOST}:${rpcPort}`, 'DEMO_RPC_PORT');
     });
     closers.push(() => chain.close());
 
     const { devnet, deployed } = await ensureDevnet(chain.provider);
     const gauges = await ensureGauges(chain.provider, devnet);
-    if (deployed) await approveVaultForTraders(chain, devnet.addresses.vault, devnet.tokens.map((t) => t.address));
-    process.stdout.write(`${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges\n`);
+    if (deployed)
+      await approveVaultForTraders(
+        chain,
+        devnet.addresses.vault,
+        devnet.tokens.map((t) => t.address),
+      );
+    process.stdout.write(
+      `${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges\n`,
+    );
 
-    const upstreams: DevnetUpstreams = await startDevnetUpstreams({ provider: chain.provider, devnet, host: HOST, port: upstreamsPort }).catch((e) => {
+    const upstreams: DevnetUpstreams = await startDevnetUpstreams({
+      provider: chain.provider,
+      devnet,
+      host: HOST,
+      port: upstreamsPort,
+    }).catch((e) => {
       throw explainListenError(e, `subgraph/price endpoints on ${HOST}:${upstreamsPort}`, 'DEMO_UPSTREAMS_PORT');
     });
     closers.push(() => upstreams.close());
@@ -159,7 +176,10 @@ async function main(): Promise<void> {
       }),
     );
   } catch (e) {
-    const message = e instanceof ConfigError ? `configuration error: ${e.message}` : `demo failed: ${(e as Error).stack ?? String(e)}`;
+    const message =
+      e instanceof ConfigError
+        ? `configuration error: ${e.message}`
+        : `demo failed: ${(e as Error).stack ?? String(e)}`;
     process.stderr.write(`${message}\n`);
     await stop(1);
   }

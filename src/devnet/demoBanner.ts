@@ -54,54 +54,135 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
     { title: '', method: 'GET', path: '/readyz', expectStatus: 200 },
     { title: 'All pools of the devnet', method: 'GET', path: `/pools/${chain}`, expectStatus: 200 },
     { title: `One pool (${pool.name})`, method: 'GET', path: `/pools/${chain}/${pool.id}`, expectStatus: 200 },
-    { title: 'Re-index the pools from the chain (after you traded)', method: 'POST', path: `/pools/${chain}/update`, expectStatus: 201 },
+    {
+      title: 'Re-index the pools from the chain (after you traded)',
+      method: 'POST',
+      path: `/pools/${chain}/update`,
+      expectStatus: 201,
+    },
     { title: 'Known tokens with prices', method: 'GET', path: `/tokens/${chain}`, expectStatus: 200 },
     { title: 'Refresh token prices', method: 'POST', path: '/tokens/update/', expectStatus: 201 },
     {
       title: 'Quote: sell 1 WETH for USDC',
-      method: 'POST', path: `/sor/${chain}`, expectStatus: 200,
-      body: { sellToken: weth, buyToken: usdc, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '1000000000' },
+      method: 'POST',
+      path: `/sor/${chain}`,
+      expectStatus: 200,
+      body: {
+        sellToken: weth,
+        buyToken: usdc,
+        orderKind: 'sell',
+        amount: '1000000000000000000',
+        gasPrice: '1000000000',
+      },
     },
     {
       title: 'Quote: buy 100 BAL with native ETH (two hops)',
-      method: 'POST', path: `/sor/${chain}`, expectStatus: 200,
-      body: { sellToken: '0x0000000000000000000000000000000000000000', buyToken: bal, orderKind: 'buy', amount: '100000000000000000000', gasPrice: '1000000000' },
+      method: 'POST',
+      path: `/sor/${chain}`,
+      expectStatus: 200,
+      body: {
+        sellToken: '0x0000000000000000000000000000000000000000',
+        buyToken: bal,
+        orderKind: 'buy',
+        amount: '100000000000000000000',
+        gasPrice: '1000000000',
+      },
     },
     ...(boosted
-      ? [{
-          title: 'Quote: sell 100 LINK for the boosted pool\'s BPT (LINK > WETH > USDC > linear bb-USDC > bb-USD, or through DAI)',
-          method: 'POST' as const, path: `/sor/${chain}`, expectStatus: 200,
-          body: { sellToken: link, buyToken: boosted.address, orderKind: 'sell', amount: '100000000000000000000', gasPrice: '1000000000' },
-        }]
+      ? [
+          {
+            title:
+              "Quote: sell 100 LINK for the boosted pool's BPT (LINK > WETH > USDC > linear bb-USDC > bb-USD, or through DAI)",
+            method: 'POST' as const,
+            path: `/sor/${chain}`,
+            expectStatus: 200,
+            body: {
+              sellToken: link,
+              buyToken: boosted.address,
+              orderKind: 'sell',
+              amount: '100000000000000000000',
+              gasPrice: '1000000000',
+            },
+          },
+        ]
       : []),
     ...(stETH
-      ? [{
-          title: 'Order: sell 10 stETH for WETH through the batch relayer (wrapStETH at Lido\'s live ratio, then wstETH > WETH), 0.5% slippage',
-          method: 'POST' as const, path: `/order/${chain}`, expectStatus: 200,
-          body: { sellToken: stETH.address, buyToken: weth, orderKind: 'sell', amount: '10000000000000000000', gasPrice: '1000000000', sender, slippagePercentage: 0.005 },
-        }]
+      ? [
+          {
+            title:
+              "Order: sell 10 stETH for WETH through the batch relayer (wrapStETH at Lido's live ratio, then wstETH > WETH), 0.5% slippage",
+            method: 'POST' as const,
+            path: `/order/${chain}`,
+            expectStatus: 200,
+            body: {
+              sellToken: stETH.address,
+              buyToken: weth,
+              orderKind: 'sell',
+              amount: '10000000000000000000',
+              gasPrice: '1000000000',
+              sender,
+              slippagePercentage: 0.005,
+            },
+          },
+        ]
       : []),
     {
       title: 'Order: a signed-ready Vault.batchSwap selling 1 WETH for USDC, 0.5% slippage',
-      method: 'POST', path: `/order/${chain}`, expectStatus: 200,
-      body: { sellToken: weth, buyToken: usdc, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '1000000000', sender, slippagePercentage: 0.005 },
+      method: 'POST',
+      path: `/order/${chain}`,
+      expectStatus: 200,
+      body: {
+        sellToken: weth,
+        buyToken: usdc,
+        orderKind: 'sell',
+        amount: '1000000000000000000',
+        gasPrice: '1000000000',
+        sender,
+        slippagePercentage: 0.005,
+      },
     },
     {
       title: 'GraphQL: the five most liquid pools',
-      method: 'POST', path: '/graphql', expectStatus: 200,
-      body: { query: `{ pools(chainId: ${chain}, first: 5, orderBy: "totalLiquidity", orderDirection: "desc") { pools { id poolType totalLiquidity tokens { symbol balance } } nextToken } }` },
+      method: 'POST',
+      path: '/graphql',
+      expectStatus: 200,
+      body: {
+        query: `{ pools(chainId: ${chain}, first: 5, orderBy: "totalLiquidity", orderDirection: "desc") { pools { id poolType totalLiquidity tokens { symbol balance } } nextToken } }`,
+      },
     },
     {
       title: 'GraphQL: pools whose gauge pays BAL, best boosted staking APR first (APRs in basis points)',
-      method: 'POST', path: '/graphql', expectStatus: 200,
-      body: { query: `{ pools(chainId: ${chain}, orderBy: "stakingAprMax", where: { stakingAprMin: { gt: 0 } }) { pools { name apr { stakingApr { min max } rewardAprs { total breakdown } min max } } } }` },
+      method: 'POST',
+      path: '/graphql',
+      expectStatus: 200,
+      body: {
+        query: `{ pools(chainId: ${chain}, orderBy: "stakingAprMax", where: { stakingAprMin: { gt: 0 } }) { pools { name apr { stakingApr { min max } rewardAprs { total breakdown } min max } } } }`,
+      },
     },
-    { title: 'Sanctions screening (clean address)', method: 'GET', path: `/check-wallet?address=${sender}`, expectStatus: 200 },
-    { title: 'Sanctions screening (an address the local list flags)', method: 'GET', path: `/check-wallet?address=${info.blockedAddress}`, expectStatus: 200 },
+    {
+      title: 'Sanctions screening (clean address)',
+      method: 'GET',
+      path: `/check-wallet?address=${sender}`,
+      expectStatus: 200,
+    },
+    {
+      title: 'Sanctions screening (an address the local list flags)',
+      method: 'GET',
+      path: `/check-wallet?address=${info.blockedAddress}`,
+      expectStatus: 200,
+    },
     {
       title: "Simulate a call on the devnet: the first funded account's WETH balance (balanceOf)",
-      method: 'POST', path: '/simulator/simulate', expectStatus: 200,
-      body: { network_id: String(chain), from: sender, to: weth, input: `0x70a08231${sender.slice(2).toLowerCase().padStart(64, '0')}`, save: false },
+      method: 'POST',
+      path: '/simulator/simulate',
+      expectStatus: 200,
+      body: {
+        network_id: String(chain),
+        from: sender,
+        to: weth,
+        input: `0x70a08231${sender.slice(2).toLowerCase().padStart(64, '0')}`,
+        save: false,
+      },
     },
   ];
 }
@@ -127,18 +208,27 @@ export function demoBanner(info: DemoInfo): string {
   lines.push('Contracts:');
   const a = devnet.addresses;
   const contracts = [
-    ['Vault', a.vault], ['BatchRelayer', a.batchRelayer], ['BalancerQueries', a.balancerQueries], ['WeightedPoolFactory', a.weightedPoolFactory],
-    ['WeightedPoolFactory (v1)', a.weightedPoolFactoryV1], ['ComposableStablePoolFactory', a.composableStablePoolFactory], ['StablePoolFactory (v2)', a.stablePoolFactoryV2],
+    ['Vault', a.vault],
+    ['BatchRelayer', a.batchRelayer],
+    ['BalancerQueries', a.balancerQueries],
+    ['WeightedPoolFactory', a.weightedPoolFactory],
+    ['WeightedPoolFactory (v1)', a.weightedPoolFactoryV1],
+    ['ComposableStablePoolFactory', a.composableStablePoolFactory],
+    ['StablePoolFactory (v2)', a.stablePoolFactoryV2],
     ['ERC4626LinearPoolFactory', a.erc4626LinearPoolFactory],
   ] as const;
   for (const [name, address] of contracts) {
     lines.push(`  ${name.padEnd(28)} ${address}`);
   }
   lines.push('', 'Tokens:');
-  for (const t of devnet.tokens) lines.push(`  ${t.symbol.padEnd(6)} ${String(t.decimals).padStart(2)} decimals  ${t.address}`);
+  for (const t of devnet.tokens)
+    lines.push(`  ${t.symbol.padEnd(6)} ${String(t.decimals).padStart(2)} decimals  ${t.address}`);
   lines.push('', 'Pools:');
   for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(32)} ${p.symbol.padEnd(18)} ${p.id}`);
-  lines.push('', 'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):');
+  lines.push(
+    '',
+    'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):',
+  );
   for (const t of info.traders) lines.push(`  ${t.address}  key ${t.privateKey}`);
   lines.push('', 'Try it:');
   for (const c of demoCommands(info)) {
@@ -154,7 +244,10 @@ export function demoBanner(info: DemoInfo): string {
       `${curlFor(info.apiUrl, order)} \\`,
       `  | jq -c '{jsonrpc:"2.0",id:1,method:"eth_sendTransaction",params:[{from:"${sender}",to:.to,data:.data}]}' \\`,
       `  | curl -s -X POST '${info.rpcUrl}' -H 'content-type: application/json' -d @-`,
-      `${curlFor(info.apiUrl, demoCommands(info).find((c) => c.path.endsWith('/update') && c.path.startsWith('/pools'))!)}   # then re-index`,
+      `${curlFor(
+        info.apiUrl,
+        demoCommands(info).find((c) => c.path.endsWith('/update') && c.path.startsWith('/pools'))!,
+      )}   # then re-index`,
     );
   }
   lines.push('', `${READY_LINE}: press Ctrl-C to stop`, '');

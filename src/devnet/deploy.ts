@@ -1,10 +1,38 @@
 import {
-  AbiCoder, Contract, ContractFactory, ContractTransactionResponse, MaxUint256, Signer, TransactionRequest, ZeroAddress, id, parseUnits,
+  AbiCoder,
+  Contract,
+  ContractFactory,
+  ContractTransactionResponse,
+  MaxUint256,
+  Signer,
+  TransactionRequest,
+  ZeroAddress,
+  id,
+  parseUnits,
 } from 'ethers';
-import { Artifact, balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
+import {
+  Artifact,
+  balancerAbi,
+  balancerArtifact,
+  deploymentArtifact,
+  devArtifact,
+  weightedPoolFactoryV1,
+} from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
 import { devAccount, LIDO_ADMIN_INDEX } from './accounts';
-import { DEV_POOLS, DEV_TOKENS, LIDO, LinearPoolSpec, PoolSpec, STETH_SYMBOL, TRADER_FUNDS, WETH_SYMBOL, WRAPPED_TOKENS, WrappedTokenSpec, WSTETH_SYMBOL } from './universe';
+import {
+  DEV_POOLS,
+  DEV_TOKENS,
+  LIDO,
+  LinearPoolSpec,
+  PoolSpec,
+  STETH_SYMBOL,
+  TRADER_FUNDS,
+  WETH_SYMBOL,
+  WRAPPED_TOKENS,
+  WrappedTokenSpec,
+  WSTETH_SYMBOL,
+} from './universe';
 
 /**
  * Deploys the real Balancer V2 stack and the pool universe of universe.ts onto a fresh chain, from
@@ -16,10 +44,26 @@ const PAUSE_WINDOW = 90 * DAY;
 const BUFFER_PERIOD = 30 * DAY;
 const MAX_YIELD_FEE = parseUnits('0.5', 18);
 const MAX_AUM_FEE = parseUnits('0.5', 18);
-const CSP_FACTORY_VERSION = JSON.stringify({ name: 'ComposableStablePoolFactory', version: 3, deployment: '20230206-composable-stable-pool-v3' });
-const CSP_POOL_VERSION = JSON.stringify({ name: 'ComposableStablePool', version: 3, deployment: '20230206-composable-stable-pool-v3' });
-const LINEAR_FACTORY_VERSION = JSON.stringify({ name: 'ERC4626LinearPoolFactory', version: 3, deployment: '20230206-erc4626-linear-pool-v3' });
-const LINEAR_POOL_VERSION = JSON.stringify({ name: 'ERC4626LinearPool', version: 3, deployment: '20230206-erc4626-linear-pool-v3' });
+const CSP_FACTORY_VERSION = JSON.stringify({
+  name: 'ComposableStablePoolFactory',
+  version: 3,
+  deployment: '20230206-composable-stable-pool-v3',
+});
+const CSP_POOL_VERSION = JSON.stringify({
+  name: 'ComposableStablePool',
+  version: 3,
+  deployment: '20230206-composable-stable-pool-v3',
+});
+const LINEAR_FACTORY_VERSION = JSON.stringify({
+  name: 'ERC4626LinearPoolFactory',
+  version: 3,
+  deployment: '20230206-erc4626-linear-pool-v3',
+});
+const LINEAR_POOL_VERSION = JSON.stringify({
+  name: 'ERC4626LinearPool',
+  version: 3,
+  deployment: '20230206-erc4626-linear-pool-v3',
+});
 /** How long a composable stable pool keeps a token rate before it asks the provider again. */
 const RATE_CACHE_DURATION = 6 * 3600;
 /**
@@ -40,7 +84,10 @@ const RELAYER_ACTIONS = [
 ];
 const JOIN_KIND_INIT = 0;
 const GIVEN_IN = 0;
-const ERC20_ABI = ['function transfer(address to, uint256 amount) returns (bool)', 'function approve(address spender, uint256 amount) returns (bool)'];
+const ERC20_ABI = [
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function approve(address spender, uint256 amount) returns (bool)',
+];
 
 export class DeployError extends Error {}
 
@@ -50,11 +97,18 @@ async function mined(tx: Promise<ContractTransactionResponse>, what: string) {
   return receipt;
 }
 
-async function deploy(signer: Signer, artifact: Artifact, args: unknown[], what: string, expected: string): Promise<Contract> {
+async function deploy(
+  signer: Signer,
+  artifact: Artifact,
+  args: unknown[],
+  what: string,
+  expected: string,
+): Promise<Contract> {
   const contract = await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy(...args);
   await contract.waitForDeployment();
   const address = (await contract.getAddress()).toLowerCase();
-  if (address !== expected) throw new DeployError(`${what} landed at ${address}, expected ${expected}: was the deployer's nonce not 0?`);
+  if (address !== expected)
+    throw new DeployError(`${what} landed at ${address}, expected ${expected}: was the deployer's nonce not 0?`);
   return contract as Contract;
 }
 
@@ -65,26 +119,54 @@ function units(amount: string, decimals: number): bigint {
 async function deployStack(deployer: Signer): Promise<{ addresses: DevnetAddresses; vault: Contract; weth: Contract }> {
   const from = await deployer.getAddress();
   const nonce = await deployer.getNonce();
-  if (nonce !== 0) throw new DeployError(`deployer ${from} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`);
+  if (nonce !== 0)
+    throw new DeployError(`deployer ${from} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`);
   const want = expectedAddresses(from);
 
   const weth = await deploy(deployer, devArtifact('WETH9'), [], 'WETH9', want.weth);
   const authorizer = await deploy(deployer, balancerArtifact('Authorizer'), [from], 'Authorizer', want.authorizer);
-  const vault = await deploy(deployer, balancerArtifact('Vault'), [want.authorizer, want.weth, PAUSE_WINDOW, BUFFER_PERIOD], 'Vault', want.vault);
-  await deploy(deployer, balancerArtifact('ProtocolFeePercentagesProvider'), [want.vault, MAX_YIELD_FEE, MAX_AUM_FEE], 'ProtocolFeePercentagesProvider', want.protocolFeePercentagesProvider);
-  await deploy(deployer, balancerArtifact('WeightedPoolFactory'), [want.vault, want.protocolFeePercentagesProvider], 'WeightedPoolFactory', want.weightedPoolFactory);
+  const vault = await deploy(
+    deployer,
+    balancerArtifact('Vault'),
+    [want.authorizer, want.weth, PAUSE_WINDOW, BUFFER_PERIOD],
+    'Vault',
+    want.vault,
+  );
   await deploy(
-    deployer, balancerArtifact('ComposableStablePoolFactory'),
+    deployer,
+    balancerArtifact('ProtocolFeePercentagesProvider'),
+    [want.vault, MAX_YIELD_FEE, MAX_AUM_FEE],
+    'ProtocolFeePercentagesProvider',
+    want.protocolFeePercentagesProvider,
+  );
+  await deploy(
+    deployer,
+    balancerArtifact('WeightedPoolFactory'),
+    [want.vault, want.protocolFeePercentagesProvider],
+    'WeightedPoolFactory',
+    want.weightedPoolFactory,
+  );
+  await deploy(
+    deployer,
+    balancerArtifact('ComposableStablePoolFactory'),
     [want.vault, want.protocolFeePercentagesProvider, CSP_FACTORY_VERSION, CSP_POOL_VERSION],
-    'ComposableStablePoolFactory', want.composableStablePoolFactory,
+    'ComposableStablePoolFactory',
+    want.composableStablePoolFactory,
   );
   await deploy(deployer, balancerArtifact('BalancerQueries'), [want.vault], 'BalancerQueries', want.balancerQueries);
-  const library = await deploy(deployer, balancerArtifact('BatchRelayerLibrary'), [want.vault, want.wstETH, ZeroAddress], 'BatchRelayerLibrary', want.batchRelayerLibrary);
+  const library = await deploy(
+    deployer,
+    balancerArtifact('BatchRelayerLibrary'),
+    [want.vault, want.wstETH, ZeroAddress],
+    'BatchRelayerLibrary',
+    want.batchRelayerLibrary,
+  );
   const relayer = String(await library.getFunction('getEntrypoint')()).toLowerCase();
   if (relayer !== want.batchRelayer) throw new DeployError(`relayer is ${relayer}, expected ${want.batchRelayer}`);
 
   const actionIds: string[] = [];
-  for (const signature of RELAYER_ACTIONS) actionIds.push(await vault.getFunction('getActionId')(id(signature).slice(0, 10)));
+  for (const signature of RELAYER_ACTIONS)
+    actionIds.push(await vault.getFunction('getActionId')(id(signature).slice(0, 10)));
   await mined(authorizer.getFunction('grantRoles')(actionIds, relayer), 'granting the relayer its Vault actions');
   await deploy(deployer, weightedPoolFactoryV1(), [want.vault], 'WeightedPoolFactory (v1)', want.weightedPoolFactoryV1);
   return { addresses: want, vault, weth };
@@ -102,12 +184,17 @@ async function deployTokens(deployer: Signer): Promise<Map<string, { token: Devn
   const from = await deployer.getAddress();
   for (const spec of DEV_TOKENS) {
     const governance = spec.symbol === GOVERNANCE_TOKEN_SYMBOL && spec.decimals === 18;
-    const artifact = governance ? deploymentArtifact('20220325-test-balancer-token', 'TestBalancerToken') : devArtifact('DevToken');
+    const artifact = governance
+      ? deploymentArtifact('20220325-test-balancer-token', 'TestBalancerToken')
+      : devArtifact('DevToken');
     const args = governance ? [from, spec.name, spec.symbol] : [spec.name, spec.symbol, spec.decimals];
     const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(...args)) as Contract;
     await contract.waitForDeployment();
     const address = (await contract.getAddress()).toLowerCase();
-    out.set(spec.symbol, { token: { symbol: spec.symbol, name: spec.name, decimals: spec.decimals, address }, contract });
+    out.set(spec.symbol, {
+      token: { symbol: spec.symbol, name: spec.name, decimals: spec.decimals, address },
+      contract,
+    });
   }
   return out;
 }
@@ -115,7 +202,8 @@ async function deployTokens(deployer: Signer): Promise<Map<string, { token: Devn
 /** Vault shares the deployer deposits for: what linear pools are seeded with plus the traders' share. */
 function wrappedDeposit(spec: WrappedTokenSpec, decimals: number, traders: number): bigint {
   let total = units(TRADER_FUNDS[spec.symbol] ?? '0', decimals) * BigInt(traders);
-  for (const pool of DEV_POOLS) if (pool.kind === 'linear' && pool.wrapped === spec.symbol) total += units(pool.wrappedBalance, decimals);
+  for (const pool of DEV_POOLS)
+    if (pool.kind === 'linear' && pool.wrapped === spec.symbol) total += units(pool.wrappedBalance, decimals);
   return total;
 }
 
@@ -136,11 +224,19 @@ function seedNeeds(decimalsOf: (symbol: string) => number, traders: number): Map
 }
 
 /** The factory's PoolCreated event -> the pool's address and id. */
-async function created(factory: Contract, receipt: { logs: readonly { topics: readonly string[]; data: string }[] }, name: string): Promise<{ address: string; id: string }> {
+async function created(
+  factory: Contract,
+  receipt: { logs: readonly { topics: readonly string[]; data: string }[] },
+  name: string,
+): Promise<{ address: string; id: string }> {
   const event = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'PoolCreated');
   if (!event) throw new DeployError(`${name}: factory emitted no PoolCreated`);
   const address = String(event.args[0]).toLowerCase();
-  const id = String(await new Contract(address, ['function getPoolId() view returns (bytes32)'], factory.runner).getFunction('getPoolId')());
+  const id = String(
+    await new Contract(address, ['function getPoolId() view returns (bytes32)'], factory.runner).getFunction(
+      'getPoolId',
+    )(),
+  );
   return { address, id: id.toLowerCase() };
 }
 
@@ -153,11 +249,18 @@ type TokenOf = (symbol: string) => DevnetToken;
 
 /** A weighted, stable or composable stable pool, created by its factory and seeded by the INIT join. */
 async function createJoinedPool(
-  deployer: Signer, spec: Exclude<PoolSpec, LinearPoolSpec>, addresses: DevnetAddresses, vault: Contract, tokenOf: TokenOf, isPool: (address: string) => boolean,
+  deployer: Signer,
+  spec: Exclude<PoolSpec, LinearPoolSpec>,
+  addresses: DevnetAddresses,
+  vault: Contract,
+  tokenOf: TokenOf,
+  isPool: (address: string) => boolean,
 ): Promise<DevnetPool> {
   const owner = await deployer.getAddress();
   // The Vault requires pool tokens sorted by address (BAL#101 otherwise).
-  const entries = spec.tokens.map((t) => ({ ...t, token: tokenOf(t.symbol) })).sort((a, b) => (a.token.address < b.token.address ? -1 : 1));
+  const entries = spec.tokens
+    .map((t) => ({ ...t, token: tokenOf(t.symbol) }))
+    .sort((a, b) => (a.token.address < b.token.address ? -1 : 1));
   const tokenAddresses = entries.map((e) => e.token.address);
   const fee = units(spec.swapFee, 18);
   let receipt;
@@ -165,21 +268,48 @@ async function createJoinedPool(
   if (spec.kind === 'weighted' && spec.factoryVersion === 1) {
     factory = new Contract(addresses.weightedPoolFactoryV1, weightedPoolFactoryV1().abi, deployer);
     const weights = entries.map((e) => units((e as { weight: string }).weight, 18));
-    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, fee, owner), `creating ${spec.name}`);
+    receipt = await mined(
+      factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, fee, owner),
+      `creating ${spec.name}`,
+    );
   } else if (spec.kind === 'weighted') {
     factory = new Contract(addresses.weightedPoolFactory, balancerAbi('WeightedPoolFactory'), deployer);
     const weights = entries.map((e) => units((e as { weight: string }).weight, 18));
-    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, weights, entries.map(() => ZeroAddress), fee, owner), `creating ${spec.name}`);
+    receipt = await mined(
+      factory.getFunction('create')(
+        spec.name,
+        spec.symbol,
+        tokenAddresses,
+        weights,
+        entries.map(() => ZeroAddress),
+        fee,
+        owner,
+      ),
+      `creating ${spec.name}`,
+    );
   } else if (spec.kind === 'stable') {
     factory = new Contract(addresses.stablePoolFactoryV2, balancerAbi('StablePoolFactory'), deployer);
-    receipt = await mined(factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, fee, owner), `creating ${spec.name}`);
+    receipt = await mined(
+      factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, fee, owner),
+      `creating ${spec.name}`,
+    );
   } else {
     factory = new Contract(addresses.composableStablePoolFactory, balancerAbi('ComposableStablePoolFactory'), deployer);
     // Another pool's BPT is priced by that pool (its getRate), cached for a while as on mainnet.
     const rateProviders = entries.map((e) => (isPool(e.token.address) ? e.token.address : ZeroAddress));
     const durations = rateProviders.map((r) => (r === ZeroAddress ? 0 : RATE_CACHE_DURATION));
     receipt = await mined(
-      factory.getFunction('create')(spec.name, spec.symbol, tokenAddresses, spec.amp, rateProviders, durations, entries.map(() => false), fee, owner),
+      factory.getFunction('create')(
+        spec.name,
+        spec.symbol,
+        tokenAddresses,
+        spec.amp,
+        rateProviders,
+        durations,
+        entries.map(() => false),
+        fee,
+        owner,
+      ),
       `creating ${spec.name}`,
     );
   }
@@ -196,10 +326,22 @@ async function createJoinedPool(
   const maxAmounts = vaultTokens.map((a) => (a === pool.address ? MaxUint256 : amountOf(a)));
   const userData = AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256[]'], [JOIN_KIND_INIT, amounts]);
   await mined(
-    vault.getFunction('joinPool')(pool.id, owner, owner, { assets: vaultTokens, maxAmountsIn: maxAmounts, userData, fromInternalBalance: false }),
+    vault.getFunction('joinPool')(pool.id, owner, owner, {
+      assets: vaultTokens,
+      maxAmountsIn: maxAmounts,
+      userData,
+      fromInternalBalance: false,
+    }),
     `seeding ${spec.name}`,
   );
-  return { id: pool.id, address: pool.address, kind: spec.kind, name: spec.name, symbol: spec.symbol, tokens: vaultTokens };
+  return {
+    id: pool.id,
+    address: pool.address,
+    kind: spec.kind,
+    name: spec.name,
+    symbol: spec.symbol,
+    tokens: vaultTokens,
+  };
 }
 
 /**
@@ -207,25 +349,64 @@ async function createJoinedPool(
  * BPT (linear pools have no INIT join), then given both targets (the main balance must lie inside
  * the old and the new range, hence after seeding).
  */
-async function createLinearPool(deployer: Signer, spec: LinearPoolSpec, addresses: DevnetAddresses, vault: Contract, tokenOf: TokenOf): Promise<DevnetPool> {
+async function createLinearPool(
+  deployer: Signer,
+  spec: LinearPoolSpec,
+  addresses: DevnetAddresses,
+  vault: Contract,
+  tokenOf: TokenOf,
+): Promise<DevnetPool> {
   const owner = await deployer.getAddress();
   const main = tokenOf(spec.main);
   const wrapped = tokenOf(spec.wrapped);
   const factory = new Contract(addresses.erc4626LinearPoolFactory, balancerAbi('ERC4626LinearPoolFactory'), deployer);
   const upper = units(spec.upperTarget, 18);
   const receipt = await mined(
-    factory.getFunction('create')(spec.name, spec.symbol, main.address, wrapped.address, upper, units(spec.swapFee, 18), owner, 0n),
+    factory.getFunction('create')(
+      spec.name,
+      spec.symbol,
+      main.address,
+      wrapped.address,
+      upper,
+      units(spec.swapFee, 18),
+      owner,
+      0n,
+    ),
     `creating ${spec.name}`,
   );
   const pool = await created(factory, receipt, spec.name);
   const funds = { sender: owner, fromInternalBalance: false, recipient: owner, toInternalBalance: false };
-  for (const [token, amount] of [[main, spec.mainBalance], [wrapped, spec.wrappedBalance]] as const) {
-    const single = { poolId: pool.id, kind: GIVEN_IN, assetIn: token.address, assetOut: pool.address, amount: units(amount, token.decimals), userData: '0x' };
+  for (const [token, amount] of [
+    [main, spec.mainBalance],
+    [wrapped, spec.wrappedBalance],
+  ] as const) {
+    const single = {
+      poolId: pool.id,
+      kind: GIVEN_IN,
+      assetIn: token.address,
+      assetOut: pool.address,
+      amount: units(amount, token.decimals),
+      userData: '0x',
+    };
     await mined(vault.getFunction('swap')(single, funds, 0n, MaxUint256), `seeding ${spec.name} with ${token.symbol}`);
   }
-  const asPool = new Contract(pool.address, ['function setTargets(uint256 lowerTarget, uint256 upperTarget)'], deployer);
-  await mined(asPool.getFunction('setTargets')(units(spec.lowerTarget, 18), upper), `setting the targets of ${spec.name}`);
-  return { id: pool.id, address: pool.address, kind: 'linear', name: spec.name, symbol: spec.symbol, tokens: await vaultTokensOf(vault, pool.id) };
+  const asPool = new Contract(
+    pool.address,
+    ['function setTargets(uint256 lowerTarget, uint256 upperTarget)'],
+    deployer,
+  );
+  await mined(
+    asPool.getFunction('setTargets')(units(spec.lowerTarget, 18), upper),
+    `setting the targets of ${spec.name}`,
+  );
+  return {
+    id: pool.id,
+    address: pool.address,
+    kind: 'linear',
+    name: spec.name,
+    symbol: spec.symbol,
+    tokens: await vaultTokensOf(vault, pool.id),
+  };
 }
 
 export interface DeployOptions {
@@ -235,11 +416,27 @@ export interface DeployOptions {
 
 /** The factories that joined the stack later: deployed right after the dev tokens (fixed nonces). */
 async function deployLaterFactories(deployer: Signer, want: DevnetAddresses): Promise<void> {
-  await deploy(deployer, balancerArtifact('StablePoolFactory'), [want.vault], 'StablePoolFactory (v2)', want.stablePoolFactoryV2);
   await deploy(
-    deployer, balancerArtifact('ERC4626LinearPoolFactory'),
-    [want.vault, want.protocolFeePercentagesProvider, want.balancerQueries, LINEAR_FACTORY_VERSION, LINEAR_POOL_VERSION, PAUSE_WINDOW, BUFFER_PERIOD],
-    'ERC4626LinearPoolFactory', want.erc4626LinearPoolFactory,
+    deployer,
+    balancerArtifact('StablePoolFactory'),
+    [want.vault],
+    'StablePoolFactory (v2)',
+    want.stablePoolFactoryV2,
+  );
+  await deploy(
+    deployer,
+    balancerArtifact('ERC4626LinearPoolFactory'),
+    [
+      want.vault,
+      want.protocolFeePercentagesProvider,
+      want.balancerQueries,
+      LINEAR_FACTORY_VERSION,
+      LINEAR_POOL_VERSION,
+      PAUSE_WINDOW,
+      BUFFER_PERIOD,
+    ],
+    'ERC4626LinearPoolFactory',
+    want.erc4626LinearPoolFactory,
   );
 }
 
@@ -249,13 +446,29 @@ interface Deployed {
 }
 
 /** An ERC-4626 vault over a dev token with the deployer's deposit; the Vault may pull its shares. */
-async function deployWrapped(deployer: Signer, spec: WrappedTokenSpec, asset: DevnetToken, deposit: bigint, vaultAddress: string): Promise<Deployed> {
+async function deployWrapped(
+  deployer: Signer,
+  spec: WrappedTokenSpec,
+  asset: DevnetToken,
+  deposit: bigint,
+  vaultAddress: string,
+): Promise<Deployed> {
   const artifact = devArtifact('DevERC4626');
-  const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(asset.address, spec.name, spec.symbol)) as Contract;
+  const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, deployer).deploy(
+    asset.address,
+    spec.name,
+    spec.symbol,
+  )) as Contract;
   await contract.waitForDeployment();
   const address = (await contract.getAddress()).toLowerCase();
-  await mined(new Contract(asset.address, ERC20_ABI, deployer).getFunction('approve')(address, MaxUint256), `approving ${spec.symbol} for ${asset.symbol}`);
-  await mined(contract.getFunction('deposit')(deposit, await deployer.getAddress()), `depositing ${asset.symbol} into ${spec.symbol}`);
+  await mined(
+    new Contract(asset.address, ERC20_ABI, deployer).getFunction('approve')(address, MaxUint256),
+    `approving ${spec.symbol} for ${asset.symbol}`,
+  );
+  await mined(
+    contract.getFunction('deposit')(deposit, await deployer.getAddress()),
+    `depositing ${asset.symbol} into ${spec.symbol}`,
+  );
   await mined(contract.getFunction('approve')(vaultAddress, MaxUint256), `approving ${spec.symbol}`);
   // OpenZeppelin's ERC-4626 shares carry the asset's decimals.
   return { token: { symbol: spec.symbol, name: spec.name, decimals: asset.decimals, address }, contract };
@@ -268,13 +481,17 @@ async function deployWrapped(deployer: Signer, spec: WrappedTokenSpec, asset: De
  */
 async function accrueYield(spec: WrappedTokenSpec, wrapped: Deployed, asset: Deployed): Promise<void> {
   const assets = (await wrapped.contract.getFunction('totalAssets')()) as bigint;
-  await mined(asset.contract.getFunction('mint')(wrapped.token.address, (assets * units(spec.yieldFraction, 18)) / 10n ** 18n), `${spec.symbol} earning yield`);
+  await mined(
+    asset.contract.getFunction('mint')(wrapped.token.address, (assets * units(spec.yieldFraction, 18)) / 10n ** 18n),
+    `${spec.symbol} earning yield`,
+  );
 }
 
 function withFixedGas(signer: Signer): Signer {
   return new Proxy(signer, {
     get(target, prop, receiver) {
-      if (prop === 'sendTransaction') return (tx: TransactionRequest) => target.sendTransaction({ gasLimit: DEPLOY_GAS, ...tx });
+      if (prop === 'sendTransaction')
+        return (tx: TransactionRequest) => target.sendTransaction({ gasLimit: DEPLOY_GAS, ...tx });
       const value = Reflect.get(target, prop, receiver) as unknown;
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
@@ -284,7 +501,9 @@ function withFixedGas(signer: Signer): Signer {
 /** wstETH every pool of universe.ts is seeded with, in smallest units. */
 function wstEthSeed(): bigint {
   let total = 0n;
-  for (const pool of DEV_POOLS) if (pool.kind !== 'linear') for (const t of pool.tokens) if (t.symbol === WSTETH_SYMBOL) total += units(t.balance, 18);
+  for (const pool of DEV_POOLS)
+    if (pool.kind !== 'linear')
+      for (const t of pool.tokens) if (t.symbol === WSTETH_SYMBOL) total += units(t.balance, 18);
   return total;
 }
 
@@ -294,26 +513,41 @@ function wstEthSeed(): bigint {
  * ratio is not 1, every trader stakes ETH for stETH, and the deployer receives the wstETH the pools
  * are seeded with.
  */
-async function deployLido(provider: Signer['provider'], deployer: string, traders: readonly Signer[]): Promise<{ stETH: DevnetToken; wstETH: DevnetToken }> {
+async function deployLido(
+  provider: Signer['provider'],
+  deployer: string,
+  traders: readonly Signer[],
+): Promise<{ stETH: DevnetToken; wstETH: DevnetToken }> {
   const admin = withFixedGas(devAccount(LIDO_ADMIN_INDEX, provider));
   const nonce = await admin.getNonce();
-  if (nonce !== 0) throw new DeployError(`Lido admin ${await admin.getAddress()} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`);
+  if (nonce !== 0)
+    throw new DeployError(
+      `Lido admin ${await admin.getAddress()} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`,
+    );
   const want = expectedLidoAddresses(await admin.getAddress());
   const stETH = await deploy(admin, devArtifact('DevStETH'), [], 'DevStETH', want.stETH);
   const wstETH = await deploy(admin, devArtifact('DevWstETH'), [want.stETH], 'DevWstETH', want.wstETH);
   await mined(stETH.getFunction('submit')(ZeroAddress, { value: units(LIDO.seedEth, 18) }), 'staking the Lido seed');
   await mined(stETH.getFunction('rebase')(units(LIDO.pooledEtherAfterRebase, 18)), 'rebasing stETH');
   for (const trader of traders) {
-    await mined((stETH.connect(trader) as Contract).getFunction('submit')(ZeroAddress, { value: units(LIDO.traderEth, 18) }), 'a trader staking ETH for stETH');
+    await mined(
+      (stETH.connect(trader) as Contract).getFunction('submit')(ZeroAddress, { value: units(LIDO.traderEth, 18) }),
+      'a trader staking ETH for stETH',
+    );
   }
   const seed = wstEthSeed();
-  const stEthNeeded = (await wstETH.getFunction('getStETHByWstETH')(seed)) as bigint + 10n;
+  const stEthNeeded = ((await wstETH.getFunction('getStETHByWstETH')(seed)) as bigint) + 10n;
   await mined(stETH.getFunction('approve')(want.wstETH, MaxUint256), 'approving stETH for wstETH');
   await mined(wstETH.getFunction('wrap')(stEthNeeded), 'wrapping stETH for the pools');
   await mined(wstETH.getFunction('transfer')(deployer, seed), 'handing the deployer its wstETH');
   return {
     stETH: { symbol: STETH_SYMBOL, name: 'Liquid staked Ether 2.0 (devnet)', decimals: 18, address: want.stETH },
-    wstETH: { symbol: WSTETH_SYMBOL, name: 'Wrapped liquid staked Ether 2.0 (devnet)', decimals: 18, address: want.wstETH },
+    wstETH: {
+      symbol: WSTETH_SYMBOL,
+      name: 'Wrapped liquid staked Ether 2.0 (devnet)',
+      decimals: 18,
+      address: want.wstETH,
+    },
   };
 }
 
@@ -335,7 +569,9 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     if (t) return t.token;
     const pool = pools.find((p) => p.symbol === symbol);
     if (pool) return { symbol, name: pool.name, decimals: 18, address: pool.address };
-    throw new DeployError(`universe.ts names unknown token ${symbol} (a pool's BPT must be created before a pool that holds it)`);
+    throw new DeployError(
+      `universe.ts names unknown token ${symbol} (a pool's BPT must be created before a pool that holds it)`,
+    );
   };
   const from = await deployer.getAddress();
   const traders = (options.traders ?? []).map(withFixedGas);
@@ -347,20 +583,32 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     await mined(contract.getFunction('mint')(from, need.get(symbol) ?? 0n), `minting ${symbol}`);
     await mined(contract.getFunction('approve')(addresses.vault, MaxUint256), `approving ${symbol}`);
     for (const trader of traders) {
-      await mined(contract.getFunction('mint')(await trader.getAddress(), units(TRADER_FUNDS[symbol] ?? '0', token.decimals)), `funding a trader with ${symbol}`);
+      await mined(
+        contract.getFunction('mint')(await trader.getAddress(), units(TRADER_FUNDS[symbol] ?? '0', token.decimals)),
+        `funding a trader with ${symbol}`,
+      );
     }
   }
   for (const trader of traders) {
     const asTrader = weth.connect(trader) as Contract;
-    await mined(asTrader.getFunction('deposit')({ value: units(TRADER_FUNDS[WETH_SYMBOL] ?? '0', 18) }), 'wrapping trader ETH');
+    await mined(
+      asTrader.getFunction('deposit')({ value: units(TRADER_FUNDS[WETH_SYMBOL] ?? '0', 18) }),
+      'wrapping trader ETH',
+    );
   }
   for (const spec of WRAPPED_TOKENS) {
     const asset = tokenOf(spec.asset);
-    wrappedTokens.set(spec.symbol, await deployWrapped(deployer, spec, asset, wrappedDeposit(spec, asset.decimals, traders.length), addresses.vault));
+    wrappedTokens.set(
+      spec.symbol,
+      await deployWrapped(deployer, spec, asset, wrappedDeposit(spec, asset.decimals, traders.length), addresses.vault),
+    );
   }
 
   // After the deployer's last contract creation, so no address above moves.
-  await mined(new Contract(lido.wstETH.address, ERC20_ABI, deployer).getFunction('approve')(addresses.vault, MaxUint256), 'approving wstETH');
+  await mined(
+    new Contract(lido.wstETH.address, ERC20_ABI, deployer).getFunction('approve')(addresses.vault, MaxUint256),
+    'approving wstETH',
+  );
 
   for (const spec of DEV_POOLS) {
     if (spec.kind === 'linear') {
@@ -370,7 +618,11 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
       if (!wrapped || !asset) throw new DeployError(`${spec.name}: ${spec.wrapped} is not a vault over ${spec.main}`);
       await accrueYield(wrapped, wrappedTokens.get(spec.wrapped)!, asset);
     } else {
-      pools.push(await createJoinedPool(deployer, spec, addresses, vault, tokenOf, (address) => pools.some((p) => p.address === address)));
+      pools.push(
+        await createJoinedPool(deployer, spec, addresses, vault, tokenOf, (address) =>
+          pools.some((p) => p.address === address),
+        ),
+      );
     }
   }
 
@@ -379,8 +631,17 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     if (symbol === WETH_SYMBOL || deployed.has(symbol)) continue;
     const token = tokenOf(symbol);
     const contract = new Contract(token.address, ERC20_ABI, deployer);
-    for (const trader of traders) await mined(contract.getFunction('transfer')(await trader.getAddress(), units(amount, token.decimals)), `funding a trader with ${symbol}`);
+    for (const trader of traders)
+      await mined(
+        contract.getFunction('transfer')(await trader.getAddress(), units(amount, token.decimals)),
+        `funding a trader with ${symbol}`,
+      );
   }
-  const tokens = [wethToken, ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token), lido.stETH, lido.wstETH];
+  const tokens = [
+    wethToken,
+    ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token),
+    lido.stETH,
+    lido.wstETH,
+  ];
   return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools };
 }

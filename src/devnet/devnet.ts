@@ -63,8 +63,14 @@ export const DEVNET_CHAIN_ID = 31337;
  * sender's nonce), so they are known before anything is deployed; chains.ts lists them and a test
  * keeps the two in step. Changing the order in deploy.ts changes these addresses.
  */
-export function expectedLidoAddresses(admin: string = devAccount(LIDO_ADMIN_INDEX).address): { stETH: string; wstETH: string } {
-  return { stETH: getCreateAddress({ from: admin, nonce: 0 }).toLowerCase(), wstETH: getCreateAddress({ from: admin, nonce: 1 }).toLowerCase() };
+export function expectedLidoAddresses(admin: string = devAccount(LIDO_ADMIN_INDEX).address): {
+  stETH: string;
+  wstETH: string;
+} {
+  return {
+    stETH: getCreateAddress({ from: admin, nonce: 0 }).toLowerCase(),
+    wstETH: getCreateAddress({ from: admin, nonce: 1 }).toLowerCase(),
+  };
 }
 
 export function expectedAddresses(deployer: string): DevnetAddresses {
@@ -97,5 +103,7 @@ export function tokenBySymbol(devnet: Devnet, symbol: string): DevnetToken {
   if (t) return t;
   const pool = devnet.pools.find((p) => p.symbol === symbol);
   if (pool) return { symbol, name: pool.name, decimals: 18, address: pool.address };
-  throw new Error(`devnet has no token ${symbol} (has ${[...devnet.tokens, ...devnet.pools].map((x) => x.symbol).join(', ')})`);
+  throw new Error(
+    `devnet has no token ${symbol} (has ${[...devnet.tokens, ...devnet.pools].map((x) => x.symbol).join(', ')})`,
+  );
 }

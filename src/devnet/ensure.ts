@@ -19,18 +19,31 @@ export async function readDevnet(provider: Provider): Promise<Devnet | undefined
   const bpts = new Set(pools.map((p) => p.address));
   for (const p of pools) {
     for (const t of p.tokens) {
-      if (!bpts.has(t.address) && !tokens.has(t.address)) tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
+      if (!bpts.has(t.address) && !tokens.has(t.address))
+        tokens.set(t.address, { symbol: t.symbol, name: t.name, decimals: t.decimals, address: t.address });
     }
   }
   // stETH is in no pool; the devnet's Lido sits at its fixed addresses.
   if ((await provider.getCode(addresses.stETH)) !== '0x') {
-    tokens.set(addresses.stETH, { symbol: STETH_SYMBOL, name: 'Liquid staked Ether 2.0 (devnet)', decimals: 18, address: addresses.stETH });
+    tokens.set(addresses.stETH, {
+      symbol: STETH_SYMBOL,
+      name: 'Liquid staked Ether 2.0 (devnet)',
+      decimals: 18,
+      address: addresses.stETH,
+    });
   }
   return {
     chainId: Number((await provider.getNetwork()).chainId),
     addresses,
     tokens: [...tokens.values()],
-    pools: pools.map((p) => ({ id: p.id, address: p.address, kind: p.kind, name: p.name, symbol: p.symbol, tokens: p.tokens.map((t) => t.address) })),
+    pools: pools.map((p) => ({
+      id: p.id,
+      address: p.address,
+      kind: p.kind,
+      name: p.name,
+      symbol: p.symbol,
+      tokens: p.tokens.map((t) => t.address),
+    })),
   };
 }
 

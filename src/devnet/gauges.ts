@@ -1,4 +1,14 @@
-import { Contract, ContractFactory, getCreateAddress, Interface, InterfaceAbi, JsonRpcApiProvider, parseUnits, Provider, Signer } from 'ethers';
+import {
+  Contract,
+  ContractFactory,
+  getCreateAddress,
+  Interface,
+  InterfaceAbi,
+  JsonRpcApiProvider,
+  parseUnits,
+  Provider,
+  Signer,
+} from 'ethers';
 import { devAccount } from './accounts';
 import { Artifact, deploymentArtifact } from './artifacts';
 import { DeployError, GOVERNANCE_TOKEN_SYMBOL } from './deploy';
@@ -40,7 +50,13 @@ export interface GaugeSpec {
  */
 export const DEV_GAUGES: readonly GaugeSpec[] = [
   { pool: 'WETH-USDC 50/50', weight: 1, cap: '0.002', stake: '0.5', rewards: [{ symbol: 'LINK', perWeek: '100' }] },
-  { pool: 'DAI-USDC-USDT stable', weight: 1, cap: '0.001', stake: '0.5', rewards: [{ symbol: 'USDC', perWeek: '500' }] },
+  {
+    pool: 'DAI-USDC-USDT stable',
+    weight: 1,
+    cap: '0.001',
+    stake: '0.5',
+    rewards: [{ symbol: 'USDC', perWeek: '500' }],
+  },
 ];
 
 export interface DevnetGaugeAddresses {
@@ -112,23 +128,41 @@ async function mined(tx: Promise<{ wait(): Promise<{ status?: number | null } | 
   if (!receipt || receipt.status !== 1) throw new DeployError(`${what}: transaction failed`);
 }
 
-async function deployAt(signer: Signer, name: keyof typeof TASKS, args: unknown[], expected: string): Promise<Contract> {
+async function deployAt(
+  signer: Signer,
+  name: keyof typeof TASKS,
+  args: unknown[],
+  expected: string,
+): Promise<Contract> {
   const a = artifact(name);
   const contract = await new ContractFactory(a.abi, a.bytecode, signer).deploy(...args);
   await contract.waitForDeployment();
   const address = (await contract.getAddress()).toLowerCase();
-  if (address !== expected) throw new DeployError(`${name} landed at ${address}, expected ${expected}: has the gauge admin account sent transactions before?`);
+  if (address !== expected)
+    throw new DeployError(
+      `${name} landed at ${address}, expected ${expected}: has the gauge admin account sent transactions before?`,
+    );
   return contract as Contract;
 }
 
 function poolNamed(devnet: Devnet, name: string): DevnetPool {
   const p = devnet.pools.find((x) => x.name === name);
-  if (!p) throw new DeployError(`gauges.ts names unknown pool '${name}' (pools: ${devnet.pools.map((x) => x.name).join(', ')})`);
+  if (!p)
+    throw new DeployError(
+      `gauges.ts names unknown pool '${name}' (pools: ${devnet.pools.map((x) => x.name).join(', ')})`,
+    );
   return p;
 }
 
-const ERC20 = ['function approve(address spender, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)'];
-const ROLES = ['function grantRole(bytes32 role, address account)', 'function grantRoles(bytes32[] roles, address account)'];
+const ERC20 = [
+  'function approve(address spender, uint256 amount) returns (bool)',
+  'function balanceOf(address) view returns (uint256)',
+  'function mint(address to, uint256 amount)',
+];
+const ROLES = [
+  'function grantRole(bytes32 role, address account)',
+  'function grantRoles(bytes32[] roles, address account)',
+];
 
 /**
  * Deploys the gauge system onto a devnet whose chain time is still before the current week (see
@@ -136,26 +170,57 @@ const ROLES = ['function grantRole(bytes32 role, address account)', 'function gr
  * the Authorizer roles, hands BAL to the token admin and stakes its BPT; the gauge admin deploys,
  * sets the weights and streams the rewards.
  */
-export async function deployGauges(provider: JsonRpcApiProvider, devnet: Devnet, specs: readonly GaugeSpec[] = DEV_GAUGES): Promise<DevnetGauges> {
+export async function deployGauges(
+  provider: JsonRpcApiProvider,
+  devnet: Devnet,
+  specs: readonly GaugeSpec[] = DEV_GAUGES,
+): Promise<DevnetGauges> {
   const deployer = devAccount(0, provider);
   const admin = devAccount(GAUGE_ADMIN_INDEX, provider);
   const want = expectedGaugeAddresses(admin.address);
   const nowSeconds = Math.floor(Date.now() / 1000);
   const head = await provider.getBlock('latest');
   if (!head || head.timestamp >= weekStart(nowSeconds)) {
-    throw new DeployError('gauge weights set now would only count from next week: start the chain before the current week began (gaugeGenesis)');
+    throw new DeployError(
+      'gauge weights set now would only count from next week: start the chain before the current week began (gaugeGenesis)',
+    );
   }
   const bal = tokenBySymbol(devnet, GOVERNANCE_TOKEN_SYMBOL).address;
   const veBalPool = devnet.pools.find((p) => p.tokens.includes(bal) && p.tokens.includes(devnet.addresses.weth));
   if (!veBalPool) throw new DeployError('the devnet has no BAL/WETH pool for veBAL to lock');
 
   const adaptor = await deployAt(admin, 'AuthorizerAdaptor', [devnet.addresses.vault], want.authorizerAdaptor);
-  const tokenAdmin = await deployAt(admin, 'BalancerTokenAdmin', [devnet.addresses.vault, bal], want.balancerTokenAdmin);
-  await deployAt(admin, 'VotingEscrow', [veBalPool.address, 'Vote Escrowed Balancer BPT', 'veBAL', want.authorizerAdaptor], want.votingEscrow);
-  const controller = await deployAt(admin, 'GaugeController', [want.votingEscrow, want.authorizerAdaptor], want.gaugeController);
+  const tokenAdmin = await deployAt(
+    admin,
+    'BalancerTokenAdmin',
+    [devnet.addresses.vault, bal],
+    want.balancerTokenAdmin,
+  );
+  await deployAt(
+    admin,
+    'VotingEscrow',
+    [veBalPool.address, 'Vote Escrowed Balancer BPT', 'veBAL', want.authorizerAdaptor],
+    want.votingEscrow,
+  );
+  const controller = await deployAt(
+    admin,
+    'GaugeController',
+    [want.votingEscrow, want.authorizerAdaptor],
+    want.gaugeController,
+  );
   await deployAt(admin, 'BalancerMinter', [want.balancerTokenAdmin, want.gaugeController], want.balancerMinter);
-  await deployAt(admin, 'VotingEscrowDelegationProxy', [devnet.addresses.vault, want.votingEscrow, '0x0000000000000000000000000000000000000000'], want.veBoostProxy);
-  await deployAt(admin, 'LiquidityGaugeV5', [want.balancerMinter, want.veBoostProxy, want.authorizerAdaptor], want.gaugeImplementation);
+  await deployAt(
+    admin,
+    'VotingEscrowDelegationProxy',
+    [devnet.addresses.vault, want.votingEscrow, '0x0000000000000000000000000000000000000000'],
+    want.veBoostProxy,
+  );
+  await deployAt(
+    admin,
+    'LiquidityGaugeV5',
+    [want.balancerMinter, want.veBoostProxy, want.authorizerAdaptor],
+    want.gaugeImplementation,
+  );
   const factory = await deployAt(admin, 'LiquidityGaugeFactory', [want.gaugeImplementation], want.gaugeFactory);
 
   // Roles: the admin may activate inflation and act as the gauge system's owner through the adaptor.
@@ -165,37 +230,60 @@ export async function deployGauges(provider: JsonRpcApiProvider, devnet: Devnet,
   const roles = [
     String(await tokenAdmin.getFunction('getActionId')(selector(new Interface(abi('BalancerTokenAdmin')), 'activate'))),
     ...(await Promise.all(
-      [selector(controllerAbi, 'add_type(string,uint256)'), selector(controllerAbi, 'add_gauge(address,int128,uint256)'), selector(gaugeAbi, 'add_reward')].map(
-        async (s) => String(await adaptor.getFunction('getActionId')(s)),
-      ),
+      [
+        selector(controllerAbi, 'add_type(string,uint256)'),
+        selector(controllerAbi, 'add_gauge(address,int128,uint256)'),
+        selector(gaugeAbi, 'add_reward'),
+      ].map(async (s) => String(await adaptor.getFunction('getActionId')(s))),
     )),
   ];
   const authorizer = new Contract(devnet.addresses.authorizer, ROLES, deployer);
   await mined(authorizer.getFunction('grantRoles')(roles, admin.address), 'granting the gauge admin its roles');
   const balToken = new Contract(bal, ROLES, deployer);
-  await mined(balToken.getFunction('grantRole')(`0x${'00'.repeat(32)}`, want.balancerTokenAdmin), 'making the token admin a BAL admin');
+  await mined(
+    balToken.getFunction('grantRole')(`0x${'00'.repeat(32)}`, want.balancerTokenAdmin),
+    'making the token admin a BAL admin',
+  );
   await mined(tokenAdmin.getFunction('activate')(), 'activating BAL inflation');
 
-  const act = (target: string, data: string, what: string) => mined(adaptor.getFunction('performAction')(target, data), what);
-  await act(want.gaugeController, controllerAbi.encodeFunctionData('add_type(string,uint256)', ['Ethereum', parseUnits('1', 18)]), 'adding the gauge type');
+  const act = (target: string, data: string, what: string) =>
+    mined(adaptor.getFunction('performAction')(target, data), what);
+  await act(
+    want.gaugeController,
+    controllerAbi.encodeFunctionData('add_type(string,uint256)', ['Ethereum', parseUnits('1', 18)]),
+    'adding the gauge type',
+  );
 
   const gauges: DevnetGauge[] = [];
   for (const spec of specs) {
     const pool = poolNamed(devnet, spec.pool);
     const tx = await factory.getFunction('create')(pool.address, parseUnits(spec.cap, 18));
     const receipt = await tx.wait();
-    const created = receipt?.logs.map((l: { topics: string[]; data: string }) => factory.interface.parseLog(l)).find((l: { name?: string } | null) => l?.name === 'GaugeCreated');
+    const created = receipt?.logs
+      .map((l: { topics: string[]; data: string }) => factory.interface.parseLog(l))
+      .find((l: { name?: string } | null) => l?.name === 'GaugeCreated');
     if (!created) throw new DeployError(`${spec.pool}: the gauge factory emitted no GaugeCreated`);
     const gauge = String(created.args[0]).toLowerCase();
-    await act(want.gaugeController, controllerAbi.encodeFunctionData('add_gauge(address,int128,uint256)', [gauge, 0, BigInt(spec.weight)]), `adding the ${spec.pool} gauge`);
+    await act(
+      want.gaugeController,
+      controllerAbi.encodeFunctionData('add_gauge(address,int128,uint256)', [gauge, 0, BigInt(spec.weight)]),
+      `adding the ${spec.pool} gauge`,
+    );
     for (const r of spec.rewards) {
-      await act(gauge, gaugeAbi.encodeFunctionData('add_reward', [tokenBySymbol(devnet, r.symbol).address, admin.address]), `adding ${r.symbol} rewards to ${spec.pool}`);
+      await act(
+        gauge,
+        gaugeAbi.encodeFunctionData('add_reward', [tokenBySymbol(devnet, r.symbol).address, admin.address]),
+        `adding ${r.symbol} rewards to ${spec.pool}`,
+      );
     }
     const bpt = new Contract(pool.address, ERC20, deployer);
     const held = (await bpt.getFunction('balanceOf')(deployer.address)) as bigint;
     const stake = (held * parseUnits(spec.stake, 18)) / 10n ** 18n;
     await mined(bpt.getFunction('approve')(gauge, stake), `approving ${spec.pool} BPT`);
-    await mined(new Contract(gauge, gaugeAbi, deployer).getFunction('deposit(uint256)')(stake), `staking ${spec.pool} BPT`);
+    await mined(
+      new Contract(gauge, gaugeAbi, deployer).getFunction('deposit(uint256)')(stake),
+      `staking ${spec.pool} BPT`,
+    );
     gauges.push({ address: gauge, poolId: pool.id, poolAddress: pool.address });
   }
 
@@ -210,9 +298,18 @@ export async function deployGauges(provider: JsonRpcApiProvider, devnet: Devnet,
     for (const r of spec.rewards) {
       const token = tokenBySymbol(devnet, r.symbol);
       const amount = parseUnits(r.perWeek, token.decimals);
-      await mined(new Contract(token.address, ERC20, deployer).getFunction('mint')(admin.address, amount), `minting ${r.symbol} rewards`);
-      await mined(new Contract(token.address, ERC20, admin).getFunction('approve')(gauges[i]!.address, amount), `approving ${r.symbol} rewards`);
-      await mined(new Contract(gauges[i]!.address, gaugeAbi, admin).getFunction('deposit_reward_token')(token.address, amount), `streaming ${r.symbol} rewards`);
+      await mined(
+        new Contract(token.address, ERC20, deployer).getFunction('mint')(admin.address, amount),
+        `minting ${r.symbol} rewards`,
+      );
+      await mined(
+        new Contract(token.address, ERC20, admin).getFunction('approve')(gauges[i]!.address, amount),
+        `approving ${r.symbol} rewards`,
+      );
+      await mined(
+        new Contract(gauges[i]!.address, gaugeAbi, admin).getFunction('deposit_reward_token')(token.address, amount),
+        `streaming ${r.symbol} rewards`,
+      );
     }
   }
   return { addresses: want, gauges };
@@ -227,8 +324,14 @@ export async function readGauges(provider: Provider): Promise<DevnetGauges | und
   const gauges: DevnetGauge[] = [];
   for (let i = 0; i < count; i++) {
     const address = String(await controller.getFunction('gauges')(i)).toLowerCase();
-    const poolAddress = String(await new Contract(address, abi('LiquidityGaugeV5'), provider).getFunction('lp_token')()).toLowerCase();
-    const poolId = String(await new Contract(poolAddress, ['function getPoolId() view returns (bytes32)'], provider).getFunction('getPoolId')()).toLowerCase();
+    const poolAddress = String(
+      await new Contract(address, abi('LiquidityGaugeV5'), provider).getFunction('lp_token')(),
+    ).toLowerCase();
+    const poolId = String(
+      await new Contract(poolAddress, ['function getPoolId() view returns (bytes32)'], provider).getFunction(
+        'getPoolId',
+      )(),
+    ).toLowerCase();
     gauges.push({ address, poolId, poolAddress });
   }
   return { addresses, gauges };

@@ -50,7 +50,11 @@ function loadHardhat(options: ChainStartOptions = {}): HardhatRuntime {
 
 const devnetNetwork = Network.from(DEVNET_CHAIN_ID);
 
-function withControls(provider: JsonRpcApiProvider, rpcUrl: string | undefined, close: () => Promise<void>): LocalChain {
+function withControls(
+  provider: JsonRpcApiProvider,
+  rpcUrl: string | undefined,
+  close: () => Promise<void>,
+): LocalChain {
   return {
     provider,
     rpcUrl,
@@ -73,7 +77,11 @@ export function startInProcessChain(options: ChainStartOptions = {}): LocalChain
 /** Hardhat's EVM in this process, served as JSON-RPC on host:port (what `hardhat node` does). */
 export async function serveChain(host: string, port: number, options: ChainStartOptions = {}): Promise<LocalChain> {
   const hre = loadHardhat(options);
-  const server = (await hre.run('node:create-server', { hostname: host, port, provider: hre.network.provider })) as HardhatServer;
+  const server = (await hre.run('node:create-server', {
+    hostname: host,
+    port,
+    provider: hre.network.provider,
+  })) as HardhatServer;
   const bound = await server.listen();
   const rpcUrl = `http://${bound.address}:${bound.port}`;
   const provider = new BrowserProvider(hre.network.provider, devnetNetwork, { pollingInterval: 50, cacheTimeout: -1 });
@@ -100,6 +108,11 @@ async function chainIdAt(rpcUrl: string, timeoutMs: number): Promise<number> {
 export async function connectChain(rpcUrl: string, timeoutMs = 5_000): Promise<LocalChain> {
   const chainId = await chainIdAt(rpcUrl, timeoutMs);
   // No batching: every call is answered at once over loopback, and batching only adds a stall.
-  const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: Network.from(chainId), batchMaxCount: 1, pollingInterval: 50, cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(rpcUrl, undefined, {
+    staticNetwork: Network.from(chainId),
+    batchMaxCount: 1,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
   return withControls(provider, rpcUrl, async () => provider.destroy());
 }

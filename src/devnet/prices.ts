@@ -3,8 +3,12 @@ import { DEV_TOKENS, ETH_PRICE_USD, LIDO, STETH_SYMBOL, WETH_SYMBOL, WRAPPED_TOK
 
 /** The devnet's fixed USD prices by lower-case token address (WETH at the ETH price). Pure. */
 export function pricesByAddress(devnet: Devnet): Map<string, string> {
-  const bySymbol = new Map<string, string>([[WETH_SYMBOL, ETH_PRICE_USD], ...[...DEV_TOKENS, ...WRAPPED_TOKENS].map((t) => [t.symbol, t.priceUsd] as const),
-    [STETH_SYMBOL, LIDO.stEthPriceUsd], [WSTETH_SYMBOL, LIDO.wstEthPriceUsd]]);
+  const bySymbol = new Map<string, string>([
+    [WETH_SYMBOL, ETH_PRICE_USD],
+    ...[...DEV_TOKENS, ...WRAPPED_TOKENS].map((t) => [t.symbol, t.priceUsd] as const),
+    [STETH_SYMBOL, LIDO.stEthPriceUsd],
+    [WSTETH_SYMBOL, LIDO.wstEthPriceUsd],
+  ]);
   const out = new Map<string, string>();
   for (const t of devnet.tokens) {
     const price = bySymbol.get(t.symbol);

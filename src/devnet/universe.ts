@@ -97,7 +97,13 @@ export const DEV_TOKENS: readonly DevTokenSpec[] = [
 ];
 
 export const WRAPPED_TOKENS: readonly WrappedTokenSpec[] = [
-  { symbol: 'wUSDC', name: 'Wrapped USDC yield vault (devnet)', asset: 'USDC', yieldFraction: '0.0731234567', priceUsd: '1.0731' },
+  {
+    symbol: 'wUSDC',
+    name: 'Wrapped USDC yield vault (devnet)',
+    asset: 'USDC',
+    yieldFraction: '0.0731234567',
+    priceUsd: '1.0731',
+  },
 ];
 
 /**
@@ -127,68 +133,169 @@ export const LIDO = {
  */
 export const DEV_POOLS: readonly PoolSpec[] = [
   {
-    kind: 'weighted', name: 'WETH-USDC 50/50', symbol: 'B-50WETH-50USDC', swapFee: '0.003',
-    tokens: [{ symbol: 'WETH', weight: '0.5', balance: '200' }, { symbol: 'USDC', weight: '0.5', balance: '600000' }],
+    kind: 'weighted',
+    name: 'WETH-USDC 50/50',
+    symbol: 'B-50WETH-50USDC',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'WETH', weight: '0.5', balance: '200' },
+      { symbol: 'USDC', weight: '0.5', balance: '600000' },
+    ],
   },
   {
-    kind: 'weighted', name: 'WETH-USDC 80/20', symbol: 'B-80WETH-20USDC', swapFee: '0.0005',
-    tokens: [{ symbol: 'WETH', weight: '0.8', balance: '80' }, { symbol: 'USDC', weight: '0.2', balance: '60000' }],
+    kind: 'weighted',
+    name: 'WETH-USDC 80/20',
+    symbol: 'B-80WETH-20USDC',
+    swapFee: '0.0005',
+    tokens: [
+      { symbol: 'WETH', weight: '0.8', balance: '80' },
+      { symbol: 'USDC', weight: '0.2', balance: '60000' },
+    ],
   },
   {
-    kind: 'weighted', name: 'WBTC-WETH 50/50', symbol: 'B-50WBTC-50WETH', swapFee: '0.003',
-    tokens: [{ symbol: 'WBTC', weight: '0.5', balance: '10' }, { symbol: 'WETH', weight: '0.5', balance: '200' }],
+    kind: 'weighted',
+    name: 'WBTC-WETH 50/50',
+    symbol: 'B-50WBTC-50WETH',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'WBTC', weight: '0.5', balance: '10' },
+      { symbol: 'WETH', weight: '0.5', balance: '200' },
+    ],
   },
   {
-    kind: 'weighted', name: 'BAL-WETH 80/20', symbol: 'B-80BAL-20WETH', swapFee: '0.01',
-    tokens: [{ symbol: 'BAL', weight: '0.8', balance: '480000' }, { symbol: 'WETH', weight: '0.2', balance: '200' }],
+    kind: 'weighted',
+    name: 'BAL-WETH 80/20',
+    symbol: 'B-80BAL-20WETH',
+    swapFee: '0.01',
+    tokens: [
+      { symbol: 'BAL', weight: '0.8', balance: '480000' },
+      { symbol: 'WETH', weight: '0.2', balance: '200' },
+    ],
   },
   {
-    kind: 'weighted', name: 'LINK-WETH 80/20', symbol: 'B-80LINK-20WETH', swapFee: '0.005',
-    tokens: [{ symbol: 'LINK', weight: '0.8', balance: '80000' }, { symbol: 'WETH', weight: '0.2', balance: '100' }],
+    kind: 'weighted',
+    name: 'LINK-WETH 80/20',
+    symbol: 'B-80LINK-20WETH',
+    swapFee: '0.005',
+    tokens: [
+      { symbol: 'LINK', weight: '0.8', balance: '80000' },
+      { symbol: 'WETH', weight: '0.2', balance: '100' },
+    ],
   },
   {
-    kind: 'weighted', name: 'DAI-WETH 50/50', symbol: 'B-50DAI-50WETH', swapFee: '0.003',
-    tokens: [{ symbol: 'DAI', weight: '0.5', balance: '300000' }, { symbol: 'WETH', weight: '0.5', balance: '100' }],
+    kind: 'weighted',
+    name: 'DAI-WETH 50/50',
+    symbol: 'B-50DAI-50WETH',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'DAI', weight: '0.5', balance: '300000' },
+      { symbol: 'WETH', weight: '0.5', balance: '100' },
+    ],
   },
   {
-    kind: 'weighted', name: 'WBTC-USDT 50/50', symbol: 'B-50WBTC-50USDT', swapFee: '0.005',
-    tokens: [{ symbol: 'WBTC', weight: '0.5', balance: '5' }, { symbol: 'USDT', weight: '0.5', balance: '300000' }],
+    kind: 'weighted',
+    name: 'WBTC-USDT 50/50',
+    symbol: 'B-50WBTC-50USDT',
+    swapFee: '0.005',
+    tokens: [
+      { symbol: 'WBTC', weight: '0.5', balance: '5' },
+      { symbol: 'USDT', weight: '0.5', balance: '300000' },
+    ],
   },
   {
-    kind: 'composableStable', name: 'DAI-USDC-USDT stable', symbol: 'B-stable-USD', swapFee: '0.0004', amp: 200,
-    tokens: [{ symbol: 'DAI', balance: '1000000' }, { symbol: 'USDC', balance: '1000000' }, { symbol: 'USDT', balance: '1000000' }],
+    kind: 'composableStable',
+    name: 'DAI-USDC-USDT stable',
+    symbol: 'B-stable-USD',
+    swapFee: '0.0004',
+    amp: 200,
+    tokens: [
+      { symbol: 'DAI', balance: '1000000' },
+      { symbol: 'USDC', balance: '1000000' },
+      { symbol: 'USDT', balance: '1000000' },
+    ],
   },
   {
-    kind: 'weighted', name: 'WBTC-DAI 50/50', symbol: 'B-50WBTC-50DAI', swapFee: '0.004',
-    tokens: [{ symbol: 'WBTC', weight: '0.5', balance: '2' }, { symbol: 'DAI', weight: '0.5', balance: '120000' }],
+    kind: 'weighted',
+    name: 'WBTC-DAI 50/50',
+    symbol: 'B-50WBTC-50DAI',
+    swapFee: '0.004',
+    tokens: [
+      { symbol: 'WBTC', weight: '0.5', balance: '2' },
+      { symbol: 'DAI', weight: '0.5', balance: '120000' },
+    ],
   },
   {
-    kind: 'weighted', name: 'BAL-DAI 60/40 (v1)', symbol: 'B-60BAL-40DAI', swapFee: '0.0025', factoryVersion: 1,
-    tokens: [{ symbol: 'BAL', weight: '0.6', balance: '120000' }, { symbol: 'DAI', weight: '0.4', balance: '400000' }],
+    kind: 'weighted',
+    name: 'BAL-DAI 60/40 (v1)',
+    symbol: 'B-60BAL-40DAI',
+    swapFee: '0.0025',
+    factoryVersion: 1,
+    tokens: [
+      { symbol: 'BAL', weight: '0.6', balance: '120000' },
+      { symbol: 'DAI', weight: '0.4', balance: '400000' },
+    ],
   },
   {
-    kind: 'stable', name: 'USDC-USDT stable (v2)', symbol: 'B-USDC-USDT-stable', swapFee: '0.0002', amp: 120,
-    tokens: [{ symbol: 'USDC', balance: '400000' }, { symbol: 'USDT', balance: '350000' }],
+    kind: 'stable',
+    name: 'USDC-USDT stable (v2)',
+    symbol: 'B-USDC-USDT-stable',
+    swapFee: '0.0002',
+    amp: 120,
+    tokens: [
+      { symbol: 'USDC', balance: '400000' },
+      { symbol: 'USDT', balance: '350000' },
+    ],
   },
   {
-    kind: 'linear', name: 'Linear USDC (ERC4626)', symbol: 'bb-USDC', main: 'USDC', wrapped: 'wUSDC', swapFee: '0.0001',
-    mainBalance: '500000', wrappedBalance: '400000', lowerTarget: '200000', upperTarget: '1000000',
+    kind: 'linear',
+    name: 'Linear USDC (ERC4626)',
+    symbol: 'bb-USDC',
+    main: 'USDC',
+    wrapped: 'wUSDC',
+    swapFee: '0.0001',
+    mainBalance: '500000',
+    wrappedBalance: '400000',
+    lowerTarget: '200000',
+    upperTarget: '1000000',
   },
   {
-    kind: 'composableStable', name: 'Boosted USD (bb-USDC, DAI, USDT)', symbol: 'bb-USD', swapFee: '0.0001', amp: 1500,
-    tokens: [{ symbol: 'bb-USDC', balance: '600000' }, { symbol: 'DAI', balance: '650000' }, { symbol: 'USDT', balance: '550000' }],
+    kind: 'composableStable',
+    name: 'Boosted USD (bb-USDC, DAI, USDT)',
+    symbol: 'bb-USD',
+    swapFee: '0.0001',
+    amp: 1500,
+    tokens: [
+      { symbol: 'bb-USDC', balance: '600000' },
+      { symbol: 'DAI', balance: '650000' },
+      { symbol: 'USDT', balance: '550000' },
+    ],
   },
   {
-    kind: 'weighted', name: 'wstETH-WETH 50/50', symbol: 'B-50wstETH-50WETH', swapFee: '0.0004',
-    tokens: [{ symbol: 'wstETH', weight: '0.5', balance: '150' }, { symbol: 'WETH', weight: '0.5', balance: '173' }],
+    kind: 'weighted',
+    name: 'wstETH-WETH 50/50',
+    symbol: 'B-50wstETH-50WETH',
+    swapFee: '0.0004',
+    tokens: [
+      { symbol: 'wstETH', weight: '0.5', balance: '150' },
+      { symbol: 'WETH', weight: '0.5', balance: '173' },
+    ],
   },
 ];
 
 /** What each funded trader account holds after deployment (besides the node's ETH and the stETH of `LIDO.traderEth`). */
 export const TRADER_FUNDS: Readonly<Record<string, string>> = {
-  WETH: '100', USDC: '1000000', USDT: '1000000', DAI: '1000000', WBTC: '100', BAL: '1000000', LINK: '100000',
+  WETH: '100',
+  USDC: '1000000',
+  USDT: '1000000',
+  DAI: '1000000',
+  WBTC: '100',
+  BAL: '1000000',
+  LINK: '100000',
   // Vault shares and BPT come from the deployer's own (deposited, seeded) holdings.
-  wUSDC: '100000', 'bb-USDC': '20000', 'bb-USD': '20000', 'B-stable-USD': '20000',
+  wUSDC: '100000',
+  'bb-USDC': '20000',
+  'bb-USD': '20000',
+  'B-stable-USD': '20000',
 };
 
 export function allSymbols(): string[] {

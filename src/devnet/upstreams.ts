@@ -88,7 +88,9 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
     if (!block?.hash) throw new Error('the chain returned no latest block');
     if (gaugeCache?.hash !== block.hash) {
       const hash = block.hash;
-      const read = readGauges(options.provider).then((system) => (system ? readGaugeEntries(options.provider, system) : []));
+      const read = readGauges(options.provider).then((system) =>
+        system ? readGaugeEntries(options.provider, system) : [],
+      );
       gaugeCache = { hash, entries: read };
       read.catch(() => {
         if (gaugeCache?.hash === hash) gaugeCache = undefined;
@@ -100,10 +102,15 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
 
   const rootValue = {
     pools: async (args: PoolsArgs) => selectPools((await poolsAtLatest()).pools, args),
-    pool: async ({ id }: { id: string }) => (await poolsAtLatest()).pools.find((p) => p.id === id.toLowerCase()) ?? null,
+    pool: async ({ id }: { id: string }) =>
+      (await poolsAtLatest()).pools.find((p) => p.id === id.toLowerCase()) ?? null,
     _meta: async () => {
       const s = await poolsAtLatest();
-      return { block: { number: s.number, hash: s.hash, timestamp: s.timestamp }, deployment: 'localdev', hasIndexingErrors: false };
+      return {
+        block: { number: s.number, hash: s.hash, timestamp: s.timestamp },
+        deployment: 'localdev',
+        hasIndexingErrors: false,
+      };
     },
   };
 
@@ -112,7 +119,8 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   app.post(SUBGRAPH_PATH, express.json({ limit: '100kb' }), async (req: Request, res: Response) => {
     stats.subgraphRequests++;
     const body = req.body as { query?: unknown; variables?: unknown } | undefined;
-    if (typeof body?.query !== 'string') return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
+    if (typeof body?.query !== 'string')
+      return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
     const result = await graphql({
       schema: subgraphSchema(),
       source: body.query,
@@ -123,52 +131,112 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   });
   app.post(GAUGES_SUBGRAPH_PATH, express.json({ limit: '100kb' }), async (req: Request, res: Response) => {
     const body = req.body as { query?: unknown; variables?: unknown } | undefined;
-    if (typeof body?.query !== 'string') return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
-    res.json(await graphql({ schema: gaugesSubgraphSchema(), source: body.query, rootValue: gaugesRoot, variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined }));
+    if (typeof body?.query !== 'string')
+      return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
+    res.json(
+      await graphql({
+        schema: gaugesSubgraphSchema(),
+        source: body.query,
+        rootValue: gaugesRoot,
+        variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+      }),
+    );
   });
   app.get(`${PRICES_PATH}/simple/price`, (req: Request, res: Response) => {
-    const ids = String(req.query.ids ?? '').split(',').filter((s) => s !== '');
-    if (ids.length === 0 || req.query.vs_currencies !== 'usd') return jsonError(res, 400, 'expected ?ids=<coin ids>&vs_currencies=usd');
-    res.json(Object.fromEntries(ids.filter((id) => COIN_PRICES_USD.has(id)).map((id) => [id, { usd: Number(COIN_PRICES_USD.get(id)) }])));
+    const ids = String(req.query.ids ?? '')
+      .split(',')
+      .filter((s) => s !== '');
+    if (ids.length === 0 || req.query.vs_currencies !== 'usd')
+      return jsonError(res, 400, 'expected ?ids=<coin ids>&vs_currencies=usd');
+    res.json(
+      Object.fromEntries(
+        ids.filter((id) => COIN_PRICES_USD.has(id)).map((id) => [id, { usd: Number(COIN_PRICES_USD.get(id)) }]),
+      ),
+    );
   });
   app.get(`${PRICES_PATH}/simple/token_price/:platform`, (req: Request, res: Response) => {
-    if (req.params.platform !== PRICE_PLATFORM) return jsonError(res, 404, `unknown asset platform '${String(req.params.platform)}' (this devnet prices '${PRICE_PLATFORM}')`);
-    const addresses = String(req.query.contract_addresses ?? '').toLowerCase().split(',').filter((s) => s !== '');
-    if (addresses.length === 0 || req.query.vs_currencies !== 'usd') return jsonError(res, 400, 'expected ?contract_addresses=<addresses>&vs_currencies=usd');
+    if (req.params.platform !== PRICE_PLATFORM)
+      return jsonError(
+        res,
+        404,
+        `unknown asset platform '${String(req.params.platform)}' (this devnet prices '${PRICE_PLATFORM}')`,
+      );
+    const addresses = String(req.query.contract_addresses ?? '')
+      .toLowerCase()
+      .split(',')
+      .filter((s) => s !== '');
+    if (addresses.length === 0 || req.query.vs_currencies !== 'usd')
+      return jsonError(res, 400, 'expected ?contract_addresses=<addresses>&vs_currencies=usd');
     // Like CoinGecko, unknown addresses are simply absent. Prices are floats on the wire there too.
-    res.json(Object.fromEntries(addresses.filter((a) => prices.has(a)).map((a) => [a, { usd: Number(prices.get(a)) }])));
+    res.json(
+      Object.fromEntries(addresses.filter((a) => prices.has(a)).map((a) => [a, { usd: Number(prices.get(a)) }])),
+    );
   });
   app.get(`${SANCTIONS_PATH}/api/v1/address/:address`, (req: Request, res: Response) => {
     const address = String(req.params.address).toLowerCase();
     const flagged = address === DEVNET_BLOCKED_ADDRESS;
-    res.json({ identifications: flagged ? [{ category: 'sanctions', name: 'Devnet demo list', description: 'flagged for the local demo', url: null }] : [] });
+    res.json({
+      identifications: flagged
+        ? [{ category: 'sanctions', name: 'Devnet demo list', description: 'flagged for the local demo', url: null }]
+        : [],
+    });
   });
-  const simulatorError = (res: Response, message: string) => res.status(400).json({ error: { slug: 'devnet_unsupported', message } });
-  app.post(`${SIMULATOR_PATH}/api/v1/account/:user/project/:project/simulate`, express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const b = (req.body ?? {}) as { from?: string; to?: string; input?: string; value?: string | number; gas?: string | number; state_objects?: Record<string, unknown> };
-    if (b.state_objects && Object.keys(b.state_objects).length > 0) return simulatorError(res, 'the devnet simulator does not apply state_objects; simulate against the devnet state as it is');
-    if (!b.to) return simulatorError(res, 'to: missing');
-    const tx = { from: b.from, to: b.to, data: b.input ?? '0x', value: b.value === undefined ? undefined : BigInt(b.value), gasLimit: b.gas === undefined ? undefined : BigInt(b.gas) };
-    let status = true;
-    let output: string;
-    try {
-      output = await options.provider.call(tx);
-    } catch (e) {
-      // A revert is a simulation result, not a failure of the simulator: report it with its data.
-      const data = (e as { data?: unknown }).data;
-      if (typeof data !== 'string') return simulatorError(res, `the devnet could not run the call: ${(e as Error).message}`);
-      status = false;
-      output = data;
-    }
-    res.json({ transaction: { status, transaction_info: { call_trace: { output } } }, simulation: { status } });
-  });
-  app.post(`${SIMULATOR_PATH}/api/v1/account/:user/project/:project/contracts/encode-states`, (_req: Request, res: Response) => {
-    simulatorError(res, 'the devnet simulator does not encode state overrides (a Tenderly feature)');
-  });
-  app.use((_req: Request, res: Response) => jsonError(res, 404, `not a devnet endpoint; try POST ${SUBGRAPH_PATH} or GET ${PRICES_PATH}/simple/price`));
+  const simulatorError = (res: Response, message: string) =>
+    res.status(400).json({ error: { slug: 'devnet_unsupported', message } });
+  app.post(
+    `${SIMULATOR_PATH}/api/v1/account/:user/project/:project/simulate`,
+    express.json({ limit: '1mb' }),
+    async (req: Request, res: Response) => {
+      const b = (req.body ?? {}) as {
+        from?: string;
+        to?: string;
+        input?: string;
+        value?: string | number;
+        gas?: string | number;
+        state_objects?: Record<string, unknown>;
+      };
+      if (b.state_objects && Object.keys(b.state_objects).length > 0)
+        return simulatorError(
+          res,
+          'the devnet simulator does not apply state_objects; simulate against the devnet state as it is',
+        );
+      if (!b.to) return simulatorError(res, 'to: missing');
+      const tx = {
+        from: b.from,
+        to: b.to,
+        data: b.input ?? '0x',
+        value: b.value === undefined ? undefined : BigInt(b.value),
+        gasLimit: b.gas === undefined ? undefined : BigInt(b.gas),
+      };
+      let status = true;
+      let output: string;
+      try {
+        output = await options.provider.call(tx);
+      } catch (e) {
+        // A revert is a simulation result, not a failure of the simulator: report it with its data.
+        const data = (e as { data?: unknown }).data;
+        if (typeof data !== 'string')
+          return simulatorError(res, `the devnet could not run the call: ${(e as Error).message}`);
+        status = false;
+        output = data;
+      }
+      res.json({ transaction: { status, transaction_info: { call_trace: { output } } }, simulation: { status } });
+    },
+  );
+  app.post(
+    `${SIMULATOR_PATH}/api/v1/account/:user/project/:project/contracts/encode-states`,
+    (_req: Request, res: Response) => {
+      simulatorError(res, 'the devnet simulator does not encode state overrides (a Tenderly feature)');
+    },
+  );
+  app.use((_req: Request, res: Response) =>
+    jsonError(res, 404, `not a devnet endpoint; try POST ${SUBGRAPH_PATH} or GET ${PRICES_PATH}/simple/price`),
+  );
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) =>
+      err ? reject(err) : resolve(s),
+    );
   });
   const addr = server.address() as AddressInfo;
   const base = `http://${addr.address}:${addr.port}`;

@@ -23,7 +23,9 @@ export function isAddress(value: unknown): value is Address {
  */
 export function parseAddress(value: unknown, what = 'address'): Address {
   if (typeof value !== 'string' || !HEX_ADDRESS.test(value)) {
-    throw new AddressError(`${what}: expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(value) ?? String(value)}`);
+    throw new AddressError(
+      `${what}: expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(value) ?? String(value)}`,
+    );
   }
   return value.toLowerCase() as Address;
 }

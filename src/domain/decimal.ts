@@ -18,7 +18,8 @@ interface Parts {
 
 function parse(value: string): Parts {
   const m = DECIMAL.exec(value.trim());
-  if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) throw new DecimalError(`not a decimal number: '${value}'`);
+  if (!m || (m[2] === '' && (m[3] === undefined || m[3] === '')))
+    throw new DecimalError(`not a decimal number: '${value}'`);
   const int = m[2] ?? '';
   const frac = m[3] ?? '';
   const exp = m[4] === undefined ? 0 : Number(m[4]);

@@ -10,23 +10,47 @@ import type { PoolCore, StoredPoolToken } from './pool';
  */
 
 // The regex keeps the subgraph error wording; parseAddress then cannot fail and gives the brand.
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte hex address').transform((s) => parseAddress(s));
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte hex address')
+  .transform((s) => parseAddress(s));
 const decimalString = z.union([z.string(), z.number()]).transform((v) => String(v));
 const optDecimal = decimalString.nullish().transform((v) => (v === undefined || v === null || v === '' ? null : v));
-const optInt = z.union([z.string(), z.number()]).nullish().transform((v, ctx) => {
-  if (v === undefined || v === null || v === '') return null;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n)) {
-    ctx.addIssue({ code: 'custom', message: `expected an integer, got '${v}'` });
-    return z.NEVER;
-  }
-  return n;
-});
-const optAddress = z.string().nullish().transform((v) => (v ? v.toLowerCase() : null));
+const optInt = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v, ctx) => {
+    if (v === undefined || v === null || v === '') return null;
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) {
+      ctx.addIssue({ code: 'custom', message: `expected an integer, got '${v}'` });
+      return z.NEVER;
+    }
+    return n;
+  });
+const optAddress = z
+  .string()
+  .nullish()
+  .transform((v) => (v ? v.toLowerCase() : null));
 
 const GYRO_FIELDS = [
-  'alpha', 'beta', 'sqrtAlpha', 'sqrtBeta', 'root3Alpha', 'c', 's', 'lambda', 'tauAlphaX', 'tauAlphaY',
-  'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq',
+  'alpha',
+  'beta',
+  'sqrtAlpha',
+  'sqrtBeta',
+  'root3Alpha',
+  'c',
+  's',
+  'lambda',
+  'tauAlphaX',
+  'tauAlphaY',
+  'tauBetaX',
+  'tauBetaY',
+  'u',
+  'v',
+  'w',
+  'z',
+  'dSq',
 ] as const;
 
 const subgraphToken = z.object({
@@ -79,9 +103,7 @@ const subgraphPool = z.looseObject({
   protocolSwapFeeCache: optDecimal,
   lastJoinExitAmp: optDecimal,
   lastPostJoinExitInvariant: optDecimal,
-  priceRateProviders: z
-    .array(z.object({ address, token: z.union([address, z.object({ address })]) }))
-    .nullish(),
+  priceRateProviders: z.array(z.object({ address, token: z.union([address, z.object({ address })]) })).nullish(),
 });
 
 export type SubgraphPoolInput = z.input<typeof subgraphPool>;
@@ -103,7 +125,10 @@ function present<K extends string>(key: K, value: string | null): Partial<Record
 }
 
 export function normalizePool(raw: unknown): NormalizeResult {
-  const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : '(no id)';
+  const id =
+    typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string'
+      ? (raw as { id: string }).id
+      : '(no id)';
   const parsed = subgraphPool.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -121,7 +146,9 @@ export function normalizePool(raw: unknown): NormalizeResult {
       priceRate: plain(t.priceRate, `tokens.${i}.priceRate`) ?? '1',
       // Present only where the subgraph gives them, so pools without them normalize as before.
       ...present('oldPriceRate', plain(t.oldPriceRate, `tokens.${i}.oldPriceRate`)),
-      ...(typeof t.isExemptFromYieldProtocolFee === 'boolean' ? { isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee } : {}),
+      ...(typeof t.isExemptFromYieldProtocolFee === 'boolean'
+        ? { isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee }
+        : {}),
     }));
     const gyro: Record<string, string> = {};
     for (const f of GYRO_FIELDS) {

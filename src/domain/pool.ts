@@ -100,7 +100,14 @@ export interface PoolDecoration {
 export type StoredPool = PoolCore & PoolDecoration;
 
 export const DECORATION_FIELDS = [
-  'totalLiquidity', 'volumeSnapshot', 'feesSnapshot', 'snapshotExtrapolated', 'apr', 'maxApr', 'isNew', 'decoratedAt',
+  'totalLiquidity',
+  'volumeSnapshot',
+  'feesSnapshot',
+  'snapshotExtrapolated',
+  'apr',
+  'maxApr',
+  'isNew',
+  'decoratedAt',
 ] as const satisfies readonly (keyof PoolDecoration)[];
 
 export interface StoredToken {

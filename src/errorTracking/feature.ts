@@ -9,8 +9,13 @@ import { createSentryTracker } from './sentryTracker';
  * service process, uncaught exceptions and unhandled rejections.
  */
 export function configuredSecrets(config: Config): string[] {
-  return [config.sanctions.apiKey, config.simulator.accessKey, config.jobsSecret, config.prices.apiKey, config.nodeProviderProjectId]
-    .filter((s): s is string => typeof s === 'string' && s !== '');
+  return [
+    config.sanctions.apiKey,
+    config.simulator.accessKey,
+    config.jobsSecret,
+    config.prices.apiKey,
+    config.nodeProviderProjectId,
+  ].filter((s): s is string => typeof s === 'string' && s !== '');
 }
 
 export const errorTrackingFeature: FeatureFactory = (ctx) => {

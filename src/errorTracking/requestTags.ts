@@ -12,7 +12,8 @@ export function routeTemplate(baseUrl: string, routePath: unknown): string {
 export function chainIdFromPath(template: string, path: string): number | undefined {
   const names = template.split('/');
   const values = path.split('/');
-  if (names.length !== values.length && !(values.length === names.length + 1 && values[values.length - 1] === '')) return undefined;
+  if (names.length !== values.length && !(values.length === names.length + 1 && values[values.length - 1] === ''))
+    return undefined;
   const i = names.indexOf(':chainId');
   if (i < 0) return undefined;
   const raw = values[i] ?? '';

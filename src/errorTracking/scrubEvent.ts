@@ -12,7 +12,9 @@ export function scrubEvent<E extends object>(event: E, secrets: readonly string[
   for (const secret of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) {
     json = json.split(JSON.stringify(secret).slice(1, -1)).join(REDACTED);
   }
-  const scrubbed = JSON.parse(json) as E & { request?: { headers?: Record<string, unknown>; query_string?: unknown; cookies?: unknown; url?: unknown } };
+  const scrubbed = JSON.parse(json) as E & {
+    request?: { headers?: Record<string, unknown>; query_string?: unknown; cookies?: unknown; url?: unknown };
+  };
   const request = scrubbed.request;
   if (request) {
     if (request.headers) {

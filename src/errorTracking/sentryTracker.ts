@@ -44,7 +44,11 @@ export function createSentryTracker(options: SentryTrackerOptions): SentryTracke
   scope.setClient(client);
   client.init();
 
-  const capture = (err: unknown, tags: Record<string, string | number | undefined>, extra?: Record<string, unknown>) => {
+  const capture = (
+    err: unknown,
+    tags: Record<string, string | number | undefined>,
+    extra?: Record<string, unknown>,
+  ) => {
     const s = scope.clone();
     for (const [k, v] of Object.entries(tags)) if (v !== undefined) s.setTag(k, String(v));
     if (extra) s.setContext('details', extra);
@@ -55,7 +59,14 @@ export function createSentryTracker(options: SentryTrackerOptions): SentryTracke
     reportRequestFailure(err, f) {
       // The SDK drops an error object it has already sent; a failed job answered as a 5xx was sent
       // as a job failure, so the request event gets its own copy (same name, message and stack).
-      capture(copyOf(err), { route: f.route, method: f.method, status: f.status, request_id: f.requestId, chain_id: f.chainId, kind: 'request' });
+      capture(copyOf(err), {
+        route: f.route,
+        method: f.method,
+        status: f.status,
+        request_id: f.requestId,
+        chain_id: f.chainId,
+        kind: 'request',
+      });
     },
     reportJobFailure(err, f) {
       capture(err, { job: f.job, chain_id: f.chainId, kind: 'job' });

@@ -1,10 +1,4 @@
-import {
-  GraphQLError,
-  Kind,
-  type FragmentDefinitionNode,
-  type SelectionSetNode,
-  type ValidationRule,
-} from 'graphql';
+import { GraphQLError, Kind, type FragmentDefinitionNode, type SelectionSetNode, type ValidationRule } from 'graphql';
 
 /**
  * Rejects operations nested deeper than `maxDepth` fields (fragments followed, introspection
@@ -14,7 +8,8 @@ import {
 export function maxDepthRule(maxDepth: number): ValidationRule {
   return (context) => {
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const d of context.getDocument().definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+    for (const d of context.getDocument().definitions)
+      if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
     return {
       OperationDefinition(op) {
         const depth = selectionDepth(op.selectionSet, fragments, new Set());
@@ -31,7 +26,11 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
   };
 }
 
-export function selectionDepth(set: SelectionSetNode | undefined, fragments: ReadonlyMap<string, FragmentDefinitionNode>, visiting: Set<string>): number {
+export function selectionDepth(
+  set: SelectionSetNode | undefined,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  visiting: Set<string>,
+): number {
   if (!set) return 0;
   let max = 0;
   for (const s of set.selections) {

@@ -36,7 +36,8 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
   // Prepare each new snapshot for the old front end's query right away, so no request waits for it.
-  const warm = (snap: ChainSnapshot) => poolIndexFor(ctx.state, snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
+  const warm = (snap: ChainSnapshot) =>
+    poolIndexFor(ctx.state, snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
   for (const chain of ctx.config.chains) {
     const snap = ctx.readModel.get(chain.id);
     if (snap) warm(snap);
@@ -47,7 +48,10 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     if (wantsGraphiql(req)) return page.send(req, res);
     if (req.method === 'POST' && req.body === undefined) {
       // express.json() only leaves the body unread when it is not JSON.
-      throw new HttpError(415, `POST ${GRAPHQL_PATH} takes a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json`);
+      throw new HttpError(
+        415,
+        `POST ${GRAPHQL_PATH} takes a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json`,
+      );
     }
     // express.json() has already read the stream; hand Yoga the text it would have read.
     if (req.body !== undefined) req.body = JSON.stringify(req.body);

@@ -28,7 +28,8 @@ export class GraphiqlPage {
   private render(): PreparedBody {
     if (!this.body) {
       // Loaded on first use: the module is a 9 MB string, not worth holding for API-only traffic.
-      const { renderGraphiQL } = require('@graphql-yoga/render-graphiql') as typeof import('@graphql-yoga/render-graphiql');
+      const { renderGraphiQL } =
+        require('@graphql-yoga/render-graphiql') as typeof import('@graphql-yoga/render-graphiql');
       this.body = new PreparedBody(Buffer.from(renderGraphiQL(this.options)), 'text/html; charset=utf-8');
     }
     return this.body;
@@ -37,5 +38,8 @@ export class GraphiqlPage {
 
 /** A browser navigating to the endpoint (Yoga's own rule: a GET that accepts HTML). */
 export function wantsGraphiql(req: Request): boolean {
-  return req.method === 'GET' && req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+  return (
+    req.method === 'GET' &&
+    req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html'
+  );
 }

@@ -25,7 +25,9 @@ export function encodeCursor(c: PageCursor): string {
 }
 
 export function decodeCursor(token: string): { sortField: string; direction: SortDirection; after: SortPosition } {
-  const invalid = new CursorError('nextToken is not a token this service issued; send the nextToken of the previous page unchanged, or omit it to start from the first page');
+  const invalid = new CursorError(
+    'nextToken is not a token this service issued; send the nextToken of the previous page unchanged, or omit it to start from the first page',
+  );
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
@@ -34,7 +36,13 @@ export function decodeCursor(token: string): { sortField: string; direction: Sor
   }
   if (!Array.isArray(parsed) || parsed.length !== 5) throw invalid;
   const [version, sortField, direction, key, id] = parsed as unknown[];
-  if (version !== VERSION || typeof sortField !== 'string' || (direction !== 'asc' && direction !== 'desc') || typeof id !== 'string') throw invalid;
+  if (
+    version !== VERSION ||
+    typeof sortField !== 'string' ||
+    (direction !== 'asc' && direction !== 'desc') ||
+    typeof id !== 'string'
+  )
+    throw invalid;
   if (key !== null && typeof key !== 'string') throw invalid;
   const value = key === null ? null : storedDecimal(key);
   if (key !== null && value === null) throw invalid;

@@ -54,7 +54,9 @@ export function compilePoolFilter(where: PoolsWhere | null | undefined, index: P
       const value = input[op];
       if (value === null || value === undefined) continue;
       if (!OPERATORS_BY_KIND[kind].includes(op)) {
-        throw new FilterError(`where.${field}.${op} is not supported; ${field} takes ${OPERATORS_BY_KIND[kind].join(', ')}`);
+        throw new FilterError(
+          `where.${field}.${op} is not supported; ${field} takes ${OPERATORS_BY_KIND[kind].join(', ')}`,
+        );
       }
       tests.push(compileOperator(index, field, kind, op, value));
     }
@@ -67,7 +69,13 @@ export function compilePoolFilter(where: PoolsWhere | null | undefined, index: P
   };
 }
 
-function compileOperator(index: PoolIndex, field: FilterFieldName, kind: FieldKind, op: keyof ScalarFilterInput, value: unknown): PoolPredicate {
+function compileOperator(
+  index: PoolIndex,
+  field: FilterFieldName,
+  kind: FieldKind,
+  op: keyof ScalarFilterInput,
+  value: unknown,
+): PoolPredicate {
   const where = `where.${field}.${op}`;
   switch (kind) {
     case 'id':
@@ -157,19 +165,26 @@ type NumericArg = NumericValue | readonly NumericValue[];
 
 function numericArg(value: unknown, where: string): NumericArg {
   const one = (v: unknown): NumericValue => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new FilterError(`${where} expects a number, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new FilterError(`${where} expects a number, got ${JSON.stringify(v)}`);
     return fromNumber(v);
   };
   return Array.isArray(value) ? value.map(one) : one(value);
 }
 
-function numericOperator(col: readonly (NumericValue | null)[], op: keyof ScalarFilterInput, arg: NumericArg): PoolPredicate {
+function numericOperator(
+  col: readonly (NumericValue | null)[],
+  op: keyof ScalarFilterInput,
+  arg: NumericArg,
+): PoolPredicate {
   const x = (Array.isArray(arg) ? arg[0] : arg) as NumericValue;
   /** `test` sees the comparison of a present value with x; absent values match only negations. */
-  const compared = (test: (c: number) => boolean, whenAbsent = false): PoolPredicate => (i) => {
-    const v = col[i];
-    return v ? test(compareNumeric(v, x)) : whenAbsent;
-  };
+  const compared =
+    (test: (c: number) => boolean, whenAbsent = false): PoolPredicate =>
+    (i) => {
+      const v = col[i];
+      return v ? test(compareNumeric(v, x)) : whenAbsent;
+    };
   switch (op) {
     case 'eq':
       return compared((c) => c === 0);
@@ -204,7 +219,13 @@ function numericOperator(col: readonly (NumericValue | null)[], op: keyof Scalar
   }
 }
 
-function booleanOperator(index: PoolIndex, field: FilterFieldName, op: keyof ScalarFilterInput, value: unknown, where: string): PoolPredicate {
+function booleanOperator(
+  index: PoolIndex,
+  field: FilterFieldName,
+  op: keyof ScalarFilterInput,
+  value: unknown,
+  where: string,
+): PoolPredicate {
   if (typeof value !== 'boolean') throw new FilterError(`${where} expects true or false, got ${JSON.stringify(value)}`);
   const col = index.booleanColumn(field);
   return op === 'eq' ? (i) => col[i] === value : (i) => col[i] !== value;

@@ -44,7 +44,10 @@ export class PoolIndex {
   private byAddress: Map<string, number> | undefined;
   private byId: Map<string, number> | undefined;
 
-  constructor(readonly chainId: number, private readonly pools: readonly StoredPool[]) {
+  constructor(
+    readonly chainId: number,
+    private readonly pools: readonly StoredPool[],
+  ) {
     this.views = new Array<PoolView | undefined>(pools.length);
   }
 
@@ -68,8 +71,10 @@ export class PoolIndex {
       const derived = DERIVED_FIELDS[field];
       if (field === 'chainId') col.fill(read(this.chainId));
       else if (derived) for (let i = 0; i < pools.length; i++) col[i] = read(derived(pools[i] as StoredPool));
-      else if (field === 'totalLiquidity') for (let i = 0; i < pools.length; i++) col[i] = read(viewTotalLiquidity(pools[i] as StoredPool));
-      else for (let i = 0; i < pools.length; i++) col[i] = read((pools[i] as unknown as Record<string, unknown>)[field]);
+      else if (field === 'totalLiquidity')
+        for (let i = 0; i < pools.length; i++) col[i] = read(viewTotalLiquidity(pools[i] as StoredPool));
+      else
+        for (let i = 0; i < pools.length; i++) col[i] = read((pools[i] as unknown as Record<string, unknown>)[field]);
       this.columns.set(cacheKey, col);
     }
     return col;

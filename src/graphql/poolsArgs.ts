@@ -19,7 +19,9 @@ export interface PoolsPagingArgs {
 export function parsePagingArgs(args: PoolsPagingArgs): PoolsPageRequest {
   const first = args.first ?? DEFAULT_FIRST;
   if (!Number.isInteger(first) || first < 1 || first > MAX_FIRST) {
-    throw new BadQueryInput(`first must be between 1 and ${MAX_FIRST}, got ${first}; page through more pools with nextToken`);
+    throw new BadQueryInput(
+      `first must be between 1 and ${MAX_FIRST}, got ${first}; page through more pools with nextToken`,
+    );
   }
   const orderBy = args.orderBy ?? DEFAULT_ORDER_BY;
   const sortField = resolveSortField(orderBy);

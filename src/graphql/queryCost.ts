@@ -46,7 +46,9 @@ export function estimateQueryCost(
   operationName: string | null | undefined,
   variables: Readonly<Record<string, unknown>> | null | undefined,
 ): number {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   const op = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
   const root = op ? schema.getRootType(op.operation) : undefined;
   if (!op || !root) return 0;
@@ -56,10 +58,21 @@ export function estimateQueryCost(
   for (const v of op.variableDefinitions ?? []) {
     if (v.defaultValue?.kind === Kind.INT) variableDefaults.set(v.variable.name.value, Number(v.defaultValue.value));
   }
-  return selectionCost(op.selectionSet, root, DEFAULT_FIRST, { schema, fragments, variables: variables ?? {}, variableDefaults, visiting: new Set() });
+  return selectionCost(op.selectionSet, root, DEFAULT_FIRST, {
+    schema,
+    fragments,
+    variables: variables ?? {},
+    variableDefaults,
+    visiting: new Set(),
+  });
 }
 
-function selectionCost(set: SelectionSetNode | undefined, type: GraphQLObjectType, pageSize: number, walk: Walk): number {
+function selectionCost(
+  set: SelectionSetNode | undefined,
+  type: GraphQLObjectType,
+  pageSize: number,
+  walk: Walk,
+): number {
   if (!set) return 0;
   let cost = 0;
   for (const s of set.selections) {
@@ -72,7 +85,12 @@ function selectionCost(set: SelectionSetNode | undefined, type: GraphQLObjectTyp
       const fragment = walk.fragments.get(name);
       if (!fragment || walk.visiting.has(name)) continue;
       walk.visiting.add(name);
-      cost += selectionCost(fragment.selectionSet, conditionType(fragment.typeCondition.name.value, type, walk), pageSize, walk);
+      cost += selectionCost(
+        fragment.selectionSet,
+        conditionType(fragment.typeCondition.name.value, type, walk),
+        pageSize,
+        walk,
+      );
       walk.visiting.delete(name);
     }
   }
@@ -93,7 +111,11 @@ function fieldCost(node: FieldNode, parent: GraphQLObjectType, pageSize: number,
   if (!isObjectType(named)) return 1;
   const key = `${parent.name}.${node.name.value}`;
   const childPageSize = key === 'Query.pools' ? firstArgument(node, walk) : pageSize;
-  const multiplier = isListType(getNullableType(def.type)) ? (key === 'PoolConnection.pools' ? pageSize : (LIST_SIZES[key] ?? 1)) : 1;
+  const multiplier = isListType(getNullableType(def.type))
+    ? key === 'PoolConnection.pools'
+      ? pageSize
+      : (LIST_SIZES[key] ?? 1)
+    : 1;
   return 1 + multiplier * selectionCost(node.selectionSet, named, childPageSize, walk);
 }
 

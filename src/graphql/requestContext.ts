@@ -41,11 +41,16 @@ function currentSnapshot(app: AppContext, chainId: number): ChainSnapshot {
     id = resolveChainParam(String(chainId), app.config).id;
   } catch (e) {
     if (e instanceof HttpError) {
-      throw new GraphQLError(e.message, { extensions: { code: e.status === 404 ? 'CHAIN_NOT_ENABLED' : 'BAD_USER_INPUT' } });
+      throw new GraphQLError(e.message, {
+        extensions: { code: e.status === 404 ? 'CHAIN_NOT_ENABLED' : 'BAD_USER_INPUT' },
+      });
     }
     throw e;
   }
   const snap = app.readModel.get(id);
-  if (!snap) throw new GraphQLError(`pools of chain ${id} are still loading; retry in a few seconds`, { extensions: { code: 'NOT_READY' } });
+  if (!snap)
+    throw new GraphQLError(`pools of chain ${id} are still loading; retry in a few seconds`, {
+      extensions: { code: 'NOT_READY' },
+    });
   return snap;
 }

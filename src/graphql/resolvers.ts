@@ -32,12 +32,24 @@ function userInput<T>(fn: () => T): T {
   }
 }
 
-function tokenView(chainId: number, address: Address, stored: StoredToken | undefined, fallback?: StoredPoolToken): TokenView {
+function tokenView(
+  chainId: number,
+  address: Address,
+  stored: StoredToken | undefined,
+  fallback?: StoredPoolToken,
+): TokenView {
   return stored
     ? { ...stored, chainId }
     : {
-        chainId, address, symbol: fallback?.symbol ?? null, name: fallback?.name ?? null, decimals: fallback?.decimals ?? 18,
-        price: null, priceUsd: null, lastUpdate: null, noPriceData: true,
+        chainId,
+        address,
+        symbol: fallback?.symbol ?? null,
+        name: fallback?.name ?? null,
+        decimals: fallback?.decimals ?? 18,
+        price: null,
+        priceUsd: null,
+        lastUpdate: null,
+        noPriceData: true,
       };
 }
 
@@ -54,7 +66,9 @@ export const resolvers = {
         const page = pagePools(index, compilePoolFilter(args.where, index), request);
         return {
           pools: page.pools,
-          nextToken: page.next ? encodeCursor({ sortField: request.sortField, direction: request.direction, after: page.next }) : null,
+          nextToken: page.next
+            ? encodeCursor({ sortField: request.sortField, direction: request.direction, after: page.next })
+            : null,
         };
       });
     },
@@ -62,7 +76,8 @@ export const resolvers = {
       const index = ctx.index(args.chainId);
       return userInput(() => countPools(index, compilePoolFilter(args.where, index)));
     },
-    pool: (_: unknown, args: { chainId: number; id: string }, ctx: GraphqlContext) => ctx.index(args.chainId).poolById(args.id) ?? null,
+    pool: (_: unknown, args: { chainId: number; id: string }, ctx: GraphqlContext) =>
+      ctx.index(args.chainId).poolById(args.id) ?? null,
     tokens: (_: unknown, args: { chainId: number }, ctx: GraphqlContext) => {
       const snap = ctx.snapshot(args.chainId);
       return snap.tokens.map((t) => tokenView(snap.chainId, t.address, t));
@@ -71,11 +86,14 @@ export const resolvers = {
   Pool: {
     tokens: (pool: PoolView): PoolTokenView[] =>
       pool.tokens.map((t) => ({ ...t, id: `${pool.id}-${t.address}`, chainId: pool.chainId })),
-    priceRateProviders: (pool: PoolView) => pool.priceRateProviders.map((p) => ({ address: p.address, token: { address: p.token } })),
+    priceRateProviders: (pool: PoolView) =>
+      pool.priceRateProviders.map((p) => ({ address: p.address, token: { address: p.token } })),
   },
   PoolToken: {
-    symbol: (t: PoolTokenView, _: unknown, ctx: GraphqlContext) => t.symbol ?? ctx.snapshot(t.chainId).tokensByAddress.get(t.address)?.symbol ?? null,
-    name: (t: PoolTokenView, _: unknown, ctx: GraphqlContext) => t.name ?? ctx.snapshot(t.chainId).tokensByAddress.get(t.address)?.name ?? null,
+    symbol: (t: PoolTokenView, _: unknown, ctx: GraphqlContext) =>
+      t.symbol ?? ctx.snapshot(t.chainId).tokensByAddress.get(t.address)?.symbol ?? null,
+    name: (t: PoolTokenView, _: unknown, ctx: GraphqlContext) =>
+      t.name ?? ctx.snapshot(t.chainId).tokensByAddress.get(t.address)?.name ?? null,
     token: (t: PoolTokenView, _: unknown, ctx: GraphqlContext) =>
       tokenView(t.chainId, t.address, ctx.snapshot(t.chainId).tokensByAddress.get(t.address), t),
   },

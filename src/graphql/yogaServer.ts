@@ -38,7 +38,12 @@ function useNestingLimit(): Plugin {
   return {
     onParse({ params }) {
       const source: unknown = params.source;
-      const text = typeof source === 'string' ? source : typeof (source as { body?: unknown })?.body === 'string' ? (source as { body: string }).body : '';
+      const text =
+        typeof source === 'string'
+          ? source
+          : typeof (source as { body?: unknown })?.body === 'string'
+            ? (source as { body: string }).body
+            : '';
       const error = tooDeeplyNested(text);
       if (error) throw error;
     },
@@ -49,7 +54,12 @@ function useNestingLimit(): Plugin {
 function useCostLimit(maxCost: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const cost = estimateQueryCost(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
+      const cost = estimateQueryCost(
+        args.schema,
+        args.document,
+        args.operationName,
+        args.variableValues as Record<string, unknown> | undefined,
+      );
       if (cost > maxCost) {
         setResultAndStopExecution({
           errors: [

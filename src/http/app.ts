@@ -49,7 +49,11 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
       // Thousands of nested brackets fit in 32 KB; nothing downstream should recurse over them.
       verify: (_req, _res, raw) => {
         if (exceedsJsonDepth(raw)) {
-          throw new ClientError(400, 'entity.too.deep', `JSON body nested deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`);
+          throw new ClientError(
+            400,
+            'entity.too.deep',
+            `JSON body nested deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`,
+          );
         }
       },
     }),

@@ -41,5 +41,8 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
   if (req.body !== undefined || !BODY_METHODS.has(req.method) || !carriesBody(req)) return next();
   const type = req.headers['content-type'];
   const got = type === undefined ? 'no Content-Type' : `Content-Type: ${type.slice(0, 100)}`;
-  throw new HttpError(415, `${req.method} ${req.path} takes a JSON body with Content-Type: application/json (got ${got}); send that header`);
+  throw new HttpError(
+    415,
+    `${req.method} ${req.path} takes a JSON body with Content-Type: application/json (got ${got}); send that header`,
+  );
 };

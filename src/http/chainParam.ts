@@ -6,7 +6,10 @@ import { HttpError } from './errors';
 /** `/x/{chainId}`: 400 when not a positive integer, 404 when not an enabled chain. */
 export function resolveChainParam(raw: string | undefined, config: Config): ChainInfo {
   if (raw === undefined || !/^[1-9]\d{0,15}$/.test(raw)) {
-    throw new HttpError(400, `chainId must be a positive integer, got '${raw ?? ''}' (enabled: ${config.chains.map((c) => c.id).join(', ')})`);
+    throw new HttpError(
+      400,
+      `chainId must be a positive integer, got '${raw ?? ''}' (enabled: ${config.chains.map((c) => c.id).join(', ')})`,
+    );
   }
   const id = Number(raw);
   const enabled = config.chains.find((c) => c.id === id);

@@ -36,7 +36,10 @@ export function answerClientError(logger: Logger): (err: Error & { code?: string
 function describe(err: Error & { code?: string }): [number, string] {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return [431, `request headers too large (limit ${maxHeaderSize} bytes in all); send fewer or shorter headers (cookies, tokens)`];
+      return [
+        431,
+        `request headers too large (limit ${maxHeaderSize} bytes in all); send fewer or shorter headers (cookies, tokens)`,
+      ];
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return [413, 'chunk extensions too large; send the body without chunk extensions'];
     case 'ERR_HTTP_REQUEST_TIMEOUT':

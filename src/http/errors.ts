@@ -71,7 +71,10 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
       message = clientMistakeMessage(err, req.headers['content-encoding']);
     }
     if (status >= 500 && !(err instanceof JobAlreadyRunning)) {
-      req.log?.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status }, 'request failed');
+      req.log?.error(
+        { err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status },
+        'request failed',
+      );
       report?.(err, req, status);
     }
     res.status(status).set(headers).json(errorBody(status, message));

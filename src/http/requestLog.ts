@@ -17,14 +17,21 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const trace = req.headers['x-cloud-trace-context'];
     const given = req.headers['x-request-id'];
-    req.id = (typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : undefined) ??
-      (typeof trace === 'string' ? trace.split('/')[0] : undefined) ?? randomUUID();
+    req.id =
+      (typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : undefined) ??
+      (typeof trace === 'string' ? trace.split('/')[0] : undefined) ??
+      randomUUID();
     req.log = logger.child({ requestId: req.id });
     res.setHeader('X-Request-Id', req.id);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
       const latencyMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const line = { method: req.method, path: req.path, status: res.statusCode, latencyMs: Math.round(latencyMs * 100) / 100 };
+      const line = {
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        latencyMs: Math.round(latencyMs * 100) / 100,
+      };
       if (res.statusCode >= 500) req.log.error(line, 'request');
       else if (res.statusCode >= 400) req.log.warn(line, 'request');
       else req.log.info(line, 'request');

@@ -9,6 +9,9 @@ import { HttpError } from './errors';
  */
 export function loadedSnapshot(ctx: AppContext, chain: ChainInfo): ChainSnapshot {
   const snap = ctx.readModel.get(chain.id);
-  if (!snap) throw new HttpError(503, `pools of chain ${chain.id} are still loading; retry in a few seconds`, { 'Retry-After': '5' });
+  if (!snap)
+    throw new HttpError(503, `pools of chain ${chain.id} are still loading; retry in a few seconds`, {
+      'Retry-After': '5',
+    });
   return snap;
 }

@@ -21,11 +21,14 @@ export function createInternalJobsFeature(deps: InternalJobsDeps): FeatureFactor
     const settings = internalJobsSettings(ctx.config);
     const verifier = deps.verifier ?? new GoogleIdTokenVerifier(ctx.config.internalJobs.oidcCertsUrl);
     const queue =
-      deps.taskQueue ?? (typeof settings.priceTask === 'string' ? undefined : new CloudTasksQueue(settings.priceTask.queue));
+      deps.taskQueue ??
+      (typeof settings.priceTask === 'string' ? undefined : new CloudTasksQueue(settings.priceTask.queue));
     if (ctx.config.jobRunner === 'scheduler' && typeof settings.caller === 'string') ctx.logger.warn(settings.caller);
 
     const priceTick: PriceTick | string =
-      typeof settings.priceTask === 'string' ? settings.priceTask : { settings: settings.priceTask, queue: queue as TaskQueue };
+      typeof settings.priceTask === 'string'
+        ? settings.priceTask
+        : { settings: settings.priceTask, queue: queue as TaskQueue };
     // The caller check guards each job route; unknown paths and other methods are answered first.
     const router = internalJobsRouter(ctx, deps.jobs, priceTick, requireGoogleCaller(verifier, settings.caller));
     return {

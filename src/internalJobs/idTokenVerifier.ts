@@ -56,7 +56,8 @@ function describeRejection(message: string, audience: string): string {
   if (message.startsWith('Token used too late')) return 'the token has expired; request a fresh one';
   if (message.startsWith('Token used too early')) return 'the token is not valid yet (issued in the future)';
   if (message.startsWith('Expiration time too far')) return 'the token lives longer than Google ID tokens may';
-  if (message.startsWith('Wrong recipient')) return `the token's audience is not this service; use audience ${audience}`;
+  if (message.startsWith('Wrong recipient'))
+    return `the token's audience is not this service; use audience ${audience}`;
   if (message.startsWith('Invalid issuer')) return 'the token was not issued by accounts.google.com';
   if (message.startsWith('Invalid token signature') || message.startsWith('No pem found')) {
     return "the token is not signed by one of Google's current keys";

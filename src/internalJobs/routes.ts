@@ -28,7 +28,12 @@ export interface PriceTick {
  * is a 404 and another method a 405 with `Allow: POST`, both before the guard, so a caller's typo
  * is told apart from a missing configuration (the guard's 503) or a refused token.
  */
-export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick: PriceTick | string, guard: RequestHandler): Router {
+export function internalJobsRouter(
+  ctx: AppContext,
+  jobs: JobRunners,
+  priceTick: PriceTick | string,
+  guard: RequestHandler,
+): Router {
   const r = Router();
   const JOB_PATHS = [
     '/internal/jobs/update-pools/:chainId',
@@ -49,7 +54,10 @@ export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick:
     const chain = resolveChainParam(req.params.chainId, ctx.config);
     const report = await jobs.decoratePools(ctx, chain.id);
     if (report.gaugeError !== undefined) {
-      throw new HttpError(502, `pools were decorated, but the gauge data failed (${report.gaugeError}); staking and reward APRs keep their last values; retry later`);
+      throw new HttpError(
+        502,
+        `pools were decorated, but the gauge data failed (${report.gaugeError}); staking and reward APRs keep their last values; retry later`,
+      );
     }
     res.status(201).end();
   });
@@ -68,7 +76,10 @@ export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick:
     if (updated.status === 'rejected') throw updated.reason;
     if (enqueued.status === 'rejected') {
       req.log?.error({ err: (enqueued.reason as Error).message, task: task.id }, 'enqueue failed');
-      throw new HttpError(502, `prices were updated but the half-minute task could not be enqueued: ${(enqueued.reason as Error).message}; check the queue and the runtime account's roles`);
+      throw new HttpError(
+        502,
+        `prices were updated but the half-minute task could not be enqueued: ${(enqueued.reason as Error).message}; check the queue and the runtime account's roles`,
+      );
     }
     res.status(201).end();
   });
@@ -76,11 +87,16 @@ export function internalJobsRouter(ctx: AppContext, jobs: JobRunners, priceTick:
   // Only other methods get here: every POST above answers.
   for (const path of JOB_PATHS) {
     r.all(path, (req) => {
-      throw new HttpError(405, `${req.method} ${req.path} is not allowed; internal jobs run with POST`, { Allow: 'POST' });
+      throw new HttpError(405, `${req.method} ${req.path} is not allowed; internal jobs run with POST`, {
+        Allow: 'POST',
+      });
     });
   }
   r.use('/internal/jobs', (req) => {
-    throw new HttpError(404, `no internal job at ${req.method} ${req.originalUrl.split('?')[0]}; the jobs are ${listed}`);
+    throw new HttpError(
+      404,
+      `no internal job at ${req.method} ${req.originalUrl.split('?')[0]}; the jobs are ${listed}`,
+    );
   });
 
   return r;

@@ -26,14 +26,20 @@ export function internalJobsSettings(config: Config): InternalJobsSettings {
     ['TASKS_QUEUE', j.tasksQueue],
     ['TASKS_LOCATION', j.tasksLocation],
     ['GOOGLE_CLOUD_PROJECT', config.googleCloudProject],
-  ].filter(([, v]) => v === undefined).map(([k]) => k);
+  ]
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
   const priceTask =
     missing.length > 0
       ? `price-tick cannot enqueue the half-minute task: set ${missing.join(', ')}`
       : {
           serviceUrl: j.serviceUrl as string,
           tasksServiceAccount: j.tasksServiceAccount as string,
-          queue: { project: config.googleCloudProject as string, location: j.tasksLocation as string, queue: j.tasksQueue as string },
+          queue: {
+            project: config.googleCloudProject as string,
+            location: j.tasksLocation as string,
+            queue: j.tasksQueue as string,
+          },
         };
   return { caller, priceTask };
 }

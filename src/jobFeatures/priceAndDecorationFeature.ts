@@ -28,7 +28,9 @@ export function priceAndDecorationFeature(ctx: AppContext): Feature {
     routers: [tokenUpdateRouter(ctx)],
     start() {
       if (ctx.config.jobRunner !== 'timers') return;
-      timers.push(every('update-prices', ctx.config.prices.intervalSeconds * 1000, () => updatePrices(ctx), ctx.logger, true));
+      timers.push(
+        every('update-prices', ctx.config.prices.intervalSeconds * 1000, () => updatePrices(ctx), ctx.logger, true),
+      );
       const decorateMs = ctx.config.decoratePoolsIntervalMinutes * 60_000;
       for (const chain of ctx.config.chains) {
         timers.push(every(`decorate-pools:${chain.id}`, decorateMs, () => decoratePools(ctx, chain.id), ctx.logger));

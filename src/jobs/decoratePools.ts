@@ -58,10 +58,16 @@ export function gaugeSourceFor(ctx: AppContext, chainId: number): GaugeSource | 
 function emptiedWhileEarning(fresh: FreshGauges, pools: readonly StoredPool[]): string | undefined {
   if (fresh.byPool.size > 0 || fresh.unread.size > 0) return undefined;
   const earning = pools.filter((p) => (p.apr?.stakingApr.max ?? 0) > 0 || (p.apr?.rewardAprs.total ?? 0) > 0).length;
-  return earning > 0 ? `gauges subgraph: answered no gauges while ${earning} pools earn from one; not believed` : undefined;
+  return earning > 0
+    ? `gauges subgraph: answered no gauges while ${earning} pools earn from one; not believed`
+    : undefined;
 }
 
-async function fetchGauges(ctx: AppContext, chainId: number, nowSeconds: number): Promise<FreshGauges | { error: string } | undefined> {
+async function fetchGauges(
+  ctx: AppContext,
+  chainId: number,
+  nowSeconds: number,
+): Promise<FreshGauges | { error: string } | undefined> {
   const source = gaugeSourceFor(ctx, chainId);
   if (typeof source === 'string') {
     ctx.logger.debug({ job: DECORATE_POOLS_JOB, chainId }, `no gauge data: ${source}`);
@@ -70,7 +76,10 @@ async function fetchGauges(ctx: AppContext, chainId: number, nowSeconds: number)
   try {
     const seconds = ctx.config.decoratePoolsDeadlineSeconds;
     // Wall clock like the upstream client's timers (ctx.now may be a test's fixed clock).
-    return await source.fetch(nowSeconds, { at: Date.now() + seconds * 1000, label: `the decoration's ${seconds} s deadline (DECORATE_POOLS_DEADLINE_SECONDS)` });
+    return await source.fetch(nowSeconds, {
+      at: Date.now() + seconds * 1000,
+      label: `the decoration's ${seconds} s deadline (DECORATE_POOLS_DEADLINE_SECONDS)`,
+    });
   } catch (e) {
     if (e instanceof UpstreamError) return { error: e.message };
     throw e;
@@ -86,7 +95,12 @@ function decorationJson(d: Decoration | StoredPool): string {
 export async function decoratePools(ctx: AppContext, chainId: number): Promise<DecorationReport> {
   return runExclusive(
     ctx,
-    { scope: String(chainId), job: DECORATE_POOLS_JOB, busyMessage: `pool decoration for chain ${chainId} is already running`, now: ctx.now },
+    {
+      scope: String(chainId),
+      job: DECORATE_POOLS_JOB,
+      busyMessage: `pool decoration for chain ${chainId} is already running`,
+      now: ctx.now,
+    },
     async (signal) => {
       const started = ctx.now();
       const nowSeconds = Math.floor(started / 1000);
@@ -105,11 +119,22 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
       else if (fetched) gaugeError = emptiedWhileEarning(fetched, first.pools);
       if (gaugeError !== undefined) {
         gauges = { status: 'stale' };
-        ctx.logger.error({ job: DECORATE_POOLS_JOB, chainId, err: gaugeError }, 'gauge data failed; staking and reward APRs keep their last values');
+        ctx.logger.error(
+          { job: DECORATE_POOLS_JOB, chainId, err: gaugeError },
+          'gauge data failed; staking and reward APRs keep their last values',
+        );
       } else if (fetched && !('error' in fetched)) {
         gauges = fetched;
         if (fetched.problems.length > 0) {
-          ctx.logger.warn({ job: DECORATE_POOLS_JOB, chainId, problems: fetched.problems.slice(0, 20), count: fetched.problems.length }, 'some gauges unreadable; their pools keep their last staking and reward APRs');
+          ctx.logger.warn(
+            {
+              job: DECORATE_POOLS_JOB,
+              chainId,
+              problems: fetched.problems.slice(0, 20),
+              count: fetched.problems.length,
+            },
+            'some gauges unreadable; their pools keep their last staking and reward APRs',
+          );
         }
       }
 

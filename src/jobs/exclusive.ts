@@ -89,13 +89,25 @@ function runningHere(held: ReadonlyMap<string, HeldLease>, opts: ExclusiveOption
   return undefined;
 }
 
-export async function runExclusive<T>(ctx: AppContext, opts: ExclusiveOptions, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function runExclusive<T>(
+  ctx: AppContext,
+  opts: ExclusiveOptions,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const store = ctx.store;
   for (;;) {
     const inFlight = opts.waitUntil !== undefined ? runningHere(ctx.state.get(HELD_LEASES), opts) : undefined;
     if (inFlight) return (await settledBy(inFlight.done, opts.waitUntil as number, () => busy(store, opts))) as T;
     const owner = `${PROCESS_OWNER}:${randomUUID().slice(0, 8)}`;
-    if (await store.acquireLease({ scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS, nowMs: opts.now() })) {
+    if (
+      await store.acquireLease({
+        scope: opts.scope,
+        job: opts.job,
+        owner,
+        ttlMs: opts.ttlMs ?? LEASE_TTL_MS,
+        nowMs: opts.now(),
+      })
+    ) {
       return runHeld(ctx, opts, owner, fn);
     }
     const until = opts.waitUntil;
@@ -109,7 +121,10 @@ async function settledBy(done: Promise<unknown>, until: number, onTimeout: () =>
   let timer: NodeJS.Timeout | undefined;
   const late = Symbol('late');
   try {
-    const outcome = await Promise.race([done, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, until - Date.now()))))]);
+    const outcome = await Promise.race([
+      done,
+      new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), Math.max(0, until - Date.now())))),
+    ]);
     if (outcome === late) throw await onTimeout();
     return outcome;
   } finally {
@@ -117,27 +132,38 @@ async function settledBy(done: Promise<unknown>, until: number, onTimeout: () =>
   }
 }
 
-function runHeld<T>(ctx: AppContext, opts: ExclusiveOptions, owner: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+function runHeld<T>(
+  ctx: AppContext,
+  opts: ExclusiveOptions,
+  owner: string,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const { store } = ctx;
   const held = ctx.state.get(HELD_LEASES);
   const lease = { scope: opts.scope, job: opts.job, owner, ttlMs: opts.ttlMs ?? LEASE_TTL_MS };
   const key = `${opts.scope}/${opts.job}/${owner}`;
   const execute = async (): Promise<T> => {
     const abort = new AbortController();
-    const renew = setInterval(() => {
-      store.renewLease({ ...lease, nowMs: opts.now() }).then(
-        (ok) => {
-          if (!ok) abort.abort(new Error(`lost the ${opts.job} lease for ${opts.scope}`));
-        },
-        () => undefined, // a missed renewal is retried on the next tick; the lease outlives two misses
-      );
-    }, Math.max(50, Math.floor(lease.ttlMs / 3)));
+    const renew = setInterval(
+      () => {
+        store.renewLease({ ...lease, nowMs: opts.now() }).then(
+          (ok) => {
+            if (!ok) abort.abort(new Error(`lost the ${opts.job} lease for ${opts.scope}`));
+          },
+          () => undefined, // a missed renewal is retried on the next tick; the lease outlives two misses
+        );
+      },
+      Math.max(50, Math.floor(lease.ttlMs / 3)),
+    );
     renew.unref();
     try {
       return await fn(abort.signal);
     } catch (e) {
       // Every job runs through here (endpoint, timer, Cloud Tasks, CLI): one place to report failures.
-      ctx.errorTracker.reportJobFailure(e, { job: opts.job, chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined });
+      ctx.errorTracker.reportJobFailure(e, {
+        job: opts.job,
+        chainId: /^\d+$/.test(opts.scope) ? Number(opts.scope) : undefined,
+      });
       throw e;
     } finally {
       clearInterval(renew);

@@ -80,7 +80,9 @@ export function planPrices(input: PricePlanInput, nativeUsd: string, results: re
     } else {
       const usd = answered.get(token.address);
       // Unknown to the provider: keep the last price, say so.
-      next = usd ? { ...token, price: priceInNative(usd, nativeUsd), priceUsd: usd, noPriceData: false, lastUpdate: input.nowMs } : { ...token, noPriceData: true };
+      next = usd
+        ? { ...token, price: priceInNative(usd, nativeUsd), priceUsd: usd, noPriceData: false, lastUpdate: input.nowMs }
+        : { ...token, noPriceData: true };
     }
     if (next.noPriceData) noPriceData += 1;
     else priced += 1;

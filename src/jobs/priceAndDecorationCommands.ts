@@ -18,7 +18,9 @@ export function describeDecoration(r: DecorationReport): string[] {
   return [
     `chain ${r.chainId}: ${r.pools} pools, ${r.changed} changed, ${r.withLiquidity} with liquidity, ` +
       `${r.extrapolatedSnapshots} with extrapolated 24 h figures, ${r.withGauge} with gauge APRs, ${r.historyPoints} history points read, ${r.prunedHistory} pruned, ${r.ms} ms`,
-    ...(r.gaugeError !== undefined ? [`gauge data failed (${r.gaugeError}); staking and reward APRs keep their last values`] : []),
+    ...(r.gaugeError !== undefined
+      ? [`gauge data failed (${r.gaugeError}); staking and reward APRs keep their last values`]
+      : []),
   ];
 }
 

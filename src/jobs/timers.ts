@@ -10,7 +10,13 @@ export interface Timer {
   stop(): Promise<void>;
 }
 
-export function every(name: string, intervalMs: number, fn: () => Promise<unknown>, logger: Logger, runNow = false): Timer {
+export function every(
+  name: string,
+  intervalMs: number,
+  fn: () => Promise<unknown>,
+  logger: Logger,
+  runNow = false,
+): Timer {
   if (!(intervalMs > 0)) return { stop: async () => undefined };
   let stopped = false;
   let handle: NodeJS.Timeout | undefined;

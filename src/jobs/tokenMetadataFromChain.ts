@@ -17,14 +17,21 @@ export interface ChainMetadataResult {
   readonly problem: string | null;
 }
 
-export const RPC_DEFAULTS = { timeoutMs: 10_000, batchSize: 100, retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4_000 } } as const;
+export const RPC_DEFAULTS = {
+  timeoutMs: 10_000,
+  batchSize: 100,
+  retry: { attempts: 3, baseDelayMs: 250, maxDelayMs: 4_000 },
+} as const;
 
 export function needsChainMetadata(t: StoredToken): boolean {
   return t.symbol === null || t.name === null;
 }
 
 /** Pure: the tokens with the chain's symbol/name where the subgraph had none. */
-export function mergeChainMetadata(tokens: readonly StoredToken[], found: ReadonlyMap<string, TokenMetadata>): { tokens: StoredToken[]; filled: number } {
+export function mergeChainMetadata(
+  tokens: readonly StoredToken[],
+  found: ReadonlyMap<string, TokenMetadata>,
+): { tokens: StoredToken[]; filled: number } {
   let filled = 0;
   const merged = tokens.map((t) => {
     const m = found.get(t.address);
@@ -51,7 +58,10 @@ export async function withChainMetadata(
     return { ...merged, problem: null };
   } catch (e) {
     const problem = (e as Error).message;
-    logger.warn({ tokens: missing.length, err: problem }, 'token metadata from the chain failed; storing tokens without symbols');
+    logger.warn(
+      { tokens: missing.length, err: problem },
+      'token metadata from the chain failed; storing tokens without symbols',
+    );
     return { tokens, filled: 0, problem };
   }
 }

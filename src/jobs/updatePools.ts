@@ -52,14 +52,26 @@ function memoFor(ctx: AppContext, chainId: number): NormalizeMemo {
   return memo;
 }
 
-export async function updatePools(ctx: AppContext, chainId: number, options: JobCallOptions = {}): Promise<PoolUpdateReport> {
+export async function updatePools(
+  ctx: AppContext,
+  chainId: number,
+  options: JobCallOptions = {},
+): Promise<PoolUpdateReport> {
   const url = ctx.config.subgraphUrls.get(chainId);
-  if (url === undefined) throw new Error(`chain ${chainId} is not enabled (add it to NETWORKS) so its pools cannot be updated`);
-  const client = new SubgraphClient({ url, timeoutMs: ctx.config.subgraph.timeoutMs, retries: ctx.config.subgraph.retries });
+  if (url === undefined)
+    throw new Error(`chain ${chainId} is not enabled (add it to NETWORKS) so its pools cannot be updated`);
+  const client = new SubgraphClient({
+    url,
+    timeoutMs: ctx.config.subgraph.timeoutMs,
+    retries: ctx.config.subgraph.retries,
+  });
   const log = ctx.logger.child({ job: UPDATE_POOLS_JOB, chainId });
 
   const seconds = ctx.config.updatePoolsDeadlineSeconds;
-  const deadline = { at: Date.now() + seconds * 1000, label: `the update's ${seconds} s deadline (UPDATE_POOLS_DEADLINE_SECONDS)` };
+  const deadline = {
+    at: Date.now() + seconds * 1000,
+    label: `the update's ${seconds} s deadline (UPDATE_POOLS_DEADLINE_SECONDS)`,
+  };
 
   const lease = {
     scope: String(chainId),
@@ -90,9 +102,18 @@ interface RunParts {
   readonly deadline: { readonly at: number; readonly label: string };
 }
 
-async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo, signal, log, deadline }: RunParts): Promise<PoolUpdateReport> {
+async function fetchDiffCommit(
+  ctx: AppContext,
+  chainId: number,
+  { client, memo, signal, log, deadline }: RunParts,
+): Promise<PoolUpdateReport> {
   const startedAt = ctx.now();
-  const all = await client.fetchAllPools({ signal, deadline: deadline.at, deadlineLabel: deadline.label, onPage: (p) => log.debug(p, 'subgraph page') });
+  const all = await client.fetchAllPools({
+    signal,
+    deadline: deadline.at,
+    deadlineLabel: deadline.label,
+    onPage: (p) => log.debug(p, 'subgraph page'),
+  });
 
   const known = new Set((await ctx.store.listTokens(chainId)).map((t) => t.address));
   let plan!: PoolUpdatePlan;
@@ -109,7 +130,8 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo,
         removeMissing: all.pools.length > 0,
         normalize: memo.normalize,
       });
-      if (all.pools.length === 0 && stored.length > 0) log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
+      if (all.pools.length === 0 && stored.length > 0)
+        log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
       tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log, {
         ...RPC_DEFAULTS,
         retry: { ...RPC_DEFAULTS.retry, deadline: deadline.at, deadlineLabel: deadline.label },
@@ -122,8 +144,11 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, { client, memo,
     },
     { signal },
   ))!;
-  plan.skipped.slice(0, SKIPPED_LOG_LIMIT).forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
-  if (plan.skipped.length > SKIPPED_LOG_LIMIT) log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
+  plan.skipped
+    .slice(0, SKIPPED_LOG_LIMIT)
+    .forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
+  if (plan.skipped.length > SKIPPED_LOG_LIMIT)
+    log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
   await ctx.readModel.refresh(chainId);
 
   const report: PoolUpdateReport = {

@@ -44,7 +44,10 @@ const CLIENT: AppStateKey<{ client?: PriceClient }> = appStateKey('price client'
 
 function clientFor(ctx: AppContext): PriceClient {
   const slot = ctx.state.get(CLIENT);
-  return (slot.client ??= createPriceClient({ ...ctx.config.prices, deadlineLabel: priceDeadlineLabel(ctx.config.prices.runDeadlineSeconds) }));
+  return (slot.client ??= createPriceClient({
+    ...ctx.config.prices,
+    deadlineLabel: priceDeadlineLabel(ctx.config.prices.runDeadlineSeconds),
+  }));
 }
 
 interface ChainWork {
@@ -61,7 +64,13 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
   const deadline = Date.now() + ctx.config.prices.runDeadlineSeconds * 1000;
   return runExclusive(
     ctx,
-    { scope: 'global', job: UPDATE_PRICES_JOB, busyMessage: UPDATE_PRICES_BUSY, now: ctx.now, waitUntil: options.waitForRunning ? deadline : undefined },
+    {
+      scope: 'global',
+      job: UPDATE_PRICES_JOB,
+      busyMessage: UPDATE_PRICES_BUSY,
+      now: ctx.now,
+      waitUntil: options.waitForRunning ? deadline : undefined,
+    },
     async (signal) => {
       const started = ctx.now();
       const client = clientFor(ctx);
@@ -70,7 +79,10 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
       const chains = ctx.config.chains;
 
       // Native asset prices once per run, for all chains in one request.
-      const nativeUsd = await client.coinPricesUsd(chains.map((c) => c.nativePriceId), deadline);
+      const nativeUsd = await client.coinPricesUsd(
+        chains.map((c) => c.nativePriceId),
+        deadline,
+      );
 
       const work: ChainWork[] = [];
       let answeredBatches = 0;
@@ -80,12 +92,20 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
         const tokens = await ctx.store.listTokens(chain.id);
         const native = nativeUsd.get(chain.nativePriceId);
         if (!native) {
-          work.push({ chainId: chain.id, tokens, requested: 0, skipped: `the price API has no USD price for ${chain.nativePriceId}` });
+          work.push({
+            chainId: chain.id,
+            tokens,
+            requested: 0,
+            skipped: `the price API has no USD price for ${chain.nativePriceId}`,
+          });
           continue;
         }
         const input = { tokens, wrappedNative: chain.wrappedNative, nowMs: ctx.now(), freshnessMs };
         const wanted = chain.pricePlatform ? addressesToPrice(input) : [];
-        const results = chain.pricePlatform && wanted.length > 0 ? await client.tokenPricesUsd(chain.pricePlatform, wanted, deadline) : [];
+        const results =
+          chain.pricePlatform && wanted.length > 0
+            ? await client.tokenPricesUsd(chain.pricePlatform, wanted, deadline)
+            : [];
         for (const r of results) {
           if (r.prices) answeredBatches += 1;
           else {
@@ -96,7 +116,10 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
         work.push({ chainId: chain.id, tokens, requested: wanted.length, plan: planPrices(input, native, results) });
       }
       if (failedBatches > 0 && answeredBatches === 0) {
-        throw new UpstreamError(PRICE_UPSTREAM, `every token price request failed (${failedBatches} batches, first: ${firstError}); no price was changed`);
+        throw new UpstreamError(
+          PRICE_UPSTREAM,
+          `every token price request failed (${failedBatches} batches, first: ${firstError}); no price was changed`,
+        );
       }
 
       const reports: ChainPriceReport[] = [];
@@ -122,7 +145,12 @@ export async function updatePrices(ctx: AppContext, options: JobCallOptions = {}
         });
       }
       await Promise.all(changedChains.map((id) => ctx.readModel.refresh(id)));
-      const report = { chains: reports, requests: client.requestsSent - sentBefore, changedChains, ms: ctx.now() - started };
+      const report = {
+        chains: reports,
+        requests: client.requestsSent - sentBefore,
+        changedChains,
+        ms: ctx.now() - started,
+      };
       ctx.logger.info({ job: UPDATE_PRICES_JOB, ...report }, 'token prices updated');
       return report;
     },

@@ -94,7 +94,10 @@ export function drainable(server: Server): HttpDrain {
 export async function within(ms: number, work: Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const done = await Promise.race([
-    work.then(() => true, () => true),
+    work.then(
+      () => true,
+      () => true,
+    ),
     new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(false), ms);
     }),

@@ -7,10 +7,19 @@ import pino from 'pino';
 export type Logger = pino.Logger;
 
 const SEVERITY: Record<string, string> = {
-  trace: 'DEBUG', debug: 'DEBUG', info: 'INFO', warn: 'WARNING', error: 'ERROR', fatal: 'CRITICAL',
+  trace: 'DEBUG',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARNING',
+  error: 'ERROR',
+  fatal: 'CRITICAL',
 };
 
-export function createLogger(options: { debug: boolean; level?: string; destination?: pino.DestinationStream }): Logger {
+export function createLogger(options: {
+  debug: boolean;
+  level?: string;
+  destination?: pino.DestinationStream;
+}): Logger {
   return pino(
     {
       level: options.level ?? (options.debug ? 'debug' : 'info'),
@@ -20,7 +29,10 @@ export function createLogger(options: { debug: boolean; level?: string; destinat
       formatters: {
         level: (label) => ({ severity: SEVERITY[label] ?? 'DEFAULT' }),
       },
-      redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', '*.accessKey'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.apiKey', '*.accessKey'],
+        censor: '[redacted]',
+      },
     },
     options.destination,
   );

@@ -35,7 +35,10 @@ export class ReadModel {
     if (this.checkIntervalMs > 0) {
       this.check = setInterval(() => {
         for (const id of this.chainIds) {
-          this.store.getMeta(id).then((m) => this.onMeta(m), (e: Error) => this.logger.warn({ chainId: id, err: e.message }, 'read model version check failed'));
+          this.store.getMeta(id).then(
+            (m) => this.onMeta(m),
+            (e: Error) => this.logger.warn({ chainId: id, err: e.message }, 'read model version check failed'),
+          );
         }
       }, this.checkIntervalMs);
       this.check.unref();
@@ -72,7 +75,9 @@ export class ReadModel {
   private onMeta(meta: ChainMeta): void {
     const cur = this.snapshots.get(meta.chainId);
     if (cur && cur.poolsVersion === meta.poolsVersion && cur.tokensVersion === meta.tokensVersion) return;
-    this.reload(meta.chainId).catch((e: Error) => this.logger.error({ chainId: meta.chainId, err: e.message }, 'read model reload failed'));
+    this.reload(meta.chainId).catch((e: Error) =>
+      this.logger.error({ chainId: meta.chainId, err: e.message }, 'read model reload failed'),
+    );
   }
 
   /** One load per chain at a time; a change that arrives during a load triggers one more. */
@@ -96,14 +101,30 @@ export class ReadModel {
     const meta = await this.store.getMeta(chainId);
     let next: ChainSnapshot;
     if (prev && prev.poolsVersion === meta.poolsVersion) {
-      next = prev.withTokens(meta, byKey(await this.store.listTokens(chainId), (t) => t.address), this.now());
+      next = prev.withTokens(
+        meta,
+        byKey(await this.store.listTokens(chainId), (t) => t.address),
+        this.now(),
+      );
     } else {
       const [pools, tokens] = await Promise.all([this.store.listPools(chainId), this.store.listTokens(chainId)]);
-      next = new ChainSnapshot(chainId, meta, byKey(pools, (p) => p.id), byKey(tokens, (t) => t.address), this.now());
+      next = new ChainSnapshot(
+        chainId,
+        meta,
+        byKey(pools, (p) => p.id),
+        byKey(tokens, (t) => t.address),
+        this.now(),
+      );
     }
     this.snapshots.set(chainId, next);
     this.logger.debug(
-      { chainId, poolsVersion: next.poolsVersion, tokensVersion: next.tokensVersion, pools: next.pools.length, ms: this.now() - started },
+      {
+        chainId,
+        poolsVersion: next.poolsVersion,
+        tokensVersion: next.tokensVersion,
+        pools: next.pools.length,
+        ms: this.now() - started,
+      },
       'read model loaded',
     );
     for (const l of this.listeners) {

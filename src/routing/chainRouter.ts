@@ -83,14 +83,20 @@ export class ChainRouter {
     readonly chain: RouterChain,
     private readonly pools: SubgraphPoolBase[],
   ) {
-    this.sor = new SOR(NO_NODE, sorConfigFor(chain), { getPools: async () => pools }, {
-      getNativeAssetPriceInToken: async (token: string) => this.prices[token.toLowerCase()] ?? '0',
-    });
+    this.sor = new SOR(
+      NO_NODE,
+      sorConfigFor(chain),
+      { getPools: async () => pools },
+      {
+        getNativeAssetPriceInToken: async (token: string) => this.prices[token.toLowerCase()] ?? '0',
+      },
+    );
   }
 
   static async create(chain: RouterChain, pools: SubgraphPoolBase[]): Promise<ChainRouter> {
     const router = new ChainRouter(chain, pools);
-    if (!(await router.sor.fetchPools())) throw new Error(`the SOR could not load the ${pools.length} pools of chain ${chain.id}`);
+    if (!(await router.sor.fetchPools()))
+      throw new Error(`the SOR could not load the ${pools.length} pools of chain ${chain.id}`);
     return router;
   }
 
@@ -112,10 +118,13 @@ export class ChainRouter {
     const tokenOut = sorTokenAddress(req.buyToken);
     const reasons: string[] = [];
     const excluded: string[] = [];
-    for (let router: ChainRouter | undefined; ; ) {
+    for (let router: ChainRouter | undefined; ;) {
       const attempt = await (router ?? this).attempt(tokenIn, tokenOut, req);
       if (attempt.ok) {
-        return { info: this.exact(serializeSwapInfo(attempt.info), req.orderKind, req.timestamp), ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}) };
+        return {
+          info: this.exact(serializeSwapInfo(attempt.info), req.orderKind, req.timestamp),
+          ...(reasons.length > 0 ? { rejected: reasons.join('; ') } : {}),
+        };
       }
       if (attempt.reason !== '') reasons.push(attempt.reason);
       if (!attempt.poolId || excluded.length >= MAX_POOL_EXCLUSIONS) break;
@@ -138,10 +147,17 @@ export class ChainRouter {
       const built = buildModels(this.pools.map(specFromRoutingPool), { timestamp });
       this.models = { timestamp, byId: new Map(built.models.map((m) => [m.id, m])) };
     }
-    this.decimals ??= new Map(this.pools.flatMap((p) => p.tokens.map((t) => [t.address.toLowerCase(), t.decimals] as const)));
+    this.decimals ??= new Map(
+      this.pools.flatMap((p) => p.tokens.map((t) => [t.address.toLowerCase(), t.decimals] as const)),
+    );
     const weth = this.chain.wrappedNative.toLowerCase();
     const assets = info.tokenAddresses.map((a) => (a.toLowerCase() === ZERO_ADDRESS ? weth : a.toLowerCase()));
-    const steps = info.swaps.map((s) => ({ poolId: s.poolId.toLowerCase(), assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: BigInt(s.amount) }));
+    const steps = info.swaps.map((s) => ({
+      poolId: s.poolId.toLowerCase(),
+      assetInIndex: s.assetInIndex,
+      assetOutIndex: s.assetOutIndex,
+      amount: BigInt(s.amount),
+    }));
     const byId = this.models.byId;
     const r = replayBatchSwap(kind, steps, assets, (id) => byId.get(id));
     const index = (t: string) => info.tokenAddresses.findIndex((a) => a.toLowerCase() === t.toLowerCase());
@@ -149,13 +165,21 @@ export class ChainRouter {
     const exactAmount = delta === undefined ? undefined : kind === 'sell' ? -delta : delta;
     const amount = exactAmount !== undefined && exactAmount > 0n ? exactAmount : BigInt(info.returnAmount);
     const shift = amount - BigInt(info.returnAmount);
-    const decimalsOf = (t: string) => this.decimals?.get(t.toLowerCase() === ZERO_ADDRESS ? weth : t.toLowerCase()) ?? 18;
+    const decimalsOf = (t: string) =>
+      this.decimals?.get(t.toLowerCase() === ZERO_ADDRESS ? weth : t.toLowerCase()) ?? 18;
     return {
       ...info,
       returnAmount: amount.toString(),
       returnAmountFromSwaps: amount.toString(),
       returnAmountConsideringFees: (BigInt(info.returnAmountConsideringFees) + shift).toString(),
-      priceImpact: priceImpact(kind, BigInt(info.swapAmount), amount, decimalsOf(info.tokenIn), decimalsOf(info.tokenOut), Number(info.marketSp)),
+      priceImpact: priceImpact(
+        kind,
+        BigInt(info.swapAmount),
+        amount,
+        decimalsOf(info.tokenIn),
+        decimalsOf(info.tokenOut),
+        Number(info.marketSp),
+      ),
     };
   }
 
@@ -188,7 +212,10 @@ export class ChainRouter {
     let router = this.without.get(key);
     if (!router) {
       const skip = new Set(poolIds);
-      router = ChainRouter.create(this.chain, this.pools.filter((p) => !skip.has(p.id)));
+      router = ChainRouter.create(
+        this.chain,
+        this.pools.filter((p) => !skip.has(p.id)),
+      );
       router.catch(() => this.without.delete(key));
       if (this.without.size >= 16) this.without.delete(this.without.keys().next().value!);
       this.without.set(key, router);

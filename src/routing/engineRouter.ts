@@ -26,7 +26,11 @@ export class EngineRouter {
   private engine: SwapEngine | undefined;
   private engineTimestamp: number | undefined;
   /** Models of pools whose swaps do not depend on time: built once per pool set. */
-  private readonly fixed: { readonly models: PoolModel[]; readonly skipped: { id: string; reason: string }[]; readonly timed: PoolSpec[] };
+  private readonly fixed: {
+    readonly models: PoolModel[];
+    readonly skipped: { id: string; reason: string }[];
+    readonly timed: PoolSpec[];
+  };
   private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
   /** Join/exit hops per model, kept like the edges (src/domain/swap/joinExitPools.ts). */
   private readonly hops = new WeakMap<PoolModel, JoinExitPool | null>();
@@ -39,7 +43,10 @@ export class EngineRouter {
     pools: readonly SubgraphPoolBase[],
   ) {
     const specs = pools.map(specFromRoutingPool);
-    const built = buildModels(specs.filter((p) => !isTimeDependent(p)), { timestamp: 0 });
+    const built = buildModels(
+      specs.filter((p) => !isTimeDependent(p)),
+      { timestamp: 0 },
+    );
     this.fixed = { models: built.models, skipped: built.skipped, timed: specs.filter(isTimeDependent) };
   }
 
@@ -50,7 +57,10 @@ export class EngineRouter {
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
       const timed = buildModels(this.fixed.timed, { timestamp });
-      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, { joinExit: this.chain.joinExit === true, hopCache: this.hops });
+      this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, {
+        joinExit: this.chain.joinExit === true,
+        hopCache: this.hops,
+      });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];
     }
@@ -70,10 +80,24 @@ export class EngineRouter {
     const tokenOut = nativeOut ? weth : req.buyToken.toLowerCase();
     const wireIn = nativeIn ? ZERO_ADDRESS : tokenIn;
     const wireOut = nativeOut ? ZERO_ADDRESS : tokenOut;
-    const empty = { info: { ...emptySwapInfo(wireIn, wireOut), tokenInForSwaps: tokenIn, tokenOutFromSwaps: tokenOut, priceImpact: '0' } };
+    const empty = {
+      info: {
+        ...emptySwapInfo(wireIn, wireOut),
+        tokenInForSwaps: tokenIn,
+        tokenOutFromSwaps: tokenOut,
+        priceImpact: '0',
+      },
+    };
     if (tokenIn === tokenOut) return empty;
     const gasPerSwap = gasPerSwapIn(BigInt(req.gasPrice), this.prices, weth, (t) => engine.graph.decimals.get(t));
-    const route = engine.route({ tokenIn, tokenOut, kind: req.orderKind, amount: BigInt(req.amount), gasPerSwap, ...(req.singlePath ? { singlePath: true } : {}) });
+    const route = engine.route({
+      tokenIn,
+      tokenOut,
+      kind: req.orderKind,
+      amount: BigInt(req.amount),
+      gasPerSwap,
+      ...(req.singlePath ? { singlePath: true } : {}),
+    });
     if (!route) return empty;
     return { info: this.serialize(route, wireIn, wireOut, req.stepAmounts === true) };
   }
@@ -85,16 +109,24 @@ export class EngineRouter {
     const assets = batch.assets.map((a) => (a === route.tokenIn ? wireIn : a === route.tokenOut ? wireOut : a));
     const amount = route.amount.toString();
     const returnAmount = route.returnAmount.toString();
-    const consideringFees = route.kind === 'sell' ? route.returnAmount - route.gasCost : route.returnAmount + route.gasCost;
+    const consideringFees =
+      route.kind === 'sell' ? route.returnAmount - route.gasCost : route.returnAmount + route.gasCost;
     // A join or exit needs the batch relayer: such routes are marked, with every step's result
     // (what each path's minimum out follows from; see src/routing/relayer).
     const relayer = batch.steps.some((s) => s.action !== undefined);
     const stepExtras = (k: number, action: 'join' | 'exit' | undefined) =>
-      relayer || stepAmounts ? { ...(action ? { action } : {}), returnAmount: String(route.stepAmounts?.[k] ?? '') } : {};
+      relayer || stepAmounts
+        ? { ...(action ? { action } : {}), returnAmount: String(route.stepAmounts?.[k] ?? '') }
+        : {};
     return {
       tokenAddresses: assets,
       swaps: batch.steps.map((s, k) => ({
-        poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount.toString(), userData: '0x', ...stepExtras(k, s.action),
+        poolId: s.poolId,
+        assetInIndex: s.assetInIndex,
+        assetOutIndex: s.assetOutIndex,
+        amount: s.amount.toString(),
+        userData: '0x',
+        ...stepExtras(k, s.action),
       })),
       swapAmount: amount,
       swapAmountForSwaps: amount,
@@ -106,7 +138,14 @@ export class EngineRouter {
       tokenOut: wireOut,
       tokenOutFromSwaps: route.tokenOut,
       marketSp: plainDecimal(route.spotPrice),
-      priceImpact: priceImpact(route.kind, route.amount, route.returnAmount, decimals(route.tokenIn), decimals(route.tokenOut), route.spotPrice),
+      priceImpact: priceImpact(
+        route.kind,
+        route.amount,
+        route.returnAmount,
+        decimals(route.tokenIn),
+        decimals(route.tokenOut),
+        route.spotPrice,
+      ),
       ...(relayer ? { relayerRequired: true as const } : {}),
     };
   }

@@ -30,7 +30,11 @@ import type { QuoteRequest, SerializedSwap, SerializedSwapInfo } from './types';
 export const ZERO_POOL_ID = `0x${'0'.repeat(64)}`;
 
 /** A quote waits on these reads: short timeouts, one retry. */
-export const LIDO_RPC = { timeoutMs: 5_000, batchSize: 100, retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 1_000 } } as const;
+export const LIDO_RPC = {
+  timeoutMs: 5_000,
+  batchSize: 100,
+  retry: { attempts: 2, baseDelayMs: 200, maxDelayMs: 1_000 },
+} as const;
 
 export type Quote = (req: QuoteRequest) => Promise<SerializedSwapInfo>;
 
@@ -49,7 +53,10 @@ export function lidoSide(chain: ChainInfo, req: Pick<QuoteRequest, 'sellToken' |
  */
 function withStepResults(inner: SerializedSwapInfo): SerializedSwapInfo {
   if (inner.swaps.every((s) => s.returnAmount !== undefined && /^\d+$/.test(s.returnAmount))) return inner;
-  throw new HttpError(422, 'stETH routes are built on every step\'s result, which only the service\'s own engine answers (ROUTER_ENGINE=own); no route was quoted');
+  throw new HttpError(
+    422,
+    "stETH routes are built on every step's result, which only the service's own engine answers (ROUTER_ENGINE=own); no route was quoted",
+  );
 }
 
 /** Paths of a quoted route: index ranges of its swaps (a non-zero amount starts a path). */
@@ -57,15 +64,26 @@ function pathStarts(info: SerializedSwapInfo): number[] {
   return info.swaps.flatMap((s, k) => (BigInt(s.amount) > 0n ? [k] : []));
 }
 
-export async function quoteWithLido(chain: ChainInfo, rates: WstEthRates | undefined, req: QuoteRequest, quote: Quote): Promise<SerializedSwapInfo> {
+export async function quoteWithLido(
+  chain: ChainInfo,
+  rates: WstEthRates | undefined,
+  req: QuoteRequest,
+  quote: Quote,
+): Promise<SerializedSwapInfo> {
   const side = lidoSide(chain, req);
   const lido = chain.lido;
   if (!side || !lido) return quote(req);
   if (req.orderKind !== 'sell') {
-    throw new HttpError(422, `stETH ${side === 'in' ? 'in' : 'out'} is wrapped or unwrapped by the batch relayer, and Lido's rounding lets only sells be exact: send orderKind "sell" (or trade wstETH, ${lido.wstETH}) (no transaction was built)`);
+    throw new HttpError(
+      422,
+      `stETH ${side === 'in' ? 'in' : 'out'} is wrapped or unwrapped by the batch relayer, and Lido's rounding lets only sells be exact: send orderKind "sell" (or trade wstETH, ${lido.wstETH}) (no transaction was built)`,
+    );
   }
   if (!rates) {
-    throw new HttpError(422, `stETH orders are routed as wstETH at Lido's live ratio, read from the chain's node, and chain ${chain.id} has no RPC URL configured (RPC_URL_${chain.id}); no route was quoted`);
+    throw new HttpError(
+      422,
+      `stETH orders are routed as wstETH at Lido's live ratio, read from the chain's node, and chain ${chain.id} has no RPC URL configured (RPC_URL_${chain.id}); no route was quoted`,
+    );
   }
   const block = await rates.pin();
   const convert = async (view: 'getWstETHByStETH' | 'getStETHByWstETH', amounts: readonly bigint[]) => {
@@ -73,25 +91,48 @@ export async function quoteWithLido(chain: ChainInfo, rates: WstEthRates | undef
       return await rates.convert(lido.wstETH, view, amounts, block);
     } catch (e) {
       if (e instanceof WstEthConversionReverted) {
-        throw new HttpError(422, `amount: ${req.amount} is beyond what Lido's wstETH converts (its ${view} reverted); send an amount within the token's supply (no route was quoted)`);
+        throw new HttpError(
+          422,
+          `amount: ${req.amount} is beyond what Lido's wstETH converts (its ${view} reverted); send an amount within the token's supply (no route was quoted)`,
+        );
       }
       throw e;
     }
   };
   const none = emptySwapInfo(req.sellToken, req.buyToken);
-  return side === 'in' ? wrapIn(req, lido.stETH, lido.wstETH, convert, quote, none) : unwrapOut(req, lido.stETH, lido.wstETH, convert, quote, none);
+  return side === 'in'
+    ? wrapIn(req, lido.stETH, lido.wstETH, convert, quote, none)
+    : unwrapOut(req, lido.stETH, lido.wstETH, convert, quote, none);
 }
 
 type Convert = (view: 'getWstETHByStETH' | 'getStETHByWstETH', amounts: readonly bigint[]) => Promise<bigint[]>;
 
-async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert: Convert, quote: Quote, none: SerializedSwapInfo): Promise<SerializedSwapInfo> {
+async function wrapIn(
+  req: QuoteRequest,
+  stETH: string,
+  wstETH: string,
+  convert: Convert,
+  quote: Quote,
+  none: SerializedSwapInfo,
+): Promise<SerializedSwapInfo> {
   const [wst] = await convert('getWstETHByStETH', [req.amount]);
   if (!wst) return none;
   const wrapStep = (assetIn: number, assetOut: number): SerializedSwap => ({
-    poolId: ZERO_POOL_ID, assetInIndex: assetIn, assetOutIndex: assetOut, amount: req.amount.toString(), userData: '0x', action: 'wrap', returnAmount: wst.toString(),
+    poolId: ZERO_POOL_ID,
+    assetInIndex: assetIn,
+    assetOutIndex: assetOut,
+    amount: req.amount.toString(),
+    userData: '0x',
+    action: 'wrap',
+    returnAmount: wst.toString(),
   });
   if (req.buyToken.toLowerCase() === wstETH) {
-    return withAmounts({ ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: ratio(req.amount, wst) }, req.amount, wst, wst);
+    return withAmounts(
+      { ...none, tokenAddresses: [stETH, wstETH], swaps: [wrapStep(0, 1)], marketSp: ratio(req.amount, wst) },
+      req.amount,
+      wst,
+      wst,
+    );
   }
   let quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true });
   if (!hasRoute(quoted)) return none;
@@ -100,7 +141,10 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
   if (pathStarts(quoted).length !== 1) {
     quoted = await quote({ ...req, sellToken: wstETH, amount: wst, stepAmounts: true, singlePath: true });
     if (!hasRoute(quoted)) {
-      throw new HttpError(422, `the wstETH route for ${req.amount} stETH needs several paths, no single path carries it, and one relayer wrap can feed only one exactly; sell a smaller amount, or sell wstETH (no transaction was built)`);
+      throw new HttpError(
+        422,
+        `the wstETH route for ${req.amount} stETH needs several paths, no single path carries it, and one relayer wrap can feed only one exactly; sell a smaller amount, or sell wstETH (no transaction was built)`,
+      );
     }
   }
   const inner = withStepResults(quoted);
@@ -108,26 +152,55 @@ async function wrapIn(req: QuoteRequest, stETH: string, wstETH: string, convert:
   const wstIndex = inner.tokenAddresses.findIndex((a) => a.toLowerCase() === wstETH);
   const swaps = [wrapStep(assets.length - 1, wstIndex), ...inner.swaps.map((s) => ({ ...s, amount: '0' }))];
   return {
-    ...inner, tokenAddresses: assets, swaps, tokenIn: req.sellToken, tokenInForSwaps: stETH,
+    ...inner,
+    tokenAddresses: assets,
+    swaps,
+    tokenIn: req.sellToken,
+    tokenInForSwaps: stETH,
     // The wstETH route's price (wstETH per unit out) in stETH: times stETH per wstETH of this wrap.
     marketSp: scaled(inner.marketSp, req.amount, wst),
-    swapAmount: req.amount.toString(), swapAmountForSwaps: req.amount.toString(), relayerRequired: true,
+    swapAmount: req.amount.toString(),
+    swapAmountForSwaps: req.amount.toString(),
+    relayerRequired: true,
   };
 }
 
-async function unwrapOut(req: QuoteRequest, stETH: string, wstETH: string, convert: Convert, quote: Quote, none: SerializedSwapInfo): Promise<SerializedSwapInfo> {
+async function unwrapOut(
+  req: QuoteRequest,
+  stETH: string,
+  wstETH: string,
+  convert: Convert,
+  quote: Quote,
+  none: SerializedSwapInfo,
+): Promise<SerializedSwapInfo> {
   /** What unwrapping w wstETH surely pays the receiver, per path. */
   const surely = async (ws: readonly bigint[]) => {
     const r = await convert('getStETHByWstETH', ws);
     return convert('getStETHByWstETH', await convert('getWstETHByStETH', r));
   };
   const unwrapStep = (assetIn: number, assetOut: number, amount: bigint, out: bigint): SerializedSwap => ({
-    poolId: ZERO_POOL_ID, assetInIndex: assetIn, assetOutIndex: assetOut, amount: amount.toString(), userData: '0x', action: 'unwrap', returnAmount: out.toString(),
+    poolId: ZERO_POOL_ID,
+    assetInIndex: assetIn,
+    assetOutIndex: assetOut,
+    amount: amount.toString(),
+    userData: '0x',
+    action: 'unwrap',
+    returnAmount: out.toString(),
   });
   if (req.sellToken.toLowerCase() === wstETH) {
     const [out = 0n] = await surely([req.amount]);
     if (out === 0n) return none;
-    return withAmounts({ ...none, tokenAddresses: [wstETH, stETH], swaps: [unwrapStep(0, 1, req.amount, out)], marketSp: ratio(req.amount, out) }, req.amount, out, out);
+    return withAmounts(
+      {
+        ...none,
+        tokenAddresses: [wstETH, stETH],
+        swaps: [unwrapStep(0, 1, req.amount, out)],
+        marketSp: ratio(req.amount, out),
+      },
+      req.amount,
+      out,
+      out,
+    );
   }
   const quoted = await quote({ ...req, buyToken: wstETH, stepAmounts: true });
   if (!hasRoute(quoted)) return none;
@@ -148,19 +221,40 @@ async function unwrapOut(req: QuoteRequest, stETH: string, wstETH: string, conve
   const total = outs.reduce((a, b) => a + b, 0n);
   const fees = BigInt(inner.returnAmount) - BigInt(inner.returnAmountConsideringFees);
   return {
-    ...inner, tokenAddresses: assets, swaps, tokenOut: req.buyToken, tokenOutFromSwaps: stETH,
+    ...inner,
+    tokenAddresses: assets,
+    swaps,
+    tokenOut: req.buyToken,
+    tokenOutFromSwaps: stETH,
     // The wstETH route's price (units in per wstETH) per stETH: times wstETH per stETH of the unwraps.
-    marketSp: scaled(inner.marketSp, wsts.reduce((a, b) => a + b, 0n), total),
-    returnAmount: total.toString(), returnAmountFromSwaps: total.toString(),
+    marketSp: scaled(
+      inner.marketSp,
+      wsts.reduce((a, b) => a + b, 0n),
+      total,
+    ),
+    returnAmount: total.toString(),
+    returnAmountFromSwaps: total.toString(),
     // Gas, priced in wstETH by the inner route, taken as stETH (a display figure).
-    returnAmountConsideringFees: (total > fees ? total - fees : 0n).toString(), relayerRequired: true,
+    returnAmountConsideringFees: (total > fees ? total - fees : 0n).toString(),
+    relayerRequired: true,
   };
 }
 
-function withAmounts(info: SerializedSwapInfo, amount: bigint, out: bigint, consideringFees: bigint): SerializedSwapInfo {
+function withAmounts(
+  info: SerializedSwapInfo,
+  amount: bigint,
+  out: bigint,
+  consideringFees: bigint,
+): SerializedSwapInfo {
   return {
-    ...info, swapAmount: amount.toString(), swapAmountForSwaps: amount.toString(), returnAmount: out.toString(),
-    returnAmountFromSwaps: out.toString(), returnAmountConsideringFees: consideringFees.toString(), priceImpact: '0', relayerRequired: true,
+    ...info,
+    swapAmount: amount.toString(),
+    swapAmountForSwaps: amount.toString(),
+    returnAmount: out.toString(),
+    returnAmountFromSwaps: out.toString(),
+    returnAmountConsideringFees: consideringFees.toString(),
+    priceImpact: '0',
+    relayerRequired: true,
   };
 }
 

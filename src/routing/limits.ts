@@ -56,8 +56,12 @@ export function signedLimits(args: {
   const { kind, assetCount, inIndex, outIndex, amount, returnAmount, slippage } = args;
   const maxPaid = kind === 'sell' ? amount : maxIn(returnAmount, slippage);
   const minReceived = kind === 'sell' ? minOut(returnAmount, slippage) : amount;
-  if (maxPaid > INT256_MAX) throw new LimitError(`the input limit ${maxPaid} does not fit the Vault's int256 limits; ask for a smaller amount`);
-  if (minReceived > -INT256_MIN) throw new LimitError(`the output limit ${minReceived} does not fit the Vault's int256 limits; ask for a smaller amount`);
+  if (maxPaid > INT256_MAX)
+    throw new LimitError(`the input limit ${maxPaid} does not fit the Vault's int256 limits; ask for a smaller amount`);
+  if (minReceived > -INT256_MIN)
+    throw new LimitError(
+      `the output limit ${minReceived} does not fit the Vault's int256 limits; ask for a smaller amount`,
+    );
   const limits = new Array<bigint>(assetCount).fill(0n);
   limits[inIndex] = maxPaid;
   limits[outIndex] = -minReceived;

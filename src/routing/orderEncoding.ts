@@ -40,7 +40,13 @@ export function encodeOrder(input: OrderInput): SorOrderResponse {
   const outIndex = indexOf(info.tokenAddresses, info.tokenOut);
   const returnAmount = BigInt(info.returnAmount);
   const { limits, maxPaid, minReceived } = signedLimits({
-    kind, assetCount: assets.length, inIndex, outIndex, amount, returnAmount, slippage: input.slippage,
+    kind,
+    assetCount: assets.length,
+    inIndex,
+    outIndex,
+    amount,
+    returnAmount,
+    slippage: input.slippage,
   });
   const data = vaultInterface.encodeFunctionData('batchSwap', [
     kind === 'sell' ? SWAP_KIND.GIVEN_IN : SWAP_KIND.GIVEN_OUT,
@@ -54,7 +60,12 @@ export function encodeOrder(input: OrderInput): SorOrderResponse {
   const sellAmount = kind === 'sell' ? amount : returnAmount;
   const buyAmount = kind === 'sell' ? returnAmount : amount;
   return {
-    price: { sellAmount: sellAmount.toString(), buyAmount: buyAmount.toString(), allowanceTarget: getAddress(input.vault), price: info.marketSp },
+    price: {
+      sellAmount: sellAmount.toString(),
+      buyAmount: buyAmount.toString(),
+      allowanceTarget: getAddress(input.vault),
+      price: info.marketSp,
+    },
     // Routes with a join or exit go through the relayer (relayer/encodeRelayerOrder.ts); this one is Vault only.
     to: getAddress(input.vault),
     data,

@@ -7,8 +7,23 @@ import type { PoolSpec } from '../domain/swap/poolModel';
  * keeps them together.
  */
 const GYRO_FIELDS = [
-  'alpha', 'beta', 'sqrtAlpha', 'sqrtBeta', 'root3Alpha', 'c', 's', 'lambda', 'tauAlphaX', 'tauAlphaY',
-  'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq',
+  'alpha',
+  'beta',
+  'sqrtAlpha',
+  'sqrtBeta',
+  'root3Alpha',
+  'c',
+  's',
+  'lambda',
+  'tauAlphaX',
+  'tauAlphaY',
+  'tauBetaX',
+  'tauBetaY',
+  'u',
+  'v',
+  'w',
+  'z',
+  'dSq',
 ] as const;
 
 const stringField = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -29,9 +44,14 @@ export function specFromRoutingPool(p: SubgraphPoolBase): PoolSpec {
     tokens: p.tokens.map((t) => {
       const extra = t as unknown as { oldPriceRate?: unknown; isExemptFromYieldProtocolFee?: unknown };
       return {
-        address: t.address, balance: t.balance, decimals: t.decimals, weight: t.weight ?? null, priceRate: t.priceRate ?? null,
+        address: t.address,
+        balance: t.balance,
+        decimals: t.decimals,
+        weight: t.weight ?? null,
+        priceRate: t.priceRate ?? null,
         oldPriceRate: typeof extra.oldPriceRate === 'string' ? extra.oldPriceRate : null,
-        isExemptFromYieldProtocolFee: typeof extra.isExemptFromYieldProtocolFee === 'boolean' ? extra.isExemptFromYieldProtocolFee : null,
+        isExemptFromYieldProtocolFee:
+          typeof extra.isExemptFromYieldProtocolFee === 'boolean' ? extra.isExemptFromYieldProtocolFee : null,
       };
     }),
     expiryTime: p.expiryTime ?? null,

@@ -5,7 +5,14 @@ import type { OrderKind } from './types';
  * trade's own size. 0 for a trade too small to move the price. A float for display, as a plain
  * decimal string; amounts stay exact elsewhere.
  */
-export function priceImpact(kind: OrderKind, amount: bigint, returnAmount: bigint, decimalsIn: number, decimalsOut: number, spot: number): string {
+export function priceImpact(
+  kind: OrderKind,
+  amount: bigint,
+  returnAmount: bigint,
+  decimalsIn: number,
+  decimalsOut: number,
+  spot: number,
+): string {
   if (!(spot > 0) || !Number.isFinite(spot) || returnAmount <= 0n) return '0';
   const given = Number(amount) / 10 ** (kind === 'sell' ? decimalsIn : decimalsOut);
   const got = Number(returnAmount) / 10 ** (kind === 'sell' ? decimalsOut : decimalsIn);

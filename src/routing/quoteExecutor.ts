@@ -57,7 +57,15 @@ export class WorkerExecutor implements QuoteExecutor {
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
     // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
     // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
-    return new Piscina({ filename, execArgv, minThreads: threads, maxThreads: threads, idleTimeout: 60_000, niceIncrement: 10, stricterFIFO: true });
+    return new Piscina({
+      filename,
+      execArgv,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      niceIncrement: 10,
+      stricterFIFO: true,
+    });
   }
 
   async close(): Promise<void> {

@@ -45,9 +45,21 @@ export class QuoteService {
 
   /** Builds the router of a new snapshot so the first quote after a reload does not pay for it. */
   async warm(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
-    await this.executor.run(this.task(chain, snap, {
-      sellToken: chain.wrappedNative, buyToken: chain.wrappedNative, orderKind: 'sell', amount: 1n, gasPrice: 0n, minLiquidityUsd,
-    }, true));
+    await this.executor.run(
+      this.task(
+        chain,
+        snap,
+        {
+          sellToken: chain.wrappedNative,
+          buyToken: chain.wrappedNative,
+          orderKind: 'sell',
+          amount: 1n,
+          gasPrice: 0n,
+          minLiquidityUsd,
+        },
+        true,
+      ),
+    );
   }
 
   get hasQuoted(): boolean {
@@ -62,14 +74,27 @@ export class QuoteService {
     // Prices only matter when gas does; leaving them out of gas-free keys keeps those hits alive
     // across the 30-second price updates.
     const key = [
-      this.engine, pools.key, req.gasPrice === 0n ? '-' : prices.key, timestamp, req.minLiquidityUsd,
-      req.sellToken, req.buyToken, req.orderKind, req.amount, req.gasPrice, req.stepAmounts === true ? 'steps' : '-', req.singlePath === true ? 'single' : '-',
+      this.engine,
+      pools.key,
+      req.gasPrice === 0n ? '-' : prices.key,
+      timestamp,
+      req.minLiquidityUsd,
+      req.sellToken,
+      req.buyToken,
+      req.orderKind,
+      req.amount,
+      req.gasPrice,
+      req.stepAmounts === true ? 'steps' : '-',
+      req.singlePath === true ? 'single' : '-',
     ].join('|');
     const hit = this.cache?.get(key);
     if (hit) return hit;
     const result = this.executor.run(this.task(chain, snap, req)).then((outcome: RouteOutcome) => {
       if (outcome.rejected) {
-        this.logger.warn({ chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected }, 'route rejected by the sanity check');
+        this.logger.warn(
+          { chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected },
+          'route rejected by the sanity check',
+        );
       }
       return outcome.info;
     });
@@ -86,7 +111,12 @@ export class QuoteService {
     const pools = this.poolsInput(snap);
     const prices = this.pricesInput(snap);
     return {
-      chain: { id: chain.id, vault: chain.vault, wrappedNative: chain.wrappedNative, joinExit: this.joinExit(chain.id) },
+      chain: {
+        id: chain.id,
+        vault: chain.vault,
+        wrappedNative: chain.wrappedNative,
+        joinExit: this.joinExit(chain.id),
+      },
       poolsKey: pools.key,
       pools: pools.data,
       pricesKey: prices.key,
@@ -108,7 +138,10 @@ export class QuoteService {
   private poolsInput(snap: ChainSnapshot): SharedInput {
     let input = this.poolInputs.get(snap.pools);
     if (!input) {
-      input = { key: `${snap.chainId}:p${snap.poolsVersion}:${++this.seq}`, data: encodeShared(toRoutingPools(snap.pools)) };
+      input = {
+        key: `${snap.chainId}:p${snap.poolsVersion}:${++this.seq}`,
+        data: encodeShared(toRoutingPools(snap.pools)),
+      };
       this.poolInputs.set(snap.pools, input);
     }
     return input;
@@ -117,7 +150,10 @@ export class QuoteService {
   private pricesInput(snap: ChainSnapshot): SharedInput {
     let input = this.priceInputs.get(snap.tokens);
     if (!input) {
-      input = { key: `${snap.chainId}:t${snap.tokensVersion}:${++this.seq}`, data: encodeShared(gasPriceTable(snap.tokens)) };
+      input = {
+        key: `${snap.chainId}:t${snap.tokensVersion}:${++this.seq}`,
+        data: encodeShared(gasPriceTable(snap.tokens)),
+      };
       this.priceInputs.set(snap.tokens, input);
     }
     return input;

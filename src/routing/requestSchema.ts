@@ -16,11 +16,15 @@ export class RequestError extends Error {}
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const required = (what: string) => (iss: { input: unknown }) =>
-  iss.input === undefined ? `is required (${what})` : `expected ${what}, got ${typeof iss.input === 'number' ? String(iss.input) : JSON.stringify(iss.input)}`;
+  iss.input === undefined
+    ? `is required (${what})`
+    : `expected ${what}, got ${typeof iss.input === 'number' ? String(iss.input) : JSON.stringify(iss.input)}`;
 
 const address = z
   .string({ error: required('a 20-byte hex address like 0x6b17...1d0f') })
-  .regex(ADDRESS, { error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}` })
+  .regex(ADDRESS, {
+    error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}`,
+  })
   // Cannot fail after the regex; gives the lower-case, branded form the routes and stores compare.
   .transform((s) => parseAddress(s));
 
@@ -31,7 +35,9 @@ const address = z
  */
 const party = z
   .string({ error: required('a 20-byte hex address like 0x7099...79c8') })
-  .regex(ADDRESS, { error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}` })
+  .regex(ADDRESS, {
+    error: (iss) => `expected a 20-byte hex address (0x + 40 hex digits), got ${JSON.stringify(iss.input)}`,
+  })
   .superRefine((s, ctx) => {
     const digits = s.slice(2);
     if (digits !== digits.toLowerCase() && digits !== digits.toUpperCase()) {
@@ -41,10 +47,17 @@ const party = z
       } catch {
         valid = false;
       }
-      if (!valid) ctx.addIssue({ code: 'custom', message: `${s} is mixed case but not a valid EIP-55 checksum (a mistyped address?); check it, or send it all lower case` });
+      if (!valid)
+        ctx.addIssue({
+          code: 'custom',
+          message: `${s} is mixed case but not a valid EIP-55 checksum (a mistyped address?); check it, or send it all lower case`,
+        });
     }
     if (NATIVE_ASSET_ALIASES.includes(s.toLowerCase())) {
-      ctx.addIssue({ code: 'custom', message: `${s} is the ${/^0x0+$/.test(s) ? 'zero address' : 'native-asset marker'}, not a wallet: tokens sent there are lost; send the wallet's own address` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${s} is the ${/^0x0+$/.test(s) ? 'zero address' : 'native-asset marker'}, not a wallet: tokens sent there are lost; send the wallet's own address`,
+      });
     }
   })
   .transform((s) => parseAddress(s));
@@ -55,7 +68,10 @@ function uint256(what: string, positive: boolean) {
   return z.union([z.string(), z.number()], { error: required(expected) }).transform((v, ctx) => {
     if (typeof v === 'number') {
       if (!Number.isSafeInteger(v)) {
-        ctx.addIssue({ code: 'custom', message: `expected ${expected}; JSON numbers above 2^53 or with fractions lose precision, send "${v}" as a string of digits` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected ${expected}; JSON numbers above 2^53 or with fractions lose precision, send "${v}" as a string of digits`,
+        });
         return z.NEVER;
       }
       v = String(v);
@@ -73,7 +89,9 @@ function uint256(what: string, positive: boolean) {
   });
 }
 
-const orderKind = z.enum(['sell', 'buy'], { error: required("'sell' (amount is what you pay) or 'buy' (amount is what you get)") });
+const orderKind = z.enum(['sell', 'buy'], {
+  error: required("'sell' (amount is what you pay) or 'buy' (amount is what you get)"),
+});
 
 export const sorBodySchema = z.object(
   {
@@ -87,18 +105,26 @@ export const sorBodySchema = z.object(
 );
 
 const slippage = z
-  .union([z.number(), z.string()], { error: required('a number from 0 (inclusive) to 1 (exclusive), e.g. 0.01 for 1%') })
+  .union([z.number(), z.string()], {
+    error: required('a number from 0 (inclusive) to 1 (exclusive), e.g. 0.01 for 1%'),
+  })
   .transform((v, ctx) => {
     const text = typeof v === 'number' ? String(v) : v.trim();
     let plain: string;
     try {
       plain = toPlainDecimal(text);
     } catch {
-      ctx.addIssue({ code: 'custom', message: `expected a number from 0 to below 1, got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a number from 0 to below 1, got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}`,
+      });
       return z.NEVER;
     }
     if (plain.startsWith('-') || !/^0(\.\d+)?$/.test(plain)) {
-      ctx.addIssue({ code: 'custom', message: `expected a number from 0 (inclusive) to 1 (exclusive), e.g. 0.01 for 1%, got ${JSON.stringify(v)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a number from 0 (inclusive) to 1 (exclusive), e.g. 0.01 for 1%, got ${JSON.stringify(v)}`,
+      });
       return z.NEVER;
     }
     return plain;
@@ -107,21 +133,25 @@ const slippage = z
 /** Unix seconds of the year 5138: any deadline from here on is a millisecond value sent by mistake. */
 const MAX_DEADLINE = 100_000_000_000;
 
-const deadline = z
-  .union([z.number(), z.string()], { error: required('unix seconds') })
-  .transform((v, ctx) => {
-    const n = typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `expected a unix timestamp in seconds (a positive whole number below ${MAX_DEADLINE}), got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}` });
-      return z.NEVER;
-    }
-    // Milliseconds would make an order that never expires: refuse rather than guess.
-    if (n >= MAX_DEADLINE) {
-      ctx.addIssue({ code: 'custom', message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is past the year 5000); send Math.floor(ms / 1000)` });
-      return z.NEVER;
-    }
-    return n;
-  });
+const deadline = z.union([z.number(), z.string()], { error: required('unix seconds') }).transform((v, ctx) => {
+  const n = typeof v === 'string' && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a unix timestamp in seconds (a positive whole number below ${MAX_DEADLINE}), got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  // Milliseconds would make an order that never expires: refuse rather than guess.
+  if (n >= MAX_DEADLINE) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is past the year 5000); send Math.floor(ms / 1000)`,
+    });
+    return z.NEVER;
+  }
+  return n;
+});
 
 export const orderBodySchema = sorBodySchema.extend({
   sender: party,
@@ -159,7 +189,8 @@ function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 }
 
 function checkPair(b: { sellToken: string; buyToken: string }): void {
-  if (b.sellToken === b.buyToken) throw new RequestError(`buyToken: must differ from sellToken (both are ${b.sellToken})`);
+  if (b.sellToken === b.buyToken)
+    throw new RequestError(`buyToken: must differ from sellToken (both are ${b.sellToken})`);
 }
 
 export function parseSorBody(body: unknown): SorBody {
@@ -193,7 +224,9 @@ export function parseMinLiquidity(raw: unknown, fallback: number): number {
   const text = typeof raw === 'string' ? raw.trim() : '';
   const n = Number(text);
   if (text === '' || !/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(n)) {
-    throw new RequestError(`minLiquidity: expected a non-negative number of USD (e.g. 100), got ${JSON.stringify(raw)}`);
+    throw new RequestError(
+      `minLiquidity: expected a non-negative number of USD (e.g. 100), got ${JSON.stringify(raw)}`,
+    );
   }
   return n;
 }

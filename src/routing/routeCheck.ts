@@ -89,16 +89,22 @@ function check(route: CheckedRoute, kind: OrderKind): RouteVerdict {
   for (let i = 0; i < swaps.length; i++) {
     const s = swaps[i]!;
     for (const idx of [s.assetInIndex, s.assetOutIndex]) {
-      if (!Number.isInteger(idx) || idx < 0 || idx >= tokenAddresses.length) return fail(`swap ${i} uses asset index ${idx} outside the assets`);
+      if (!Number.isInteger(idx) || idx < 0 || idx >= tokenAddresses.length)
+        return fail(`swap ${i} uses asset index ${idx} outside the assets`);
     }
     if (s.assetInIndex === s.assetOutIndex) return fail(`swap ${i} swaps an asset for itself`);
     const amount = int(s.amount, `swap ${i} amount`);
     if (amount < 0n) return { ok: false, reason: `swap ${i} has a negative amount ${amount}`, poolId: s.poolId };
     if (s.returnAmount !== undefined && int(s.returnAmount, `swap ${i} hop amount`) <= 0n) {
-      return { ok: false, reason: `swap ${i} through pool ${s.poolId} has a non-positive hop amount ${s.returnAmount}`, poolId: s.poolId };
+      return {
+        ok: false,
+        reason: `swap ${i} through pool ${s.poolId} has a non-positive hop amount ${s.returnAmount}`,
+        poolId: s.poolId,
+      };
     }
     if (amount > 0n) {
-      if (i > 0 && exit(swaps[i - 1]!) !== endIdx) return fail(`the hop chain ending at swap ${i - 1} does not reach the order's other token`);
+      if (i > 0 && exit(swaps[i - 1]!) !== endIdx)
+        return fail(`the hop chain ending at swap ${i - 1} does not reach the order's other token`);
       if (entry(s) !== startIdx) return fail(`swap ${i} starts a hop chain at the wrong token`);
       given += amount;
       chains++;
@@ -110,12 +116,15 @@ function check(route: CheckedRoute, kind: OrderKind): RouteVerdict {
     const endsChain = next === undefined || int(next.amount, `swap ${i + 1} amount`) !== 0n;
     if (endsChain && s.returnAmount !== undefined) lastHopResults += int(s.returnAmount, `swap ${i} hop amount`);
   }
-  if (exit(swaps[swaps.length - 1]!) !== endIdx) return fail("the last hop chain does not reach the order's other token");
-  if (given !== int(route.swapAmount, 'swapAmount')) return fail(`the hop chains move ${given}, not the order amount ${route.swapAmount}`);
+  if (exit(swaps[swaps.length - 1]!) !== endIdx)
+    return fail("the last hop chain does not reach the order's other token");
+  if (given !== int(route.swapAmount, 'swapAmount'))
+    return fail(`the hop chains move ${given}, not the order amount ${route.swapAmount}`);
   // The quoted total must be what the hops produce (each hop result is floored: allow 1 wei per chain).
   if (swaps.every((s) => s.returnAmount !== undefined)) {
     const diff = lastHopResults > returnAmount ? lastHopResults - returnAmount : returnAmount - lastHopResults;
-    if (diff > BigInt(chains)) return fail(`the quoted amount ${returnAmount} differs from the hop results ${lastHopResults}`);
+    if (diff > BigInt(chains))
+      return fail(`the quoted amount ${returnAmount} differs from the hop results ${lastHopResults}`);
   }
   return { ok: true };
 }

@@ -76,7 +76,10 @@ export class RouterHost {
         this.pools.set(task.poolsKey, pools);
       }
       const floor = aboveLiquidityFloor(pools, task.minLiquidityUsd);
-      router = task.engine === 'sor' ? ChainRouter.create(task.chain, floor) : Promise.resolve(warmEngine(new EngineRouter(task.chain, floor), task.timestamp));
+      router =
+        task.engine === 'sor'
+          ? ChainRouter.create(task.chain, floor)
+          : Promise.resolve(warmEngine(new EngineRouter(task.chain, floor), task.timestamp));
       router.catch(() => this.routers.delete(key));
       this.routers.set(key, router);
     }

@@ -33,21 +33,32 @@ function isNative(chain: ChainInfo, token: string): boolean {
 
 function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: SorBody): QuoteRequest {
   if (isNative(chain, body.sellToken) && isNative(chain, body.buyToken)) {
-    throw new HttpError(400, `buyToken: ${body.buyToken} and sellToken ${body.sellToken} are both the native asset of chain ${chain.id} (or its wrapped token); wrap or unwrap directly instead of swapping`);
+    throw new HttpError(
+      400,
+      `buyToken: ${body.buyToken} and sellToken ${body.sellToken} are both the native asset of chain ${chain.id} (or its wrapped token); wrap or unwrap directly instead of swapping`,
+    );
   }
-  const minLiquidityUsd = badRequest(() => parseMinLiquidity(req.query.minLiquidity, ctx.config.routing.minLiquidityUsd));
+  const minLiquidityUsd = badRequest(() =>
+    parseMinLiquidity(req.query.minLiquidity, ctx.config.routing.minLiquidityUsd),
+  );
   return { ...body, minLiquidityUsd };
 }
 
 /** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
   const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
-  if (bpt && !relayer) return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
-  if (bpt && body.orderKind === 'buy') return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
+  if (bpt && !relayer)
+    return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
+  if (bpt && body.orderKind === 'buy')
+    return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
   return 'try another amount or pair';
 }
 
-export function routingRouter(ctx: AppContext, quotes: QuoteService, wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined): Router {
+export function routingRouter(
+  ctx: AppContext,
+  quotes: QuoteService,
+  wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
+): Router {
   const r = Router();
   // stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts).
   const quote = (chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest) =>
@@ -67,12 +78,19 @@ export function routingRouter(ctx: AppContext, quotes: QuoteService, wstEthRates
     const body = badRequest(() => parseOrderBody(req.body));
     const nowSeconds = Math.floor(ctx.now() / 1000);
     const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
-    if (deadline <= nowSeconds) throw new HttpError(400, `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`);
+    if (deadline <= nowSeconds)
+      throw new HttpError(
+        400,
+        `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
+      );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
     checkParties(body, chain, relayer);
     const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
-      throw new HttpError(422, `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`);
+      throw new HttpError(
+        422,
+        `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
+      );
     }
     res.json(buildOrder(body, info, { chain, snap, relayer, deadline }));
   });

@@ -14,7 +14,14 @@ import { routingRouter } from './routes';
 export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
   const { batchRelayers } = ctx.config.routing;
-  const quotes = new QuoteService(executor, ctx.logger, ctx.now, ctx.config.routing.quoteCacheSize, ctx.config.routing.engine, (id) => !!batchRelayers.get(id));
+  const quotes = new QuoteService(
+    executor,
+    ctx.logger,
+    ctx.now,
+    ctx.config.routing.quoteCacheSize,
+    ctx.config.routing.engine,
+    (id) => !!batchRelayers.get(id),
+  );
   // Lido's ratio is read through the chain's node, on chains that name stETH and have an RPC URL.
   const rates = new Map<number, WstEthRates>();
   for (const chain of ctx.config.chains) {
@@ -25,9 +32,11 @@ export function routingFeature(ctx: AppContext): Feature {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);
     if (!chain || !snap) return;
-    quotes.warm(chain, snap, ctx.config.routing.minLiquidityUsd).catch((e: Error) =>
-      ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed'),
-    );
+    quotes
+      .warm(chain, snap, ctx.config.routing.minLiquidityUsd)
+      .catch((e: Error) =>
+        ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed'),
+      );
   };
   // The service process builds every chain's router at start and each new pool version as soon as
   // it loads, so quotes never wait for one. Without background work (tests, one-off commands) no

@@ -86,7 +86,8 @@ export function toSorPool(p: StoredPool): SubgraphPoolBase {
     ...(p.gyro ?? {}),
     ...feeBasis(p),
   };
-  for (const t of pool.tokens as unknown as Record<string, unknown>[]) for (const k of Object.keys(t)) if (t[k] === undefined) delete t[k];
+  for (const t of pool.tokens as unknown as Record<string, unknown>[])
+    for (const k of Object.keys(t)) if (t[k] === undefined) delete t[k];
   // JSON transport (worker threads) drops undefined anyway; dropping here keeps both paths equal.
   for (const k of Object.keys(pool) as (keyof SubgraphPoolBase)[]) if (pool[k] === undefined) delete pool[k];
   return pool;

@@ -14,7 +14,11 @@ export interface ScreeningCache {
   isBlocked(checksummedAddress: string): Promise<boolean>;
 }
 
-export function createScreeningCache(provider: SanctionsProvider, now: () => number, maxEntries = DEFAULT_MAX_ENTRIES): ScreeningCache {
+export function createScreeningCache(
+  provider: SanctionsProvider,
+  now: () => number,
+  maxEntries = DEFAULT_MAX_ENTRIES,
+): ScreeningCache {
   const cache = new LRUCache<string, boolean, string>({
     max: maxEntries,
     ttl: CLEAN_TTL_MS,

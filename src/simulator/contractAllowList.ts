@@ -29,11 +29,18 @@ export function checkSimulationChain(config: Config, networkId: unknown, field: 
   if (chain) return { ok: true, chain };
   const enabled = config.chains.map((c) => c.id).join(', ');
   const known = chainId === undefined ? undefined : chainById(chainId);
-  const what = known ? `chain ${chainId} (${known.name}) is not enabled on this service` : `chain ${String(networkId)} is not one this service serves`;
+  const what = known
+    ? `chain ${chainId} (${known.name}) is not enabled on this service`
+    : `chain ${String(networkId)} is not one this service serves`;
   return { ok: false, error: `${field}: ${what} (enabled: ${enabled}); simulate on an enabled chain` };
 }
 
-export function checkSimulationTarget(config: Config, readModel: ReadModel, networkId: unknown, to: string): AllowListVerdict {
+export function checkSimulationTarget(
+  config: Config,
+  readModel: ReadModel,
+  networkId: unknown,
+  to: string,
+): AllowListVerdict {
   const verdict = checkSimulationChain(config, networkId, 'network_id');
   if (!verdict.ok) return verdict;
   const { chain } = verdict;

@@ -17,7 +17,8 @@ const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const plainObject = z.record(z.string(), z.unknown());
 
-const UINT = 'a non-negative integer within uint256 (a JSON number up to 2^53 - 1, a decimal string or a 0x hex quantity)';
+const UINT =
+  'a non-negative integer within uint256 (a JSON number up to 2^53 - 1, a decimal string or a 0x hex quantity)';
 
 /** What each field must be, as the 400 says it. */
 const EXPECTED: Readonly<Record<string, string>> = {
@@ -39,7 +40,18 @@ const EXPECTED: Readonly<Record<string, string>> = {
 
 export const ENCODE_STATES_FIELDS = ['networkID', 'stateOverrides'] as const;
 export const SIMULATE_FIELDS = [
-  'network_id', 'from', 'to', 'input', 'gas', 'gas_price', 'value', 'state_objects', 'save', 'save_if_fails', 'simulation_type', 'block_number',
+  'network_id',
+  'from',
+  'to',
+  'input',
+  'gas',
+  'gas_price',
+  'value',
+  'state_objects',
+  'save',
+  'save_if_fails',
+  'simulation_type',
+  'block_number',
 ] as const;
 
 export const encodeStatesBody = z.strictObject({
@@ -77,17 +89,30 @@ export function parsePassThroughBody(
   what: string,
   raw: unknown,
 ): ParsedBody {
-  if (raw === undefined || raw === null || (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0)) {
+  if (
+    raw === undefined ||
+    raw === null ||
+    (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0)
+  ) {
     const got = raw === undefined ? 'no body' : shown(raw);
-    return { ok: false, error: `missing body: send a JSON object with the ${what} fields (${allowed.join(', ')}) and Content-Type: application/json; got ${got}` };
+    return {
+      ok: false,
+      error: `missing body: send a JSON object with the ${what} fields (${allowed.join(', ')}) and Content-Type: application/json; got ${got}`,
+    };
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, error: `body: expected a JSON object with the ${what} fields (${allowed.join(', ')}), got ${Array.isArray(raw) ? 'an array' : shown(raw)}` };
+    return {
+      ok: false,
+      error: `body: expected a JSON object with the ${what} fields (${allowed.join(', ')}), got ${Array.isArray(raw) ? 'an array' : shown(raw)}`,
+    };
   }
   // Unknown fields first, so the caller learns every forbidden name before fixing types.
   const unknown = Object.keys(raw).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
-    return { ok: false, error: `field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} not allowed in a ${what} body; allowed: ${allowed.join(', ')}` };
+    return {
+      ok: false,
+      error: `field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} not allowed in a ${what} body; allowed: ${allowed.join(', ')}`,
+    };
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {

@@ -3,7 +3,13 @@ import type { AllowListVerdict } from './contractAllowList';
 import { HttpError } from '../http/errors';
 import type { SimulatorClient } from '../sources/simulator/SimulatorClient';
 import { UpstreamError } from '../sources/upstream';
-import { encodeStatesBody, ENCODE_STATES_FIELDS, parsePassThroughBody, SIMULATE_FIELDS, simulateBody } from './requestShapes';
+import {
+  encodeStatesBody,
+  ENCODE_STATES_FIELDS,
+  parsePassThroughBody,
+  SIMULATE_FIELDS,
+  simulateBody,
+} from './requestShapes';
 import { trimSimulation } from './trimSimulation';
 import { upstreamMessage } from './upstreamMessage';
 
@@ -25,7 +31,10 @@ export function simulatorRouter(client: SimulatorClient | undefined, policy: Sim
 
   const requireClient = (): SimulatorClient => {
     if (!client) {
-      throw new HttpError(503, 'the simulator is not configured on this deployment (set SIMULATOR_USER, SIMULATOR_PROJECT and SIMULATOR_ACCESS_KEY)');
+      throw new HttpError(
+        503,
+        'the simulator is not configured on this deployment (set SIMULATOR_USER, SIMULATOR_PROJECT and SIMULATOR_ACCESS_KEY)',
+      );
     }
     return client;
   };

@@ -11,7 +11,8 @@ export interface TrimmedSimulation {
   readonly simulation: { readonly status: boolean | null };
 }
 
-const pick = (o: unknown, key: string): unknown => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined);
+const pick = (o: unknown, key: string): unknown =>
+  typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined;
 const asBool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
 
 export function trimSimulation(answer: unknown): TrimmedSimulation {

@@ -50,7 +50,12 @@ export interface JsonResponse<T> {
 }
 
 class Retryable extends UpstreamError {
-  constructor(upstream: string, message: string, status: number | undefined, readonly retryAfterMs: number | undefined) {
+  constructor(
+    upstream: string,
+    message: string,
+    status: number | undefined,
+    readonly retryAfterMs: number | undefined,
+  ) {
     super(upstream, message, status);
   }
 }
@@ -68,13 +73,20 @@ async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse
   try {
     res = await fetch(req.url, {
       method: req.method ?? (req.body === undefined ? 'GET' : 'POST'),
-      headers: { accept: 'application/json', ...(req.body === undefined ? {} : { 'content-type': 'application/json' }), ...req.headers },
+      headers: {
+        accept: 'application/json',
+        ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...req.headers,
+      },
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal: AbortSignal.timeout(req.timeoutMs),
     });
   } catch (e) {
     const err = e as Error;
-    const what = err.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : `unreachable (${(err.cause as Error | undefined)?.message ?? err.message})`;
+    const what =
+      err.name === 'TimeoutError'
+        ? `no answer within ${req.timeoutMs} ms`
+        : `unreachable (${(err.cause as Error | undefined)?.message ?? err.message})`;
     throw new Retryable(upstream, what, undefined, undefined);
   }
   const text = await res.text().catch(() => '');
@@ -87,13 +99,19 @@ async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse
     }
   }
   if (res.status === 429 || res.status >= 500) {
-    throw new Retryable(upstream, `answered HTTP ${res.status}`, res.status, retryAfterMs(res.headers.get('retry-after')));
+    throw new Retryable(
+      upstream,
+      `answered HTTP ${res.status}`,
+      res.status,
+      retryAfterMs(res.headers.get('retry-after')),
+    );
   }
   if (res.status >= 400) {
     const detail = typeof body === 'object' && body !== null ? JSON.stringify(body).slice(0, 300) : text.slice(0, 300);
     throw new UpstreamError(upstream, `answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`, res.status, body);
   }
-  if (body === undefined) throw new UpstreamError(upstream, `answered HTTP ${res.status} without a JSON body`, res.status);
+  if (body === undefined)
+    throw new UpstreamError(upstream, `answered HTTP ${res.status} without a JSON body`, res.status);
   return { status: res.status, body: body as T, headers: res.headers };
 }
 
@@ -108,12 +126,17 @@ async function attempt<T>(upstream: string, req: JsonRequest, retry: RetryPolicy
     return await once<T>(upstream, { ...req, timeoutMs: left });
   } catch (e) {
     // Cut by the deadline rather than by the request's own timeout: say which, and do not retry.
-    if (e instanceof Retryable && e.status === undefined && Date.now() >= retry.deadline) throw new UpstreamError(upstream, beforeDeadline);
+    if (e instanceof Retryable && e.status === undefined && Date.now() >= retry.deadline)
+      throw new UpstreamError(upstream, beforeDeadline);
     throw e;
   }
 }
 
-export async function requestJson<T>(upstream: string, req: JsonRequest, retry: RetryPolicy = NO_RETRY): Promise<JsonResponse<T>> {
+export async function requestJson<T>(
+  upstream: string,
+  req: JsonRequest,
+  retry: RetryPolicy = NO_RETRY,
+): Promise<JsonResponse<T>> {
   try {
     return await backOff(() => attempt<T>(upstream, req, retry), {
       numOfAttempts: Math.max(1, retry.attempts),
@@ -125,7 +148,10 @@ export async function requestJson<T>(upstream: string, req: JsonRequest, retry: 
         if (retry.deadline !== undefined && Date.now() >= retry.deadline) return false;
         if (e.retryAfterMs !== undefined) {
           // Honour the upstream's own pause (bounded by the deadline), on top of the back-off.
-          const wait = retry.deadline !== undefined ? Math.min(e.retryAfterMs, Math.max(0, retry.deadline - Date.now())) : e.retryAfterMs;
+          const wait =
+            retry.deadline !== undefined
+              ? Math.min(e.retryAfterMs, Math.max(0, retry.deadline - Date.now()))
+              : e.retryAfterMs;
           if (retry.deadline !== undefined && Date.now() + e.retryAfterMs > retry.deadline) return false;
           await new Promise((r) => setTimeout(r, Math.min(wait, retry.maxDelayMs * 10)));
         }

@@ -89,6 +89,8 @@ export class VersionConflict extends StoreError {
 
 export function checkDocumentSize(kind: string, id: string, json: string): void {
   if (Buffer.byteLength(json) > MAX_DOCUMENT_BYTES) {
-    throw new StoreError(`${kind} ${id} is ${Buffer.byteLength(json)} bytes, over the ${MAX_DOCUMENT_BYTES}-byte document limit`);
+    throw new StoreError(
+      `${kind} ${id} is ${Buffer.byteLength(json)} bytes, over the ${MAX_DOCUMENT_BYTES}-byte document limit`,
+    );
   }
 }

@@ -1,7 +1,25 @@
 import type { DocumentReference, DocumentSnapshot, Firestore, WriteBatch } from '@google-cloud/firestore';
-import { ChainMeta, emptyMeta, historyBucket, JobRecord, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
+import {
+  ChainMeta,
+  emptyMeta,
+  historyBucket,
+  JobRecord,
+  PoolHistoryPoint,
+  StoredPool,
+  StoredToken,
+} from '../domain/pool';
 import { TokenBucket } from './rateBudget';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseInfo, LeaseRequest, Store, StoreError, Unsubscribe, VersionConflict } from './Store';
+import {
+  ChainChange,
+  checkDocumentSize,
+  HistoryQuery,
+  LeaseInfo,
+  LeaseRequest,
+  Store,
+  StoreError,
+  Unsubscribe,
+  VersionConflict,
+} from './Store';
 
 /**
  * Cloud store on Firestore (the contract both stores keep: docs/ARCHITECTURE.md, "The store contract"):
@@ -83,10 +101,15 @@ export class FirestoreStore implements Store {
       checkDocumentSize('pool', p.id, JSON.stringify(p));
       ops.push({ ref: chainRef.collection('pools').doc(p.id), data: plainObject(p), bucket: this.budgets.poolsWrite });
     }
-    for (const id of change.deletePoolIds ?? []) ops.push({ ref: chainRef.collection('pools').doc(id), data: null, bucket: this.budgets.poolsWrite });
+    for (const id of change.deletePoolIds ?? [])
+      ops.push({ ref: chainRef.collection('pools').doc(id), data: null, bucket: this.budgets.poolsWrite });
     for (const t of change.tokens ?? []) {
       checkDocumentSize('token', t.address, JSON.stringify(t));
-      ops.push({ ref: chainRef.collection('tokens').doc(t.address), data: plainObject(t), bucket: this.budgets.tokensWrite });
+      ops.push({
+        ref: chainRef.collection('tokens').doc(t.address),
+        data: plainObject(t),
+        bucket: this.budgets.tokensWrite,
+      });
     }
     for (const h of change.history ?? []) {
       const bucket = historyBucket(h.timestamp);
@@ -142,7 +165,8 @@ export class FirestoreStore implements Store {
     const perBucket = new Map<TokenBucket, number>();
     for (const op of chunk) {
       if (op.data === null) batch.delete(op.ref);
-      else if (op.unchangedSince?.exists) batch.update(op.ref, op.data, { lastUpdateTime: op.unchangedSince.updateTime! });
+      else if (op.unchangedSince?.exists)
+        batch.update(op.ref, op.data, { lastUpdateTime: op.unchangedSince.updateTime! });
       else if (op.unchangedSince) batch.create(op.ref, op.data);
       else batch.set(op.ref, op.data);
       perBucket.set(op.bucket, (perBucket.get(op.bucket) ?? 0) + 1);
@@ -177,7 +201,10 @@ export class FirestoreStore implements Store {
   }
 
   async readHistory(chainId: number, q: HistoryQuery): Promise<PoolHistoryPoint[]> {
-    let query = this.chain(chainId).collection('poolSnapshots').where('timestamp', '>=', q.from).where('timestamp', '<=', q.to);
+    let query = this.chain(chainId)
+      .collection('poolSnapshots')
+      .where('timestamp', '>=', q.from)
+      .where('timestamp', '<=', q.to);
     if (q.poolId !== undefined) query = query.where('poolId', '==', q.poolId);
     const snap = await query.get();
     await this.budgets.poolsRead.take(Math.max(1, snap.size));
@@ -209,22 +236,26 @@ export class FirestoreStore implements Store {
     const ref = this.lease(req.scope, req.job);
     const data = { owner: req.owner, expiresAt: req.nowMs + req.ttlMs, acquiredAt: req.nowMs };
     try {
-      return await this.db.runTransaction(async (tx) => {
-        const snap = await tx.get(ref);
-        if (!snap.exists) {
-          // create() fails if someone created it meanwhile, even where transactions do not isolate.
-          tx.create(ref, data);
+      return await this.db.runTransaction(
+        async (tx) => {
+          const snap = await tx.get(ref);
+          if (!snap.exists) {
+            // create() fails if someone created it meanwhile, even where transactions do not isolate.
+            tx.create(ref, data);
+            return true;
+          }
+          const cur = snap.data() as { owner: string; expiresAt: number };
+          if (cur.owner !== req.owner && cur.expiresAt > req.nowMs) return false;
+          // Takeover of an expired (or own) lease: conditional on the version we just read.
+          tx.update(ref, data, { lastUpdateTime: snap.updateTime! });
           return true;
-        }
-        const cur = snap.data() as { owner: string; expiresAt: number };
-        if (cur.owner !== req.owner && cur.expiresAt > req.nowMs) return false;
-        // Takeover of an expired (or own) lease: conditional on the version we just read.
-        tx.update(ref, data, { lastUpdateTime: snap.updateTime! });
-        return true;
-      }, { maxAttempts: 1 });
+        },
+        { maxAttempts: 1 },
+      );
     } catch (e) {
       const code = (e as { code?: number }).code;
-      if (code === 6 /* ALREADY_EXISTS */ || code === 9 /* FAILED_PRECONDITION */ || code === 10 /* ABORTED */) return false;
+      if (code === 6 /* ALREADY_EXISTS */ || code === 9 /* FAILED_PRECONDITION */ || code === 10 /* ABORTED */)
+        return false;
       throw e;
     }
   }

@@ -3,7 +3,16 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ChainMeta, emptyMeta, historyBucket, PoolHistoryPoint, StoredPool, StoredToken } from '../domain/pool';
-import { ChainChange, checkDocumentSize, HistoryQuery, LeaseInfo, LeaseRequest, Store, Unsubscribe, VersionConflict } from './Store';
+import {
+  ChainChange,
+  checkDocumentSize,
+  HistoryQuery,
+  LeaseInfo,
+  LeaseRequest,
+  Store,
+  Unsubscribe,
+  VersionConflict,
+} from './Store';
 
 /**
  * Embedded store: one SQLite file (WAL), one table per Firestore collection, every change in one
@@ -19,7 +28,10 @@ export class SqliteStore implements Store {
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(file: string, private readonly pollMs = 1000) {
+  constructor(
+    file: string,
+    private readonly pollMs = 1000,
+  ) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -41,7 +53,8 @@ export class SqliteStore implements Store {
     `);
     // Files written before leases recorded their start.
     const leaseColumns = this.db.prepare("SELECT name FROM pragma_table_info('leases')").pluck().all() as string[];
-    if (!leaseColumns.includes('acquired_at')) this.db.exec('ALTER TABLE leases ADD COLUMN acquired_at INTEGER NOT NULL DEFAULT 0');
+    if (!leaseColumns.includes('acquired_at'))
+      this.db.exec('ALTER TABLE leases ADD COLUMN acquired_at INTEGER NOT NULL DEFAULT 0');
     this.events.setMaxListeners(0);
     this.dataVersion = this.readDataVersion();
   }
@@ -51,9 +64,9 @@ export class SqliteStore implements Store {
   }
 
   private metaSync(chainId: number): ChainMeta {
-    const row = this.db.prepare('SELECT pools_version, tokens_version, jobs FROM chains WHERE chain_id = ?').get(chainId) as
-      | { pools_version: number; tokens_version: number; jobs: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT pools_version, tokens_version, jobs FROM chains WHERE chain_id = ?')
+      .get(chainId) as { pools_version: number; tokens_version: number; jobs: string } | undefined;
     if (!row) return emptyMeta(chainId);
     return { chainId, poolsVersion: row.pools_version, tokensVersion: row.tokens_version, jobs: JSON.parse(row.jobs) };
   }
@@ -63,19 +76,26 @@ export class SqliteStore implements Store {
   }
 
   async listPools(chainId: number): Promise<StoredPool[]> {
-    const rows = this.db.prepare('SELECT doc FROM pools WHERE chain_id = ? ORDER BY id').pluck().all(chainId) as string[];
+    const rows = this.db
+      .prepare('SELECT doc FROM pools WHERE chain_id = ? ORDER BY id')
+      .pluck()
+      .all(chainId) as string[];
     return rows.map((d) => JSON.parse(d) as StoredPool);
   }
 
   async getPool(chainId: number, id: string): Promise<StoredPool | undefined> {
-    const doc = this.db.prepare('SELECT doc FROM pools WHERE chain_id = ? AND id = ?').pluck().get(chainId, id.toLowerCase()) as
-      | string
-      | undefined;
+    const doc = this.db
+      .prepare('SELECT doc FROM pools WHERE chain_id = ? AND id = ?')
+      .pluck()
+      .get(chainId, id.toLowerCase()) as string | undefined;
     return doc === undefined ? undefined : (JSON.parse(doc) as StoredPool);
   }
 
   async listTokens(chainId: number): Promise<StoredToken[]> {
-    const rows = this.db.prepare('SELECT doc FROM tokens WHERE chain_id = ? ORDER BY address').pluck().all(chainId) as string[];
+    const rows = this.db
+      .prepare('SELECT doc FROM tokens WHERE chain_id = ? ORDER BY address')
+      .pluck()
+      .all(chainId) as string[];
     return rows.map((d) => JSON.parse(d) as StoredToken);
   }
 
@@ -92,12 +112,16 @@ export class SqliteStore implements Store {
       checkDocumentSize('token', t.address, json);
       return [t.address, json] as const;
     });
-    const history = (change.history ?? []).map((h) => [h.poolId, historyBucket(h.timestamp), h.timestamp, JSON.stringify(h)] as const);
+    const history = (change.history ?? []).map(
+      (h) => [h.poolId, historyBucket(h.timestamp), h.timestamp, JSON.stringify(h)] as const,
+    );
 
     const putPool = this.db.prepare('INSERT OR REPLACE INTO pools (chain_id, id, doc) VALUES (?, ?, ?)');
     const delPool = this.db.prepare('DELETE FROM pools WHERE chain_id = ? AND id = ?');
     const putToken = this.db.prepare('INSERT OR REPLACE INTO tokens (chain_id, address, doc) VALUES (?, ?, ?)');
-    const putPoint = this.db.prepare('INSERT OR REPLACE INTO pool_snapshots (chain_id, pool_id, bucket, ts, doc) VALUES (?, ?, ?, ?, ?)');
+    const putPoint = this.db.prepare(
+      'INSERT OR REPLACE INTO pool_snapshots (chain_id, pool_id, bucket, ts, doc) VALUES (?, ?, ?, ?, ?)',
+    );
     const putMeta = this.db.prepare(
       'INSERT OR REPLACE INTO chains (chain_id, pools_version, tokens_version, jobs) VALUES (?, ?, ?, ?)',
     );
@@ -129,9 +153,14 @@ export class SqliteStore implements Store {
   async readHistory(chainId: number, q: HistoryQuery): Promise<PoolHistoryPoint[]> {
     const rows = (
       q.poolId === undefined
-        ? this.db.prepare('SELECT doc FROM pool_snapshots WHERE chain_id = ? AND ts BETWEEN ? AND ? ORDER BY ts').pluck().all(chainId, q.from, q.to)
+        ? this.db
+            .prepare('SELECT doc FROM pool_snapshots WHERE chain_id = ? AND ts BETWEEN ? AND ? ORDER BY ts')
+            .pluck()
+            .all(chainId, q.from, q.to)
         : this.db
-            .prepare('SELECT doc FROM pool_snapshots WHERE chain_id = ? AND pool_id = ? AND ts BETWEEN ? AND ? ORDER BY ts')
+            .prepare(
+              'SELECT doc FROM pool_snapshots WHERE chain_id = ? AND pool_id = ? AND ts BETWEEN ? AND ? ORDER BY ts',
+            )
             .pluck()
             .all(chainId, q.poolId, q.from, q.to)
     ) as string[];
@@ -139,14 +168,15 @@ export class SqliteStore implements Store {
   }
 
   async pruneHistory(chainId: number, beforeTimestamp: number): Promise<number> {
-    return this.db.prepare('DELETE FROM pool_snapshots WHERE chain_id = ? AND ts < ?').run(chainId, beforeTimestamp).changes;
+    return this.db.prepare('DELETE FROM pool_snapshots WHERE chain_id = ? AND ts < ?').run(chainId, beforeTimestamp)
+      .changes;
   }
 
   async acquireLease(req: LeaseRequest): Promise<boolean> {
     const tx = this.db.transaction((): boolean => {
-      const row = this.db.prepare('SELECT owner, expires_at FROM leases WHERE scope = ? AND job = ?').get(req.scope, req.job) as
-        | { owner: string; expires_at: number }
-        | undefined;
+      const row = this.db
+        .prepare('SELECT owner, expires_at FROM leases WHERE scope = ? AND job = ?')
+        .get(req.scope, req.job) as { owner: string; expires_at: number } | undefined;
       if (row && row.owner !== req.owner && row.expires_at > req.nowMs) return false;
       this.db
         .prepare('INSERT OR REPLACE INTO leases (scope, job, owner, expires_at, acquired_at) VALUES (?, ?, ?, ?, ?)')
@@ -168,9 +198,9 @@ export class SqliteStore implements Store {
   }
 
   async readLease(scope: string, job: string): Promise<LeaseInfo | undefined> {
-    const row = this.db.prepare('SELECT owner, acquired_at, expires_at FROM leases WHERE scope = ? AND job = ?').get(scope, job) as
-      | { owner: string; acquired_at: number; expires_at: number }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT owner, acquired_at, expires_at FROM leases WHERE scope = ? AND job = ?')
+      .get(scope, job) as { owner: string; acquired_at: number; expires_at: number } | undefined;
     return row && { owner: row.owner, acquiredAtMs: row.acquired_at, expiresAtMs: row.expires_at };
   }
 

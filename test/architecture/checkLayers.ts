@@ -8,5 +8,9 @@ const root = join(__dirname, '..', '..');
 const graph = readImportGraph(root);
 const problems = describeViolations(checkLayers(graph, SOURCE_LAYERS));
 for (const p of problems) process.stdout.write(`${p}\n`);
-process.stdout.write(problems.length === 0 ? `layers: ${graph.size} files, no circle, no upward import\n` : `layers: ${problems.length} problems\n`);
+process.stdout.write(
+  problems.length === 0
+    ? `layers: ${graph.size} files, no circle, no upward import\n`
+    : `layers: ${problems.length} problems\n`,
+);
 process.exit(problems.length === 0 ? 0 : 1);

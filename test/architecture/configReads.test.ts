@@ -22,7 +22,11 @@ describe('configuration', () => {
     const readers = files(join(ROOT, 'src'))
       .map((f) => relative(ROOT, f).split(sep).join('/'))
       .filter((f) => !ALLOWED.some((a) => f.startsWith(a)))
-      .filter((f) => /process\s*(\.\s*env\b|\[\s*['"`]env['"`]\s*\])|\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/.test(readFileSync(join(ROOT, f), 'utf8')));
+      .filter((f) =>
+        /process\s*(\.\s*env\b|\[\s*['"`]env['"`]\s*\])|\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/.test(
+          readFileSync(join(ROOT, f), 'utf8'),
+        ),
+      );
     expect(readers).toEqual([]);
   });
 

@@ -100,6 +100,8 @@ export function describeViolations(report: LayerReport): string[] {
     ...report.fileCircles.map((c) => `import circle between files: ${c.join(', ')}`),
     ...report.unitCircles.map((c) => `import circle between folders: ${c.join(', ')}`),
     ...report.upward.map((u) => `import goes up a layer: ${u}`),
-    ...report.unplaced.map((f) => `file belongs to no layer (add its folder to test/architecture/sourceLayers.ts): ${f}`),
+    ...report.unplaced.map(
+      (f) => `file belongs to no layer (add its folder to test/architecture/sourceLayers.ts): ${f}`,
+    ),
   ];
 }

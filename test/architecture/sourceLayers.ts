@@ -11,7 +11,16 @@ export const SOURCE_LAYERS: readonly Layer[] = [
   { name: 'http kit', units: ['src/http/'] },
   {
     name: 'features',
-    units: ['src/errorTracking/', 'src/graphql/', 'src/routing/', 'src/sanctions/', 'src/simulator/', 'src/internalJobs/', 'src/http/armour/', 'src/jobFeatures/'],
+    units: [
+      'src/errorTracking/',
+      'src/graphql/',
+      'src/routing/',
+      'src/sanctions/',
+      'src/simulator/',
+      'src/internalJobs/',
+      'src/http/armour/',
+      'src/jobFeatures/',
+    ],
   },
   { name: 'composition root', units: ['src/features.ts', 'src/server.ts', 'src/main.ts', 'src/cli/', 'src/devnet/'] },
 ];

@@ -4,7 +4,11 @@ import { startTestServer, TestServer } from '../helpers/testServer';
 describe('the armour with every feature mounted', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ JOBS_SECRET: 'deployed-secret', SUBGRAPH_URL_1: 'http://127.0.0.1:1', PRICE_API_URL: 'http://127.0.0.1:1' });
+    server = await startTestServer({
+      JOBS_SECRET: 'deployed-secret',
+      SUBGRAPH_URL_1: 'http://127.0.0.1:1',
+      PRICE_API_URL: 'http://127.0.0.1:1',
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -23,11 +27,18 @@ describe('the armour with every feature mounted', () => {
       ['/pools/1', {}],
       ['/sor/1', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
       ['/check-wallet?address=0xBA12222222228d8Ba445958a75a0704d566BF2C8', {}],
-      ['/simulator/simulate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"network_id":1}' }],
+      [
+        '/simulator/simulate',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"network_id":1}' },
+      ],
     ];
     for (const [path, init] of requests) {
       const res = await fetch(`${server.url}${path}`, init);
-      expect({ path, policy: res.headers.get('ratelimit-policy') !== null, nosniff: res.headers.get('x-content-type-options') }).toEqual({
+      expect({
+        path,
+        policy: res.headers.get('ratelimit-policy') !== null,
+        nosniff: res.headers.get('x-content-type-options'),
+      }).toEqual({
         path,
         policy: true,
         nosniff: 'nosniff',
@@ -42,7 +53,11 @@ describe('the armour with every feature mounted', () => {
     const sim = await fetch(`${server.url}/simulator/simulate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8' }),
+      body: JSON.stringify({
+        network_id: '1',
+        from: `0x${'1'.repeat(40)}`,
+        to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+      }),
     });
     expect(sim.status).toBe(503);
   });

@@ -9,7 +9,12 @@ describe('JSON body limit', () => {
   beforeAll(async () => {
     sim = await startFakeSimulator();
     server = await startTestServer(
-      { SIMULATOR_API_URL: sim.url, SIMULATOR_USER: sim.user, SIMULATOR_PROJECT: sim.project, SIMULATOR_ACCESS_KEY: sim.accessKey },
+      {
+        SIMULATOR_API_URL: sim.url,
+        SIMULATOR_USER: sim.user,
+        SIMULATOR_PROJECT: sim.project,
+        SIMULATOR_ACCESS_KEY: sim.accessKey,
+      },
       { features: [simulatorFeature] },
     );
   });
@@ -22,13 +27,21 @@ describe('JSON body limit', () => {
     fetch(`${server.url}/simulator/simulate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ network_id: '1', from: `0x${'1'.repeat(40)}`, to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8', input: `0x${'ab'.repeat(inputHexDigits / 2)}` }),
+      body: JSON.stringify({
+        network_id: '1',
+        from: `0x${'1'.repeat(40)}`,
+        to: '0xBA12222222228d8Ba445958a75a0704d566BF2C8',
+        input: `0x${'ab'.repeat(inputHexDigits / 2)}`,
+      }),
     });
 
   it('answers 413 JSON to a body over 32 KB, before any upstream call', async () => {
     const res = await postSimulation(JSON_BODY_LIMIT_BYTES);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: expect.stringContaining(`limit ${JSON_BODY_LIMIT_BYTES} bytes`), code: 413 });
+    expect(await res.json()).toEqual({
+      error: expect.stringContaining(`limit ${JSON_BODY_LIMIT_BYTES} bytes`),
+      code: 413,
+    });
     expect(sim.received).toHaveLength(0);
   });
 

@@ -15,7 +15,13 @@ const graphqlPost = (body: string): RequestInit => ({ method: 'POST', headers: J
 const PROBES: readonly Probe[] = [
   ['a broken %-escape in a pool id', '/pools/1/%E0%A4%A', {}, 400, /percent-encoding.*'%E0%A4%A'/],
   ['a %-escape that is not hex in a chain id', '/tokens/%zz', {}, 400, /percent-encoding.*'%zz'/],
-  ['a lone % as the chain of a quote', '/sor/%', { method: 'POST', headers: JSON_HEADERS, body: '{}' }, 400, /percent-encoding.*'%'/],
+  [
+    'a lone % as the chain of a quote',
+    '/sor/%',
+    { method: 'POST', headers: JSON_HEADERS, body: '{}' },
+    400,
+    /percent-encoding.*'%'/,
+  ],
   [
     'a body that says gzip but is not',
     '/sor/1',
@@ -30,19 +36,35 @@ const PROBES: readonly Probe[] = [
     415,
     /content encoding "lzma".*gzip, deflate, br/,
   ],
-  ['15,000 nested JSON arrays to /graphql', '/graphql', graphqlPost(nestedArrays(15_000)), 400, /JSON body nested deeper than 64 levels/],
   [
-    'GraphQL variables nested 3,000 objects deep',
+    '15,000 nested JSON arrays to /graphql',
     '/graphql',
-    graphqlPost(`{"query":"query($w: TablePoolsFilterInput) { poolsCount(chainId: 1, where: $w) }","variables":{"w":${'{"and":['.repeat(3000)}{}${']}'.repeat(3000)}}}`),
+    graphqlPost(nestedArrays(15_000)),
     400,
     /JSON body nested deeper than 64 levels/,
   ],
-  ['a GraphQL query nested 8,000 levels deep', '/graphql', graphqlPost(JSON.stringify({ query: `{${'a{'.repeat(8000)}b${'}'.repeat(8000)}}` })), 400, /nested more than \d+ levels/],
+  [
+    'GraphQL variables nested 3,000 objects deep',
+    '/graphql',
+    graphqlPost(
+      `{"query":"query($w: TablePoolsFilterInput) { poolsCount(chainId: 1, where: $w) }","variables":{"w":${'{"and":['.repeat(3000)}{}${']}'.repeat(3000)}}}`,
+    ),
+    400,
+    /JSON body nested deeper than 64 levels/,
+  ],
+  [
+    'a GraphQL query nested 8,000 levels deep',
+    '/graphql',
+    graphqlPost(JSON.stringify({ query: `{${'a{'.repeat(8000)}b${'}'.repeat(8000)}}` })),
+    400,
+    /nested more than \d+ levels/,
+  ],
   [
     'a GraphQL argument nested 8,000 levels deep',
     '/graphql',
-    graphqlPost(JSON.stringify({ query: `{ poolsCount(chainId: 1, where: ${'{a:'.repeat(8000)}1${'}'.repeat(8000)}) }` })),
+    graphqlPost(
+      JSON.stringify({ query: `{ poolsCount(chainId: 1, where: ${'{a:'.repeat(8000)}1${'}'.repeat(8000)}) }` }),
+    ),
     400,
     /nested more than \d+ levels/,
   ],
@@ -54,7 +76,12 @@ describe('client mistakes', () => {
 
   beforeAll(async () => {
     ingest = await startFakeSentryIngest();
-    server = await startTestServer({ ERRORTRACKER_DSN: ingest.dsn, SUBGRAPH_URL_1: 'http://127.0.0.1:1', PRICE_API_URL: 'http://127.0.0.1:1', ROUTER_WORKERS: '0' });
+    server = await startTestServer({
+      ERRORTRACKER_DSN: ingest.dsn,
+      SUBGRAPH_URL_1: 'http://127.0.0.1:1',
+      PRICE_API_URL: 'http://127.0.0.1:1',
+      ROUTER_WORKERS: '0',
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -64,7 +91,10 @@ describe('client mistakes', () => {
   it.each(PROBES)('%s: %s answers 4xx JSON naming the fix', async (_what, path, init, status, says) => {
     const res = await fetch(`${server.url}${path}`, init);
     const text = await res.text();
-    expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({ status, type: expect.stringContaining('json') });
+    expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({
+      status,
+      type: expect.stringContaining('json'),
+    });
     const body = JSON.parse(text) as { error?: string; code?: number; errors?: { message: string }[] };
     const message = body.error ?? body.errors?.[0]?.message ?? '';
     expect(message).toMatch(says);
@@ -74,7 +104,9 @@ describe('client mistakes', () => {
   it('none of them reached the error tracker (a server fault still does)', async () => {
     for (const [, path, init] of PROBES) await (await fetch(`${server.url}${path}`, init)).arrayBuffer();
     // A real 5xx (sanctions not configured) as the marker that reporting works and has caught up.
-    expect((await fetch(`${server.url}/check-wallet?address=0xBA12222222228d8Ba445958a75a0704d566BF2C8`)).status).toBe(503);
+    expect((await fetch(`${server.url}/check-wallet?address=0xBA12222222228d8Ba445958a75a0704d566BF2C8`)).status).toBe(
+      503,
+    );
     const events = await ingest.waitForEvents(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(events.map((e) => e.tags?.route)).toEqual(['/check-wallet']);

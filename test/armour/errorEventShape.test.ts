@@ -27,7 +27,12 @@ describe('scrubEvent', () => {
     expect(scrubEvent(event, [])).toEqual({
       request: {
         url: 'http://svc/check-wallet',
-        headers: { Authorization: '[redacted]', 'X-Api-Key': '[redacted]', 'x-access-key': '[redacted]', accept: 'application/json' },
+        headers: {
+          Authorization: '[redacted]',
+          'X-Api-Key': '[redacted]',
+          'x-access-key': '[redacted]',
+          accept: 'application/json',
+        },
       },
     });
   });

@@ -49,7 +49,13 @@ describe('error tracking', () => {
 
     const [event] = await ingest.waitForEvents(1);
     expect(event?.tags).toEqual(
-      expect.objectContaining({ route: '/explode/:chainId', chain_id: '1', request_id: requestId, status: '500', method: 'GET' }),
+      expect.objectContaining({
+        route: '/explode/:chainId',
+        chain_id: '1',
+        request_id: requestId,
+        status: '500',
+        method: 'GET',
+      }),
     );
     expect(event?.exception?.values?.[0]?.value).toBe('lookup failed with key [redacted]');
     for (const raw of ingest.rawEnvelopes) {
@@ -62,7 +68,9 @@ describe('error tracking', () => {
     const res = await fetch(`${server.url}/check-wallet?address=0xBA12222222228d8Ba445958a75a0704d566BF2C8`);
     expect(res.status).toBe(503);
     const [event] = await ingest.waitForEvents(1);
-    expect(event?.tags).toEqual(expect.objectContaining({ route: '/check-wallet', status: '503', request_id: res.headers.get('x-request-id') }));
+    expect(event?.tags).toEqual(
+      expect.objectContaining({ route: '/check-wallet', status: '503', request_id: res.headers.get('x-request-id') }),
+    );
     expect(event?.tags?.chain_id).toBeUndefined();
   });
 
@@ -76,7 +84,10 @@ describe('error tracking', () => {
   });
 
   it('receives failed jobs reported by job code, tagged with job and chain id', async () => {
-    server.ctx.errorTracker.reportJobFailure(new Error('subgraph: answered HTTP 500'), { job: 'update-pools', chainId: 137 });
+    server.ctx.errorTracker.reportJobFailure(new Error('subgraph: answered HTTP 500'), {
+      job: 'update-pools',
+      chainId: 137,
+    });
     const [event] = await ingest.waitForEvents(1);
     expect(event?.tags).toEqual(expect.objectContaining({ job: 'update-pools', chain_id: '137', kind: 'job' }));
     expect(event?.exception?.values?.[0]?.value).toBe('subgraph: answered HTTP 500');
@@ -100,7 +111,12 @@ describe('error tracking of failed jobs', () => {
       const request = events.find((e) => e.tags?.kind === 'request');
       expect(job?.tags).toEqual(expect.objectContaining({ job: UPDATE_POOLS_JOB, chain_id: '1' }));
       expect(request?.tags).toEqual(
-        expect.objectContaining({ route: '/pools/:chainId/update', chain_id: '1', status: '502', request_id: res.headers.get('x-request-id') }),
+        expect.objectContaining({
+          route: '/pools/:chainId/update',
+          chain_id: '1',
+          status: '502',
+          request_id: res.headers.get('x-request-id'),
+        }),
       );
     } finally {
       await server.close();

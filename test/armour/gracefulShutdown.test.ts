@@ -12,7 +12,6 @@ import { freePort } from '../helpers/freePort';
 const ROOT = join(__dirname, '..', '..');
 const CLEAN = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
 
-
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -49,7 +48,9 @@ describe('graceful shutdown of the service process', () => {
   });
 
   /** The service as `npm start` runs it, in its own process; resolves once it answers /healthz. */
-  async function startService(env: Record<string, string>): Promise<{ base: string; exited: Promise<number | null>; output: () => string }> {
+  async function startService(
+    env: Record<string, string>,
+  ): Promise<{ base: string; exited: Promise<number | null>; output: () => string }> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     // tsx as a loader inside one node process (not the tsx CLI, which runs the service in a
@@ -76,22 +77,40 @@ describe('graceful shutdown of the service process', () => {
     proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
     proc.stderr.on('data', (c: Buffer) => (output += c.toString()));
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-    await until('the service to listen', async () => (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)), 60_000);
+    await until(
+      'the service to listen',
+      async () =>
+        await fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
     return { base, exited, output: () => output };
   }
 
   it('on SIGTERM stops accepting, finishes the request in flight, releases the held lease and exits 0', async () => {
-    const { base, exited, output: outputOf } = await startService({ SANCTIONS_API_KEY: sanctions.apiKey, SANCTIONS_API_URL: sanctions.url });
+    const {
+      base,
+      exited,
+      output: outputOf,
+    } = await startService({ SANCTIONS_API_KEY: sanctions.apiKey, SANCTIONS_API_URL: sanctions.url });
 
     // A pool update against a subgraph that never answers holds the chain's job lease ...
     subgraph.faults = { delayMs: 120_000 };
-    const update = fetch(`${base}/pools/1/update`, { method: 'POST' }).then((r) => r.status, (e: Error) => e.message);
+    const update = fetch(`${base}/pools/1/update`, { method: 'POST' }).then(
+      (r) => r.status,
+      (e: Error) => e.message,
+    );
     await until('the update job to reach the subgraph', () => subgraph.requests > 0);
     expect(leaseRows(dataDir)).toEqual([{ scope: '1', job: expect.any(String) }]);
 
     // ... and a sanctions check is waiting 2 s for its provider.
     sanctions.faults = { delayMs: 2000 };
-    const check = fetch(`${base}/check-wallet?address=${CLEAN}`).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const check = fetch(`${base}/check-wallet?address=${CLEAN}`).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
     await until('the sanctions provider to be asked', () => sanctions.screenings().length > 0);
 
     child?.kill('SIGTERM');
@@ -116,7 +135,11 @@ describe('graceful shutdown of the service process', () => {
     const { base, exited, output } = await startService({});
     // 8 clients with one keep-alive connection each, sending requests back to back, as Cloud Run's
     // front end does under load; a client stops once an answer tells it the connection closes.
-    const clients = Array.from({ length: 8 }, () => ({ agent: new Agent({ keepAlive: true, maxSockets: 1 }), answered: 0, closedBy: '' }));
+    const clients = Array.from({ length: 8 }, () => ({
+      agent: new Agent({ keepAlive: true, maxSockets: 1 }),
+      answered: 0,
+      closedBy: '',
+    }));
     let signalled = false;
     const answeredAfterSignal: string[] = [];
     const errors: string[] = [];

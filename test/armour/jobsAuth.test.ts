@@ -64,7 +64,10 @@ describe('JOBS_SECRET protects the public job endpoints', () => {
 describe('without JOBS_SECRET', () => {
   it('the job endpoints stay open, as in the old API', async () => {
     const subgraph = await FakeSubgraph.start([]);
-    const server = await startTestServer({ SUBGRAPH_URL_1: subgraph.url }, { features: [armourFeature, poolUpdateFeature] });
+    const server = await startTestServer(
+      { SUBGRAPH_URL_1: subgraph.url },
+      { features: [armourFeature, poolUpdateFeature] },
+    );
     try {
       expect((await fetch(`${server.url}/pools/1/update`, { method: 'POST' })).status).toBe(201);
     } finally {

@@ -19,7 +19,12 @@ describe('rate limits per client IP (behind one proxy, as on Cloud Run: TRUST_PR
 
   beforeAll(async () => {
     server = await startTestServer(
-      { TRUST_PROXY: '1', RATE_LIMIT_QUOTES_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '5', RATE_LIMIT_JOBS_PER_MINUTE: '2' },
+      {
+        TRUST_PROXY: '1',
+        RATE_LIMIT_QUOTES_PER_MINUTE: '3',
+        RATE_LIMIT_READS_PER_MINUTE: '5',
+        RATE_LIMIT_JOBS_PER_MINUTE: '2',
+      },
       { features: [armourFeature] },
     );
   });
@@ -34,7 +39,10 @@ describe('rate limits per client IP (behind one proxy, as on Cloud Run: TRUST_PR
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
     expect(Number(limited.retryAfter)).toBeLessThanOrEqual(60);
-    expect(limited.body).toEqual({ error: expect.stringContaining('too many quote (/sor, /order) requests'), code: 429 });
+    expect(limited.body).toEqual({
+      error: expect.stringContaining('too many quote (/sor, /order) requests'),
+      code: 429,
+    });
   });
 
   it('keeps separate budgets: a client out of quotes can still read', async () => {
@@ -96,8 +104,14 @@ describe('which X-Forwarded-For is believed (TRUST_PROXY)', () => {
   });
 
   it('trusts the header only from the proxies listed by address range', async () => {
-    const trusted = await startTestServer({ TRUST_PROXY: '127.0.0.0/8, ::1/128', RATE_LIMIT_QUOTES_PER_MINUTE: '5' }, { features: [armourFeature] });
-    const other = await startTestServer({ TRUST_PROXY: '10.0.0.0/8', RATE_LIMIT_QUOTES_PER_MINUTE: '5' }, { features: [armourFeature] });
+    const trusted = await startTestServer(
+      { TRUST_PROXY: '127.0.0.0/8, ::1/128', RATE_LIMIT_QUOTES_PER_MINUTE: '5' },
+      { features: [armourFeature] },
+    );
+    const other = await startTestServer(
+      { TRUST_PROXY: '10.0.0.0/8', RATE_LIMIT_QUOTES_PER_MINUTE: '5' },
+      { features: [armourFeature] },
+    );
     try {
       // The test client is on loopback: a trusted proxy for the first server, a stranger to the second.
       expect(await rotating(trusted, 12)).toBe(0);
@@ -114,7 +128,11 @@ describe('rate limit defaults', () => {
     const server = await startTestServer({}, { features: [armourFeature] });
     try {
       expect(server.ctx.config.rateLimits.quotesPerMinute).toBeGreaterThanOrEqual(2000);
-      const res = await fetch(`${server.url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${server.url}/sor/1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       // draft-7 RateLimit-Policy header: "<limit>;w=<window seconds>"
       expect(res.headers.get('ratelimit-policy')).toBe(`${server.ctx.config.rateLimits.quotesPerMinute};w=60`);
     } finally {

@@ -52,7 +52,9 @@ describe('security headers', () => {
     await page.arrayBuffer();
 
     // API answers on the same path keep the strict policy.
-    const api = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'application/json' } });
+    const api = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+      headers: { accept: 'application/json' },
+    });
     expect(api.status).toBe(200);
     expect(csp(api).get('script-src')).toBe("'self'");
   });

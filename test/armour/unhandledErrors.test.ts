@@ -9,7 +9,13 @@ const ROOT = join(__dirname, '..', '..');
 function runCrashingService(dsn: string, crash: 'exception' | 'rejection', dataDir: string): Promise<number | null> {
   const child = spawn(process.execPath, ['--import', 'tsx', join('test', 'armour', 'fixtures', 'crashingService.ts')], {
     cwd: ROOT,
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, ERRORTRACKER_DSN: dsn, CRASH: crash, DATA_DIR: dataDir },
+    env: {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME,
+      ERRORTRACKER_DSN: dsn,
+      CRASH: crash,
+      DATA_DIR: dataDir,
+    },
     stdio: 'ignore',
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -36,12 +42,16 @@ describe('unhandled errors in the service process', () => {
   it.each([
     ['an uncaught exception', 'exception', 'uncaught exception in a background task'],
     ['an unhandled rejection', 'rejection', 'unhandled rejection in a background task'],
-  ] as const)('reports %s as a fatal event, then the process exits non-zero as Node would', async (_what, crash, message) => {
-    const code = await runCrashingService(ingest.dsn, crash, dataDir);
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-    const [event] = await ingest.waitForEvents(1);
-    expect(event?.level).toBe('fatal');
-    expect(event?.exception?.values?.[0]?.value).toBe(message);
-  }, 40_000);
+  ] as const)(
+    'reports %s as a fatal event, then the process exits non-zero as Node would',
+    async (_what, crash, message) => {
+      const code = await runCrashingService(ingest.dsn, crash, dataDir);
+      expect(code).not.toBe(0);
+      expect(code).not.toBeNull();
+      const [event] = await ingest.waitForEvents(1);
+      expect(event?.level).toBe('fatal');
+      expect(event?.exception?.values?.[0]?.value).toBe(message);
+    },
+    40_000,
+  );
 });

@@ -27,22 +27,38 @@ const DAY = 86_400;
  */
 export async function run(): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
-  const pools: StoredPool[] = syntheticPools(POOLS, { seed: 'decoration-bench', tokenCount: TOKENS }).map((raw, i, all) => {
-    const r = normalizePool(raw);
-    if (!r.ok) throw new Error(`synthetic pool ${r.id}: ${r.error}`);
-    const p = r.pool;
-    if (i % 10 !== 9) return p;
-    // Nest: the first token becomes the previous pool's BPT.
-    const [first, ...rest] = p.tokens;
-    return { ...p, tokens: [{ ...first!, address: all[i - 1]!.address }, ...rest] };
-  });
+  const pools: StoredPool[] = syntheticPools(POOLS, { seed: 'decoration-bench', tokenCount: TOKENS }).map(
+    (raw, i, all) => {
+      const r = normalizePool(raw);
+      if (!r.ok) throw new Error(`synthetic pool ${r.id}: ${r.error}`);
+      const p = r.pool;
+      if (i % 10 !== 9) return p;
+      // Nest: the first token becomes the previous pool's BPT.
+      const [first, ...rest] = p.tokens;
+      return { ...p, tokens: [{ ...first!, address: all[i - 1]!.address }, ...rest] };
+    },
+  );
   const tokens: StoredToken[] = syntheticTokens({ seed: 'decoration-bench', tokenCount: TOKENS }).map((t, i) => {
     const usd = i % 5 === 4 ? null : String(syntheticPrice(t.address));
     return { ...t, price: usd, priceUsd: usd, lastUpdate: now * 1000, noPriceData: usd === null };
   });
   const history: PoolHistoryPoint[] = pools.flatMap((p) => [
-    { poolId: p.id, timestamp: now - 3 * DAY, totalSwapVolume: '0', totalSwapFee: '0', totalShares: p.totalShares, priceRates: Object.fromEntries(p.tokens.map((t) => [t.address, '0.999'])) },
-    { poolId: p.id, timestamp: now - DAY - 900, totalSwapVolume: '1000', totalSwapFee: '1', totalShares: p.totalShares, priceRates: {} },
+    {
+      poolId: p.id,
+      timestamp: now - 3 * DAY,
+      totalSwapVolume: '0',
+      totalSwapFee: '0',
+      totalShares: p.totalShares,
+      priceRates: Object.fromEntries(p.tokens.map((t) => [t.address, '0.999'])),
+    },
+    {
+      poolId: p.id,
+      timestamp: now - DAY - 900,
+      totalSwapVolume: '1000',
+      totalSwapFee: '1',
+      totalShares: p.totalShares,
+      priceRates: {},
+    },
   ]);
   const pricesUsd = new Map(tokens.filter((t) => t.priceUsd !== null).map((t) => [t.address, t.priceUsd!]));
   const E18 = 10n ** 18n;
@@ -50,10 +66,17 @@ export async function run(): Promise<void> {
   pools.forEach((p, i) => {
     if (i % 2 !== 0) return;
     byPool.set(p.id, {
-      address: p.address, isKilled: false,
+      address: p.address,
+      isKilled: false,
       bal: { perSecond: E18 / 100n, boosted: true, periodFinish: null },
-      totalSupply: 1_000n * E18, workingSupply: 600n * E18,
-      rewards: [tokens[i % TOKENS]!, tokens[(i + 7) % TOKENS]!].map((t) => ({ token: t.address, decimals: t.decimals, perSecond: 10n ** BigInt(t.decimals) / 1000n, periodFinish: now + DAY })),
+      totalSupply: 1_000n * E18,
+      workingSupply: 600n * E18,
+      rewards: [tokens[i % TOKENS]!, tokens[(i + 7) % TOKENS]!].map((t) => ({
+        token: t.address,
+        decimals: t.decimals,
+        perSecond: 10n ** BigInt(t.decimals) / 1000n,
+        periodFinish: now + DAY,
+      })),
     });
   });
   const gauges: GaugeData = { status: 'fresh', bal: tokens[0]!.address, byPool, unread: new Set() };
@@ -66,7 +89,9 @@ export async function run(): Promise<void> {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  process.stdout.write(`${decorated} pools, ${tokens.length} tokens, ${history.length} history points, ${byPool.size} gauges\n`);
+  process.stdout.write(
+    `${decorated} pools, ${tokens.length} tokens, ${history.length} history points, ${byPool.size} gauges\n`,
+  );
   figure('decorateChain, 10,000 pools (median of 5)', times[2]! / 1000, 's', { op: '<', value: 2 });
   figure('decorateChain, 10,000 pools (slowest of 5)', times[4]! / 1000, 's');
 

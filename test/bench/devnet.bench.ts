@@ -23,7 +23,10 @@ export async function run(): Promise<void> {
   await chain.provider.getBlockNumber();
   const t0 = performance.now();
   const devnet = await deployDevnet(devAccount(0, chain.provider), { traders: traderAccounts(chain.provider) });
-  figure(`devnet deploy (${devnet.pools.length} pools, in-process)`, performance.now() - t0, 'ms', { op: '<', value: 10_000 });
+  figure(`devnet deploy (${devnet.pools.length} pools, in-process)`, performance.now() - t0, 'ms', {
+    op: '<',
+    value: 10_000,
+  });
   await chain.close();
 
   if (!HAS_SNAPSHOT) {

@@ -30,7 +30,22 @@ function frontEndWhere(token: string): PoolsWhere {
 const QUERY = /* GraphQL */ `
   query Pools($where: TablePoolsFilterInput) {
     pools(chainId: 1, first: 10, where: $where, orderBy: "totalLiquidity", orderDirection: "desc") {
-      pools { id address poolType swapFee totalShares totalLiquidity tokensList tokens { address balance weight symbol decimals } }
+      pools {
+        id
+        address
+        poolType
+        swapFee
+        totalShares
+        totalLiquidity
+        tokensList
+        tokens {
+          address
+          balance
+          weight
+          symbol
+          decimals
+        }
+      }
       nextToken
     }
   }
@@ -90,11 +105,17 @@ function inProcess(pools: readonly StoredPool[], token: string): void {
   figure('reload warm-up: sort + 4 filter columns (fastest)', warmUp[0] as number, 'ms');
   figure('first query after warm-up: filter + page (median)', percentile(firstQuery, 50), 'ms', { op: '<', value: 10 });
   figure('first query after warm-up (fastest)', firstQuery[0] as number, 'ms');
-  figure('first query, nothing prepared: sort+columns+page (median)', percentile(cold, 50), 'ms', { op: '<', value: 10 });
+  figure('first query, nothing prepared: sort+columns+page (median)', percentile(cold, 50), 'ms', {
+    op: '<',
+    value: 10,
+  });
   figure('first query, nothing prepared (fastest)', cold[0] as number, 'ms');
   figure('later queries: filter + page, sort cached (median)', percentile(warm, 50), 'ms', { op: '<', value: 10 });
   figure('later queries: filter + page, sort cached (p99)', percentile(warm, 99), 'ms');
-  figure('later queries, filter matching none: full scan (median)', percentile(fullScan, 50), 'ms', { op: '<', value: 10 });
+  figure('later queries, filter matching none: full scan (median)', percentile(fullScan, 50), 'ms', {
+    op: '<',
+    value: 10,
+  });
   figure('later queries, filter matching none: full scan (p99)', percentile(fullScan, 99), 'ms');
 }
 
@@ -104,18 +125,31 @@ async function overHttp(label: string, rawPools: unknown[], token: string): Prom
   await seedStore(store, 1, rawPools);
   await store.close();
   const server = await startServerProcess({
-    NETWORKS: '1', DATA_DIR: dir, UPDATE_POOLS_INTERVAL_IN_MINUTES: '0', DECORATE_POOLS_INTERVAL_IN_MINUTES: '0',
-    PRICE_INTERVAL_SECONDS: '0', RATE_LIMIT_READS_PER_MINUTE: '0', RATE_LIMIT_QUOTES_PER_MINUTE: '0',
+    NETWORKS: '1',
+    DATA_DIR: dir,
+    UPDATE_POOLS_INTERVAL_IN_MINUTES: '0',
+    DECORATE_POOLS_INTERVAL_IN_MINUTES: '0',
+    PRICE_INTERVAL_SECONDS: '0',
+    RATE_LIMIT_READS_PER_MINUTE: '0',
+    RATE_LIMIT_QUOTES_PER_MINUTE: '0',
   });
   try {
     const body = JSON.stringify({ query: QUERY, variables: { where: frontEndWhere(token) } });
-    const check = (await (await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as {
+    const check = (await (
+      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    ).json()) as {
       data?: { pools: { pools: unknown[] } };
       errors?: unknown;
     };
     if (check.errors || !check.data) throw new Error(`${label}: ${JSON.stringify(check.errors)}`);
     process.stdout.write(`${label}: ${rawPools.length} pools, the query returns ${check.data.pools.pools.length}\n`);
-    const opts = { url: `${server.url}/graphql`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body, connections: 8 };
+    const opts = {
+      url: `${server.url}/graphql`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body,
+      connections: 8,
+    };
     await autocannon({ ...opts, duration: 2 }); // warm-up
     const r = await autocannon({ ...opts, duration: 8 });
     if (r.non2xx > 0 || r.errors > 0) throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors`);

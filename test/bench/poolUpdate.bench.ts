@@ -22,8 +22,10 @@ const TARGET_RERUN_MS = 3_000;
 function line(label: string, ms: number, report: PoolUpdateReport, targetMs: number): string {
   const rate = Math.round(report.fetched / (ms / 1000));
   const verdict = ms < targetMs ? 'meets' : 'MISSES';
-  return `${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(rate).padStart(7)} pools/s  written ${String(report.written).padStart(5)}  ` +
-    `poolsVersion ${report.poolsVersion}  (target < ${targetMs / 1000} s: ${verdict})`;
+  return (
+    `${label.padEnd(34)} ${String(ms).padStart(6)} ms  ${String(rate).padStart(7)} pools/s  written ${String(report.written).padStart(5)}  ` +
+    `poolsVersion ${report.poolsVersion}  (target < ${targetMs / 1000} s: ${verdict})`
+  );
 }
 
 export async function run(): Promise<void> {
@@ -46,7 +48,9 @@ export async function run(): Promise<void> {
   try {
     const ctx = await context();
     const first = await timed(ctx);
-    process.stdout.write(`${line(`first load of ${POOLS} pools`, first.ms, first.report, TARGET_FIRST_MS)}  pages ${first.report.pages}, tokens added ${first.report.tokensAdded}\n`);
+    process.stdout.write(
+      `${line(`first load of ${POOLS} pools`, first.ms, first.report, TARGET_FIRST_MS)}  pages ${first.report.pages}, tokens added ${first.report.tokensAdded}\n`,
+    );
     const warm = await timed(ctx);
     process.stdout.write(`${line('no-change re-run, same process', warm.ms, warm.report, TARGET_RERUN_MS)}\n`);
     const cold = await timed(await context());
@@ -54,7 +58,9 @@ export async function run(): Promise<void> {
 
     const t = performance.now();
     await new SubgraphClient({ url: fake.url, timeoutMs: 60_000, retries: 0 }).fetchAllPools();
-    process.stdout.write(`  of which fetching ${POOLS} pools from the in-process fake subgraph: ${Math.round(performance.now() - t)} ms\n`);
+    process.stdout.write(
+      `  of which fetching ${POOLS} pools from the in-process fake subgraph: ${Math.round(performance.now() - t)} ms\n`,
+    );
     if (first.report.written !== POOLS || warm.report.written !== 0 || cold.report.written !== 0) {
       throw new Error(`unexpected writes: ${first.report.written}, ${warm.report.written}, ${cold.report.written}`);
     }

@@ -20,7 +20,14 @@ export async function run(): Promise<void> {
   const store = new SqliteStore(join(dir, 'balancer-pools.sqlite'), 0);
   await seedStore(store, 1, loadSnapshotPools());
   await store.close();
-  const server = await startServerProcess({ NETWORKS: '1', DATA_DIR: dir, UPDATE_POOLS_INTERVAL_IN_MINUTES: '0', DECORATE_POOLS_INTERVAL_IN_MINUTES: '0', PRICE_INTERVAL_SECONDS: '0', RATE_LIMIT_READS_PER_MINUTE: '0' });
+  const server = await startServerProcess({
+    NETWORKS: '1',
+    DATA_DIR: dir,
+    UPDATE_POOLS_INTERVAL_IN_MINUTES: '0',
+    DECORATE_POOLS_INTERVAL_IN_MINUTES: '0',
+    PRICE_INTERVAL_SECONDS: '0',
+    RATE_LIMIT_READS_PER_MINUTE: '0',
+  });
   try {
     for (const [label, headers] of [
       ['GET /pools/1 (gzip)', { 'accept-encoding': 'gzip' }],

@@ -21,7 +21,10 @@ const TOKENS = 2_000;
  * free-tier pacing (25 requests a minute) is printed as what the same run costs against CoinGecko.
  */
 export async function run(): Promise<void> {
-  const fake = await startFakePriceServer({ coins: { ethereum: 2500 }, defaultTokenPrice: (_p, a) => syntheticPrice(a) });
+  const fake = await startFakePriceServer({
+    coins: { ethereum: 2500 },
+    defaultTokenPrice: (_p, a) => syntheticPrice(a),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'bps-bench-prices-'));
   const store = new SqliteStore(join(dir, 'bench.sqlite'), 0);
   try {
@@ -36,7 +39,13 @@ export async function run(): Promise<void> {
       noPriceData: false,
     }));
     await store.commit(1, { tokens, bumpTokensVersion: true });
-    const config = loadConfig({ NETWORKS: '1', DATA_DIR: dir, PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '1000000', PRICE_FRESHNESS_SECONDS: '0' });
+    const config = loadConfig({
+      NETWORKS: '1',
+      DATA_DIR: dir,
+      PRICE_API_URL: fake.url,
+      PRICE_REQUESTS_PER_MINUTE: '1000000',
+      PRICE_FRESHNESS_SECONDS: '0',
+    });
     const ctx = await createContext(config, { store, logger: silentLogger() });
 
     const t0 = performance.now();
@@ -49,10 +58,18 @@ export async function run(): Promise<void> {
     fake.setCoinPrice('ethereum', 2600);
     const t1 = performance.now();
     const second = await updatePrices(ctx);
-    figure(`price run, 2,000 tokens, all moved (${second.chains[0]!.changed} written)`, (performance.now() - t1) / 1000, 's');
+    figure(
+      `price run, 2,000 tokens, all moved (${second.chains[0]!.changed} written)`,
+      (performance.now() - t1) / 1000,
+      's',
+    );
 
     const requests = 1 + Math.ceil(TOKENS / loadConfig({}).prices.batchSize);
-    figure(`same run at the default ${loadConfig({}).prices.requestsPerMinute} requests/min (${requests} requests)`, ((requests - 1) * 60) / loadConfig({}).prices.requestsPerMinute, 's');
+    figure(
+      `same run at the default ${loadConfig({}).prices.requestsPerMinute} requests/min (${requests} requests)`,
+      ((requests - 1) * 60) / loadConfig({}).prices.requestsPerMinute,
+      's',
+    );
   } finally {
     await store.close();
     await fake.close();

@@ -31,12 +31,28 @@ const GWEI = 10n ** 9n;
 
 /** [sell, buy, whole units of the amount token]. */
 const PAIRS: readonly (readonly [TokenName, TokenName, number])[] = [
-  ['WETH', 'USDC', 10], ['USDC', 'WETH', 10_000], ['WETH', 'DAI', 1], ['DAI', 'WETH', 1_000],
-  ['USDC', 'DAI', 10_000], ['DAI', 'USDT', 100], ['USDT', 'USDC', 1_000], ['BAL', 'WETH', 1_000],
-  ['WETH', 'BAL', 10], ['WBTC', 'WETH', 1], ['WETH', 'WBTC', 100], ['rETH', 'WETH', 10],
-  ['WETH', 'rETH', 100], ['AAVE', 'WETH', 100], ['WETH', 'AAVE', 1], ['BAL', 'USDC', 100],
-  ['WBTC', 'USDC', 1], ['DAI', 'BAL', 10_000], ['AAVE', 'BAL', 10], ['USDC', 'WBTC', 1_000],
-  ['USDT', 'WETH', 10_000], ['BAL', 'DAI', 1],
+  ['WETH', 'USDC', 10],
+  ['USDC', 'WETH', 10_000],
+  ['WETH', 'DAI', 1],
+  ['DAI', 'WETH', 1_000],
+  ['USDC', 'DAI', 10_000],
+  ['DAI', 'USDT', 100],
+  ['USDT', 'USDC', 1_000],
+  ['BAL', 'WETH', 1_000],
+  ['WETH', 'BAL', 10],
+  ['WBTC', 'WETH', 1],
+  ['WETH', 'WBTC', 100],
+  ['rETH', 'WETH', 10],
+  ['WETH', 'rETH', 100],
+  ['AAVE', 'WETH', 100],
+  ['WETH', 'AAVE', 1],
+  ['BAL', 'USDC', 100],
+  ['WBTC', 'USDC', 1],
+  ['DAI', 'BAL', 10_000],
+  ['AAVE', 'BAL', 10],
+  ['USDC', 'WBTC', 1_000],
+  ['USDT', 'WETH', 10_000],
+  ['BAL', 'DAI', 1],
 ];
 
 function units(token: TokenName, whole: number): string {
@@ -47,8 +63,22 @@ function units(token: TokenName, whole: number): string {
 export const QUOTE_CASES: readonly QuoteCase[] = PAIRS.flatMap(([sell, buy, whole], i) => {
   const gas = (k: number) => ((i + k) % 2 === 0 ? '0' : (30n * GWEI).toString());
   return [
-    { name: `sell ${whole} ${sell} for ${buy}`, sellToken: TOKENS[sell].address, buyToken: TOKENS[buy].address, orderKind: 'sell' as const, amount: units(sell, whole), gasPrice: gas(0) },
-    { name: `buy ${whole} ${buy} with ${sell}`, sellToken: TOKENS[sell].address, buyToken: TOKENS[buy].address, orderKind: 'buy' as const, amount: units(buy, whole), gasPrice: gas(1) },
+    {
+      name: `sell ${whole} ${sell} for ${buy}`,
+      sellToken: TOKENS[sell].address,
+      buyToken: TOKENS[buy].address,
+      orderKind: 'sell' as const,
+      amount: units(sell, whole),
+      gasPrice: gas(0),
+    },
+    {
+      name: `buy ${whole} ${buy} with ${sell}`,
+      sellToken: TOKENS[sell].address,
+      buyToken: TOKENS[buy].address,
+      orderKind: 'buy' as const,
+      amount: units(buy, whole),
+      gasPrice: gas(1),
+    },
   ];
 });
 
@@ -57,6 +87,12 @@ export const QUOTE_CASES: readonly QuoteCase[] = PAIRS.flatMap(([sell, buy, whol
  * range of May 2022; only their order of magnitude matters for gas costs).
  */
 export const PRICES_IN_ETH: Readonly<Record<TokenName, string>> = {
-  WETH: '1', USDC: '0.00034', DAI: '0.00034', USDT: '0.00034', BAL: '0.0034',
-  WBTC: '13.5', rETH: '1.02', AAVE: '0.045',
+  WETH: '1',
+  USDC: '0.00034',
+  DAI: '0.00034',
+  USDT: '0.00034',
+  BAL: '0.0034',
+  WBTC: '13.5',
+  rETH: '1.02',
+  AAVE: '0.045',
 };

@@ -12,7 +12,8 @@ import { startTestServer } from '../helpers/testServer';
 async function main(): Promise<void> {
   const pools = JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as unknown[];
   const env: Record<string, string> = {};
-  for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const) if (process.env[k] !== undefined) env[k] = process.env[k];
+  for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const)
+    if (process.env[k] !== undefined) env[k] = process.env[k];
   const server = await startTestServer(env, { seed: [{ chainId: 1, pools }], features: [routingFeature] });
   // Let the worker finish building the router before the first timed request.
   await new Promise((r) => setTimeout(r, 1500));

@@ -69,7 +69,11 @@ const slowest: { ms: number; name: string }[] = [];
 
 async function postSor(url: string, c: QuoteCase): Promise<number> {
   const t = performance.now();
-  const res = await fetch(`${url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) });
+  const res = await fetch(`${url}/sor/1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(c),
+  });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`/sor answered ${res.status}`);
   const ms = performance.now() - t;
@@ -92,13 +96,19 @@ async function healthLatencies(url: string, seconds: number): Promise<number[]> 
 }
 
 /** Runs `tasks` with `concurrency` in flight; returns each latency (ms) and the wall time. */
-async function concurrently<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<number>): Promise<{ ms: number[]; wallMs: number }> {
+async function concurrently<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<number>,
+): Promise<{ ms: number[]; wallMs: number }> {
   const ms: number[] = [];
   let next = 0;
   const t = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) ms.push(await fn(items[next++]!));
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) ms.push(await fn(items[next++]!));
+    }),
+  );
   return { ms, wallMs: performance.now() - t };
 }
 
@@ -122,16 +132,31 @@ function processUsage(pid: number): { cpuS: number; rssMiB: number } {
 
 /** One SOR kept across requests (pools fetched once, path cache warm): the best a library user gets. */
 async function warmSorRate(pools: ReturnType<typeof naivePools>): Promise<{ perSecond: number; p50: number }> {
-  const sor = new SOR({} as Provider, sorConfigFor(chainById(1)!), { getPools: async () => pools }, { getNativeAssetPriceInToken: async () => '0' });
+  const sor = new SOR(
+    {} as Provider,
+    sorConfigFor(chainById(1)!),
+    { getPools: async () => pools },
+    { getNativeAssetPriceInToken: async () => '0' },
+  );
   await sor.fetchPools();
   const timestamp = Math.floor(Date.now() / 1000);
   const quote = async (c: QuoteCase) => {
     const t = performance.now();
-    await sor.getSwaps(c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount), { gasPrice: BigNumber.from(c.gasPrice), timestamp });
+    await sor.getSwaps(
+      c.sellToken,
+      c.buyToken,
+      c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut,
+      BigNumber.from(c.amount),
+      { gasPrice: BigNumber.from(c.gasPrice), timestamp },
+    );
     return performance.now() - t;
   };
   for (const c of QUOTE_CASES) await quote(distinct(c, 1_000_000));
-  const run = await concurrently(QUOTE_CASES.map((c) => distinct(c, 7)), 1, quote);
+  const run = await concurrently(
+    QUOTE_CASES.map((c) => distinct(c, 7)),
+    1,
+    quote,
+  );
   return { perSecond: (run.ms.length / run.wallMs) * 1000, p50: summary(run.ms).p50 };
 }
 
@@ -145,17 +170,28 @@ interface DistinctRun {
 }
 
 /** Distinct /sor requests, 8 connections, against a fresh server process of the given engine. */
-async function distinctRun(engine: 'own' | 'sor', rounds: number): Promise<DistinctRun & { url: string; child: ChildProcess }> {
+async function distinctRun(
+  engine: 'own' | 'sor',
+  rounds: number,
+): Promise<DistinctRun & { url: string; child: ChildProcess }> {
   const { url, child } = await startServer(engine);
   // One unmeasured round: the first touch of each pair in this pool version.
-  await concurrently(QUOTE_CASES.map((c) => distinct(c, 1_000_000)), CONNECTIONS, (c) => postSor(url, c));
+  await concurrently(
+    QUOTE_CASES.map((c) => distinct(c, 1_000_000)),
+    CONNECTIONS,
+    (c) => postSor(url, c),
+  );
   const before = processUsage(child.pid!);
   const cases = Array.from({ length: rounds }, (_, r) => QUOTE_CASES.map((c) => distinct(c, r + 1))).flat();
   const run = await concurrently(cases, CONNECTIONS, (c) => postSor(url, c));
   const after = processUsage(child.pid!);
   const s = summary(run.ms);
   return {
-    url, child, n: s.n, p50: s.p50, p99: s.p99,
+    url,
+    child,
+    n: s.n,
+    p50: s.p50,
+    p99: s.p99,
     perSecond: (run.ms.length / run.wallMs) * 1000,
     cpuMsPerQuote: ((after.cpuS - before.cpuS) * 1000) / run.ms.length,
     rssMiB: after.rssMiB,
@@ -165,12 +201,23 @@ async function distinctRun(engine: 'own' | 'sor', rounds: number): Promise<Disti
 /** The deprecated API per request: a fresh SOR, a pool fetch, one getSwaps. */
 async function naiveQuote(pools: ReturnType<typeof naivePools>, c: QuoteCase): Promise<number> {
   const t = performance.now();
-  const sor = new SOR({} as Provider, sorConfigFor(chainById(1)!), { getPools: async () => pools }, { getNativeAssetPriceInToken: async () => '0' });
+  const sor = new SOR(
+    {} as Provider,
+    sorConfigFor(chainById(1)!),
+    { getPools: async () => pools },
+    { getNativeAssetPriceInToken: async () => '0' },
+  );
   await sor.fetchPools();
-  await sor.getSwaps(c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount), {
-    gasPrice: BigNumber.from(c.gasPrice),
-    timestamp: Math.floor(Date.now() / 1000),
-  });
+  await sor.getSwaps(
+    c.sellToken,
+    c.buyToken,
+    c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut,
+    BigNumber.from(c.amount),
+    {
+      gasPrice: BigNumber.from(c.gasPrice),
+      timestamp: Math.floor(Date.now() / 1000),
+    },
+  );
   return performance.now() - t;
 }
 
@@ -180,7 +227,9 @@ export async function run(): Promise<void> {
     return;
   }
   const workers = process.env.ROUTER_WORKERS ?? `the default (${cpus().length}, one per core)`;
-  process.stdout.write(`${QUOTE_CASES.length} requests in the mix; ${CONNECTIONS} connections; ROUTER_WORKERS=${workers}\n`);
+  process.stdout.write(
+    `${QUOTE_CASES.length} requests in the mix; ${CONNECTIONS} connections; ROUTER_WORKERS=${workers}\n`,
+  );
 
   // 1. The SOR patterns, in this process, while no server is running.
   const pools = naivePools();
@@ -200,25 +249,46 @@ export async function run(): Promise<void> {
   try {
     const idleHealth = summary(await healthLatencies(url, 3));
     slowest.length = 0;
-    const dist = await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 2)), CONNECTIONS, (c) => postSor(url, c));
+    const dist = await concurrently(
+      QUOTE_CASES.map((c) => distinct(c, ROUNDS + 2)),
+      CONNECTIONS,
+      (c) => postSor(url, c),
+    );
     const slowDistinct = slowest.map((x) => `${x.name} ${f(x.ms)} ms`).join('; ');
     void dist;
     // The same, one request at a time: the latency a single client sees.
-    const single = summary((await concurrently(QUOTE_CASES.map((c) => distinct(c, ROUNDS + 3)), 1, (c) => postSor(url, c))).ms);
+    const single = summary(
+      (
+        await concurrently(
+          QUOTE_CASES.map((c) => distinct(c, ROUNDS + 3)),
+          1,
+          (c) => postSor(url, c),
+        )
+      ).ms,
+    );
 
     // 4. Repeated requests: every case is cached now; autocannon cycles through them.
     const cached = QUOTE_CASES.map((c) => distinct(c, 1));
     const ac = await autocannon({
-      url, connections: CONNECTIONS, duration: SECONDS,
-      requests: cached.map((c) => ({ method: 'POST' as const, path: '/sor/1', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c) })),
+      url,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: cached.map((c) => ({
+        method: 'POST' as const,
+        path: '/sor/1',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c),
+      })),
     });
 
     // 5. /healthz while /sor is saturated with distinct requests.
     let stop = false;
     let r = 10;
-    const load = Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, 100 + r));
-    }));
+    const load = Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (!stop) await postSor(url, distinct(QUOTE_CASES[r++ % QUOTE_CASES.length]!, 100 + r));
+      }),
+    );
     await new Promise((res) => setTimeout(res, 500));
     const health = await healthLatencies(url, SECONDS);
     stop = true;
@@ -239,7 +309,9 @@ export async function run(): Promise<void> {
       `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
       `GET /healthz with the server idle (machine noise floor): p50 ${f(idleHealth.p50)} ms  p99 ${f(idleHealth.p99)} ms  (n=${idleHealth.n})`,
-      `machine load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs (other processes share them)`,
+      `machine load average at the end: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} CPUs (other processes share them)`,
     ];
     process.stdout.write(out.join('\n') + '\n');
   } finally {

@@ -33,14 +33,21 @@ describeWithSnapshot('npm run seed', () => {
   }
 
   test('seeds SQLite and Firestore from the snapshot; both serve the same GET /pools/1 body', async () => {
-    const sqlite = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', SNAPSHOT_FILE], { STORE: 'sqlite', DATA_DIR: dir });
+    const sqlite = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', SNAPSHOT_FILE], {
+      STORE: 'sqlite',
+      DATA_DIR: dir,
+    });
     expect(sqlite.stderr).toBe('');
     expect(sqlite.code).toBe(0);
-    expect(sqlite.stdout).toMatch(/seeded chain 1 \(mainnet\) into sqlite: 372 pools read, 372 written, 0 skipped, \d+ new tokens .*poolsVersion 1/);
+    expect(sqlite.stdout).toMatch(
+      /seeded chain 1 \(mainnet\) into sqlite: 372 pools read, 372 written, 0 skipped, \d+ new tokens .*poolsVersion 1/,
+    );
 
     const project = `seed-test-${process.pid}`;
     const fs = await runCli('src/cli/seed.ts', ['--chain', 'mainnet', '--file', SNAPSHOT_FILE], {
-      STORE: 'firestore', FIRESTORE_EMULATOR_HOST: emulator.host, GOOGLE_CLOUD_PROJECT: project,
+      STORE: 'firestore',
+      FIRESTORE_EMULATOR_HOST: emulator.host,
+      GOOGLE_CLOUD_PROJECT: project,
     });
     expect(fs.code).toBe(0);
     expect(fs.stdout).toMatch(/into firestore: 372 pools read, 372 written/);
@@ -51,17 +58,26 @@ describeWithSnapshot('npm run seed', () => {
     expect(fromFirestore).toBe(fromSqlite);
 
     // Seeding the same file again changes nothing and keeps the version.
-    const again = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', SNAPSHOT_FILE], { STORE: 'sqlite', DATA_DIR: dir });
+    const again = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', SNAPSHOT_FILE], {
+      STORE: 'sqlite',
+      DATA_DIR: dir,
+    });
     expect(again.stdout).toMatch(/372 pools read, 0 written, 0 skipped, 0 new tokens .*poolsVersion 1/);
   });
 
   test('bad input is refused with a clear message and stores nothing', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ notPools: [] }));
-    const r = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', bad], { STORE: 'sqlite', DATA_DIR: join(dir, 'other') });
+    const r = await runCli('src/cli/seed.ts', ['--chain', '1', '--file', bad], {
+      STORE: 'sqlite',
+      DATA_DIR: join(dir, 'other'),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/seed failed: expected an array of pools or an object with a "pools" array/);
-    const noChain = await runCli('src/cli/seed.ts', ['--chain', 'moon', '--file', bad], { STORE: 'sqlite', DATA_DIR: dir });
+    const noChain = await runCli('src/cli/seed.ts', ['--chain', 'moon', '--file', bad], {
+      STORE: 'sqlite',
+      DATA_DIR: dir,
+    });
     expect(noChain.stderr).toMatch(/--chain: unknown chain 'moon'/);
   });
 });

@@ -26,7 +26,9 @@ describe('configuration', () => {
 
   test('an unknown chain stops start-up with one line naming the known chains', () => {
     expect(() => loadConfig({ NETWORKS: '1,foo' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NETWORKS: '1,foo' })).toThrow(/^NETWORKS: unknown chain 'foo' \(known: mainnet=1, optimism=10, .*polygon=137/);
+    expect(() => loadConfig({ NETWORKS: '1,foo' })).toThrow(
+      /^NETWORKS: unknown chain 'foo' \(known: mainnet=1, optimism=10, .*polygon=137/,
+    );
     expect(() => loadConfig({ NETWORKS: ' , ' })).toThrow(/^NETWORKS: no chain given/);
   });
 
@@ -44,12 +46,24 @@ describe('configuration', () => {
     ['JOB_RUNNER', 'cron', /^JOB_RUNNER: expected one of timers, scheduler/],
     ['BATCH_RELAYER_1', '0x1234', /^BATCH_RELAYER_1: expected a 0x-prefixed 20-byte address, or none/],
     ['BATCH_RELAYER_10', 'none', /^BATCH_RELAYER_10: chain 10 is not in NETWORKS/],
-    ['SIMULATOR_ALLOWED_CONTRACTS', '0xba12222222228d8ba445958a75a0704d566bf2c8,vault', /^SIMULATOR_ALLOWED_CONTRACTS: 'vault' is not an address/],
+    [
+      'SIMULATOR_ALLOWED_CONTRACTS',
+      '0xba12222222228d8ba445958a75a0704d566bf2c8,vault',
+      /^SIMULATOR_ALLOWED_CONTRACTS: 'vault' is not an address/,
+    ],
     ['UPDATE_POOLS_DEADLINE_SECONDS', '0', /^UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/],
     ['PRICE_RUN_DEADLINE_SECONDS', '1h', /^PRICE_RUN_DEADLINE_SECONDS: expected a whole number/],
-    ['DECORATE_POOLS_DEADLINE_SECONDS', '1801', /^DECORATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/],
+    [
+      'DECORATE_POOLS_DEADLINE_SECONDS',
+      '1801',
+      /^DECORATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/,
+    ],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
-    ['TRUST_PROXY', 'yes', /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/],
+    [
+      'TRUST_PROXY',
+      'yes',
+      /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/,
+    ],
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -57,17 +71,32 @@ describe('configuration', () => {
 
   test('HTTP timeouts: 30 s for a whole request and 10 s for its headers by default, never above the request timeout', () => {
     expect(loadConfig({}).http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000 });
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '5' }).http).toEqual({ requestTimeoutMs: 5_000, headersTimeoutMs: 5_000 });
-    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0.5', HTTP_HEADERS_TIMEOUT_SECONDS: '0.25' }).http).toEqual({ requestTimeoutMs: 500, headersTimeoutMs: 250 });
-    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/^HTTP_REQUEST_TIMEOUT_SECONDS: expected a number >= 0.1, got '0'/);
-    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '10', HTTP_HEADERS_TIMEOUT_SECONDS: '20' })).toThrow(/^HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS \(10\)/);
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '5' }).http).toEqual({
+      requestTimeoutMs: 5_000,
+      headersTimeoutMs: 5_000,
+    });
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0.5', HTTP_HEADERS_TIMEOUT_SECONDS: '0.25' }).http).toEqual({
+      requestTimeoutMs: 500,
+      headersTimeoutMs: 250,
+    });
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(
+      /^HTTP_REQUEST_TIMEOUT_SECONDS: expected a number >= 0.1, got '0'/,
+    );
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_SECONDS: '10', HTTP_HEADERS_TIMEOUT_SECONDS: '20' })).toThrow(
+      /^HTTP_HEADERS_TIMEOUT_SECONDS: must not exceed HTTP_REQUEST_TIMEOUT_SECONDS \(10\)/,
+    );
   });
 
   test('TRUST_PROXY: off by default, a hop count, or proxy address ranges', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: ' 35.191.0.0/16, 130.211.0.0/22 ,::1, loopback' }).trustProxy).toEqual(['35.191.0.0/16', '130.211.0.0/22', '::1', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: ' 35.191.0.0/16, 130.211.0.0/22 ,::1, loopback' }).trustProxy).toEqual([
+      '35.191.0.0/16',
+      '130.211.0.0/22',
+      '::1',
+      'loopback',
+    ]);
   });
 
   test('per-chain overrides, Infura URL from NODEPROVIDER_PROJECT_ID, budgets', () => {
@@ -89,7 +118,11 @@ describe('configuration', () => {
   });
 
   test('the batch relayer per chain: the chain default, an override, or none (no join/exit routes)', () => {
-    const c = loadConfig({ NETWORKS: '1,137,42161', BATCH_RELAYER_137: 'none', BATCH_RELAYER_42161: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01' });
+    const c = loadConfig({
+      NETWORKS: '1,137,42161',
+      BATCH_RELAYER_137: 'none',
+      BATCH_RELAYER_42161: '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01',
+    });
     expect(c.routing.batchRelayers.get(1)).toBe('0x35cea9e57a393ac66aaa7e25c391d52c74b5648f');
     expect(c.routing.batchRelayers.get(137)).toBeNull();
     expect(c.routing.batchRelayers.get(42161)).toBe('0xabcdef0123456789abcdef0123456789abcdef01');
@@ -97,14 +130,21 @@ describe('configuration', () => {
 
   test('gauges subgraph per chain: the chain default or GAUGES_SUBGRAPH_URL_<id>; none for chains without gauges', () => {
     const c = loadConfig({ NETWORKS: '1,137,sepolia', GAUGES_SUBGRAPH_URL_137: 'http://127.0.0.1:9999/gauges/' });
-    expect(c.gaugesSubgraphUrls.get(1)).toBe('https://api.studio.thegraph.com/query/75376/balancer-gauges/version/latest');
+    expect(c.gaugesSubgraphUrls.get(1)).toBe(
+      'https://api.studio.thegraph.com/query/75376/balancer-gauges/version/latest',
+    );
     expect(c.gaugesSubgraphUrls.get(137)).toBe('http://127.0.0.1:9999/gauges');
     expect(c.gaugesSubgraphUrls.has(11155111)).toBe(false);
-    expect(() => loadConfig({ NETWORKS: 'sepolia', GAUGES_SUBGRAPH_URL_11155111: 'http://127.0.0.1:1/g' })).toThrow(/^GAUGES_SUBGRAPH_URL_11155111: chain 11155111 has no gauges/);
+    expect(() => loadConfig({ NETWORKS: 'sepolia', GAUGES_SUBGRAPH_URL_11155111: 'http://127.0.0.1:1/g' })).toThrow(
+      /^GAUGES_SUBGRAPH_URL_11155111: chain 11155111 has no gauges/,
+    );
   });
 
   test('what Cloud Run says about the deployment (K_SERVICE, K_REVISION) comes through the configuration', () => {
     expect(loadConfig({}).deployment).toEqual({ service: undefined, revision: undefined });
-    expect(loadConfig({ K_SERVICE: 'pools-api', K_REVISION: 'pools-api-00042' }).deployment).toEqual({ service: 'pools-api', revision: 'pools-api-00042' });
+    expect(loadConfig({ K_SERVICE: 'pools-api', K_REVISION: 'pools-api-00042' }).deployment).toEqual({
+      service: 'pools-api',
+      revision: 'pools-api-00042',
+    });
   });
 });

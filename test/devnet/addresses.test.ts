@@ -8,13 +8,22 @@ describe('chain 31337 localdev', () => {
   test('the chain table lists the addresses the devnet deployment lands at', () => {
     const chain = chainById(DEVNET_CHAIN_ID);
     const deployed = expectedAddresses(devAccount(0).address);
-    expect(chain).toMatchObject({ name: 'localdev', vault: deployed.vault, wrappedNative: deployed.weth, batchRelayer: deployed.batchRelayer });
+    expect(chain).toMatchObject({
+      name: 'localdev',
+      vault: deployed.vault,
+      wrappedNative: deployed.weth,
+      batchRelayer: deployed.batchRelayer,
+    });
     expect(chain?.lido).toEqual({ stETH: deployed.stETH, wstETH: deployed.wstETH });
   });
 
   test('the chain table lists the gauge system the devnet deploys from its gauge admin account', () => {
     const gauges = expectedGaugeAddresses();
-    expect(chainById(DEVNET_CHAIN_ID)?.gauges?.emissions).toEqual({ kind: 'controller', gaugeController: gauges.gaugeController, balancerTokenAdmin: gauges.balancerTokenAdmin });
+    expect(chainById(DEVNET_CHAIN_ID)?.gauges?.emissions).toEqual({
+      kind: 'controller',
+      gaugeController: gauges.gaugeController,
+      balancerTokenAdmin: gauges.balancerTokenAdmin,
+    });
   });
 
   test('is opt-in: not among the default NETWORKS, but accepted by id or name', () => {

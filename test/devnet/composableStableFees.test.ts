@@ -6,10 +6,23 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec, SwapKind } from '../../src/domain/swap/poolModel';
-import { createComposableStableModel, type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
+import {
+  createComposableStableModel,
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../src/domain/swap/pools/composableStable';
 import { specFromRoutingPool } from '../../src/routing/poolSpecs';
 import { toSorPool } from '../../src/routing/routingPools';
-import { createPool, deployContract, fund, querySwap, startChainPools, swap, taskArtifact, type ChainPools } from '../domain/swap/devnetPools';
+import {
+  createPool,
+  deployContract,
+  fund,
+  querySwap,
+  startChainPools,
+  swap,
+  taskArtifact,
+  type ChainPools,
+} from '../domain/swap/devnetPools';
 import { initStable } from '../domain/swap/stableDevnet';
 
 /**
@@ -26,7 +39,10 @@ import { initStable } from '../domain/swap/stableDevnet';
  */
 
 const COLLECTOR = ['function setSwapFeePercentage(uint256)', 'function getActionId(bytes4) view returns (bytes32)'];
-const PROVIDER = ['function setFeeTypePercentage(uint256 feeType, uint256 percentage)', 'function getActionId(bytes4) view returns (bytes32)'];
+const PROVIDER = [
+  'function setFeeTypePercentage(uint256 feeType, uint256 percentage)',
+  'function getActionId(bytes4) view returns (bytes32)',
+];
 const POOL = [
   'function getLastJoinExitData() view returns (uint256, uint256)',
   'function getProtocolFeePercentageCache(uint256) view returns (uint256)',
@@ -41,54 +57,86 @@ const tokens: Record<string, { address: string; decimals: number }> = {};
 const made: { version: number; id: string; address: string; factory: string }[] = [];
 
 /** The version string Balancer's factories give their pools (the indexer reads the number from it). */
-const versionJson = (name: string, version: number) => JSON.stringify({ name, version, deployment: `20221122-composable-stable-pool-v${version}` });
+const versionJson = (name: string, version: number) =>
+  JSON.stringify({ name, version, deployment: `20221122-composable-stable-pool-v${version}` });
 
 /** A rate provider whose getRate() answers storage slot 0, which any 36-byte call sets. */
 async function deploySettableRateProvider(rate: bigint): Promise<string> {
   // CALLDATASIZE 36 EQ ? (SSTORE(0, CALLDATALOAD(4)); STOP) : RETURN(SLOAD(0)).
   const runtime = '3660241460125760005460005260206000f35b60043560005500';
   const size = (runtime.length / 2).toString(16).padStart(2, '0');
-  const c = await deployContract(env.deployer, { abi: [], bytecode: `0x60${size}600c60003960${size}6000f3${runtime}` }, []);
+  const c = await deployContract(
+    env.deployer,
+    { abi: [], bytecode: `0x60${size}600c60003960${size}6000f3${runtime}` },
+    [],
+  );
   const address = (await c.getAddress()).toLowerCase();
   await setRate(address, rate);
   return address;
 }
 
 async function setRate(provider: string, rate: bigint): Promise<void> {
-  await (await env.deployer.sendTransaction({ to: provider, data: `0x00000000${rate.toString(16).padStart(64, '0')}` })).wait();
+  await (
+    await env.deployer.sendTransaction({ to: provider, data: `0x00000000${rate.toString(16).padStart(64, '0')}` })
+  ).wait();
 }
 
 /** The pools as the service stores and routes them, read from the chain by the devnet indexer. */
 async function readSpecs(): Promise<Map<string, PoolSpec>> {
   const out = new Map<string, PoolSpec>();
   for (const factory of new Set(made.map((m) => m.factory))) {
-    const reader = new OnchainPoolReader(env.chain.provider, { ...env.devnet.addresses, composableStablePoolFactory: factory });
+    const reader = new OnchainPoolReader(env.chain.provider, {
+      ...env.devnet.addresses,
+      composableStablePoolFactory: factory,
+    });
     for (const p of await reader.readAll()) {
       if (!made.some((m) => m.id === p.id)) continue;
       const normalized = normalizePool(toSubgraphPool(p, new Map()));
       if (!normalized.ok) throw new Error(normalized.error);
-      out.set(p.id, specFromRoutingPool(JSON.parse(JSON.stringify(toSorPool(normalized.pool))) as Parameters<typeof specFromRoutingPool>[0]));
+      out.set(
+        p.id,
+        specFromRoutingPool(
+          JSON.parse(JSON.stringify(toSorPool(normalized.pool))) as Parameters<typeof specFromRoutingPool>[0],
+        ),
+      );
     }
   }
   return out;
 }
 
 async function readOnchain(poolId: string, factory: string): Promise<OnchainPool> {
-  const reader = new OnchainPoolReader(env.chain.provider, { ...env.devnet.addresses, composableStablePoolFactory: factory });
+  const reader = new OnchainPoolReader(env.chain.provider, {
+    ...env.devnet.addresses,
+    composableStablePoolFactory: factory,
+  });
   const p = (await reader.readAll()).find((x) => x.id === poolId);
   if (!p) throw new Error(`pool ${poolId} not read`);
   return p;
 }
 
 const model = (spec: PoolSpec) => createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
-const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({ ...spec, lastJoinExitAmp: null, lastPostJoinExitInvariant: null, protocolSwapFeeCache: null, protocolYieldFeeCache: null });
+const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
+  ...spec,
+  lastJoinExitAmp: null,
+  lastPostJoinExitInvariant: null,
+  protocolSwapFeeCache: null,
+  protocolYieldFeeCache: null,
+});
 const withoutYieldFee = (spec: PoolSpec): PoolSpec => ({ ...spec, protocolYieldFeeCache: '0' });
 
 /** Vault.queryBatchSwap for one swap: the amount out (given in) or in (given out). */
-async function queryBatchSwap(poolId: string, kind: SwapKind, tokenIn: string, tokenOut: string, amount: bigint): Promise<bigint> {
+async function queryBatchSwap(
+  poolId: string,
+  kind: SwapKind,
+  tokenIn: string,
+  tokenOut: string,
+  amount: bigint,
+): Promise<bigint> {
   const funds = { sender: env.owner, fromInternalBalance: false, recipient: env.owner, toInternalBalance: false };
   const steps = [{ poolId, assetInIndex: 0, assetOutIndex: 1, amount, userData: '0x' }];
-  const deltas = (await env.vault.getFunction('queryBatchSwap').staticCall(kind === 'givenIn' ? 0 : 1, steps, [tokenIn, tokenOut], funds)) as bigint[];
+  const deltas = (await env.vault
+    .getFunction('queryBatchSwap')
+    .staticCall(kind === 'givenIn' ? 0 : 1, steps, [tokenIn, tokenOut], funds)) as bigint[];
   return kind === 'givenIn' ? -deltas[1]! : deltas[0]!;
 }
 
@@ -103,10 +151,17 @@ beforeAll(async () => {
 
   // Protocol fees: the Authorizer's admin (the deployer) grants itself the two setters.
   const authorizer = new Contract(devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
-  const collector = new Contract(String(await env.vault.getFunction('getProtocolFeesCollector')()), COLLECTOR, env.deployer);
+  const collector = new Contract(
+    String(await env.vault.getFunction('getProtocolFeesCollector')()),
+    COLLECTOR,
+    env.deployer,
+  );
   const provider = new Contract(devnet.addresses.protocolFeePercentagesProvider, PROVIDER, env.deployer);
   const selector = (sig: string) => keccakId(sig).slice(0, 10);
-  for (const [c, sig] of [[collector, 'setSwapFeePercentage(uint256)'], [provider, 'setFeeTypePercentage(uint256,uint256)']] as const) {
+  for (const [c, sig] of [
+    [collector, 'setSwapFeePercentage(uint256)'],
+    [provider, 'setFeeTypePercentage(uint256,uint256)'],
+  ] as const) {
     const action = String(await c.getFunction('getActionId')(selector(sig)));
     await (await authorizer.getFunction('grantRole')(action, env.owner)).wait();
   }
@@ -118,18 +173,60 @@ beforeAll(async () => {
   const usdtRate = await deploySettableRateProvider(10n ** 18n);
   const sorted = [tokens.DAI!, tokens.USDC!, tokens.USDT!].sort((a, b) => (a.address < b.address ? -1 : 1));
   const addrs = sorted.map((t) => t.address);
-  const rateProviders = sorted.map((t) => (t === tokens.USDC ? usdcRate : t === tokens.USDT ? usdtRate : '0x0000000000000000000000000000000000000000'));
+  const rateProviders = sorted.map((t) =>
+    t === tokens.USDC ? usdcRate : t === tokens.USDT ? usdtRate : '0x0000000000000000000000000000000000000000',
+  );
   const exempt = sorted.map((t) => t === tokens.USDT);
-  const seed = (t: string) => parseUnits(t === tokens.DAI!.address ? '400000' : t === tokens.USDC!.address ? '300000' : '350000', t === tokens.DAI!.address ? 18 : 6);
+  const seed = (t: string) =>
+    parseUnits(
+      t === tokens.DAI!.address ? '400000' : t === tokens.USDC!.address ? '300000' : '350000',
+      t === tokens.DAI!.address ? 18 : 6,
+    );
   const pfp = devnet.addresses.protocolFeePercentagesProvider;
   const factories: [number, Contract][] = [
-    [1, await deployContract(env.deployer, taskArtifact('deprecated/20220906-composable-stable-pool/artifact/ComposableStablePoolFactory.json'), [devnet.addresses.vault, pfp])],
-    [2, await deployContract(env.deployer, taskArtifact('deprecated/20221122-composable-stable-pool-v2/artifact/ComposableStablePoolFactory.json'), [devnet.addresses.vault, pfp, versionJson('ComposableStablePoolFactory', 2), versionJson('ComposableStablePool', 2)])],
+    [
+      1,
+      await deployContract(
+        env.deployer,
+        taskArtifact('deprecated/20220906-composable-stable-pool/artifact/ComposableStablePoolFactory.json'),
+        [devnet.addresses.vault, pfp],
+      ),
+    ],
+    [
+      2,
+      await deployContract(
+        env.deployer,
+        taskArtifact('deprecated/20221122-composable-stable-pool-v2/artifact/ComposableStablePoolFactory.json'),
+        [
+          devnet.addresses.vault,
+          pfp,
+          versionJson('ComposableStablePoolFactory', 2),
+          versionJson('ComposableStablePool', 2),
+        ],
+      ),
+    ],
     // The devnet's own factory (v3), so the indexer reads these pools as it reads the devnet's.
-    [3, new Contract(devnet.addresses.composableStablePoolFactory, balancerAbi('ComposableStablePoolFactory'), env.deployer)],
+    [
+      3,
+      new Contract(
+        devnet.addresses.composableStablePoolFactory,
+        balancerAbi('ComposableStablePoolFactory'),
+        env.deployer,
+      ),
+    ],
   ];
   for (const [version, factory] of factories) {
-    const created = await createPool(factory, [`CSP v${version} with fees`, 'CSPF', addrs, 150n, rateProviders, addrs.map(() => 0n), exempt, parseUnits('0.001', 18), env.owner]);
+    const created = await createPool(factory, [
+      `CSP v${version} with fees`,
+      'CSPF',
+      addrs,
+      150n,
+      rateProviders,
+      addrs.map(() => 0n),
+      exempt,
+      parseUnits('0.001', 18),
+      env.owner,
+    ]);
     await initStable(env, created, seed);
     made.push({ version, ...created, factory: (await factory.getAddress()).toLowerCase() });
   }
@@ -155,7 +252,11 @@ afterAll(async () => {
 function bptSwaps(m: ComposableStableModel): { label: string; kind: SwapKind; i: number; j: number; amount: bigint }[] {
   const at = (a: string) => m.tokens.indexOf(a);
   const bpt = m.bptIndex;
-  const [dai, usdc, usdt] = [tokens.DAI!, tokens.USDC!, tokens.USDT!].map((t) => at(t.address)) as [number, number, number];
+  const [dai, usdc, usdt] = [tokens.DAI!, tokens.USDC!, tokens.USDT!].map((t) => at(t.address)) as [
+    number,
+    number,
+    number,
+  ];
   return [
     { label: 'BPT out for 1000 USDC', kind: 'givenIn', i: usdc, j: bpt, amount: parseUnits('1000', 6) },
     { label: 'BPT out for 25000 DAI', kind: 'givenIn', i: dai, j: bpt, amount: parseUnits('25000', 18) },
@@ -167,7 +268,7 @@ function bptSwaps(m: ComposableStableModel): { label: string; kind: SwapKind; i:
 }
 
 describe('ComposableStable BPT swaps with protocol swap and yield fees due', () => {
-  test('the indexer serves the pools\' fee basis read from the chain', async () => {
+  test("the indexer serves the pools' fee basis read from the chain", async () => {
     const specs = await readSpecs();
     for (const m of made) {
       const spec = specs.get(m.id)!;
@@ -178,69 +279,97 @@ describe('ComposableStable BPT swaps with protocol swap and yield fees due', () 
       expect(spec.lastPostJoinExitInvariant).toBe(unitsToDecimal(invariant, 18));
       expect([spec.protocolSwapFeeCache, spec.protocolYieldFeeCache]).toEqual(['0.5', '0.3']);
       const byToken = new Map(spec.tokens.map((t) => [t.address, t]));
-      expect(byToken.get(tokens.USDC!.address)).toMatchObject({ priceRate: '1.02', oldPriceRate: '1', isExemptFromYieldProtocolFee: false });
-      expect(byToken.get(tokens.USDT!.address)).toMatchObject({ priceRate: '1.03', oldPriceRate: '1', isExemptFromYieldProtocolFee: true });
-      expect(byToken.get(tokens.DAI!.address)).toMatchObject({ priceRate: '1', oldPriceRate: null, isExemptFromYieldProtocolFee: false });
+      expect(byToken.get(tokens.USDC!.address)).toMatchObject({
+        priceRate: '1.02',
+        oldPriceRate: '1',
+        isExemptFromYieldProtocolFee: false,
+      });
+      expect(byToken.get(tokens.USDT!.address)).toMatchObject({
+        priceRate: '1.03',
+        oldPriceRate: '1',
+        isExemptFromYieldProtocolFee: true,
+      });
+      expect(byToken.get(tokens.DAI!.address)).toMatchObject({
+        priceRate: '1',
+        oldPriceRate: null,
+        isExemptFromYieldProtocolFee: false,
+      });
     }
   });
 
-  test.each([1, 2, 3])('v%i: model BPT-in and BPT-out quotes = Vault.queryBatchSwap = BalancerQueries.querySwap to the wei; without the due fees they differ', async (version) => {
-    const m = made.find((x) => x.version === version)!;
-    const spec = (await readSpecs()).get(m.id)!;
-    const withFees = model(spec);
-    const state = withFees.initialState();
-    const noBasis = model(withoutFeeBasis(spec));
-    const noYield = model(withoutYieldFee(spec));
-    const due = withFees.dueProtocolFees(state);
-    expect(due).toBeGreaterThan(0n);
-    expect(noYield.dueProtocolFees(noYield.initialState())).toBeGreaterThan(0n);
-    expect(noYield.dueProtocolFees(noYield.initialState())).toBeLessThan(due);
-    const figures: string[] = [`v${version}: fee BPT due ${due}`];
-    for (const s of bptSwaps(withFees)) {
-      const tokenIn = withFees.tokens[s.i]!;
-      const tokenOut = withFees.tokens[s.j]!;
-      const ours = withFees.swap(state, s.kind, s.i, s.j, s.amount);
-      const batch = await queryBatchSwap(m.id, s.kind, tokenIn, tokenOut, s.amount);
-      const single = await querySwap(env, m.id, s.kind, tokenIn, tokenOut, s.amount);
-      const without = noBasis.swap(noBasis.initialState(), s.kind, s.i, s.j, s.amount);
-      const noYieldQuote = noYield.swap(noYield.initialState(), s.kind, s.i, s.j, s.amount);
-      figures.push(`${s.label}: model ${ours}, queryBatchSwap ${batch}, querySwap ${String(single)}; without due fees ${without}; without the yield fee ${noYieldQuote}`);
-      expect({ label: s.label, ours, batch, single }).toEqual({ label: s.label, ours: batch, batch, single: batch });
-      expect(without).not.toBe(batch);
-      expect(noYieldQuote).not.toBe(batch);
-    }
-    console.log(figures.join('\n'));
-  });
+  test.each([1, 2, 3])(
+    'v%i: model BPT-in and BPT-out quotes = Vault.queryBatchSwap = BalancerQueries.querySwap to the wei; without the due fees they differ',
+    async (version) => {
+      const m = made.find((x) => x.version === version)!;
+      const spec = (await readSpecs()).get(m.id)!;
+      const withFees = model(spec);
+      const state = withFees.initialState();
+      const noBasis = model(withoutFeeBasis(spec));
+      const noYield = model(withoutYieldFee(spec));
+      const due = withFees.dueProtocolFees(state);
+      expect(due).toBeGreaterThan(0n);
+      expect(noYield.dueProtocolFees(noYield.initialState())).toBeGreaterThan(0n);
+      expect(noYield.dueProtocolFees(noYield.initialState())).toBeLessThan(due);
+      const figures: string[] = [`v${version}: fee BPT due ${due}`];
+      for (const s of bptSwaps(withFees)) {
+        const tokenIn = withFees.tokens[s.i]!;
+        const tokenOut = withFees.tokens[s.j]!;
+        const ours = withFees.swap(state, s.kind, s.i, s.j, s.amount);
+        const batch = await queryBatchSwap(m.id, s.kind, tokenIn, tokenOut, s.amount);
+        const single = await querySwap(env, m.id, s.kind, tokenIn, tokenOut, s.amount);
+        const without = noBasis.swap(noBasis.initialState(), s.kind, s.i, s.j, s.amount);
+        const noYieldQuote = noYield.swap(noYield.initialState(), s.kind, s.i, s.j, s.amount);
+        figures.push(
+          `${s.label}: model ${ours}, queryBatchSwap ${batch}, querySwap ${String(single)}; without due fees ${without}; without the yield fee ${noYieldQuote}`,
+        );
+        expect({ label: s.label, ours, batch, single }).toEqual({ label: s.label, ours: batch, batch, single: batch });
+        expect(without).not.toBe(batch);
+        expect(noYieldQuote).not.toBe(batch);
+      }
+      console.log(figures.join('\n'));
+    },
+  );
 
-  test.each([1, 2, 3])('v%i: after a real BPT swap (fees minted, basis reset) the state threaded through apply matches the chain', async (version) => {
-    const m = made.find((x) => x.version === version)!;
-    const withFees = model((await readSpecs()).get(m.id)!);
-    const state: ComposableStableState = withFees.initialState();
-    const [first, , , exitSwap] = bptSwaps(withFees);
-    const erc20 = (a: string) => new Contract(a, ['function balanceOf(address) view returns (uint256)'], env.chain.provider);
-    // A join (token in, BPT out) executed on the chain: what arrives is the model's quote.
-    const bptToken = erc20(m.address);
-    const before = (await bptToken.getFunction('balanceOf')(env.owner)) as bigint;
-    const out = withFees.swap(state, first!.kind, first!.i, first!.j, first!.amount);
-    await swap(env, m.id, 'givenIn', withFees.tokens[first!.i]!, m.address, first!.amount);
-    expect(((await bptToken.getFunction('balanceOf')(env.owner)) as bigint) - before).toBe(out);
-    withFees.apply(state, first!.i, first!.j, first!.amount, out);
-    // The pool minted the due fees and this swap's protocol fee: the supplies agree to the wei.
-    const supply = (await new Contract(m.address, POOL, env.chain.provider).getFunction('totalSupply')()) as bigint;
-    expect(state.totalSupply).toBe(supply);
-    const [, invariant] = (await new Contract(m.address, POOL, env.chain.provider).getFunction('getLastJoinExitData')()) as [bigint, bigint];
-    expect(state.fees?.basis.lastInvariant).toBe(invariant);
-    const onchain = await readOnchain(m.id, m.factory);
-    expect(onchain.tokens.map((t) => t.balance)).toEqual(state.balances);
-    // Right after a join nothing is due; a token swap then grows the invariant again.
-    expect(withFees.dueProtocolFees(state)).toBe(0n);
-    const [dai, usdt] = [tokens.DAI!.address, tokens.USDT!.address].map((a) => withFees.tokens.indexOf(a)) as [number, number];
-    const amount = parseUnits('90000', 18);
-    const got = withFees.swap(state, 'givenIn', dai, usdt, amount);
-    await swap(env, m.id, 'givenIn', tokens.DAI!.address, tokens.USDT!.address, amount);
-    withFees.apply(state, dai, usdt, amount, got);
-    expect(withFees.dueProtocolFees(state)).toBeGreaterThan(0n);
-    const ours = withFees.swap(state, exitSwap!.kind, exitSwap!.i, exitSwap!.j, exitSwap!.amount);
-    expect(ours).toBe(await querySwap(env, m.id, exitSwap!.kind, m.address, withFees.tokens[exitSwap!.j]!, exitSwap!.amount));
-  });
+  test.each([1, 2, 3])(
+    'v%i: after a real BPT swap (fees minted, basis reset) the state threaded through apply matches the chain',
+    async (version) => {
+      const m = made.find((x) => x.version === version)!;
+      const withFees = model((await readSpecs()).get(m.id)!);
+      const state: ComposableStableState = withFees.initialState();
+      const [first, , , exitSwap] = bptSwaps(withFees);
+      const erc20 = (a: string) =>
+        new Contract(a, ['function balanceOf(address) view returns (uint256)'], env.chain.provider);
+      // A join (token in, BPT out) executed on the chain: what arrives is the model's quote.
+      const bptToken = erc20(m.address);
+      const before = (await bptToken.getFunction('balanceOf')(env.owner)) as bigint;
+      const out = withFees.swap(state, first!.kind, first!.i, first!.j, first!.amount);
+      await swap(env, m.id, 'givenIn', withFees.tokens[first!.i]!, m.address, first!.amount);
+      expect(((await bptToken.getFunction('balanceOf')(env.owner)) as bigint) - before).toBe(out);
+      withFees.apply(state, first!.i, first!.j, first!.amount, out);
+      // The pool minted the due fees and this swap's protocol fee: the supplies agree to the wei.
+      const supply = (await new Contract(m.address, POOL, env.chain.provider).getFunction('totalSupply')()) as bigint;
+      expect(state.totalSupply).toBe(supply);
+      const [, invariant] = (await new Contract(m.address, POOL, env.chain.provider).getFunction(
+        'getLastJoinExitData',
+      )()) as [bigint, bigint];
+      expect(state.fees?.basis.lastInvariant).toBe(invariant);
+      const onchain = await readOnchain(m.id, m.factory);
+      expect(onchain.tokens.map((t) => t.balance)).toEqual(state.balances);
+      // Right after a join nothing is due; a token swap then grows the invariant again.
+      expect(withFees.dueProtocolFees(state)).toBe(0n);
+      const [dai, usdt] = [tokens.DAI!.address, tokens.USDT!.address].map((a) => withFees.tokens.indexOf(a)) as [
+        number,
+        number,
+      ];
+      const amount = parseUnits('90000', 18);
+      const got = withFees.swap(state, 'givenIn', dai, usdt, amount);
+      await swap(env, m.id, 'givenIn', tokens.DAI!.address, tokens.USDT!.address, amount);
+      withFees.apply(state, dai, usdt, amount, got);
+      expect(withFees.dueProtocolFees(state)).toBeGreaterThan(0n);
+      const ours = withFees.swap(state, exitSwap!.kind, exitSwap!.i, exitSwap!.j, exitSwap!.amount);
+      expect(ours).toBe(
+        await querySwap(env, m.id, exitSwap!.kind, m.address, withFees.tokens[exitSwap!.j]!, exitSwap!.amount),
+      );
+    },
+  );
 });

@@ -40,7 +40,12 @@ test("the service's gauge source reads every devnet gauge as deployed", async ()
   const source = new BalancerGaugeSource({
     chain: chainById(DEVNET_CHAIN_ID)!.gauges!,
     subgraph: { url: upstreams.gaugesSubgraphUrl, timeoutMs: 5_000, retries: 0 },
-    rpc: { url: chain.rpcUrl!, timeoutMs: 5_000, batchSize: 100, retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 } },
+    rpc: {
+      url: chain.rpcUrl!,
+      timeoutMs: 5_000,
+      batchSize: 100,
+      retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1 },
+    },
   });
   const now = Math.floor(Date.now() / 1000);
   const got = await source.fetch(now);
@@ -51,14 +56,23 @@ test("the service's gauge source reads every devnet gauge as deployed", async ()
   for (const spec of DEV_GAUGES) {
     const pool = devnet.pools.find((p) => p.name === spec.pool)!;
     const g = got.byPool.get(pool.id)!;
-    expect(g.bal).toEqual({ perSecond: (initialRate * parseUnits(spec.cap, 18)) / E18, boosted: true, periodFinish: null });
+    expect(g.bal).toEqual({
+      perSecond: (initialRate * parseUnits(spec.cap, 18)) / E18,
+      boosted: true,
+      periodFinish: null,
+    });
     // LiquidityGaugeV5: working balance = balance x 40 / 100 (rounded down) without veBAL.
     expect(g.workingSupply).toBe((g.totalSupply * 40n) / 100n);
     expect(g.totalSupply).toBeGreaterThan(0n);
     expect(g.rewards).toEqual(
       spec.rewards.map((r) => {
         const token = tokenBySymbol(devnet, r.symbol);
-        return { token: token.address, decimals: token.decimals, perSecond: parseUnits(r.perWeek, token.decimals) / BigInt(WEEK), periodFinish: expect.any(Number) };
+        return {
+          token: token.address,
+          decimals: token.decimals,
+          perSecond: parseUnits(r.perWeek, token.decimals) / BigInt(WEEK),
+          periodFinish: expect.any(Number),
+        };
       }),
     );
     for (const r of g.rewards) expect(r.periodFinish).toBeGreaterThan(now + WEEK - 3_600);

@@ -9,13 +9,39 @@ export const E18 = 10n ** 18n;
 export const weighted: OnchainPool = {
   id: `0x${'ab'.repeat(20)}000200000000000000000000`,
   address: `0x${'ab'.repeat(20)}`,
-  kind: 'weighted', version: 2, factory: `0x${'fa'.repeat(20)}`, owner: `0x${'0e'.repeat(20)}`,
-  name: 'USDC-WBTC 20/80', symbol: 'B-20USDC-80WBTC',
-  swapFee: 3n * 10n ** 15n, paused: false, recoveryMode: false, amp: null,
-  totalShares: 123456789012345678901n, createTime: 1_700_000_000, linear: null, rateProviders: [],
+  kind: 'weighted',
+  version: 2,
+  factory: `0x${'fa'.repeat(20)}`,
+  owner: `0x${'0e'.repeat(20)}`,
+  name: 'USDC-WBTC 20/80',
+  symbol: 'B-20USDC-80WBTC',
+  swapFee: 3n * 10n ** 15n,
+  paused: false,
+  recoveryMode: false,
+  amp: null,
+  totalShares: 123456789012345678901n,
+  createTime: 1_700_000_000,
+  linear: null,
+  rateProviders: [],
   tokens: [
-    { address: USDC, symbol: 'USDC', name: 'USD Coin', decimals: 6, balance: 1_234_567_890_123n, weight: 2n * 10n ** 17n, rate: E18 },
-    { address: WBTC, symbol: 'WBTC', name: 'Wrapped BTC', decimals: 8, balance: 12_345_678_901n, weight: 8n * 10n ** 17n, rate: E18 },
+    {
+      address: USDC,
+      symbol: 'USDC',
+      name: 'USD Coin',
+      decimals: 6,
+      balance: 1_234_567_890_123n,
+      weight: 2n * 10n ** 17n,
+      rate: E18,
+    },
+    {
+      address: WBTC,
+      symbol: 'WBTC',
+      name: 'Wrapped BTC',
+      decimals: 8,
+      balance: 12_345_678_901n,
+      weight: 8n * 10n ** 17n,
+      rate: E18,
+    },
   ],
   swaps: [
     { tokenIn: USDC, tokenOut: WBTC, amountIn: 1_500_000_000n, amountOut: 2_400_000n },
@@ -23,4 +49,8 @@ export const weighted: OnchainPool = {
   ],
 };
 
-export const prices = new Map([[USDC, '1'], [WBTC, '60000'], [DAI, '1']]);
+export const prices = new Map([
+  [USDC, '1'],
+  [WBTC, '60000'],
+  [DAI, '1'],
+]);

@@ -53,11 +53,17 @@ async function mismatchesOf(pool: PoolSpec): Promise<{ problems: string[]; compa
         const path: Hop[] = [{ poolId: pool.id, tokenIn, tokenOut }];
         const reserve = givenReserve(pool, kind === 'givenIn' ? tokenIn : tokenOut);
         // Taking out the whole reserve (and more) must revert on both sides.
-        const amounts = [...FRACTIONS.map((f) => part(reserve, f)), ...(kind === 'givenOut' && tokenOut !== pool.address ? [reserve] : [])];
+        const amounts = [
+          ...FRACTIONS.map((f) => part(reserve, f)),
+          ...(kind === 'givenOut' && tokenOut !== pool.address ? [reserve] : []),
+        ];
         for (const amount of amounts) {
           const r = await compareWithVault(chain.provider, devnet.addresses.vault, models, kind, path, amount, sender);
           compared++;
-          if (!r.agree) problems.push(`${pool.poolType} ${pool.id.slice(0, 10)} ${kind} ${tokenIn.slice(0, 8)}->${tokenOut.slice(0, 8)} ${amount}: ours ${String(r.ours)}, Vault ${String(r.chain)}`);
+          if (!r.agree)
+            problems.push(
+              `${pool.poolType} ${pool.id.slice(0, 10)} ${kind} ${tokenIn.slice(0, 8)}->${tokenOut.slice(0, 8)} ${amount}: ours ${String(r.ours)}, Vault ${String(r.chain)}`,
+            );
         }
       }
     }
@@ -70,26 +76,38 @@ describe('stored devnet pools against Vault.queryBatchSwap', () => {
     const byType = new Map(pools.map((p) => [p.poolType, p]));
     expect([...byType.keys()].sort()).toEqual(['ComposableStable', 'ERC4626Linear', 'Stable', 'Weighted']);
     const linear = byType.get('ERC4626Linear')!;
-    expect(linear).toMatchObject({ poolTypeVersion: 3, mainIndex: expect.any(Number), wrappedIndex: expect.any(Number), lowerTarget: '200000', upperTarget: '1000000' });
+    expect(linear).toMatchObject({
+      poolTypeVersion: 3,
+      mainIndex: expect.any(Number),
+      wrappedIndex: expect.any(Number),
+      lowerTarget: '200000',
+      upperTarget: '1000000',
+    });
     // The vault has earned yield: its share's rate is above 1, and so is the linear BPT's rate in the boosted pool.
     expect(Number(linear.tokens[linear.wrappedIndex!]!.priceRate)).toBeGreaterThan(1.05);
-    const boosted = pools.find((p) => p.tokens.some((t) => t.address === linear.address) && p.address !== linear.address)!;
+    const boosted = pools.find(
+      (p) => p.tokens.some((t) => t.address === linear.address) && p.address !== linear.address,
+    )!;
     expect(Number(boosted.tokens.find((t) => t.address === linear.address)!.priceRate)).toBeGreaterThan(1.01);
     expect(pools.filter((p) => p.poolType !== 'Weighted').every((p) => models.has(p.id))).toBe(true);
   });
 
-  test.each(['Stable', 'ERC4626Linear', 'ComposableStable', 'Weighted'])('%s pools: every pair and kind, BPT included, to the wei', async (poolType) => {
-    const chosen = pools.filter((p) => p.poolType === poolType);
-    expect(chosen.length).toBeGreaterThan(0);
-    const all: string[] = [];
-    for (const pool of chosen) {
-      expect(models.has(pool.id)).toBe(true);
-      const { problems, compared } = await mismatchesOf(pool);
-      all.push(...problems);
-      expect(compared).toBeGreaterThanOrEqual(pool.tokens.length * (pool.tokens.length - 1) * 6);
-    }
-    expect(all).toEqual([]);
-  }, 60_000);
+  test.each(['Stable', 'ERC4626Linear', 'ComposableStable', 'Weighted'])(
+    '%s pools: every pair and kind, BPT included, to the wei',
+    async (poolType) => {
+      const chosen = pools.filter((p) => p.poolType === poolType);
+      expect(chosen.length).toBeGreaterThan(0);
+      const all: string[] = [];
+      for (const pool of chosen) {
+        expect(models.has(pool.id)).toBe(true);
+        const { problems, compared } = await mismatchesOf(pool);
+        all.push(...problems);
+        expect(compared).toBeGreaterThanOrEqual(pool.tokens.length * (pool.tokens.length - 1) * 6);
+      }
+      expect(all).toEqual([]);
+    },
+    60_000,
+  );
 
   test('paths through the boosted pool: token -> linear BPT -> boosted BPT and back, both kinds', async () => {
     const usdc = tokenBySymbol(devnet, 'USDC').address;
@@ -98,9 +116,27 @@ describe('stored devnet pools against Vault.queryBatchSwap', () => {
     const linear = devnet.pools.find((p) => p.kind === 'linear')!;
     const boosted = devnet.pools.find((p) => p.symbol === 'bb-USD')!;
     const paths: [string, Hop[]][] = [
-      ['USDC -> bb-USDC -> bb-USD', [{ poolId: linear.id, tokenIn: usdc, tokenOut: linear.address }, { poolId: boosted.id, tokenIn: linear.address, tokenOut: boosted.address }]],
-      ['bb-USD -> bb-USDC -> wUSDC', [{ poolId: boosted.id, tokenIn: boosted.address, tokenOut: linear.address }, { poolId: linear.id, tokenIn: linear.address, tokenOut: wusdc }]],
-      ['DAI -> bb-USDC -> USDC', [{ poolId: boosted.id, tokenIn: dai, tokenOut: linear.address }, { poolId: linear.id, tokenIn: linear.address, tokenOut: usdc }]],
+      [
+        'USDC -> bb-USDC -> bb-USD',
+        [
+          { poolId: linear.id, tokenIn: usdc, tokenOut: linear.address },
+          { poolId: boosted.id, tokenIn: linear.address, tokenOut: boosted.address },
+        ],
+      ],
+      [
+        'bb-USD -> bb-USDC -> wUSDC',
+        [
+          { poolId: boosted.id, tokenIn: boosted.address, tokenOut: linear.address },
+          { poolId: linear.id, tokenIn: linear.address, tokenOut: wusdc },
+        ],
+      ],
+      [
+        'DAI -> bb-USDC -> USDC',
+        [
+          { poolId: boosted.id, tokenIn: dai, tokenOut: linear.address },
+          { poolId: linear.id, tokenIn: linear.address, tokenOut: usdc },
+        ],
+      ],
     ];
     const problems: string[] = [];
     for (const [name, path] of paths) {
@@ -108,8 +144,17 @@ describe('stored devnet pools against Vault.queryBatchSwap', () => {
         const token = kind === 'givenIn' ? path[0]!.tokenIn : path[path.length - 1]!.tokenOut;
         const decimals = token === usdc || token === wusdc ? 6 : 18;
         for (const human of [1n, 1000n, 100_000n]) {
-          const r = await compareWithVault(chain.provider, devnet.addresses.vault, models, kind, path, human * 10n ** BigInt(decimals), sender);
-          if (!r.agree || typeof r.chain !== 'bigint') problems.push(`${name} ${kind} ${human}: ours ${String(r.ours)}, Vault ${String(r.chain)}`);
+          const r = await compareWithVault(
+            chain.provider,
+            devnet.addresses.vault,
+            models,
+            kind,
+            path,
+            human * 10n ** BigInt(decimals),
+            sender,
+          );
+          if (!r.agree || typeof r.chain !== 'bigint')
+            problems.push(`${name} ${kind} ${human}: ours ${String(r.ours)}, Vault ${String(r.chain)}`);
         }
       }
     }

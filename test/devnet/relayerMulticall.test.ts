@@ -57,7 +57,9 @@ function token(symbol: string): string {
 
 function routePool(poolId: string): RoutePool | undefined {
   const p = devnet.pools.find((x) => x.id === poolId);
-  return p && { poolType: p.kind === 'weighted' ? 'Weighted' : 'ComposableStable', address: p.address, tokens: p.tokens };
+  return (
+    p && { poolType: p.kind === 'weighted' ? 'Weighted' : 'ComposableStable', address: p.address, tokens: p.tokens }
+  );
 }
 
 /** A wallet with ETH and `funds` of one token, and no approval of any kind. */
@@ -89,18 +91,37 @@ async function queryLegs(legs: readonly Leg[], amountIn: bigint, account: string
   const funds = { sender: account, fromInternalBalance: false, recipient: account, toInternalBalance: false };
   for (const leg of legs) {
     if (leg.action === 'swap') {
-      const deltas = (await q.getFunction('queryBatchSwap').staticCall(0, [{ poolId: leg.pool.id, assetInIndex: 0, assetOutIndex: 1, amount, userData: '0x' }], [leg.tokenIn, leg.tokenOut], funds)) as bigint[];
+      const deltas = (await q
+        .getFunction('queryBatchSwap')
+        .staticCall(
+          0,
+          [{ poolId: leg.pool.id, assetInIndex: 0, assetOutIndex: 1, amount, userData: '0x' }],
+          [leg.tokenIn, leg.tokenOut],
+          funds,
+        )) as bigint[];
       amount = -deltas[1]!;
     } else if (leg.action === 'join') {
-      const amounts = leg.pool.tokens.filter((t) => leg.pool.kind === 'weighted' || t !== leg.pool.address).map((t) => (t === leg.tokenIn ? amount : 0n));
+      const amounts = leg.pool.tokens
+        .filter((t) => leg.pool.kind === 'weighted' || t !== leg.pool.address)
+        .map((t) => (t === leg.tokenIn ? amount : 0n));
       const userData = coder.encode(['uint256', 'uint256[]', 'uint256'], [1, amounts, 0]);
       const maxIn = leg.pool.tokens.map((t) => (t === leg.tokenIn ? amount : 0n));
-      const [bptOut] = (await q.getFunction('queryJoin').staticCall(leg.pool.id, account, account, { assets: leg.pool.tokens, maxAmountsIn: maxIn, userData, fromInternalBalance: false })) as [bigint];
+      const [bptOut] = (await q.getFunction('queryJoin').staticCall(leg.pool.id, account, account, {
+        assets: leg.pool.tokens,
+        maxAmountsIn: maxIn,
+        userData,
+        fromInternalBalance: false,
+      })) as [bigint];
       amount = bptOut;
     } else {
       const counted = leg.pool.tokens.filter((t) => leg.pool.kind === 'weighted' || t !== leg.pool.address);
       const userData = coder.encode(['uint256', 'uint256', 'uint256'], [0, amount, counted.indexOf(leg.tokenOut)]);
-      const [, amountsOut] = (await q.getFunction('queryExit').staticCall(leg.pool.id, account, account, { assets: leg.pool.tokens, minAmountsOut: leg.pool.tokens.map(() => 0n), userData, toInternalBalance: false })) as [bigint, bigint[]];
+      const [, amountsOut] = (await q.getFunction('queryExit').staticCall(leg.pool.id, account, account, {
+        assets: leg.pool.tokens,
+        minAmountsOut: leg.pool.tokens.map(() => 0n),
+        userData,
+        toInternalBalance: false,
+      })) as [bigint, bigint[]];
       amount = amountsOut[leg.pool.tokens.indexOf(leg.tokenOut)]!;
     }
     out.push(amount);
@@ -108,18 +129,46 @@ async function queryLegs(legs: readonly Leg[], amountIn: bigint, account: string
   return out;
 }
 
-function routeOf(legs: readonly Leg[], amountIn: bigint, outs: readonly bigint[], native: { in?: boolean; out?: boolean } = {}): RelayerRoute {
-  const steps: RouteStep[] = legs.map((l, k) => ({ action: l.action, poolId: l.pool.id, tokenIn: l.tokenIn, tokenOut: l.tokenOut, amountOut: outs[k]! }));
+function routeOf(
+  legs: readonly Leg[],
+  amountIn: bigint,
+  outs: readonly bigint[],
+  native: { in?: boolean; out?: boolean } = {},
+): RelayerRoute {
+  const steps: RouteStep[] = legs.map((l, k) => ({
+    action: l.action,
+    poolId: l.pool.id,
+    tokenIn: l.tokenIn,
+    tokenOut: l.tokenOut,
+    amountOut: outs[k]!,
+  }));
   return {
-    tokenIn: legs[0]!.tokenIn, tokenOut: legs.at(-1)!.tokenOut, nativeIn: native.in ?? false, nativeOut: native.out ?? false,
-    paths: [{ amountIn, steps }], returnAmount: outs.at(-1)!,
+    tokenIn: legs[0]!.tokenIn,
+    tokenOut: legs.at(-1)!.tokenOut,
+    nativeIn: native.in ?? false,
+    nativeOut: native.out ?? false,
+    paths: [{ amountIn, steps }],
+    returnAmount: outs.at(-1)!,
   };
 }
 
-function order(route: RelayerRoute, wallet: HDNodeWallet, amountIn: bigint, extra: { slippage?: string; deadline?: number; receiver?: string } = {}): SorOrderResponse {
+function order(
+  route: RelayerRoute,
+  wallet: HDNodeWallet,
+  amountIn: bigint,
+  extra: { slippage?: string; deadline?: number; receiver?: string } = {},
+): SorOrderResponse {
   return encodeRelayerOrder({
-    route, pool: routePool, amount: amountIn, sender: wallet.address, receiver: extra.receiver ?? wallet.address,
-    slippage: extra.slippage ?? '0', deadline: extra.deadline ?? 4_000_000_000, vault: devnet.addresses.vault, relayer: devnet.addresses.batchRelayer, marketSp: '0',
+    route,
+    pool: routePool,
+    amount: amountIn,
+    sender: wallet.address,
+    receiver: extra.receiver ?? wallet.address,
+    slippage: extra.slippage ?? '0',
+    deadline: extra.deadline ?? 4_000_000_000,
+    vault: devnet.addresses.vault,
+    relayer: devnet.addresses.batchRelayer,
+    marketSp: '0',
   });
 }
 
@@ -172,7 +221,10 @@ describe('relayer multicalls built by the encoder execute exactly as BalancerQue
     const join = order(routeOf(joinLegs, daiIn, joinOuts), wallet, daiIn);
     expect(join.to.toLowerCase()).toBe(devnet.addresses.batchRelayer);
     expect(join.approvals.map((a) => a.kind)).toEqual(['relayer', 'erc20']);
-    expect(join.approvals[1]).toMatchObject({ token: expect.stringMatching(new RegExp(token('DAI'), 'i')), amount: daiIn.toString() });
+    expect(join.approvals[1]).toMatchObject({
+      token: expect.stringMatching(new RegExp(token('DAI'), 'i')),
+      amount: daiIn.toString(),
+    });
     // Before the approvals the relayer may not act for the wallet.
     expect(await revertReason(wallet, join)).toBeDefined();
     await approveAsListed(wallet, join);
@@ -190,7 +242,12 @@ describe('relayer multicalls built by the encoder execute exactly as BalancerQue
     const exit = order(routeOf(exitLegs, bptIn, exitOuts), wallet, bptIn);
     // An exit burns the sender's BPT itself: only the relayer approval is needed, and it is in place.
     expect(exit.approvals.map((a) => a.kind)).toEqual(['relayer']);
-    expect(await revertReason(wallet, order(routeOf(exitLegs, bptIn, [...exitOuts.slice(0, 2), exitOuts[2]! + 1n]), wallet, bptIn))).toMatch(/BAL#507/); // SWAP_LIMIT
+    expect(
+      await revertReason(
+        wallet,
+        order(routeOf(exitLegs, bptIn, [...exitOuts.slice(0, 2), exitOuts[2]! + 1n]), wallet, bptIn),
+      ),
+    ).toMatch(/BAL#507/); // SWAP_LIMIT
     expect(await send(wallet, exit, bpt, token('USDT'))).toEqual({ paid: bptIn, got: exitOuts[2] });
   });
 
@@ -232,7 +289,14 @@ describe('relayer multicalls built by the encoder execute exactly as BalancerQue
 
     const exitLegs: Leg[] = [{ action: 'exit', pool: stable, tokenIn: stable.address, tokenOut: token('DAI') }];
     const exitOuts = await queryLegs(exitLegs, joined.got, wallet.address);
-    expect(await send(wallet, order(routeOf(exitLegs, joined.got, exitOuts), wallet, joined.got), stable.address, token('DAI'))).toEqual({ paid: joined.got, got: exitOuts[0] });
+    expect(
+      await send(
+        wallet,
+        order(routeOf(exitLegs, joined.got, exitOuts), wallet, joined.got),
+        stable.address,
+        token('DAI'),
+      ),
+    ).toEqual({ paid: joined.got, got: exitOuts[0] });
   });
 
   test('a route without swaps (one join) still honours the deadline, through an empty batchSwap', async () => {
@@ -255,7 +319,12 @@ describe('relayer multicalls built by the encoder execute exactly as BalancerQue
     const wallet = await freshWallet({ symbol: 'DAI', amount: daiIn });
     const legs: Leg[] = [
       { action: 'swap', pool: pool('DAI-WETH 50/50'), tokenIn: token('DAI'), tokenOut: token('WETH') },
-      { action: 'join', pool: pool('WBTC-WETH 50/50'), tokenIn: token('WETH'), tokenOut: pool('WBTC-WETH 50/50').address },
+      {
+        action: 'join',
+        pool: pool('WBTC-WETH 50/50'),
+        tokenIn: token('WETH'),
+        tokenOut: pool('WBTC-WETH 50/50').address,
+      },
     ];
     const outs = await queryLegs(legs, daiIn, wallet.address);
     const o = order(routeOf(legs, daiIn, outs), wallet, daiIn);

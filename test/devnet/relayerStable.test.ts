@@ -7,7 +7,15 @@ import { toBatchSwap } from '../../src/domain/swap/route';
 import { encodeRelayerOrder } from '../../src/routing/relayer/encodeRelayerOrder';
 import { routeFromSwapInfo } from '../../src/routing/relayer/relayerRoute';
 import type { SerializedSwapInfo, SorOrderResponse } from '../../src/routing/types';
-import { createPool, deployContract, fund, readWeightedSpec, startChainPools, taskArtifact, type ChainPools } from '../domain/swap/devnetPools';
+import {
+  createPool,
+  deployContract,
+  fund,
+  readWeightedSpec,
+  startChainPools,
+  taskArtifact,
+  type ChainPools,
+} from '../domain/swap/devnetPools';
 import { deployConstantRateProvider, initStable, linkedArtifact, readStableSpec } from '../domain/swap/stableDevnet';
 
 /**
@@ -20,7 +28,10 @@ import { deployConstantRateProvider, initStable, linkedArtifact, readStableSpec 
  * rewrite is the same bytes, and V4 knows no other kind.)
  */
 
-const ERC20 = ['function balanceOf(address) view returns (uint256)', 'function transfer(address to, uint256 amount) returns (bool)'];
+const ERC20 = [
+  'function balanceOf(address) view returns (uint256)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+];
 
 let env: ChainPools;
 const specs: PoolSpec[] = [];
@@ -32,33 +43,59 @@ beforeAll(async () => {
   const [dai, usdc, usdt, bal] = ['DAI', 'USDC', 'USDT', 'BAL'].map((s) => tokenBySymbol(devnet, s));
   for (const t of [dai!, usdc!, usdt!, bal!]) await fund(env, t.address, parseUnits('1000000000', t.decimals));
   const seed: Record<string, bigint> = {
-    [dai!.address]: parseUnits('400000', 18), [usdc!.address]: parseUnits('250000', 6), [usdt!.address]: parseUnits('350000', 6), [bal!.address]: parseUnits('300000', 18),
+    [dai!.address]: parseUnits('400000', 18),
+    [usdc!.address]: parseUnits('250000', 6),
+    [usdt!.address]: parseUnits('350000', 6),
+    [bal!.address]: parseUnits('300000', 18),
   };
   const three = [dai!, usdc!, usdt!].map((t) => t.address).sort();
   const fee = parseUnits('0.0004', 18);
 
-  const v1 = await deployContract(env.deployer, taskArtifact('deprecated/20210624-stable-pool/artifact/StablePoolFactory.json'), [devnet.addresses.vault]);
+  const v1 = await deployContract(
+    env.deployer,
+    taskArtifact('deprecated/20210624-stable-pool/artifact/StablePoolFactory.json'),
+    [devnet.addresses.vault],
+  );
   stable.v1 = await createPool(v1, ['Stable v1 DAI-USDC-USDT', 'S1', three, 300n, fee, env.owner]);
   await initStable(env, stable.v1, (t) => seed[t]!);
   specs.push(await readStableSpec(env, stable.v1, 'Stable', 1));
 
-  const v2 = await deployContract(env.deployer, taskArtifact('deprecated/20220609-stable-pool-v2/artifact/StablePoolFactory.json'), [devnet.addresses.vault]);
+  const v2 = await deployContract(
+    env.deployer,
+    taskArtifact('deprecated/20220609-stable-pool-v2/artifact/StablePoolFactory.json'),
+    [devnet.addresses.vault],
+  );
   stable.v2 = await createPool(v2, ['Stable v2 DAI-USDC-USDT', 'S2', three, 200n, fee, env.owner]);
   await initStable(env, stable.v2, (t) => seed[t]!);
   specs.push(await readStableSpec(env, stable.v2, 'Stable', 2));
 
   const rate = 1_250_000_000_000_000_000n;
   const provider = await deployConstantRateProvider(env, rate);
-  const meta = await deployContract(env.deployer, await linkedArtifact(env, 'deprecated/20210727-meta-stable-pool/artifact/MetaStablePoolFactory.json', {
-    QueryProcessor: 'deprecated/20210727-meta-stable-pool/artifact/QueryProcessor.json',
-  }), [devnet.addresses.vault]);
+  const meta = await deployContract(
+    env.deployer,
+    await linkedArtifact(env, 'deprecated/20210727-meta-stable-pool/artifact/MetaStablePoolFactory.json', {
+      QueryProcessor: 'deprecated/20210727-meta-stable-pool/artifact/QueryProcessor.json',
+    }),
+    [devnet.addresses.vault],
+  );
   const pair = [dai!.address, bal!.address].sort();
-  stable.meta = await createPool(meta, ['MetaStable BAL-DAI', 'MS', pair, 50n, pair.map((t) => (t === bal!.address ? provider : '0x0000000000000000000000000000000000000000')), pair.map(() => 0n), fee, false, env.owner]);
+  stable.meta = await createPool(meta, [
+    'MetaStable BAL-DAI',
+    'MS',
+    pair,
+    50n,
+    pair.map((t) => (t === bal!.address ? provider : '0x0000000000000000000000000000000000000000')),
+    pair.map(() => 0n),
+    fee,
+    false,
+    env.owner,
+  ]);
   await initStable(env, stable.meta, (t) => seed[t]!);
   specs.push(await readStableSpec(env, stable.meta, 'MetaStable', 1, { [bal!.address]: rate }));
 
   // The devnet's weighted pools, so routes can swap before a join or after an exit.
-  for (const p of devnet.pools.filter((x: DevnetPool) => x.kind === 'weighted' && x.name !== 'BAL-DAI 60/40 (v1)')) specs.push(await readWeightedSpec(env, p, 'Weighted', 2));
+  for (const p of devnet.pools.filter((x: DevnetPool) => x.kind === 'weighted' && x.name !== 'BAL-DAI 60/40 (v1)'))
+    specs.push(await readWeightedSpec(env, p, 'Weighted', 2));
 }, 180_000);
 
 afterAll(async () => {
@@ -79,17 +116,37 @@ function quote(e: SwapEngine, tokenIn: string, tokenOut: string, amount: bigint)
   return {
     tokenAddresses: [...batch.assets],
     swaps: batch.steps.map((s, k) => ({
-      poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount.toString(), userData: '0x',
-      ...(s.action ? { action: s.action } : {}), returnAmount: String(route.stepAmounts![k]),
+      poolId: s.poolId,
+      assetInIndex: s.assetInIndex,
+      assetOutIndex: s.assetOutIndex,
+      amount: s.amount.toString(),
+      userData: '0x',
+      ...(s.action ? { action: s.action } : {}),
+      returnAmount: String(route.stepAmounts![k]),
     })),
-    swapAmount: amount.toString(), swapAmountForSwaps: amount.toString(), returnAmount: r, returnAmountFromSwaps: r, returnAmountConsideringFees: r,
-    tokenIn, tokenInForSwaps: tokenIn, tokenOut, tokenOutFromSwaps: tokenOut, marketSp: '1', relayerRequired: true,
+    swapAmount: amount.toString(),
+    swapAmountForSwaps: amount.toString(),
+    returnAmount: r,
+    returnAmountFromSwaps: r,
+    returnAmountConsideringFees: r,
+    tokenIn,
+    tokenInForSwaps: tokenIn,
+    tokenOut,
+    tokenOutFromSwaps: tokenOut,
+    marketSp: '1',
+    relayerRequired: true,
   };
 }
 
 function poolOf(poolId: string) {
   const s = specs.find((x) => x.id.toLowerCase() === poolId);
-  return s && { poolType: s.poolType, address: s.address.toLowerCase(), tokens: s.tokens.map((t) => t.address.toLowerCase()) };
+  return (
+    s && {
+      poolType: s.poolType,
+      address: s.address.toLowerCase(),
+      tokens: s.tokens.map((t) => t.address.toLowerCase()),
+    }
+  );
 }
 
 async function freshWallet(token: string, amount: bigint): Promise<HDNodeWallet> {
@@ -99,20 +156,34 @@ async function freshWallet(token: string, amount: bigint): Promise<HDNodeWallet>
   return wallet;
 }
 
-const balance = async (token: string, who: string) => (await new Contract(token, ERC20, env.chain.provider).getFunction('balanceOf')(who)) as bigint;
+const balance = async (token: string, who: string) =>
+  (await new Contract(token, ERC20, env.chain.provider).getFunction('balanceOf')(who)) as bigint;
 
 async function sendAsListed(wallet: HDNodeWallet, order: SorOrderResponse, tokenIn: string, tokenOut: string) {
   for (const a of order.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
   const [inBefore, outBefore] = [await balance(tokenIn, wallet.address), await balance(tokenOut, wallet.address)];
-  const receipt = await (await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })).wait();
+  const receipt = await (
+    await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })
+  ).wait();
   expect(receipt?.status).toBe(1);
-  return { paid: inBefore - (await balance(tokenIn, wallet.address)), got: (await balance(tokenOut, wallet.address)) - outBefore };
+  return {
+    paid: inBefore - (await balance(tokenIn, wallet.address)),
+    got: (await balance(tokenOut, wallet.address)) - outBefore,
+  };
 }
 
 function order(info: SerializedSwapInfo, wallet: HDNodeWallet, amount: bigint): SorOrderResponse {
   return encodeRelayerOrder({
-    route: routeFromSwapInfo(info, env.devnet.addresses.weth), pool: poolOf, amount, sender: wallet.address, receiver: wallet.address,
-    slippage: '0', deadline: 4_000_000_000, vault: env.devnet.addresses.vault, relayer: env.devnet.addresses.batchRelayer, marketSp: '1',
+    route: routeFromSwapInfo(info, env.devnet.addresses.weth),
+    pool: poolOf,
+    amount,
+    sender: wallet.address,
+    receiver: wallet.address,
+    slippage: '0',
+    deadline: 4_000_000_000,
+    vault: env.devnet.addresses.vault,
+    relayer: env.devnet.addresses.batchRelayer,
+    marketSp: '1',
   });
 }
 
@@ -126,7 +197,7 @@ const CASES: readonly (readonly [string, string, 'in' | 'out', string, string])[
   ['MetaStable BPT -> exit to BAL', 'meta', 'in', 'BAL', '500'],
 ];
 
-describe('legacy stable-family joins and exits through the relayer pay the engine\'s quote to the wei', () => {
+describe("legacy stable-family joins and exits through the relayer pay the engine's quote to the wei", () => {
   test.each(CASES)('%s', async (_name, key, side, symbol, human) => {
     const snap = await env.chain.snapshot();
     try {
@@ -146,7 +217,10 @@ describe('legacy stable-family joins and exits through the relayer pay the engin
       if (symbol === 'WETH') expect(actions).toContain('swap');
       const wallet = await freshWallet(tokenIn, amount);
       const o = order(info, wallet, amount);
-      expect(await sendAsListed(wallet, o, tokenIn, tokenOut)).toEqual({ paid: amount, got: BigInt(info.returnAmount) });
+      expect(await sendAsListed(wallet, o, tokenIn, tokenOut)).toEqual({
+        paid: amount,
+        got: BigInt(info.returnAmount),
+      });
     } finally {
       await env.chain.revert(snap);
     }

@@ -47,7 +47,12 @@ function batchOf(kind: SwapKind, path: readonly Hop[], amount: bigint): { assets
   };
   // A givenOut batch runs from the last hop backwards, each hop's amount in paying the one before.
   const ordered = kind === 'givenIn' ? path : [...path].reverse();
-  const steps = ordered.map((hop, n) => ({ poolId: hop.poolId.toLowerCase(), assetInIndex: indexOf(hop.tokenIn), assetOutIndex: indexOf(hop.tokenOut), amount: n === 0 ? amount : 0n }));
+  const steps = ordered.map((hop, n) => ({
+    poolId: hop.poolId.toLowerCase(),
+    assetInIndex: indexOf(hop.tokenIn),
+    assetOutIndex: indexOf(hop.tokenOut),
+    amount: n === 0 ? amount : 0n,
+  }));
   return { assets, steps };
 }
 
@@ -64,7 +69,14 @@ function revertCode(e: unknown): Answer {
 }
 
 /** `Vault.queryBatchSwap` (a staticCall: it is not a view) for a path on the chain's current state. */
-export async function vaultAnswer(provider: Provider, vault: string, kind: SwapKind, path: readonly Hop[], amount: bigint, sender: string): Promise<Answer> {
+export async function vaultAnswer(
+  provider: Provider,
+  vault: string,
+  kind: SwapKind,
+  path: readonly Hop[],
+  amount: bigint,
+  sender: string,
+): Promise<Answer> {
   const { assets, steps } = batchOf(kind, path, amount);
   const contract = new Contract(vault, balancerAbi('Vault'), provider);
   try {
@@ -88,7 +100,12 @@ export function modelsOf(pools: Iterable<PoolSpec>, timestamp = Math.floor(Date.
 }
 
 /** Our answer for the same path: the stored pools' models, replayed as the Vault runs the batch. */
-export function modelAnswer(models: ReadonlyMap<string, PoolModel>, kind: SwapKind, path: readonly Hop[], amount: bigint): Answer {
+export function modelAnswer(
+  models: ReadonlyMap<string, PoolModel>,
+  kind: SwapKind,
+  path: readonly Hop[],
+  amount: bigint,
+): Answer {
   const { assets, steps } = batchOf(kind, path, amount);
   const replay = replayBatchSwap(kind === 'givenIn' ? 'sell' : 'buy', steps, assets, (id) => models.get(id));
   return replay.ok ? resultOf(kind, path, assets, replay.deltas) : `revert: ${replay.reason}`;
@@ -104,7 +121,14 @@ export function agrees(ours: Answer, chain: Answer): boolean {
  * chain's current state. The chain must hold the state the stored pools describe.
  */
 export async function compareWithVault(
-  provider: Provider, vault: string, models: ReadonlyMap<string, PoolModel>, kind: SwapKind, path: readonly Hop[], amount: bigint, sender: string, ours?: Answer,
+  provider: Provider,
+  vault: string,
+  models: ReadonlyMap<string, PoolModel>,
+  kind: SwapKind,
+  path: readonly Hop[],
+  amount: bigint,
+  sender: string,
+  ours?: Answer,
 ): Promise<Agreement> {
   const mine = ours ?? modelAnswer(models, kind, path, amount);
   const chain = await vaultAnswer(provider, vault, kind, path, amount, sender);
@@ -120,7 +144,10 @@ export async function storedDevnetPools(provider: Provider, addresses: DevnetAdd
   const onchain = await new OnchainPoolReader(provider, addresses).readAll();
   return onchain.map((p) => {
     const result = normalizePool(toSubgraphPool(p, new Map()));
-    if (!result.ok) throw new Error(`the devnet indexer serves pool ${p.id} (${p.name}) in a shape the pool update refuses: ${result.error}`);
+    if (!result.ok)
+      throw new Error(
+        `the devnet indexer serves pool ${p.id} (${p.name}) in a shape the pool update refuses: ${result.error}`,
+      );
     return result.pool;
   });
 }

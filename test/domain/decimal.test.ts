@@ -1,4 +1,10 @@
-import { compareDecimal, decimalToUnits, isZeroDecimal, toPlainDecimal, unitsToDecimal } from '../../src/domain/decimal';
+import {
+  compareDecimal,
+  decimalToUnits,
+  isZeroDecimal,
+  toPlainDecimal,
+  unitsToDecimal,
+} from '../../src/domain/decimal';
 
 describe('exact decimals', () => {
   test.each([
@@ -29,7 +35,8 @@ describe('exact decimals', () => {
   });
 
   test('garbage is refused', () => {
-    for (const bad of ['', 'abc', '1.2.3', '0x10', '1e', 'NaN', 'Infinity']) expect(() => toPlainDecimal(bad)).toThrow(/not a decimal/);
+    for (const bad of ['', 'abc', '1.2.3', '0x10', '1e', 'NaN', 'Infinity'])
+      expect(() => toPlainDecimal(bad)).toThrow(/not a decimal/);
   });
 
   test('zero detection and comparison', () => {

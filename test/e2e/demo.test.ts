@@ -62,7 +62,10 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   const exited = waitForExit(child);
 
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s\nstdout:\n${stdout}\nstderr:\n${stderr}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no ready line within 60 s\nstdout:\n${stdout}\nstderr:\n${stderr}`)),
+      60_000,
+    );
     const check = () => {
       if (stdout.includes(READY_LINE)) {
         clearTimeout(timer);
@@ -80,26 +83,47 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   const commands = printedCommands(stdout);
   const paths = commands.map((c) => `${c.method} ${new URL(c.url).pathname}`);
   // One command per endpoint family the service offers.
-  for (const expected of ['GET /healthz', 'GET /pools/31337', 'POST /pools/31337/update', 'GET /tokens/31337', 'POST /tokens/update/', 'POST /sor/31337', 'POST /order/31337', 'POST /graphql', 'GET /check-wallet', 'POST /simulator/simulate']) {
+  for (const expected of [
+    'GET /healthz',
+    'GET /pools/31337',
+    'POST /pools/31337/update',
+    'GET /tokens/31337',
+    'POST /tokens/update/',
+    'POST /sor/31337',
+    'POST /order/31337',
+    'POST /graphql',
+    'GET /check-wallet',
+    'POST /simulator/simulate',
+  ]) {
     expect(paths).toContain(expected);
   }
   const devnetVault = chainById(DEVNET_CHAIN_ID)!.vault;
   for (const c of commands) {
-    const res = await fetch(c.url, { method: c.method, headers: c.body ? { 'content-type': 'application/json' } : {}, body: c.body });
+    const res = await fetch(c.url, {
+      method: c.method,
+      headers: c.body ? { 'content-type': 'application/json' } : {},
+      body: c.body,
+    });
     const text = await res.text();
     // Job endpoints answer 201 with an empty body, everything else 200.
     const expectedStatus = /\/update\/?$/.test(new URL(c.url).pathname) ? 201 : 200;
-    expect({ command: `${c.method} ${c.url}`, status: res.status }).toEqual({ command: `${c.method} ${c.url}`, status: expectedStatus });
+    expect({ command: `${c.method} ${c.url}`, status: res.status }).toEqual({
+      command: `${c.method} ${c.url}`,
+      status: expectedStatus,
+    });
     if (c.url.includes('/order/')) {
       // The stETH order goes to the batch relayer (wrapStETH first); the others to the Vault.
       const order = JSON.parse(text) as { data: string; to: string; relayerApprovalRequired: boolean };
       expect(order.data).toMatch(/^0x/);
       expect(order.relayerApprovalRequired).toBe(order.to.toLowerCase() !== devnetVault);
     }
-    if (c.url.includes('/sor/')) expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);
+    if (c.url.includes('/sor/'))
+      expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);
     // The simulated balanceOf runs on the devnet: the funded account holds its WETH allowance.
     if (c.url.endsWith('/simulator/simulate')) {
-      const sim = JSON.parse(text) as { transaction: { status: boolean; transaction_info: { call_trace: { output: string } } } };
+      const sim = JSON.parse(text) as {
+        transaction: { status: boolean; transaction_info: { call_trace: { output: string } } };
+      };
       expect(sim.transaction.status).toBe(true);
       expect(BigInt(sim.transaction.transaction_info.call_trace.output)).toBe(parseUnits(TRADER_FUNDS.WETH!, 18));
     }
@@ -110,11 +134,22 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   // The gauges the demo deploys pay BAL (boostable) and reward tokens from the first decoration on,
   // and the printed GraphQL query finds those pools by their staking APR.
   type Apr = { stakingApr: { min: number; max: number }; rewardAprs: { total: number } };
-  const pools = (await (await fetch(commands.find((c) => new URL(c.url).pathname === '/pools/31337')!.url)).json()) as { apr?: Apr }[];
-  const earning = pools.filter((p) => p.apr && p.apr.stakingApr.min > 0 && p.apr.stakingApr.max > p.apr.stakingApr.min && p.apr.rewardAprs.total > 0);
+  const pools = (await (await fetch(commands.find((c) => new URL(c.url).pathname === '/pools/31337')!.url)).json()) as {
+    apr?: Apr;
+  }[];
+  const earning = pools.filter(
+    (p) =>
+      p.apr && p.apr.stakingApr.min > 0 && p.apr.stakingApr.max > p.apr.stakingApr.min && p.apr.rewardAprs.total > 0,
+  );
   expect(earning.length).toBeGreaterThan(0);
   const byStaking = commands.find((c) => c.body?.includes('stakingAprMax'))!;
-  const found = (await (await fetch(byStaking.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: byStaking.body })).json()) as { data: { pools: { pools: { apr: Apr }[] } } };
+  const found = (await (
+    await fetch(byStaking.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: byStaking.body,
+    })
+  ).json()) as { data: { pools: { pools: { apr: Apr }[] } } };
   expect(found.data.pools.pools.length).toBe(pools.filter((p) => (p.apr?.stakingApr.min ?? 0) > 0).length);
   const maxima = found.data.pools.pools.map((p) => p.apr.stakingApr.max);
   expect(maxima).toEqual([...maxima].sort((a, b) => b - a));

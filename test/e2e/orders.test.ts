@@ -5,8 +5,20 @@ import type { StoredPool } from '../../src/domain/pool';
 import { replayWireSwaps } from '../routing/exactReplay';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
-  approveVault, decodeBatchSwap, executeOrder, NATIVE_EEEE, NATIVE_ZERO, orderBody, OrderResponse, OrderSpec, postJson,
-  queryBatchSwap, revertReason, SwapInfoResponse, tokenAddressFor, vaultInterface,
+  approveVault,
+  decodeBatchSwap,
+  executeOrder,
+  NATIVE_EEEE,
+  NATIVE_ZERO,
+  orderBody,
+  OrderResponse,
+  OrderSpec,
+  postJson,
+  queryBatchSwap,
+  revertReason,
+  SwapInfoResponse,
+  tokenAddressFor,
+  vaultInterface,
 } from './helpers/orders';
 
 /**
@@ -22,39 +34,83 @@ const ORDERS: readonly (readonly [string, OrderSpec])[] = [
   ['sell 5000 USDC for WETH', { sell: 'USDC', buy: 'WETH', kind: 'sell', amount: '5000', slippage: '0.005' }],
   ['sell 0.5 WBTC for WETH', { sell: 'WBTC', buy: 'WETH', kind: 'sell', amount: '0.5', slippage: '0.01' }],
   ['sell 10000 DAI for USDC (stable)', { sell: 'DAI', buy: 'USDC', kind: 'sell', amount: '10000', slippage: '0.001' }],
-  ['sell 2500.5 USDT for DAI (stable)', { sell: 'USDT', buy: 'DAI', kind: 'sell', amount: '2500.5', slippage: '0.0005' }],
+  [
+    'sell 2500.5 USDT for DAI (stable)',
+    { sell: 'USDT', buy: 'DAI', kind: 'sell', amount: '2500.5', slippage: '0.0005' },
+  ],
   // sells, two hops
   ['sell 1000 BAL for USDC (two hops)', { sell: 'BAL', buy: 'USDC', kind: 'sell', amount: '1000', slippage: '0.02' }],
   ['sell 500 LINK for DAI (two hops)', { sell: 'LINK', buy: 'DAI', kind: 'sell', amount: '500', slippage: '0.01' }],
   ['sell 0.1 WBTC for BAL (two hops)', { sell: 'WBTC', buy: 'BAL', kind: 'sell', amount: '0.1', slippage: '0.05' }],
-  ['sell 2000 BAL for DAI (v1 weighted pool)', { sell: 'BAL', buy: 'DAI', kind: 'sell', amount: '2000', slippage: '0.01' }],
+  [
+    'sell 2000 BAL for DAI (v1 weighted pool)',
+    { sell: 'BAL', buy: 'DAI', kind: 'sell', amount: '2000', slippage: '0.01' },
+  ],
   // sells with native ETH in and out (both aliases)
-  ['sell 2 ETH (0x0) for USDC', { sell: 'ETH', buy: 'USDC', kind: 'sell', amount: '2', slippage: '0.01', nativeAlias: NATIVE_ZERO }],
-  ['sell 3000 USDC for ETH (0xeee)', { sell: 'USDC', buy: 'ETH', kind: 'sell', amount: '3000', slippage: '0.01', nativeAlias: NATIVE_EEEE }],
-  ['sell 0.75 ETH (0xeee) for WBTC', { sell: 'ETH', buy: 'WBTC', kind: 'sell', amount: '0.75', slippage: '0.03', nativeAlias: NATIVE_EEEE }],
-  ['sell 250 LINK for ETH (0x0), no slippage', { sell: 'LINK', buy: 'ETH', kind: 'sell', amount: '250', slippage: '0', nativeAlias: NATIVE_ZERO }],
+  [
+    'sell 2 ETH (0x0) for USDC',
+    { sell: 'ETH', buy: 'USDC', kind: 'sell', amount: '2', slippage: '0.01', nativeAlias: NATIVE_ZERO },
+  ],
+  [
+    'sell 3000 USDC for ETH (0xeee)',
+    { sell: 'USDC', buy: 'ETH', kind: 'sell', amount: '3000', slippage: '0.01', nativeAlias: NATIVE_EEEE },
+  ],
+  [
+    'sell 0.75 ETH (0xeee) for WBTC',
+    { sell: 'ETH', buy: 'WBTC', kind: 'sell', amount: '0.75', slippage: '0.03', nativeAlias: NATIVE_EEEE },
+  ],
+  [
+    'sell 250 LINK for ETH (0x0), no slippage',
+    { sell: 'LINK', buy: 'ETH', kind: 'sell', amount: '250', slippage: '0', nativeAlias: NATIVE_ZERO },
+  ],
   // buys, one hop
   ['buy 1 WETH with USDC', { sell: 'USDC', buy: 'WETH', kind: 'buy', amount: '1', slippage: '0.01' }],
   ['buy 2500 USDC with WETH', { sell: 'WETH', buy: 'USDC', kind: 'buy', amount: '2500', slippage: '0.005' }],
   ['buy 0.05 WBTC with DAI', { sell: 'DAI', buy: 'WBTC', kind: 'buy', amount: '0.05', slippage: '0.02' }],
   ['buy 1000 DAI with USDT (stable)', { sell: 'USDT', buy: 'DAI', kind: 'buy', amount: '1000', slippage: '0.001' }],
-  ['buy 777.777777 USDC with DAI (stable)', { sell: 'DAI', buy: 'USDC', kind: 'buy', amount: '777.777777', slippage: '0.0005' }],
+  [
+    'buy 777.777777 USDC with DAI (stable)',
+    { sell: 'DAI', buy: 'USDC', kind: 'buy', amount: '777.777777', slippage: '0.0005' },
+  ],
   // buys, two hops
   ['buy 100 BAL with USDC (two hops)', { sell: 'USDC', buy: 'BAL', kind: 'buy', amount: '100', slippage: '0.02' }],
   ['buy 50 LINK with WBTC (two hops)', { sell: 'WBTC', buy: 'LINK', kind: 'buy', amount: '50', slippage: '0.01' }],
   ['buy 300 DAI with BAL', { sell: 'BAL', buy: 'DAI', kind: 'buy', amount: '300', slippage: '0.05' }],
   // buys with native ETH in and out
-  ['buy 1 ETH (0x0) with DAI', { sell: 'DAI', buy: 'ETH', kind: 'buy', amount: '1', slippage: '0.01', nativeAlias: NATIVE_ZERO }],
-  ['buy 1000 USDC with ETH (0xeee)', { sell: 'ETH', buy: 'USDC', kind: 'buy', amount: '1000', slippage: '0.01', nativeAlias: NATIVE_EEEE }],
-  ['buy 0.01 WBTC with ETH (0x0), no slippage', { sell: 'ETH', buy: 'WBTC', kind: 'buy', amount: '0.01', slippage: '0', nativeAlias: NATIVE_ZERO }],
-  ['buy 20 BAL with ETH (0xeee) (two hops via WETH pools)', { sell: 'ETH', buy: 'BAL', kind: 'buy', amount: '20', slippage: '0.01', nativeAlias: NATIVE_EEEE }],
+  [
+    'buy 1 ETH (0x0) with DAI',
+    { sell: 'DAI', buy: 'ETH', kind: 'buy', amount: '1', slippage: '0.01', nativeAlias: NATIVE_ZERO },
+  ],
+  [
+    'buy 1000 USDC with ETH (0xeee)',
+    { sell: 'ETH', buy: 'USDC', kind: 'buy', amount: '1000', slippage: '0.01', nativeAlias: NATIVE_EEEE },
+  ],
+  [
+    'buy 0.01 WBTC with ETH (0x0), no slippage',
+    { sell: 'ETH', buy: 'WBTC', kind: 'buy', amount: '0.01', slippage: '0', nativeAlias: NATIVE_ZERO },
+  ],
+  [
+    'buy 20 BAL with ETH (0xeee) (two hops via WETH pools)',
+    { sell: 'ETH', buy: 'BAL', kind: 'buy', amount: '20', slippage: '0.01', nativeAlias: NATIVE_EEEE },
+  ],
 ];
 
 let env: E2eEnvironment;
 let storedPools: Map<string, StoredPool>;
 let snapshot: string | undefined;
 /** Quote vs execution, per order: the suite's headline figure (target: every order exact to the wei). */
-const tally = { orders: 0, exact: 0, sorExact: 0, replayExact: 0, replayMisses: [] as string[], sells: 0, buys: 0, multiHop: 0, relayer: 0, inexact: [] as string[] };
+const tally = {
+  orders: 0,
+  exact: 0,
+  sorExact: 0,
+  replayExact: 0,
+  replayMisses: [] as string[],
+  sells: 0,
+  buys: 0,
+  multiHop: 0,
+  relayer: 0,
+  inexact: [] as string[],
+};
 const started = Date.now();
 
 beforeAll(async () => {
@@ -103,15 +159,21 @@ describe('the pool update indexed the devnet', () => {
     expect(res.status).toBe(200);
     const pools = (await res.json()) as { id: string; poolType: string }[];
     expect(pools.map((p) => p.id).sort()).toEqual(env.devnet.pools.map((p) => p.id).sort());
-    expect(new Set(pools.map((p) => p.poolType))).toEqual(new Set(['Weighted', 'ComposableStable', 'Stable', 'ERC4626Linear']));
+    expect(new Set(pools.map((p) => p.poolType))).toEqual(
+      new Set(['Weighted', 'ComposableStable', 'Stable', 'ERC4626Linear']),
+    );
   });
 
   test('stored balances are the Vault balances to the wei', async () => {
     const vault = new Contract(env.devnet.addresses.vault, vaultInterface, env.chain.provider);
     for (const pool of env.devnet.pools) {
-      const stored = (await (await fetch(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${pool.id}`)).json()) as { tokens: { address: string; balance: string; decimals: number }[] };
+      const stored = (await (await fetch(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${pool.id}`)).json()) as {
+        tokens: { address: string; balance: string; decimals: number }[];
+      };
       const [tokens, balances] = (await vault.getFunction('getPoolTokens')(pool.id)) as [string[], bigint[]];
-      expect(stored.tokens.map((t) => [t.address, decimalToUnits(t.balance, t.decimals)])).toEqual(tokens.map((a, i) => [a.toLowerCase(), balances[i]]));
+      expect(stored.tokens.map((t) => [t.address, decimalToUnits(t.balance, t.decimals)])).toEqual(
+        tokens.map((a, i) => [a.toLowerCase(), balances[i]]),
+      );
     }
   });
 });
@@ -129,13 +191,24 @@ describe('orders execute exactly as quoted', () => {
     expect(BigInt(sor.swapAmount)).toBe(amount);
     const sorOnChain = spec.kind === 'sell' ? -sorDeltas[sorOut]! : sorDeltas[sorIn]!;
     // The exact off-chain replay of the same swaps over the stored pools agrees with the Vault.
-    const replay = replayWireSwaps(spec.kind, sor.swaps, sor.tokenAddresses, storedPools.values(), env.devnet.addresses.weth);
+    const replay = replayWireSwaps(
+      spec.kind,
+      sor.swaps,
+      sor.tokenAddresses,
+      storedPools.values(),
+      env.devnet.addresses.weth,
+    );
     if (replay.ok && replay.deltas.every((d, k) => d === sorDeltas[k])) tally.replayExact++;
-    else tally.replayMisses.push(`${name}: ${replay.ok ? `replay ${replay.deltas.join(',')} vs chain ${sorDeltas.join(',')}` : replay.reason}`);
+    else
+      tally.replayMisses.push(
+        `${name}: ${replay.ok ? `replay ${replay.deltas.join(',')} vs chain ${sorDeltas.join(',')}` : replay.reason}`,
+      );
 
     // The order's calldata is the Vault's batchSwap for this trader with limits that honour slippage.
     const call = decodeBatchSwap(order.data);
-    expect(order.to.toLowerCase()).toBe(order.relayerApprovalRequired ? env.devnet.addresses.batchRelayer : env.devnet.addresses.vault);
+    expect(order.to.toLowerCase()).toBe(
+      order.relayerApprovalRequired ? env.devnet.addresses.batchRelayer : env.devnet.addresses.vault,
+    );
     expect(call.kind).toBe(spec.kind);
     expect(call.funds).toEqual({ sender: wallet.address.toLowerCase(), recipient: wallet.address.toLowerCase() });
     const inIndex = call.assets.indexOf(tokenAddressFor(env.devnet, spec.sell).toLowerCase());
@@ -153,7 +226,9 @@ describe('orders execute exactly as quoted', () => {
       expect(call.limits[inIndex]).toBe(BigInt(order.maxSellAmount!));
       expect(BigInt(order.maxSellAmount!)).toBeGreaterThanOrEqual(sellAmount);
     }
-    expect(BigInt(order.value)).toBe(spec.sell === 'ETH' ? (spec.kind === 'sell' ? amount : BigInt(order.maxSellAmount!)) : 0n);
+    expect(BigInt(order.value)).toBe(
+      spec.sell === 'ETH' ? (spec.kind === 'sell' ? amount : BigInt(order.maxSellAmount!)) : 0n,
+    );
     // The chain's own forecast for exactly this calldata, before it runs.
     const forecast = await queryBatchSwap(env, call.kind, call.swaps, call.assets, wallet.address);
 
@@ -184,8 +259,12 @@ describe('orders execute exactly as quoted', () => {
     const executed = spec.kind === 'sell' ? done.received : done.paid;
     if (executed === quoted) tally.exact++;
     else {
-      const pools = call.swaps.map((sw) => env.devnet.pools.find((p) => p.id === sw.poolId)?.name ?? sw.poolId).join(' + ');
-      tally.inexact.push(`${name}: quoted ${quoted}, executed ${executed} (${executed > quoted ? '+' : ''}${executed - quoted}; swaps: ${pools})`);
+      const pools = call.swaps
+        .map((sw) => env.devnet.pools.find((p) => p.id === sw.poolId)?.name ?? sw.poolId)
+        .join(' + ');
+      tally.inexact.push(
+        `${name}: quoted ${quoted}, executed ${executed} (${executed > quoted ? '+' : ''}${executed - quoted}; swaps: ${pools})`,
+      );
     }
   });
 
@@ -237,12 +316,21 @@ describe('orders the chain must refuse', () => {
 
     await moveThePrice({ sell: 'WETH', buy: 'USDC', kind: 'sell', amount: '20' });
     expect(await revertReason(env, wallet.address, order)).toContain('BAL#507');
-    await expect(wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value), gasLimit: 2_000_000n })).rejects.toThrow(/BAL#507/);
+    await expect(
+      wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value), gasLimit: 2_000_000n }),
+    ).rejects.toThrow(/BAL#507/);
   });
 
   test('a buy reverts with BAL#507 once another trader moved the price beyond its slippage', async () => {
     const wallet = trader(env, 1);
-    const spec: OrderSpec = { sell: 'ETH', buy: 'USDC', kind: 'buy', amount: '10000', slippage: '0.01', nativeAlias: NATIVE_ZERO };
+    const spec: OrderSpec = {
+      sell: 'ETH',
+      buy: 'USDC',
+      kind: 'buy',
+      amount: '10000',
+      slippage: '0.01',
+      nativeAlias: NATIVE_ZERO,
+    };
     const { order } = await quoteAndOrder(spec, wallet.address);
     expect(await revertReason(env, wallet.address, order)).toBeUndefined();
 

@@ -1,7 +1,16 @@
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { DEV_TOKENS, WETH_SYMBOL, WRAPPED_TOKENS } from '../../src/devnet/universe';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
-import { decodeBatchSwap, executeOrder, orderBody, OrderResponse, postJson, queryBatchSwap, revertReason, tokenAddressFor } from './helpers/orders';
+import {
+  decodeBatchSwap,
+  executeOrder,
+  orderBody,
+  OrderResponse,
+  postJson,
+  queryBatchSwap,
+  revertReason,
+  tokenAddressFor,
+} from './helpers/orders';
 import { bptSymbols, drawOrders, ORDER_CLASSES, type OrderClass, type RandomOrder } from './helpers/randomOrders';
 
 /**
@@ -18,8 +27,18 @@ import { bptSymbols, drawOrders, ORDER_CLASSES, type OrderClass, type RandomOrde
  */
 const SEED = Number(process.env.E2E_SEED ?? 13);
 const COUNT = 60;
-const SYMBOLS = [WETH_SYMBOL, ...DEV_TOKENS.map((t) => t.symbol), ...WRAPPED_TOKENS.map((t) => t.symbol), ...bptSymbols()];
-const ORDERS: readonly RandomOrder[] = drawOrders({ seed: SEED, count: COUNT, symbols: SYMBOLS, usdExponents: [-0.5, 4] });
+const SYMBOLS = [
+  WETH_SYMBOL,
+  ...DEV_TOKENS.map((t) => t.symbol),
+  ...WRAPPED_TOKENS.map((t) => t.symbol),
+  ...bptSymbols(),
+];
+const ORDERS: readonly RandomOrder[] = drawOrders({
+  seed: SEED,
+  count: COUNT,
+  symbols: SYMBOLS,
+  usdExponents: [-0.5, 4],
+});
 
 /** refused: the service answered neither an order nor 422; bad order: the order's amounts or limits are not the quote's. */
 type Status = 'exact' | 'mismatch' | 'revert' | 'no route' | 'refused' | 'bad order';
@@ -79,7 +98,11 @@ function routeShapes(): string {
     swaps.set(o.route.length, (swaps.get(o.route.length) ?? 0) + 1);
     for (const k of new Set(o.route.map((r) => r.split(':')[0]!))) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   }
-  const list = (m: Map<string | number, number>) => [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, n]) => `${k}: ${n}`).join(', ');
+  const list = (m: Map<string | number, number>) =>
+    [...m.entries()]
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ');
   return `by swaps {${list(swaps)}}; orders crossing {${list(kinds)}}`;
 }
 
@@ -105,8 +128,17 @@ async function run(order: RandomOrder): Promise<Outcome> {
   const sellAmount = BigInt(quote.price.sellAmount);
   const buyAmount = BigInt(quote.price.buyAmount);
   // At slippage 0 the limits are the quote itself.
-  const fixedOk = spec.kind === 'sell' ? sellAmount === amount && quote.minBuyAmount === quote.price.buyAmount : buyAmount === amount && quote.maxSellAmount === quote.price.sellAmount;
-  if (!fixedOk) return { order, status: 'bad order', detail: `price ${JSON.stringify(quote.price)}, minBuyAmount ${quote.minBuyAmount}, maxSellAmount ${quote.maxSellAmount} for amount ${amount}`, route };
+  const fixedOk =
+    spec.kind === 'sell'
+      ? sellAmount === amount && quote.minBuyAmount === quote.price.buyAmount
+      : buyAmount === amount && quote.maxSellAmount === quote.price.sellAmount;
+  if (!fixedOk)
+    return {
+      order,
+      status: 'bad order',
+      detail: `price ${JSON.stringify(quote.price)}, minBuyAmount ${quote.minBuyAmount}, maxSellAmount ${quote.maxSellAmount} for amount ${amount}`,
+      route,
+    };
   const quoted = spec.kind === 'sell' ? buyAmount : sellAmount;
 
   // What the Vault says the calldata's swaps return on this state, before anything is sent.
@@ -115,13 +147,16 @@ async function run(order: RandomOrder): Promise<Outcome> {
     const call = decodeBatchSwap(quote.data);
     try {
       const deltas = await queryBatchSwap(env, call.kind, call.swaps, call.assets, wallet.address);
-      const side = call.assets.indexOf(tokenAddressFor(env.devnet, spec.kind === 'sell' ? spec.buy : spec.sell).toLowerCase());
+      const side = call.assets.indexOf(
+        tokenAddressFor(env.devnet, spec.kind === 'sell' ? spec.buy : spec.sell).toLowerCase(),
+      );
       forecast = String(spec.kind === 'sell' ? -deltas[side]! : deltas[side]!);
     } catch (e) {
       forecast = `reverts (${(e as { reason?: string }).reason ?? (e as Error).message.slice(0, 80)})`;
     }
   }
-  for (const approval of quote.approvals) await (await wallet.sendTransaction({ to: approval.to, data: approval.data })).wait();
+  for (const approval of quote.approvals)
+    await (await wallet.sendTransaction({ to: approval.to, data: approval.data })).wait();
 
   const where = `quoted ${quoted}, Vault forecast ${forecast}; route ${route.join(' > ')}`;
   const reason = await revertReason(env, wallet.address, quote);
@@ -130,17 +165,26 @@ async function run(order: RandomOrder): Promise<Outcome> {
   const fixedSide = spec.kind === 'sell' ? done.paid : done.received;
   const quotedSide = spec.kind === 'sell' ? done.received : done.paid;
   if (fixedSide !== amount || quotedSide !== quoted) {
-    return { order, status: 'mismatch', detail: `${spec.kind === 'sell' ? 'received' : 'paid'} ${quotedSide} (${quotedSide - quoted > 0n ? '+' : ''}${quotedSide - quoted}), fixed side ${fixedSide} of ${amount}; ${where}`, route };
+    return {
+      order,
+      status: 'mismatch',
+      detail: `${spec.kind === 'sell' ? 'received' : 'paid'} ${quotedSide} (${quotedSide - quoted > 0n ? '+' : ''}${quotedSide - quoted}), fixed side ${fixedSide} of ${amount}; ${where}`,
+      route,
+    };
   }
   return { order, status: 'exact', detail: where, route };
 }
 
 describe('random orders execute exactly as quoted at slippage 0', () => {
-  test.each(ORDERS.map((o) => [o.name, o] as const))('%s', async (_name, order) => {
-    const outcome = await run(order);
-    outcomes.push(outcome);
-    expect(outcome.status === 'exact' ? 'exact' : `${outcome.status}: ${outcome.detail}`).toBe('exact');
-  }, 60_000);
+  test.each(ORDERS.map((o) => [o.name, o] as const))(
+    '%s',
+    async (_name, order) => {
+      const outcome = await run(order);
+      outcomes.push(outcome);
+      expect(outcome.status === 'exact' ? 'exact' : `${outcome.status}: ${outcome.detail}`).toBe('exact');
+    },
+    60_000,
+  );
 });
 
 // Runs after the table (jest keeps declaration order within a file).
@@ -153,27 +197,47 @@ describe('what the draw covered and how the router did', () => {
     const sizes = ORDERS.map((o) => o.usd);
     expect(Math.max(...sizes) / Math.min(...sizes)).toBeGreaterThan(1e4);
     for (const hops of [1, 2, 3]) expect(ORDERS.filter((o) => o.hops === hops).length).toBeGreaterThanOrEqual(5);
-    expect(ORDERS.some((o) => o.spec.sell === 'LINK' && o.hops === 3) || ORDERS.some((o) => o.spec.buy === 'LINK' && o.hops === 3)).toBe(true);
+    expect(
+      ORDERS.some((o) => o.spec.sell === 'LINK' && o.hops === 3) ||
+        ORDERS.some((o) => o.spec.buy === 'LINK' && o.hops === 3),
+    ).toBe(true);
   });
 
   test('the BPT of both composable stable pools and of the linear pool is sold and bought', () => {
     for (const bpt of bptSymbols()) {
-      expect({ bpt, sold: inClass('BPT in').some((o) => o.spec.sell === bpt) || inClass('BPT out').some((o) => o.spec.sell === bpt) }).toEqual({ bpt, sold: true });
-      expect({ bpt, bought: inClass('BPT out').some((o) => o.spec.buy === bpt) || inClass('BPT in').some((o) => o.spec.buy === bpt) }).toEqual({ bpt, bought: true });
+      expect({
+        bpt,
+        sold: inClass('BPT in').some((o) => o.spec.sell === bpt) || inClass('BPT out').some((o) => o.spec.sell === bpt),
+      }).toEqual({ bpt, sold: true });
+      expect({
+        bpt,
+        bought: inClass('BPT out').some((o) => o.spec.buy === bpt) || inClass('BPT in').some((o) => o.spec.buy === bpt),
+      }).toEqual({ bpt, bought: true });
     }
   });
 
   test('every order was routed: each pair is within three pools', () => {
     expect(outcomes.length).toBe(ORDERS.length);
-    expect(outcomes.filter((o) => o.status === 'no route' || o.status === 'refused').map((o) => `${o.order.name}: ${o.detail}`)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.status === 'no route' || o.status === 'refused')
+        .map((o) => `${o.order.name}: ${o.detail}`),
+    ).toEqual([]);
   });
 
   test('no order reverted and none paid or received another amount than quoted', () => {
-    expect(outcomes.filter((o) => o.status === 'revert' || o.status === 'mismatch' || o.status === 'bad order').map((o) => `${o.order.name}: ${o.status}: ${o.detail}`)).toEqual([]);
+    expect(
+      outcomes
+        .filter((o) => o.status === 'revert' || o.status === 'mismatch' || o.status === 'bad order')
+        .map((o) => `${o.order.name}: ${o.status}: ${o.detail}`),
+    ).toEqual([]);
   });
 
   test('executed routes crossed the stable, the linear and the boosted pool', () => {
-    const crossed = new Set(outcomes.flatMap((o) => (o.status === 'exact' ? (o.route ?? []) : [])).map((r) => r.split(':')[0]));
-    for (const kind of ['stable', 'linear', 'composableStable']) expect({ kind, crossed: crossed.has(kind) }).toEqual({ kind, crossed: true });
+    const crossed = new Set(
+      outcomes.flatMap((o) => (o.status === 'exact' ? (o.route ?? []) : [])).map((r) => r.split(':')[0]),
+    );
+    for (const kind of ['stable', 'linear', 'composableStable'])
+      expect({ kind, crossed: crossed.has(kind) }).toEqual({ kind, crossed: true });
   });
 });

@@ -21,7 +21,17 @@ const ZERO = NATIVE_ZERO;
 
 let env: E2eEnvironment;
 let snapshot: string | undefined;
-const tally = { orders: 0, exact: 0, joins: 0, exits: 0, native: 0, split: 0, withSwaps: 0, inexact: [] as string[], cases: [] as string[] };
+const tally = {
+  orders: 0,
+  exact: 0,
+  joins: 0,
+  exits: 0,
+  native: 0,
+  split: 0,
+  withSwaps: 0,
+  inexact: [] as string[],
+  cases: [] as string[],
+};
 
 beforeAll(async () => {
   env = await startE2eEnvironment();
@@ -87,16 +97,30 @@ async function balance(asset: Asset, holder: string): Promise<bigint> {
 async function freshWallet(asset: Asset, amount: bigint): Promise<HDNodeWallet> {
   const wallet = Wallet.createRandom().connect(env.chain.provider);
   const gasMoney = devAccount(1, env.chain.provider);
-  await (await gasMoney.sendTransaction({ to: wallet.address, value: parseEther('10') + (asset.address === ZERO ? amount : 0n) })).wait();
+  await (
+    await gasMoney.sendTransaction({
+      to: wallet.address,
+      value: parseEther('10') + (asset.address === ZERO ? amount : 0n),
+    })
+  ).wait();
   if (asset.address !== ZERO) {
     const from = devAccount(asset.holder, env.chain.provider);
-    await (await (new Contract(asset.address, ERC20, from).getFunction('transfer')(wallet.address, amount))).wait();
+    await (await new Contract(asset.address, ERC20, from).getFunction('transfer')(wallet.address, amount)).wait();
   }
   return wallet;
 }
 
 function body(sell: Asset, buy: Asset, amount: bigint, sender: string, extra: Record<string, unknown> = {}) {
-  return { sellToken: sell.wire, buyToken: buy.wire, orderKind: 'sell', amount: amount.toString(), gasPrice: '1000000000', sender, slippagePercentage: '0', ...extra };
+  return {
+    sellToken: sell.wire,
+    buyToken: buy.wire,
+    orderKind: 'sell',
+    amount: amount.toString(),
+    gasPrice: '1000000000',
+    sender,
+    slippagePercentage: '0',
+    ...extra,
+  };
 }
 
 /** The library calls of an /order multicall, by name. */
@@ -134,7 +158,10 @@ async function runOrder(sell: Asset, buy: Asset, amount: bigint, extra: Record<s
   expect(order.relayerApprovalRequired).toBe(true);
   expect(order.price.buyAmount).toBe(sor.body.returnAmount);
   expect(order.price.sellAmount).toBe(amount.toString());
-  expect(order.approvals[0]).toMatchObject({ kind: 'relayer', to: expect.stringMatching(new RegExp(env.devnet.addresses.vault, 'i')) });
+  expect(order.approvals[0]).toMatchObject({
+    kind: 'relayer',
+    to: expect.stringMatching(new RegExp(env.devnet.addresses.vault, 'i')),
+  });
 
   // Nothing may move before the approvals.
   expect(await revertReason(wallet.address, order)).toBeDefined();
@@ -144,11 +171,14 @@ async function runOrder(sell: Asset, buy: Asset, amount: bigint, extra: Record<s
   }
   const receiver = String(extra.receiver ?? wallet.address);
   const [payBefore, getBefore] = [await balance(sell, wallet.address), await balance(buy, receiver)];
-  const receipt = await (await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })).wait();
+  const receipt = await (
+    await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })
+  ).wait();
   expect(receipt?.status).toBe(1);
   const gas = receipt!.gasUsed * receipt!.gasPrice;
   const paid = payBefore - (await balance(sell, wallet.address)) - (sell.address === ZERO ? gas : 0n);
-  const got = (await balance(buy, receiver)) - getBefore + (buy.address === ZERO && receiver === wallet.address ? gas : 0n);
+  const got =
+    (await balance(buy, receiver)) - getBefore + (buy.address === ZERO && receiver === wallet.address ? gas : 0n);
   return { wallet, sor: sor.body, order, paid, got, calls: callNames(order) };
 }
 
@@ -161,7 +191,8 @@ function record(name: string, r: Awaited<ReturnType<typeof runOrder>>, amount: b
   if (r.sor.swaps.filter((x) => BigInt(x.amount) > 0n).length > 1) tally.split++;
   tally.cases.push(`${name}: ${r.calls.join('+')}`);
   if (r.paid === amount && r.got.toString() === r.order.price.buyAmount) tally.exact++;
-  else tally.inexact.push(`${name}: paid ${r.paid} of ${amount}, got ${r.got} for a quote of ${r.order.price.buyAmount}`);
+  else
+    tally.inexact.push(`${name}: paid ${r.paid} of ${amount}, got ${r.got} for a quote of ${r.order.price.buyAmount}`);
 }
 
 describe('join and exit routes execute exactly as quoted', () => {
@@ -198,7 +229,10 @@ describe('join and exit routes execute exactly as quoted', () => {
     };
     const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
     const weighted = env.devnet.pools.filter((p) => p.kind === 'weighted');
-    const usd = (symbol: string) => Number(symbol === 'WETH' || symbol === 'ETH' ? ETH_PRICE_USD : DEV_TOKENS.find((t) => t.symbol === symbol)!.priceUsd);
+    const usd = (symbol: string) =>
+      Number(
+        symbol === 'WETH' || symbol === 'ETH' ? ETH_PRICE_USD : DEV_TOKENS.find((t) => t.symbol === symbol)!.priceUsd,
+      );
     const failures: string[] = [];
     for (let n = 0; n < CASES; n++) {
       const pool = pick(weighted);
@@ -229,7 +263,17 @@ describe('join and exit routes execute exactly as quoted', () => {
         record(name, r, amount, sell.address === ZERO || buy.address === ZERO);
         expect(BigInt(r.order.minBuyAmount!)).toBeLessThanOrEqual(r.got);
       } catch (e) {
-        failures.push(`${name}: ${e instanceof Error ? e.message.split('\n').filter((l) => l.trim() !== '').slice(0, 6).join(' | ') : String(e)}`);
+        failures.push(
+          `${name}: ${
+            e instanceof Error
+              ? e.message
+                  .split('\n')
+                  .filter((l) => l.trim() !== '')
+                  .slice(0, 6)
+                  .join(' | ')
+              : String(e)
+          }`,
+        );
       } finally {
         await env.chain.revert(snap);
       }
@@ -246,29 +290,45 @@ describe('join and exit routes the chain or the service must refuse', () => {
     const weth = tokenAsset('WETH');
     const amount = parseEther('3');
     const wallet = await freshWallet(weth, amount);
-    const res = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, body(weth, bptAsset(pool), amount, wallet.address));
+    const res = await postJson<OrderResponse>(
+      `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+      body(weth, bptAsset(pool), amount, wallet.address),
+    );
     expect(res.status).toBe(200);
     for (const a of res.body.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
     expect(await revertReason(wallet.address, res.body)).toBeUndefined();
 
     // Somebody joins the same pool first: the BPT price moves and the exact minimum is missed.
     const other = await freshWallet(weth, amount);
-    const front = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, body(weth, bptAsset(pool), amount, other.address));
+    const front = await postJson<OrderResponse>(
+      `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+      body(weth, bptAsset(pool), amount, other.address),
+    );
     for (const a of front.body.approvals) await (await other.sendTransaction({ to: a.to, data: a.data })).wait();
-    await (await other.sendTransaction({ to: front.body.to, data: front.body.data, value: BigInt(front.body.value) })).wait();
+    await (
+      await other.sendTransaction({ to: front.body.to, data: front.body.data, value: BigInt(front.body.value) })
+    ).wait();
 
     expect(await revertReason(wallet.address, res.body)).toMatch(/BAL#208/);
-    await expect(wallet.sendTransaction({ to: res.body.to, data: res.body.data, gasLimit: 2_000_000n })).rejects.toThrow(/BAL#208/);
+    await expect(
+      wallet.sendTransaction({ to: res.body.to, data: res.body.data, gasLimit: 2_000_000n }),
+    ).rejects.toThrow(/BAL#208/);
     expect(await balance(weth, wallet.address)).toBe(amount);
   });
 
   test('the relayer or the Vault as receiver -> 400; buying a BPT (joins take an exact amount in) -> 422', async () => {
     const bpt = bptAsset(poolNamed('WETH-USDC 50/50'));
     const sender = devAccount(1).address;
-    const toRelayer = await postJson<{ error: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, body(tokenAsset('DAI'), bpt, 10n ** 18n, sender, { receiver: env.devnet.addresses.batchRelayer }));
+    const toRelayer = await postJson<{ error: string }>(
+      `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+      body(tokenAsset('DAI'), bpt, 10n ** 18n, sender, { receiver: env.devnet.addresses.batchRelayer }),
+    );
     expect(toRelayer.status).toBe(400);
     expect(toRelayer.body.error).toMatch(/^receiver: .*batch relayer/);
-    const buy = await postJson<{ error: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, { ...body(tokenAsset('DAI'), bpt, 10n ** 18n, sender), orderKind: 'buy' });
+    const buy = await postJson<{ error: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, {
+      ...body(tokenAsset('DAI'), bpt, 10n ** 18n, sender),
+      orderKind: 'buy',
+    });
     expect(buy.status).toBe(422);
     expect(buy.body.error).toMatch(/sell/);
   });

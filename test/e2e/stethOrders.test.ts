@@ -17,7 +17,10 @@ const ERC20 = [
   'function balanceOf(address) view returns (uint256)',
   'function transfer(address to, uint256 amount) returns (bool)',
 ];
-const WSTETH = ['function getWstETHByStETH(uint256) view returns (uint256)', 'function getStETHByWstETH(uint256) view returns (uint256)'];
+const WSTETH = [
+  'function getWstETHByStETH(uint256) view returns (uint256)',
+  'function getStETHByWstETH(uint256) view returns (uint256)',
+];
 
 let env: E2eEnvironment;
 let snapshot: string | undefined;
@@ -61,9 +64,18 @@ async function freshWallet(symbol: string, amount: bigint): Promise<HDNodeWallet
     // Traders hold stETH; the deployer holds what is left of the pools' wstETH seed: wrap some.
     const st = new Contract(address('stETH'), ['function approve(address,uint256) returns (bool)'], rich);
     await (await st.getFunction('approve')(address('wstETH'), amount * 2n)).wait();
-    await (await new Contract(address('wstETH'), ['function wrap(uint256) returns (uint256)'], rich).getFunction('wrap')(amount * 2n)).wait();
+    await (
+      await new Contract(address('wstETH'), ['function wrap(uint256) returns (uint256)'], rich).getFunction('wrap')(
+        amount * 2n,
+      )
+    ).wait();
   }
-  await (await new Contract(address(symbol), ERC20, rich).getFunction('transfer')(wallet.address, symbol === 'stETH' ? amount + 2n : amount)).wait();
+  await (
+    await new Contract(address(symbol), ERC20, rich).getFunction('transfer')(
+      wallet.address,
+      symbol === 'stETH' ? amount + 2n : amount,
+    )
+  ).wait();
   expect(await balance(symbol, wallet.address)).toBeGreaterThanOrEqual(amount);
   return wallet;
 }
@@ -74,7 +86,16 @@ function callNames(order: OrderResponse): string[] {
 }
 
 function request(sell: string, buy: string, amount: bigint, sender: string, extra: Record<string, unknown> = {}) {
-  return { sellToken: address(sell), buyToken: address(buy), orderKind: 'sell', amount: amount.toString(), gasPrice: '1000000000', sender, slippagePercentage: '0', ...extra };
+  return {
+    sellToken: address(sell),
+    buyToken: address(buy),
+    orderKind: 'sell',
+    amount: amount.toString(),
+    gasPrice: '1000000000',
+    sender,
+    slippagePercentage: '0',
+    ...extra,
+  };
 }
 
 /** /sor and /order, the listed approvals, the order; balances measured on chain. */
@@ -98,12 +119,16 @@ async function runOrder(sell: string, buy: string, amount: bigint) {
   }
   const [payBefore, getBefore] = [await balance(sell, wallet.address), await balance(buy, wallet.address)];
   expect(getBefore).toBe(0n);
-  const receipt = await (await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })).wait();
+  const receipt = await (
+    await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })
+  ).wait();
   expect(receipt?.status).toBe(1);
   const paid = payBefore - (await balance(sell, wallet.address));
   const got = (await balance(buy, wallet.address)) - getBefore;
   const calls = callNames(order);
-  figures.push(`  sell ${amount} ${sell} -> ${buy}: quote ${order.price.buyAmount}, received ${got} (${calls.join(' + ')}; sender's ${sell} balance fell by ${paid})`);
+  figures.push(
+    `  sell ${amount} ${sell} -> ${buy}: quote ${order.price.buyAmount}, received ${got} (${calls.join(' + ')}; sender's ${sell} balance fell by ${paid})`,
+  );
   return { sor: sor.body, order, got, paid, calls };
 }
 
@@ -119,9 +144,16 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     const amount = 10n * 10n ** 18n + 123_456_789n;
     const r = await runOrder('stETH', 'WETH', amount);
     expect(r.calls).toEqual(['wrapStETH', 'approveVault', 'batchSwap']);
-    expect(r.sor.swaps[0]).toMatchObject({ action: 'wrap', amount: amount.toString(), returnAmount: String(await wstEth().getFunction('getWstETHByStETH')(amount)) });
+    expect(r.sor.swaps[0]).toMatchObject({
+      action: 'wrap',
+      amount: amount.toString(),
+      returnAmount: String(await wstEth().getFunction('getWstETHByStETH')(amount)),
+    });
     expect(r.order.approvals.map((a) => a.kind)).toEqual(['relayer', 'erc20']);
-    expect(r.order.approvals[1]).toMatchObject({ token: expect.stringMatching(new RegExp(address('stETH'), 'i')), amount: amount.toString() });
+    expect(r.order.approvals[1]).toMatchObject({
+      token: expect.stringMatching(new RegExp(address('stETH'), 'i')),
+      amount: amount.toString(),
+    });
     expect(r.got.toString()).toBe(r.order.price.buyAmount);
     // Lido moves shares: the sender loses the amount or up to 2 wei more or less in balance terms.
     expect(r.paid - amount).toBeGreaterThanOrEqual(-2n);
@@ -161,7 +193,10 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     const pool = env.devnet.pools.find((p) => p.name === 'wstETH-WETH 50/50')!;
     const amount = 2n * 10n ** 18n;
     const wallet = await freshWallet('stETH', amount);
-    const res = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, { ...request('stETH', 'WETH', amount, wallet.address), buyToken: pool.address });
+    const res = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, {
+      ...request('stETH', 'WETH', amount, wallet.address),
+      buyToken: pool.address,
+    });
     expect(res.status).toBe(200);
     const calls = callNames(res.body);
     for (const a of res.body.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
@@ -169,7 +204,9 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     const receipt = await (await wallet.sendTransaction({ to: res.body.to, data: res.body.data })).wait();
     expect(receipt?.status).toBe(1);
     const got = (await bpt.getFunction('balanceOf')(wallet.address)) as bigint;
-    figures.push(`  sell ${amount} stETH -> BPT(${pool.name}): quote ${res.body.price.buyAmount}, received ${got} (${calls.join(' + ')})`);
+    figures.push(
+      `  sell ${amount} stETH -> BPT(${pool.name}): quote ${res.body.price.buyAmount}, received ${got} (${calls.join(' + ')})`,
+    );
     expect(calls[0]).toBe('wrapStETH');
     expect(got.toString()).toBe(res.body.price.buyAmount);
   });
@@ -178,8 +215,16 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     const amount = 4n * 10n ** 18n + 55_555n;
     const wallet = await freshWallet('WETH', amount);
     // The receiver holds some stETH already, so its balance rounds over more shares.
-    await (await new Contract(address('stETH'), ERC20, devAccount(2, env.chain.provider)).getFunction('transfer')(wallet.address, 1_234_567_890_123_456_789n)).wait();
-    const res = await postJson<OrderResponse>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, request('WETH', 'stETH', amount, wallet.address, { slippagePercentage: '0.01' }));
+    await (
+      await new Contract(address('stETH'), ERC20, devAccount(2, env.chain.provider)).getFunction('transfer')(
+        wallet.address,
+        1_234_567_890_123_456_789n,
+      )
+    ).wait();
+    const res = await postJson<OrderResponse>(
+      `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+      request('WETH', 'stETH', amount, wallet.address, { slippagePercentage: '0.01' }),
+    );
     expect(res.status).toBe(200);
     for (const a of res.body.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
     const before = await balance('stETH', wallet.address);
@@ -187,22 +232,33 @@ describe('stETH is wrapped or unwrapped by the relayer, exact to the wei', () =>
     expect(receipt?.status).toBe(1);
     const got = (await balance('stETH', wallet.address)) - before;
     const quote = BigInt(res.body.price.buyAmount);
-    figures.push(`  sell ${amount} WETH -> stETH to a holder, 1% slippage: quote ${quote}, received ${got}, minBuyAmount ${res.body.minBuyAmount}`);
+    figures.push(
+      `  sell ${amount} WETH -> stETH to a holder, 1% slippage: quote ${quote}, received ${got}, minBuyAmount ${res.body.minBuyAmount}`,
+    );
     expect(got - quote).toBeGreaterThanOrEqual(0n);
     expect(got - quote).toBeLessThanOrEqual(1n);
     expect(BigInt(res.body.minBuyAmount!)).toBeLessThan(quote);
   });
 
   test('stETH buys are refused with a 422 naming sells', async () => {
-    const res = await postJson<{ error?: string; message?: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, { ...request('WETH', 'stETH', 10n ** 18n, devAccount(1).address), orderKind: 'buy' });
+    const res = await postJson<{ error?: string; message?: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, {
+      ...request('WETH', 'stETH', 10n ** 18n, devAccount(1).address),
+      orderKind: 'buy',
+    });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toMatch(/sell/);
   });
 
   test('a stETH amount past what wstETH can convert (it reverts on overflow) is a 422 naming amount, not an upstream failure', async () => {
     for (const path of ['sor', 'order']) {
-      const res = await postJson<{ error?: string }>(`${env.apiUrl}/${path}/${DEVNET_CHAIN_ID}`, request('stETH', 'WETH', 2n ** 255n, devAccount(1).address));
-      expect([res.status, String(res.body.error)]).toEqual([422, expect.stringMatching(/^amount: .*beyond what Lido's wstETH converts/)]);
+      const res = await postJson<{ error?: string }>(
+        `${env.apiUrl}/${path}/${DEVNET_CHAIN_ID}`,
+        request('stETH', 'WETH', 2n ** 255n, devAccount(1).address),
+      );
+      expect([res.status, String(res.body.error)]).toEqual([
+        422,
+        expect.stringMatching(/^amount: .*beyond what Lido's wstETH converts/),
+      ]);
     }
   });
 });

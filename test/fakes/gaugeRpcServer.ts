@@ -93,7 +93,12 @@ export class FakeGaugeChain {
   private answer(r: RpcRequest): unknown {
     this.calls++;
     const revert = { jsonrpc: '2.0', id: r.id ?? null, error: { code: 3, message: 'execution reverted' } };
-    if (r.method !== 'eth_call') return { jsonrpc: '2.0', id: r.id ?? null, error: { code: -32601, message: `method ${String(r.method)} not supported` } };
+    if (r.method !== 'eth_call')
+      return {
+        jsonrpc: '2.0',
+        id: r.id ?? null,
+        error: { code: -32601, message: `method ${String(r.method)} not supported` },
+      };
     const [call] = (Array.isArray(r.params) ? r.params : []) as { to?: string; data?: string }[];
     const to = call?.to?.toLowerCase() ?? '';
     let parsed;
@@ -110,7 +115,8 @@ export class FakeGaugeChain {
   private result(to: string, fn: string, args: unknown[]): string | undefined {
     const word = (v: bigint) => coder.encode(['uint256'], [v]);
     const s = this.state;
-    if (s.tokenAdmin?.address === to) return fn === 'getInflationRate' && !s.tokenAdmin.reverts ? word(s.tokenAdmin.rate) : undefined;
+    if (s.tokenAdmin?.address === to)
+      return fn === 'getInflationRate' && !s.tokenAdmin.reverts ? word(s.tokenAdmin.rate) : undefined;
     if (s.controller?.address === to) {
       if (fn !== 'gauge_relative_weight') return undefined;
       return word(s.controller.weights[String(args[0]).toLowerCase()] ?? 0n);

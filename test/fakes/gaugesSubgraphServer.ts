@@ -3,15 +3,32 @@ import { GaugePoolEntry, gaugesRootValue, gaugesSubgraphSchema } from '../../src
 import { HttpFake, sendJson, startHttpFake } from './httpFake';
 
 /** One pool with a preferential gauge, in the subgraph's shape (ids lower-case). */
-export function gaugeEntry(poolId: string, gauge: string, rewardTokens: readonly string[] = [], isKilled = false): GaugePoolEntry {
+export function gaugeEntry(
+  poolId: string,
+  gauge: string,
+  rewardTokens: readonly string[] = [],
+  isKilled = false,
+): GaugePoolEntry {
   const address = poolId.slice(0, 42).toLowerCase();
   return {
     id: address,
     poolId: poolId.toLowerCase(),
     address,
     preferentialGauge: {
-      id: gauge.toLowerCase(), symbol: 'gauge', poolAddress: address, poolId: poolId.toLowerCase(), isKilled, isPreferentialGauge: true, streamer: null,
-      totalSupply: '0', tokens: rewardTokens.map((t) => ({ id: `${t.toLowerCase()}-${gauge.toLowerCase()}`, symbol: 'R', decimals: 18, totalDeposited: '0' })),
+      id: gauge.toLowerCase(),
+      symbol: 'gauge',
+      poolAddress: address,
+      poolId: poolId.toLowerCase(),
+      isKilled,
+      isPreferentialGauge: true,
+      streamer: null,
+      totalSupply: '0',
+      tokens: rewardTokens.map((t) => ({
+        id: `${t.toLowerCase()}-${gauge.toLowerCase()}`,
+        symbol: 'R',
+        decimals: 18,
+        totalDeposited: '0',
+      })),
     },
   };
 }
@@ -31,7 +48,10 @@ export class FakeGaugesSubgraph {
   /** Variables of every query received (faults included). */
   readonly queries: unknown[] = [];
 
-  private constructor(private http: HttpFake | undefined, public entries: GaugePoolEntry[]) {}
+  private constructor(
+    private http: HttpFake | undefined,
+    public entries: GaugePoolEntry[],
+  ) {}
 
   static async start(entries: GaugePoolEntry[] = []): Promise<FakeGaugesSubgraph> {
     const fake = new FakeGaugesSubgraph(undefined, entries);
@@ -41,8 +61,18 @@ export class FakeGaugesSubgraph {
       fake.queries.push(body.variables);
       if (fake.hang) return;
       if (fake.failStatus !== undefined) return sendJson(res, fake.failStatus, { error: 'indexer unavailable' });
-      if (fake.graphqlError !== undefined) return sendJson(res, 200, { data: null, errors: [{ message: fake.graphqlError }] });
-      sendJson(res, 200, await graphql({ schema: gaugesSubgraphSchema(), source: body.query ?? '', rootValue: root, variableValues: body.variables }));
+      if (fake.graphqlError !== undefined)
+        return sendJson(res, 200, { data: null, errors: [{ message: fake.graphqlError }] });
+      sendJson(
+        res,
+        200,
+        await graphql({
+          schema: gaugesSubgraphSchema(),
+          source: body.query ?? '',
+          rootValue: root,
+          variableValues: body.variables,
+        }),
+      );
     });
     return fake;
   }

@@ -70,14 +70,25 @@ export async function startFakePriceServer(options: FakePriceServerOptions = {})
   const fake = await startHttpFake(async (req, res) => {
     if (state.delayMs > 0) await sleep(state.delayMs);
     const fault = faults.shift();
-    if (fault?.status === 429) return sendJson(res, 429, { status: { error_code: 429, error_message: "You've exceeded the Rate Limit." } }, { 'retry-after': String(fault.retryAfterSeconds) });
+    if (fault?.status === 429)
+      return sendJson(
+        res,
+        429,
+        { status: { error_code: 429, error_message: "You've exceeded the Rate Limit." } },
+        { 'retry-after': String(fault.retryAfterSeconds) },
+      );
     if (fault?.status === 200) return sendJson(res, 200, fault.body);
     if (fault) return sendJson(res, fault.status, { error: 'fake price server fault' });
-    if (options.apiKey !== undefined && req.headers['x-cg-demo-api-key'] !== options.apiKey && req.headers['x-cg-pro-api-key'] !== options.apiKey) {
+    if (
+      options.apiKey !== undefined &&
+      req.headers['x-cg-demo-api-key'] !== options.apiKey &&
+      req.headers['x-cg-pro-api-key'] !== options.apiKey
+    ) {
       return sendJson(res, 401, { status: { error_code: 10002, error_message: 'API key missing or invalid' } });
     }
     const url = new URL(req.url, 'http://fake');
-    if (url.searchParams.get('vs_currencies') !== 'usd') return sendJson(res, 400, { error: 'vs_currencies must be usd' });
+    if (url.searchParams.get('vs_currencies') !== 'usd')
+      return sendJson(res, 400, { error: 'vs_currencies must be usd' });
     if (url.pathname === '/simple/price') {
       const out: Record<string, { usd: number }> = {};
       for (const id of (url.searchParams.get('ids') ?? '').split(',')) {
@@ -122,7 +133,9 @@ export async function startFakePriceServer(options: FakePriceServerOptions = {})
     requestCount: () => fake.received.length,
     tokenRequests,
     addressesRequested: () =>
-      tokenRequests().flatMap((r) => (new URL(r.url, 'http://fake').searchParams.get('contract_addresses') ?? '').split(',').filter(Boolean)),
+      tokenRequests().flatMap((r) =>
+        (new URL(r.url, 'http://fake').searchParams.get('contract_addresses') ?? '').split(',').filter(Boolean),
+      ),
     reset: () => {
       faults.length = 0;
       state.delayMs = 0;

@@ -36,11 +36,24 @@ export async function startFakeChainalysis(apiKey = 'chainalysis-test-key'): Pro
     if (state.faults.malformed) return sendJson(res, 200, { result: 'ok' });
     const address = decodeURIComponent(m[1] as string);
     const identifications = sanctioned.has(address.toLowerCase())
-      ? [{ category: 'sanctions', name: 'SANCTIONS: OFAC SDN test entry', description: 'listed for tests', url: 'https://home.treasury.gov' }]
+      ? [
+          {
+            category: 'sanctions',
+            name: 'SANCTIONS: OFAC SDN test entry',
+            description: 'listed for tests',
+            url: 'https://home.treasury.gov',
+          },
+        ]
       : [];
     sendJson(res, 200, { identifications });
   });
-  return withState(fake, apiKey, sanctioned, state, (r) => r.url.startsWith('/api/v1/address/') && r.headers['x-api-key'] === apiKey);
+  return withState(
+    fake,
+    apiKey,
+    sanctioned,
+    state,
+    (r) => r.url.startsWith('/api/v1/address/') && r.headers['x-api-key'] === apiKey,
+  );
 }
 
 export async function startFakeTrm(apiKey = 'trm-test-key'): Promise<FakeSanctionsProvider> {
@@ -48,8 +61,10 @@ export async function startFakeTrm(apiKey = 'trm-test-key'): Promise<FakeSanctio
   const state: { faults: SanctionsFaults } = { faults: {} };
   const expectedAuth = `Basic ${Buffer.from(`${apiKey}:${apiKey}`).toString('base64')}`;
   const fake = await startHttpFake(async (req, res) => {
-    if (req.method !== 'POST' || req.url !== '/public/v1/sanctions/screening') return sendJson(res, 404, { message: 'not found' });
-    if (req.headers.authorization !== expectedAuth) return sendJson(res, 401, { message: 'Unauthorized -- Your API key is wrong.' });
+    if (req.method !== 'POST' || req.url !== '/public/v1/sanctions/screening')
+      return sendJson(res, 404, { message: 'not found' });
+    if (req.headers.authorization !== expectedAuth)
+      return sendJson(res, 401, { message: 'Unauthorized -- Your API key is wrong.' });
     if (state.faults.delayMs) await sleep(state.faults.delayMs);
     if (state.faults.status) return sendJson(res, state.faults.status, { message: 'provider fault' });
     if (state.faults.malformed) return sendJson(res, 200, { ok: true });
@@ -59,10 +74,21 @@ export async function startFakeTrm(apiKey = 'trm-test-key'): Promise<FakeSanctio
     } catch {
       return sendJson(res, 400, { message: 'Bad Request -- Your request is invalid.' });
     }
-    if (!Array.isArray(items) || items.some((i) => typeof i?.address !== 'string')) return sendJson(res, 400, { message: 'Bad Request -- Your request is invalid.' });
-    sendJson(res, 200, items.map((i) => ({ address: i.address, isSanctioned: sanctioned.has(String(i.address).toLowerCase()) })));
+    if (!Array.isArray(items) || items.some((i) => typeof i?.address !== 'string'))
+      return sendJson(res, 400, { message: 'Bad Request -- Your request is invalid.' });
+    sendJson(
+      res,
+      200,
+      items.map((i) => ({ address: i.address, isSanctioned: sanctioned.has(String(i.address).toLowerCase()) })),
+    );
   });
-  return withState(fake, apiKey, sanctioned, state, (r) => r.url === '/public/v1/sanctions/screening' && r.headers.authorization === expectedAuth);
+  return withState(
+    fake,
+    apiKey,
+    sanctioned,
+    state,
+    (r) => r.url === '/public/v1/sanctions/screening' && r.headers.authorization === expectedAuth,
+  );
 }
 
 function withState(

@@ -29,16 +29,24 @@ export function fakeOutputFor(input: string): string {
   return `0x${input.slice(2, 10).padStart(64, '0')}`;
 }
 
-export async function startFakeSimulator(user = 'balancer', project = 'pools-api', accessKey = 'sim-test-key'): Promise<FakeSimulator> {
+export async function startFakeSimulator(
+  user = 'balancer',
+  project = 'pools-api',
+  accessKey = 'sim-test-key',
+): Promise<FakeSimulator> {
   const state: { faults: SimulatorFaults; last?: Record<string, unknown> } = { faults: {} };
   const prefix = `/api/v1/account/${user}/project/${project}`;
   const fake = await startHttpFake(async (req, res) => {
-    if (req.method !== 'POST' || !req.url.startsWith(prefix)) return sendJson(res, 404, { error: { id: 'x', slug: 'not_found', message: 'route not found' } });
-    if (req.headers['x-access-key'] !== accessKey) return sendJson(res, 401, { error: { id: 'x', slug: 'invalid_api_key', message: 'Invalid API key' } });
+    if (req.method !== 'POST' || !req.url.startsWith(prefix))
+      return sendJson(res, 404, { error: { id: 'x', slug: 'not_found', message: 'route not found' } });
+    if (req.headers['x-access-key'] !== accessKey)
+      return sendJson(res, 401, { error: { id: 'x', slug: 'invalid_api_key', message: 'Invalid API key' } });
     if (state.faults.delayMs) await sleep(state.faults.delayMs);
     if (state.faults.body !== undefined) return sendJson(res, 200, state.faults.body);
     if (state.faults.status) {
-      return sendJson(res, state.faults.status, { error: { id: 'e1', slug: 'simulation_error', message: state.faults.message ?? 'simulation failed' } });
+      return sendJson(res, state.faults.status, {
+        error: { id: 'e1', slug: 'simulation_error', message: state.faults.message ?? 'simulation failed' },
+      });
     }
     const body = JSON.parse(req.body) as Record<string, unknown>;
     const path = req.url.slice(prefix.length);
@@ -46,7 +54,11 @@ export async function startFakeSimulator(user = 'balancer', project = 'pools-api
       const overrides = (body.stateOverrides ?? {}) as Record<string, { value?: Record<string, string> }>;
       const encoded: Record<string, { value: Record<string, string> }> = {};
       for (const [addr, o] of Object.entries(overrides)) {
-        encoded[addr.toLowerCase()] = { value: Object.fromEntries(Object.keys(o.value ?? {}).map((k, i) => [`0x${String(i).padStart(64, '0')}`, `0x${'0'.repeat(63)}1`])) };
+        encoded[addr.toLowerCase()] = {
+          value: Object.fromEntries(
+            Object.keys(o.value ?? {}).map((k, i) => [`0x${String(i).padStart(64, '0')}`, `0x${'0'.repeat(63)}1`]),
+          ),
+        };
       }
       return sendJson(res, 200, { stateOverrides: encoded });
     }
@@ -62,12 +74,22 @@ export async function startFakeSimulator(user = 'balancer', project = 'pools-api
           status: true,
           transaction_info: {
             contract_id: 'eth:1:' + String(body.to),
-            call_trace: { output: fakeOutputFor(input), gas_used: 120000, calls: [{ from: body.to, to: body.from, input }] },
+            call_trace: {
+              output: fakeOutputFor(input),
+              gas_used: 120000,
+              calls: [{ from: body.to, to: body.from, input }],
+            },
             logs: [{ name: 'Swap', raw: { data: '0x01' } }],
             state_diff: [{ address: body.to, original: '0x0', dirty: '0x1' }],
           },
         },
-        simulation: { id: 'sim-1', project_id: 'p-secret', owner_id: 'o-secret', status: true, network_id: String(body.network_id) },
+        simulation: {
+          id: 'sim-1',
+          project_id: 'p-secret',
+          owner_id: 'o-secret',
+          status: true,
+          network_id: String(body.network_id),
+        },
         contracts: [{ id: 'c-1', source: 'contract Vault {}' }],
         generated_access_list: [],
       };

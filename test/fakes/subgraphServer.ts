@@ -2,7 +2,16 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import {
-  buildSchema, execute, getNamedType, GraphQLError, GraphQLObjectType, GraphQLSchema, isObjectType, Kind, parse, validate,
+  buildSchema,
+  execute,
+  getNamedType,
+  GraphQLError,
+  GraphQLObjectType,
+  GraphQLSchema,
+  isObjectType,
+  Kind,
+  parse,
+  validate,
 } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { compareDecimal } from '../../src/domain/decimal';
@@ -34,7 +43,10 @@ export interface SubgraphFaults {
   /** Wait this long before answering each request. */
   delayMs?: number;
   /** Answer HTTP 200 with a GraphQL `errors` array (and `data: null`) instead of data. */
-  graphqlErrors?: { readonly message: string; /** Only on this 1-based page (default: every page). */ readonly page?: number };
+  graphqlErrors?: {
+    readonly message: string;
+    /** Only on this 1-based page (default: every page). */ readonly page?: number;
+  };
   /** Pool ids served with a token balance that is not a number. */
   malformPoolIds?: readonly string[];
 }
@@ -62,10 +74,17 @@ export interface FakeSubgraphOptions {
   readonly honourTotalSharesFilter?: boolean;
 }
 
-
-
 /** The `Pool_filter` fields this fake applies; the schema has more (the devnet endpoint serves them all). */
-const FILTERS_SERVED = new Set(['id', 'id_gt', 'id_lt', 'id_in', 'totalShares_gt', 'poolType', 'poolType_in', 'swapEnabled']);
+const FILTERS_SERVED = new Set([
+  'id',
+  'id_gt',
+  'id_lt',
+  'id_in',
+  'totalShares_gt',
+  'poolType',
+  'poolType_in',
+  'swapEnabled',
+]);
 
 let schema: GraphQLSchema | undefined;
 const getSchema = () => (schema ??= buildSchema(SUBGRAPH_SDL));
@@ -102,7 +121,8 @@ function poolsProjection(document: DocumentNode): PreparedQuery['pools'] {
   if (ops.length !== 1 || ops[0]!.operation !== 'query' || document.definitions.length !== 1) return undefined;
   const roots = ops[0]!.selectionSet.selections;
   const root = roots[0];
-  if (roots.length !== 1 || root?.kind !== Kind.FIELD || root.name.value !== 'pools' || !root.selectionSet) return undefined;
+  if (roots.length !== 1 || root?.kind !== Kind.FIELD || root.name.value !== 'pools' || !root.selectionSet)
+    return undefined;
   const project = projector(getSchema().getType('Pool') as GraphQLObjectType, root.selectionSet);
   return project ? { key: root.alias?.value ?? 'pools', project } : undefined;
 }
@@ -114,7 +134,8 @@ function poolsProjection(document: DocumentNode): PreparedQuery['pools'] {
 function projector(type: GraphQLObjectType, selectionSet: SelectionSetNode): Projector | undefined {
   const fields: [string, (o: Record<string, unknown>) => unknown][] = [];
   for (const sel of selectionSet.selections) {
-    if (sel.kind !== Kind.FIELD || (sel.directives?.length ?? 0) > 0 || (sel.arguments?.length ?? 0) > 0) return undefined;
+    if (sel.kind !== Kind.FIELD || (sel.directives?.length ?? 0) > 0 || (sel.arguments?.length ?? 0) > 0)
+      return undefined;
     const name = sel.name.value;
     const key = sel.alias?.value ?? name;
     if (name === '__typename') {
@@ -126,11 +147,16 @@ function projector(type: GraphQLObjectType, selectionSet: SelectionSetNode): Pro
       if (!isObjectType(named)) return undefined;
       const sub = projector(named, sel.selectionSet);
       if (!sub) return undefined;
-      fields.push([key, (o) => {
-        const v = o[name];
-        if (v === null || v === undefined) return null;
-        return Array.isArray(v) ? v.map((x) => (x === null || x === undefined ? null : sub(x as Record<string, unknown>))) : sub(v as Record<string, unknown>);
-      }]);
+      fields.push([
+        key,
+        (o) => {
+          const v = o[name];
+          if (v === null || v === undefined) return null;
+          return Array.isArray(v)
+            ? v.map((x) => (x === null || x === undefined ? null : sub(x as Record<string, unknown>)))
+            : sub(v as Record<string, unknown>);
+        },
+      ]);
     } else if (named.name === 'Int') {
       fields.push([key, (o) => (o[name] === null || o[name] === undefined ? null : Number(o[name]))]);
     } else {
@@ -269,7 +295,13 @@ export class FakeSubgraph {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const w = { timer: setTimeout(() => { this.waits.delete(w); resolve(); }, ms), resolve };
+      const w = {
+        timer: setTimeout(() => {
+          this.waits.delete(w);
+          resolve();
+        }, ms),
+        resolve,
+      };
       this.waits.add(w);
     });
   }
@@ -295,9 +327,12 @@ export class FakeSubgraph {
   }
 
   private resolvePools(args: PoolsArgs, state: RequestState): Pool[] {
-    if (args.first < 0 || args.first > 1000) throw new ResolverError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
-    if (args.skip < 0 || args.skip > 5000) throw new ResolverError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
-    if (args.orderBy !== undefined && args.orderBy !== 'id') throw new ResolverError(`this fake orders only by id, not ${args.orderBy}`);
+    if (args.first < 0 || args.first > 1000)
+      throw new ResolverError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
+    if (args.skip < 0 || args.skip > 5000)
+      throw new ResolverError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
+    if (args.orderBy !== undefined && args.orderBy !== 'id')
+      throw new ResolverError(`this fake orders only by id, not ${args.orderBy}`);
     const w = args.where ?? {};
     const unsupported = Object.keys(w).filter((k) => !FILTERS_SERVED.has(k));
     if (unsupported.length > 0) throw new ResolverError(`this fake does not filter by ${unsupported.join(', ')}`);
@@ -310,13 +345,21 @@ export class FakeSubgraph {
       (w.poolType_in === undefined || w.poolType_in.includes(String(p.poolType))) &&
       (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled);
     let list = this.sharesAbove(sharesGt);
-    if (w.id !== undefined || w.id_lt !== undefined || w.id_in !== undefined || w.poolType !== undefined || w.poolType_in !== undefined || w.swapEnabled !== undefined) {
+    if (
+      w.id !== undefined ||
+      w.id_lt !== undefined ||
+      w.id_in !== undefined ||
+      w.poolType !== undefined ||
+      w.poolType_in !== undefined ||
+      w.swapEnabled !== undefined
+    ) {
       list = list.filter(matches);
     }
     const desc = args.orderDirection === 'desc';
     if (desc) list = [...list].reverse();
     // The page a cursor lands on: how many matching pools come before it, in pages of `first`.
-    const before = w.id_gt === undefined ? 0 : desc ? list.filter((p) => p.id >= w.id_gt!).length : countAtMost(list, w.id_gt);
+    const before =
+      w.id_gt === undefined ? 0 : desc ? list.filter((p) => p.id >= w.id_gt!).length : countAtMost(list, w.id_gt);
     const after = w.id_gt === undefined ? list : desc ? list.filter((p) => p.id < w.id_gt!) : list.slice(before);
     const page = args.first === 0 ? 1 : Math.floor((before + args.skip) / args.first) + 1;
     const out = after.slice(args.skip, args.skip + args.first);
@@ -345,7 +388,12 @@ export class FakeSubgraph {
       if (this.faults.rateLimitTimes && this.faults.rateLimitTimes > 0) {
         this.faults.rateLimitTimes--;
         this.recordRefused(body, '429');
-        return send(res, 429, { error: 'Too many requests, slow down' }, { 'retry-after': String(this.faults.retryAfterSeconds ?? 0) });
+        return send(
+          res,
+          429,
+          { error: 'Too many requests, slow down' },
+          { 'retry-after': String(this.faults.retryAfterSeconds ?? 0) },
+        );
       }
       if (req.method !== 'POST') return send(res, 405, { errors: [{ message: 'POST a GraphQL query' }] });
       let parsed: { query?: unknown; variables?: unknown; operationName?: unknown };
@@ -357,7 +405,8 @@ export class FakeSubgraph {
       if (typeof parsed.query !== 'string') return send(res, 400, { errors: [{ message: 'no query in the body' }] });
 
       const query = prepare(parsed.query);
-      if (!query.document || query.errors.length > 0) return send(res, 200, { errors: query.errors.map((e) => ({ message: e.message })) });
+      if (!query.document || query.errors.length > 0)
+        return send(res, 200, { errors: query.errors.map((e) => ({ message: e.message })) });
       const state: RequestState = {};
       let page: Pool[] = [];
       const fast = query.pools;
@@ -378,7 +427,11 @@ export class FakeSubgraph {
       });
       if (fast && !result.errors) (result.data as Record<string, unknown>)[fast.key] = page.map(fast.project);
       const f = this.faults;
-      if (state.page !== undefined && f.failPage === state.page && (f.failPageTimes === undefined || this.failedPageCount < f.failPageTimes)) {
+      if (
+        state.page !== undefined &&
+        f.failPage === state.page &&
+        (f.failPageTimes === undefined || this.failedPageCount < f.failPageTimes)
+      ) {
         this.failedPageCount++;
         this.log(state, '500', 0);
         return send(res, 500, { error: 'indexer unavailable' });
@@ -405,8 +458,15 @@ export class FakeSubgraph {
     try {
       const { variables } = JSON.parse(body) as { variables?: { first?: number; lastId?: string } };
       this.queries.push({
-        first: Number(variables?.first ?? 100), skip: undefined, idGt: variables?.lastId, totalSharesGt: undefined,
-        orderBy: undefined, orderDirection: undefined, page: 0, returned: 0, outcome,
+        first: Number(variables?.first ?? 100),
+        skip: undefined,
+        idGt: variables?.lastId,
+        totalSharesGt: undefined,
+        orderBy: undefined,
+        orderDirection: undefined,
+        page: 0,
+        returned: 0,
+        outcome,
       });
     } catch {
       // not a JSON body: nothing to log

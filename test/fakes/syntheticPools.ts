@@ -60,7 +60,9 @@ export interface SyntheticPool {
 }
 
 function hex(seed: string, ...parts: (string | number)[]): string {
-  return createHash('sha256').update([seed, ...parts].join(':')).digest('hex');
+  return createHash('sha256')
+    .update([seed, ...parts].join(':'))
+    .digest('hex');
 }
 
 /** A non-negative integer below `bound` derived from the inputs. */
@@ -79,7 +81,11 @@ export function syntheticTokens(options: SyntheticPoolsOptions = {}): SyntheticT
   }));
 }
 
-const WEIGHTS: Record<number, string[]> = { 2: ['0.5', '0.5'], 3: ['0.4', '0.3', '0.3'], 4: ['0.25', '0.25', '0.25', '0.25'] };
+const WEIGHTS: Record<number, string[]> = {
+  2: ['0.5', '0.5'],
+  3: ['0.4', '0.3', '0.3'],
+  4: ['0.25', '0.25', '0.25', '0.25'],
+};
 
 export function syntheticPools(count: number, options: SyntheticPoolsOptions = {}): SyntheticPool[] {
   const seed = options.seed ?? 'synthetic';
@@ -128,7 +134,10 @@ export function syntheticPools(count: number, options: SyntheticPoolsOptions = {
         symbol: t.symbol,
         name: t.name,
         decimals: t.decimals,
-        balance: unitsToDecimal(BigInt(1 + pick(1_000_000_000_000, seed, i, 'balance', k)) * 10n ** BigInt(t.decimals - 3), t.decimals),
+        balance: unitsToDecimal(
+          BigInt(1 + pick(1_000_000_000_000, seed, i, 'balance', k)) * 10n ** BigInt(t.decimals - 3),
+          t.decimals,
+        ),
         weight: stable ? null : weights[k]!,
         priceRate: '1',
       })),

@@ -24,7 +24,10 @@ export interface RawPool {
  * share a value, which exercises the tie-break.
  */
 export function testLiquidity(pool: RawPool): string {
-  return pool.tokens.reduce((sum, t) => sum.plus(new Big(t.balance)), new Big(0)).round(0, Big.roundDown).toFixed(0);
+  return pool.tokens
+    .reduce((sum, t) => sum.plus(new Big(t.balance)), new Big(0))
+    .round(0, Big.roundDown)
+    .toFixed(0);
 }
 
 export function snapshotWithLiquidity(): RawPool[] {
@@ -35,7 +38,11 @@ export function snapshotWithLiquidity(): RawPool[] {
  * The documented order of `pools`: by key in the asked direction, ties by pool id in the same
  * direction; pools without a key last, by id ascending.
  */
-export function expectedOrder<T extends { id: string }>(pools: readonly T[], key: (p: T) => string | null | undefined, direction: 'asc' | 'desc'): string[] {
+export function expectedOrder<T extends { id: string }>(
+  pools: readonly T[],
+  key: (p: T) => string | null | undefined,
+  direction: 'asc' | 'desc',
+): string[] {
   const sign = direction === 'asc' ? 1 : -1;
   const withKey = pools.filter((p) => key(p) != null);
   const without = pools.filter((p) => key(p) == null);
@@ -68,5 +75,11 @@ export async function gql<T = Record<string, unknown>>(
   });
   const raw = await res.text();
   const body = JSON.parse(raw) as { data?: T | null; errors?: GqlResponse['errors'] };
-  return { status: res.status, contentType: res.headers.get('content-type'), data: body.data, errors: body.errors, raw };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    data: body.data,
+    errors: body.errors,
+    raw,
+  };
 }

@@ -13,7 +13,13 @@ import { syntheticPools } from '../fakes/syntheticPools';
  */
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 // In CI the browser must be there (.ci/run installs it); elsewhere a missing browser skips, saying why.
@@ -21,7 +27,10 @@ const describeBrowser: jest.Describe =
   existsSync(CHROMIUM) || process.env.CI
     ? describe
     : (((name: string, fn: () => void) =>
-        describe.skip(`${name} (skipped: ${CHROMIUM} is absent; install it with 'apt-get install -y chromium', CI always runs this)`, fn)) as unknown as jest.Describe);
+        describe.skip(
+          `${name} (skipped: ${CHROMIUM} is absent; install it with 'apt-get install -y chromium', CI always runs this)`,
+          fn,
+        )) as unknown as jest.Describe);
 
 interface PageDocument {
   querySelector(selector: string): { innerText: string } | null;
@@ -52,7 +61,11 @@ describeBrowser('GraphiQL in headless Chromium', () => {
   beforeAll(async () => {
     server = await startTestServer({ NETWORKS: '1' }, { seed: [{ chainId: 1, pools }], features: [graphqlFeature] });
     profileDir = mkdtempSync(join(tmpdir(), 'bps-chromium-'));
-    browser = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -86,7 +99,9 @@ describeBrowser('GraphiQL in headless Chromium', () => {
     // GraphiQL takes the operation name from the editor a moment later; its tab shows when it has.
     await waitForText(page, '.graphiql-tabs', 'StablePools');
 
-    const answered = page.waitForResponse((r) => r.url().startsWith(`${server.url}/graphql`) && (r.request().postData() ?? '').includes('Stable'));
+    const answered = page.waitForResponse(
+      (r) => r.url().startsWith(`${server.url}/graphql`) && (r.request().postData() ?? '').includes('Stable'),
+    );
     await page.locator('.graphiql-execute-button').click();
     const response = await answered;
     const expected = expectedOrder(
@@ -94,7 +109,9 @@ describeBrowser('GraphiQL in headless Chromium', () => {
       (p) => p.totalLiquidity,
       'desc',
     ).slice(0, 2);
-    expect(await response.json()).toEqual({ data: { pools: { pools: expected.map((id) => ({ id, poolType: 'Stable' })) } } });
+    expect(await response.json()).toEqual({
+      data: { pools: { pools: expected.map((id) => ({ id, poolType: 'Stable' })) } },
+    });
 
     // What the user sees: the result pane lists both pools (long ids wrap, so compare without spaces).
     await waitForText(page, '.graphiql-response', `"id":"${expected[0]}"`);

@@ -5,7 +5,11 @@ import { gql } from './fixtures';
 import { syntheticPools } from '../fakes/syntheticPools';
 
 /** Every refusal is a GraphQL error that names the problem and never shows a stack trace. */
-function expectCleanError(r: { errors?: { message: string; extensions?: { code?: string } }[]; raw: string }, code: string, message: RegExp): void {
+function expectCleanError(
+  r: { errors?: { message: string; extensions?: { code?: string } }[]; raw: string },
+  code: string,
+  message: RegExp,
+): void {
   expect(r.errors).toHaveLength(1);
   expect(r.errors![0]!.extensions?.code).toBe(code);
   expect(r.errors![0]!.message).toMatch(message);
@@ -24,7 +28,10 @@ describe('GraphQL limits and errors', () => {
   const pools = syntheticPools(60);
 
   beforeAll(async () => {
-    server = await startTestServer({ NETWORKS: '1,42161' }, { seed: [{ chainId: 1, pools }], features: [graphqlFeature] });
+    server = await startTestServer(
+      { NETWORKS: '1,42161' },
+      { seed: [{ chainId: 1, pools }], features: [graphqlFeature] },
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -43,7 +50,11 @@ describe('GraphQL limits and errors', () => {
 
   it('refuses an unknown orderBy or orderDirection, listing what is accepted', async () => {
     const r = await gql(server.url, `{ pools(chainId: 1, orderBy: "tvl") { pools { id } } }`);
-    expectCleanError(r, 'BAD_USER_INPUT', /orderBy 'tvl' is not supported; use one of totalLiquidity, volume, apr, .*totalShares/);
+    expectCleanError(
+      r,
+      'BAD_USER_INPUT',
+      /orderBy 'tvl' is not supported; use one of totalLiquidity, volume, apr, .*totalShares/,
+    );
     expectCleanError(
       await gql(server.url, `{ pools(chainId: 1, orderBy: "poolType") { pools { id } } }`),
       'BAD_USER_INPUT',
@@ -57,25 +68,53 @@ describe('GraphQL limits and errors', () => {
         new RegExp(`orderBy '${name}' is not supported; use one of totalLiquidity`),
       );
     }
-    expectCleanError(await gql(server.url, `{ pools(chainId: 1, orderDirection: "up") { pools { id } } }`), 'BAD_USER_INPUT', /orderDirection must be 'asc' or 'desc'/);
+    expectCleanError(
+      await gql(server.url, `{ pools(chainId: 1, orderDirection: "up") { pools { id } } }`),
+      'BAD_USER_INPUT',
+      /orderDirection must be 'asc' or 'desc'/,
+    );
     const upper = await gql(server.url, `{ pools(chainId: 1, orderDirection: "ASC") { pools { id } } }`);
     expect(upper.errors).toBeUndefined();
   });
 
   it('refuses a chain that is not enabled or not known, and one that is still empty answers empty', async () => {
-    expectCleanError(await gql(server.url, `{ pools(chainId: 137) { pools { id } } }`), 'CHAIN_NOT_ENABLED', /chain 137 \(polygon\) is not enabled.*enabled: 1, 42161/);
-    expectCleanError(await gql(server.url, `{ tokens(chainId: 5) { address } }`), 'CHAIN_NOT_ENABLED', /unknown chain 5/);
-    expectCleanError(await gql(server.url, `{ poolsCount(chainId: -1) }`), 'BAD_USER_INPUT', /chainId must be a positive integer/);
-    const empty = await gql(server.url, `{ pools(chainId: 42161) { pools { id } nextToken } poolsCount(chainId: 42161) }`);
+    expectCleanError(
+      await gql(server.url, `{ pools(chainId: 137) { pools { id } } }`),
+      'CHAIN_NOT_ENABLED',
+      /chain 137 \(polygon\) is not enabled.*enabled: 1, 42161/,
+    );
+    expectCleanError(
+      await gql(server.url, `{ tokens(chainId: 5) { address } }`),
+      'CHAIN_NOT_ENABLED',
+      /unknown chain 5/,
+    );
+    expectCleanError(
+      await gql(server.url, `{ poolsCount(chainId: -1) }`),
+      'BAD_USER_INPUT',
+      /chainId must be a positive integer/,
+    );
+    const empty = await gql(
+      server.url,
+      `{ pools(chainId: 42161) { pools { id } nextToken } poolsCount(chainId: 42161) }`,
+    );
     expect(empty).toMatchObject({ data: { pools: { pools: [], nextToken: null }, poolsCount: 0 } });
   });
 
   it('refuses a nextToken it did not issue, or one from a differently ordered query', async () => {
-    expectCleanError(await gql(server.url, `{ pools(chainId: 1, nextToken: "bm90IGEgdG9rZW4") { pools { id } } }`), 'BAD_USER_INPUT', /nextToken is not a token this service issued/);
-    const first = await gql<{ pools: { nextToken: string } }>(server.url, `{ pools(chainId: 1, first: 5, orderBy: "totalShares") { nextToken } }`);
+    expectCleanError(
+      await gql(server.url, `{ pools(chainId: 1, nextToken: "bm90IGEgdG9rZW4") { pools { id } } }`),
+      'BAD_USER_INPUT',
+      /nextToken is not a token this service issued/,
+    );
+    const first = await gql<{ pools: { nextToken: string } }>(
+      server.url,
+      `{ pools(chainId: 1, first: 5, orderBy: "totalShares") { nextToken } }`,
+    );
     const token = first.data!.pools.nextToken;
     expectCleanError(
-      await gql(server.url, `query($t: String) { pools(chainId: 1, first: 5, nextToken: $t) { pools { id } } }`, { t: token }),
+      await gql(server.url, `query($t: String) { pools(chainId: 1, first: 5, nextToken: $t) { pools { id } } }`, {
+        t: token,
+      }),
       'BAD_USER_INPUT',
       /nextToken belongs to a query ordered by totalShares desc, this one is ordered by totalLiquidity desc/,
     );
@@ -93,12 +132,16 @@ describe('GraphQL limits and errors', () => {
   });
 
   it('refuses queries nested deeper than 10 levels', async () => {
-    const nest = (levels: number): string => (levels === 0 ? 'id' : `id tokens { token { pool { ${nest(levels - 1)} } } }`);
+    const nest = (levels: number): string =>
+      levels === 0 ? 'id' : `id tokens { token { pool { ${nest(levels - 1)} } } }`;
     // pools > pools > (tokens > token > pool) x 3 > id = 12 levels.
     const deep = await gql(server.url, `{ pools(chainId: 1, first: 1) { pools { ${nest(3)} } } }`);
     expectCleanError(deep, 'QUERY_TOO_DEEP', /query depth 12 exceeds the limit of 10/);
     // Via a fragment it is the same query.
-    const viaFragment = await gql(server.url, `{ pools(chainId: 1, first: 1) { pools { ...P } } } fragment P on Pool { ${nest(3)} }`);
+    const viaFragment = await gql(
+      server.url,
+      `{ pools(chainId: 1, first: 1) { pools { ...P } } } fragment P on Pool { ${nest(3)} }`,
+    );
     expectCleanError(viaFragment, 'QUERY_TOO_DEEP', /query depth 12/);
     const ok = await gql(server.url, `{ pools(chainId: 1, first: 1) { pools { ${nest(2)} } } }`);
     expect(ok.errors).toBeUndefined();
@@ -109,7 +152,11 @@ describe('GraphQL limits and errors', () => {
     const full = await gql(server.url, one, { n: 1000 });
     expect(full.errors).toBeUndefined();
     const twice = `query($n: Int) { a: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } b: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } }`;
-    expectCleanError(await gql(server.url, twice, { n: 1000 }), 'QUERY_TOO_COSTLY', /query cost \d+ exceeds the limit of 1000000/);
+    expectCleanError(
+      await gql(server.url, twice, { n: 1000 }),
+      'QUERY_TOO_COSTLY',
+      /query cost \d+ exceeds the limit of 1000000/,
+    );
     const small = await gql(server.url, twice, { n: 10 });
     expect(small.errors).toBeUndefined();
   });
@@ -121,7 +168,10 @@ describe('GraphQL limits and errors', () => {
     const broken = { ...victim, priceRateProviders: null } as unknown as StoredPool;
     await store.commit(1, { pools: [broken], bumpPoolsVersion: true });
     await readModel.refresh(1);
-    const r = await gql<{ pool: { id: string; priceRateProviders: unknown } }>(server.url, `{ pool(chainId: 1, id: "${victim.id}") { id priceRateProviders { address } } }`);
+    const r = await gql<{ pool: { id: string; priceRateProviders: unknown } }>(
+      server.url,
+      `{ pool(chainId: 1, id: "${victim.id}") { id priceRateProviders { address } } }`,
+    );
     expect(r.errors![0]!.message).toBe('Unexpected error.');
     expect(r.raw).not.toMatch(/stack|TypeError|Cannot read|\.ts:\d+/);
     expect(r.data).toEqual({ pool: { id: victim.id, priceRateProviders: null } });
@@ -130,13 +180,28 @@ describe('GraphQL limits and errors', () => {
   });
 
   it('answers malformed HTTP requests with a JSON error', async () => {
-    const text = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ poolsCount(chainId: 1) }' });
+    const text = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '{ poolsCount(chainId: 1) }',
+    });
     expect(text.status).toBe(415);
-    expect(await text.json()).toEqual({ error: expect.stringMatching(/JSON body .*Content-Type: application\/json/), code: 415 });
-    const broken = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(await text.json()).toEqual({
+      error: expect.stringMatching(/JSON body .*Content-Type: application\/json/),
+      code: 415,
+    });
+    const broken = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ error: expect.stringMatching(/malformed JSON body/), code: 400 });
-    const noQuery = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const noQuery = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const body = (await noQuery.json()) as { errors: { message: string }[] };
     expect(body.errors[0]!.message).toMatch(/query/i);
   });

@@ -27,7 +27,10 @@ function matchIds(index: PoolIndex, where: PoolsWhere): string[] {
 }
 
 function idsOf<T extends { id: string }>(pools: readonly T[], keep: (p: T) => boolean): string[] {
-  return pools.filter(keep).map((p) => p.id.toLowerCase()).sort();
+  return pools
+    .filter(keep)
+    .map((p) => p.id.toLowerCase())
+    .sort();
 }
 
 const num = (v: unknown) => new Big(String(v));
@@ -56,7 +59,12 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
 
     it('eq / ne', () => {
       expect(check({ id: { eq: upper(pivot) } }, (p) => lo(p) === pivot)).toBe(1);
-      expect(check({ address: { eq: upper(raw[3]!.address) } }, (p) => p.address.toLowerCase() === raw[3]!.address.toLowerCase())).toBe(1);
+      expect(
+        check(
+          { address: { eq: upper(raw[3]!.address) } },
+          (p) => p.address.toLowerCase() === raw[3]!.address.toLowerCase(),
+        ),
+      ).toBe(1);
       expect(check({ id: { ne: upper(pivot) } }, (p) => lo(p) !== pivot)).toBe(raw.length - 1);
     });
     it('lt / le / gt / ge / between', () => {
@@ -71,13 +79,19 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
       // Pool ids embed the specialization: 0002 = two-token, 0001 = minimal swap info, 0000 = general.
       const n = check({ id: { contains: '0002000000000000' } }, (p) => lo(p).includes('0002000000000000'));
       expect(n).toBeGreaterThan(0);
-      expect(check({ id: { notContains: '0002000000000000' } }, (p) => !lo(p).includes('0002000000000000'))).toBe(raw.length - n);
-      expect(check({ address: { beginsWith: '0X5C' } }, (p) => p.address.toLowerCase().startsWith('0x5c'))).toBeGreaterThan(0);
+      expect(check({ id: { notContains: '0002000000000000' } }, (p) => !lo(p).includes('0002000000000000'))).toBe(
+        raw.length - n,
+      );
+      expect(
+        check({ address: { beginsWith: '0X5C' } }, (p) => p.address.toLowerCase().startsWith('0x5c')),
+      ).toBeGreaterThan(0);
     });
     it('in / not_in', () => {
       const some = [upper(sortedIds[0]!), sortedIds[7]!, `0x${'00'.repeat(32)}`];
       expect(check({ id: { in: some } }, (p) => [sortedIds[0], sortedIds[7]].includes(lo(p)))).toBe(2);
-      expect(check({ id: { not_in: some } }, (p) => ![sortedIds[0], sortedIds[7]].includes(lo(p)))).toBe(raw.length - 2);
+      expect(check({ id: { not_in: some } }, (p) => ![sortedIds[0], sortedIds[7]].includes(lo(p)))).toBe(
+        raw.length - 2,
+      );
     });
   });
 
@@ -92,16 +106,27 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
       check({ poolType: { le: 'LiquidityBootstrapping' } }, (p) => p.poolType <= 'LiquidityBootstrapping');
       check({ poolType: { gt: 'Stable' } }, (p) => p.poolType > 'Stable');
       check({ poolType: { ge: 'Stable' } }, (p) => p.poolType >= 'Stable');
-      expect(check({ poolType: { between: ['Element', 'MetaStable'] } }, (p) => p.poolType >= 'Element' && p.poolType <= 'MetaStable')).toBe(27 + 3 + 98 + 2);
+      expect(
+        check(
+          { poolType: { between: ['Element', 'MetaStable'] } },
+          (p) => p.poolType >= 'Element' && p.poolType <= 'MetaStable',
+        ),
+      ).toBe(27 + 3 + 98 + 2);
     });
     it('contains / notContains / beginsWith', () => {
       expect(check({ poolType: { contains: 'Linear' } }, (p) => p.poolType.includes('Linear'))).toBe(9);
-      expect(check({ poolType: { notContains: 'Linear' } }, (p) => !p.poolType.includes('Linear'))).toBe(raw.length - 9);
+      expect(check({ poolType: { notContains: 'Linear' } }, (p) => !p.poolType.includes('Linear'))).toBe(
+        raw.length - 9,
+      );
       expect(check({ poolType: { beginsWith: 'Stable' } }, (p) => p.poolType.startsWith('Stable'))).toBe(6);
     });
     it('in / not_in', () => {
-      expect(check({ poolType: { in: ['Weighted', 'Stable'] } }, (p) => ['Weighted', 'Stable'].includes(p.poolType))).toBe(230);
-      expect(check({ poolType: { not_in: ['Weighted', 'Stable'] } }, (p) => !['Weighted', 'Stable'].includes(p.poolType))).toBe(raw.length - 230);
+      expect(
+        check({ poolType: { in: ['Weighted', 'Stable'] } }, (p) => ['Weighted', 'Stable'].includes(p.poolType)),
+      ).toBe(230);
+      expect(
+        check({ poolType: { not_in: ['Weighted', 'Stable'] } }, (p) => !['Weighted', 'Stable'].includes(p.poolType)),
+      ).toBe(raw.length - 230);
     });
   });
 
@@ -116,7 +141,10 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
       check({ swapFee: { le: 0.0025 } }, (p) => num(p.swapFee).lte('0.0025'));
       check({ totalShares: { gt: 1000 } }, (p) => num(p.totalShares).gt(1000));
       check({ totalShares: { ge: 0 } }, () => true);
-      check({ swapFee: { between: [0.0015, 0.0025] } }, (p) => num(p.swapFee).gte('0.0015') && num(p.swapFee).lte('0.0025'));
+      check(
+        { swapFee: { between: [0.0015, 0.0025] } },
+        (p) => num(p.swapFee).gte('0.0015') && num(p.swapFee).lte('0.0025'),
+      );
       // The snapshot has a fee of 0.001499999999999999: just below the bound, so not in range.
       const justBelow = raw.find((p) => p.swapFee === '0.001499999999999999')!;
       expect(matchIds(index, { swapFee: { between: [0.0015, 0.0025] } })).not.toContain(justBelow.id.toLowerCase());
@@ -140,13 +168,22 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
       check({ mainIndex: { le: 0 } }, (p) => mainIndex(p) !== null && mainIndex(p)! <= 0);
       check({ wrappedIndex: { gt: 1 } }, (p) => p.wrappedIndex != null && Number(p.wrappedIndex) > 1);
       check({ wrappedIndex: { ge: 1 } }, (p) => p.wrappedIndex != null && Number(p.wrappedIndex) >= 1);
-      check({ wrappedIndex: { between: [1, 2] } }, (p) => p.wrappedIndex != null && Number(p.wrappedIndex) >= 1 && Number(p.wrappedIndex) <= 2);
+      check(
+        { wrappedIndex: { between: [1, 2] } },
+        (p) => p.wrappedIndex != null && Number(p.wrappedIndex) >= 1 && Number(p.wrappedIndex) <= 2,
+      );
       expect(raw.filter(isLinear).length).toBe(9);
     });
     it('contains / notContains / beginsWith on the digits', () => {
       check({ wrappedIndex: { contains: 2 } }, (p) => p.wrappedIndex != null && String(p.wrappedIndex).includes('2'));
-      check({ wrappedIndex: { notContains: 2 } }, (p) => p.wrappedIndex == null || !String(p.wrappedIndex).includes('2'));
-      check({ wrappedIndex: { beginsWith: 1 } }, (p) => p.wrappedIndex != null && String(p.wrappedIndex).startsWith('1'));
+      check(
+        { wrappedIndex: { notContains: 2 } },
+        (p) => p.wrappedIndex == null || !String(p.wrappedIndex).includes('2'),
+      );
+      check(
+        { wrappedIndex: { beginsWith: 1 } },
+        (p) => p.wrappedIndex != null && String(p.wrappedIndex).startsWith('1'),
+      );
     });
   });
 
@@ -181,18 +218,38 @@ describeWithSnapshot('pool filter operators over the mainnet snapshot', () => {
   describe('tokensList (list of addresses)', () => {
     const has = (p: RawPool, a: string) => p.tokensList.map((x) => x.toLowerCase()).includes(a);
     it('contains: every listed address present, any letter case', () => {
-      expect(check({ tokensList: { contains: [MAINNET.WETH.toUpperCase().replace('0X', '0x')] } }, (p) => has(p, MAINNET.WETH))).toBeGreaterThan(100);
-      expect(check({ tokensList: { contains: [MAINNET.WETH, MAINNET.DAI] } }, (p) => has(p, MAINNET.WETH) && has(p, MAINNET.DAI))).toBeGreaterThan(0);
+      expect(
+        check({ tokensList: { contains: [MAINNET.WETH.toUpperCase().replace('0X', '0x')] } }, (p) =>
+          has(p, MAINNET.WETH),
+        ),
+      ).toBeGreaterThan(100);
+      expect(
+        check(
+          { tokensList: { contains: [MAINNET.WETH, MAINNET.DAI] } },
+          (p) => has(p, MAINNET.WETH) && has(p, MAINNET.DAI),
+        ),
+      ).toBeGreaterThan(0);
     });
     it('notContains: none of the listed addresses present', () => {
-      check({ tokensList: { notContains: [MAINNET.WETH, MAINNET.DAI] } }, (p) => !has(p, MAINNET.WETH) && !has(p, MAINNET.DAI));
+      check(
+        { tokensList: { notContains: [MAINNET.WETH, MAINNET.DAI] } },
+        (p) => !has(p, MAINNET.WETH) && !has(p, MAINNET.DAI),
+      );
     });
   });
 
   it('combines operators of one field and several fields with AND', () => {
     check(
-      { swapFee: { gt: 0.001, lt: 0.01 }, poolType: { ne: 'LiquidityBootstrapping' }, tokensList: { contains: [MAINNET.WETH] } },
-      (p) => num(p.swapFee).gt('0.001') && num(p.swapFee).lt('0.01') && p.poolType !== 'LiquidityBootstrapping' && p.tokensList.includes(MAINNET.WETH),
+      {
+        swapFee: { gt: 0.001, lt: 0.01 },
+        poolType: { ne: 'LiquidityBootstrapping' },
+        tokensList: { contains: [MAINNET.WETH] },
+      },
+      (p) =>
+        num(p.swapFee).gt('0.001') &&
+        num(p.swapFee).lt('0.01') &&
+        p.poolType !== 'LiquidityBootstrapping' &&
+        p.tokensList.includes(MAINNET.WETH),
     );
     expect(matchIds(index, {})).toHaveLength(raw.length);
   });
@@ -213,16 +270,25 @@ describe('pool filter edge cases', () => {
     expect(matchIds(index, { totalShares: { eq: 0.1 } })).toEqual(['0x01']);
     expect(matchIds(index, { totalShares: { le: 0.1 } })).toEqual(['0x01']);
     // 1.2345678901234568e29 is the double nearest both big values; exactly, it lies above them.
-    expect(matchIds(index, { totalShares: { lt: 1.2345678901234568e29 } }).sort()).toEqual(['0x01', '0x02', '0x03', '0x04']);
+    expect(matchIds(index, { totalShares: { lt: 1.2345678901234568e29 } }).sort()).toEqual([
+      '0x01',
+      '0x02',
+      '0x03',
+      '0x04',
+    ]);
   });
 
   it('rejects a between without exactly two values, naming the field', () => {
     expect(() => compilePoolFilter({ totalShares: { between: [1] } }, index)).toThrow(FilterError);
-    expect(() => compilePoolFilter({ poolType: { between: ['a', 'b', 'c'] } }, index)).toThrow(/between takes exactly two values/);
+    expect(() => compilePoolFilter({ poolType: { between: ['a', 'b', 'c'] } }, index)).toThrow(
+      /between takes exactly two values/,
+    );
   });
 
   it('rejects an operator the field does not have', () => {
-    expect(() => compilePoolFilter({ totalShares: { in: [1] } }, index)).toThrow(/where.totalShares.in is not supported/);
+    expect(() => compilePoolFilter({ totalShares: { in: [1] } }, index)).toThrow(
+      /where.totalShares.in is not supported/,
+    );
     expect(() => compilePoolFilter({ swapEnabled: { gt: true } }, index)).toThrow(/swapEnabled takes eq, ne/);
   });
 });
@@ -234,7 +300,11 @@ function loadSnapshotPoolsOrSynthetic(): unknown[] {
   } catch {
     return [
       {
-        id: `0x${'11'.repeat(32)}`, address: `0x${'11'.repeat(20)}`, poolType: 'Weighted', swapFee: '0.003', totalShares: '1',
+        id: `0x${'11'.repeat(32)}`,
+        address: `0x${'11'.repeat(20)}`,
+        poolType: 'Weighted',
+        swapFee: '0.003',
+        totalShares: '1',
         tokens: [{ address: MAINNET.WETH, balance: '1', decimals: 18, weight: '0.5', priceRate: '1' }],
       },
     ];

@@ -8,18 +8,110 @@ import { expectedOrder, gql, GqlResponse, RawPool, snapshotWithLiquidity } from 
 
 /** The query the old Balancer front end sent to the AppSync API (field list as in the issue). */
 const FRONT_END_QUERY = /* GraphQL */ `
-  query Pools($first: Int, $chainId: Int!, $where: TablePoolsFilterInput, $orderBy: String, $orderDirection: String, $nextToken: String) {
-    pools(first: $first, chainId: $chainId, where: $where, orderBy: $orderBy, orderDirection: $orderDirection, nextToken: $nextToken) {
+  query Pools(
+    $first: Int
+    $chainId: Int!
+    $where: TablePoolsFilterInput
+    $orderBy: String
+    $orderDirection: String
+    $nextToken: String
+  ) {
+    pools(
+      first: $first
+      chainId: $chainId
+      where: $where
+      orderBy: $orderBy
+      orderDirection: $orderDirection
+      nextToken: $nextToken
+    ) {
       pools {
-        chainId id address poolType poolTypeVersion factory symbol name swapEnabled swapFee owner
+        chainId
+        id
+        address
+        poolType
+        poolTypeVersion
+        factory
+        symbol
+        name
+        swapEnabled
+        swapFee
+        owner
         tokens {
-          id symbol name decimals address priceRate balance weight
-          token { pool { id address poolType totalShares mainIndex tokens { address balance weight priceRate symbol decimals } } latestUSDPrice }
+          id
+          symbol
+          name
+          decimals
+          address
+          priceRate
+          balance
+          weight
+          token {
+            pool {
+              id
+              address
+              poolType
+              totalShares
+              mainIndex
+              tokens {
+                address
+                balance
+                weight
+                priceRate
+                symbol
+                decimals
+              }
+            }
+            latestUSDPrice
+          }
         }
-        tokensList totalWeight totalSwapVolume totalSwapFee totalLiquidity totalShares volumeSnapshot feesSnapshot
-        createTime swapsCount holdersCount amp expiryTime unitSeconds managementFee mainIndex wrappedIndex lowerTarget upperTarget
-        apr { swapFees tokenAprs { total breakdown } stakingApr { min max } rewardAprs { total breakdown } protocolApr min max }
-        maxApr isNew isInRecoveryMode isPaused protocolYieldFeeCache priceRateProviders { address token { address } }
+        tokensList
+        totalWeight
+        totalSwapVolume
+        totalSwapFee
+        totalLiquidity
+        totalShares
+        volumeSnapshot
+        feesSnapshot
+        createTime
+        swapsCount
+        holdersCount
+        amp
+        expiryTime
+        unitSeconds
+        managementFee
+        mainIndex
+        wrappedIndex
+        lowerTarget
+        upperTarget
+        apr {
+          swapFees
+          tokenAprs {
+            total
+            breakdown
+          }
+          stakingApr {
+            min
+            max
+          }
+          rewardAprs {
+            total
+            breakdown
+          }
+          protocolApr
+          min
+          max
+        }
+        maxApr
+        isNew
+        isInRecoveryMode
+        isPaused
+        protocolYieldFeeCache
+        priceRateProviders {
+          address
+          token {
+            address
+          }
+        }
       }
       nextToken
     }
@@ -27,9 +119,24 @@ const FRONT_END_QUERY = /* GraphQL */ `
 `;
 
 const PAGE_QUERY = /* GraphQL */ `
-  query Page($first: Int, $where: TablePoolsFilterInput, $orderBy: String, $orderDirection: String, $nextToken: String) {
-    pools(first: $first, chainId: 1, where: $where, orderBy: $orderBy, orderDirection: $orderDirection, nextToken: $nextToken) {
-      pools { id }
+  query Page(
+    $first: Int
+    $where: TablePoolsFilterInput
+    $orderBy: String
+    $orderDirection: String
+    $nextToken: String
+  ) {
+    pools(
+      first: $first
+      chainId: 1
+      where: $where
+      orderBy: $orderBy
+      orderDirection: $orderDirection
+      nextToken: $nextToken
+    ) {
+      pools {
+        id
+      }
       nextToken
     }
   }
@@ -65,7 +172,10 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
   const WETH = MAINNET.WETH;
 
   beforeAll(async () => {
-    server = await startTestServer({ NETWORKS: '1' }, { seed: [{ chainId: 1, pools: raw }], features: [graphqlFeature] });
+    server = await startTestServer(
+      { NETWORKS: '1' },
+      { seed: [{ chainId: 1, pools: raw }], features: [graphqlFeature] },
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -83,18 +193,22 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     const excluded = ranked.slice(0, 2).map((id) => '0x' + id.slice(2).toUpperCase());
     const expected = ranked.slice(2, 12);
 
-    const r = await gql<{ pools: { pools: Record<string, unknown>[]; nextToken: string | null } }>(server.url, FRONT_END_QUERY, {
-      first: 10,
-      chainId: 1,
-      orderBy: 'totalLiquidity',
-      orderDirection: 'desc',
-      where: {
-        tokensList: { contains: [WETH.toUpperCase().replace('0X', '0x')] },
-        poolType: { in: ['Weighted', 'Stable'] },
-        totalShares: { gt: 0.01 },
-        id: { not_in: excluded },
+    const r = await gql<{ pools: { pools: Record<string, unknown>[]; nextToken: string | null } }>(
+      server.url,
+      FRONT_END_QUERY,
+      {
+        first: 10,
+        chainId: 1,
+        orderBy: 'totalLiquidity',
+        orderDirection: 'desc',
+        where: {
+          tokensList: { contains: [WETH.toUpperCase().replace('0X', '0x')] },
+          poolType: { in: ['Weighted', 'Stable'] },
+          totalShares: { gt: 0.01 },
+          id: { not_in: excluded },
+        },
       },
-    });
+    );
     expect(r.errors).toBeUndefined();
     const pools = r.data!.pools.pools;
     expect(pools.map((p) => p.id)).toEqual(expected);
@@ -109,7 +223,9 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
       expect(p.tokensList).toEqual(src.tokensList.map((a) => a.toLowerCase()));
       const tokens = p.tokens as { id: string; address: string; balance: string }[];
       expect(tokens.map((t) => t.address)).toEqual(src.tokens.map((t) => t.address.toLowerCase()));
-      expect(tokens.map((t) => t.id)).toEqual(src.tokens.map((t) => `${src.id.toLowerCase()}-${t.address.toLowerCase()}`));
+      expect(tokens.map((t) => t.id)).toEqual(
+        src.tokens.map((t) => `${src.id.toLowerCase()}-${t.address.toLowerCase()}`),
+      );
       tokens.forEach((t, i) => expect(new Big(t.balance).eq(new Big(src.tokens[i]!.balance))).toBe(true));
       // Not decorated yet: these come back null rather than failing the query.
       expect(p.apr).toBeNull();
@@ -119,7 +235,9 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
 
   it("returns every snapshot pool with the front end's full field set in one page of 1000", async () => {
     const r = await gql<{ pools: { pools: { id: string; unitSeconds: number | null }[]; nextToken: string | null } }>(
-      server.url, FRONT_END_QUERY, { first: 1000, chainId: 1 },
+      server.url,
+      FRONT_END_QUERY,
+      { first: 1000, chainId: 1 },
     );
     expect(r.errors).toBeUndefined();
     expect(r.data!.pools.pools).toHaveLength(raw.length);
@@ -142,7 +260,10 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     const { ids } = await pageThrough(server.url, { first: 7, where, orderBy: 'totalShares', orderDirection: 'asc' });
     const lbps = raw.filter((p) => p.poolType === 'LiquidityBootstrapping');
     expect(ids).toEqual(expectedOrder(lbps, (p) => p.totalShares, 'asc'));
-    const count = await gql<{ poolsCount: number }>(server.url, `{ poolsCount(chainId: 1, where: { poolType: { eq: "LiquidityBootstrapping" } }) }`);
+    const count = await gql<{ poolsCount: number }>(
+      server.url,
+      `{ poolsCount(chainId: 1, where: { poolType: { eq: "LiquidityBootstrapping" } }) }`,
+    );
     expect(count.data!.poolsCount).toBe(lbps.length);
   });
 
@@ -160,7 +281,9 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
 
   it('serves GET queries and application/graphql-response+json', async () => {
     const query = `{ poolsCount(chainId: 1) }`;
-    const res = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/graphql-response+json' } });
+    const res = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, {
+      headers: { accept: 'application/graphql-response+json' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/graphql-response+json');
     expect(await res.json()).toEqual({ data: { poolsCount: raw.length } });
@@ -170,13 +293,23 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     const { store, readModel } = server.ctx;
     const tokens = await store.listTokens(1);
     const weth = tokens.find((t) => t.address === WETH)!;
-    await store.commit(1, { tokens: [{ ...weth, price: '1', priceUsd: '2845.12', lastUpdate: 1, noPriceData: false }], bumpTokensVersion: true });
+    await store.commit(1, {
+      tokens: [{ ...weth, price: '1', priceUsd: '2845.12', lastUpdate: 1, noPriceData: false }],
+      bumpTokensVersion: true,
+    });
     await readModel.refresh(1);
 
     // A boosted (StablePhantom) pool holds the BPTs of linear pools.
     const phantom = raw.find((p) => p.poolType === 'StablePhantom')!;
     const addresses = new Map(raw.map((p) => [p.address.toLowerCase(), p]));
-    const r = await gql<{ pool: { tokens: { address: string; token: { pool: { id: string; poolType: string } | null; latestUSDPrice: string | null } }[] } }>(
+    const r = await gql<{
+      pool: {
+        tokens: {
+          address: string;
+          token: { pool: { id: string; poolType: string } | null; latestUSDPrice: string | null };
+        }[];
+      };
+    }>(
       server.url,
       `{ pool(chainId: 1, id: "${phantom.id}") { tokens { address token { pool { id poolType } latestUSDPrice } } } }`,
     );
@@ -190,14 +323,19 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     expect(got.filter((t) => t.token.pool !== null).length).toBeGreaterThanOrEqual(3);
 
     const wethPool = raw.find((p) => p.tokensList.includes(WETH))!;
-    const w = await gql<{ pool: { tokens: { address: string; token: { latestUSDPrice: string | null; pool: unknown } }[] } }>(
+    const w = await gql<{
+      pool: { tokens: { address: string; token: { latestUSDPrice: string | null; pool: unknown } }[] };
+    }>(
       server.url,
       `{ pool(chainId: 1, id: "${wethPool.id}") { tokens { address token { latestUSDPrice pool { id } } } } }`,
     );
     const wethToken = w.data!.pool.tokens.find((t) => t.address === WETH)!;
     expect(wethToken.token).toEqual({ latestUSDPrice: '2845.12', pool: null });
 
-    const list = await gql<{ tokens: { address: string; priceUsd: string | null }[] }>(server.url, `{ tokens(chainId: 1) { address priceUsd } }`);
+    const list = await gql<{ tokens: { address: string; priceUsd: string | null }[] }>(
+      server.url,
+      `{ tokens(chainId: 1) { address priceUsd } }`,
+    );
     expect(list.data!.tokens.length).toBe(tokens.length);
     expect(list.data!.tokens.find((t) => t.address === WETH)!.priceUsd).toBe('2845.12');
   });
@@ -214,8 +352,13 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
         feesSnapshot: '1',
         maxApr: ((i * 37) % 50) / 100,
         apr: {
-          swapFees: 0.01, tokenAprs: { total: 0, breakdown: {} }, stakingApr: { min: 0, max: 0 },
-          rewardAprs: { total: 0.02, breakdown: { [MAINNET.BAL]: 0.02 } }, protocolApr: 0, min: 0.01, max: ((i * 37) % 50) / 100,
+          swapFees: 0.01,
+          tokenAprs: { total: 0, breakdown: {} },
+          stakingApr: { min: 0, max: 0 },
+          rewardAprs: { total: 0.02, breakdown: { [MAINNET.BAL]: 0.02 } },
+          protocolApr: 0,
+          min: 0.01,
+          max: ((i * 37) % 50) / 100,
         },
         isNew: false,
       }));
@@ -228,7 +371,9 @@ describeWithSnapshot('GraphQL pools over the mainnet snapshot', () => {
     const byApr = await pageThrough(server.url, { first: 100, orderBy: 'apr', orderDirection: 'asc' });
     expect(byApr.ids).toEqual(expectedOrder(after, (p) => (p.maxApr === undefined ? null : String(p.maxApr)), 'asc'));
 
-    const top = await gql<{ pools: { pools: { id: string; maxApr: number; apr: { rewardAprs: { breakdown: unknown } } }[] } }>(
+    const top = await gql<{
+      pools: { pools: { id: string; maxApr: number; apr: { rewardAprs: { breakdown: unknown } } }[] };
+    }>(
       server.url,
       `{ pools(chainId: 1, first: 1, orderBy: "apr") { pools { id maxApr apr { rewardAprs { breakdown } } } } }`,
     );
@@ -242,7 +387,10 @@ describeWithSnapshot('GraphQL paging across a read model reload', () => {
   const raw = snapshotWithLiquidity();
 
   beforeAll(async () => {
-    server = await startTestServer({ NETWORKS: '1' }, { seed: [{ chainId: 1, pools: raw }], features: [graphqlFeature] });
+    server = await startTestServer(
+      { NETWORKS: '1' },
+      { seed: [{ chainId: 1, pools: raw }], features: [graphqlFeature] },
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -261,14 +409,15 @@ describeWithSnapshot('GraphQL paging across a read model reload', () => {
       const jumper = stored.get(order[250]!)!;
       const dropper = stored.get(order[10]!)!;
       const removed = order[300]!;
-      const added: StoredPool = { ...stored.get(order[200]!)!, id: `0x${'cd'.repeat(32)}`, address: `0x${'cd'.repeat(20)}` as Address, totalLiquidity: '5' };
+      const added: StoredPool = {
+        ...stored.get(order[200]!)!,
+        id: `0x${'cd'.repeat(32)}`,
+        address: `0x${'cd'.repeat(20)}` as Address,
+        totalLiquidity: '5',
+      };
       for (const id of [jumper.id, dropper.id, removed, added.id]) changed.add(id);
       await store.commit(1, {
-        pools: [
-          { ...jumper, totalLiquidity: '999999999999' },
-          { ...dropper, totalLiquidity: '0' },
-          added,
-        ],
+        pools: [{ ...jumper, totalLiquidity: '999999999999' }, { ...dropper, totalLiquidity: '0' }, added],
         deletePoolIds: [removed],
         bumpPoolsVersion: true,
       });

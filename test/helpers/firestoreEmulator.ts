@@ -30,7 +30,13 @@ export async function startEmulator(): Promise<Emulator> {
     host,
     server,
     client(projectId = `demo-test-${process.pid}-${++projectCounter}`) {
-      const db = new Firestore({ projectId, host, ssl: false, customHeaders: { Authorization: 'Bearer owner' }, ignoreUndefinedProperties: true });
+      const db = new Firestore({
+        projectId,
+        host,
+        ssl: false,
+        customHeaders: { Authorization: 'Bearer owner' },
+        ignoreUndefinedProperties: true,
+      });
       clients.push(db);
       return db;
     },

@@ -5,7 +5,9 @@ import type { StoredPool, StoredPoolToken } from '../../src/domain/pool';
  * A complete stored pool with neutral defaults (a routable 2-token weighted pool), so each test
  * spells out only the fields it is about.
  */
-export function storedPool(fields: Partial<StoredPool> & { readonly id: string; readonly tokens: readonly StoredPoolToken[] }): StoredPool {
+export function storedPool(
+  fields: Partial<StoredPool> & { readonly id: string; readonly tokens: readonly StoredPoolToken[] },
+): StoredPool {
   return {
     address: fields.id.slice(0, 42) as Address,
     poolType: 'Weighted',

@@ -6,7 +6,15 @@ import { parseAddress } from '../../src/domain/address';
  * The real mainnet pools snapshot, kept beside the clone (not in the repository: it is large);
  * suites that need it skip with a message when it is absent.
  */
-export const SNAPSHOT_FILE = join(__dirname, '..', '..', '..', 'shared', 'data', 'balancer-v2-mainnet-block-14717479.pools.json');
+export const SNAPSHOT_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'data',
+  'balancer-v2-mainnet-block-14717479.pools.json',
+);
 export const HAS_SNAPSHOT = existsSync(SNAPSHOT_FILE);
 
 let cached: unknown[] | undefined;

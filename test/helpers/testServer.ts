@@ -19,7 +19,12 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: StartOptions & { seed?: { chainId: number; pools: unknown[] }[]; now?: () => number; store?: Store; logger?: Logger } = {},
+  options: StartOptions & {
+    seed?: { chainId: number; pools: unknown[] }[];
+    now?: () => number;
+    store?: Store;
+    logger?: Logger;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bps-test-'));
   const config = loadConfig({ NETWORKS: '1', DATA_DIR: dataDir, ...env });
@@ -38,9 +43,17 @@ export async function startTestServer(
 }
 
 /** Loads subgraph-shaped pools through the same planning step as the seed command and the job. */
-export async function seedStore(store: Store, chainId: number, pools: unknown[], nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {
+export async function seedStore(
+  store: Store,
+  chainId: number,
+  pools: unknown[],
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<void> {
   const [stored, tokens] = await Promise.all([store.listPools(chainId), store.listTokens(chainId)]);
-  const plan = planPoolUpdate(pools, stored, new Set(tokens.map((t) => t.address)), { nowSeconds, removeMissing: false });
+  const plan = planPoolUpdate(pools, stored, new Set(tokens.map((t) => t.address)), {
+    nowSeconds,
+    removeMissing: false,
+  });
   await store.commit(chainId, plan.change);
 }
 

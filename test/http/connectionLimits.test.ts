@@ -29,9 +29,12 @@ function rawExchange(url: string, request: string | Buffer, waitMs = 5_000): Pro
       socket.destroy();
       const text = Buffer.concat(chunks).toString('latin1');
       const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no HTTP answer within ${waitMs} ms (got ${JSON.stringify(text.slice(0, 200))})`));
+      if (split < 0)
+        return reject(new Error(`no HTTP answer within ${waitMs} ms (got ${JSON.stringify(text.slice(0, 200))})`));
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: text.slice(split + 4), answeredMs, closed });
     };
     const timer = setTimeout(() => finish(false), waitMs);
@@ -45,25 +48,41 @@ function rawExchange(url: string, request: string | Buffer, waitMs = 5_000): Pro
   });
 }
 
-const post = (path: string, headers: string, body = '') => `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body}`;
+const post = (path: string, headers: string, body = '') =>
+  `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n${body}`;
 
 describe('connection limits', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ROUTER_WORKERS: '0', HTTP_REQUEST_TIMEOUT_SECONDS: '1', HTTP_HEADERS_TIMEOUT_SECONDS: '0.5' });
+    server = await startTestServer({
+      ROUTER_WORKERS: '0',
+      HTTP_REQUEST_TIMEOUT_SECONDS: '1',
+      HTTP_HEADERS_TIMEOUT_SECONDS: '0.5',
+    });
   });
   afterAll(async () => {
     await server.close();
   });
 
-  it.each([['just over the JSON limit', String(JSON_BODY_LIMIT_BYTES + 1)], ['40000', '40000'], ['99999999999', '99999999999']])(
+  it.each([
+    ['just over the JSON limit', String(JSON_BODY_LIMIT_BYTES + 1)],
+    ['40000', '40000'],
+    ['99999999999', '99999999999'],
+  ])(
     'answers a declared Content-Length %s with 413 JSON at once, without waiting for the body, and closes the connection',
     async (_what, declared) => {
-      const answer = await rawExchange(server.url, post('/sor/1', `Content-Type: application/json\r\nContent-Length: ${declared}\r\n`, '{"sellToken":'), 3_000);
+      const answer = await rawExchange(
+        server.url,
+        post('/sor/1', `Content-Type: application/json\r\nContent-Length: ${declared}\r\n`, '{"sellToken":'),
+        3_000,
+      );
       expect(answer.status).toBe(413);
       expect(answer.headers['content-type']).toMatch(/application\/json/);
       expect(answer.headers.connection).toBe('close');
-      expect(JSON.parse(answer.body)).toEqual({ error: `request body too large (Content-Length ${declared}, limit ${JSON_BODY_LIMIT_BYTES} bytes); send a smaller JSON body`, code: 413 });
+      expect(JSON.parse(answer.body)).toEqual({
+        error: `request body too large (Content-Length ${declared}, limit ${JSON_BODY_LIMIT_BYTES} bytes); send a smaller JSON body`,
+        code: 413,
+      });
       expect(answer.answeredMs).toBeLessThan(500);
       expect(answer.closed).toBe(true);
     },
@@ -72,15 +91,25 @@ describe('connection limits', () => {
   it('still takes a body of exactly the limit', async () => {
     const body = JSON.stringify({ pad: 'x'.repeat(JSON_BODY_LIMIT_BYTES - 10) });
     expect(Buffer.byteLength(body)).toBe(JSON_BODY_LIMIT_BYTES);
-    const answer = await rawExchange(server.url, post('/sor/1', `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n`, body));
+    const answer = await rawExchange(
+      server.url,
+      post('/sor/1', `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n`, body),
+    );
     // Read and judged by the route: a 400 about the fields, not a 413.
     expect(answer.status).toBe(400);
   });
 
   it('answers a body that stalls with 408 JSON at the request timeout (HTTP_REQUEST_TIMEOUT_SECONDS) and closes the connection', async () => {
-    const answer = await rawExchange(server.url, post('/sor/1', 'Content-Type: application/json\r\nContent-Length: 100\r\n', '{"sellToken":'), 4_000);
+    const answer = await rawExchange(
+      server.url,
+      post('/sor/1', 'Content-Type: application/json\r\nContent-Length: 100\r\n', '{"sellToken":'),
+      4_000,
+    );
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/not received in full in time/), code: 408 });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: expect.stringMatching(/not received in full in time/),
+      code: 408,
+    });
     expect(answer.headers.connection).toBe('close');
     expect(answer.answeredMs).toBeGreaterThanOrEqual(900);
     expect(answer.answeredMs).toBeLessThan(2_500);
@@ -96,11 +125,19 @@ describe('connection limits', () => {
   });
 
   it('answers 100 KB of headers with 431 JSON naming the limit', async () => {
-    const answer = await rawExchange(server.url, `GET /pools/1 HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
+    const answer = await rawExchange(
+      server.url,
+      `GET /pools/1 HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`,
+    );
     expect(answer.status).toBe(431);
     expect(answer.headers['content-type']).toMatch(/application\/json/);
     expect(answer.headers.connection).toBe('close');
-    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/^request headers too large \(limit \d+ bytes in all\); send fewer or shorter headers/), code: 431 });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: expect.stringMatching(
+        /^request headers too large \(limit \d+ bytes in all\); send fewer or shorter headers/,
+      ),
+      code: 431,
+    });
     expect(answer.closed).toBe(true);
   });
 
@@ -111,7 +148,10 @@ describe('connection limits', () => {
   ])('answers %s with 400 JSON', async (_what, request) => {
     const answer = await rawExchange(server.url, request);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toEqual({ error: expect.stringMatching(/^malformed HTTP request \(HPE_\w+\); send a valid HTTP\/1.1 request/), code: 400 });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: expect.stringMatching(/^malformed HTTP request \(HPE_\w+\); send a valid HTTP\/1.1 request/),
+      code: 400,
+    });
     expect(answer.closed).toBe(true);
   });
 
@@ -130,7 +170,13 @@ describe('JSON bodies sent as something else', () => {
     await server.close();
   });
 
-  const quote = JSON.stringify({ sellToken: `0x${'1'.repeat(40)}`, buyToken: `0x${'2'.repeat(40)}`, orderKind: 'sell', amount: '1', gasPrice: '1' });
+  const quote = JSON.stringify({
+    sellToken: `0x${'1'.repeat(40)}`,
+    buyToken: `0x${'2'.repeat(40)}`,
+    orderKind: 'sell',
+    amount: '1',
+    gasPrice: '1',
+  });
 
   it.each([
     ['/sor/1', 'text/plain;charset=UTF-8'],
@@ -147,15 +193,26 @@ describe('JSON bodies sent as something else', () => {
   });
 
   it('answers 415 to a body without Content-Type', async () => {
-    const answer = await rawExchange(server.url, post('/order/1', `Content-Length: ${quote.length}\r\nConnection: close\r\n`, quote));
+    const answer = await rawExchange(
+      server.url,
+      post('/order/1', `Content-Length: ${quote.length}\r\nConnection: close\r\n`, quote),
+    );
     expect(answer.status).toBe(415);
-    expect(JSON.parse(answer.body)).toEqual({ error: 'POST /order/1 takes a JSON body with Content-Type: application/json (got no Content-Type); send that header', code: 415 });
+    expect(JSON.parse(answer.body)).toEqual({
+      error:
+        'POST /order/1 takes a JSON body with Content-Type: application/json (got no Content-Type); send that header',
+      code: 415,
+    });
   });
 
   it('leaves requests without a body and JSON bodies to the routes', async () => {
     const empty = await fetch(`${server.url}/sor/1`, { method: 'POST' });
     expect(empty.status).toBe(400);
-    const json = await fetch(`${server.url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '[]' });
+    const json = await fetch(`${server.url}/sor/1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '[]',
+    });
     expect(json.status).toBe(400);
     expect(((await json.json()) as { error: string }).error).not.toMatch(/Content-Type/);
   });

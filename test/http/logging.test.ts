@@ -13,7 +13,15 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[] }
       cb();
     },
   });
-  return { stream, lines: () => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    stream,
+    lines: () =>
+      text
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 async function serve(debug: boolean) {
@@ -33,7 +41,13 @@ describe('logs', () => {
       await request(srv.url).get('/pools/abc').expect(400);
       await new Promise((r) => setTimeout(r, 20));
       const access = out.lines().filter((l) => l.message === 'request');
-      expect(access[0]).toMatchObject({ severity: 'INFO', requestId: 'req-123', method: 'GET', path: '/pools/1', status: 200 });
+      expect(access[0]).toMatchObject({
+        severity: 'INFO',
+        requestId: 'req-123',
+        method: 'GET',
+        path: '/pools/1',
+        status: 200,
+      });
       expect(typeof access[0]!.latencyMs).toBe('number');
       expect(access[1]).toMatchObject({ severity: 'WARNING', status: 400 });
       expect(typeof access[1]!.requestId).toBe('string');

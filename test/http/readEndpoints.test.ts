@@ -19,16 +19,28 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
     const res = await request(srv.url).get('/pools/1').expect(200).expect('Content-Type', /json/);
     expect(res.body).toHaveLength(372);
     expect(new Set(res.body.map((p: { id: string }) => p.id))).toEqual(new Set(raw.map((p) => p.id.toLowerCase())));
-    const linear = res.body.find((p: { id: string }) => p.id === '0x9210f1204b5a24742eba12f710636d76240df3d00000000000000000000000fc');
-    expect(linear).toMatchObject({ chainId: 1, poolType: 'AaveLinear', mainIndex: 1, wrappedIndex: 2, lowerTarget: '2900000' });
+    const linear = res.body.find(
+      (p: { id: string }) => p.id === '0x9210f1204b5a24742eba12f710636d76240df3d00000000000000000000000fc',
+    );
+    expect(linear).toMatchObject({
+      chainId: 1,
+      poolType: 'AaveLinear',
+      mainIndex: 1,
+      wrappedIndex: 2,
+      lowerTarget: '2900000',
+    });
     expect(linear.tokens[1]).toMatchObject({ address: MAINNET.USDC, balance: '2900000', decimals: 6 });
   });
 
   test('GET /pools/1/{ID in upper case} returns that pool; unknown id is a 404 JSON', async () => {
     const id = raw[5]!.id;
-    const res = await request(srv.url).get(`/pools/1/0x${id.slice(2).toUpperCase()}`).expect(200);
+    const res = await request(srv.url)
+      .get(`/pools/1/0x${id.slice(2).toUpperCase()}`)
+      .expect(200);
     expect(res.body.id).toBe(id.toLowerCase());
-    const missing = await request(srv.url).get(`/pools/1/0x${'ab'.repeat(32)}`).expect(404);
+    const missing = await request(srv.url)
+      .get(`/pools/1/0x${'ab'.repeat(32)}`)
+      .expect(404);
     expect(missing.body).toEqual({ error: expect.stringMatching(/^pool 0xabab.* not found on chain 1$/), code: 404 });
   });
 
@@ -37,8 +49,13 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
       const res = await request(srv.url).get(`/pools/${bad}`).expect(400);
       expect(res.body).toEqual({ error: expect.stringContaining('chainId must be a positive integer'), code: 400 });
     }
-    expect((await request(srv.url).get('/pools/5').expect(404)).body).toEqual({ error: expect.stringContaining('unknown chain 5'), code: 404 });
-    expect((await request(srv.url).get('/pools/42161').expect(404)).body.error).toMatch(/chain 42161 \(arbitrum\) is not enabled/);
+    expect((await request(srv.url).get('/pools/5').expect(404)).body).toEqual({
+      error: expect.stringContaining('unknown chain 5'),
+      code: 404,
+    });
+    expect((await request(srv.url).get('/pools/42161').expect(404)).body.error).toMatch(
+      /chain 42161 \(arbitrum\) is not enabled/,
+    );
     expect((await request(srv.url).get('/tokens/10').expect(404)).body.code).toBe(404);
     expect((await request(srv.url).get('/pools/137').expect(200)).body).toEqual([]);
   });
@@ -48,7 +65,10 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
     const expected = new Set(raw.flatMap((p) => p.tokens.map((t) => t.address.toLowerCase())));
     expect(new Set(res.body.map((t: { address: string }) => t.address))).toEqual(expected);
     expect(res.body).toHaveLength(expected.size);
-    expect(res.body.find((t: { address: string }) => t.address === MAINNET.USDC)).toMatchObject({ decimals: 6, chainId: 1 });
+    expect(res.body.find((t: { address: string }) => t.address === MAINNET.USDC)).toMatchObject({
+      decimals: 6,
+      chainId: 1,
+    });
   });
 
   test('ETag: a second request with If-None-Match gets 304 and no body', async () => {
@@ -73,14 +93,25 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
   test('CORS as the old API; OPTIONS preflight is 204', async () => {
     const res = await request(srv.url).get('/pools/1').set('Origin', 'https://app.example');
     expect(res.headers['access-control-allow-origin']).toBe('*');
-    const pre = await request(srv.url).options('/sor/1').set('Origin', 'https://app.example').set('Access-Control-Request-Method', 'POST').expect(204);
+    const pre = await request(srv.url)
+      .options('/sor/1')
+      .set('Origin', 'https://app.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .expect(204);
     expect(pre.headers['access-control-allow-methods']).toBe('OPTIONS,GET,POST');
     expect(pre.headers['access-control-allow-headers']).toBe('Content-Type');
   });
 
   test('unknown route is a 404 JSON; malformed JSON body is a 400 JSON', async () => {
-    expect((await request(srv.url).get('/nope').expect(404)).body).toEqual({ error: expect.stringContaining('no route for GET /nope'), code: 404 });
-    const bad = await request(srv.url).post('/anything').set('Content-Type', 'application/json').send('{"sellToken":').expect(400);
+    expect((await request(srv.url).get('/nope').expect(404)).body).toEqual({
+      error: expect.stringContaining('no route for GET /nope'),
+      code: 404,
+    });
+    const bad = await request(srv.url)
+      .post('/anything')
+      .set('Content-Type', 'application/json')
+      .send('{"sellToken":')
+      .expect(400);
     expect(bad.body).toEqual({ error: expect.stringContaining('malformed JSON body'), code: 400 });
   });
 
@@ -123,12 +154,20 @@ describe('read model follows the store', () => {
     try {
       expect(srv.ctx.readModel.get(1)!.pools).toHaveLength(0);
       const pool = {
-        id: `0x${'12'.repeat(20)}000200000000000000000001`, address: `0x${'12'.repeat(20)}`, poolType: 'Weighted', swapFee: '0.01', totalShares: '1',
-        tokens: [{ address: `0x${'01'.repeat(20)}`, balance: '1', decimals: 18, weight: '0.5', priceRate: '1' }, { address: `0x${'02'.repeat(20)}`, balance: '2', decimals: 18, weight: '0.5', priceRate: '1' }],
+        id: `0x${'12'.repeat(20)}000200000000000000000001`,
+        address: `0x${'12'.repeat(20)}`,
+        poolType: 'Weighted',
+        swapFee: '0.01',
+        totalShares: '1',
+        tokens: [
+          { address: `0x${'01'.repeat(20)}`, balance: '1', decimals: 18, weight: '0.5', priceRate: '1' },
+          { address: `0x${'02'.repeat(20)}`, balance: '2', decimals: 18, weight: '0.5', priceRate: '1' },
+        ],
       };
       await seedStore(srv.ctx.store, 1, [pool]);
       const deadline = Date.now() + 3000;
-      while (srv.ctx.readModel.get(1)!.pools.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      while (srv.ctx.readModel.get(1)!.pools.length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 10));
       expect(srv.ctx.readModel.get(1)!.pools.map((p) => p.id)).toEqual([pool.id]);
       expect((await request(srv.url).get('/tokens/1').expect(200)).body).toHaveLength(2);
     } finally {

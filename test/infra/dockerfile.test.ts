@@ -22,7 +22,11 @@ interface Stage {
 
 /** Dockerfile -> stages, with line continuations joined, comments dropped, global ARGs applied. */
 function parseDockerfile(text: string): Stage[] {
-  const lines = text.replace(/\\\r?\n/g, ' ').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const globalArgs = new Map<string, string>();
   const stages: Stage[] = [];
   for (const line of lines) {
@@ -35,7 +39,10 @@ function parseDockerfile(text: string): Stage[] {
       globalArgs.set(k as string, v ?? '');
     } else if (op === 'FROM') {
       const [image, as, name] = args.split(' ');
-      const resolved = (image as string).replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string | undefined, b: string | undefined) => globalArgs.get((a ?? b) as string) ?? '');
+      const resolved = (image as string).replace(
+        /\$\{(\w+)\}|\$(\w+)/g,
+        (_, a: string | undefined, b: string | undefined) => globalArgs.get((a ?? b) as string) ?? '',
+      );
       stages.push({ image: resolved, name: as?.toUpperCase() === 'AS' ? name : undefined, steps: [] });
     } else {
       stages[stages.length - 1]?.steps.push({ op, args });
@@ -47,7 +54,12 @@ function parseDockerfile(text: string): Stage[] {
 const stages = parseDockerfile(read('Dockerfile'));
 const final = stages[stages.length - 1] as Stage;
 const build = stages.find((s) => s.steps.some((i) => i.op === 'RUN' && /npm run build/.test(i.args))) as Stage;
-const pkg = JSON.parse(read('package.json')) as { main: string; scripts: Record<string, string>; engines: { node: string }; devDependencies: Record<string, string> };
+const pkg = JSON.parse(read('package.json')) as {
+  main: string;
+  scripts: Record<string, string>;
+  engines: { node: string };
+  devDependencies: Record<string, string>;
+};
 const runs = (s: Stage) => s.steps.filter((i) => i.op === 'RUN').map((i) => i.args);
 
 describe('Dockerfile', () => {
@@ -99,7 +111,10 @@ describe('Dockerfile', () => {
 
   it('listens on the port the service defaults to and the Pulumi program routes to', () => {
     const defaultPort = loadConfig({}).port;
-    const env = final.steps.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    const env = final.steps
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(new RegExp(`\\bPORT=${defaultPort}\\b`));
     expect(final.steps.find((i) => i.op === 'EXPOSE')?.args).toBe(String(defaultPort));
     expect(CONTAINER_PORT).toBe(defaultPort);
@@ -107,7 +122,10 @@ describe('Dockerfile', () => {
 });
 
 describe('.dockerignore', () => {
-  const patterns = read('.dockerignore').split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const patterns = read('.dockerignore')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const toRegex = (p: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/|$)`);
   const ignored = (path: string) => patterns.some((p) => !p.startsWith('!') && toRegex(p).test(path));
 

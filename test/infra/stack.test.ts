@@ -83,7 +83,8 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
   });
 
   it('wires every secret from Secret Manager, never as a plain value', () => {
-    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template)
+      .containers[0] as Container;
     const secretIds = new Map(d.ofType('gcp:secretmanager/secret:Secret').map((s) => [s.inputs.secretId as string, s]));
     for (const name of SECRET_NAMES) {
       const env = container.envs.filter((e) => e.name === name);
@@ -106,7 +107,10 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
     expect(decorate).toHaveLength(3);
     expect(ticks).toHaveLength(1);
     expect(paths.sort()).toEqual(
-      ['1', '137', '42161'].flatMap((id) => [`/internal/jobs/decorate-pools/${id}`, `/internal/jobs/update-pools/${id}`]).concat('/internal/jobs/price-tick').sort(),
+      ['1', '137', '42161']
+        .flatMap((id) => [`/internal/jobs/decorate-pools/${id}`, `/internal/jobs/update-pools/${id}`])
+        .concat('/internal/jobs/price-tick')
+        .sort(),
     );
     expect(pools.map((j) => j.schedule)).toEqual(['*/5 * * * *', '*/5 * * * *', '*/5 * * * *']);
     expect(decorate.map((j) => j.schedule)).toEqual(['*/15 * * * *', '*/15 * * * *', '*/15 * * * *']);
@@ -120,7 +124,10 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
 
   it('gives the runtime account data access, its own secrets, enqueueing and actAs on the tasks account, and nothing project-wide beyond datastore.user', () => {
     const runtime = `serviceAccount:${accountEmail('run')}`;
-    const projectRoles = d.ofType('gcp:projects/iAMMember:IAMMember').filter((m) => m.inputs.member === runtime).map((m) => m.inputs.role);
+    const projectRoles = d
+      .ofType('gcp:projects/iAMMember:IAMMember')
+      .filter((m) => m.inputs.member === runtime)
+      .map((m) => m.inputs.role);
     expect(projectRoles).toEqual(['roles/datastore.user']);
     for (const r of d.recorded) {
       expect(['roles/owner', 'roles/editor']).not.toContain(r.inputs.role);
@@ -163,17 +170,20 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
   });
 
   it('gives every job a deadline the service keeps, below the scheduler attempt that waits for it', () => {
-    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template)
+      .containers[0] as Container;
     const env = Object.fromEntries(container.envs.map((e) => [e.name, e.value]));
     // The service's own defaults (src/config/env.ts), passed explicitly so both sides agree.
     expect(env).toMatchObject({ UPDATE_POOLS_DEADLINE_SECONDS: '60', PRICE_RUN_DEADLINE_SECONDS: '90' });
     const seconds = (j: SchedulerJob) => Number(j.attemptDeadline.replace(/s$/, ''));
     const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
-    for (const j of jobs.filter((x) => x.httpTarget.uri.includes('/update-pools/'))) expect(seconds(j)).toBeGreaterThan(60);
-    for (const j of jobs.filter((x) => x.httpTarget.uri.endsWith('/price-tick'))) expect(seconds(j)).toBeGreaterThan(90);
+    for (const j of jobs.filter((x) => x.httpTarget.uri.includes('/update-pools/')))
+      expect(seconds(j)).toBeGreaterThan(60);
+    for (const j of jobs.filter((x) => x.httpTarget.uri.endsWith('/price-tick')))
+      expect(seconds(j)).toBeGreaterThan(90);
   });
 
-  it('trusts one proxy hop (Cloud Run\'s front end) and puts no load balancer in front by default', () => {
+  it("trusts one proxy hop (Cloud Run's front end) and puts no load balancer in front by default", () => {
     const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
     expect(template.containers[0]?.envs).toContainEqual({ name: 'TRUST_PROXY', value: '1' });
     expect(d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.ingress).toBe('INGRESS_TRAFFIC_ALL');
@@ -197,14 +207,26 @@ describe('Pulumi program variants', () => {
 
   it('takes instances, CPU, memory, concurrency and queue burst from config', async () => {
     const d = await deploy(
-      configFrom({ ...BASE, NETWORKS: 'gnosis', minInstances: '0', maxInstances: '12', cpu: '2', memory: '2Gi', concurrency: '40', DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3' }),
+      configFrom({
+        ...BASE,
+        NETWORKS: 'gnosis',
+        minInstances: '0',
+        maxInstances: '12',
+        cpu: '2',
+        memory: '2Gi',
+        concurrency: '40',
+        DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3',
+      }),
     );
     const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
     expect(template.scaling).toEqual({ minInstanceCount: 0, maxInstanceCount: 12 });
     expect(template.maxInstanceRequestConcurrency).toBe(40);
     expect(template.containers[0]?.resources.limits).toEqual({ cpu: '2', memory: '2Gi' });
     expect(d.ofType('gcp:cloudscheduler/job:Job')).toHaveLength(3);
-    expect(d.ofType('gcp:cloudtasks/queue:Queue')[0]?.inputs.rateLimits).toEqual({ maxConcurrentDispatches: 3, maxDispatchesPerSecond: 3 });
+    expect(d.ofType('gcp:cloudtasks/queue:Queue')[0]?.inputs.rateLimits).toEqual({
+      maxConcurrentDispatches: 3,
+      maxDispatchesPerSecond: 3,
+    });
   });
 
   it('creates only the foundation until an image is configured', async () => {
@@ -218,13 +240,35 @@ describe('Pulumi program variants', () => {
 
   it('with edgeSecurity puts Cloud Armor rate limits per client IP and an HTTPS load balancer in front of the service', async () => {
     const d = await deploy(
-      configFrom({ ...BASE, DOMAIN_NAME: 'pools.example.org', edgeSecurity: 'true', edgeQuotesPerMinute: '1200', edgeReadsPerMinute: '3000', edgeJobsPerMinute: '10' }),
+      configFrom({
+        ...BASE,
+        DOMAIN_NAME: 'pools.example.org',
+        edgeSecurity: 'true',
+        edgeQuotesPerMinute: '1200',
+        edgeReadsPerMinute: '3000',
+        edgeJobsPerMinute: '10',
+      }),
     );
     const [policy] = d.ofType('gcp:compute/securityPolicy:SecurityPolicy');
-    interface Rule { action: string; priority: number; match: { expr?: { expression: string }; config?: { srcIpRanges: string[] } }; rateLimitOptions?: { enforceOnKey: string; exceedAction: string; rateLimitThreshold: { count: number; intervalSec: number } } }
+    interface Rule {
+      action: string;
+      priority: number;
+      match: { expr?: { expression: string }; config?: { srcIpRanges: string[] } };
+      rateLimitOptions?: {
+        enforceOnKey: string;
+        exceedAction: string;
+        rateLimitThreshold: { count: number; intervalSec: number };
+      };
+    }
     const rules = (policy?.inputs.rules as Rule[]).sort((a, b) => a.priority - b.priority);
     const throttles = rules.filter((r) => r.action === 'throttle');
-    expect(throttles.map((r) => [r.rateLimitOptions?.rateLimitThreshold, r.rateLimitOptions?.enforceOnKey, r.rateLimitOptions?.exceedAction])).toEqual([
+    expect(
+      throttles.map((r) => [
+        r.rateLimitOptions?.rateLimitThreshold,
+        r.rateLimitOptions?.enforceOnKey,
+        r.rateLimitOptions?.exceedAction,
+      ]),
+    ).toEqual([
       [{ count: 10, intervalSec: 60 }, 'IP', 'deny(429)'],
       [{ count: 1200, intervalSec: 60 }, 'IP', 'deny(429)'],
       [{ count: 3000, intervalSec: 60 }, 'IP', 'deny(429)'],
@@ -235,47 +279,83 @@ describe('Pulumi program variants', () => {
     expect(rules[rules.length - 1]).toMatchObject({ action: 'allow', priority: 2147483647 });
 
     const [neg] = d.ofType('gcp:compute/regionNetworkEndpointGroup:RegionNetworkEndpointGroup');
-    expect(neg?.inputs).toMatchObject({ networkEndpointType: 'SERVERLESS', region: 'europe-west1', cloudRun: { service: 'balancer-pools' } });
+    expect(neg?.inputs).toMatchObject({
+      networkEndpointType: 'SERVERLESS',
+      region: 'europe-west1',
+      cloudRun: { service: 'balancer-pools' },
+    });
     const [backend] = d.ofType('gcp:compute/backendService:BackendService');
-    expect(backend?.inputs).toMatchObject({ loadBalancingScheme: 'EXTERNAL_MANAGED', backends: [{ group: `${neg?.name}-id` }] });
+    expect(backend?.inputs).toMatchObject({
+      loadBalancingScheme: 'EXTERNAL_MANAGED',
+      backends: [{ group: `${neg?.name}-id` }],
+    });
     expect(backend?.inputs.securityPolicy).toBe(`${policy?.name}-id`);
     const [cert] = d.ofType('gcp:compute/managedSslCertificate:ManagedSslCertificate');
     expect(cert?.inputs.managed).toEqual({ domains: ['pools.example.org'] });
     expect(d.ofType('gcp:compute/targetHttpsProxy:TargetHttpsProxy')).toHaveLength(1);
     const [rule] = d.ofType('gcp:compute/globalForwardingRule:GlobalForwardingRule');
-    expect(rule?.inputs).toMatchObject({ portRange: '443', loadBalancingScheme: 'EXTERNAL_MANAGED', ipAddress: EDGE_ADDRESS });
+    expect(rule?.inputs).toMatchObject({
+      portRange: '443',
+      loadBalancingScheme: 'EXTERNAL_MANAGED',
+      ipAddress: EDGE_ADDRESS,
+    });
 
     // Only the load balancer (and Google's own callers) reach the service, so the policy cannot be
     // bypassed; the service trusts the two hops the load balancer adds.
     const service = d.ofType('gcp:cloudrunv2/service:Service')[0];
     expect(service?.inputs.ingress).toBe('INGRESS_TRAFFIC_INTERNAL_LOAD_BALANCER');
-    expect((service?.inputs.template as Template).containers[0]?.envs).toContainEqual({ name: 'TRUST_PROXY', value: '2' });
+    expect((service?.inputs.template as Template).containers[0]?.envs).toContainEqual({
+      name: 'TRUST_PROXY',
+      value: '2',
+    });
     // The domain points at the load balancer's address, not at a Cloud Run domain mapping.
     expect(d.ofType('gcp:cloudrun/domainMapping:DomainMapping')).toHaveLength(0);
     expect(d.outputs.edgeAddress && (await valueOf(d.outputs.edgeAddress))).toBe(EDGE_ADDRESS);
   });
 
   it('takes the job deadlines from config and moves the scheduler attempt deadlines with them', async () => {
-    const d = await deploy(configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '240', PRICE_RUN_DEADLINE_SECONDS: '45', DECORATE_POOLS_DEADLINE_SECONDS: '200' }));
-    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
-    expect(container.envs).toEqual(expect.arrayContaining([
-      { name: 'UPDATE_POOLS_DEADLINE_SECONDS', value: '240' },
-      { name: 'PRICE_RUN_DEADLINE_SECONDS', value: '45' },
-      { name: 'DECORATE_POOLS_DEADLINE_SECONDS', value: '200' },
-    ]));
+    const d = await deploy(
+      configFrom({
+        ...BASE,
+        UPDATE_POOLS_DEADLINE_SECONDS: '240',
+        PRICE_RUN_DEADLINE_SECONDS: '45',
+        DECORATE_POOLS_DEADLINE_SECONDS: '200',
+      }),
+    );
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template)
+      .containers[0] as Container;
+    expect(container.envs).toEqual(
+      expect.arrayContaining([
+        { name: 'UPDATE_POOLS_DEADLINE_SECONDS', value: '240' },
+        { name: 'PRICE_RUN_DEADLINE_SECONDS', value: '45' },
+        { name: 'DECORATE_POOLS_DEADLINE_SECONDS', value: '200' },
+      ]),
+    );
     const jobs = d.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
-    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['270s']));
+    expect(
+      new Set(jobs.filter((j) => j.httpTarget.uri.includes('/update-pools/')).map((j) => j.attemptDeadline)),
+    ).toEqual(new Set(['270s']));
     expect(jobs.find((j) => j.httpTarget.uri.endsWith('/price-tick'))?.attemptDeadline).toBe('75s');
     // The decoration's deadline bounds its gauge reads; the attempt keeps 300 s for the rest of the run.
-    expect(new Set(jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['300s']));
+    expect(
+      new Set(jobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline)),
+    ).toEqual(new Set(['300s']));
     const slow = await deploy(configFrom({ ...BASE, DECORATE_POOLS_DEADLINE_SECONDS: '600' }));
     const slowJobs = slow.ofType('gcp:cloudscheduler/job:Job').map((j) => j.inputs as unknown as SchedulerJob);
-    expect(new Set(slowJobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline))).toEqual(new Set(['630s']));
+    expect(
+      new Set(slowJobs.filter((j) => j.httpTarget.uri.includes('/decorate-pools/')).map((j) => j.attemptDeadline)),
+    ).toEqual(new Set(['630s']));
     // Cloud Run lets a request run as long as the longest attempt waits for it.
-    expect((slow.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout).toBe('630s');
-    expect((d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout).toBe('300s');
+    expect(
+      (slow.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout,
+    ).toBe('630s');
+    expect(
+      (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & { timeout?: string }).timeout,
+    ).toBe('300s');
     // Cloud Scheduler waits at most 30 min for an attempt.
-    expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(/UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/);
+    expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(
+      /UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/,
+    );
   });
 
   it('refuses edgeSecurity without a domain for the certificate', () => {
@@ -284,9 +364,16 @@ describe('Pulumi program variants', () => {
   });
 
   it('holds the price API key and any other key in Secret Manager, never as a plain value', async () => {
-    const gatewayUrl = 'https://gateway.thegraph.com/api/0123456789abcdef0123456789abcdef/subgraphs/id/C4ayEZP2yTXRAB8vSaTrgN4m9anTe9Mdm2ViyiAuV9TV';
-    const d = await deploy(configFrom(BASE, { secretEnv: ['SUBGRAPH_URL_1'], extraEnv: { PRICE_API_URL: 'https://pro-api.coingecko.com/api/v3' } }));
-    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0] as Container;
+    const gatewayUrl =
+      'https://gateway.thegraph.com/api/0123456789abcdef0123456789abcdef/subgraphs/id/C4ayEZP2yTXRAB8vSaTrgN4m9anTe9Mdm2ViyiAuV9TV';
+    const d = await deploy(
+      configFrom(BASE, {
+        secretEnv: ['SUBGRAPH_URL_1'],
+        extraEnv: { PRICE_API_URL: 'https://pro-api.coingecko.com/api/v3' },
+      }),
+    );
+    const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template)
+      .containers[0] as Container;
     const secrets = new Map(d.ofType('gcp:secretmanager/secret:Secret').map((s) => [s.inputs.secretId as string, s]));
     const grants = d.ofType('gcp:secretmanager/secretIamMember:SecretIamMember').map((g) => g.inputs.secretId);
     for (const name of ['PRICE_API_KEY', 'SUBGRAPH_URL_1']) {
@@ -299,17 +386,29 @@ describe('Pulumi program variants', () => {
     expect(d.outputs.secretIds).toHaveProperty('SUBGRAPH_URL_1');
 
     // A key handed over as a plain variable is refused, naming where it belongs.
-    expect(() => configFrom(BASE, { extraEnv: { PRICE_API_KEY: 'cg-key' } })).toThrow(/extraEnv: PRICE_API_KEY is set by the stack/);
-    expect(() => configFrom(BASE, { extraEnv: { SUBGRAPH_URL_1: gatewayUrl } })).toThrow(/extraEnv: SUBGRAPH_URL_1 carries a key; list it in secretEnv/);
-    expect(() => configFrom(BASE, { extraEnv: { RPC_URL_1: 'https://user:pass@rpc.example.org' } })).toThrow(/extraEnv: RPC_URL_1 carries a key/);
-    expect(() => configFrom(BASE, { extraEnv: { SOME_ACCESS_TOKEN: 'x' } })).toThrow(/extraEnv: SOME_ACCESS_TOKEN carries a key/);
+    expect(() => configFrom(BASE, { extraEnv: { PRICE_API_KEY: 'cg-key' } })).toThrow(
+      /extraEnv: PRICE_API_KEY is set by the stack/,
+    );
+    expect(() => configFrom(BASE, { extraEnv: { SUBGRAPH_URL_1: gatewayUrl } })).toThrow(
+      /extraEnv: SUBGRAPH_URL_1 carries a key; list it in secretEnv/,
+    );
+    expect(() => configFrom(BASE, { extraEnv: { RPC_URL_1: 'https://user:pass@rpc.example.org' } })).toThrow(
+      /extraEnv: RPC_URL_1 carries a key/,
+    );
+    expect(() => configFrom(BASE, { extraEnv: { SOME_ACCESS_TOKEN: 'x' } })).toThrow(
+      /extraEnv: SOME_ACCESS_TOKEN carries a key/,
+    );
     expect(() => configFrom(BASE, { secretEnv: ['NETWORKS'] })).toThrow(/secretEnv: NETWORKS is set by the stack/);
   });
 
   it('refuses intervals Cloud Scheduler cannot keep evenly, naming the key, before declaring anything', () => {
     const recorded = recordResources();
-    expect(() => createStack(configFrom({ ...BASE, UPDATE_POOLS_INTERVAL_IN_MINUTES: '7' }))).toThrow(/UPDATE_POOLS_INTERVAL_IN_MINUTES: 7 minutes/);
-    expect(() => createStack(configFrom({ ...BASE, DECORATE_POOLS_INTERVAL_IN_MINUTES: '0.5' }))).toThrow(/DECORATE_POOLS_INTERVAL_IN_MINUTES: expected a whole number/);
+    expect(() => createStack(configFrom({ ...BASE, UPDATE_POOLS_INTERVAL_IN_MINUTES: '7' }))).toThrow(
+      /UPDATE_POOLS_INTERVAL_IN_MINUTES: 7 minutes/,
+    );
+    expect(() => createStack(configFrom({ ...BASE, DECORATE_POOLS_INTERVAL_IN_MINUTES: '0.5' }))).toThrow(
+      /DECORATE_POOLS_INTERVAL_IN_MINUTES: expected a whole number/,
+    );
     expect(recorded).toHaveLength(0);
     expect(() => configFrom({ ...BASE, NETWORKS: '1,99999' })).toThrow(StackConfigError);
     expect(() => configFrom(BASE, { extraEnv: { STORE: 'sqlite' } })).toThrow(/STORE is set by the stack/);

@@ -58,7 +58,10 @@ export async function startLocalGoogleIssuer(): Promise<LocalGoogleIssuer> {
         exp: claims.exp ?? now + 3600,
       };
       const signingInput = `${b64url(header)}.${b64url(payload)}`;
-      const signature = alg === 'none' ? '' : sign('sha256', Buffer.from(signingInput), options.key ?? privateKey).toString('base64url');
+      const signature =
+        alg === 'none'
+          ? ''
+          : sign('sha256', Buffer.from(signingInput), options.key ?? privateKey).toString('base64url');
       return `${signingInput}.${signature}`;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -44,7 +44,9 @@ const jobEnv = (): Record<string, string> => ({
 beforeAll(async () => {
   issuer = await startLocalGoogleIssuer();
   subgraph = await startHttpFake((_req, res) => sendJson(res, 200, { data: { pools: [] } }));
-  prices = await startHttpFake((req, res) => sendJson(res, 200, req.url.includes('/simple/price') ? { ethereum: { usd: 3000 } } : {}));
+  prices = await startHttpFake((req, res) =>
+    sendJson(res, 200, req.url.includes('/simple/price') ? { ethereum: { usd: 3000 } } : {}),
+  );
   tasksApi = await startLocalCloudTasks();
   // The Cloud Tasks client in HTTP/1 fallback mode, pointed at the local stand-in.
   const queue = new CloudTasksQueue(
@@ -110,9 +112,24 @@ describe('internal job endpoints accept only Google ID tokens for this service f
 
   const refused: [string, () => string | undefined, number, RegExp][] = [
     ['no token', () => undefined, 401, /Authorization: Bearer/],
-    ['a token for another audience', () => issuer.signIdToken({ aud: 'https://other-service.a.run.app', email: SCHEDULER }), 401, /audience/],
-    ['a token of another account', () => issuer.signIdToken({ aud: SERVICE_URL, email: 'someone@else.iam.gserviceaccount.com' }), 403, /someone@else/],
-    ['a token whose email is not verified', () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER, emailVerified: false }), 403, /may not run/],
+    [
+      'a token for another audience',
+      () => issuer.signIdToken({ aud: 'https://other-service.a.run.app', email: SCHEDULER }),
+      401,
+      /audience/,
+    ],
+    [
+      'a token of another account',
+      () => issuer.signIdToken({ aud: SERVICE_URL, email: 'someone@else.iam.gserviceaccount.com' }),
+      403,
+      /someone@else/,
+    ],
+    [
+      'a token whose email is not verified',
+      () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER, emailVerified: false }),
+      403,
+      /may not run/,
+    ],
     [
       'an expired token',
       () => {
@@ -122,14 +139,34 @@ describe('internal job endpoints accept only Google ID tokens for this service f
       401,
       /expired/,
     ],
-    ['an unsigned token', () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER }, { alg: 'none' }), 401, /refused/],
-    ['a token signed with a key Google did not publish', () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER }, { key: issuer.foreignKey }), 401, /signed/],
-    ['a token from another issuer', () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER, iss: 'https://evil.example' }), 401, /accounts.google.com/],
+    [
+      'an unsigned token',
+      () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER }, { alg: 'none' }),
+      401,
+      /refused/,
+    ],
+    [
+      'a token signed with a key Google did not publish',
+      () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER }, { key: issuer.foreignKey }),
+      401,
+      /signed/,
+    ],
+    [
+      'a token from another issuer',
+      () => issuer.signIdToken({ aud: SERVICE_URL, email: SCHEDULER, iss: 'https://evil.example' }),
+      401,
+      /accounts.google.com/,
+    ],
     ['garbage', () => 'not-a-jwt', 401, /well-formed/],
   ];
 
   it.each(refused)('refuses %s with a JSON error and runs nothing', async (_name, token, status, message) => {
-    for (const path of ['/internal/jobs/update-prices', '/internal/jobs/update-pools/1', '/internal/jobs/decorate-pools/1', '/internal/jobs/price-tick']) {
+    for (const path of [
+      '/internal/jobs/update-prices',
+      '/internal/jobs/update-pools/1',
+      '/internal/jobs/decorate-pools/1',
+      '/internal/jobs/price-tick',
+    ]) {
       const res = await post(path, token());
       expect(res.status).toBe(status);
       expect(res.body).toEqual({ error: expect.stringMatching(message), code: status });
@@ -198,9 +235,14 @@ describe('price-tick', () => {
 
 describe('without configuration', () => {
   it('answers 503 naming the variables to set', async () => {
-    const bare = await startTestServer({ NETWORKS: '1' }, { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })] });
+    const bare = await startTestServer(
+      { NETWORKS: '1' },
+      { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })] },
+    );
     try {
-      const res = await request(bare.url).post('/internal/jobs/update-prices').set('Authorization', `Bearer ${schedulerToken()}`);
+      const res = await request(bare.url)
+        .post('/internal/jobs/update-prices')
+        .set('Authorization', `Bearer ${schedulerToken()}`);
       expect(res.status).toBe(503);
       expect(res.body.error).toMatch(/SERVICE_URL/);
     } finally {
@@ -211,33 +253,59 @@ describe('without configuration', () => {
 
 describe('unknown job paths and other methods', () => {
   const asked: [string, string, number, RegExp][] = [
-    ['POST', '/internal/jobs/nope', 404, /^no internal job at POST \/internal\/jobs\/nope; the jobs are POST \/internal\/jobs\/update-pools\/\{chainId\}, /],
+    [
+      'POST',
+      '/internal/jobs/nope',
+      404,
+      /^no internal job at POST \/internal\/jobs\/nope; the jobs are POST \/internal\/jobs\/update-pools\/\{chainId\}, /,
+    ],
     ['POST', '/internal/jobs/update-pools', 404, /^no internal job at POST \/internal\/jobs\/update-pools;/],
     ['GET', '/internal/jobs', 404, /^no internal job at GET \/internal\/jobs;/],
-    ['GET', '/internal/jobs/update-prices', 405, /^GET \/internal\/jobs\/update-prices is not allowed; internal jobs run with POST/],
+    [
+      'GET',
+      '/internal/jobs/update-prices',
+      405,
+      /^GET \/internal\/jobs\/update-prices is not allowed; internal jobs run with POST/,
+    ],
     ['PUT', '/internal/jobs/update-pools/1', 405, /^PUT \/internal\/jobs\/update-pools\/1 is not allowed/],
     ['DELETE', '/Internal/Jobs/Price-Tick', 405, /is not allowed; internal jobs run with POST/],
   ];
 
-  it.each(asked)('%s %s answers %i JSON before the caller check, configured or not, without an ERROR log', async (method, path, status, message) => {
-    let logText = '';
-    const logger = createLogger({ debug: false, destination: new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) }) });
-    const bare = await startTestServer({ NETWORKS: '1' }, { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })], logger });
-    try {
-      for (const url of [bare.url, app.url]) {
-        const res = await request(url)[method.toLowerCase() as 'get'](path);
-        expect({ url, status: res.status, body: res.body }).toEqual({ url, status, body: { error: expect.stringMatching(message), code: status } });
-        if (status === 405) expect(res.headers.allow).toBe('POST');
+  it.each(asked)(
+    '%s %s answers %i JSON before the caller check, configured or not, without an ERROR log',
+    async (method, path, status, message) => {
+      let logText = '';
+      const logger = createLogger({
+        debug: false,
+        destination: new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) }),
+      });
+      const bare = await startTestServer(
+        { NETWORKS: '1' },
+        { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })], logger },
+      );
+      try {
+        for (const url of [bare.url, app.url]) {
+          const res = await request(url)[method.toLowerCase() as 'get'](path);
+          expect({ url, status: res.status, body: res.body }).toEqual({
+            url,
+            status,
+            body: { error: expect.stringMatching(message), code: status },
+          });
+          if (status === 405) expect(res.headers.allow).toBe('POST');
+        }
+        const levels = logText
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { level: number }).level);
+        expect(levels.length).toBeGreaterThan(0);
+        expect(levels.filter((l) => l >= 50)).toEqual([]);
+      } finally {
+        await bare.close();
       }
-      const levels = logText.trim().split('\n').map((l) => (JSON.parse(l) as { level: number }).level);
-      expect(levels.length).toBeGreaterThan(0);
-      expect(levels.filter((l) => l >= 50)).toEqual([]);
-    } finally {
-      await bare.close();
-    }
-    expect(prices.received).toHaveLength(0);
-    expect(subgraph.received).toHaveLength(0);
-  });
+      expect(prices.received).toHaveLength(0);
+      expect(subgraph.received).toHaveLength(0);
+    },
+  );
 });
 
 describe('shared leases', () => {
@@ -253,9 +321,14 @@ describe('shared leases', () => {
       { features: [poolUpdateFeature, createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })] },
     );
     try {
-      const publicRun = request(both.url).post('/pools/1/update').then((r) => r);
+      const publicRun = request(both.url)
+        .post('/pools/1/update')
+        .then((r) => r);
       while (slowSubgraph.received.length === 0) await sleep(10);
-      const internal = request(both.url).post('/internal/jobs/update-pools/1').set('Authorization', `Bearer ${schedulerToken()}`).then((r) => r);
+      const internal = request(both.url)
+        .post('/internal/jobs/update-pools/1')
+        .set('Authorization', `Bearer ${schedulerToken()}`)
+        .then((r) => r);
       await sleep(300);
       release();
       expect((await publicRun).status).toBe(201);

@@ -26,7 +26,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const STATUS_NAMES: Record<number, string> = { 409: 'ALREADY_EXISTS', 503: 'UNAVAILABLE', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND' };
+const STATUS_NAMES: Record<number, string> = {
+  409: 'ALREADY_EXISTS',
+  503: 'UNAVAILABLE',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+};
 
 export async function startLocalCloudTasks(): Promise<LocalCloudTasks> {
   const requests: RecordedCreateTask[] = [];

@@ -50,7 +50,14 @@ describe('overlapping pool update and decoration', () => {
     await inner.commit(1, {
       pools: [POOL],
       tokens: [WETH, USDC].map((address, i) => ({
-        address, symbol: null, name: null, decimals: i === 0 ? 18 : 6, price: null, priceUsd: i === 0 ? '3000' : '1', lastUpdate: 1, noPriceData: false,
+        address,
+        symbol: null,
+        name: null,
+        decimals: i === 0 ? 18 : 6,
+        price: null,
+        priceUsd: i === 0 ? '3000' : '1',
+        lastUpdate: 1,
+        noPriceData: false,
       })),
       bumpPoolsVersion: true,
     });
@@ -66,7 +73,13 @@ describe('overlapping pool update and decoration', () => {
       if (updated || !change.pools?.some((p) => p.decoratedAt !== undefined)) return;
       updated = true;
       // Another instance's pool update lands first: a swap moved the balances.
-      const moved: StoredPool = { ...POOL, tokens: [{ ...POOL.tokens[0]!, balance: '11' }, { ...POOL.tokens[1]!, balance: '27300.5' }] };
+      const moved: StoredPool = {
+        ...POOL,
+        tokens: [
+          { ...POOL.tokens[0]!, balance: '11' },
+          { ...POOL.tokens[1]!, balance: '27300.5' },
+        ],
+      };
       await inner.commit(1, { pools: [moved], bumpPoolsVersion: true });
     });
     const ctx = await createContext(loadConfig({ NETWORKS: '1', DATA_DIR: dir }), { logger: silentLogger(), store });

@@ -33,19 +33,42 @@ describeWithSnapshot('pool decoration after seed + price run (mainnet snapshot)'
   let srv: TestServer;
   let dataDir: string;
   const now = Math.floor(Date.now() / 1000);
-  const env = () => ({ NETWORKS: '1', DATA_DIR: dataDir, PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '0' });
+  const env = () => ({
+    NETWORKS: '1',
+    DATA_DIR: dataDir,
+    PRICE_API_URL: fake.url,
+    PRICE_REQUESTS_PER_MINUTE: '600000',
+    PRICE_FRESHNESS_SECONDS: '0',
+  });
 
   beforeAll(async () => {
-    fake = await startFakePriceServer({ coins: { ethereum: ETH_USD }, tokens: { ethereum: { [MAINNET.USDC]: 1 } }, defaultTokenPrice: (_p, a) => syntheticPrice(a) });
+    fake = await startFakePriceServer({
+      coins: { ethereum: ETH_USD },
+      tokens: { ethereum: { [MAINNET.USDC]: 1 } },
+      defaultTokenPrice: (_p, a) => syntheticPrice(a),
+    });
     dataDir = mkdtempSync(join(tmpdir(), 'bps-decoration-'));
     const store = new SqliteStore(join(dataDir, SQLITE_FILE_NAME), 50);
     // A day ago the pool had traded 1,000,000 USD (1,000 in fees); now 3,000,000 (3,000). It is 3 days old.
     const withCounters = (volume: string, fees: string) =>
-      (loadSnapshotPools() as RawPool[]).map((p) => (p.id === WETH_USDC ? { ...p, totalSwapVolume: volume, totalSwapFee: fees, createTime: now - 3 * DAY } : p));
+      (loadSnapshotPools() as RawPool[]).map((p) =>
+        p.id === WETH_USDC ? { ...p, totalSwapVolume: volume, totalSwapFee: fees, createTime: now - 3 * DAY } : p,
+      );
     await seedStore(store, 1, withCounters('1000000', '1000'), now - DAY - 600);
     await seedStore(store, 1, withCounters('3000000', '3000'), now);
     // A point past retention, to be pruned.
-    await store.commit(1, { history: [{ poolId: WETH_USDC, timestamp: now - HISTORY_RETENTION_SECONDS - 7200, totalSwapVolume: '1', totalSwapFee: '0', totalShares: '1', priceRates: {} }] });
+    await store.commit(1, {
+      history: [
+        {
+          poolId: WETH_USDC,
+          timestamp: now - HISTORY_RETENTION_SECONDS - 7200,
+          totalSwapVolume: '1',
+          totalSwapFee: '0',
+          totalShares: '1',
+          priceRates: {},
+        },
+      ],
+    });
     srv = await startTestServer(env(), { store, features: [priceAndDecorationFeature] });
     await request(srv.url).post('/tokens/update/').expect(201);
   });
@@ -86,7 +109,9 @@ describeWithSnapshot('pool decoration after seed + price run (mainnet snapshot)'
     });
     expect(swapFees).toBeGreaterThan(0);
     // The subgraph fields are untouched.
-    expect(pool.tokens.map((t: { balance: string }) => t.balance)).toEqual(raw.tokens.map((t) => toPlainDecimal(t.balance)));
+    expect(pool.tokens.map((t: { balance: string }) => t.balance)).toEqual(
+      raw.tokens.map((t) => toPlainDecimal(t.balance)),
+    );
   });
 
   test('a second run with nothing new writes nothing and keeps the pools version', async () => {
@@ -99,14 +124,18 @@ describeWithSnapshot('pool decoration after seed + price run (mainnet snapshot)'
 
   test('runs once at a time per chain', async () => {
     const results = await Promise.allSettled([decoratePools(srv.ctx, 1), decoratePools(srv.ctx, 1)]);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(JobAlreadyRunning)]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([
+      expect.any(JobAlreadyRunning),
+    ]);
   });
 
   test('`npm run job -- decorate-pools --chain 1` and `update-prices` run once and print what changed', async () => {
     fake.setTokenPrice('ethereum', MAINNET.USDC, 1.01);
     const prices = await runCli('src/cli/job.ts', ['update-prices'], env());
     expect(prices.stderr).toBe('');
-    expect(prices.stdout).toMatch(/^chain 1: 336 tokens, 335 requested, 336 priced, 0 without price data, 0 in failed batches, 0 fresh, 1 changed$/m);
+    expect(prices.stdout).toMatch(
+      /^chain 1: 336 tokens, 335 requested, 336 priced, 0 without price data, 0 in failed batches, 0 fresh, 1 changed$/m,
+    );
     const decorated = await runCli('src/cli/job.ts', ['decorate-pools', '--chain', '1'], env());
     expect(decorated.code).toBe(0);
     expect(decorated.stdout).toMatch(/^chain 1: 372 pools, \d+ changed, \d+ with liquidity/m);
@@ -116,6 +145,8 @@ describeWithSnapshot('pool decoration after seed + price run (mainnet snapshot)'
     const raw = (loadSnapshotPools() as RawPool[]).find((p) => p.id === WETH_USDC)!;
     const usdc = raw.tokens.find((t) => t.address === MAINNET.USDC)!;
     const weth = raw.tokens.find((t) => t.address === MAINNET.WETH)!;
-    expect(pool.totalLiquidity).toBe(toPlainDecimal(new Big(usdc.balance).times('1.01').plus(new Big(weth.balance).times(ETH_USD)).toFixed()));
+    expect(pool.totalLiquidity).toBe(
+      toPlainDecimal(new Big(usdc.balance).times('1.01').plus(new Big(weth.balance).times(ETH_USD)).toFixed()),
+    );
   }, 60_000);
 });

@@ -19,7 +19,11 @@ test('a run lasting five lease lifetimes holds its lease throughout; another own
   const lease = { scope: '1', job: 'update-pools', ttlMs: TTL_MS };
   const otherTakes = () => store.acquireLease({ ...lease, owner: 'other-instance:1:run', nowMs: Date.now() });
   let release!: () => void;
-  const run = runExclusive(ctx, { ...lease, busyMessage: 'busy', now: Date.now }, () => new Promise<string>((resolve) => (release = () => resolve('done'))));
+  const run = runExclusive(
+    ctx,
+    { ...lease, busyMessage: 'busy', now: Date.now },
+    () => new Promise<string>((resolve) => (release = () => resolve('done'))),
+  );
 
   const refusedAt: boolean[] = [];
   for (let k = 0; k < 5; k++) {

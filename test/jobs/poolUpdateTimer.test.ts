@@ -28,12 +28,16 @@ describe('embedded pool-update schedule', () => {
   });
 
   const start = (env: Record<string, string>) =>
-    startTestServer({ NETWORKS: '1,137', SUBGRAPH_URL_1: mainnet.url, SUBGRAPH_URL_137: polygon.url, ...env }, {
-      background: true,
-      // Only this feature's timers: the other features' schedules have upstreams of their own.
-      features: [poolUpdateFeature],
-    });
-  const count = async (chainId: number) => ((await (await fetch(`${server!.url}/pools/${chainId}`)).json()) as unknown[]).length;
+    startTestServer(
+      { NETWORKS: '1,137', SUBGRAPH_URL_1: mainnet.url, SUBGRAPH_URL_137: polygon.url, ...env },
+      {
+        background: true,
+        // Only this feature's timers: the other features' schedules have upstreams of their own.
+        features: [poolUpdateFeature],
+      },
+    );
+  const count = async (chainId: number) =>
+    ((await (await fetch(`${server!.url}/pools/${chainId}`)).json()) as unknown[]).length;
 
   test('runs for every enabled chain at start and again every interval, never overlapping itself', async () => {
     // 0.005 minutes = 300 ms between the end of one run and the start of the next.

@@ -21,10 +21,18 @@ describe('two apps in one process', () => {
     const a = await startTestServer({ SUBGRAPH_URL_1: subgraph.url }, { features: [poolUpdateFeature] });
     const b = await startTestServer({ SUBGRAPH_URL_1: subgraph.url }, { features: [poolUpdateFeature] });
     let finish!: () => void;
-    const holding = runExclusive(a.ctx, { scope: '1', job: UPDATE_POOLS_JOB, busyMessage: 'busy', now: a.ctx.now }, () => new Promise<void>((r) => (finish = r)));
+    const holding = runExclusive(
+      a.ctx,
+      { scope: '1', job: UPDATE_POOLS_JOB, busyMessage: 'busy', now: a.ctx.now },
+      () => new Promise<void>((r) => (finish = r)),
+    );
     try {
       expect(await a.ctx.store.readLease('1', UPDATE_POOLS_JOB)).toBeDefined();
-      expect((await fetch(`${a.url}/pools/1/update`, { method: 'POST', signal: AbortSignal.timeout(300) }).catch(() => 'waiting'))).toBe('waiting');
+      expect(
+        await fetch(`${a.url}/pools/1/update`, { method: 'POST', signal: AbortSignal.timeout(300) }).catch(
+          () => 'waiting',
+        ),
+      ).toBe('waiting');
 
       expect((await fetch(`${b.url}/pools/1/update`, { method: 'POST' })).status).toBe(201);
       await b.close();
@@ -37,12 +45,15 @@ describe('two apps in one process', () => {
     }
   });
 
-  it('a failed job of an app without error tracking is not reported by another app\'s tracker', async () => {
+  it("a failed job of an app without error tracking is not reported by another app's tracker", async () => {
     const ingest = await startFakeSentryIngest();
     const failing = await FakeSubgraph.start([]);
     failing.faults = { failPage: 1 };
     const tracked = await startTestServer({ ERRORTRACKER_DSN: ingest.dsn }, { features: [errorTrackingFeature] });
-    const untracked = await startTestServer({ SUBGRAPH_URL_1: failing.url, SUBGRAPH_RETRIES: '0' }, { features: [poolUpdateFeature] });
+    const untracked = await startTestServer(
+      { SUBGRAPH_URL_1: failing.url, SUBGRAPH_RETRIES: '0' },
+      { features: [poolUpdateFeature] },
+    );
     try {
       expect((await fetch(`${untracked.url}/pools/1/update`, { method: 'POST' })).status).toBe(502);
       await new Promise((r) => setTimeout(r, 300));

@@ -24,7 +24,7 @@ describe('one pool update per chain at a time', () => {
     expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(30);
   });
 
-  test('a second update while one runs gets that run\'s failure (502 naming the subgraph), not a busy answer', async () => {
+  test("a second update while one runs gets that run's failure (502 naming the subgraph), not a busy answer", async () => {
     h = await startHarness(syntheticPools(30), { SUBGRAPH_RETRIES: '0' });
     h.fake.faults = { delayMs: 400, failPage: 1 };
     const [a, b] = await Promise.all([h.update(), h.update()]);
@@ -37,7 +37,15 @@ describe('one pool update per chain at a time', () => {
     h = await startHarness(syntheticPools(12));
     const store = h.server.ctx.store;
     const nowMs = Date.now();
-    expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'other-instance:1:run', ttlMs: 15_000, nowMs })).toBe(true);
+    expect(
+      await store.acquireLease({
+        scope: '1',
+        job: 'update-pools',
+        owner: 'other-instance:1:run',
+        ttlMs: 15_000,
+        nowMs,
+      }),
+    ).toBe(true);
     const update = h.update();
     await new Promise((r) => setTimeout(r, 700));
     expect(h.fake.requests).toBe(0);
@@ -49,8 +57,14 @@ describe('one pool update per chain at a time', () => {
   test('updates of different chains do not block each other', async () => {
     const mainnet = await FakeSubgraph.start(syntheticPools(10));
     const polygon = await FakeSubgraph.start(syntheticPools(12, { seed: 'polygon' }));
-    const server = await startTestServer({ NETWORKS: '1,137', SUBGRAPH_URL_1: mainnet.url, SUBGRAPH_URL_137: polygon.url });
-    h = { close: async () => Promise.all([server.close(), mainnet.close(), polygon.close()]).then(() => undefined) } as Harness;
+    const server = await startTestServer({
+      NETWORKS: '1,137',
+      SUBGRAPH_URL_1: mainnet.url,
+      SUBGRAPH_URL_137: polygon.url,
+    });
+    h = {
+      close: async () => Promise.all([server.close(), mainnet.close(), polygon.close()]).then(() => undefined),
+    } as Harness;
     mainnet.faults.delayMs = 300;
     polygon.faults.delayMs = 300;
     const [r1, r137] = await Promise.all([
@@ -67,14 +81,24 @@ describe('one pool update per chain at a time', () => {
     // The clock stands still, so the dead lease never frees while a caller waits: it gives up at its deadline.
     h = await startHarness(syntheticPools(20), { UPDATE_POOLS_DEADLINE_SECONDS: '1' }, { now: () => nowMs });
     // Another instance took the lease and crashed: nobody renews or releases it.
-    const taken = await h.server.ctx.store.acquireLease({ scope: '1', job: 'update-pools', owner: '10.0.0.7:4242:abcd1234:run00001', ttlMs: 15_000, nowMs });
+    const taken = await h.server.ctx.store.acquireLease({
+      scope: '1',
+      job: 'update-pools',
+      owner: '10.0.0.7:4242:abcd1234:run00001',
+      ttlMs: 15_000,
+      nowMs,
+    });
     expect(taken).toBe(true);
 
     nowMs += 3_000;
     const blocked = await h.update();
     expect({ status: blocked.status, json: blocked.json, retryAfter: blocked.retryAfter }).toEqual({
       status: 503,
-      json: { error: 'a pool update for chain 1 is already running (since 2026-01-01T00:00:00.000Z on instance 10.0.0.7:4242:abcd1234); retry after 12 s', code: 503 },
+      json: {
+        error:
+          'a pool update for chain 1 is already running (since 2026-01-01T00:00:00.000Z on instance 10.0.0.7:4242:abcd1234); retry after 12 s',
+        code: 503,
+      },
       retryAfter: '12',
     });
     nowMs += 11_999;
@@ -92,11 +116,22 @@ describe('one pool update per chain at a time', () => {
     const fake = await FakeSubgraph.start(syntheticPools(5));
     fake.faults.delayMs = 120_000;
     const dataDir = mkdtempSync(join(tmpdir(), 'bps-crash-'));
-    h = { close: async () => { await fake.close(); rmSync(dataDir, { recursive: true, force: true }); } } as Harness;
+    h = {
+      close: async () => {
+        await fake.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    } as Harness;
     // The job command in its own process, as an instance running the job would be.
     const holder = spawn(process.execPath, ['--import', 'tsx', 'src/cli/job.ts', 'update-pools', '--chain', '1'], {
       cwd: ROOT,
-      env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, NETWORKS: '1', DATA_DIR: dataDir, SUBGRAPH_URL_1: fake.url },
+      env: {
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+        HOME: process.env.HOME,
+        NETWORKS: '1',
+        DATA_DIR: dataDir,
+        SUBGRAPH_URL_1: fake.url,
+      },
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => holder.once('exit', resolve));
@@ -118,7 +153,10 @@ describe('one pool update per chain at a time', () => {
     }
     // A service on the same data, asked right after the crash: it waits out the dead lease and runs.
     fake.faults.delayMs = 0;
-    const server = await startTestServer({ NETWORKS: '1', SUBGRAPH_URL_1: fake.url }, { store: new SqliteStore(join(dataDir, SQLITE_FILE_NAME), 50) });
+    const server = await startTestServer(
+      { NETWORKS: '1', SUBGRAPH_URL_1: fake.url },
+      { store: new SqliteStore(join(dataDir, SQLITE_FILE_NAME), 50) },
+    );
     try {
       const res = await fetch(`${server.url}/pools/1/update`, { method: 'POST' });
       expect(res.status).toBe(201);

@@ -39,7 +39,12 @@ describe('pool update when the subgraph misbehaves', () => {
     expect(res.status).toBe(502);
     expect(res.json).toEqual({ error: expect.stringContaining('subgraph: answered HTTP 500'), code: 502 });
     // Page 1 (with its change) was read, then page 2 was tried 1 + 2 retries times.
-    expect(h.fake.queries.map((q) => [q.page, q.outcome])).toEqual([[1, 'served'], [2, '500'], [2, '500'], [2, '500']]);
+    expect(h.fake.queries.map((q) => [q.page, q.outcome])).toEqual([
+      [1, 'served'],
+      [2, '500'],
+      [2, '500'],
+      [2, '500'],
+    ]);
     await expectUnchanged();
   });
 
@@ -72,7 +77,12 @@ describe('pool update when the subgraph misbehaves', () => {
     const started = Date.now();
     const res = await h.update();
     expect(res.status).toBe(502);
-    expect(res.json).toEqual({ error: expect.stringContaining("subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)"), code: 502 });
+    expect(res.json).toEqual({
+      error: expect.stringContaining(
+        "subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)",
+      ),
+      code: 502,
+    });
     // The default per-request timeout (30 s) and retries would have taken minutes.
     expect(Date.now() - started).toBeLessThan(5_000);
     await expectUnchanged();
@@ -95,12 +105,13 @@ describe('pool update when the subgraph misbehaves', () => {
     await expectUnchanged();
   });
 
-  test('a GraphQL errors array on page 3: 502 with the subgraph\'s message; nothing stored', async () => {
+  test("a GraphQL errors array on page 3: 502 with the subgraph's message; nothing stored", async () => {
     h.fake.faults.graphqlErrors = { message: 'indexing_error: store error: deadlock detected', page: 3 };
     const res = await h.update();
     expect(res.status).toBe(502);
     expect(res.json).toEqual({
-      error: 'upstream failed: subgraph: answered with GraphQL errors: indexing_error: store error: deadlock detected; nothing was changed, retry later',
+      error:
+        'upstream failed: subgraph: answered with GraphQL errors: indexing_error: store error: deadlock detected; nothing was changed, retry later',
       code: 502,
     });
     await expectUnchanged();

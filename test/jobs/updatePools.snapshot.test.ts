@@ -36,7 +36,9 @@ describeWithSnapshot('pool update against a subgraph serving the mainnet snapsho
     const pools = (await h.getJson('/pools/1')).body as ViewPool[];
     expect(pools.map((p) => p.id).sort()).toEqual(listed.map((p) => p.id));
     const first = pools.find((p) => p.id === listed[0]!.id)!;
-    expect(first.tokens.map((t) => t.balance)).toEqual(listed[0]!.tokens.map((t) => unitsToDecimal(decimalToUnits(t.balance, t.decimals), t.decimals)));
+    expect(first.tokens.map((t) => t.balance)).toEqual(
+      listed[0]!.tokens.map((t) => unitsToDecimal(decimalToUnits(t.balance, t.decimals), t.decimals)),
+    );
 
     const tokens = (await h.getJson('/tokens/1')).body as { address: string }[];
     const expected = new Set(listed.flatMap((p) => p.tokens.map((t) => t.address.toLowerCase())));
@@ -101,7 +103,9 @@ describeWithSnapshot('pool update against a subgraph serving the mainnet snapsho
   test('the update-pools job command reports what changed', async () => {
     const lines = await JOB_COMMANDS['update-pools']!.run(h.server.ctx, 1);
     const version = (await h.server.ctx.store.getMeta(1)).poolsVersion;
-    expect(lines.at(-1)).toContain(`chain 1: ${listed.length - 1} pools fetched in 1 pages, 0 written, 0 removed, 0 skipped, 0 tokens added`);
+    expect(lines.at(-1)).toContain(
+      `chain 1: ${listed.length - 1} pools fetched in 1 pages, 0 written, 0 removed, 0 skipped, 0 tokens added`,
+    );
     expect(lines.at(-1)).toContain(`poolsVersion ${version}`);
   });
 });
@@ -122,10 +126,19 @@ describeWithSnapshot('pool update when the subgraph also lists empty pools', () 
     expect(pools).toHaveLength(372);
     // Routable means some token other than the pool's own BPT has a balance.
     const emptyIds = file
-      .filter((p) => p.tokens.every((t) => t.address.toLowerCase() === p.address.toLowerCase() || compareDecimal(t.balance, '0') === 0))
+      .filter((p) =>
+        p.tokens.every(
+          (t) => t.address.toLowerCase() === p.address.toLowerCase() || compareDecimal(t.balance, '0') === 0,
+        ),
+      )
       .map((p) => p.id)
       .sort();
     expect(emptyIds.length).toBeGreaterThanOrEqual(31);
-    expect(pools.filter((p) => !p.routable).map((p) => p.id).sort()).toEqual(emptyIds);
+    expect(
+      pools
+        .filter((p) => !p.routable)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(emptyIds);
   });
 });

@@ -31,7 +31,10 @@ describe('pool update of a 10,000-pool subgraph', () => {
     const expected = new Map(pools.flatMap((p) => p.tokens.map((t) => [t.address, t] as const)));
     expect(tokens).toHaveLength(expected.size);
     for (const t of tokens) {
-      expect({ symbol: t.symbol, decimals: t.decimals }).toEqual({ symbol: expected.get(t.address)!.symbol, decimals: expected.get(t.address)!.decimals });
+      expect({ symbol: t.symbol, decimals: t.decimals }).toEqual({
+        symbol: expected.get(t.address)!.symbol,
+        decimals: expected.get(t.address)!.decimals,
+      });
     }
   });
 });

@@ -16,7 +16,12 @@ const pools = syntheticPools(12, { tokenCount: 4 }).map((p) => ({
   ...p,
   tokens: p.tokens.map((t) => ({ ...t, symbol: null, name: null })),
 }));
-const [plain, oldStyle, reverting, noCode] = universe as [typeof universe[number], typeof universe[number], typeof universe[number], typeof universe[number]];
+const [plain, oldStyle, reverting, noCode] = universe as [
+  (typeof universe)[number],
+  (typeof universe)[number],
+  (typeof universe)[number],
+  (typeof universe)[number],
+];
 
 describe('token metadata for tokens the subgraph describes only by address', () => {
   let h: Harness;
@@ -43,7 +48,11 @@ describe('token metadata for tokens the subgraph describes only by address', () 
     expect(report.tokensFromChain).toBe(2);
 
     const byAddress = await tokens();
-    expect(byAddress.get(plain.address)).toMatchObject({ symbol: 'USDX', name: 'USD Example', decimals: plain.decimals });
+    expect(byAddress.get(plain.address)).toMatchObject({
+      symbol: 'USDX',
+      name: 'USD Example',
+      decimals: plain.decimals,
+    });
     expect(byAddress.get(oldStyle.address)).toMatchObject({ symbol: 'MKR', name: 'Maker' });
     expect(byAddress.get(reverting.address)).toMatchObject({ symbol: null, name: null, decimals: reverting.decimals });
     expect(byAddress.get(noCode.address)).toMatchObject({ symbol: null, name: null });

@@ -37,7 +37,12 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
       apiKey: API_KEY,
     });
     srv = await startTestServer(
-      { PRICE_API_URL: fake.url, PRICE_API_KEY: API_KEY, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '0' },
+      {
+        PRICE_API_URL: fake.url,
+        PRICE_API_KEY: API_KEY,
+        PRICE_REQUESTS_PER_MINUTE: '600000',
+        PRICE_FRESHNESS_SECONDS: '0',
+      },
       { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [priceAndDecorationFeature] },
     );
   });
@@ -55,7 +60,12 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
     const stored = await tokens(srv);
     expect(new Set(stored.keys())).toEqual(allTokens);
     for (const t of stored.values()) {
-      expect(t).toMatchObject({ price: expect.any(String), priceUsd: expect.any(String), noPriceData: false, lastUpdate: expect.any(Number) });
+      expect(t).toMatchObject({
+        price: expect.any(String),
+        priceUsd: expect.any(String),
+        noPriceData: false,
+        lastUpdate: expect.any(Number),
+      });
     }
     expect(stored.get(MAINNET.WETH)).toMatchObject({ price: '1', priceUsd: '2500' });
     expect(stored.get(MAINNET.USDC)).toMatchObject({ price: '0.0004', priceUsd: '1' });
@@ -110,7 +120,12 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
     const version = (await srv.ctx.store.getMeta(1)).tokensVersion;
     fake.setCoinPrice('ethereum', 3000);
     const wrongKey = await startTestServer(
-      { PRICE_API_URL: fake.url, PRICE_API_KEY: 'wrong', PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '0' },
+      {
+        PRICE_API_URL: fake.url,
+        PRICE_API_KEY: 'wrong',
+        PRICE_REQUESTS_PER_MINUTE: '600000',
+        PRICE_FRESHNESS_SECONDS: '0',
+      },
       { store: srv.ctx.store, features: [priceAndDecorationFeature] },
     );
     try {
@@ -127,23 +142,41 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
 
   test('two concurrent POST /tokens/update/: the second waits for the first and answers its result (201), one run', async () => {
     fake.delayMs = 300;
-    const [a, b] = await Promise.all([request(srv.url).post('/tokens/update/'), request(srv.url).post('/tokens/update/')]);
+    const [a, b] = await Promise.all([
+      request(srv.url).post('/tokens/update/'),
+      request(srv.url).post('/tokens/update/'),
+    ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(fake.tokenRequests()).toHaveLength(Math.ceil((allTokens.size - 1) / 50));
   });
 });
 
-describe('a manual price update while the embedded timer\'s run is in flight', () => {
+describe("a manual price update while the embedded timer's run is in flight", () => {
   test('waits for that run and answers 201 once its prices are stored', async () => {
     const fake = await startFakePriceServer({ defaultTokenPrice: () => 2 });
     fake.delayMs = 600;
-    const usdc = { address: MAINNET.USDC, symbol: 'USDC', name: null, decimals: 6, price: null, priceUsd: null, lastUpdate: null, noPriceData: false };
+    const usdc = {
+      address: MAINNET.USDC,
+      symbol: 'USDC',
+      name: null,
+      decimals: 6,
+      price: null,
+      priceUsd: null,
+      lastUpdate: null,
+      noPriceData: false,
+    };
     const dir = mkdtempSync(join(tmpdir(), 'bps-prices-'));
     const store = new SqliteStore(join(dir, 'store.sqlite'), 50);
     await store.commit(1, { tokens: [usdc], bumpTokensVersion: true });
     // The 30 s timer's first run starts with the service.
     const srv = await startTestServer(
-      { PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '3600', PRICE_INTERVAL_SECONDS: '30', DECORATE_POOLS_INTERVAL_IN_MINUTES: '0' },
+      {
+        PRICE_API_URL: fake.url,
+        PRICE_REQUESTS_PER_MINUTE: '600000',
+        PRICE_FRESHNESS_SECONDS: '3600',
+        PRICE_INTERVAL_SECONDS: '30',
+        DECORATE_POOLS_INTERVAL_IN_MINUTES: '0',
+      },
       { store, background: true, features: [priceAndDecorationFeature] },
     );
     try {
@@ -164,10 +197,25 @@ describe('a manual price update while the embedded timer\'s run is in flight', (
 describe('token price freshness', () => {
   test('tokens priced within PRICE_FRESHNESS_SECONDS are not asked for again', async () => {
     const fake = await startFakePriceServer({ defaultTokenPrice: () => 2 });
-    const usdc = { address: MAINNET.USDC, symbol: 'USDC', name: null, decimals: 6, price: null, priceUsd: null, lastUpdate: null, noPriceData: false };
-    const srv = await startTestServer({ PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '3600' }, { features: [] });
+    const usdc = {
+      address: MAINNET.USDC,
+      symbol: 'USDC',
+      name: null,
+      decimals: 6,
+      price: null,
+      priceUsd: null,
+      lastUpdate: null,
+      noPriceData: false,
+    };
+    const srv = await startTestServer(
+      { PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '3600' },
+      { features: [] },
+    );
     try {
-      await srv.ctx.store.commit(1, { tokens: [usdc, { ...usdc, address: MAINNET.DAI, symbol: 'DAI', decimals: 18 }], bumpTokensVersion: true });
+      await srv.ctx.store.commit(1, {
+        tokens: [usdc, { ...usdc, address: MAINNET.DAI, symbol: 'DAI', decimals: 18 }],
+        bumpTokensVersion: true,
+      });
       const first = await updatePrices(srv.ctx);
       expect(first.chains[0]).toMatchObject({ requested: 2, priced: 2, changed: 2 });
       const second = await updatePrices(srv.ctx);
@@ -181,14 +229,28 @@ describe('token price freshness', () => {
 });
 
 describe('when the price API misbehaves, the last prices are kept', () => {
-  const usdc = { address: MAINNET.USDC, symbol: 'USDC', name: null, decimals: 6, price: '0.0004', priceUsd: '1', lastUpdate: 1_700_000_000_000, noPriceData: false };
+  const usdc = {
+    address: MAINNET.USDC,
+    symbol: 'USDC',
+    name: null,
+    decimals: 6,
+    price: '0.0004',
+    priceUsd: '1',
+    lastUpdate: 1_700_000_000_000,
+    noPriceData: false,
+  };
   const dai = { ...usdc, address: MAINNET.DAI, symbol: 'DAI', decimals: 18 };
   let fake: FakePriceServer;
   let srv: TestServer;
   beforeAll(async () => {
     fake = await startFakePriceServer({ defaultTokenPrice: () => 2 });
     srv = await startTestServer(
-      { PRICE_API_URL: fake.url, PRICE_REQUESTS_PER_MINUTE: '600000', PRICE_FRESHNESS_SECONDS: '0', PRICE_RUN_DEADLINE_SECONDS: '2' },
+      {
+        PRICE_API_URL: fake.url,
+        PRICE_REQUESTS_PER_MINUTE: '600000',
+        PRICE_FRESHNESS_SECONDS: '0',
+        PRICE_RUN_DEADLINE_SECONDS: '2',
+      },
       { features: [priceAndDecorationFeature] },
     );
     await srv.ctx.store.commit(1, { tokens: [usdc, dai], bumpTokensVersion: true });
@@ -202,13 +264,19 @@ describe('when the price API misbehaves, the last prices are kept', () => {
   test.each([
     ['an object keyed by something else', { status: { error_code: 0, error_message: 'maintenance' } }],
     ['an array', [{ usd: 2 }]],
-    ['prices that are not numbers', { ethereum: { usd: 'soon' }, [MAINNET.USDC]: { usd: 'soon' }, [MAINNET.DAI]: { usd: 'soon' } }],
+    [
+      'prices that are not numbers',
+      { ethereum: { usd: 'soon' }, [MAINNET.USDC]: { usd: 'soon' }, [MAINNET.DAI]: { usd: 'soon' } },
+    ],
   ])('200 with %s: 502 naming the price API and its answer, no price changed', async (_what, body) => {
     fake.failNext({ status: 200, body }, 1000);
     const before = await tokens(srv);
     const res = await request(srv.url).post('/tokens/update/');
     expect(res.status).toBe(502);
-    expect(res.body).toEqual({ error: expect.stringMatching(/price API: answered \/simple\/\S+ with JSON of an unexpected shape/), code: 502 });
+    expect(res.body).toEqual({
+      error: expect.stringMatching(/price API: answered \/simple\/\S+ with JSON of an unexpected shape/),
+      code: 502,
+    });
     expect(await tokens(srv)).toEqual(before);
   });
 

@@ -32,10 +32,30 @@ export interface DiffResult {
   readonly sorMs: number;
 }
 
-const NO_NODE = new Proxy({}, { get: (_t, p) => (p === 'then' ? undefined : () => { throw new Error('no node'); }) }) as Provider;
+const NO_NODE = new Proxy(
+  {},
+  {
+    get: (_t, p) =>
+      p === 'then'
+        ? undefined
+        : () => {
+            throw new Error('no node');
+          },
+  },
+) as Provider;
 
-export async function compareWithSor(pools: SubgraphPoolBase[], chain: { id: number; vault: string; wrappedNative: string }, cases: readonly DiffCase[], timestamp: number): Promise<DiffResult[]> {
-  const sor = new SOR(NO_NODE, sorConfigFor(chain), { getPools: async () => structuredClone(pools) }, { getNativeAssetPriceInToken: async () => '0' });
+export async function compareWithSor(
+  pools: SubgraphPoolBase[],
+  chain: { id: number; vault: string; wrappedNative: string },
+  cases: readonly DiffCase[],
+  timestamp: number,
+): Promise<DiffResult[]> {
+  const sor = new SOR(
+    NO_NODE,
+    sorConfigFor(chain),
+    { getPools: async () => structuredClone(pools) },
+    { getNativeAssetPriceInToken: async () => '0' },
+  );
   await sor.fetchPools();
   const engine = new EngineRouter(chain, pools);
   engine.engineAt(timestamp);
@@ -47,16 +67,39 @@ export async function compareWithSor(pools: SubgraphPoolBase[], chain: { id: num
     t = performance.now();
     let info;
     try {
-      info = await sor.getSwaps(c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount), { gasPrice: BigNumber.from(0), timestamp, forceRefresh: false });
+      info = await sor.getSwaps(
+        c.sellToken,
+        c.buyToken,
+        c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut,
+        BigNumber.from(c.amount),
+        { gasPrice: BigNumber.from(0), timestamp, forceRefresh: false },
+      );
     } catch {
       info = undefined;
     }
     const sorMs = performance.now() - t;
-    const exact = info && info.swaps.length > 0 ? exactOfSorRoute(c.orderKind, info, pools, chain.wrappedNative, timestamp) : undefined;
-    const sorAmount = info && info.swaps.length > 0 ? (exact !== undefined && exact > 0n ? exact : info.returnAmount.toBigInt()) : 0n;
+    const exact =
+      info && info.swaps.length > 0
+        ? exactOfSorRoute(c.orderKind, info, pools, chain.wrappedNative, timestamp)
+        : undefined;
+    const sorAmount =
+      info && info.swaps.length > 0 ? (exact !== undefined && exact > 0n ? exact : info.returnAmount.toBigInt()) : 0n;
     const oursAmount = BigInt(ours.info.returnAmount);
-    const gain = sorAmount === 0n ? (oursAmount > 0n ? Infinity : 0) : (c.orderKind === 'sell' ? 1 : -1) * (Number(oursAmount - sorAmount) / Number(sorAmount));
-    out.push({ c, ours: oursAmount, sor: sorAmount, sorExact: exact !== undefined && exact > 0n, gain: c.orderKind === 'buy' && oursAmount === 0n && sorAmount > 0n ? -Infinity : gain, oursMs, sorMs });
+    const gain =
+      sorAmount === 0n
+        ? oursAmount > 0n
+          ? Infinity
+          : 0
+        : (c.orderKind === 'sell' ? 1 : -1) * (Number(oursAmount - sorAmount) / Number(sorAmount));
+    out.push({
+      c,
+      ours: oursAmount,
+      sor: sorAmount,
+      sorExact: exact !== undefined && exact > 0n,
+      gain: c.orderKind === 'buy' && oursAmount === 0n && sorAmount > 0n ? -Infinity : gain,
+      oursMs,
+      sorMs,
+    });
   }
   return out;
 }
@@ -65,7 +108,10 @@ export async function compareWithSor(pools: SubgraphPoolBase[], chain: { id: num
  * Every ordered pair of `tokens`, both kinds, at one of `ethAmounts` taken in turn (whole units
  * scaled by the token's price), so the sizes spread over the pairs without multiplying the cases.
  */
-export function pairCases(tokens: readonly { name: string; address: string; decimals: number; unitsPerEth: number }[], ethAmounts: readonly number[]): DiffCase[] {
+export function pairCases(
+  tokens: readonly { name: string; address: string; decimals: number; unitsPerEth: number }[],
+  ethAmounts: readonly number[],
+): DiffCase[] {
   const cases: DiffCase[] = [];
   let turn = 0;
   for (const a of tokens) {
@@ -75,9 +121,15 @@ export function pairCases(tokens: readonly { name: string; address: string; deci
         for (const orderKind of ['sell', 'buy'] as const) {
           const t = orderKind === 'sell' ? a : b;
           const whole = eth * t.unitsPerEth;
-          const amount = BigInt(Math.round(whole * 1e6)) * 10n ** BigInt(t.decimals) / 1_000_000n;
+          const amount = (BigInt(Math.round(whole * 1e6)) * 10n ** BigInt(t.decimals)) / 1_000_000n;
           if (amount <= 0n) continue;
-          cases.push({ name: `${orderKind} ${whole.toPrecision(3)} ${t.name} (${a.name} -> ${b.name})`, sellToken: a.address, buyToken: b.address, orderKind, amount: amount.toString() });
+          cases.push({
+            name: `${orderKind} ${whole.toPrecision(3)} ${t.name} (${a.name} -> ${b.name})`,
+            sellToken: a.address,
+            buyToken: b.address,
+            orderKind,
+            amount: amount.toString(),
+          });
         }
       }
     }

@@ -21,8 +21,13 @@ const MAINNET = chainById(1)!;
  */
 export function directPools(raw: unknown[]): SubgraphPoolBase[] {
   return (raw as SubgraphPoolBase[])
-    .filter((p) => p.tokens.some((t) => t.address.toLowerCase() !== p.address.toLowerCase() && !isZeroDecimal(String(t.balance))))
-    .map((p) => ({ ...p, tokens: p.tokens.map((t) => ({ ...t, balance: toPlainDecimal(String(t.balance), t.decimals) })) }));
+    .filter((p) =>
+      p.tokens.some((t) => t.address.toLowerCase() !== p.address.toLowerCase() && !isZeroDecimal(String(t.balance))),
+    )
+    .map((p) => ({
+      ...p,
+      tokens: p.tokens.map((t) => ({ ...t, balance: toPlainDecimal(String(t.balance), t.decimals) })),
+    }));
 }
 
 export interface DirectOptions {
@@ -34,14 +39,26 @@ export interface DirectOptions {
   readonly provider?: Provider;
 }
 
-export async function directQuote(pools: SubgraphPoolBase[], c: Pick<QuoteCase, 'sellToken' | 'buyToken' | 'orderKind' | 'amount' | 'gasPrice'>, o: DirectOptions): Promise<SwapInfo> {
+export async function directQuote(
+  pools: SubgraphPoolBase[],
+  c: Pick<QuoteCase, 'sellToken' | 'buyToken' | 'orderKind' | 'amount' | 'gasPrice'>,
+  o: DirectOptions,
+): Promise<SwapInfo> {
   const config = { ...sorConfigFor(MAINNET), chainId: o.chainId ?? 1 };
-  const sor = new SOR(o.provider ?? ({} as Provider), config, { getPools: async () => structuredClone(pools) }, {
-    getNativeAssetPriceInToken: async (t: string) => nativePriceInToken(o.pricesInEth?.[t.toLowerCase()]),
-  });
+  const sor = new SOR(
+    o.provider ?? ({} as Provider),
+    config,
+    { getPools: async () => structuredClone(pools) },
+    {
+      getNativeAssetPriceInToken: async (t: string) => nativePriceInToken(o.pricesInEth?.[t.toLowerCase()]),
+    },
+  );
   await sor.fetchPools();
   return sor.getSwaps(
-    c.sellToken, c.buyToken, c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut, BigNumber.from(c.amount),
+    c.sellToken,
+    c.buyToken,
+    c.orderKind === 'sell' ? SwapTypes.SwapExactIn : SwapTypes.SwapExactOut,
+    BigNumber.from(c.amount),
     { gasPrice: BigNumber.from(c.gasPrice), timestamp: o.timestamp },
   );
 }

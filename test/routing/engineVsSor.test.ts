@@ -18,13 +18,22 @@ const TOLERANCE = 1e-7;
 const MAINNET = chainById(1)!;
 
 function worse(results: readonly DiffResult[]): string[] {
-  return results.filter((r) => r.sor > 0n && r.gain < -TOLERANCE).map((r) => `${r.c.name}: ours ${r.ours} vs SOR ${r.sor}${r.sorExact ? '' : ' (SOR estimate)'} (${r.gain.toExponential(2)})`);
+  return results
+    .filter((r) => r.sor > 0n && r.gain < -TOLERANCE)
+    .map(
+      (r) =>
+        `${r.c.name}: ours ${r.ours} vs SOR ${r.sor}${r.sorExact ? '' : ' (SOR estimate)'} (${r.gain.toExponential(2)})`,
+    );
 }
 
 describeWithSnapshot('engine vs @balancer-labs/sor on the mainnet snapshot', () => {
   let results: DiffResult[];
   beforeAll(async () => {
-    const tokens = (Object.keys(TOKENS) as TokenName[]).map((name) => ({ name, ...TOKENS[name], unitsPerEth: 1 / Number(PRICES_IN_ETH[name]) }));
+    const tokens = (Object.keys(TOKENS) as TokenName[]).map((name) => ({
+      name,
+      ...TOKENS[name],
+      unitsPerEth: 1 / Number(PRICES_IN_ETH[name]),
+    }));
     const cases = [...QUOTE_CASES, ...pairCases(tokens, [0.01, 1, 100])];
     results = await compareWithSor(directPools(loadSnapshotPools()), MAINNET, cases, TIMESTAMP);
   }, 120_000);
@@ -40,11 +49,17 @@ describeWithSnapshot('engine vs @balancer-labs/sor on the mainnet snapshot', () 
 });
 
 describe('engine vs @balancer-labs/sor on synthetic universes', () => {
-  test.each(['alpha', 'beta', 'gamma'])('universe %s: no case worse than the SOR', async (seed) => {
-    const pools = directPools(syntheticPools(60, { seed, tokenCount: 16 }) as unknown[]);
-    const tokens = syntheticTokens({ seed, tokenCount: 16 }).slice(0, 6).map((t) => ({ name: t.symbol, address: t.address, decimals: t.decimals, unitsPerEth: 1 }));
-    const results = await compareWithSor(pools, MAINNET, pairCases(tokens, [1, 100, 10000]), TIMESTAMP);
-    expect(worse(results)).toEqual([]);
-    expect(results.filter((r) => r.sor > 0n && r.ours === 0n).map((r) => r.c.name)).toEqual([]);
-  }, 60_000);
+  test.each(['alpha', 'beta', 'gamma'])(
+    'universe %s: no case worse than the SOR',
+    async (seed) => {
+      const pools = directPools(syntheticPools(60, { seed, tokenCount: 16 }) as unknown[]);
+      const tokens = syntheticTokens({ seed, tokenCount: 16 })
+        .slice(0, 6)
+        .map((t) => ({ name: t.symbol, address: t.address, decimals: t.decimals, unitsPerEth: 1 }));
+      const results = await compareWithSor(pools, MAINNET, pairCases(tokens, [1, 100, 10000]), TIMESTAMP);
+      expect(worse(results)).toEqual([]);
+      expect(results.filter((r) => r.sor > 0n && r.ours === 0n).map((r) => r.c.name)).toEqual([]);
+    },
+    60_000,
+  );
 });

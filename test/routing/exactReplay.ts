@@ -10,18 +10,34 @@ import { specFromRoutingPool } from '../../src/routing/poolSpecs';
  */
 const built = new WeakMap<readonly SubgraphPoolBase[], { timestamp: number; models: Map<string, PoolModel> }>();
 
-export function exactOfSorRoute(kind: 'sell' | 'buy', info: SwapInfo, pools: readonly SubgraphPoolBase[], wrappedNative: string, timestamp: number): bigint | undefined {
+export function exactOfSorRoute(
+  kind: 'sell' | 'buy',
+  info: SwapInfo,
+  pools: readonly SubgraphPoolBase[],
+  wrappedNative: string,
+  timestamp: number,
+): bigint | undefined {
   let entry = built.get(pools);
   if (entry?.timestamp !== timestamp) {
-    entry = { timestamp, models: new Map(buildModels(pools.map(specFromRoutingPool), { timestamp }).models.map((m) => [m.id, m])) };
+    entry = {
+      timestamp,
+      models: new Map(buildModels(pools.map(specFromRoutingPool), { timestamp }).models.map((m) => [m.id, m])),
+    };
     built.set(pools, entry);
   }
   const models = entry.models;
   const assets = info.tokenAddresses.map((a) => (/^0x0{40}$/.test(a) ? wrappedNative : a.toLowerCase()));
-  const steps = info.swaps.map((s) => ({ poolId: s.poolId.toLowerCase(), assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: BigInt(s.amount) }));
+  const steps = info.swaps.map((s) => ({
+    poolId: s.poolId.toLowerCase(),
+    assetInIndex: s.assetInIndex,
+    assetOutIndex: s.assetOutIndex,
+    amount: BigInt(s.amount),
+  }));
   const r = replayBatchSwap(kind, steps, assets, (id) => models.get(id));
   if (!r.ok) return undefined;
-  const index = info.tokenAddresses.findIndex((a) => a.toLowerCase() === (kind === 'sell' ? info.tokenOut : info.tokenIn).toLowerCase());
+  const index = info.tokenAddresses.findIndex(
+    (a) => a.toLowerCase() === (kind === 'sell' ? info.tokenOut : info.tokenIn).toLowerCase(),
+  );
   const delta = r.deltas[index];
   return delta === undefined ? undefined : kind === 'sell' ? -delta : delta;
 }
@@ -37,6 +53,11 @@ export function replayWireSwaps(
 ): ReturnType<typeof replayBatchSwap> {
   const models = new Map(buildModels([...pools], { timestamp }).models.map((m) => [m.id, m]));
   const assets = tokenAddresses.map((a) => (/^0x0{40}$/.test(a) ? wrappedNative.toLowerCase() : a.toLowerCase()));
-  const steps = swaps.map((s) => ({ poolId: s.poolId.toLowerCase(), assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: BigInt(s.amount) }));
+  const steps = swaps.map((s) => ({
+    poolId: s.poolId.toLowerCase(),
+    assetInIndex: s.assetInIndex,
+    assetOutIndex: s.assetOutIndex,
+    amount: BigInt(s.amount),
+  }));
   return replayBatchSwap(kind, steps, assets, (id) => models.get(id));
 }

@@ -44,15 +44,39 @@ function req(sellToken: string, buyToken: string, amount: bigint, orderKind: 'se
 }
 
 /** A route answer with one or two paths, every step's returnAmount filled. */
-function routeInfo(tokenIn: string, tokenOut: string, paths: readonly { amount: bigint; hops: readonly [string, string, string, bigint][] }[]): SerializedSwapInfo {
+function routeInfo(
+  tokenIn: string,
+  tokenOut: string,
+  paths: readonly { amount: bigint; hops: readonly [string, string, string, bigint][] }[],
+): SerializedSwapInfo {
   const assets: string[] = [];
   const index = (t: string) => (assets.includes(t) ? assets.indexOf(t) : assets.push(t) - 1);
-  const swaps = paths.flatMap((p) => p.hops.map(([pool, a, b, out], k) => ({ poolId: pool, assetInIndex: index(a), assetOutIndex: index(b), amount: k === 0 ? p.amount.toString() : '0', userData: '0x', returnAmount: out.toString() })));
+  const swaps = paths.flatMap((p) =>
+    p.hops.map(([pool, a, b, out], k) => ({
+      poolId: pool,
+      assetInIndex: index(a),
+      assetOutIndex: index(b),
+      amount: k === 0 ? p.amount.toString() : '0',
+      userData: '0x',
+      returnAmount: out.toString(),
+    })),
+  );
   const total = paths.reduce((s, p) => s + p.hops.at(-1)![3], 0n);
   const amount = paths.reduce((s, p) => s + p.amount, 0n);
   return {
-    tokenAddresses: assets, swaps, swapAmount: amount.toString(), swapAmountForSwaps: amount.toString(), returnAmount: total.toString(), returnAmountFromSwaps: total.toString(),
-    returnAmountConsideringFees: total.toString(), tokenIn, tokenInForSwaps: tokenIn, tokenOut, tokenOutFromSwaps: tokenOut, marketSp: '1', priceImpact: '0',
+    tokenAddresses: assets,
+    swaps,
+    swapAmount: amount.toString(),
+    swapAmountForSwaps: amount.toString(),
+    returnAmount: total.toString(),
+    returnAmountFromSwaps: total.toString(),
+    returnAmountConsideringFees: total.toString(),
+    tokenIn,
+    tokenInForSwaps: tokenIn,
+    tokenOut,
+    tokenOutFromSwaps: tokenOut,
+    marketSp: '1',
+    priceImpact: '0',
   };
 }
 
@@ -63,8 +87,16 @@ function calls(data: string) {
 
 function order(info: SerializedSwapInfo, amount: bigint, slippage = '0') {
   return encodeRelayerOrder({
-    route: routeFromSwapInfo(info, WETH), pool: () => undefined, amount, sender: SENDER, receiver: SENDER, slippage, deadline: 1_900_000_000,
-    vault: MAINNET.vault, relayer: RELAYER, marketSp: info.marketSp,
+    route: routeFromSwapInfo(info, WETH),
+    pool: () => undefined,
+    amount,
+    sender: SENDER,
+    receiver: SENDER,
+    slippage,
+    deadline: 1_900_000_000,
+    vault: MAINNET.vault,
+    relayer: RELAYER,
+    marketSp: info.marketSp,
   });
 }
 
@@ -79,7 +111,12 @@ describe('stETH in: wrapStETH first', () => {
     });
     expect(asked).toEqual([expect.objectContaining({ sellToken: WST, amount: wst, stepAmounts: true })]);
     expect(info.relayerRequired).toBe(true);
-    expect(info.swaps[0]).toMatchObject({ poolId: ZERO_POOL_ID, action: 'wrap', amount: amount.toString(), returnAmount: wst.toString() });
+    expect(info.swaps[0]).toMatchObject({
+      poolId: ZERO_POOL_ID,
+      action: 'wrap',
+      amount: amount.toString(),
+      returnAmount: wst.toString(),
+    });
     expect(info.tokenAddresses[info.swaps[0]!.assetInIndex]).toBe(ST);
     expect(info.swaps[1]).toMatchObject({ amount: '0' });
     expect(info).toMatchObject({ tokenIn: ST, swapAmount: amount.toString(), returnAmount: '11000' });
@@ -91,12 +128,17 @@ describe('stETH in: wrapStETH first', () => {
     expect([...c[1]!.args]).toEqual([getAddress(WST), readOnlyReference(1)]);
     expect(c[2]!.args[1][0][3]).toBe(temporaryReference(1));
     // The Vault pulls the stETH for the relayer: the sender approves the Vault for it.
-    expect(o.approvals.map((a) => (a.kind === 'erc20' ? [a.token.toLowerCase(), a.amount] : a.kind))).toEqual(['relayer', [ST, amount.toString()]]);
+    expect(o.approvals.map((a) => (a.kind === 'erc20' ? [a.token.toLowerCase(), a.amount] : a.kind))).toEqual([
+      'relayer',
+      [ST, amount.toString()],
+    ]);
     expect(o.minBuyAmount).toBe('11000');
   });
 
   test('stETH -> wstETH is the wrap alone, then an empty batchSwap for the deadline', async () => {
-    const info = await quoteWithLido(MAINNET, rates, req(ST, WST, 5n * 10n ** 18n), () => Promise.reject(new Error('no route needed')));
+    const info = await quoteWithLido(MAINNET, rates, req(ST, WST, 5n * 10n ** 18n), () =>
+      Promise.reject(new Error('no route needed')),
+    );
     expect(info.returnAmount).toBe(view('getWstETHByStETH', 5n * 10n ** 18n).toString());
     expect(calls(order(info, 5n * 10n ** 18n).data).map((x) => x.name)).toEqual(['wrapStETH', 'batchSwap']);
   });
@@ -105,29 +147,52 @@ describe('stETH in: wrapStETH first', () => {
     const asked: QuoteRequest[] = [];
     const engine = (q: QuoteRequest) => {
       asked.push(q);
-      return Promise.resolve(q.singlePath
-        ? routeInfo(WST, WETH, [{ amount: q.amount, hops: [[POOL_B, WST, WETH, 9n]] }])
-        : routeInfo(WST, WETH, [{ amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] }]));
+      return Promise.resolve(
+        q.singlePath
+          ? routeInfo(WST, WETH, [{ amount: q.amount, hops: [[POOL_B, WST, WETH, 9n]] }])
+          : routeInfo(WST, WETH, [
+              { amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] },
+              { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] },
+            ]),
+      );
     };
     const info = await quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine);
     expect(asked.map((q) => q.singlePath === true)).toEqual([false, true]);
-    expect(info.swaps.map((s) => [s.poolId, s.amount])).toEqual([[ZERO_POOL_ID, (10n ** 18n).toString()], [POOL_B, '0']]);
+    expect(info.swaps.map((s) => [s.poolId, s.amount])).toEqual([
+      [ZERO_POOL_ID, (10n ** 18n).toString()],
+      [POOL_B, '0'],
+    ]);
     expect(info.returnAmount).toBe('9');
     expect(calls(order(info, 10n ** 18n).data).map((x) => x.name)).toEqual(['wrapStETH', 'approveVault', 'batchSwap']);
   });
 
   test('a split wstETH route with no single path that carries it all is refused, saying why', async () => {
-    const engine = (q: QuoteRequest) => Promise.resolve(q.singlePath
-      ? emptySwapInfo(WST, WETH)
-      : routeInfo(WST, WETH, [{ amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] }, { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] }]));
-    await expect(quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/no single path carries it/) });
+    const engine = (q: QuoteRequest) =>
+      Promise.resolve(
+        q.singlePath
+          ? emptySwapInfo(WST, WETH)
+          : routeInfo(WST, WETH, [
+              { amount: q.amount / 2n, hops: [[POOL_A, WST, WETH, 5n]] },
+              { amount: q.amount - q.amount / 2n, hops: [[POOL_B, WST, WETH, 5n]] },
+            ]),
+      );
+    await expect(quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 18n), engine)).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/no single path carries it/),
+    });
   });
 });
 
 describe('prices and amounts Lido cannot convert', () => {
-  const at = (sp: string) => (q: QuoteRequest) => Promise.resolve({ ...routeInfo(q.sellToken, q.buyToken, [{ amount: q.amount, hops: [[POOL_A, q.sellToken, q.buyToken, 10n ** 18n]] }]), marketSp: sp });
+  const at = (sp: string) => (q: QuoteRequest) =>
+    Promise.resolve({
+      ...routeInfo(q.sellToken, q.buyToken, [
+        { amount: q.amount, hops: [[POOL_A, q.sellToken, q.buyToken, 10n ** 18n]] },
+      ]),
+      marketSp: sp,
+    });
 
-  test('marketSp is the pair\'s: the wstETH route\'s price carried through Lido\'s ratio at this quote', async () => {
+  test("marketSp is the pair's: the wstETH route's price carried through Lido's ratio at this quote", async () => {
     const stPerWst = Number(P) / Number(S);
     // stETH in: stETH per WETH = wstETH per WETH x stETH per wstETH.
     const sellSt = await quoteWithLido(MAINNET, rates, req(ST, WETH, 10n ** 19n), at('0.866'));
@@ -136,13 +201,25 @@ describe('prices and amounts Lido cannot convert', () => {
     const buySt = await quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 19n), at('1.1538'));
     expect(Number(buySt.marketSp)).toBeCloseTo(1.1538 / stPerWst, 6);
     // The wrap or unwrap alone: Lido's ratio itself, never 0.
-    expect(Number((await quoteWithLido(MAINNET, rates, req(ST, WST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(stPerWst, 9);
-    expect(Number((await quoteWithLido(MAINNET, rates, req(WST, ST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(1 / stPerWst, 6);
+    expect(Number((await quoteWithLido(MAINNET, rates, req(ST, WST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(
+      stPerWst,
+      9,
+    );
+    expect(Number((await quoteWithLido(MAINNET, rates, req(WST, ST, 10n ** 19n), at('0'))).marketSp)).toBeCloseTo(
+      1 / stPerWst,
+      6,
+    );
   });
 
-  test('an amount the wstETH contract reverts on is the request\'s fault: 422 naming amount, not 502', async () => {
-    const reverting: WstEthRates = { pin: () => Promise.resolve('0x10'), convert: () => Promise.reject(new WstEthConversionReverted('reverted with panic code 0x11')) };
-    await expect(quoteWithLido(MAINNET, reverting, req(ST, WETH, 2n ** 255n), at('1'))).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^amount: .* beyond what Lido's wstETH converts/) });
+  test("an amount the wstETH contract reverts on is the request's fault: 422 naming amount, not 502", async () => {
+    const reverting: WstEthRates = {
+      pin: () => Promise.resolve('0x10'),
+      convert: () => Promise.reject(new WstEthConversionReverted('reverted with panic code 0x11')),
+    };
+    await expect(quoteWithLido(MAINNET, reverting, req(ST, WETH, 2n ** 255n), at('1'))).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^amount: .* beyond what Lido's wstETH converts/),
+    });
   });
 });
 
@@ -152,16 +229,31 @@ describe('stETH out: unwrapWstETH last', () => {
     const w2 = 1_234_567_890_123_456_789n;
     const info = await quoteWithLido(MAINNET, rates, req(USDC, ST, 5_000_000_000n), (q) => {
       expect(q).toMatchObject({ buyToken: WST, stepAmounts: true });
-      return Promise.resolve(routeInfo(USDC, WST, [
-        { amount: 3_000_000_000n, hops: [[POOL_A, USDC, WETH, 10n ** 18n], [POOL_B, WETH, WST, w1]] },
-        { amount: 2_000_000_000n, hops: [[POOL_A, USDC, WST, w2]] },
-      ]));
+      return Promise.resolve(
+        routeInfo(USDC, WST, [
+          {
+            amount: 3_000_000_000n,
+            hops: [
+              [POOL_A, USDC, WETH, 10n ** 18n],
+              [POOL_B, WETH, WST, w1],
+            ],
+          },
+          { amount: 2_000_000_000n, hops: [[POOL_A, USDC, WST, w2]] },
+        ]),
+      );
     });
     const surely = (w: bigint) => view('getStETHByWstETH', view('getWstETHByStETH', view('getStETHByWstETH', w)));
     expect(surely(w1)).toBeLessThan(view('getStETHByWstETH', w1) + 1n);
-    expect(info.swaps.filter((s) => s.action === 'unwrap').map((s) => s.returnAmount)).toEqual([surely(w1).toString(), surely(w2).toString()]);
+    expect(info.swaps.filter((s) => s.action === 'unwrap').map((s) => s.returnAmount)).toEqual([
+      surely(w1).toString(),
+      surely(w2).toString(),
+    ]);
     expect(info.swaps.map((s) => s.action ?? 'swap')).toEqual(['swap', 'swap', 'unwrap', 'swap', 'unwrap']);
-    expect(info).toMatchObject({ tokenOut: ST, returnAmount: (surely(w1) + surely(w2)).toString(), relayerRequired: true });
+    expect(info).toMatchObject({
+      tokenOut: ST,
+      returnAmount: (surely(w1) + surely(w2)).toString(),
+      relayerRequired: true,
+    });
     // All reads at the one pinned block.
     expect(new Set(rates.calls.map((c) => c.split('@')[1]))).toEqual(new Set(['0x10']));
 
@@ -181,7 +273,9 @@ describe('stETH out: unwrapWstETH last', () => {
   });
 
   test('wstETH -> stETH is the unwrap alone, the Vault pulling the wstETH', async () => {
-    const info = await quoteWithLido(MAINNET, rates, req(WST, ST, 10n ** 18n), () => Promise.reject(new Error('no route needed')));
+    const info = await quoteWithLido(MAINNET, rates, req(WST, ST, 10n ** 18n), () =>
+      Promise.reject(new Error('no route needed')),
+    );
     const o = order(info, 10n ** 18n);
     expect(calls(o.data).map((x) => x.name)).toEqual(['unwrapWstETH', 'batchSwap']);
     expect(o.approvals.map((a) => (a.kind === 'erc20' ? a.token.toLowerCase() : a.kind))).toEqual(['relayer', WST]);
@@ -190,21 +284,28 @@ describe('stETH out: unwrapWstETH last', () => {
 
 describe('refusals', () => {
   test('stETH buys answer 422 explaining sells only', async () => {
-    await expect(quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 18n, 'buy'), () => Promise.reject(new Error('not asked')))).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/sell/) });
+    await expect(
+      quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 18n, 'buy'), () => Promise.reject(new Error('not asked'))),
+    ).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/sell/) });
   });
 
   test('without an RPC URL stETH answers 422 naming RPC_URL_<id>', async () => {
-    const err = await quoteWithLido(MAINNET, undefined, req(ST, WETH, 10n ** 18n), () => Promise.reject(new Error('not asked'))).catch((e: unknown) => e);
+    const err = await quoteWithLido(MAINNET, undefined, req(ST, WETH, 10n ** 18n), () =>
+      Promise.reject(new Error('not asked')),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HttpError);
     expect(err).toMatchObject({ status: 422, message: expect.stringContaining('RPC_URL_1') });
   });
 
-  test('a route without every step\'s result (the SOR fallback) answers 422', async () => {
+  test("a route without every step's result (the SOR fallback) answers 422", async () => {
     const bare = (q: QuoteRequest) => {
       const i = routeInfo(WETH, WST, [{ amount: q.amount, hops: [[POOL_A, WETH, WST, 9n]] }]);
       return Promise.resolve({ ...i, swaps: i.swaps.map(({ returnAmount: _r, ...s }) => s) });
     };
-    await expect(quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 18n), bare)).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/ROUTER_ENGINE=own/) });
+    await expect(quoteWithLido(MAINNET, rates, req(WETH, ST, 10n ** 18n), bare)).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/ROUTER_ENGINE=own/),
+    });
   });
 
   test('chains without Lido and pairs without stETH are quoted as they are', async () => {

@@ -1,4 +1,12 @@
-import { decimalFraction, INT256_MAX, LimitError, maxIn, minOut, signedLimits, UINT256_MAX } from '../../src/routing/limits';
+import {
+  decimalFraction,
+  INT256_MAX,
+  LimitError,
+  maxIn,
+  minOut,
+  signedLimits,
+  UINT256_MAX,
+} from '../../src/routing/limits';
 
 describe('slippage arithmetic', () => {
   test('slippage 0 keeps the quoted amount on both sides', () => {
@@ -41,21 +49,65 @@ describe('slippage arithmetic', () => {
 
 describe('signed Vault limits', () => {
   test('sell: the in-token may take the amount, the out-token must pay at least minOut', () => {
-    const l = signedLimits({ kind: 'sell', assetCount: 3, inIndex: 2, outIndex: 0, amount: 500n, returnAmount: 1000n, slippage: '0.01' });
+    const l = signedLimits({
+      kind: 'sell',
+      assetCount: 3,
+      inIndex: 2,
+      outIndex: 0,
+      amount: 500n,
+      returnAmount: 1000n,
+      slippage: '0.01',
+    });
     expect(l.limits).toEqual([-990n, 0n, 500n]);
     expect(l.maxPaid).toBe(500n);
     expect(l.minReceived).toBe(990n);
   });
 
   test('buy: the in-token may take at most maxIn, the out-token must pay the amount', () => {
-    const l = signedLimits({ kind: 'buy', assetCount: 2, inIndex: 0, outIndex: 1, amount: 7n, returnAmount: 999n, slippage: '0.01' });
+    const l = signedLimits({
+      kind: 'buy',
+      assetCount: 2,
+      inIndex: 0,
+      outIndex: 1,
+      amount: 7n,
+      returnAmount: 999n,
+      slippage: '0.01',
+    });
     expect(l.limits).toEqual([1009n, -7n]);
   });
 
   test('limits that do not fit int256 are refused, not wrapped', () => {
-    expect(() => signedLimits({ kind: 'sell', assetCount: 2, inIndex: 0, outIndex: 1, amount: INT256_MAX + 1n, returnAmount: 1n, slippage: '0' })).toThrow(LimitError);
-    expect(() => signedLimits({ kind: 'buy', assetCount: 2, inIndex: 0, outIndex: 1, amount: 1n, returnAmount: INT256_MAX, slippage: '0.01' })).toThrow(LimitError);
-    const edge = signedLimits({ kind: 'sell', assetCount: 2, inIndex: 0, outIndex: 1, amount: INT256_MAX, returnAmount: INT256_MAX, slippage: '0' });
+    expect(() =>
+      signedLimits({
+        kind: 'sell',
+        assetCount: 2,
+        inIndex: 0,
+        outIndex: 1,
+        amount: INT256_MAX + 1n,
+        returnAmount: 1n,
+        slippage: '0',
+      }),
+    ).toThrow(LimitError);
+    expect(() =>
+      signedLimits({
+        kind: 'buy',
+        assetCount: 2,
+        inIndex: 0,
+        outIndex: 1,
+        amount: 1n,
+        returnAmount: INT256_MAX,
+        slippage: '0.01',
+      }),
+    ).toThrow(LimitError);
+    const edge = signedLimits({
+      kind: 'sell',
+      assetCount: 2,
+      inIndex: 0,
+      outIndex: 1,
+      amount: INT256_MAX,
+      returnAmount: INT256_MAX,
+      slippage: '0',
+    });
     expect(edge.limits).toEqual([INT256_MAX, -INT256_MAX]);
   });
 });

@@ -14,11 +14,29 @@ const ZERO = '0x0000000000000000000000000000000000000000';
 const ETH = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE';
 const SENDER = '0x1111111111111111111111111111111111111111';
 const RECEIVER = '0x2222222222222222222222222222222222222222';
-const SELL = { sellToken: MAINNET.WETH, buyToken: MAINNET.USDC, orderKind: 'sell', amount: (3n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
-const BUY = { sellToken: MAINNET.DAI, buyToken: MAINNET.BAL, orderKind: 'buy', amount: (250n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
+const SELL = {
+  sellToken: MAINNET.WETH,
+  buyToken: MAINNET.USDC,
+  orderKind: 'sell',
+  amount: (3n * 10n ** 18n).toString(),
+  gasPrice: '0',
+  sender: SENDER,
+} as const;
+const BUY = {
+  sellToken: MAINNET.DAI,
+  buyToken: MAINNET.BAL,
+  orderKind: 'buy',
+  amount: (250n * 10n ** 18n).toString(),
+  gasPrice: '0',
+  sender: SENDER,
+} as const;
 
-interface Quote { returnAmount: string; swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[]; tokenAddresses: string[]; marketSp: string }
-
+interface Quote {
+  returnAmount: string;
+  swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[];
+  tokenAddresses: string[];
+  marketSp: string;
+}
 
 describeWithSnapshot('POST /order/:chainId', () => {
   let server: TestServer;
@@ -26,7 +44,10 @@ describeWithSnapshot('POST /order/:chainId', () => {
   const order = (body: object) => post(`${server.url}/order/1`, body);
 
   beforeAll(async () => {
-    server = await startTestServer({}, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer(
+      {},
+      { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+    );
   });
   afterAll(async () => {
     await server?.close();
@@ -49,11 +70,22 @@ describeWithSnapshot('POST /order/:chainId', () => {
     d.limits.forEach((l, i) => expect(l).toBe(i === inIdx ? BigInt(SELL.amount) : i === outIdx ? -minOut : 0n));
     expect(d.deadline).toBe(NOW_S + 3600);
     expect(res.body).toMatchObject({
-      value: '0', minBuyAmount: minOut.toString(), deadline: NOW_S + 3600, relayerApprovalRequired: false,
+      value: '0',
+      minBuyAmount: minOut.toString(),
+      deadline: NOW_S + 3600,
+      relayerApprovalRequired: false,
       price: { sellAmount: SELL.amount, buyAmount: quote.returnAmount, allowanceTarget: VAULT, price: quote.marketSp },
     });
     // A Vault route: only the Vault's allowance for the sell token, the amount sold.
-    expect(res.body.approvals).toEqual([expect.objectContaining({ kind: 'erc20', token: getAddress(MAINNET.WETH), spender: VAULT, amount: SELL.amount, to: getAddress(MAINNET.WETH) })]);
+    expect(res.body.approvals).toEqual([
+      expect.objectContaining({
+        kind: 'erc20',
+        token: getAddress(MAINNET.WETH),
+        spender: VAULT,
+        amount: SELL.amount,
+        to: getAddress(MAINNET.WETH),
+      }),
+    ]);
   });
 
   test('buy: GIVEN_OUT, in limit ceil(returnAmount * 1.005), out limit -amount; recipient is the receiver alias', async () => {
@@ -70,7 +102,11 @@ describeWithSnapshot('POST /order/:chainId', () => {
     const outIdx = quote.tokenAddresses.indexOf(MAINNET.BAL);
     d.limits.forEach((l, i) => expect(l).toBe(i === inIdx ? maxIn : i === outIdx ? -BigInt(BUY.amount) : 0n));
     expect(d.deadline).toBe(NOW_S + 120);
-    expect(res.body).toMatchObject({ maxSellAmount: maxIn.toString(), value: '0', price: { sellAmount: quote.returnAmount, buyAmount: BUY.amount } });
+    expect(res.body).toMatchObject({
+      maxSellAmount: maxIn.toString(),
+      value: '0',
+      price: { sellAmount: quote.returnAmount, buyAmount: BUY.amount },
+    });
   });
 
   test('native ETH in: zero address among the assets and value = amount (sell) or maxIn (buy)', async () => {
@@ -82,7 +118,14 @@ describeWithSnapshot('POST /order/:chainId', () => {
     expect(sell.body.value).toBe(SELL.amount);
     expect(ds.limits[ds.assets.indexOf(ZERO)]).toBe(BigInt(SELL.amount));
 
-    const buyBody = { sellToken: ZERO, buyToken: MAINNET.DAI, orderKind: 'buy', amount: (1000n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER };
+    const buyBody = {
+      sellToken: ZERO,
+      buyToken: MAINNET.DAI,
+      orderKind: 'buy',
+      amount: (1000n * 10n ** 18n).toString(),
+      gasPrice: '0',
+      sender: SENDER,
+    };
     const quote = await sor(buyBody);
     const buy = await order(buyBody);
     const maxIn = (BigInt(quote.returnAmount) * 101n + 99n) / 100n;
@@ -92,7 +135,14 @@ describeWithSnapshot('POST /order/:chainId', () => {
   });
 
   test('native ETH out: value 0, the Vault pays ETH to the receiver', async () => {
-    const res = await order({ sellToken: MAINNET.DAI, buyToken: ETH, orderKind: 'sell', amount: (1000n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER });
+    const res = await order({
+      sellToken: MAINNET.DAI,
+      buyToken: ETH,
+      orderKind: 'sell',
+      amount: (1000n * 10n ** 18n).toString(),
+      gasPrice: '0',
+      sender: SENDER,
+    });
     expect(res.status).toBe(200);
     expect(res.body.value).toBe('0');
     const d = decode(res.body.data as string);
@@ -109,7 +159,9 @@ describeWithSnapshot('POST /order/:chainId', () => {
     expect(most.body.minBuyAmount).toBe((r / 1_000_000n).toString());
     const buyQuote = await sor(BUY);
     const buyMost = await order({ ...BUY, slippagePercentage: 0.999999 });
-    expect(buyMost.body.maxSellAmount).toBe(((BigInt(buyQuote.returnAmount) * 1_999_999n + 999_999n) / 1_000_000n).toString());
+    expect(buyMost.body.maxSellAmount).toBe(
+      ((BigInt(buyQuote.returnAmount) * 1_999_999n + 999_999n) / 1_000_000n).toString(),
+    );
   });
 
   test('amounts near 2^256-1 are accepted by validation but never become a transaction', async () => {
@@ -119,7 +171,11 @@ describeWithSnapshot('POST /order/:chainId', () => {
   });
 
   test('no route -> 422 JSON, no transaction', async () => {
-    const res = await order({ ...SELL, sellToken: '0x3333333333333333333333333333333333333333', buyToken: '0x2222222222222222222222222222222222222222' });
+    const res = await order({
+      ...SELL,
+      sellToken: '0x3333333333333333333333333333333333333333',
+      buyToken: '0x2222222222222222222222222222222222222222',
+    });
     expect(res.status).toBe(422);
     expect(String(res.body.error)).toMatch(/no route/);
     expect(res.body.data).toBeUndefined();

@@ -29,7 +29,13 @@ const tokens: StoredToken[] = [];
 const snap = (p: readonly StoredPool[], t: readonly StoredToken[], version: number) =>
   new ChainSnapshot(1, { ...emptyMeta(1), poolsVersion: version, tokensVersion: version }, p, t, 0);
 const req = (over: Partial<QuoteRequest> = {}): QuoteRequest => ({
-  sellToken: chain.wrappedNative, buyToken: '0x6b175474e89094c44da98b954eedeac495271d0f', orderKind: 'sell', amount: 10n ** 18n, gasPrice: 0n, minLiquidityUsd: 100, ...over,
+  sellToken: chain.wrappedNative,
+  buyToken: '0x6b175474e89094c44da98b954eedeac495271d0f',
+  orderKind: 'sell',
+  amount: 10n ** 18n,
+  gasPrice: 0n,
+  minLiquidityUsd: 100,
+  ...over,
 });
 
 describe('QuoteService cache', () => {

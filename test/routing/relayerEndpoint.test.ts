@@ -19,8 +19,22 @@ const B80 = '0x5c6ee304399dbdb9c8ef030ab642b10820db8f56';
 const MAINNET_RELAYER = getAddress('0x35cea9e57a393ac66aaa7e25c391d52c74b5648f');
 const VAULT = getAddress('0xba12222222228d8ba445958a75a0704d566bf2c8');
 const SENDER = '0x1111111111111111111111111111111111111111';
-const JOIN = { sellToken: MAINNET.WETH, buyToken: B80, orderKind: 'sell', amount: (10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
-const EXIT = { sellToken: B80, buyToken: MAINNET.USDC, orderKind: 'sell', amount: (100n * 10n ** 18n).toString(), gasPrice: '0', sender: SENDER } as const;
+const JOIN = {
+  sellToken: MAINNET.WETH,
+  buyToken: B80,
+  orderKind: 'sell',
+  amount: (10n ** 18n).toString(),
+  gasPrice: '0',
+  sender: SENDER,
+} as const;
+const EXIT = {
+  sellToken: B80,
+  buyToken: MAINNET.USDC,
+  orderKind: 'sell',
+  amount: (100n * 10n ** 18n).toString(),
+  gasPrice: '0',
+  sender: SENDER,
+} as const;
 
 function calls(order: SorOrderResponse) {
   const [inner] = relayerInterface.decodeFunctionData('multicall', order.data) as unknown as [string[]];
@@ -41,7 +55,7 @@ describeWithSnapshot('relayer routes over HTTP (mainnet snapshot)', () => {
     await noRelayer?.close();
   });
 
-  test('/sor marks a join route: relayerRequired, action on the join step, every step\'s result', async () => {
+  test("/sor marks a join route: relayerRequired, action on the join step, every step's result", async () => {
     const res = await post(`${server.url}/sor/1`, JOIN);
     expect(res.status).toBe(200);
     const info = res.body as unknown as SerializedSwapInfo;
@@ -52,12 +66,13 @@ describeWithSnapshot('relayer routes over HTTP (mainnet snapshot)', () => {
     expect(info.swaps.every((s) => /^\d+$/.test(s.returnAmount ?? ''))).toBe(true);
     expect(info.swaps.at(-1)!.returnAmount).toBe(info.returnAmount);
     // A Vault-only route keeps the old shape exactly.
-    const plain = (await post(`${server.url}/sor/1`, { ...JOIN, buyToken: MAINNET.USDC })).body as unknown as SerializedSwapInfo;
+    const plain = (await post(`${server.url}/sor/1`, { ...JOIN, buyToken: MAINNET.USDC }))
+      .body as unknown as SerializedSwapInfo;
     expect(plain.relayerRequired).toBeUndefined();
     expect(plain.swaps.every((s) => s.action === undefined && s.returnAmount === undefined)).toBe(true);
   });
 
-  test('/order sends a join route to the chain\'s relayer, lists the relayer approval then the WETH allowance', async () => {
+  test("/order sends a join route to the chain's relayer, lists the relayer approval then the WETH allowance", async () => {
     const sor = (await post(`${server.url}/sor/1`, JOIN)).body as unknown as SerializedSwapInfo;
     const res = await post(`${server.url}/order/1`, { ...JOIN, slippagePercentage: 0.01 });
     expect(res.status).toBe(200);
@@ -67,8 +82,20 @@ describeWithSnapshot('relayer routes over HTTP (mainnet snapshot)', () => {
     expect(order.price).toMatchObject({ sellAmount: JOIN.amount, buyAmount: sor.returnAmount, allowanceTarget: VAULT });
     expect(order.minBuyAmount).toBe(((BigInt(sor.returnAmount) * 99n) / 100n).toString());
     expect(order.approvals).toEqual([
-      expect.objectContaining({ kind: 'relayer', relayer: MAINNET_RELAYER, vault: VAULT, sender: getAddress(SENDER), to: VAULT }),
-      expect.objectContaining({ kind: 'erc20', token: getAddress(MAINNET.WETH), spender: VAULT, amount: JOIN.amount, to: getAddress(MAINNET.WETH) }),
+      expect.objectContaining({
+        kind: 'relayer',
+        relayer: MAINNET_RELAYER,
+        vault: VAULT,
+        sender: getAddress(SENDER),
+        to: VAULT,
+      }),
+      expect.objectContaining({
+        kind: 'erc20',
+        token: getAddress(MAINNET.WETH),
+        spender: VAULT,
+        amount: JOIN.amount,
+        to: getAddress(MAINNET.WETH),
+      }),
     ]);
     const c = calls(order);
     const join = c.find((x) => x.name === 'joinPool')!;

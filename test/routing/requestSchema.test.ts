@@ -18,7 +18,13 @@ function errorOf(fn: () => unknown): string {
 describe('/sor body', () => {
   test('accepts any address case, decimal strings and safe JSON integers', () => {
     const b = parseSorBody({ ...base, amount: 1000, gasPrice: 30_000_000_000, orderKind: 'buy', extra: 'ignored' });
-    expect(b).toEqual({ sellToken: WETH.toLowerCase(), buyToken: DAI, orderKind: 'buy', amount: 1000n, gasPrice: 30_000_000_000n });
+    expect(b).toEqual({
+      sellToken: WETH.toLowerCase(),
+      buyToken: DAI,
+      orderKind: 'buy',
+      amount: 1000n,
+      gasPrice: 30_000_000_000n,
+    });
     expect(parseSorBody({ ...base, amount: (2n ** 256n - 1n).toString() }).amount).toBe(2n ** 256n - 1n);
   });
 
@@ -53,7 +59,11 @@ describe('/order body', () => {
   const order = { ...base, sender: SENDER };
 
   test('a wallet address is accepted all lower case, all upper case or with a valid checksum', () => {
-    for (const r of ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8', '0x70997970C51812DC3A010C7D01B50E0D17DC79C8', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8']) {
+    for (const r of [
+      '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      '0x70997970C51812DC3A010C7D01B50E0D17DC79C8',
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    ]) {
       expect(parseOrderBody({ ...order, receiver: r }).receiver).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     }
   });
@@ -78,18 +88,45 @@ describe('/order body', () => {
     ['sender', { sender: 'me' }, /sender: expected a 20-byte hex address/],
     ['receiver', { receiver: '0xzz' }, /receiver: expected a 20-byte hex address/],
     ['recipient', { recipient: 12 }, /recipient: expected a 20-byte hex address/],
-    ['receiver', { receiver: '0x2222222222222222222222222222222222222222', recipient: '0x3333333333333333333333333333333333333333' }, /receiver: differs from recipient/],
-    ['slippagePercentage', { slippagePercentage: 1 }, /slippagePercentage: expected a number from 0 \(inclusive\) to 1 \(exclusive\)/],
+    [
+      'receiver',
+      {
+        receiver: '0x2222222222222222222222222222222222222222',
+        recipient: '0x3333333333333333333333333333333333333333',
+      },
+      /receiver: differs from recipient/,
+    ],
+    [
+      'slippagePercentage',
+      { slippagePercentage: 1 },
+      /slippagePercentage: expected a number from 0 \(inclusive\) to 1 \(exclusive\)/,
+    ],
     ['slippagePercentage', { slippagePercentage: -0.01 }, /slippagePercentage: expected a number from 0/],
     ['slippagePercentage', { slippagePercentage: 'lots' }, /slippagePercentage: expected a number from 0/],
     ['deadline', { deadline: 'tomorrow' }, /deadline: expected a unix timestamp in seconds/],
     ['deadline', { deadline: 1.5 }, /deadline: expected a unix timestamp in seconds/],
     ['deadline', { deadline: 1_795_000_000_000 }, /deadline: .*looks like milliseconds.*Math\.floor\(ms \/ 1000\)/],
-    ['slippagePercentage', { slippagePercentage: Infinity }, /slippagePercentage: expected a number from 0 .*, got Infinity/],
-    ['receiver', { receiver: '0x0000000000000000000000000000000000000000' }, /receiver: .* is the zero address, not a wallet: tokens sent there are lost/],
-    ['recipient', { recipient: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' }, /recipient: .* is the native-asset marker, not a wallet/],
+    [
+      'slippagePercentage',
+      { slippagePercentage: Infinity },
+      /slippagePercentage: expected a number from 0 .*, got Infinity/,
+    ],
+    [
+      'receiver',
+      { receiver: '0x0000000000000000000000000000000000000000' },
+      /receiver: .* is the zero address, not a wallet: tokens sent there are lost/,
+    ],
+    [
+      'recipient',
+      { recipient: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' },
+      /recipient: .* is the native-asset marker, not a wallet/,
+    ],
     ['sender', { sender: '0x0000000000000000000000000000000000000000' }, /sender: .* is the zero address/],
-    ['receiver', { receiver: '0x70997970c51812DC3A010C7d01b50e0d17dc79C8' }, /receiver: .* is mixed case but not a valid EIP-55 checksum/],
+    [
+      'receiver',
+      { receiver: '0x70997970c51812DC3A010C7d01b50e0d17dc79C8' },
+      /receiver: .* is mixed case but not a valid EIP-55 checksum/,
+    ],
   ])('%s: %j', (_field, patch, message) => {
     expect(errorOf(() => parseOrderBody({ ...order, ...patch }))).toMatch(message);
   });

@@ -45,18 +45,30 @@ describe('route sanity check', () => {
   });
 
   test('a negative or zero hop amount is rejected', () => {
-    expect(checkRoute(withSwap(sell, 1, { returnAmount: '-5' }), 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/non-positive hop amount -5/), poolId: P2 });
+    expect(checkRoute(withSwap(sell, 1, { returnAmount: '-5' }), 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/non-positive hop amount -5/),
+      poolId: P2,
+    });
     expect(checkRoute(withSwap(sell, 2, { returnAmount: '0' }), 'sell')).toMatchObject({ ok: false });
-    expect(checkRoute(withSwap(sell, 0, { amount: '-60' }), 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/negative amount/) });
+    expect(checkRoute(withSwap(sell, 0, { amount: '-60' }), 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/negative amount/),
+    });
   });
 
   test('a broken hop chain is rejected', () => {
     // second hop starts at C instead of continuing from B
     expect(checkRoute(withSwap(sell, 1, { assetInIndex: 2, assetOutIndex: 1 }), 'sell')).toMatchObject({ ok: false });
     // a chain that starts at the wrong token
-    expect(checkRoute(withSwap(sell, 2, { assetInIndex: 1 }), 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/starts a hop chain at the wrong token/) });
+    expect(checkRoute(withSwap(sell, 2, { assetInIndex: 1 }), 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/starts a hop chain at the wrong token/),
+    });
     // a chain that stops before the out token
-    expect(checkRoute({ ...sell, swaps: sell.swaps.slice(0, 1), swapAmount: '60', returnAmount: '59' }, 'sell')).toMatchObject({ ok: false });
+    expect(
+      checkRoute({ ...sell, swaps: sell.swaps.slice(0, 1), swapAmount: '60', returnAmount: '59' }, 'sell'),
+    ).toMatchObject({ ok: false });
     // the sell route read as a buy is inconsistent
     expect(checkRoute(sell, 'buy')).toMatchObject({ ok: false });
     // an index outside the assets
@@ -64,12 +76,21 @@ describe('route sanity check', () => {
   });
 
   test('amounts that do not add up to the order, or a total the hops do not produce, are rejected', () => {
-    expect(checkRoute({ ...sell, swapAmount: '101' }, 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/not the order amount/) });
-    expect(checkRoute({ ...sell, returnAmount: '500' }, 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/differs from the hop results/) });
+    expect(checkRoute({ ...sell, swapAmount: '101' }, 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/not the order amount/),
+    });
+    expect(checkRoute({ ...sell, returnAmount: '500' }, 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/differs from the hop results/),
+    });
   });
 
   test('an absurd market price or a zero return is rejected; an unknown (0) spot price is not', () => {
-    expect(checkRoute({ ...sell, marketSp: 'NaN' }, 'sell')).toMatchObject({ ok: false, reason: expect.stringMatching(/absurd/) });
+    expect(checkRoute({ ...sell, marketSp: 'NaN' }, 'sell')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/absurd/),
+    });
     expect(checkRoute({ ...sell, marketSp: '-1' }, 'sell')).toMatchObject({ ok: false });
     expect(checkRoute({ ...sell, marketSp: '0' }, 'sell')).toEqual({ ok: true });
     expect(checkRoute({ ...sell, returnAmount: '0' }, 'sell')).toMatchObject({ ok: false });

@@ -32,22 +32,41 @@ describe('pools handed to the SOR', () => {
     expect(isRoutable(pool('0x02', ['0.0', '0.0']))).toBe(false);
     expect(isRoutable(pool('0x03', ['1000', '1000'], { swapEnabled: false }))).toBe(false);
     expect(isRoutable(pool('0x04', ['1000', '1000'], { isPaused: true }))).toBe(false);
-    expect(toRoutingPools([pool('0x01', ['1', '1']), pool('0x02', ['0', '0.0'])]).map((p) => p.pool.id)).toEqual([pool('0x01', ['1', '1']).id]);
+    expect(toRoutingPools([pool('0x01', ['1', '1']), pool('0x02', ['0', '0.0'])]).map((p) => p.pool.id)).toEqual([
+      pool('0x01', ['1', '1']).id,
+    ]);
   });
 
   test('balances reach the SOR as plain decimals with at most the token decimals (it cannot parse anything else)', async () => {
     const messy = pool('0x05', ['1.2345678e3', '5e-7']);
-    const asSent = { ...toSorPool(messy), tokens: toSorPool(messy).tokens.map((t, i) => ({ ...t, balance: messy.tokens[i]!.balance })) };
-    const direct = new SOR({} as Provider, sorConfigFor(MAINNET), { getPools: async () => [asSent] }, { getNativeAssetPriceInToken: async () => '0' });
+    const asSent = {
+      ...toSorPool(messy),
+      tokens: toSorPool(messy).tokens.map((t, i) => ({ ...t, balance: messy.tokens[i]!.balance })),
+    };
+    const direct = new SOR(
+      {} as Provider,
+      sorConfigFor(MAINNET),
+      { getPools: async () => [asSent] },
+      { getNativeAssetPriceInToken: async () => '0' },
+    );
     await direct.fetchPools();
-    await expect(direct.getSwaps(A, B, SwapTypes.SwapExactIn, BigNumber.from(1000), { gasPrice: BigNumber.from(0), timestamp: 1 })).rejects.toThrow();
+    await expect(
+      direct.getSwaps(A, B, SwapTypes.SwapExactIn, BigNumber.from(1000), { gasPrice: BigNumber.from(0), timestamp: 1 }),
+    ).rejects.toThrow();
 
     const clean = toSorPool(messy);
     expect(clean.tokens.map((t) => t.balance)).toEqual(['1234.5678', '0.0000005']);
     const big = toSorPool(pool('0x06', ['1000000.1234567', '2000.000000000000000000001']));
     expect(big.tokens.map((t) => t.balance)).toEqual(['1000000.123456', '2000']);
     const router = await ChainRouter.create(MAINNET, [toSorPool(pool('0x07', ['1000000', '1000000']))]);
-    const out = await router.route({ sellToken: A, buyToken: B, orderKind: 'sell', amount: '1000000', gasPrice: '0', timestamp: 1 });
+    const out = await router.route({
+      sellToken: A,
+      buyToken: B,
+      orderKind: 'sell',
+      amount: '1000000',
+      gasPrice: '0',
+      timestamp: 1,
+    });
     expect(BigInt(out.info.returnAmount)).toBeGreaterThan(0n);
   });
 

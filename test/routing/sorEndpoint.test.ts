@@ -13,7 +13,13 @@ import { post } from './quoteClient';
 
 const NOW_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
 const TS = sorTimestamp(NOW_MS);
-const SELL_1_WETH_FOR_DAI = { sellToken: MAINNET.WETH, buyToken: MAINNET.DAI, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '0' } as const;
+const SELL_1_WETH_FOR_DAI = {
+  sellToken: MAINNET.WETH,
+  buyToken: MAINNET.DAI,
+  orderKind: 'sell',
+  amount: '1000000000000000000',
+  gasPrice: '0',
+} as const;
 const WETH_DAI_POOL = '0x0b09dea16768f0799065c475be02919503cb2a3500020000000000000000001a';
 
 type RawPool = SubgraphPoolBase & { tokens: { address: string; balance: string }[] };
@@ -33,7 +39,10 @@ describeWithSnapshot('POST /sor/:chainId', () => {
   let pools: SubgraphPoolBase[];
 
   beforeAll(async () => {
-    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer(
+      { ROUTER_ENGINE: 'sor' },
+      { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+    );
     pools = directPools(loadSnapshotPools());
   });
   afterAll(async () => {
@@ -67,19 +76,30 @@ describeWithSnapshot('POST /sor/:chainId', () => {
     });
 
     test('native asset against its wrapped token -> 400', async () => {
-      const res = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, buyToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' });
+      const res = await post(`${server.url}/sor/1`, {
+        ...SELL_1_WETH_FOR_DAI,
+        buyToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+      });
       expect(res.status).toBe(400);
       expect(String(res.body.error)).toMatch(/^buyToken: .*native asset/);
     });
 
     test('a body that is not JSON -> 400 saying so', async () => {
-      const res = await fetch(`${server.url}/sor/1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sellToken":' });
+      const res = await fetch(`${server.url}/sor/1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"sellToken":',
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(/malformed JSON/);
     });
 
     test('/order-only fields are ignored by /sor', async () => {
-      const res = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, sender: 'not an address', slippagePercentage: 7 });
+      const res = await post(`${server.url}/sor/1`, {
+        ...SELL_1_WETH_FOR_DAI,
+        sender: 'not an address',
+        slippagePercentage: 7,
+      });
       expect(res.status).toBe(200);
     });
   });
@@ -97,10 +117,21 @@ describeWithSnapshot('POST /sor/:chainId', () => {
   });
 
   test('no route: 200 with no swaps and zero amounts', async () => {
-    const nowhere = { ...SELL_1_WETH_FOR_DAI, sellToken: '0x1111111111111111111111111111111111111111', buyToken: '0x2222222222222222222222222222222222222222' };
+    const nowhere = {
+      ...SELL_1_WETH_FOR_DAI,
+      sellToken: '0x1111111111111111111111111111111111111111',
+      buyToken: '0x2222222222222222222222222222222222222222',
+    };
     const res = await post(`${server.url}/sor/1`, nowhere);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ swaps: [], tokenAddresses: [], returnAmount: '0', swapAmount: '0', returnAmountConsideringFees: '0', marketSp: '0' });
+    expect(res.body).toMatchObject({
+      swaps: [],
+      tokenAddresses: [],
+      returnAmount: '0',
+      swapAmount: '0',
+      returnAmountConsideringFees: '0',
+      marketSp: '0',
+    });
   });
 
   test('extreme but valid numbers answer 200, never a 500', async () => {
@@ -117,17 +148,38 @@ describeWithSnapshot('POST /sor/:chainId', () => {
   test('the answer has exactly the SwapInfo fields, amounts as decimal strings', async () => {
     const res = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect(Object.keys(res.body).sort()).toEqual([
-      'marketSp', 'priceImpact', 'returnAmount', 'returnAmountConsideringFees', 'returnAmountFromSwaps', 'swapAmount', 'swapAmountForSwaps',
-      'swaps', 'tokenAddresses', 'tokenIn', 'tokenInForSwaps', 'tokenOut', 'tokenOutFromSwaps',
+      'marketSp',
+      'priceImpact',
+      'returnAmount',
+      'returnAmountConsideringFees',
+      'returnAmountFromSwaps',
+      'swapAmount',
+      'swapAmountForSwaps',
+      'swaps',
+      'tokenAddresses',
+      'tokenIn',
+      'tokenInForSwaps',
+      'tokenOut',
+      'tokenOutFromSwaps',
     ]);
-    for (const k of ['returnAmount', 'swapAmount', 'swapAmountForSwaps', 'returnAmountFromSwaps', 'returnAmountConsideringFees']) {
+    for (const k of [
+      'returnAmount',
+      'swapAmount',
+      'swapAmountForSwaps',
+      'returnAmountFromSwaps',
+      'returnAmountConsideringFees',
+    ]) {
       expect(res.body[k]).toMatch(/^\d+$/);
     }
-    for (const s of res.body.swaps as Record<string, unknown>[]) expect(Object.keys(s).sort()).toEqual(['amount', 'assetInIndex', 'assetOutIndex', 'poolId', 'userData']);
+    for (const s of res.body.swaps as Record<string, unknown>[])
+      expect(Object.keys(s).sort()).toEqual(['amount', 'assetInIndex', 'assetOutIndex', 'poolId', 'userData']);
   });
 
   test('native input: the SOR routes through WETH and lists the zero address', async () => {
-    const res = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, sellToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE' });
+    const res = await post(`${server.url}/sor/1`, {
+      ...SELL_1_WETH_FOR_DAI,
+      sellToken: '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE',
+    });
     const viaWeth = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect(res.body.returnAmount).toBe(viaWeth.body.returnAmount);
     expect(res.body.tokenIn).toBe('0x0000000000000000000000000000000000000000');
@@ -167,7 +219,13 @@ describeWithSnapshot('POST /sor/:chainId', () => {
     });
 
     test('wstETH <> stable pairs come from the normal router, not a silent 0 from the RPC-backed static route', async () => {
-      const c = { sellToken: MAINNET.DAI, buyToken: MAINNET.wstETH, orderKind: 'sell', amount: (1000n * 10n ** 18n).toString(), gasPrice: '0' } as const;
+      const c = {
+        sellToken: MAINNET.DAI,
+        buyToken: MAINNET.wstETH,
+        orderKind: 'sell',
+        amount: (1000n * 10n ** 18n).toString(),
+        gasPrice: '0',
+      } as const;
       const quiet = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       try {
         // Driven directly on chain 1 without a node, the SOR answers 0.
@@ -192,7 +250,10 @@ describeWithSnapshot('/sor follows the pool version', () => {
   });
 
   test('after a pool update changes balances, the next identical quote differs (and matches the SOR on the new pools)', async () => {
-    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer(
+      { ROUTER_ENGINE: 'sor' },
+      { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+    );
     const before = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect((before.body.swaps as { poolId: string }[]).map((s) => s.poolId)).toContain(WETH_DAI_POOL);
     // cached: same answer
@@ -213,7 +274,10 @@ describeWithSnapshot('/sor follows the pool version', () => {
   });
 
   test('pools below the liquidity floor are skipped once decoration knows their liquidity; ?minLiquidity overrides the floor', async () => {
-    server = await startTestServer({ ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+    server = await startTestServer(
+      { ROUTER_ENGINE: 'sor' },
+      { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+    );
     const stored = (await server.ctx.store.getPool(1, WETH_DAI_POOL))!;
     await server.ctx.store.commit(1, { pools: [{ ...stored, totalLiquidity: '50' }], bumpPoolsVersion: true });
     await server.ctx.readModel.refresh(1);
@@ -222,17 +286,32 @@ describeWithSnapshot('/sor follows the pool version', () => {
     const floored = await post(`${server.url}/sor/1`, SELL_1_WETH_FOR_DAI);
     expect((floored.body.swaps as { poolId: string }[]).map((s) => s.poolId)).not.toContain(WETH_DAI_POOL);
     const without = withoutPools(pools, [WETH_DAI_POOL]);
-    expect(floored.body.returnAmount).toBe(replayed(await directQuote(without, SELL_1_WETH_FOR_DAI, { timestamp: TS }), without));
+    expect(floored.body.returnAmount).toBe(
+      replayed(await directQuote(without, SELL_1_WETH_FOR_DAI, { timestamp: TS }), without),
+    );
 
     const open = await post(`${server.url}/sor/1?minLiquidity=10`, SELL_1_WETH_FOR_DAI);
-    expect(open.body.returnAmount).toBe(replayed(await directQuote(pools, SELL_1_WETH_FOR_DAI, { timestamp: TS }), pools));
+    expect(open.body.returnAmount).toBe(
+      replayed(await directQuote(pools, SELL_1_WETH_FOR_DAI, { timestamp: TS }), pools),
+    );
   });
 
   test('in-process routing (ROUTER_WORKERS=0) answers exactly what the worker pool answers', async () => {
-    const cases = [SELL_1_WETH_FOR_DAI, { ...SELL_1_WETH_FOR_DAI, buyToken: TOKENS.BAL.address, orderKind: 'buy', amount: (100n * 10n ** 18n).toString() }];
+    const cases = [
+      SELL_1_WETH_FOR_DAI,
+      {
+        ...SELL_1_WETH_FOR_DAI,
+        buyToken: TOKENS.BAL.address,
+        orderKind: 'buy',
+        amount: (100n * 10n ** 18n).toString(),
+      },
+    ];
     const answers: unknown[][] = [];
     for (const workers of ['0', '1']) {
-      server = await startTestServer({ ROUTER_WORKERS: workers, ROUTER_ENGINE: 'sor' }, { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS });
+      server = await startTestServer(
+        { ROUTER_WORKERS: workers, ROUTER_ENGINE: 'sor' },
+        { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+      );
       const got: unknown[] = [];
       for (const c of cases) got.push((await post(`${server.url}/sor/1`, c)).body);
       answers.push(got);

@@ -17,7 +17,16 @@ describe('gas-cost prices', () => {
   });
 
   test('the table covers every token of the snapshot', () => {
-    const t = (address: string, price: string | null) => ({ address: address as Address, symbol: null, name: null, decimals: 18, price, priceUsd: null, lastUpdate: null, noPriceData: price === null });
+    const t = (address: string, price: string | null) => ({
+      address: address as Address,
+      symbol: null,
+      name: null,
+      decimals: 18,
+      price,
+      priceUsd: null,
+      lastUpdate: null,
+      noPriceData: price === null,
+    });
     expect(gasPriceTable([t('0xa', '0.5'), t('0xb', null)])).toEqual({ '0xa': '2', '0xb': '0' });
   });
 });

@@ -7,7 +7,10 @@ import { sanctionsFeature } from '../../src/sanctions/feature';
 const LISTED = '0x722122dF12D4e14e13Ac3b6895a86e84145b6967';
 const CLEAN = '0xBA12222222228d8Ba445958a75a0704d566BF2C8';
 
-async function check(server: TestServer, query: string): Promise<{ status: number; body: { is_blocked?: boolean; error?: string; code?: number } }> {
+async function check(
+  server: TestServer,
+  query: string,
+): Promise<{ status: number; body: { is_blocked?: boolean; error?: string; code?: number } }> {
   const res = await fetch(`${server.url}/check-wallet${query}`);
   return { status: res.status, body: (await res.json()) as { is_blocked?: boolean; error?: string; code?: number } };
 }
@@ -38,7 +41,10 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
   });
 
   it('answers is_blocked true for a listed address and false for a clean one, sending the key and the checksummed address', async () => {
-    expect(await check(server, `?address=${LISTED.toLowerCase()}`)).toEqual({ status: 200, body: { is_blocked: true } });
+    expect(await check(server, `?address=${LISTED.toLowerCase()}`)).toEqual({
+      status: 200,
+      body: { is_blocked: true },
+    });
     expect(await check(server, `?address=${CLEAN}`)).toEqual({ status: 200, body: { is_blocked: false } });
     expect(provider.screenings().map((r) => r.url)).toEqual([`/api/v1/address/${LISTED}`, `/api/v1/address/${CLEAN}`]);
     expect(provider.screenings().every((r) => r.headers['x-api-key'] === provider.apiKey)).toBe(true);
@@ -48,14 +54,23 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
     await check(server, `?address=${CLEAN}`);
     await check(server, `?address=${LISTED}`);
     expect(provider.screenings()).toHaveLength(2);
-    expect(await check(server, `?address=${CLEAN.toLowerCase()}`)).toEqual({ status: 200, body: { is_blocked: false } });
-    expect(await check(server, `?address=${LISTED.toLowerCase()}`)).toEqual({ status: 200, body: { is_blocked: true } });
+    expect(await check(server, `?address=${CLEAN.toLowerCase()}`)).toEqual({
+      status: 200,
+      body: { is_blocked: false },
+    });
+    expect(await check(server, `?address=${LISTED.toLowerCase()}`)).toEqual({
+      status: 200,
+      body: { is_blocked: true },
+    });
     expect(provider.screenings()).toHaveLength(2);
   });
 
   it('shares one provider call between concurrent checks of the same address', async () => {
     provider.faults = { delayMs: 200 };
-    const answers = await Promise.all([check(server, `?address=${CLEAN}`), check(server, `?address=${CLEAN.toLowerCase()}`)]);
+    const answers = await Promise.all([
+      check(server, `?address=${CLEAN}`),
+      check(server, `?address=${CLEAN.toLowerCase()}`),
+    ]);
     expect(answers.map((a) => a.body)).toEqual([{ is_blocked: false }, { is_blocked: false }]);
     expect(provider.screenings()).toHaveLength(1);
   });
@@ -66,7 +81,11 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
     clock += CLEAN_TTL_MS + 1000;
     await check(server, `?address=${CLEAN}`);
     await check(server, `?address=${LISTED}`);
-    expect(provider.screenings().map((r) => r.url)).toEqual([`/api/v1/address/${CLEAN}`, `/api/v1/address/${LISTED}`, `/api/v1/address/${CLEAN}`]);
+    expect(provider.screenings().map((r) => r.url)).toEqual([
+      `/api/v1/address/${CLEAN}`,
+      `/api/v1/address/${LISTED}`,
+      `/api/v1/address/${CLEAN}`,
+    ]);
     clock += BLOCKED_TTL_MS;
     expect(await check(server, `?address=${LISTED}`)).toEqual({ status: 200, body: { is_blocked: true } });
     expect(provider.screenings()).toHaveLength(4);
@@ -100,7 +119,10 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
 
   it('answers 503 when the provider is unreachable', async () => {
     await server.close();
-    server = await startTestServer({ SANCTIONS_API_KEY: 'k', SANCTIONS_API_URL: 'http://127.0.0.1:1' }, { features: [sanctionsFeature] });
+    server = await startTestServer(
+      { SANCTIONS_API_KEY: 'k', SANCTIONS_API_URL: 'http://127.0.0.1:1' },
+      { features: [sanctionsFeature] },
+    );
     const { status, body } = await check(server, `?address=${LISTED}`);
     expect(status).toBe(503);
     expect(body.error).toContain('unable to perform sanctions check');
@@ -115,7 +137,10 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
 
   it('answers 503 when the provider refuses the API key', async () => {
     await server.close();
-    server = await startTestServer({ SANCTIONS_API_KEY: 'wrong-key', SANCTIONS_API_URL: provider.url }, { features: [sanctionsFeature] });
+    server = await startTestServer(
+      { SANCTIONS_API_KEY: 'wrong-key', SANCTIONS_API_URL: provider.url },
+      { features: [sanctionsFeature] },
+    );
     const { status, body } = await check(server, `?address=${LISTED}`);
     expect(status).toBe(503);
     expect(body.error).toContain('HTTP 403');

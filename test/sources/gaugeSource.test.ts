@@ -17,7 +17,8 @@ const LINK = '0x00000000000000000000000000000000000000e9';
 const USDC = '0x00000000000000000000000000000000000000c1';
 const TOKEN_ADMIN = '0x00000000000000000000000000000000000000a1' as Address;
 const CONTROLLER = '0x00000000000000000000000000000000000000a2' as Address;
-const pid = (n: number) => `0x${n.toString(16).padStart(40, '0')}0002000000000000000000${n.toString(16).padStart(2, '0')}`;
+const pid = (n: number) =>
+  `0x${n.toString(16).padStart(40, '0')}0002000000000000000000${n.toString(16).padStart(2, '0')}`;
 const gaugeAt = (n: number) => `0x${(0x6a00 + n).toString(16).padStart(40, '0')}`;
 
 let subgraph: FakeGaugesSubgraph;
@@ -48,18 +49,34 @@ function source(gauges: ChainGauges, pageSize?: number, timeoutMs = 2_000): Bala
   });
 }
 
-const mainnet: ChainGauges = { subgraphUrl: '', bal: BAL, emissions: { kind: 'controller', gaugeController: CONTROLLER, balancerTokenAdmin: TOKEN_ADMIN } };
+const mainnet: ChainGauges = {
+  subgraphUrl: '',
+  bal: BAL,
+  emissions: { kind: 'controller', gaugeController: CONTROLLER, balancerTokenAdmin: TOKEN_ADMIN },
+};
 const child: ChainGauges = { subgraphUrl: '', bal: BAL, emissions: { kind: 'child' } };
 
 describe('controller chain (mainnet)', () => {
   beforeEach(() => {
-    subgraph.entries = [gaugeEntry(pid(1), gaugeAt(1), [LINK, USDC]), gaugeEntry(pid(2), gaugeAt(2)), gaugeEntry(pid(3), gaugeAt(3), [], true)];
+    subgraph.entries = [
+      gaugeEntry(pid(1), gaugeAt(1), [LINK, USDC]),
+      gaugeEntry(pid(2), gaugeAt(2)),
+      gaugeEntry(pid(3), gaugeAt(3), [], true),
+    ];
     chain.state = {
       tokenAdmin: { address: TOKEN_ADMIN, rate: 3n * E18 },
-      controller: { address: CONTROLLER, weights: { [gaugeAt(1)]: E18 / 2n, [gaugeAt(2)]: E18 / 4n, [gaugeAt(3)]: E18 / 4n } },
+      controller: {
+        address: CONTROLLER,
+        weights: { [gaugeAt(1)]: E18 / 2n, [gaugeAt(2)]: E18 / 4n, [gaugeAt(3)]: E18 / 4n },
+      },
       gauges: {
         // Capped at 10 %: gets 0.3 BAL/s of the 3, not 1.5.
-        [gaugeAt(1)]: { totalSupply: 1000n * E18, workingSupply: 400n * E18, cap: E18 / 10n, rewards: { [LINK]: { rate: 5n, periodFinish: NOW + 9 }, [USDC]: { rate: 7n, periodFinish: NOW - 9 } } },
+        [gaugeAt(1)]: {
+          totalSupply: 1000n * E18,
+          workingSupply: 400n * E18,
+          cap: E18 / 10n,
+          rewards: { [LINK]: { rate: 5n, periodFinish: NOW + 9 }, [USDC]: { rate: 7n, periodFinish: NOW - 9 } },
+        },
         // No cap (a 2022 gauge): the controller's weight, 0.75 BAL/s.
         [gaugeAt(2)]: { totalSupply: 10n * E18, workingSupply: 9n * E18 },
         [gaugeAt(3)]: { totalSupply: 1n, workingSupply: 1n },
@@ -73,12 +90,21 @@ describe('controller chain (mainnet)', () => {
     expect(got.problems).toEqual([]);
     expect(got.unread.size).toBe(0);
     expect(got.byPool.get(pid(1).toLowerCase())).toEqual({
-      address: gaugeAt(1), isKilled: false,
+      address: gaugeAt(1),
+      isKilled: false,
       bal: { perSecond: (3n * E18) / 10n, boosted: true, periodFinish: null },
-      totalSupply: 1000n * E18, workingSupply: 400n * E18,
-      rewards: [{ token: LINK, decimals: 18, perSecond: 5n, periodFinish: NOW + 9 }, { token: USDC, decimals: 6, perSecond: 7n, periodFinish: NOW - 9 }],
+      totalSupply: 1000n * E18,
+      workingSupply: 400n * E18,
+      rewards: [
+        { token: LINK, decimals: 18, perSecond: 5n, periodFinish: NOW + 9 },
+        { token: USDC, decimals: 6, perSecond: 7n, periodFinish: NOW - 9 },
+      ],
     });
-    expect(got.byPool.get(pid(2).toLowerCase())!.bal).toEqual({ perSecond: (3n * E18) / 4n, boosted: true, periodFinish: null });
+    expect(got.byPool.get(pid(2).toLowerCase())!.bal).toEqual({
+      perSecond: (3n * E18) / 4n,
+      boosted: true,
+      periodFinish: null,
+    });
     expect(got.byPool.get(pid(3).toLowerCase())!.isKilled).toBe(true);
   });
 
@@ -90,7 +116,10 @@ describe('controller chain (mainnet)', () => {
   it('pages through the subgraph by pool address', async () => {
     const got = await source(mainnet, 2).fetch(NOW);
     expect(got.byPool.size).toBe(3);
-    expect(subgraph.queries.slice(-2)).toEqual([{ first: 2, lastId: '' }, { first: 2, lastId: pid(2).slice(0, 42) }]);
+    expect(subgraph.queries.slice(-2)).toEqual([
+      { first: 2, lastId: '' },
+      { first: 2, lastId: pid(2).slice(0, 42) },
+    ]);
   });
 
   it('a gauge whose calls revert leaves its pool unread (last APRs kept) and is named; the others are read', async () => {
@@ -112,7 +141,9 @@ describe('controller chain (mainnet)', () => {
 
   it('an unreadable token admin, a failing node or a failing subgraph fail the whole read', async () => {
     chain.state.tokenAdmin!.reverts = true;
-    await expect(source(mainnet).fetch(NOW)).rejects.toThrow(/RPC: BalancerTokenAdmin .* getInflationRate\(\) gave execution reverted/);
+    await expect(source(mainnet).fetch(NOW)).rejects.toThrow(
+      /RPC: BalancerTokenAdmin .* getInflationRate\(\) gave execution reverted/,
+    );
     chain.state.tokenAdmin!.reverts = false;
 
     chain.failStatus = 503;
@@ -123,7 +154,9 @@ describe('controller chain (mainnet)', () => {
     chain.failStatus = undefined;
 
     subgraph.graphqlError = 'indexing error';
-    await expect(source(mainnet).fetch(NOW)).rejects.toThrow('gauges subgraph: answered with GraphQL errors: indexing error');
+    await expect(source(mainnet).fetch(NOW)).rejects.toThrow(
+      'gauges subgraph: answered with GraphQL errors: indexing error',
+    );
     subgraph.graphqlError = undefined;
     subgraph.failStatus = 500;
     await expect(source(mainnet).fetch(NOW)).rejects.toThrow('gauges subgraph: answered HTTP 500');
@@ -136,9 +169,18 @@ describe('child chains', () => {
     chain.state = {
       gauges: {
         // 2022 child gauge: bridged BAL streamed as a reward, no working supply.
-        [gaugeAt(1)]: { totalSupply: 50n * E18, rewards: { [BAL]: { rate: 11n, periodFinish: NOW + 60 }, [LINK]: { rate: 13n, periodFinish: NOW + 60 } } },
+        [gaugeAt(1)]: {
+          totalSupply: 50n * E18,
+          rewards: { [BAL]: { rate: 11n, periodFinish: NOW + 60 }, [LINK]: { rate: 13n, periodFinish: NOW + 60 } },
+        },
         // 2023 child gauge: BAL as the week's inflation rate, boosted; rewards in the five-field layout.
-        [gaugeAt(2)]: { totalSupply: 80n * E18, workingSupply: 40n * E18, inflationRate: 17n, layout: 5, rewards: { [LINK]: { rate: 19n, periodFinish: NOW + 60 } } },
+        [gaugeAt(2)]: {
+          totalSupply: 80n * E18,
+          workingSupply: 40n * E18,
+          inflationRate: 17n,
+          layout: 5,
+          rewards: { [LINK]: { rate: 19n, periodFinish: NOW + 60 } },
+        },
       },
       decimals: { [BAL]: 18, [LINK]: 18 },
     };
@@ -147,9 +189,11 @@ describe('child chains', () => {
   it('2022 gauges: bridged BAL from the reward data, unboosted; the other rewards stay rewards', async () => {
     const got = await source(child).fetch(NOW);
     expect(got.byPool.get(pid(1).toLowerCase())).toEqual({
-      address: gaugeAt(1), isKilled: false,
+      address: gaugeAt(1),
+      isKilled: false,
       bal: { perSecond: 11n, boosted: false, periodFinish: NOW + 60 },
-      totalSupply: 50n * E18, workingSupply: 50n * E18,
+      totalSupply: 50n * E18,
+      workingSupply: 50n * E18,
       rewards: [{ token: LINK, decimals: 18, perSecond: 13n, periodFinish: NOW + 60 }],
     });
   });
@@ -157,9 +201,11 @@ describe('child chains', () => {
   it('2023 gauges: BAL from inflation_rate(week), boosted by working supply', async () => {
     const got = await source(child).fetch(NOW);
     expect(got.byPool.get(pid(2).toLowerCase())).toEqual({
-      address: gaugeAt(2), isKilled: false,
+      address: gaugeAt(2),
+      isKilled: false,
       bal: { perSecond: 17n, boosted: true, periodFinish: null },
-      totalSupply: 80n * E18, workingSupply: 40n * E18,
+      totalSupply: 80n * E18,
+      workingSupply: 40n * E18,
       rewards: [{ token: LINK, decimals: 18, perSecond: 19n, periodFinish: NOW + 60 }],
     });
   });
@@ -178,21 +224,27 @@ describe('an upstream that does not answer', () => {
 
   it('a silent node: each attempt ends at the request timeout, retried once, then the read fails naming the timeout', async () => {
     chain.hang = true;
-    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(new UpstreamError('RPC', 'no answer within 200 ms'));
+    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(
+      new UpstreamError('RPC', 'no answer within 200 ms'),
+    );
     expect(chain.requests).toBe(2);
   });
 
   it('a silent subgraph: the same, for the gauges subgraph', async () => {
     subgraph.hang = true;
     const before = subgraph.queries.length;
-    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(new UpstreamError('gauges subgraph', 'no answer within 200 ms'));
+    await expect(source(mainnet, undefined, 200).fetch(NOW)).rejects.toThrow(
+      new UpstreamError('gauges subgraph', 'no answer within 200 ms'),
+    );
     expect(subgraph.queries.length - before).toBe(2);
   });
 
   it('a deadline ends the read before the retries do, and the error names it', async () => {
     chain.hang = true;
     const label = "the decoration's 1 s deadline (DECORATE_POOLS_DEADLINE_SECONDS)";
-    await expect(source(mainnet, undefined, 60_000).fetch(NOW, { at: Date.now() + 300, label })).rejects.toThrow(new UpstreamError('RPC', `no answer before ${label}`));
+    await expect(source(mainnet, undefined, 60_000).fetch(NOW, { at: Date.now() + 300, label })).rejects.toThrow(
+      new UpstreamError('RPC', `no answer before ${label}`),
+    );
     expect(chain.requests).toBe(1);
   });
 });

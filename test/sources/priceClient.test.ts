@@ -13,7 +13,8 @@ describe('price client details', () => {
     expect(usdFrom({ usd: 1.234e-6 })).toBe('0.000001234');
     expect(usdFrom({ usd: 2500 })).toBe('2500');
     expect(usdFrom({ usd: '0.5' })).toBe('0.5');
-    for (const bad of [{ usd: 0 }, { usd: -1 }, { usd: null }, {}, null, { usd: 'abc' }]) expect(usdFrom(bad)).toBeUndefined();
+    for (const bad of [{ usd: 0 }, { usd: -1 }, { usd: null }, {}, null, { usd: 'abc' }])
+      expect(usdFrom(bad)).toBeUndefined();
   });
 
   it('divides by the native price exactly, rounding half-up at 30 decimals', () => {

@@ -37,13 +37,25 @@ describe('SqliteStore on a file written by an earlier version', () => {
   test('leases from before leases recorded their start still work, and new ones record it', async () => {
     const d = mkdtempSync(join(tmpdir(), 'bps-sqlite-'));
     const old = new Database(join(d, 's.sqlite'));
-    old.exec('CREATE TABLE leases (scope TEXT NOT NULL, job TEXT NOT NULL, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (scope, job)) WITHOUT ROWID');
+    old.exec(
+      'CREATE TABLE leases (scope TEXT NOT NULL, job TEXT NOT NULL, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (scope, job)) WITHOUT ROWID',
+    );
     old.prepare('INSERT INTO leases VALUES (?, ?, ?, ?)').run('1', 'update-pools', 'old-instance:1', 5_000);
     old.close();
     const store = new SqliteStore(join(d, 's.sqlite'), 0);
-    expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'old-instance:1', acquiredAtMs: 0, expiresAtMs: 5_000 });
-    expect(await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'new:1', ttlMs: 15_000, nowMs: 6_000 })).toBe(true);
-    expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'new:1', acquiredAtMs: 6_000, expiresAtMs: 21_000 });
+    expect(await store.readLease('1', 'update-pools')).toEqual({
+      owner: 'old-instance:1',
+      acquiredAtMs: 0,
+      expiresAtMs: 5_000,
+    });
+    expect(
+      await store.acquireLease({ scope: '1', job: 'update-pools', owner: 'new:1', ttlMs: 15_000, nowMs: 6_000 }),
+    ).toBe(true);
+    expect(await store.readLease('1', 'update-pools')).toEqual({
+      owner: 'new:1',
+      acquiredAtMs: 6_000,
+      expiresAtMs: 21_000,
+    });
     await store.close();
     rmSync(d, { recursive: true, force: true });
   });

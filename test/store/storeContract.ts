@@ -21,19 +21,52 @@ export function makePool(i: number, overrides: Partial<StoredPool> = {}): Stored
     totalSwapFee: String(i),
     createTime: 1_650_000_000 + i,
     tokens: [
-      { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' as Address, symbol: 'WETH', name: null, decimals: 18, balance: `${i}.123456789012345678`, weight: '0.5', priceRate: '1' },
-      { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' as Address, symbol: 'USDC', name: null, decimals: 6, balance: `${i * 3000}.5`, weight: '0.5', priceRate: '1' },
+      {
+        address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' as Address,
+        symbol: 'WETH',
+        name: null,
+        decimals: 18,
+        balance: `${i}.123456789012345678`,
+        weight: '0.5',
+        priceRate: '1',
+      },
+      {
+        address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' as Address,
+        symbol: 'USDC',
+        name: null,
+        decimals: 6,
+        balance: `${i * 3000}.5`,
+        weight: '0.5',
+        priceRate: '1',
+      },
     ],
     ...overrides,
   });
 }
 
 export function makeToken(address: string, overrides: Partial<StoredToken> = {}): StoredToken {
-  return { address: address as Address, symbol: 'TKN', name: 'Token', decimals: 18, price: null, priceUsd: null, lastUpdate: null, noPriceData: false, ...overrides };
+  return {
+    address: address as Address,
+    symbol: 'TKN',
+    name: 'Token',
+    decimals: 18,
+    price: null,
+    priceUsd: null,
+    lastUpdate: null,
+    noPriceData: false,
+    ...overrides,
+  };
 }
 
 function point(poolId: string, timestamp: number, volume: string): PoolHistoryPoint {
-  return { poolId, timestamp, totalSwapVolume: volume, totalSwapFee: '1', totalShares: '100', priceRates: { '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2': '1.01' } };
+  return {
+    poolId,
+    timestamp,
+    totalSwapVolume: volume,
+    totalSwapFee: '1',
+    totalShares: '100',
+    priceRates: { '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2': '1.01' },
+  };
 }
 
 export function storeContract(name: string, makeStore: () => Promise<Store>, afterEach_?: () => Promise<void>): void {
@@ -82,17 +115,29 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
     });
 
     test('tokens and the token version are independent of pools', async () => {
-      const a = makeToken('0x00000000000000000000000000000000000000aa', { price: '0.0005', priceUsd: '1.0001', lastUpdate: 1700000000000 });
-      const meta = await store.commit(1, { tokens: [a, makeToken('0x00000000000000000000000000000000000000bb')], bumpTokensVersion: true });
+      const a = makeToken('0x00000000000000000000000000000000000000aa', {
+        price: '0.0005',
+        priceUsd: '1.0001',
+        lastUpdate: 1700000000000,
+      });
+      const meta = await store.commit(1, {
+        tokens: [a, makeToken('0x00000000000000000000000000000000000000bb')],
+        bumpTokensVersion: true,
+      });
       expect(meta).toMatchObject({ poolsVersion: 0, tokensVersion: 1 });
       const tokens = await store.listTokens(1);
-      expect(tokens.map((t) => t.address)).toEqual(['0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000bb']);
+      expect(tokens.map((t) => t.address)).toEqual([
+        '0x00000000000000000000000000000000000000aa',
+        '0x00000000000000000000000000000000000000bb',
+      ]);
       expect(tokens[0]).toEqual(a);
     });
 
     test('job records merge into the chain meta without bumping versions', async () => {
       await store.commit(1, { jobs: { 'update-pools': { lastRunAt: 1, lastSuccessAt: 1, lastError: null } } });
-      const meta = await store.commit(1, { jobs: { 'update-prices': { lastRunAt: 2, lastSuccessAt: null, lastError: 'x' } } });
+      const meta = await store.commit(1, {
+        jobs: { 'update-prices': { lastRunAt: 2, lastSuccessAt: null, lastError: 'x' } },
+      });
       expect(meta.poolsVersion).toBe(0);
       expect((await store.getMeta(1)).jobs).toEqual({
         'update-pools': { lastRunAt: 1, lastSuccessAt: 1, lastError: null },
@@ -109,7 +154,12 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       await store.commit(1, { history: [point(a, t0 + 3600, '12'), point(a, t0 + 7200, '13')] });
       const all = await store.readHistory(1, { from: t0, to: t0 + 7200 });
       expect(all.map((p) => [p.poolId === a ? 'a' : 'b', p.totalSwapVolume])).toEqual(
-        expect.arrayContaining([['a', '11'], ['b', '20'], ['a', '12'], ['a', '13']]),
+        expect.arrayContaining([
+          ['a', '11'],
+          ['b', '20'],
+          ['a', '12'],
+          ['a', '13'],
+        ]),
       );
       expect(all).toHaveLength(4);
       const onlyA = await store.readHistory(1, { poolId: a, from: t0 + 3600, to: t0 + 7200 });
@@ -146,21 +196,36 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       const t0 = 2_000_000;
       expect(await store.readLease('1', 'update-pools')).toBeUndefined();
       expect(await store.acquireLease({ ...base, owner: 'host-a:7:run1', nowMs: t0 })).toBe(true);
-      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-a:7:run1', acquiredAtMs: t0, expiresAtMs: t0 + 15_000 });
+      expect(await store.readLease('1', 'update-pools')).toEqual({
+        owner: 'host-a:7:run1',
+        acquiredAtMs: t0,
+        expiresAtMs: t0 + 15_000,
+      });
       // Heartbeats move the expiry, never the start.
-      for (const beat of [5_000, 10_000, 15_000]) expect(await store.renewLease({ ...base, owner: 'host-a:7:run1', nowMs: t0 + beat })).toBe(true);
-      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-a:7:run1', acquiredAtMs: t0, expiresAtMs: t0 + 30_000 });
+      for (const beat of [5_000, 10_000, 15_000])
+        expect(await store.renewLease({ ...base, owner: 'host-a:7:run1', nowMs: t0 + beat })).toBe(true);
+      expect(await store.readLease('1', 'update-pools')).toEqual({
+        owner: 'host-a:7:run1',
+        acquiredAtMs: t0,
+        expiresAtMs: t0 + 30_000,
+      });
       // The holder crashes after its last heartbeat: refused until 15 s after it, free right after.
       expect(await store.acquireLease({ ...base, owner: 'host-b:9:run1', nowMs: t0 + 29_999 })).toBe(false);
       expect(await store.acquireLease({ ...base, owner: 'host-b:9:run1', nowMs: t0 + 30_000 })).toBe(true);
-      expect(await store.readLease('1', 'update-pools')).toEqual({ owner: 'host-b:9:run1', acquiredAtMs: t0 + 30_000, expiresAtMs: t0 + 45_000 });
+      expect(await store.readLease('1', 'update-pools')).toEqual({
+        owner: 'host-b:9:run1',
+        acquiredAtMs: t0 + 30_000,
+        expiresAtMs: t0 + 45_000,
+      });
       await store.releaseLease('1', 'update-pools', 'host-b:9:run1');
       expect(await store.readLease('1', 'update-pools')).toBeUndefined();
     });
 
     test('concurrent acquisitions of a free lease: exactly one wins', async () => {
       const results = await Promise.all(
-        ['A', 'B', 'C', 'D'].map((owner) => store.acquireLease({ scope: 'global', job: 'update-prices', owner, ttlMs: 60_000, nowMs: 5 })),
+        ['A', 'B', 'C', 'D'].map((owner) =>
+          store.acquireLease({ scope: 'global', job: 'update-prices', owner, ttlMs: 60_000, nowMs: 5 }),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
     });
@@ -171,7 +236,13 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       const huge = makePool(900, { name: 'x'.repeat(MAX_DOCUMENT_BYTES + 10) });
       // 700 good pools (a full first batch) and one that no store can take.
       const change = [...Array.from({ length: 700 }, (_, i) => makePool(i + 1, { swapFee: '0.05' })), huge];
-      await expect(store.commit(1, { pools: change, tokens: [makeToken('0x00000000000000000000000000000000000000cc')], bumpPoolsVersion: true })).rejects.toThrow(/document limit/);
+      await expect(
+        store.commit(1, {
+          pools: change,
+          tokens: [makeToken('0x00000000000000000000000000000000000000cc')],
+          bumpPoolsVersion: true,
+        }),
+      ).rejects.toThrow(/document limit/);
       expect(await store.getMeta(1)).toMatchObject({ poolsVersion: 1, tokensVersion: 0 });
       const back = await store.listPools(1);
       expect(back).toHaveLength(10);
@@ -183,16 +254,27 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       const v1 = await store.commit(1, { pools: [makePool(1)], bumpPoolsVersion: true });
       await store.commit(1, { pools: [makePool(2)], bumpPoolsVersion: true }); // someone else moves the chain
       await expect(
-        store.commit(1, { pools: [makePool(1, { swapFee: '0.5' })], tokens: [makeToken('0x00000000000000000000000000000000000000dd')], ifPoolsVersion: v1.poolsVersion, bumpPoolsVersion: true }),
+        store.commit(1, {
+          pools: [makePool(1, { swapFee: '0.5' })],
+          tokens: [makeToken('0x00000000000000000000000000000000000000dd')],
+          ifPoolsVersion: v1.poolsVersion,
+          bumpPoolsVersion: true,
+        }),
       ).rejects.toThrow(/changed meanwhile \(version 2, expected 1\)/);
       expect((await store.getPool(1, makePool(1).id))!.swapFee).toBe('0.003');
       expect(await store.listTokens(1)).toEqual([]);
       expect((await store.getMeta(1)).poolsVersion).toBe(2);
-      const ok = await store.commit(1, { pools: [makePool(1, { swapFee: '0.5' })], ifPoolsVersion: 2, bumpPoolsVersion: true });
+      const ok = await store.commit(1, {
+        pools: [makePool(1, { swapFee: '0.5' })],
+        ifPoolsVersion: 2,
+        bumpPoolsVersion: true,
+      });
       expect(ok.poolsVersion).toBe(3);
       expect((await store.getPool(1, makePool(1).id))!.swapFee).toBe('0.5');
       // Also from an empty chain (version 0, no meta document yet).
-      expect((await store.commit(137, { pools: [makePool(5)], ifPoolsVersion: 0, bumpPoolsVersion: true })).poolsVersion).toBe(1);
+      expect(
+        (await store.commit(137, { pools: [makePool(5)], ifPoolsVersion: 0, bumpPoolsVersion: true })).poolsVersion,
+      ).toBe(1);
     });
 
     test('meta listeners hear version bumps', async () => {

@@ -15,7 +15,13 @@ export interface CompiledContract {
 
 export interface CompiledContracts {
   readonly compiler: string;
-  readonly contracts: { readonly WETH9: CompiledContract; readonly DevToken: CompiledContract; readonly DevERC4626: CompiledContract; readonly DevStETH: CompiledContract; readonly DevWstETH: CompiledContract };
+  readonly contracts: {
+    readonly WETH9: CompiledContract;
+    readonly DevToken: CompiledContract;
+    readonly DevERC4626: CompiledContract;
+    readonly DevStETH: CompiledContract;
+    readonly DevWstETH: CompiledContract;
+  };
 }
 
 const SOURCES = ['WETH9.sol', 'DevToken.sol', 'DevERC4626.sol', 'DevStETH.sol', 'DevWstETH.sol'] as const;
@@ -36,7 +42,10 @@ function readImport(path: string): { contents: string } | { error: string } {
 }
 
 export function compileDevContracts(): CompiledContracts {
-  const solc = require('solc') as { compile(input: string, callbacks: { import: typeof readImport }): string; version(): string };
+  const solc = require('solc') as {
+    compile(input: string, callbacks: { import: typeof readImport }): string;
+    version(): string;
+  };
   const input = {
     language: 'Solidity',
     sources: Object.fromEntries(SOURCES.map((s) => [s, { content: readFileSync(join(__dirname, s), 'utf8') }])),
@@ -53,7 +62,8 @@ export function compileDevContracts(): CompiledContracts {
     contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`devnet contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(`devnet contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   const pick = (file: string, name: string): CompiledContract => {
     const c = output.contracts?.[file]?.[name];
     if (!c) throw new Error(`solc produced no ${name}`);
@@ -61,8 +71,12 @@ export function compileDevContracts(): CompiledContracts {
   };
   return {
     compiler: solc.version(),
-    contracts: { WETH9: pick('WETH9.sol', 'WETH9'), DevToken: pick('DevToken.sol', 'DevToken'), DevERC4626: pick('DevERC4626.sol', 'DevERC4626'),
-      DevStETH: pick('DevStETH.sol', 'DevStETH'), DevWstETH: pick('DevWstETH.sol', 'DevWstETH'),
+    contracts: {
+      WETH9: pick('WETH9.sol', 'WETH9'),
+      DevToken: pick('DevToken.sol', 'DevToken'),
+      DevERC4626: pick('DevERC4626.sol', 'DevERC4626'),
+      DevStETH: pick('DevStETH.sol', 'DevStETH'),
+      DevWstETH: pick('DevWstETH.sol', 'DevWstETH'),
     },
   };
 }

@@ -44,14 +44,19 @@ export interface GaugePoolsArgs {
   readonly orderBy?: 'id' | 'address' | 'poolId';
   readonly orderDirection?: 'asc' | 'desc';
   readonly where?: Readonly<{
-    id?: string; id_gt?: string; id_in?: readonly string[]; poolId?: string;
-    preferentialGauge?: string | null; preferentialGauge_not?: string | null;
+    id?: string;
+    id_gt?: string;
+    id_in?: readonly string[];
+    poolId?: string;
+    preferentialGauge?: string | null;
+    preferentialGauge_not?: string | null;
   }>;
 }
 
 /** graph-node's `pools(...)` over gauge pool entries: filter, order (ties by id), page. Pure. */
 export function selectGaugePools(pools: readonly GaugePoolEntry[], args: GaugePoolsArgs): GaugePoolEntry[] {
-  if (args.first < 0 || args.first > 1000) throw new Error(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
+  if (args.first < 0 || args.first > 1000)
+    throw new Error(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
   const w = args.where ?? {};
   const has = (k: string) => Object.prototype.hasOwnProperty.call(w, k);
   const gaugeId = (p: GaugePoolEntry) => p.preferentialGauge?.id ?? null;
@@ -79,7 +84,8 @@ export function gaugesRootValue(entries: () => Promise<readonly GaugePoolEntry[]
         ...p,
         preferentialGauge: p.preferentialGauge && {
           ...p.preferentialGauge,
-          tokens: ({ first, skip }: { first: number; skip: number }) => p.preferentialGauge!.tokens.slice(skip, skip + first),
+          tokens: ({ first, skip }: { first: number; skip: number }) =>
+            p.preferentialGauge!.tokens.slice(skip, skip + first),
         },
       })),
   };
@@ -101,22 +107,40 @@ export async function readGaugeEntries(provider: Provider, system: DevnetGauges)
   for (const g of system.gauges) {
     const gauge = new Contract(g.address, GAUGE_ABI, provider);
     const [symbol, isKilled, totalSupply, count] = (await Promise.all([
-      gauge.getFunction('symbol')(), gauge.getFunction('is_killed')(), gauge.getFunction('totalSupply')(), gauge.getFunction('reward_count')(),
+      gauge.getFunction('symbol')(),
+      gauge.getFunction('is_killed')(),
+      gauge.getFunction('totalSupply')(),
+      gauge.getFunction('reward_count')(),
     ])) as [string, boolean, bigint, bigint];
     const tokens: GaugeRewardTokenEntry[] = [];
     for (let i = 0; i < Number(count); i++) {
       const token = String(await gauge.getFunction('reward_tokens')(i)).toLowerCase();
       const erc20 = new Contract(token, TOKEN_ABI, provider);
-      const [tokenSymbol, decimals] = (await Promise.all([erc20.getFunction('symbol')(), erc20.getFunction('decimals')()])) as [string, bigint];
-      tokens.push({ id: `${token}-${g.address}`, symbol: tokenSymbol, decimals: Number(decimals), totalDeposited: '0' });
+      const [tokenSymbol, decimals] = (await Promise.all([
+        erc20.getFunction('symbol')(),
+        erc20.getFunction('decimals')(),
+      ])) as [string, bigint];
+      tokens.push({
+        id: `${token}-${g.address}`,
+        symbol: tokenSymbol,
+        decimals: Number(decimals),
+        totalDeposited: '0',
+      });
     }
     out.push({
       id: g.poolAddress,
       poolId: g.poolId,
       address: g.poolAddress,
       preferentialGauge: {
-        id: g.address, symbol, poolAddress: g.poolAddress, poolId: g.poolId, isKilled, isPreferentialGauge: true, streamer: null,
-        totalSupply: formatUnits(totalSupply, 18), tokens,
+        id: g.address,
+        symbol,
+        poolAddress: g.poolAddress,
+        poolId: g.poolId,
+        isKilled,
+        isPreferentialGauge: true,
+        streamer: null,
+        totalSupply: formatUnits(totalSupply, 18),
+        tokens,
       },
     });
   }

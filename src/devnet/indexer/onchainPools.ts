@@ -70,7 +70,12 @@ export interface OnchainPool {
   /** Composable stable pools: the protocol fee basis. */
   readonly protocolFees?: OnchainFeeBasis | null;
   /** Linear pools: token indexes and targets (18-decimal main token units). */
-  readonly linear: { readonly mainIndex: number; readonly wrappedIndex: number; readonly lowerTarget: bigint; readonly upperTarget: bigint } | null;
+  readonly linear: {
+    readonly mainIndex: number;
+    readonly wrappedIndex: number;
+    readonly lowerTarget: bigint;
+    readonly upperTarget: bigint;
+  } | null;
   /** Tokens priced by a rate provider (composable stable pools), lower-case. */
   readonly rateProviders: readonly { readonly token: string; readonly provider: string }[];
   /** Unix seconds of the block that registered the pool. */
@@ -112,7 +117,11 @@ const POOL_ABI = [
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
 const FEE_TYPE_SWAP = 0;
 const FEE_TYPE_YIELD = 2;
-const ERC20_ABI = ['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)'];
+const ERC20_ABI = [
+  'function symbol() view returns (string)',
+  'function name() view returns (string)',
+  'function decimals() view returns (uint8)',
+];
 const ONE = 10n ** 18n;
 /** Pools of the 2022 weighted and stable factories are version 2 (they have no version() to ask). */
 const WEIGHTED_VERSION = 2;
@@ -129,23 +138,42 @@ export class OnchainPoolReader {
   private readonly vaultInterface = new Interface(VAULT_ABI);
   /** Token metadata never changes: read it once per reader. */
   private readonly tokenInfo = new Map<string, Promise<TokenInfo>>();
-  private readonly kinds = new Map<string, Promise<{ kind: DevnetPoolKind; factory: string; version: number | null } | null>>();
+  private readonly kinds = new Map<
+    string,
+    Promise<{ kind: DevnetPoolKind; factory: string; version: number | null } | null>
+  >();
 
-  constructor(private readonly provider: Provider, private readonly addresses: DevnetAddresses) {
+  constructor(
+    private readonly provider: Provider,
+    private readonly addresses: DevnetAddresses,
+  ) {
     this.vault = new Contract(addresses.vault, VAULT_ABI, provider);
   }
 
   async readAll(): Promise<OnchainPool[]> {
     const [registered, swapLogs] = await Promise.all([
-      this.provider.getLogs({ address: this.addresses.vault, topics: [this.vaultInterface.getEvent('PoolRegistered')!.topicHash], fromBlock: 0 }),
-      this.provider.getLogs({ address: this.addresses.vault, topics: [this.vaultInterface.getEvent('Swap')!.topicHash], fromBlock: 0 }),
+      this.provider.getLogs({
+        address: this.addresses.vault,
+        topics: [this.vaultInterface.getEvent('PoolRegistered')!.topicHash],
+        fromBlock: 0,
+      }),
+      this.provider.getLogs({
+        address: this.addresses.vault,
+        topics: [this.vaultInterface.getEvent('Swap')!.topicHash],
+        fromBlock: 0,
+      }),
     ]);
     const swapsByPool = new Map<string, OnchainSwap[]>();
     for (const log of swapLogs) {
       const e = this.vaultInterface.parseLog(log);
       if (!e) continue;
       const list = swapsByPool.get(String(e.args[0]).toLowerCase()) ?? [];
-      list.push({ tokenIn: String(e.args[1]).toLowerCase(), tokenOut: String(e.args[2]).toLowerCase(), amountIn: e.args[3] as bigint, amountOut: e.args[4] as bigint });
+      list.push({
+        tokenIn: String(e.args[1]).toLowerCase(),
+        tokenOut: String(e.args[2]).toLowerCase(),
+        amountIn: e.args[3] as bigint,
+        amountOut: e.args[4] as bigint,
+      });
       swapsByPool.set(String(e.args[0]).toLowerCase(), list);
     }
     const pools = await Promise.all(
@@ -168,13 +196,19 @@ export class OnchainPoolReader {
     let k = this.kinds.get(pool);
     if (!k) {
       k = (async () => {
-        const from = (factory: string) => new Contract(factory, FACTORY_ABI, this.provider).getFunction('isPoolFromFactory')(pool) as Promise<boolean>;
+        const from = (factory: string) =>
+          new Contract(factory, FACTORY_ABI, this.provider).getFunction('isPoolFromFactory')(pool) as Promise<boolean>;
         const a = this.addresses;
-        if (await from(a.weightedPoolFactory)) return { kind: 'weighted' as const, factory: a.weightedPoolFactory, version: WEIGHTED_VERSION };
-        if (await from(a.weightedPoolFactoryV1)) return { kind: 'weighted' as const, factory: a.weightedPoolFactoryV1, version: 1 };
-        if (await from(a.composableStablePoolFactory)) return { kind: 'composableStable' as const, factory: a.composableStablePoolFactory, version: null };
-        if (await from(a.stablePoolFactoryV2)) return { kind: 'stable' as const, factory: a.stablePoolFactoryV2, version: STABLE_VERSION };
-        if (await from(a.erc4626LinearPoolFactory)) return { kind: 'linear' as const, factory: a.erc4626LinearPoolFactory, version: null };
+        if (await from(a.weightedPoolFactory))
+          return { kind: 'weighted' as const, factory: a.weightedPoolFactory, version: WEIGHTED_VERSION };
+        if (await from(a.weightedPoolFactoryV1))
+          return { kind: 'weighted' as const, factory: a.weightedPoolFactoryV1, version: 1 };
+        if (await from(a.composableStablePoolFactory))
+          return { kind: 'composableStable' as const, factory: a.composableStablePoolFactory, version: null };
+        if (await from(a.stablePoolFactoryV2))
+          return { kind: 'stable' as const, factory: a.stablePoolFactoryV2, version: STABLE_VERSION };
+        if (await from(a.erc4626LinearPoolFactory))
+          return { kind: 'linear' as const, factory: a.erc4626LinearPoolFactory, version: null };
         return null;
       })();
       this.kinds.set(pool, k);
@@ -186,16 +220,24 @@ export class OnchainPoolReader {
     let t = this.tokenInfo.get(address);
     if (!t) {
       const c = new Contract(address, ERC20_ABI, this.provider);
-      t = Promise.all([c.getFunction('symbol')(), c.getFunction('name')(), c.getFunction('decimals')()]).then(([symbol, name, decimals]) => ({
-        symbol: String(symbol), name: String(name), decimals: Number(decimals),
-      }));
+      t = Promise.all([c.getFunction('symbol')(), c.getFunction('name')(), c.getFunction('decimals')()]).then(
+        ([symbol, name, decimals]) => ({
+          symbol: String(symbol),
+          name: String(name),
+          decimals: Number(decimals),
+        }),
+      );
       this.tokenInfo.set(address, t);
     }
     return t;
   }
 
   private async readPool(
-    id: string, address: string, origin: { kind: DevnetPoolKind; factory: string; version: number | null }, createTime: number, swaps: OnchainSwap[],
+    id: string,
+    address: string,
+    origin: { kind: DevnetPoolKind; factory: string; version: number | null },
+    createTime: number,
+    swaps: OnchainSwap[],
   ): Promise<OnchainPool> {
     const pool = new Contract(address, POOL_ABI, this.provider);
     const call = <T>(name: string, ...args: unknown[]) => pool.getFunction(name)(...args) as Promise<T>;
@@ -203,7 +245,21 @@ export class OnchainPoolReader {
     const composable = kind === 'composableStable';
     const linear = kind === 'linear';
     const none = Promise.resolve(null);
-    const [poolTokens, name, symbol, owner, swapFee, paused, recoveryMode, totalShares, weights, amp, version, linearParams, rateProviders] = await Promise.all([
+    const [
+      poolTokens,
+      name,
+      symbol,
+      owner,
+      swapFee,
+      paused,
+      recoveryMode,
+      totalShares,
+      weights,
+      amp,
+      version,
+      linearParams,
+      rateProviders,
+    ] = await Promise.all([
       this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
       call<string>('name'),
       call<string>('symbol'),
@@ -216,21 +272,45 @@ export class OnchainPoolReader {
       kind === 'weighted' ? call<bigint[]>('getNormalizedWeights') : none,
       composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
       // ComposableStable v1 pools predate version(): they are version 1.
-      origin.version === null ? call<string>('version').catch((e: unknown) => {
-        if (isError(e, 'CALL_EXCEPTION')) return null;
-        throw e;
-      }) : none,
-      linear ? Promise.all([call<bigint>('getMainIndex'), call<bigint>('getWrappedIndex'), call<[bigint, bigint]>('getTargets'), call<bigint>('getWrappedTokenRate')]) : none,
+      origin.version === null
+        ? call<string>('version').catch((e: unknown) => {
+            if (isError(e, 'CALL_EXCEPTION')) return null;
+            throw e;
+          })
+        : none,
+      linear
+        ? Promise.all([
+            call<bigint>('getMainIndex'),
+            call<bigint>('getWrappedIndex'),
+            call<[bigint, bigint]>('getTargets'),
+            call<bigint>('getWrappedTokenRate'),
+          ])
+        : none,
       composable ? call<string[]>('getRateProviders') : none,
     ]);
     const protocolFees = composable
-      ? await Promise.all([call<[bigint, bigint]>('getLastJoinExitData'), call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP), call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_YIELD)])
-        .then(([last, swapFeeCache, yieldFeeCache]): OnchainFeeBasis => ({ lastJoinExitAmp: last[0], lastPostJoinExitInvariant: last[1], swapFeeCache, yieldFeeCache }))
+      ? await Promise.all([
+          call<[bigint, bigint]>('getLastJoinExitData'),
+          call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP),
+          call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_YIELD),
+        ]).then(([last, swapFeeCache, yieldFeeCache]): OnchainFeeBasis => ({
+          lastJoinExitAmp: last[0],
+          lastPostJoinExitInvariant: last[1],
+          swapFeeCache,
+          yieldFeeCache,
+        }))
       : null;
     const [addresses, balances] = poolTokens;
-    const hasProvider = new Set((rateProviders ?? []).map((p, i) => (p === ZeroAddress ? '' : addresses[i]!.toLowerCase())));
+    const hasProvider = new Set(
+      (rateProviders ?? []).map((p, i) => (p === ZeroAddress ? '' : addresses[i]!.toLowerCase())),
+    );
     const linearInfo = linearParams
-      ? { mainIndex: Number(linearParams[0]), wrappedIndex: Number(linearParams[1]), lowerTarget: linearParams[2][0], upperTarget: linearParams[2][1] }
+      ? {
+          mainIndex: Number(linearParams[0]),
+          wrappedIndex: Number(linearParams[1]),
+          lowerTarget: linearParams[2][0],
+          upperTarget: linearParams[2][1],
+        }
       : null;
     const tokens = await Promise.all(
       addresses.map(async (raw, i): Promise<OnchainToken> => {
@@ -244,10 +324,19 @@ export class OnchainPoolReader {
           rate = await call<bigint>('getTokenRate', tokenAddress);
           exemptFromYieldFee = await call<boolean>('isTokenExemptFromYieldProtocolFee', tokenAddress);
           // Only tokens with a rate provider have a rate cache (the getter reverts for the others).
-          if (hasProvider.has(tokenAddress)) oldRate = (await call<[bigint, bigint, bigint, bigint]>('getTokenRateCache', tokenAddress))[1];
+          if (hasProvider.has(tokenAddress))
+            oldRate = (await call<[bigint, bigint, bigint, bigint]>('getTokenRateCache', tokenAddress))[1];
         }
         if (linearParams && i === linearInfo?.wrappedIndex) rate = linearParams[3];
-        return { address: tokenAddress, ...info, balance: balances[i] ?? 0n, weight: weights ? (weights[i] ?? null) : null, rate, oldRate, exemptFromYieldFee };
+        return {
+          address: tokenAddress,
+          ...info,
+          balance: balances[i] ?? 0n,
+          weight: weights ? (weights[i] ?? null) : null,
+          rate,
+          oldRate,
+          exemptFromYieldFee,
+        };
       }),
     );
     return {
@@ -264,7 +353,9 @@ export class OnchainPoolReader {
       recoveryMode,
       amp: amp ? { value: amp[0], precision: amp[2] } : null,
       // Pools holding their own BPT: what circulates (the Vault holds the rest, pre-minted).
-      totalShares: composable ? totalShares - (balances[addresses.findIndex((a) => a.toLowerCase() === address)] ?? 0n) : totalShares,
+      totalShares: composable
+        ? totalShares - (balances[addresses.findIndex((a) => a.toLowerCase() === address)] ?? 0n)
+        : totalShares,
       protocolFees,
       linear: linearInfo,
       // In the Vault's token order, the pool's own BPT (no provider) included.

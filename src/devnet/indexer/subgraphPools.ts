@@ -11,7 +11,12 @@ import type { OnchainPool, OnchainSwap } from './onchainPools';
 export type PricesUsd = ReadonlyMap<string, string>;
 
 /** The Balancer subgraph's poolType names. */
-const POOL_TYPE = { weighted: 'Weighted', composableStable: 'ComposableStable', stable: 'Stable', linear: 'ERC4626Linear' } as const;
+const POOL_TYPE = {
+  weighted: 'Weighted',
+  composableStable: 'ComposableStable',
+  stable: 'Stable',
+  linear: 'ERC4626Linear',
+} as const;
 
 function usdOf(amount: string, price: string | undefined): Big | null {
   return price === undefined ? null : new Big(amount).times(price);

@@ -16,10 +16,18 @@ export interface PoolsArgs {
   readonly orderBy?: string;
   readonly orderDirection?: 'asc' | 'desc';
   readonly where?: Readonly<{
-    id?: string; id_gt?: string; id_lt?: string; id_in?: readonly string[];
-    address?: string; address_in?: readonly string[];
-    poolType?: string; poolType_in?: readonly string[]; poolType_not_in?: readonly string[];
-    swapEnabled?: boolean; totalShares_gt?: string; totalLiquidity_gt?: string;
+    id?: string;
+    id_gt?: string;
+    id_lt?: string;
+    id_in?: readonly string[];
+    address?: string;
+    address_in?: readonly string[];
+    poolType?: string;
+    poolType_in?: readonly string[];
+    poolType_not_in?: readonly string[];
+    swapEnabled?: boolean;
+    totalShares_gt?: string;
+    totalLiquidity_gt?: string;
   }>;
 }
 
@@ -41,8 +49,10 @@ function compareBy(field: string): (a: SubgraphPool, b: SubgraphPool) => number 
 
 /** graph-node's `pools(...)` semantics over a list of pools: filter, order (ties by id), page. Pure. */
 export function selectPools(pools: readonly SubgraphPool[], args: PoolsArgs): SubgraphPool[] {
-  if (args.first < 0 || args.first > 1000) throw new SubgraphQueryError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
-  if (args.skip < 0 || args.skip > 5000) throw new SubgraphQueryError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
+  if (args.first < 0 || args.first > 1000)
+    throw new SubgraphQueryError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
+  if (args.skip < 0 || args.skip > 5000)
+    throw new SubgraphQueryError(`The \`skip\` argument must be between 0 and 5000, but is ${args.skip}`);
   const w = args.where ?? {};
   const lower = (xs: readonly string[] | undefined) => xs?.map((x) => x.toLowerCase());
   const idIn = lower(w.id_in);
@@ -59,7 +69,8 @@ export function selectPools(pools: readonly SubgraphPool[], args: PoolsArgs): Su
     (w.poolType_not_in === undefined || !w.poolType_not_in.includes(String(p.poolType))) &&
     (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled) &&
     (w.totalShares_gt === undefined || compareDecimal(String(p.totalShares ?? '0'), String(w.totalShares_gt)) > 0) &&
-    (w.totalLiquidity_gt === undefined || compareDecimal(String(p.totalLiquidity ?? '0'), String(w.totalLiquidity_gt)) > 0);
+    (w.totalLiquidity_gt === undefined ||
+      compareDecimal(String(p.totalLiquidity ?? '0'), String(w.totalLiquidity_gt)) > 0);
   const byField = compareBy(args.orderBy ?? 'id');
   const byId = compareBy('id');
   const sign = args.orderDirection === 'desc' ? -1 : 1;

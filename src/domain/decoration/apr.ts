@@ -25,7 +25,12 @@ export function swapFeeApr(fees24h: Exact, totalLiquidity: Exact | undefined, pr
  * oldest point of our own history that is at least a day old. Falling rates count as 0. Rates and
  * shares are ratios, not token amounts, so plain numbers are precise enough for a bps result.
  */
-export function rateGrowthApr(token: string, currentRate: string, history: readonly PoolHistoryPoint[], nowSeconds: number): number {
+export function rateGrowthApr(
+  token: string,
+  currentRate: string,
+  history: readonly PoolHistoryPoint[],
+  nowSeconds: number,
+): number {
   let from: PoolHistoryPoint | undefined;
   for (const p of history) {
     if (nowSeconds - p.timestamp < MIN_RATE_SPAN_SECONDS || p.priceRates[token] === undefined) continue;
@@ -47,7 +52,10 @@ export interface TokenAprInput {
 }
 
 /** Each token's yield weighted by its share of the pool's liquidity. */
-export function tokenAprs(tokens: readonly TokenAprInput[], totalLiquidity: Exact | undefined): AprBreakdown['tokenAprs'] {
+export function tokenAprs(
+  tokens: readonly TokenAprInput[],
+  totalLiquidity: Exact | undefined,
+): AprBreakdown['tokenAprs'] {
   const breakdown: Record<string, number> = {};
   let total = 0;
   if (!totalLiquidity || !totalLiquidity.gt(0)) return { total, breakdown };
@@ -65,7 +73,10 @@ export function tokenAprs(tokens: readonly TokenAprInput[], totalLiquidity: Exac
 export function aprBreakdown(
   swapFees: number,
   tokens: AprBreakdown['tokenAprs'],
-  gauge: Pick<AprBreakdown, 'stakingApr' | 'rewardAprs'> = { stakingApr: { min: 0, max: 0 }, rewardAprs: { total: 0, breakdown: {} } },
+  gauge: Pick<AprBreakdown, 'stakingApr' | 'rewardAprs'> = {
+    stakingApr: { min: 0, max: 0 },
+    rewardAprs: { total: 0, breakdown: {} },
+  },
 ): AprBreakdown {
   const { stakingApr, rewardAprs } = gauge;
   const base = swapFees + tokens.total + rewardAprs.total;

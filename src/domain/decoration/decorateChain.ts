@@ -78,7 +78,11 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
   for (const pool of dependencyOrder(input.pools)) {
     const history = historyByPool.get(pool.id) ?? [];
     const computed = poolLiquidity(pool, priceOf);
-    const liquidity = computed ? computed.total : pool.totalLiquidity !== undefined ? dec(pool.totalLiquidity) : undefined;
+    const liquidity = computed
+      ? computed.total
+      : pool.totalLiquidity !== undefined
+        ? dec(pool.totalLiquidity)
+        : undefined;
 
     const deltas = swapDeltas(pool, history, input.nowSeconds);
     const protocolFee = pool.isInRecoveryMode ? 0 : input.protocolSwapFee;
@@ -91,7 +95,9 @@ export function decorateChain(input: ChainDecorationInput): Map<string, Decorati
         if (!value) continue;
         const nested = byAddress.get(token.address);
         const nestedDone = nested && nested.id !== pool.id ? done.get(nested.id) : undefined;
-        const aprBps = nestedDone ? nestedDone.yieldBps : rateGrowthApr(token.address, token.priceRate, history, input.nowSeconds);
+        const aprBps = nestedDone
+          ? nestedDone.yieldBps
+          : rateGrowthApr(token.address, token.priceRate, history, input.nowSeconds);
         yields.push({ address: token.address, aprBps, value });
       }
     }

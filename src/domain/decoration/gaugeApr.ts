@@ -99,7 +99,8 @@ export function gaugeAprs(gauge: PoolGauge, prices: GaugePrices, nowSeconds: num
 
   let stakingApr = { min: 0, max: 0 };
   const bal = gauge.bal;
-  const balFlows = !gauge.isKilled && bal.perSecond > 0n && (bal.periodFinish === null || bal.periodFinish > nowSeconds);
+  const balFlows =
+    !gauge.isKilled && bal.perSecond > 0n && (bal.periodFinish === null || bal.periodFinish > nowSeconds);
   if (balFlows && prices.balUsd !== undefined && prices.balUsd > 0) {
     if (bal.boosted) {
       const share = BOOST_FLOOR / (Number(gauge.workingSupply) / WEI + BOOST_FLOOR);

@@ -33,7 +33,10 @@ function positive(value: string | null): Exact | undefined {
   return d.gt(0) ? d : undefined;
 }
 
-export function poolLiquidity(pool: StoredPool, priceOf: (address: string) => Exact | undefined): PoolLiquidity | undefined {
+export function poolLiquidity(
+  pool: StoredPool,
+  priceOf: (address: string) => Exact | undefined,
+): PoolLiquidity | undefined {
   const tokens = pool.tokens.filter((t) => t.address !== pool.address);
   const known: { token: StoredPoolToken; price: Exact }[] = [];
   const missing: StoredPoolToken[] = [];

@@ -100,7 +100,9 @@ function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boole
 /** The same token sequence through the other pools of each hop (one hop changed at a time). */
 export function withParallelPools(graph: PoolGraph, c: Candidate): Candidate[] {
   const out: Candidate[] = [];
-  const edges = c.path.map((h) => (h.pool.poolType === 'LiquidityBootstrapping' ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)));
+  const edges = c.path.map((h) =>
+    h.pool.poolType === 'LiquidityBootstrapping' ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!),
+  );
   if (edges.some((list) => list.length === 0)) return out;
   const chosen = edges.map((list) => list[0]!);
   edges.forEach((list, k) => {
@@ -126,12 +128,13 @@ export function twoHopVariants(graph: PoolGraph, tokenIn: string, tokenOut: stri
     if (x === tokenOut) continue;
     const xo = graph.next(x).get(tokenOut);
     if (!xo) continue;
-    ex.forEach((a, m) => xo.forEach((b, n) => {
-      if (m === 0 && n === 0) return;
-      const c = score([a, b]);
-      if (c) out.push(c);
-    }));
+    ex.forEach((a, m) =>
+      xo.forEach((b, n) => {
+        if (m === 0 && n === 0) return;
+        const c = score([a, b]);
+        if (c) out.push(c);
+      }),
+    );
   }
   return out.sort((a, b) => a.spot - b.spot).slice(0, MAX_CANDIDATES);
 }
-

@@ -40,7 +40,6 @@ const NEGLIGIBLE_GAIN = 1e-8;
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 
-
 export class SwapEngine {
   readonly graph: PoolGraph;
   private readonly byId: Map<string, PoolModel>;
@@ -77,7 +76,11 @@ export class SwapEngine {
 
   private graphFor(kind: OrderKind, tokenIn: string, tokenOut: string): PoolGraph {
     if (kind === 'buy' || this.joinExitHops.length === 0) return this.graph;
-    if (this.joinExitBpts.has(tokenIn) || this.joinExitBpts.has(tokenOut) || this.candidates(tokenIn, tokenOut).length === 0) {
+    if (
+      this.joinExitBpts.has(tokenIn) ||
+      this.joinExitBpts.has(tokenOut) ||
+      this.candidates(tokenIn, tokenOut).length === 0
+    ) {
       return (this.joinExitGraph ??= new PoolGraph([...this.models, ...this.joinExitHops], this.edgeCache));
     }
     return this.graph;
@@ -160,7 +163,11 @@ export class SwapEngine {
     const ranked = byEstimate.slice(0, EXPANDED_SEQUENCES);
     const seen = new Set<string>();
     const pool: Candidate[] = [];
-    for (const c of [...ranked, ...ranked.flatMap((c) => this.parallelOf(graph, c)), ...byEstimate.slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2)]) {
+    for (const c of [
+      ...ranked,
+      ...ranked.flatMap((c) => this.parallelOf(graph, c)),
+      ...byEstimate.slice(EXPANDED_SEQUENCES, EXACT_CANDIDATES * 2),
+    ]) {
       const k = this.keyOf(c);
       if (!seen.has(k)) {
         seen.add(k);
@@ -170,7 +177,15 @@ export class SwapEngine {
     // The exact stage: the best estimates compete as single paths.
     // Direct pools always compete: the estimate is only a float sketch of depth.
     const direct = all.filter((c) => c.path.length === 1);
-    const chosen = [...new Set([...direct, ...rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(0, EXACT_CANDIDATES)])];
+    const chosen = [
+      ...new Set([
+        ...direct,
+        ...rank(pool, (c) => (Number.isFinite(estimate(c)) ? estimate(c) : -1e300 + c.depth)).slice(
+          0,
+          EXACT_CANDIDATES,
+        ),
+      ]),
+    ];
     const book = new StateBook();
     const stateOf = (m: PoolModel): PoolState => book.of(m);
     const quotes = new QuoteCache(kind, stateOf);
@@ -244,7 +259,9 @@ export class SwapEngine {
       return gain > 0 ? Math.min(depth, 1e300) * gain * gain : 0;
     };
     const measured = new Map(rough.slice(0, PARTNER_PROBES).map((c) => [c, probe(c)] as const));
-    const partners = rank(rough, (c) => measured.get(c) ?? benefit(c)).filter((c) => (measured.get(c) ?? benefit(c)) > 0);
+    const partners = rank(rough, (c) => measured.get(c) ?? benefit(c)).filter(
+      (c) => (measured.get(c) ?? benefit(c)) > 0,
+    );
     // A small order on a deep path: what any split could add is below the answer's precision
     // worth having, so the single path stands without the split search.
     const score = (c: Candidate) => measured.get(c) ?? benefit(c);
@@ -255,8 +272,11 @@ export class SwapEngine {
     const wideRough = rank([...rough, ...variants], benefit);
     for (const c of wideRough.slice(0, PARTNER_PROBES)) if (!measured.has(c)) measured.set(c, probe(c));
     const wide = rank(wideRough, score).filter((c) => score(c) > 0);
-    const possibleGain = Math.max(...[partners, wide].map((list) => list.slice(0, MAX_PATHS).reduce((sum, c) => sum + score(c), 0)));
-    if (single && possibleGain < Number(single.total) * NEGLIGIBLE_GAIN) return this.finish(req, single, [...pool, ...all]);
+    const possibleGain = Math.max(
+      ...[partners, wide].map((list) => list.slice(0, MAX_PATHS).reduce((sum, c) => sum + score(c), 0)),
+    );
+    if (single && possibleGain < Number(single.total) * NEGLIGIBLE_GAIN)
+      return this.finish(req, single, [...pool, ...all]);
     // Two pool-disjoint partner sets: by benefit, and by benefit per hop squared (a long path
     // through a shared pool can otherwise shut out a shorter, better one).
     const disjointSet = (order: readonly Candidate[], leader = singleCandidate): PathCost[] => {
@@ -274,10 +294,14 @@ export class SwapEngine {
     const byShortBenefit = disjointSet(rank(partners, (c) => score(c) / c.path.length ** 2));
     // A third set led by the best direct pool: the best part of a large order is often a pool
     // that cannot take all of it, so no feasible single path leads there.
-    const leaders = direct.filter((c) => (kind === 'sell' ? c.depth * c.spot : c.depth) >= human * 0.01).sort((a, b) => a.spot - b.spot);
+    const leaders = direct
+      .filter((c) => (kind === 'sell' ? c.depth * c.spot : c.depth) >= human * 0.01)
+      .sort((a, b) => a.spot - b.spot);
     const byDirect = leaders[0] ? disjointSet(partners, leaders[0]) : [];
     const byWide = variants.length > 0 ? disjointSet(wide) : [];
-    const sets = [byBenefit, byShortBenefit, byDirect, byWide].filter((set, k, all) => set.length > 0 && all.findIndex((o) => sameSet(o, set)) === k);
+    const sets = [byBenefit, byShortBenefit, byDirect, byWide].filter(
+      (set, k, all) => set.length > 0 && all.findIndex((o) => sameSet(o, set)) === k,
+    );
     let best = single;
     for (const set of sets) best = bestSplit(set, amount, quotes, best);
     if (!best) return undefined;
@@ -300,13 +324,19 @@ export class SwapEngine {
     // order (a shallow pool at a better price carries little, so it moves this little).
     const spots = new Map(known.map((c) => [c.path, c.spot]));
     const shares = paths.map((p) => [Number(p.given) / Number(amount), spots.get(p.path) ?? Infinity] as const);
-    const spotPrice = kind === 'sell' ? 1 / shares.reduce((sum, [w, spot]) => sum + w / spot, 0) : shares.reduce((sum, [w, spot]) => sum + w * spot, 0);
+    const spotPrice =
+      kind === 'sell'
+        ? 1 / shares.reduce((sum, [w, spot]) => sum + w / spot, 0)
+        : shares.reduce((sum, [w, spot]) => sum + w * spot, 0);
     return { ...draft, amount, returnAmount, stepAmounts: replay.amounts, gasCost: best.gas, spotPrice };
   }
 }
 
 function rank(list: readonly Candidate[], estimate: (c: Candidate) => number): Candidate[] {
-  return list.map((c) => [c, estimate(c)] as const).sort((a, b) => b[1] - a[1]).map(([c]) => c);
+  return list
+    .map((c) => [c, estimate(c)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([c]) => c);
 }
 
 function sameSet(a: readonly PathCost[], b: readonly PathCost[]): boolean {

@@ -55,7 +55,8 @@ export class PoolGraph {
       }
     }
     for (const byNext of [...this.edges.values(), ...this.lbpEdges.values()]) {
-      for (const [next, list] of byNext) byNext.set(next, list.sort((a, b) => b.depth - a.depth).slice(0, MAX_PARALLEL_POOLS));
+      for (const [next, list] of byNext)
+        byNext.set(next, list.sort((a, b) => b.depth - a.depth).slice(0, MAX_PARALLEL_POOLS));
     }
   }
 

@@ -1,4 +1,11 @@
-import { canJoinExit, PoolMathError, type JoinExitModel, type PoolModel, type PoolState, type SwapKind } from './poolModel';
+import {
+  canJoinExit,
+  PoolMathError,
+  type JoinExitModel,
+  type PoolModel,
+  type PoolState,
+  type SwapKind,
+} from './poolModel';
 
 /**
  * A pool's single-token joins and exits seen as swaps between its tokens and its BPT, so the path
@@ -67,7 +74,9 @@ export class JoinExitPool<S extends PoolState = PoolState> implements PoolModel<
 
   swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (kind === 'givenOut') throw new PoolMathError(`pool ${this.id}: joins and exits take an exact amount in`);
-    return this.action(i, j) === 'join' ? this.inner.joinGivenIn(state, i, amount) : this.inner.exitGivenIn(state, j, amount);
+    return this.action(i, j) === 'join'
+      ? this.inner.joinGivenIn(state, i, amount)
+      : this.inner.exitGivenIn(state, j, amount);
   }
 
   apply(state: S, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -89,7 +98,7 @@ export class JoinExitPool<S extends PoolState = PoolState> implements PoolModel<
     const probe = base / PROBE_SHARE > 0n ? base / PROBE_SHARE : 1n;
     const out = this.swap(state, 'givenIn', i, j, probe);
     if (out <= 0n) return Infinity;
-    return (Number(probe) / 10 ** this.decimals[i]!) / (Number(out) / 10 ** this.decimals[j]!);
+    return Number(probe) / 10 ** this.decimals[i]! / (Number(out) / 10 ** this.decimals[j]!);
   }
 }
 
@@ -108,7 +117,10 @@ function hopOf(m: PoolModel): JoinExitPool | null {
  * The join/exit hops of a pool set: one per pool that has single-token joins or exits. `cache`
  * keeps a model's hop (or its absence) so graphs of the same pool version reuse it and its edges.
  */
-export function joinExitPools(models: readonly PoolModel[], cache?: WeakMap<PoolModel, JoinExitPool | null>): JoinExitPool[] {
+export function joinExitPools(
+  models: readonly PoolModel[],
+  cache?: WeakMap<PoolModel, JoinExitPool | null>,
+): JoinExitPool[] {
   const out: JoinExitPool[] = [];
   for (const m of models) {
     let hop = cache?.get(m);

@@ -39,18 +39,21 @@ export function replayBatchSwap(
   for (const [n, step] of steps.entries()) {
     const tokenIn = assets[step.assetInIndex];
     const tokenOut = assets[step.assetOutIndex];
-    if (tokenIn === undefined || tokenOut === undefined) return { ok: false, reason: `swap ${n}: asset index out of range` };
+    if (tokenIn === undefined || tokenOut === undefined)
+      return { ok: false, reason: `swap ${n}: asset index out of range` };
     let amount = step.amount;
     if (amount === 0n) {
       const given = givenIn ? tokenIn : tokenOut;
-      if (n === 0 || given !== previousToken) return { ok: false, reason: `swap ${n}: a zero amount must continue the previous swap's token` };
+      if (n === 0 || given !== previousToken)
+        return { ok: false, reason: `swap ${n}: a zero amount must continue the previous swap's token` };
       amount = previousAmount;
     }
     const found = modelOf(step.poolId.toLowerCase());
     if (!found) return { ok: false, reason: `swap ${n}: pool ${step.poolId} is not routable here` };
     let model: PoolModel = found;
     if (step.action) {
-      if (!canJoinExit(found)) return { ok: false, reason: `swap ${n}: pool ${step.poolId} has no single-token ${step.action}` };
+      if (!canJoinExit(found))
+        return { ok: false, reason: `swap ${n}: pool ${step.poolId} has no single-token ${step.action}` };
       model = new JoinExitPool(found, true, true);
     }
     let state = states.get(model.id);
@@ -60,12 +63,14 @@ export function replayBatchSwap(
     }
     const i = model.tokens.indexOf(tokenIn);
     const j = model.tokens.indexOf(tokenOut);
-    if (i < 0 || j < 0 || !model.canSwap(i, j)) return { ok: false, reason: `swap ${n}: pool ${step.poolId} does not swap ${tokenIn} for ${tokenOut}` };
+    if (i < 0 || j < 0 || !model.canSwap(i, j))
+      return { ok: false, reason: `swap ${n}: pool ${step.poolId} does not swap ${tokenIn} for ${tokenOut}` };
     let calculated: bigint;
     try {
       calculated = model.swap(state, givenIn ? 'givenIn' : 'givenOut', i, j, amount);
     } catch (e) {
-      if (e instanceof PoolMathError || e instanceof MathError || e instanceof RangeError) return { ok: false, reason: `swap ${n}: ${e.message}` };
+      if (e instanceof PoolMathError || e instanceof MathError || e instanceof RangeError)
+        return { ok: false, reason: `swap ${n}: ${e.message}` };
       throw e;
     }
     const [amountIn, amountOut] = givenIn ? [amount, calculated] : [calculated, amount];

@@ -78,7 +78,13 @@ export function toBatchSwap(route: Pick<Route, 'kind' | 'tokenIn' | 'tokenOut' |
     const hops = route.kind === 'sell' ? path : [...path].reverse();
     hops.forEach((h, n) => {
       const action = isJoinExitPool(h.pool) ? { action: h.pool.action(h.i, h.j) } : {};
-      steps.push({ poolId: h.pool.id, assetInIndex: index(hopTokenIn(h)), assetOutIndex: index(hopTokenOut(h)), amount: n === 0 ? given : 0n, ...action });
+      steps.push({
+        poolId: h.pool.id,
+        assetInIndex: index(hopTokenIn(h)),
+        assetOutIndex: index(hopTokenOut(h)),
+        amount: n === 0 ? given : 0n,
+        ...action,
+      });
     });
   }
   return { assets, steps };

@@ -37,7 +37,11 @@ export function value(kind: OrderKind, a: Pick<Allocation, 'total' | 'gas'>): bi
 }
 
 /** Exact outcome of giving `amounts[k]` to `paths[k]` (pool-disjoint paths); undefined if one reverts. */
-export function evaluateSplit(paths: readonly PathCost[], amounts: readonly bigint[], quotes: QuoteCache): Allocation | undefined {
+export function evaluateSplit(
+  paths: readonly PathCost[],
+  amounts: readonly bigint[],
+  quotes: QuoteCache,
+): Allocation | undefined {
   const parts: { path: Path; given: bigint; result: bigint }[] = [];
   let total = 0n;
   let gas = 0n;
@@ -67,10 +71,12 @@ export function equalMarginalSplit(
 ): Allocation | undefined {
   const marginal = (path: Path, given: bigint) => quotes.marginal(path, given);
   const A = Number(amount);
-  const fits = paths.map((p) => {
-    const m0 = marginal(p.path, 0n);
-    return { p, m0, depth: Infinity, cap: A };
-  }).filter((f): f is { p: PathCost; m0: number; depth: number; cap: number } => f.m0 !== undefined && f.m0 > 0);
+  const fits = paths
+    .map((p) => {
+      const m0 = marginal(p.path, 0n);
+      return { p, m0, depth: Infinity, cap: A };
+    })
+    .filter((f): f is { p: PathCost; m0: number; depth: number; cap: number } => f.m0 !== undefined && f.m0 > 0);
   if (fits.length < 2) return undefined;
   const sell = kind === 'sell';
   // A path's allocation at marginal rate lambda under its constant-product model.
@@ -127,7 +133,13 @@ export function equalMarginalSplit(
     if (lambda === undefined) break;
     let xs = active.map((f) => alloc(f, lambda));
     if (xs.filter((x) => x > 0).length > MAX_PATHS) {
-      const keep = new Set(active.map((f, k) => [f, xs[k]!] as const).sort((a, b) => b[1] - a[1]).slice(0, MAX_PATHS).map(([f]) => f));
+      const keep = new Set(
+        active
+          .map((f, k) => [f, xs[k]!] as const)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, MAX_PATHS)
+          .map(([f]) => f),
+      );
       active = active.filter((f) => keep.has(f));
       const l2 = solveLambda(active, alloc, A, sell);
       if (l2 === undefined) break;
@@ -137,7 +149,11 @@ export function equalMarginalSplit(
     const shares = xs.filter((x) => x > 0).map((x) => x / A);
     const amounts = toAmounts(shares, amount);
     if (!amounts) break;
-    const outcome = evaluateSplit(used.map((f) => f.p), amounts, quotes);
+    const outcome = evaluateSplit(
+      used.map((f) => f.p),
+      amounts,
+      quotes,
+    );
     if (outcome && (!best || value(kind, outcome) > value(kind, best))) best = outcome;
     // Re-measure and re-fit at the new allocation.
     used.forEach((f, k) => {
@@ -149,7 +165,12 @@ export function equalMarginalSplit(
   return best;
 }
 
-function solveLambda<F extends { m0: number }>(fits: readonly F[], alloc: (f: F, lambda: number) => number, A: number, sell: boolean): number | undefined {
+function solveLambda<F extends { m0: number }>(
+  fits: readonly F[],
+  alloc: (f: F, lambda: number) => number,
+  A: number,
+  sell: boolean,
+): number | undefined {
   const total = (lambda: number) => fits.reduce((s, f) => s + alloc(f, lambda), 0);
   const m0s = fits.map((f) => f.m0);
   // Sell: allocations shrink as lambda rises (lambda <= max m0). Buy: they grow with lambda.
@@ -180,7 +201,12 @@ function toAmounts(shares: readonly number[], amount: bigint): bigint[] | undefi
  * (pool-disjoint, best single first), and, when gas costs something, the same split over fewer
  * paths (the smallest part dropped each time).
  */
-export function bestSplit(paths: readonly PathCost[], amount: bigint, quotes: QuoteCache, single: Allocation | undefined): Allocation | undefined {
+export function bestSplit(
+  paths: readonly PathCost[],
+  amount: bigint,
+  quotes: QuoteCache,
+  single: Allocation | undefined,
+): Allocation | undefined {
   const { kind } = quotes;
   let best = single;
   const gasCounts = paths.some((p) => p.gas > 0n);

@@ -22,6 +22,11 @@ export function jobsAuth(secret: string | undefined): RequestHandler {
     res
       .status(401)
       .set('WWW-Authenticate', 'Bearer realm="jobs"')
-      .json(errorBody(401, `${m ? 'wrong job secret' : 'missing job secret'}: job endpoints need the header 'Authorization: Bearer <JOBS_SECRET>'`));
+      .json(
+        errorBody(
+          401,
+          `${m ? 'wrong job secret' : 'missing job secret'}: job endpoints need the header 'Authorization: Bearer <JOBS_SECRET>'`,
+        ),
+      );
   };
 }

@@ -32,7 +32,14 @@ function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): Re
     validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
       const retryAfter = String(res.getHeader('Retry-After') ?? Math.ceil(WINDOW_MS / 1000));
-      res.status(429).json(errorBody(429, `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`));
+      res
+        .status(429)
+        .json(
+          errorBody(
+            429,
+            `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`,
+          ),
+        );
     },
   });
 }

@@ -29,7 +29,9 @@ export function healthRouter(ctx: AppContext): Router {
       status: ready ? 'ready' : 'not ready',
       store: storeOk ? 'ok' : storeError,
       chains,
-      ...(ready ? {} : { error: !storeOk ? `store unreachable: ${storeError}` : 'read model still loading', code: 503 }),
+      ...(ready
+        ? {}
+        : { error: !storeOk ? `store unreachable: ${storeError}` : 'read model still loading', code: 503 }),
     });
   });
   return r;

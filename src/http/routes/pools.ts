@@ -9,7 +9,9 @@ import { loadedSnapshot } from '../snapshot';
 /** GET /pools/{chainId} and GET /pools/{chainId}/{id}, served from the read model. */
 export function poolsRouter(ctx: AppContext): Router {
   const r = Router();
-  r.get('/pools/:chainId', (req, res) => sendPrepared(req, res, loadedSnapshot(ctx, resolveChainParam(req.params.chainId, ctx.config)).poolsBody));
+  r.get('/pools/:chainId', (req, res) =>
+    sendPrepared(req, res, loadedSnapshot(ctx, resolveChainParam(req.params.chainId, ctx.config)).poolsBody),
+  );
   r.get('/pools/:chainId/:id', (req, res) => {
     const snap = loadedSnapshot(ctx, resolveChainParam(req.params.chainId, ctx.config));
     const id = req.params.id.toLowerCase();

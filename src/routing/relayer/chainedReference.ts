@@ -25,6 +25,7 @@ export function isChainedReference(value: bigint): boolean {
 }
 
 function checkedKey(key: number): bigint {
-  if (!Number.isSafeInteger(key) || key <= 0) throw new RangeError(`chained reference key must be a positive integer, got ${key}`);
+  if (!Number.isSafeInteger(key) || key <= 0)
+    throw new RangeError(`chained reference key must be a positive integer, got ${key}`);
   return BigInt(key) & KEY_MASK;
 }

@@ -57,7 +57,9 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
  */
 const POOL_KIND_WEIGHTED = 0;
 
-type Segment = { readonly action: 'swap'; readonly steps: readonly RouteStep[] } | { readonly action: 'join' | 'exit' | 'wrap' | 'unwrap'; readonly step: RouteStep };
+type Segment =
+  | { readonly action: 'swap'; readonly steps: readonly RouteStep[] }
+  | { readonly action: 'join' | 'exit' | 'wrap' | 'unwrap'; readonly step: RouteStep };
 
 /**
  * What the receiver surely gets of an unwrap's quoted stETH once the wstETH before it is only held
@@ -100,7 +102,8 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
   const receiver = getAddress(input.receiver);
   const relayer = getAddress(input.relayer);
   const paid = route.paths.reduce((sum, p) => sum + p.amountIn, 0n);
-  if (paid !== input.amount) throw new RelayerRouteError(`the paths take ${paid} in all, but the order sells ${input.amount}`);
+  if (paid !== input.amount)
+    throw new RelayerRouteError(`the paths take ${paid} in all, but the order sells ${input.amount}`);
   const calls: string[] = [];
   let value = 0n;
   let pulledByVault = 0n;
@@ -153,7 +156,13 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
           if (k < 0) k = assets.push(t) - 1;
           return k;
         };
-        const swaps = seg.steps.map((s, k) => [s.poolId, index(s.tokenIn), index(s.tokenOut), k === 0 ? amount : 0n, '0x']);
+        const swaps = seg.steps.map((s, k) => [
+          s.poolId,
+          index(s.tokenIn),
+          index(s.tokenOut),
+          k === 0 ? amount : 0n,
+          '0x',
+        ]);
         const limits = assets.map(() => 0n);
         const inIndex = index(tokenIn);
         const outIndex = index(tokenOut);
@@ -162,9 +171,13 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
         limits[outIndex] = -least;
         const wired = assets.map((t, k) => asset(t, (k === inIndex && nativeIn) || (k === outIndex && nativeOut)));
         push('batchSwap', [
-          SWAP_KIND.GIVEN_IN, swaps, wired,
+          SWAP_KIND.GIVEN_IN,
+          swaps,
+          wired,
           [fundsSender, fromInternal, recipient, toInternal],
-          limits, deadline, callValue,
+          limits,
+          deadline,
+          callValue,
           key === undefined ? [] : [[outIndex, temporaryReference(key)]],
         ]);
         source = key === undefined ? source : { from: 'relayer', key, erc20: !toInternal };
@@ -175,9 +188,16 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
       if (seg.action === 'wrap' || seg.action === 'unwrap') {
         // LidoWrapping: the Vault pulls the input from a sender other than the relayer (so the
         // sender approves the Vault); the output goes to the recipient and, chained, to the next call.
-        if (seg.action === 'wrap' && !first) throw new RelayerRouteError('a wrap step must start its path (it takes the stETH sold)');
-        if (seg.action === 'unwrap' && !last) throw new RelayerRouteError('an unwrap step must end its path (it pays the stETH bought)');
-        push(seg.action === 'wrap' ? 'wrapStETH' : 'unwrapWstETH', [fundsSender, recipient, amount, key === undefined ? 0n : temporaryReference(key)]);
+        if (seg.action === 'wrap' && !first)
+          throw new RelayerRouteError('a wrap step must start its path (it takes the stETH sold)');
+        if (seg.action === 'unwrap' && !last)
+          throw new RelayerRouteError('an unwrap step must end its path (it pays the stETH bought)');
+        push(seg.action === 'wrap' ? 'wrapStETH' : 'unwrapWstETH', [
+          fundsSender,
+          recipient,
+          amount,
+          key === undefined ? 0n : temporaryReference(key),
+        ]);
         // wstETH reaches the relayer as ERC-20.
         source = key === undefined ? source : { from: 'relayer', key, erc20: true };
         return;
@@ -185,31 +205,43 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
       const pool = input.pool(step.poolId);
       if (!pool) throw new RelayerRouteError(`pool ${step.poolId} of a ${step.action} step is not known on this chain`);
       const family = poolFamily(pool.poolType);
-      if (!family) throw new RelayerRouteError(`pool ${step.poolId} (${pool.poolType}) has no single-token ${step.action}`);
+      if (!family)
+        throw new RelayerRouteError(`pool ${step.poolId} (${pool.poolType}) has no single-token ${step.action}`);
       const bpt = pool.address;
       if (seg.action === 'join') {
-        if (tokenOut !== bpt) throw new RelayerRouteError(`join of pool ${step.poolId} must give its BPT ${bpt}, not ${tokenOut}`);
+        if (tokenOut !== bpt)
+          throw new RelayerRouteError(`join of pool ${step.poolId} must give its BPT ${bpt}, not ${tokenOut}`);
         const k = pool.tokens.indexOf(tokenIn);
-        if (k < 0) throw new RelayerRouteError(`join of pool ${step.poolId} takes ${tokenIn}, which the pool does not hold`);
+        if (k < 0)
+          throw new RelayerRouteError(`join of pool ${step.poolId} takes ${tokenIn}, which the pool does not hold`);
         const assets = pool.tokens.map((t, m) => asset(t, m === k && nativeIn));
         // The amount of a chained join is only known on chain; the reference itself bounds it.
         const maxIn = pool.tokens.map((_, m) => (m !== k ? 0n : source.from === 'sender' ? source.amount : MaxUint256));
         push('joinPool', [
-          step.poolId, POOL_KIND_WEIGHTED, fundsSender, recipient,
+          step.poolId,
+          POOL_KIND_WEIGHTED,
+          fundsSender,
+          recipient,
           [assets, maxIn, joinUserData(family, pool.tokens, bpt, tokenIn, amount, least), fromInternal],
-          callValue, key === undefined ? 0n : temporaryReference(key),
+          callValue,
+          key === undefined ? 0n : temporaryReference(key),
         ]);
         // A join mints BPT to its recipient as ERC-20, never as internal balance.
         source = key === undefined ? source : { from: 'relayer', key, erc20: true };
         return;
       }
-      if (tokenIn !== bpt) throw new RelayerRouteError(`exit of pool ${step.poolId} must take its BPT ${bpt}, not ${tokenIn}`);
+      if (tokenIn !== bpt)
+        throw new RelayerRouteError(`exit of pool ${step.poolId} must take its BPT ${bpt}, not ${tokenIn}`);
       const k = pool.tokens.indexOf(tokenOut);
-      if (k < 0) throw new RelayerRouteError(`exit of pool ${step.poolId} gives ${tokenOut}, which the pool does not hold`);
+      if (k < 0)
+        throw new RelayerRouteError(`exit of pool ${step.poolId} gives ${tokenOut}, which the pool does not hold`);
       const assets = pool.tokens.map((t, m) => asset(t, m === k && nativeOut));
       const minOuts = pool.tokens.map((_, m) => (m === k ? least : 0n));
       push('exitPool', [
-        step.poolId, POOL_KIND_WEIGHTED, fundsSender, recipient,
+        step.poolId,
+        POOL_KIND_WEIGHTED,
+        fundsSender,
+        recipient,
         [assets, minOuts, exitUserData(family, pool.tokens, bpt, tokenOut, amount), toInternal],
         key === undefined ? [] : [[k, temporaryReference(key)]],
       ]);
@@ -226,7 +258,12 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
   const approvals: Approval[] = [relayerApproval(input.vault, relayer, sender)];
   if (pulledByVault > 0n) approvals.push(erc20Approval(route.tokenIn, input.vault, pulledByVault));
   return {
-    price: { sellAmount: input.amount.toString(), buyAmount: route.returnAmount.toString(), allowanceTarget: getAddress(input.vault), price: input.marketSp },
+    price: {
+      sellAmount: input.amount.toString(),
+      buyAmount: route.returnAmount.toString(),
+      allowanceTarget: getAddress(input.vault),
+      price: input.marketSp,
+    },
     to: relayer,
     data: relayerInterface.encodeFunctionData('multicall', [calls]),
     value: value.toString(),
@@ -240,6 +277,7 @@ export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
 
 function minOutOf(quoted: bigint, slippage: string): bigint {
   const least = minOut(quoted, slippage);
-  if (least > INT256_MAX) throw new LimitError(`the output limit ${least} does not fit the Vault's int256 limits; ask for a smaller amount`);
+  if (least > INT256_MAX)
+    throw new LimitError(`the output limit ${least} does not fit the Vault's int256 limits; ask for a smaller amount`);
   return least;
 }

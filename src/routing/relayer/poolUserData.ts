@@ -48,7 +48,14 @@ function indexIn(tokens: readonly string[], token: string, what: string): number
 }
 
 /** `amountIn` may be a chained reference: the relayer replaces it in the amounts array. */
-export function joinUserData(family: PoolFamily, tokens: readonly string[], bpt: string, tokenIn: string, amountIn: bigint, minBptOut: bigint): string {
+export function joinUserData(
+  family: PoolFamily,
+  tokens: readonly string[],
+  bpt: string,
+  tokenIn: string,
+  amountIn: bigint,
+  minBptOut: bigint,
+): string {
   const counted = userDataTokens(family, tokens, bpt);
   const k = indexIn(counted, tokenIn, 'join token');
   const amounts = counted.map((_, n) => (n === k ? amountIn : 0n));
@@ -56,7 +63,13 @@ export function joinUserData(family: PoolFamily, tokens: readonly string[], bpt:
 }
 
 /** `bptIn` may be a chained reference. */
-export function exitUserData(family: PoolFamily, tokens: readonly string[], bpt: string, tokenOut: string, bptIn: bigint): string {
+export function exitUserData(
+  family: PoolFamily,
+  tokens: readonly string[],
+  bpt: string,
+  tokenOut: string,
+  bptIn: bigint,
+): string {
   const k = indexIn(userDataTokens(family, tokens, bpt), tokenOut, 'exit token');
   return coder.encode(['uint256', 'uint256', 'uint256'], [EXIT_EXACT_BPT_IN_FOR_ONE_TOKEN_OUT, bptIn, BigInt(k)]);
 }

@@ -6,9 +6,7 @@ import { Interface } from 'ethers';
  * node_modules/@balancer-labs/v2-deployments/dist/tasks/20220916-batch-relayer-v4) to V6 (the
  * chains' addresses in config/chains.ts); later versions only add pool kinds and actions.
  */
-export const RELAYER_ABI = [
-  'function multicall(bytes[] data) payable returns (bytes[] results)',
-] as const;
+export const RELAYER_ABI = ['function multicall(bytes[] data) payable returns (bytes[] results)'] as const;
 
 const FUNDS = '(address sender, bool fromInternalBalance, address recipient, bool toInternalBalance)';
 const REFERENCE = '(uint256 index, uint256 key)';

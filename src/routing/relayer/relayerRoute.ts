@@ -46,7 +46,8 @@ export function needsRelayer(info: SerializedSwapInfo): boolean {
 }
 
 function amountOf(value: string | undefined, what: string): bigint {
-  if (value === undefined || !/^\d+$/.test(value)) throw new RelayerRouteError(`${what} is not a non-negative integer ('${value ?? ''}')`);
+  if (value === undefined || !/^\d+$/.test(value))
+    throw new RelayerRouteError(`${what} is not a non-negative integer ('${value ?? ''}')`);
   return BigInt(value);
 }
 
@@ -65,7 +66,10 @@ export function routeFromSwapInfo(info: SerializedSwapInfo, wrappedNative: strin
   info.swaps.forEach((s, n) => {
     const tIn = assets[s.assetInIndex];
     const tOut = assets[s.assetOutIndex];
-    if (tIn === undefined || tOut === undefined || tIn === tOut) throw new RelayerRouteError(`step ${n} has asset indexes ${s.assetInIndex} -> ${s.assetOutIndex} outside the route's ${assets.length} assets or equal`);
+    if (tIn === undefined || tOut === undefined || tIn === tOut)
+      throw new RelayerRouteError(
+        `step ${n} has asset indexes ${s.assetInIndex} -> ${s.assetOutIndex} outside the route's ${assets.length} assets or equal`,
+      );
     const amount = amountOf(s.amount, `step ${n} amount`);
     const step: RouteStep = {
       action: s.action ?? 'swap',
@@ -75,22 +79,32 @@ export function routeFromSwapInfo(info: SerializedSwapInfo, wrappedNative: strin
       amountOut: amountOf(s.returnAmount, `step ${n} returnAmount`),
     };
     if (amount > 0n) {
-      if (wrapped(tIn) !== wrapped(tokenIn)) throw new RelayerRouteError(`step ${n} starts a path from ${tIn}, not from the sell token ${tokenIn}`);
+      if (wrapped(tIn) !== wrapped(tokenIn))
+        throw new RelayerRouteError(`step ${n} starts a path from ${tIn}, not from the sell token ${tokenIn}`);
       paths.push({ amountIn: amount, steps: [step] });
       return;
     }
     const path = paths.at(-1);
     const prev = path?.steps.at(-1);
-    if (!path || !prev || prev.tokenOut !== step.tokenIn) throw new RelayerRouteError(`step ${n} continues a path (amount 0) but does not take the previous step's output`);
+    if (!path || !prev || prev.tokenOut !== step.tokenIn)
+      throw new RelayerRouteError(`step ${n} continues a path (amount 0) but does not take the previous step's output`);
     path.steps.push(step);
   });
   if (paths.length === 0) throw new RelayerRouteError('the route has no steps');
   for (const [k, p] of paths.entries()) {
-    if (p.steps.at(-1)!.tokenOut !== wrapped(tokenOut)) throw new RelayerRouteError(`path ${k} ends at ${p.steps.at(-1)!.tokenOut}, not at the buy token ${tokenOut}`);
+    if (p.steps.at(-1)!.tokenOut !== wrapped(tokenOut))
+      throw new RelayerRouteError(`path ${k} ends at ${p.steps.at(-1)!.tokenOut}, not at the buy token ${tokenOut}`);
   }
   const returnAmount = paths.reduce((sum, p) => sum + p.steps.at(-1)!.amountOut, 0n);
   if (returnAmount !== amountOf(info.returnAmount, 'returnAmount')) {
     throw new RelayerRouteError(`the paths pay ${returnAmount} in all, but returnAmount is ${info.returnAmount}`);
   }
-  return { tokenIn: wrapped(tokenIn), tokenOut: wrapped(tokenOut), nativeIn: tokenIn === ZERO_ADDRESS, nativeOut: tokenOut === ZERO_ADDRESS, paths, returnAmount };
+  return {
+    tokenIn: wrapped(tokenIn),
+    tokenOut: wrapped(tokenOut),
+    nativeIn: tokenIn === ZERO_ADDRESS,
+    nativeOut: tokenOut === ZERO_ADDRESS,
+    paths,
+    returnAmount,
+  };
 }

@@ -60,7 +60,8 @@ function ethCall(to: string, data: string): RpcCall {
 }
 
 function uint(outcome: RpcOutcome | undefined): bigint | undefined {
-  if (!outcome?.ok || typeof outcome.result !== 'string' || !/^0x[0-9a-fA-F]{64,}$/.test(outcome.result)) return undefined;
+  if (!outcome?.ok || typeof outcome.result !== 'string' || !/^0x[0-9a-fA-F]{64,}$/.test(outcome.result))
+    return undefined;
   return BigInt(`0x${outcome.result.slice(2, 2 + WORD)}`);
 }
 
@@ -69,7 +70,10 @@ export function decodeRewardData(result: string): { periodFinish: number; perSec
   const hex = result.startsWith('0x') ? result.slice(2) : result;
   const words = hex.length / WORD;
   if (!Number.isInteger(words) || (words !== 5 && words !== 6)) return undefined;
-  const [periodFinish, rate] = AbiCoder.defaultAbiCoder().decode(['uint256', 'uint256'], `0x${hex.slice((words - 4) * WORD, (words - 2) * WORD)}`) as unknown as [bigint, bigint];
+  const [periodFinish, rate] = AbiCoder.defaultAbiCoder().decode(
+    ['uint256', 'uint256'],
+    `0x${hex.slice((words - 4) * WORD, (words - 2) * WORD)}`,
+  ) as unknown as [bigint, bigint];
   return { periodFinish: Number(periodFinish), perSecond: rate };
 }
 
@@ -86,20 +90,27 @@ export async function readGaugesOnChain(
 ): Promise<GaugeChainReads> {
   const week = Math.floor(nowSeconds / WEEK_SECONDS);
   const calls: RpcCall[] = [];
-  if (emissions.kind === 'controller') calls.push(ethCall(emissions.balancerTokenAdmin, TOKEN_ADMIN.encodeFunctionData('getInflationRate')));
+  if (emissions.kind === 'controller')
+    calls.push(ethCall(emissions.balancerTokenAdmin, TOKEN_ADMIN.encodeFunctionData('getInflationRate')));
   const perGauge = emissions.kind === 'controller' ? 4 : 3;
   const plans: Plan[] = [];
   for (const g of gauges) {
     plans.push({ gauge: g, at: calls.length });
     if (emissions.kind === 'controller') {
-      calls.push(ethCall(emissions.gaugeController, CONTROLLER.encodeFunctionData('gauge_relative_weight', [getAddress(g.gauge), week * WEEK_SECONDS])));
+      calls.push(
+        ethCall(
+          emissions.gaugeController,
+          CONTROLLER.encodeFunctionData('gauge_relative_weight', [getAddress(g.gauge), week * WEEK_SECONDS]),
+        ),
+      );
       calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('getCappedRelativeWeight', [week * WEEK_SECONDS])));
     } else {
       calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('inflation_rate', [week])));
     }
     calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('totalSupply')));
     calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('working_supply')));
-    for (const t of g.rewardTokens) calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('reward_data', [getAddress(t)])));
+    for (const t of g.rewardTokens)
+      calls.push(ethCall(g.gauge, GAUGE.encodeFunctionData('reward_data', [getAddress(t)])));
   }
   const tokens = [...new Set(gauges.flatMap((g) => g.rewardTokens))];
   const tokensAt = calls.length;
@@ -112,7 +123,10 @@ export async function readGaugesOnChain(
     const rate = uint(outcomes[0]);
     if (rate === undefined) {
       const why = outcomes[0]?.ok === false ? outcomes[0].error : 'an unreadable answer';
-      throw new UpstreamError(RPC_UPSTREAM, `BalancerTokenAdmin ${emissions.balancerTokenAdmin} getInflationRate() gave ${why}`);
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `BalancerTokenAdmin ${emissions.balancerTokenAdmin} getInflationRate() gave ${why}`,
+      );
     }
     inflation = rate;
   }

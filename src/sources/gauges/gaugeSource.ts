@@ -53,7 +53,14 @@ export function toPoolGauge(
     reading.balPerSecond !== null
       ? { perSecond: reading.balPerSecond, boosted: reading.workingSupply !== null, periodFinish: null }
       : { perSecond: balStream?.perSecond ?? 0n, boosted: false, periodFinish: balStream?.periodFinish ?? null };
-  return { address: gauge, isKilled, bal: balEmission, totalSupply: reading.totalSupply, workingSupply: reading.workingSupply ?? reading.totalSupply, rewards };
+  return {
+    address: gauge,
+    isKilled,
+    bal: balEmission,
+    totalSupply: reading.totalSupply,
+    workingSupply: reading.workingSupply ?? reading.totalSupply,
+    rewards,
+  };
 }
 
 export class BalancerGaugeSource implements GaugeSource {
@@ -67,14 +74,23 @@ export class BalancerGaugeSource implements GaugeSource {
     const { chain } = this.options;
     const listed = await this.subgraph.fetchPreferentialGauges(deadline?.at, deadline?.label);
     // The node's batches share the run's deadline with the subgraph: retries stop at it.
-    const rpc = deadline ? { ...this.options.rpc, retry: { ...this.options.rpc.retry, deadline: deadline.at, deadlineLabel: deadline.label } } : this.options.rpc;
-    const problems: string[] = listed.skipped.map((s) => `gauges subgraph entry${s.poolId ? ` for pool ${s.poolId}` : ''} skipped: ${s.reason}`);
+    const rpc = deadline
+      ? {
+          ...this.options.rpc,
+          retry: { ...this.options.rpc.retry, deadline: deadline.at, deadlineLabel: deadline.label },
+        }
+      : this.options.rpc;
+    const problems: string[] = listed.skipped.map(
+      (s) => `gauges subgraph entry${s.poolId ? ` for pool ${s.poolId}` : ''} skipped: ${s.reason}`,
+    );
     const unread = new Set<string>(listed.skipped.flatMap((s) => (s.poolId ? [s.poolId] : [])));
     const reads = await readGaugesOnChain(rpc, chain.emissions, listed.gauges, nowSeconds);
     const byPool = new Map<string, PoolGauge>();
     for (const g of listed.gauges) {
       const reading = reads.readings.get(g.gauge);
-      const gauge = reading ? toPoolGauge(g.gauge, g.isKilled, reading, chain.bal, reads.decimals) : (reads.unread.get(g.gauge) ?? 'not read');
+      const gauge = reading
+        ? toPoolGauge(g.gauge, g.isKilled, reading, chain.bal, reads.decimals)
+        : (reads.unread.get(g.gauge) ?? 'not read');
       if (typeof gauge === 'string') {
         unread.add(g.poolId);
         problems.push(`gauge ${g.gauge} of pool ${g.poolId}: ${gauge}`);

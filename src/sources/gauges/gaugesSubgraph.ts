@@ -43,7 +43,8 @@ interface GraphQlAnswer {
 
 const POOL_ID = /^0x[0-9a-f]{64}$/;
 
-type Parsed = { ok: true; gauge: SubgraphGauge } | { ok: false; poolId: string | undefined; reason: string } | { ok: 'none' };
+type Parsed =
+  { ok: true; gauge: SubgraphGauge } | { ok: false; poolId: string | undefined; reason: string } | { ok: 'none' };
 
 function lower(v: unknown): string | undefined {
   return typeof v === 'string' ? v.toLowerCase() : undefined;
@@ -55,7 +56,8 @@ export function parseGaugeEntry(raw: unknown): Parsed {
   const entry = raw as { poolId?: unknown; preferentialGauge?: unknown };
   if (entry.poolId === null || entry.poolId === undefined) return { ok: 'none' };
   const poolId = lower(entry.poolId);
-  if (!poolId || !POOL_ID.test(poolId)) return { ok: false, poolId: undefined, reason: `poolId ${JSON.stringify(entry.poolId)} is not a 32-byte hex id` };
+  if (!poolId || !POOL_ID.test(poolId))
+    return { ok: false, poolId: undefined, reason: `poolId ${JSON.stringify(entry.poolId)} is not a 32-byte hex id` };
   const g = entry.preferentialGauge as { id?: unknown; isKilled?: unknown; tokens?: unknown } | null | undefined;
   if (!g || typeof g !== 'object') return { ok: false, poolId, reason: 'no preferentialGauge' };
   const gauge = lower(g.id);
@@ -67,7 +69,8 @@ export function parseGaugeEntry(raw: unknown): Parsed {
   for (const t of tokens as { id?: unknown }[]) {
     // RewardToken ids are "<token>-<gauge>".
     const token = lower(t?.id)?.split('-')[0];
-    if (!isAddress(token)) return { ok: false, poolId, reason: `reward token id ${JSON.stringify(t?.id)} does not start with an address` };
+    if (!isAddress(token))
+      return { ok: false, poolId, reason: `reward token id ${JSON.stringify(t?.id)} does not start with an address` };
     if (!rewardTokens.includes(token)) rewardTokens.push(token);
   }
   return { ok: true, gauge: { poolId, gauge, isKilled: g.isKilled, rewardTokens } };
@@ -80,7 +83,11 @@ export class GaugesSubgraphClient {
     this.pageSize = options.pageSize ?? GAUGES_PAGE_SIZE;
   }
 
-  private async page(lastId: string, deadline: number | undefined, deadlineLabel: string | undefined): Promise<unknown[]> {
+  private async page(
+    lastId: string,
+    deadline: number | undefined,
+    deadlineLabel: string | undefined,
+  ): Promise<unknown[]> {
     const retry: RetryPolicy = {
       attempts: this.options.retries + 1,
       baseDelayMs: this.options.baseDelayMs ?? 250,
@@ -90,16 +97,27 @@ export class GaugesSubgraphClient {
     };
     const res = await requestJson<GraphQlAnswer>(
       GAUGES_SUBGRAPH_UPSTREAM,
-      { url: this.options.url, method: 'POST', body: { query: PREFERENTIAL_GAUGES_QUERY, variables: { first: this.pageSize, lastId } }, timeoutMs: this.options.timeoutMs },
+      {
+        url: this.options.url,
+        method: 'POST',
+        body: { query: PREFERENTIAL_GAUGES_QUERY, variables: { first: this.pageSize, lastId } },
+        timeoutMs: this.options.timeoutMs,
+      },
       retry,
     );
     const answer = res.body;
     if (Array.isArray(answer?.errors) && answer.errors.length > 0) {
       const first = answer.errors[0]?.message;
-      throw new UpstreamError(GAUGES_SUBGRAPH_UPSTREAM, `answered with GraphQL errors: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}`, res.status, answer);
+      throw new UpstreamError(
+        GAUGES_SUBGRAPH_UPSTREAM,
+        `answered with GraphQL errors: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}`,
+        res.status,
+        answer,
+      );
     }
     const pools = answer?.data?.pools;
-    if (!Array.isArray(pools)) throw new UpstreamError(GAUGES_SUBGRAPH_UPSTREAM, 'answered without a data.pools array', res.status, answer);
+    if (!Array.isArray(pools))
+      throw new UpstreamError(GAUGES_SUBGRAPH_UPSTREAM, 'answered without a data.pools array', res.status, answer);
     return pools;
   }
 
@@ -117,7 +135,11 @@ export class GaugesSubgraphClient {
       }
       if (page.length < this.pageSize) return { gauges, skipped };
       const last = lower((page[page.length - 1] as { id?: unknown } | null)?.id);
-      if (!last || last <= lastId) throw new UpstreamError(GAUGES_SUBGRAPH_UPSTREAM, `pages are not in id order (${String(last)} after '${lastId}'); refusing to loop`);
+      if (!last || last <= lastId)
+        throw new UpstreamError(
+          GAUGES_SUBGRAPH_UPSTREAM,
+          `pages are not in id order (${String(last)} after '${lastId}'); refusing to loop`,
+        );
       lastId = last;
     }
   }

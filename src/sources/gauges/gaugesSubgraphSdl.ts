@@ -8,8 +8,15 @@ export const GAUGES_SUBGRAPH_SDL = /* GraphQL */ `
   scalar BigDecimal
   scalar Bytes
 
-  enum OrderDirection { asc desc }
-  enum Pool_orderBy { id address poolId }
+  enum OrderDirection {
+    asc
+    desc
+  }
+  enum Pool_orderBy {
+    id
+    address
+    poolId
+  }
 
   input Pool_filter {
     id: ID
@@ -48,7 +55,13 @@ export const GAUGES_SUBGRAPH_SDL = /* GraphQL */ `
   }
 
   type Query {
-    pools(first: Int = 100, skip: Int = 0, orderBy: Pool_orderBy, orderDirection: OrderDirection, where: Pool_filter): [Pool!]!
+    pools(
+      first: Int = 100
+      skip: Int = 0
+      orderBy: Pool_orderBy
+      orderDirection: OrderDirection
+      where: Pool_filter
+    ): [Pool!]!
   }
 `;
 
@@ -61,7 +74,9 @@ export const PREFERENTIAL_GAUGES_QUERY = /* GraphQL */ `
       preferentialGauge {
         id
         isKilled
-        tokens(first: 8) { id }
+        tokens(first: 8) {
+          id
+        }
       }
     }
   }

@@ -35,7 +35,10 @@ export class RpcWstEthRates implements WstEthRates {
   async pin(): Promise<string> {
     const [answer] = await callBatch(this.rpc, [{ method: 'eth_blockNumber', params: [] }]);
     if (!answer?.ok || typeof answer.result !== 'string' || !/^0x[0-9a-f]+$/i.test(answer.result)) {
-      throw new UpstreamError(RPC_UPSTREAM, `eth_blockNumber failed: ${answer && !answer.ok ? answer.error : 'no block number'}`);
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `eth_blockNumber failed: ${answer && !answer.ok ? answer.error : 'no block number'}`,
+      );
     }
     return answer.result;
   }
@@ -43,11 +46,18 @@ export class RpcWstEthRates implements WstEthRates {
   async convert(wstETH: string, view: WstEthView, amounts: readonly bigint[], block: string): Promise<bigint[]> {
     if (amounts.length === 0) return [];
     const to = getAddress(wstETH);
-    const outcomes = await callBatch(this.rpc, amounts.map((a) => ({ method: 'eth_call', params: [{ to, data: WSTETH.encodeFunctionData(view, [a]) }, block] })));
+    const outcomes = await callBatch(
+      this.rpc,
+      amounts.map((a) => ({ method: 'eth_call', params: [{ to, data: WSTETH.encodeFunctionData(view, [a]) }, block] })),
+    );
     return outcomes.map((o, k) => {
-      if (!o.ok && /revert/i.test(o.error)) throw new WstEthConversionReverted(`wstETH.${view}(${amounts[k]}) reverted: ${o.error}`);
+      if (!o.ok && /revert/i.test(o.error))
+        throw new WstEthConversionReverted(`wstETH.${view}(${amounts[k]}) reverted: ${o.error}`);
       if (!o.ok || typeof o.result !== 'string' || o.result === '0x') {
-        throw new UpstreamError(RPC_UPSTREAM, `wstETH ${wstETH}.${view}(${amounts[k]}) failed: ${o.ok ? 'empty answer' : o.error}`);
+        throw new UpstreamError(
+          RPC_UPSTREAM,
+          `wstETH ${wstETH}.${view}(${amounts[k]}) failed: ${o.ok ? 'empty answer' : o.error}`,
+        );
       }
       return WSTETH.decodeFunctionResult(view, o.result)[0] as bigint;
     });

@@ -81,14 +81,23 @@ export function usdFrom(entry: unknown): string | undefined {
  * reading it as "no price known" would mark every token as unknown.
  */
 export function checkPriceAnswer(body: unknown, asked: readonly string[], path: string): Record<string, unknown> {
-  const bad = (why: string) => new UpstreamError(PRICE_UPSTREAM, `answered ${path} with JSON of an unexpected shape (${why}); expected {"<id>": {"usd": <number>}}`);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad(Array.isArray(body) ? 'an array' : typeof body);
+  const bad = (why: string) =>
+    new UpstreamError(
+      PRICE_UPSTREAM,
+      `answered ${path} with JSON of an unexpected shape (${why}); expected {"<id>": {"usd": <number>}}`,
+    );
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw bad(Array.isArray(body) ? 'an array' : typeof body);
   const wanted = new Set(asked.map((a) => a.toLowerCase()));
   for (const [key, value] of Object.entries(body)) {
     if (!wanted.has(key.toLowerCase())) throw bad(`key '${key.slice(0, 60)}' was not asked for`);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad(`'${key}' is not an object`);
     const usd = (value as { usd?: unknown }).usd;
-    if (usd !== undefined && typeof usd !== 'number' && !(typeof usd === 'string' && /^\d+(\.\d+)?([eE][+-]?\d+)?$/.test(usd.trim()))) {
+    if (
+      usd !== undefined &&
+      typeof usd !== 'number' &&
+      !(typeof usd === 'string' && /^\d+(\.\d+)?([eE][+-]?\d+)?$/.test(usd.trim()))
+    ) {
       throw bad(`usd of '${key}' is not a number`);
     }
   }
@@ -101,7 +110,11 @@ export function createPriceClient(options: PriceClientOptions, clock: () => numb
   let requestsSent = 0;
 
   async function get(path: string, asked: readonly string[], deadline: number): Promise<Record<string, unknown>> {
-    if (!(await gate.take(deadline))) throw new UpstreamError(PRICE_UPSTREAM, `no time left before ${options.deadlineLabel ?? 'the run\'s deadline'} to start this request`);
+    if (!(await gate.take(deadline)))
+      throw new UpstreamError(
+        PRICE_UPSTREAM,
+        `no time left before ${options.deadlineLabel ?? "the run's deadline"} to start this request`,
+      );
     requestsSent += 1;
     const res = await requestJson<unknown>(
       PRICE_UPSTREAM,
@@ -119,7 +132,11 @@ export function createPriceClient(options: PriceClientOptions, clock: () => numb
       const unique = [...new Set(ids)];
       const out = new Map<string, string>();
       if (unique.length === 0) return out;
-      const body = await get(`/simple/price?ids=${unique.map(encodeURIComponent).join(',')}&vs_currencies=usd`, unique, deadline);
+      const body = await get(
+        `/simple/price?ids=${unique.map(encodeURIComponent).join(',')}&vs_currencies=usd`,
+        unique,
+        deadline,
+      );
       for (const id of unique) {
         const usd = usdFrom(body[id]);
         if (usd !== undefined) out.set(id, usd);

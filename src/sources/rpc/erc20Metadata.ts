@@ -18,7 +18,10 @@ const ERC20 = new Interface([
   'function name() view returns (string)',
   'function decimals() view returns (uint8)',
 ]);
-const ERC20_BYTES32 = new Interface(['function symbol() view returns (bytes32)', 'function name() view returns (bytes32)']);
+const ERC20_BYTES32 = new Interface([
+  'function symbol() view returns (bytes32)',
+  'function name() view returns (bytes32)',
+]);
 
 const FIELDS = ['symbol', 'name', 'decimals'] as const;
 
@@ -50,7 +53,10 @@ function decodeDecimals(outcome: RpcOutcome | undefined): number | null {
 }
 
 /** Metadata for each address (lower-case keys); throws `UpstreamError` only when the node fails. */
-export async function fetchErc20Metadata(rpc: JsonRpcOptions, addresses: readonly string[]): Promise<Map<string, TokenMetadata>> {
+export async function fetchErc20Metadata(
+  rpc: JsonRpcOptions,
+  addresses: readonly string[],
+): Promise<Map<string, TokenMetadata>> {
   const calls = addresses.flatMap((a) => FIELDS.map((f) => ethCall(getAddress(a), ERC20.encodeFunctionData(f))));
   const outcomes = await callBatch(rpc, calls);
   const out = new Map<string, TokenMetadata>();

@@ -12,7 +12,8 @@ export interface RpcCall {
   readonly params: readonly unknown[];
 }
 
-export type RpcOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
+export type RpcOutcome =
+  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
 
 export interface JsonRpcOptions {
   readonly url: string;
@@ -34,17 +35,26 @@ export async function callBatch(opts: JsonRpcOptions, calls: readonly RpcCall[])
   for (let start = 0; start < calls.length; start += opts.batchSize) {
     const chunk = calls.slice(start, start + opts.batchSize);
     const body = chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params }));
-    const res = await requestJson<unknown>(RPC_UPSTREAM, { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs }, opts.retry);
+    const res = await requestJson<unknown>(
+      RPC_UPSTREAM,
+      { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs },
+      opts.retry,
+    );
     if (!Array.isArray(res.body)) {
       const message = (res.body as RpcAnswer | null)?.error?.message;
-      throw new UpstreamError(RPC_UPSTREAM, `answered a batch without an array${typeof message === 'string' ? `: ${message}` : ''}`, res.status);
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `answered a batch without an array${typeof message === 'string' ? `: ${message}` : ''}`,
+        res.status,
+      );
     }
     const byId = new Map<unknown, RpcAnswer>();
     for (const a of res.body as RpcAnswer[]) if (a && typeof a === 'object') byId.set(a.id, a);
     chunk.forEach((_c, i) => {
       const a = byId.get(i);
       if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
-      else if (a.error) out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
+      else if (a.error)
+        out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
       else out.push({ ok: true, result: a.result });
     });
   }

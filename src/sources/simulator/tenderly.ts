@@ -26,15 +26,32 @@ export function tenderlyClient(settings: TenderlySettings): SimulatorClient {
     return res.body;
   };
   return {
-    encodeStates: async (body) => checkShape('/contracts/encode-states', await post('contracts/encode-states', body), isEncodedStates, '{"stateOverrides": {...}}'),
-    simulate: async (body) => checkShape('/simulate', await post('simulate', body), isSimulation, '{"transaction": {"status": <bool>, ...}, "simulation": {...}}'),
+    encodeStates: async (body) =>
+      checkShape(
+        '/contracts/encode-states',
+        await post('contracts/encode-states', body),
+        isEncodedStates,
+        '{"stateOverrides": {...}}',
+      ),
+    simulate: async (body) =>
+      checkShape(
+        '/simulate',
+        await post('simulate', body),
+        isSimulation,
+        '{"transaction": {"status": <bool>, ...}, "simulation": {...}}',
+      ),
   };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isSimulation(body: unknown): boolean {
-  return isObject(body) && isObject(body.transaction) && typeof body.transaction.status === 'boolean' && isObject(body.simulation);
+  return (
+    isObject(body) &&
+    isObject(body.transaction) &&
+    typeof body.transaction.status === 'boolean' &&
+    isObject(body.simulation)
+  );
 }
 
 function isEncodedStates(body: unknown): boolean {
@@ -43,6 +60,10 @@ function isEncodedStates(body: unknown): boolean {
 
 /** A 200 the route cannot read is the provider's fault, not an empty result. */
 function checkShape(path: string, body: unknown, ok: (b: unknown) => boolean, expected: string): unknown {
-  if (!ok(body)) throw new UpstreamError(SIMULATOR_UPSTREAM, `answered ${path} with JSON of an unexpected shape; expected ${expected}`);
+  if (!ok(body))
+    throw new UpstreamError(
+      SIMULATOR_UPSTREAM,
+      `answered ${path} with JSON of an unexpected shape; expected ${expected}`,
+    );
   return body;
 }

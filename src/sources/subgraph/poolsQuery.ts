@@ -10,29 +10,82 @@
 /** graph-node refuses `first` above 1000. */
 export const MAX_PAGE_SIZE = 1000;
 
-const TOKEN_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate', 'oldPriceRate', 'isExemptFromYieldProtocolFee'] as const;
+const TOKEN_FIELDS = [
+  'id',
+  'address',
+  'symbol',
+  'name',
+  'decimals',
+  'balance',
+  'weight',
+  'priceRate',
+  'oldPriceRate',
+  'isExemptFromYieldProtocolFee',
+] as const;
 
 const GYRO_FIELDS = [
-  'alpha', 'beta', 'sqrtAlpha', 'sqrtBeta', 'root3Alpha', 'c', 's', 'lambda',
-  'tauAlphaX', 'tauAlphaY', 'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq',
+  'alpha',
+  'beta',
+  'sqrtAlpha',
+  'sqrtBeta',
+  'root3Alpha',
+  'c',
+  's',
+  'lambda',
+  'tauAlphaX',
+  'tauAlphaY',
+  'tauBetaX',
+  'tauBetaY',
+  'u',
+  'v',
+  'w',
+  'z',
+  'dSq',
 ] as const;
 
 /** Scalar pool fields, grouped by who needs them. */
 export const POOL_SCALAR_FIELDS = [
   // identity and state
-  'id', 'address', 'poolType', 'poolTypeVersion', 'factory', 'owner', 'symbol', 'name',
-  'swapFee', 'swapEnabled', 'isPaused', 'isInRecoveryMode', 'amp',
+  'id',
+  'address',
+  'poolType',
+  'poolTypeVersion',
+  'factory',
+  'owner',
+  'symbol',
+  'name',
+  'swapFee',
+  'swapEnabled',
+  'isPaused',
+  'isInRecoveryMode',
+  'amp',
   // totals for decoration and history
-  'totalShares', 'totalWeight', 'totalSwapVolume', 'totalSwapFee', 'totalLiquidity', 'createTime',
-  'swapsCount', 'holdersCount', 'tokensList',
+  'totalShares',
+  'totalWeight',
+  'totalSwapVolume',
+  'totalSwapFee',
+  'totalLiquidity',
+  'createTime',
+  'swapsCount',
+  'holdersCount',
+  'tokensList',
   // linear pools
-  'mainIndex', 'wrappedIndex', 'lowerTarget', 'upperTarget',
+  'mainIndex',
+  'wrappedIndex',
+  'lowerTarget',
+  'upperTarget',
   // element pools
-  'expiryTime', 'unitSeconds', 'principalToken', 'baseToken',
+  'expiryTime',
+  'unitSeconds',
+  'principalToken',
+  'baseToken',
   // managed / investment pools and yield fees
-  'managementFee', 'protocolYieldFeeCache',
+  'managementFee',
+  'protocolYieldFeeCache',
   // composable stable pools: the protocol fee basis BPT swaps are priced against
-  'protocolSwapFeeCache', 'lastJoinExitAmp', 'lastPostJoinExitInvariant',
+  'protocolSwapFeeCache',
+  'lastJoinExitAmp',
+  'lastPostJoinExitInvariant',
   // gyro pools
   ...GYRO_FIELDS,
 ] as const;

@@ -65,19 +65,34 @@ export class SubgraphClient {
     };
     const res = await requestJson<GraphQlAnswer>(
       SUBGRAPH_UPSTREAM,
-      { url: this.options.url, method: 'POST', body: { query: POOLS_QUERY, variables }, timeoutMs: this.options.timeoutMs },
+      {
+        url: this.options.url,
+        method: 'POST',
+        body: { query: POOLS_QUERY, variables },
+        timeoutMs: this.options.timeoutMs,
+      },
       retry,
     );
     const answer = res.body;
     if (Array.isArray(answer?.errors) && answer.errors.length > 0) {
       const first = answer.errors[0]?.message;
       const more = answer.errors.length > 1 ? ` (and ${answer.errors.length - 1} more)` : '';
-      throw new UpstreamError(SUBGRAPH_UPSTREAM, `answered with GraphQL errors: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}${more}`, res.status, answer);
+      throw new UpstreamError(
+        SUBGRAPH_UPSTREAM,
+        `answered with GraphQL errors: ${typeof first === 'string' ? first : JSON.stringify(answer.errors[0])}${more}`,
+        res.status,
+        answer,
+      );
     }
     const pools = answer?.data?.pools;
-    if (!Array.isArray(pools)) throw new UpstreamError(SUBGRAPH_UPSTREAM, 'answered without a data.pools array', res.status, answer);
+    if (!Array.isArray(pools))
+      throw new UpstreamError(SUBGRAPH_UPSTREAM, 'answered without a data.pools array', res.status, answer);
     if (pools.length > this.pageSize) {
-      throw new UpstreamError(SUBGRAPH_UPSTREAM, `answered ${pools.length} pools to a request for at most ${this.pageSize}`, res.status);
+      throw new UpstreamError(
+        SUBGRAPH_UPSTREAM,
+        `answered ${pools.length} pools to a request for at most ${this.pageSize}`,
+        res.status,
+      );
     }
     return pools;
   }
@@ -104,7 +119,10 @@ function nextCursor(page: readonly unknown[], previous: string): string {
   const last = page[page.length - 1] as { id?: unknown } | null | undefined;
   const id = last && typeof last === 'object' ? last.id : undefined;
   if (typeof id !== 'string' || id === '') {
-    throw new UpstreamError(SUBGRAPH_UPSTREAM, 'the last pool of a page has no id, so the next page cannot be asked for');
+    throw new UpstreamError(
+      SUBGRAPH_UPSTREAM,
+      'the last pool of a page has no id, so the next page cannot be asked for',
+    );
   }
   if (id <= previous) {
     throw new UpstreamError(SUBGRAPH_UPSTREAM, `pages are not in id order (${id} after ${previous}); refusing to loop`);

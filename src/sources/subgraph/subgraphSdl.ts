@@ -11,8 +11,19 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
   scalar BigInt
   scalar Bytes
 
-  enum OrderDirection { asc desc }
-  enum Pool_orderBy { id address poolType totalShares totalLiquidity totalSwapVolume createTime }
+  enum OrderDirection {
+    asc
+    desc
+  }
+  enum Pool_orderBy {
+    id
+    address
+    poolType
+    totalShares
+    totalLiquidity
+    totalSwapVolume
+    createTime
+  }
 
   input Pool_filter {
     id: ID
@@ -104,11 +115,25 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
     dSq: BigDecimal
   }
 
-  type _Block_ { number: Int! hash: Bytes timestamp: Int }
-  type _Meta_ { block: _Block_! deployment: String! hasIndexingErrors: Boolean! }
+  type _Block_ {
+    number: Int!
+    hash: Bytes
+    timestamp: Int
+  }
+  type _Meta_ {
+    block: _Block_!
+    deployment: String!
+    hasIndexingErrors: Boolean!
+  }
 
   type Query {
-    pools(first: Int = 100, skip: Int = 0, orderBy: Pool_orderBy, orderDirection: OrderDirection, where: Pool_filter): [Pool!]!
+    pools(
+      first: Int = 100
+      skip: Int = 0
+      orderBy: Pool_orderBy
+      orderDirection: OrderDirection
+      where: Pool_filter
+    ): [Pool!]!
     pool(id: ID!): Pool
     _meta: _Meta_
   }

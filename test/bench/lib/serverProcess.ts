@@ -5,7 +5,6 @@ import { freePort } from '../../helpers/freePort';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
-
 export interface ServerProcess {
   readonly url: string;
   readonly child: ChildProcess;
@@ -19,7 +18,13 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const port = await freePort();
   const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', METADATA_SERVER_DETECTION: 'none', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      METADATA_SERVER_DETECTION: 'none',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -24,7 +24,7 @@ function gauge(extra: Partial<PoolGauge> = {}): PoolGauge {
     isKilled: false,
     bal: { perSecond: E18 / 100n, boosted: true, periodFinish: null },
     totalSupply: 99_999n * E18,
-    workingSupply: 399_996n * E18 / 10n,
+    workingSupply: (399_996n * E18) / 10n,
     rewards: [],
     ...extra,
   };
@@ -43,18 +43,29 @@ describe('staking APR from BAL emissions', () => {
   });
 
   it('a BAL stream whose period has ended, a killed gauge, or an unknown BAL price pay no staking APR', () => {
-    expect(gaugeAprs(gauge({ bal: { perSecond: E18 / 100n, boosted: false, periodFinish: NOW } }), prices, NOW).stakingApr).toEqual({ min: 0, max: 0 });
+    expect(
+      gaugeAprs(gauge({ bal: { perSecond: E18 / 100n, boosted: false, periodFinish: NOW } }), prices, NOW).stakingApr,
+    ).toEqual({ min: 0, max: 0 });
     expect(gaugeAprs(gauge({ isKilled: true }), prices, NOW).stakingApr).toEqual({ min: 0, max: 0 });
     expect(gaugeAprs(gauge(), { ...prices, balUsd: undefined }, NOW).stakingApr).toEqual({ min: 0, max: 0 });
   });
 
   it('a gauge nobody stakes in: the first unboosted BPT would get all of it (finite, not Infinity)', () => {
     // 1,576,800 x 0.4 / 0.4 / 100 = 15,768 -> 157,680,000 bps.
-    expect(gaugeAprs(gauge({ workingSupply: 0n, totalSupply: 0n }), prices, NOW).stakingApr).toEqual({ min: 157_680_000, max: 394_200_000 });
+    expect(gaugeAprs(gauge({ workingSupply: 0n, totalSupply: 0n }), prices, NOW).stakingApr).toEqual({
+      min: 157_680_000,
+      max: 394_200_000,
+    });
   });
 
   it('without a BPT price every part is 0', () => {
-    expect(gaugeAprs(gauge({ rewards: [{ token: LINK, decimals: 18, perSecond: E18 / 1000n, periodFinish: NOW + 1 }] }), { ...prices, bptUsd: undefined }, NOW)).toEqual({
+    expect(
+      gaugeAprs(
+        gauge({ rewards: [{ token: LINK, decimals: 18, perSecond: E18 / 1000n, periodFinish: NOW + 1 }] }),
+        { ...prices, bptUsd: undefined },
+        NOW,
+      ),
+    ).toEqual({
       stakingApr: { min: 0, max: 0 },
       rewardAprs: { total: 0, breakdown: {} },
     });
@@ -89,33 +100,79 @@ describe('reward APRs', () => {
 
 describe('gauge APRs in a decorated chain', () => {
   // 500 WETH at 2,000 + 1,000,000 USDC = 2,000,000 USD over 20,000 shares: 100 USD per BPT.
-  const base = pool('1', 'Weighted', [token(A.WETH, '500', { weight: '0.5' }), token(A.USDC, '1000000', { weight: '0.5' })], { totalShares: '20000' });
-  const other = pool('2', 'Weighted', [token(A.WETH, '5', { weight: '0.5' }), token(A.USDC, '10000', { weight: '0.5' })], { totalShares: '200' });
-  const pricesUsd = new Map([[A.WETH, '2000'], [A.USDC, '1'], [A.BAL, '5'], [LINK, '15']]);
+  const base = pool(
+    '1',
+    'Weighted',
+    [token(A.WETH, '500', { weight: '0.5' }), token(A.USDC, '1000000', { weight: '0.5' })],
+    { totalShares: '20000' },
+  );
+  const other = pool(
+    '2',
+    'Weighted',
+    [token(A.WETH, '5', { weight: '0.5' }), token(A.USDC, '10000', { weight: '0.5' })],
+    { totalShares: '200' },
+  );
+  const pricesUsd = new Map([
+    [A.WETH, '2000'],
+    [A.USDC, '1'],
+    [A.BAL, '5'],
+    [LINK, '15'],
+  ]);
   const lastApr = (p: typeof base, staking: AprBreakdown['stakingApr'], rewards: AprBreakdown['rewardAprs']) => ({
     ...p,
-    apr: { swapFees: 0, tokenAprs: { total: 0, breakdown: {} }, stakingApr: staking, rewardAprs: rewards, protocolApr: 0, min: 0, max: 0 },
+    apr: {
+      swapFees: 0,
+      tokenAprs: { total: 0, breakdown: {} },
+      stakingApr: staking,
+      rewardAprs: rewards,
+      protocolApr: 0,
+      min: 0,
+      max: 0,
+    },
   });
-  const withGauge = gauge({ rewards: [{ token: LINK, decimals: 18, perSecond: E18 / 1000n, periodFinish: NOW + 86_400 }] });
+  const withGauge = gauge({
+    rewards: [{ token: LINK, decimals: 18, perSecond: E18 / 1000n, periodFinish: NOW + 86_400 }],
+  });
   const run = (pools: (typeof base)[], gauges: GaugeData | undefined) =>
     decorateChain({ pools, pricesUsd, history: [], nowSeconds: NOW, protocolSwapFee: 0.5, gauges });
 
   it('the BPT price is liquidity per share; apr.min and apr.max add staking min/max and the rewards', () => {
-    const out = run([base, other], { status: 'fresh', bal: A.BAL, byPool: new Map([[base.id, withGauge]]), unread: new Set() });
-    expect(out.get(base.id)!.apr).toMatchObject({ stakingApr: { min: 1577, max: 3942 }, rewardAprs: { total: 473 }, min: 1577 + 473, max: 3942 + 473 });
+    const out = run([base, other], {
+      status: 'fresh',
+      bal: A.BAL,
+      byPool: new Map([[base.id, withGauge]]),
+      unread: new Set(),
+    });
+    expect(out.get(base.id)!.apr).toMatchObject({
+      stakingApr: { min: 1577, max: 3942 },
+      rewardAprs: { total: 473 },
+      min: 1577 + 473,
+      max: 3942 + 473,
+    });
     expect(out.get(base.id)!.maxApr).toBe(3942 + 473);
-    expect(out.get(other.id)!.apr).toMatchObject({ stakingApr: { min: 0, max: 0 }, rewardAprs: { total: 0, breakdown: {} } });
+    expect(out.get(other.id)!.apr).toMatchObject({
+      stakingApr: { min: 0, max: 0 },
+      rewardAprs: { total: 0, breakdown: {} },
+    });
   });
 
-  it('stale gauge data keeps every pool\'s last staking and reward APRs (never zeros over good data)', () => {
+  it("stale gauge data keeps every pool's last staking and reward APRs (never zeros over good data)", () => {
     const pools = [lastApr(base, { min: 10, max: 25 }, { total: 7, breakdown: { [LINK]: 7 } }), other];
     const out = run(pools, { status: 'stale' });
-    expect(out.get(base.id)!.apr).toMatchObject({ stakingApr: { min: 10, max: 25 }, rewardAprs: { total: 7, breakdown: { [LINK]: 7 } }, min: 17, max: 32 });
+    expect(out.get(base.id)!.apr).toMatchObject({
+      stakingApr: { min: 10, max: 25 },
+      rewardAprs: { total: 7, breakdown: { [LINK]: 7 } },
+      min: 17,
+      max: 32,
+    });
     expect(out.get(other.id)!.apr).toMatchObject({ stakingApr: { min: 0, max: 0 } });
   });
 
   it('a pool whose gauge could not be read keeps its last figures while the others are fresh', () => {
-    const pools = [lastApr(base, { min: 10, max: 25 }, { total: 7, breakdown: { [LINK]: 7 } }), lastApr(other, { min: 3, max: 8 }, { total: 0, breakdown: {} })];
+    const pools = [
+      lastApr(base, { min: 10, max: 25 }, { total: 7, breakdown: { [LINK]: 7 } }),
+      lastApr(other, { min: 3, max: 8 }, { total: 0, breakdown: {} }),
+    ];
     const out = run(pools, { status: 'fresh', bal: A.BAL, byPool: new Map(), unread: new Set([base.id]) });
     expect(out.get(base.id)!.apr).toMatchObject({ stakingApr: { min: 10, max: 25 }, rewardAprs: { total: 7 } });
     // Fresh data without a gauge for the pool: it no longer earns from one.
@@ -124,6 +181,9 @@ describe('gauge APRs in a decorated chain', () => {
 
   it('without a gauge source the parts are 0', () => {
     const out = run([lastApr(base, { min: 10, max: 25 }, { total: 7, breakdown: {} })], undefined);
-    expect(out.get(base.id)!.apr).toMatchObject({ stakingApr: { min: 0, max: 0 }, rewardAprs: { total: 0, breakdown: {} } });
+    expect(out.get(base.id)!.apr).toMatchObject({
+      stakingApr: { min: 0, max: 0 },
+      rewardAprs: { total: 0, breakdown: {} },
+    });
   });
 });

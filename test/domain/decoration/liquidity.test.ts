@@ -5,17 +5,29 @@ import { dec, Exact } from '../../../src/domain/decoration/exact';
 import { poolLiquidity } from '../../../src/domain/decoration/liquidity';
 import { A, pool, token } from './poolBuilder';
 
-const prices = (p: Record<string, string>) => (address: string): Exact | undefined => (p[address] !== undefined ? dec(p[address]!) : undefined);
+const prices =
+  (p: Record<string, string>) =>
+  (address: string): Exact | undefined =>
+    p[address] !== undefined ? dec(p[address]!) : undefined;
 const NOW = 1_700_000_000;
 
 function liquidityOf(pools: ReturnType<typeof pool>[], pricesUsd: Record<string, string>) {
-  const out = decorateChain({ pools, pricesUsd: new Map(Object.entries(pricesUsd)), history: [], nowSeconds: NOW, protocolSwapFee: 0.5 });
+  const out = decorateChain({
+    pools,
+    pricesUsd: new Map(Object.entries(pricesUsd)),
+    history: [],
+    nowSeconds: NOW,
+    protocolSwapFee: 0.5,
+  });
   return (id: string) => out.get(id)?.totalLiquidity;
 }
 
 describe('pool liquidity rules', () => {
   it('sums balance x price when every price is known (10 WETH @ 2000 + 20000 USDC @ 1 = 40000)', () => {
-    const p = pool('1', 'Weighted', [token(A.WETH, '10', { weight: '0.5' }), token(A.USDC, '20000', { weight: '0.5' })]);
+    const p = pool('1', 'Weighted', [
+      token(A.WETH, '10', { weight: '0.5' }),
+      token(A.USDC, '20000', { weight: '0.5' }),
+    ]);
     const r = poolLiquidity(p, prices({ [A.WETH]: '2000', [A.USDC]: '1' }));
     expect(r?.rule).toBe('complete');
     expect(r?.total.toFixed()).toBe('40000');
@@ -23,7 +35,9 @@ describe('pool liquidity rules', () => {
 
   it("leaves out the pool's own BPT even when it has a market price (100 DAI + 50 USDC = 150)", () => {
     const own = '0x00000000000000000000000000000000000000bb' as Address;
-    const p = pool('2', 'ComposableStable', [token(own, '1000000000'), token(A.DAI, '100'), token(A.USDC, '50')], { address: own });
+    const p = pool('2', 'ComposableStable', [token(own, '1000000000'), token(A.DAI, '100'), token(A.USDC, '50')], {
+      address: own,
+    });
     const r = poolLiquidity(p, prices({ [own]: '1', [A.DAI]: '1', [A.USDC]: '1' }));
     expect(r?.total.toFixed()).toBe('150');
   });
@@ -56,7 +70,9 @@ describe('pool liquidity rules', () => {
   });
 
   it('keeps the previous liquidity when no token has a price, and has none when there never was one', () => {
-    const kept = pool('7', 'Weighted', [token(A.BAL, '1', { weight: '0.5' }), token(A.DAI, '1', { weight: '0.5' })], { totalLiquidity: '123.45' });
+    const kept = pool('7', 'Weighted', [token(A.BAL, '1', { weight: '0.5' }), token(A.DAI, '1', { weight: '0.5' })], {
+      totalLiquidity: '123.45',
+    });
     const never = pool('8', 'Weighted', [token(A.BAL, '1', { weight: '0.5' }), token(A.DAI, '1', { weight: '0.5' })]);
     const liq = liquidityOf([kept, never], {});
     expect(liq(kept.id)).toBe('123.45');
@@ -66,10 +82,17 @@ describe('pool liquidity rules', () => {
 
 describe('nested BPTs', () => {
   // Linear pool L: 1000 DAI @ 1 + 500 aDAI (rate 1.05, unpriced -> 1 x 1.05) = 1525, 1500 shares.
-  const linear = pool('a1', 'AaveLinear', [token(A.DAI, '1000'), token(A.ADAI, '500', { priceRate: '1.05' })], { totalShares: '1500' });
+  const linear = pool('a1', 'AaveLinear', [token(A.DAI, '1000'), token(A.ADAI, '500', { priceRate: '1.05' })], {
+    totalShares: '1500',
+  });
   // Boosted pool B holds 750 L-BPT (half of L: 762.5) + 100 USDC @ 1 = 862.5.
   const boostedAddress = '0x00000000000000000000000000000000000000b0' as Address;
-  const boosted = pool('b1', 'StablePhantom', [token(boostedAddress, '5000'), token(linear.address, '750'), token(A.USDC, '100')], { address: boostedAddress });
+  const boosted = pool(
+    'b1',
+    'StablePhantom',
+    [token(boostedAddress, '5000'), token(linear.address, '750'), token(A.USDC, '100')],
+    { address: boostedAddress },
+  );
 
   it('prices a BPT at its pool liquidity / totalShares, whatever the input order', () => {
     const liq = liquidityOf([boosted, linear], { [A.DAI]: '1', [A.USDC]: '1' });
@@ -85,7 +108,11 @@ describe('nested BPTs', () => {
     // A holds 10 B-BPT + 100 USDC (100 shares, previously 200); B holds 10 A-BPT + 50 DAI (50 shares).
     const aAddr = '0x00000000000000000000000000000000000000aa' as Address;
     const bAddr = '0x00000000000000000000000000000000000000ab' as Address;
-    const a = pool('c1', 'Weighted', [token(bAddr, '10'), token(A.USDC, '100')], { address: aAddr, totalShares: '100', totalLiquidity: '200' });
+    const a = pool('c1', 'Weighted', [token(bAddr, '10'), token(A.USDC, '100')], {
+      address: aAddr,
+      totalShares: '100',
+      totalLiquidity: '200',
+    });
     const b = pool('c2', 'Weighted', [token(aAddr, '10'), token(A.DAI, '50')], { address: bAddr, totalShares: '50' });
     const liq = liquidityOf([a, b], { [A.USDC]: '1', [A.DAI]: '1' });
     // B first (A is on the stack): 10 x (200 / 100) + 50 = 70; then A: 10 x (70 / 50) + 100 = 114.

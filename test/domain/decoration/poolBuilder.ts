@@ -4,10 +4,24 @@ import { storedPool } from '../../helpers/poolFixtures';
 
 /** Minimal stored pools for decoration vectors: only the fields decoration reads matter. */
 export function token(address: string, balance: string, extra: Partial<StoredPoolToken> = {}): StoredPoolToken {
-  return { address: address as Address, symbol: null, name: null, decimals: 18, balance, weight: null, priceRate: '1', ...extra };
+  return {
+    address: address as Address,
+    symbol: null,
+    name: null,
+    decimals: 18,
+    balance,
+    weight: null,
+    priceRate: '1',
+    ...extra,
+  };
 }
 
-export function pool(id: string, poolType: string, tokens: StoredPoolToken[], extra: Partial<StoredPool> = {}): StoredPool {
+export function pool(
+  id: string,
+  poolType: string,
+  tokens: StoredPoolToken[],
+  extra: Partial<StoredPool> = {},
+): StoredPool {
   return storedPool({
     id: `0x${id.padStart(64, '0')}`,
     address: extra.address ?? (`0x${id.padStart(40, '0')}` as Address),
@@ -17,7 +31,13 @@ export function pool(id: string, poolType: string, tokens: StoredPoolToken[], ex
   });
 }
 
-export function point(poolId: string, timestamp: number, totalSwapVolume: string, totalSwapFee: string, priceRates: Record<string, string> = {}): PoolHistoryPoint {
+export function point(
+  poolId: string,
+  timestamp: number,
+  totalSwapVolume: string,
+  totalSwapFee: string,
+  priceRates: Record<string, string> = {},
+): PoolHistoryPoint {
   return { poolId, timestamp, totalSwapVolume, totalSwapFee, totalShares: '100', priceRates };
 }
 

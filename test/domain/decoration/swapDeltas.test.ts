@@ -7,7 +7,11 @@ const ID = 'p';
 
 describe('24 h volume and fees', () => {
   it('subtracts the point nearest to 24 h ago (points 30 h, 23.5 h and 2 h old: the 23.5 h one)', () => {
-    const history = [point(ID, NOW - 30 * H, '50', '0.5'), point(ID, NOW - 23.5 * H, '150', '1.5'), point(ID, NOW - 2 * H, '190', '1.9')];
+    const history = [
+      point(ID, NOW - 30 * H, '50', '0.5'),
+      point(ID, NOW - 23.5 * H, '150', '1.5'),
+      point(ID, NOW - 2 * H, '190', '1.9'),
+    ];
     const d = swapDeltas({ totalSwapVolume: '200', totalSwapFee: '2' }, history, NOW);
     expect([d.volume.toFixed(), d.fees.toFixed(), d.extrapolated]).toEqual(['50', '0.5', false]);
   });

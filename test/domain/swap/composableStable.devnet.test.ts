@@ -1,8 +1,23 @@
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createComposableStableModel, type ComposableStableModel, type ComposableStableState } from '../../../src/domain/swap/pools/composableStable';
-import { createPool, deployContract, fund, poolTokens, querySwap, startChainPools, swap, taskArtifact, type Answer, type ChainPools } from './devnetPools';
+import {
+  createComposableStableModel,
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../../src/domain/swap/pools/composableStable';
+import {
+  createPool,
+  deployContract,
+  fund,
+  poolTokens,
+  querySwap,
+  startChainPools,
+  swap,
+  taskArtifact,
+  type Answer,
+  type ChainPools,
+} from './devnetPools';
 import { deployConstantRateProvider, initStable, readStableSpec } from './stableDevnet';
 
 /**
@@ -53,7 +68,10 @@ const FRACTIONS = [1e-9, 1e-6, 1e-3, 0.05, 0.4, 0.9, 3];
 
 /** Every ordered pair, both kinds, at every fraction: the model against querySwap. */
 async function compareAll(
-  pool: TestPool, model: ComposableStableModel, state: ComposableStableState, fractions = FRACTIONS,
+  pool: TestPool,
+  model: ComposableStableModel,
+  state: ComposableStableState,
+  fractions = FRACTIONS,
 ): Promise<{ problems: string[]; compared: number; reverts: number }> {
   const problems: string[] = [];
   let compared = 0;
@@ -68,7 +86,13 @@ async function compareAll(
         for (const f of fractions) {
           const amount = scaled(base, f) || 1n;
           const chain = await querySwap(env, pool.id, kind, model.tokens[i]!, model.tokens[j]!, amount);
-          problems.push(...mismatch(`${pool.name} ${i}->${j} ${kind} x${f}`, ours(() => model.swap(state, kind, i, j, amount)), chain));
+          problems.push(
+            ...mismatch(
+              `${pool.name} ${i}->${j} ${kind} x${f}`,
+              ours(() => model.swap(state, kind, i, j, amount)),
+              chain,
+            ),
+          );
           compared++;
           if (typeof chain === 'string') reverts++;
         }
@@ -86,7 +110,14 @@ beforeAll(async () => {
   const usdt = tokenBySymbol(devnet, 'USDT');
   for (const t of [dai, usdc, usdt]) await fund(env, t.address, parseUnits('1000000000', t.decimals));
   const csp = devnet.pools.find((p) => p.kind === 'composableStable')!;
-  pools.push({ name: 'devnet ComposableStable v3', id: csp.id, address: csp.address, poolType: 'ComposableStable', version: 3, rates: {} });
+  pools.push({
+    name: 'devnet ComposableStable v3',
+    id: csp.id,
+    address: csp.address,
+    poolType: 'ComposableStable',
+    version: 3,
+    rates: {},
+  });
 
   // USDC priced at a rate of 1.25 through a provider, so its scaling factor is 1e12 * 1.25.
   const usdcRate = 1_250_000_000_000_000_000n;
@@ -94,23 +125,65 @@ beforeAll(async () => {
   const sorted = [dai, usdc, usdt].sort((a, b) => (a.address < b.address ? -1 : 1));
   const tokens = sorted.map((t) => t.address);
   const providers = sorted.map((t) => (t === usdc ? provider : '0x0000000000000000000000000000000000000000'));
-  const seed: Record<string, bigint> = { [dai.address]: parseUnits('400000', 18), [usdc.address]: parseUnits('250000', 6), [usdt.address]: parseUnits('350000', 6) };
+  const seed: Record<string, bigint> = {
+    [dai.address]: parseUnits('400000', 18),
+    [usdc.address]: parseUnits('250000', 6),
+    [usdt.address]: parseUnits('350000', 6),
+  };
   const rates = { [usdc.address]: usdcRate };
   const fee = parseUnits('0.0004', 18);
   const pfp = devnet.addresses.protocolFeePercentagesProvider;
   const factories: [string, number, string, unknown[]][] = [
-    ['ComposableStable v1 with a USDC rate', 1, 'deprecated/20220906-composable-stable-pool/artifact/ComposableStablePoolFactory.json', [devnet.addresses.vault, pfp]],
-    ['ComposableStable v2 with a USDC rate', 2, 'deprecated/20221122-composable-stable-pool-v2/artifact/ComposableStablePoolFactory.json', [devnet.addresses.vault, pfp, 'v2', 'v2']],
-    ['ComposableStable v3 with a USDC rate', 3, '20230206-composable-stable-pool-v3/artifact/ComposableStablePoolFactory.json', [devnet.addresses.vault, pfp, 'v3', 'v3']],
+    [
+      'ComposableStable v1 with a USDC rate',
+      1,
+      'deprecated/20220906-composable-stable-pool/artifact/ComposableStablePoolFactory.json',
+      [devnet.addresses.vault, pfp],
+    ],
+    [
+      'ComposableStable v2 with a USDC rate',
+      2,
+      'deprecated/20221122-composable-stable-pool-v2/artifact/ComposableStablePoolFactory.json',
+      [devnet.addresses.vault, pfp, 'v2', 'v2'],
+    ],
+    [
+      'ComposableStable v3 with a USDC rate',
+      3,
+      '20230206-composable-stable-pool-v3/artifact/ComposableStablePoolFactory.json',
+      [devnet.addresses.vault, pfp, 'v3', 'v3'],
+    ],
   ];
   for (const [name, version, path, args] of factories) {
     const factory = await deployContract(env.deployer, taskArtifact(path), args);
-    const created = await createPool(factory, [name, 'CSP', tokens, 150n, providers, tokens.map(() => 0n), tokens.map(() => false), fee, env.owner]);
+    const created = await createPool(factory, [
+      name,
+      'CSP',
+      tokens,
+      150n,
+      providers,
+      tokens.map(() => 0n),
+      tokens.map(() => false),
+      fee,
+      env.owner,
+    ]);
     await initStable(env, created, (t) => seed[t]!);
     pools.push({ name, ...created, poolType: 'ComposableStable', version, rates });
   }
-  const phantomFactory = await deployContract(env.deployer, taskArtifact('deprecated/20211208-stable-phantom-pool/artifact/StablePhantomPoolFactory.json'), [devnet.addresses.vault]);
-  const phantom = await createPool(phantomFactory, ['StablePhantom with a USDC rate', 'SP', tokens, 150n, providers, tokens.map(() => 0n), parseUnits('0.0001', 18), env.owner]);
+  const phantomFactory = await deployContract(
+    env.deployer,
+    taskArtifact('deprecated/20211208-stable-phantom-pool/artifact/StablePhantomPoolFactory.json'),
+    [devnet.addresses.vault],
+  );
+  const phantom = await createPool(phantomFactory, [
+    'StablePhantom with a USDC rate',
+    'SP',
+    tokens,
+    150n,
+    providers,
+    tokens.map(() => 0n),
+    parseUnits('0.0001', 18),
+    env.owner,
+  ]);
   await initStable(env, phantom, (t) => seed[t]!);
   pools.push({ name: 'StablePhantom with a USDC rate', ...phantom, poolType: 'StablePhantom', version: 1, rates });
 }, 120_000);
@@ -120,17 +193,20 @@ afterAll(async () => {
 });
 
 describe('composable stable and phantom pools against the contracts', () => {
-  test.each([0, 1, 2, 3, 4])('pool %#: token and BPT swaps, both kinds, every amount: equal to the wei or reverting alike', async (index) => {
-    const pool = pools[index]!;
-    const model = await modelOf(pool);
-    expect(model.bptIndex).toBeGreaterThanOrEqual(0);
-    const { problems, compared, reverts } = await compareAll(pool, model, model.initialState());
-    expect(problems).toEqual([]);
-    expect(compared).toBe(12 * 2 * FRACTIONS.length);
-    // Past the balance given out, and far past it given in for BPT, the pools revert: both sides agree.
-    expect(reverts).toBeGreaterThan(0);
-    expect(reverts).toBeLessThan(compared / 2);
-  });
+  test.each([0, 1, 2, 3, 4])(
+    'pool %#: token and BPT swaps, both kinds, every amount: equal to the wei or reverting alike',
+    async (index) => {
+      const pool = pools[index]!;
+      const model = await modelOf(pool);
+      expect(model.bptIndex).toBeGreaterThanOrEqual(0);
+      const { problems, compared, reverts } = await compareAll(pool, model, model.initialState());
+      expect(problems).toEqual([]);
+      expect(compared).toBe(12 * 2 * FRACTIONS.length);
+      // Past the balance given out, and far past it given in for BPT, the pools revert: both sides agree.
+      expect(reverts).toBeGreaterThan(0);
+      expect(reverts).toBeLessThan(compared / 2);
+    },
+  );
 
   test('after real swaps of every kind, the state threaded through apply still quotes what the chain does', async () => {
     for (const pool of [pools[1]!, pools[4]!]) {
@@ -176,4 +252,3 @@ describe('composable stable and phantom pools against the contracts', () => {
     expect(problems).toEqual([]);
   });
 });
-

@@ -21,8 +21,9 @@ import { compareWithSor, poolFavour, sorPools, type Comparison } from './stableR
  *   pool takes it off the raw amount before scaling (BaseGeneralPool): within 2 raw units either way
  *   when a token has a rate, equal otherwise. BPT swaps given in agree exactly.
  */
-const reference = (model: ComposableStableModel, state: ReturnType<ComposableStableModel['initialState']>) => (k: number) =>
-  k === model.bptIndex ? model.virtualSupply(state) : state.balances[k]!;
+const reference =
+  (model: ComposableStableModel, state: ReturnType<ComposableStableModel['initialState']>) => (k: number) =>
+    k === model.bptIndex ? model.virtualSupply(state) : state.balances[k]!;
 
 function isRated(model: ComposableStableModel, k: number): boolean {
   return k !== model.bptIndex && model.scalingFactors[k]! !== 10n ** BigInt(36 - model.decimals[k]!);
@@ -44,41 +45,50 @@ describeWithSnapshot('composable stable model vs the reference SOR on the mainne
     expect(rated).toHaveLength(1);
   });
 
-  test.each(named)('%s: every pair (BPT included) within 4 raw units of the SOR, the 2021 invariant favouring the pool', (_name, pool) => {
-    const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
-    const state = model.initialState();
-    const comparisons = compareWithSor(model, sor[pool.id]!, state, reference(model, state));
-    for (const c of comparisons) {
-      const favour = poolFavour(c);
-      expect({ ...c, favour, within: favour >= 0n && favour <= 4n }).toMatchObject({ within: true });
-    }
-    // Joins and exits as swaps are part of it: BPT in and BPT out, both kinds.
-    const bptPairs = comparisons.filter((c) => c.i === model.bptIndex || c.j === model.bptIndex);
-    expect(bptPairs.length).toBe(3 * 2 * 2 * 7);
-  });
+  test.each(named)(
+    '%s: every pair (BPT included) within 4 raw units of the SOR, the 2021 invariant favouring the pool',
+    (_name, pool) => {
+      const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
+      const state = model.initialState();
+      const comparisons = compareWithSor(model, sor[pool.id]!, state, reference(model, state));
+      for (const c of comparisons) {
+        const favour = poolFavour(c);
+        expect({ ...c, favour, within: favour >= 0n && favour <= 4n }).toMatchObject({ within: true });
+      }
+      // Joins and exits as swaps are part of it: BPT in and BPT out, both kinds.
+      const bptPairs = comparisons.filter((c) => c.i === model.bptIndex || c.j === model.bptIndex);
+      expect(bptPairs.length).toBe(3 * 2 * 2 * 7);
+    },
+  );
 
-  test.each(named)('%s: with the 2022 invariant, every swap equals the SOR (up to its rounding of rated amounts in)', (_name, pool) => {
-    const model = new ComposableStableModel(toSpec(pool), 'phantom', '2022');
-    const state = model.initialState();
-    for (const c of compareWithSor(model, sor[pool.id]!, state, reference(model, state))) {
-      const favour = poolFavour(c);
-      const allowed = c.kind === 'givenOut' && isRated(model, c.i) ? favour >= 0n && favour <= 2n : favour === 0n;
-      expect({ ...c, favour, allowed }).toMatchObject({ allowed: true });
-    }
-  });
+  test.each(named)(
+    '%s: with the 2022 invariant, every swap equals the SOR (up to its rounding of rated amounts in)',
+    (_name, pool) => {
+      const model = new ComposableStableModel(toSpec(pool), 'phantom', '2022');
+      const state = model.initialState();
+      for (const c of compareWithSor(model, sor[pool.id]!, state, reference(model, state))) {
+        const favour = poolFavour(c);
+        const allowed = c.kind === 'givenOut' && isRated(model, c.i) ? favour >= 0n && favour <= 2n : favour === 0n;
+        expect({ ...c, favour, allowed }).toMatchObject({ allowed: true });
+      }
+    },
+  );
 
-  test.each(named)('%s as ComposableStable: BPT swaps given in equal the SOR, the rest within 2 raw units (equal without rates)', (_name, _phantom, pool) => {
-    const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
-    expect(model.family).toBe('composable');
-    const state = model.initialState();
-    const comparisons: Comparison[] = compareWithSor(model, sorComposable[pool.id]!, state, reference(model, state));
-    for (const c of comparisons) {
-      const favour = poolFavour(c);
-      const bpt = c.i === model.bptIndex || c.j === model.bptIndex;
-      const rated = isRated(model, c.i) || isRated(model, c.j);
-      const allowed = (bpt && c.kind === 'givenIn') || !rated ? favour === 0n : favour >= -2n && favour <= 2n;
-      expect({ ...c, favour, allowed }).toMatchObject({ allowed: true });
-    }
-    expect(comparisons).toHaveLength(12 * 2 * 7);
-  });
+  test.each(named)(
+    '%s as ComposableStable: BPT swaps given in equal the SOR, the rest within 2 raw units (equal without rates)',
+    (_name, _phantom, pool) => {
+      const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
+      expect(model.family).toBe('composable');
+      const state = model.initialState();
+      const comparisons: Comparison[] = compareWithSor(model, sorComposable[pool.id]!, state, reference(model, state));
+      for (const c of comparisons) {
+        const favour = poolFavour(c);
+        const bpt = c.i === model.bptIndex || c.j === model.bptIndex;
+        const rated = isRated(model, c.i) || isRated(model, c.j);
+        const allowed = (bpt && c.kind === 'givenIn') || !rated ? favour === 0n : favour >= -2n && favour <= 2n;
+        expect({ ...c, favour, allowed }).toMatchObject({ allowed: true });
+      }
+      expect(comparisons).toHaveLength(12 * 2 * 7);
+    },
+  );
 });

@@ -1,9 +1,18 @@
 import { unitsToDecimal } from '../../../src/domain/decimal';
 import { calculateInvariant } from '../../../src/domain/swap/math/stableMath';
 import type { PoolSpec } from '../../../src/domain/swap/poolModel';
-import { createComposableStableModel, type ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
 import {
-  bptForPoolOwnershipPercentage, dueProtocolFeeBpt, feeRulesOf, protocolFeeAfterJoinExit, protocolOwnershipPercentage, type FeeBasis, type FeeToken,
+  createComposableStableModel,
+  type ComposableStableModel,
+} from '../../../src/domain/swap/pools/composableStable';
+import {
+  bptForPoolOwnershipPercentage,
+  dueProtocolFeeBpt,
+  feeRulesOf,
+  protocolFeeAfterJoinExit,
+  protocolOwnershipPercentage,
+  type FeeBasis,
+  type FeeToken,
 } from '../../../src/domain/swap/pools/composableStableFees';
 
 /**
@@ -17,8 +26,17 @@ const ONE = 10n ** 18n;
 const E = (n: number) => BigInt(n) * ONE;
 const AMP = 200_000n;
 const HALF = ONE / 2n;
-const plain: FeeToken[] = [{ oldRate: null, currentRate: ONE, exempt: false }, { oldRate: null, currentRate: ONE, exempt: false }];
-const basis = (lastInvariant: bigint, over: Partial<FeeBasis> = {}): FeeBasis => ({ lastAmp: AMP, lastInvariant, swapPct: HALF, yieldPct: HALF, ...over });
+const plain: FeeToken[] = [
+  { oldRate: null, currentRate: ONE, exempt: false },
+  { oldRate: null, currentRate: ONE, exempt: false },
+];
+const basis = (lastInvariant: bigint, over: Partial<FeeBasis> = {}): FeeBasis => ({
+  lastAmp: AMP,
+  lastInvariant,
+  swapPct: HALF,
+  yieldPct: HALF,
+  ...over,
+});
 
 describe('version rules', () => {
   test('v1 alone; v2 to v4 share the pre-patch rules; v5 and v6 the 2023-07 patch', () => {
@@ -31,14 +49,24 @@ describe('fee BPT due before a join or exit', () => {
     expect(calculateInvariant('2022', AMP, [E(100), E(100)], true)).toBe(E(200));
   });
 
-  test.each(['v1', 'v2', 'v5'] as const)('%s: swap-fee growth 190 -> 200 at 50 %: 2.5 % of the pool, 1000 BPT * 0.025 / 0.975', (rules) => {
-    const { percentage, totalGrowthInvariant } = protocolOwnershipPercentage(rules, [E(100), E(100)], plain, basis(E(190)));
-    expect(totalGrowthInvariant).toBe(E(200));
-    // 10/200 = 0.05 (divDown), times 0.5 (mulDown).
-    expect(percentage).toBe(25n * 10n ** 15n);
-    // floor(1000e18 * 0.025e18 / 0.975e18)
-    expect(dueProtocolFeeBpt(rules, [E(100), E(100)], plain, basis(E(190)), E(1000))).toBe(25_641_025_641_025_641_025n);
-  });
+  test.each(['v1', 'v2', 'v5'] as const)(
+    '%s: swap-fee growth 190 -> 200 at 50 %: 2.5 % of the pool, 1000 BPT * 0.025 / 0.975',
+    (rules) => {
+      const { percentage, totalGrowthInvariant } = protocolOwnershipPercentage(
+        rules,
+        [E(100), E(100)],
+        plain,
+        basis(E(190)),
+      );
+      expect(totalGrowthInvariant).toBe(E(200));
+      // 10/200 = 0.05 (divDown), times 0.5 (mulDown).
+      expect(percentage).toBe(25n * 10n ** 15n);
+      // floor(1000e18 * 0.025e18 / 0.975e18)
+      expect(dueProtocolFeeBpt(rules, [E(100), E(100)], plain, basis(E(190)), E(1000))).toBe(
+        25_641_025_641_025_641_025n,
+      );
+    },
+  );
 
   test('no growth since the last join or exit, or a zero fee percentage: nothing is due', () => {
     for (const rules of ['v1', 'v2', 'v5'] as const) {
@@ -49,12 +77,20 @@ describe('fee BPT due before a join or exit', () => {
   });
 
   test('yield only (rate 1 -> 1.25 on token 1): charged at the yield percentage unless the token is exempt', () => {
-    const withYield = (exempt: boolean): FeeToken[] => [plain[0]!, { oldRate: ONE, currentRate: 1_250_000_000_000_000_000n, exempt }];
+    const withYield = (exempt: boolean): FeeToken[] => [
+      plain[0]!,
+      { oldRate: ONE, currentRate: 1_250_000_000_000_000_000n, exempt },
+    ];
     // Token 1 at its old rate: 100 * 1 / 1.25 = 80; the pool stored that invariant, so no swap fees.
     const last = calculateInvariant('2022', AMP, [E(100), E(80)], true);
     const yieldShare = ((E(200) - last) * ONE) / E(200);
     for (const rules of ['v1', 'v2', 'v5'] as const) {
-      const charged = protocolOwnershipPercentage(rules, [E(100), E(100)], withYield(false), basis(last, { yieldPct: 3n * ONE / 10n }));
+      const charged = protocolOwnershipPercentage(
+        rules,
+        [E(100), E(100)],
+        withYield(false),
+        basis(last, { yieldPct: (3n * ONE) / 10n }),
+      );
       expect(charged.percentage).toBe((yieldShare * 3n) / 10n);
       expect(protocolOwnershipPercentage(rules, [E(100), E(100)], withYield(true), basis(last)).percentage).toBe(0n);
     }
@@ -64,7 +100,7 @@ describe('fee BPT due before a join or exit', () => {
     const fell: FeeToken[] = [plain[0]!, { oldRate: 1_250_000_000_000_000_000n, currentRate: ONE, exempt: false }];
     const swapGrowth = calculateInvariant('2022', AMP, [E(100), E(125)], true);
     const old = protocolOwnershipPercentage('v2', [E(100), E(100)], fell, basis(E(190)));
-    expect(old.percentage).toBe((((swapGrowth - E(190)) * ONE) / E(200)) * HALF / ONE);
+    expect(old.percentage).toBe(((((swapGrowth - E(190)) * ONE) / E(200)) * HALF) / ONE);
     const patched = protocolOwnershipPercentage('v5', [E(100), E(100)], fell, basis(E(190)));
     expect(patched.percentage).toBe(25n * 10n ** 15n);
     expect(old.percentage).toBeGreaterThan(patched.percentage);
@@ -102,14 +138,35 @@ describe('fee BPT minted after a join or exit (its own swap fee)', () => {
 });
 
 describe('the model prices BPT swaps on the supply after the fee BPT', () => {
-  const token = (address: string, balance: string, extra: Partial<PoolSpec['tokens'][number]> = {}) => ({ address, balance, decimals: 18, priceRate: '1', ...extra });
+  const token = (address: string, balance: string, extra: Partial<PoolSpec['tokens'][number]> = {}) => ({
+    address,
+    balance,
+    decimals: 18,
+    priceRate: '1',
+    ...extra,
+  });
   const BPT = '0x00000000000000000000000000000000000000bb';
   const spec = (fees: Partial<PoolSpec>, totalShares = '1000'): PoolSpec => ({
-    id: `0x${'cd'.repeat(32)}`, address: BPT, poolType: 'ComposableStable', poolTypeVersion: 5, swapFee: '0.0004', amp: '200', totalShares,
-    tokens: [token('0x00000000000000000000000000000000000000aa', '100'), token(BPT, '5000'), token('0x00000000000000000000000000000000000000cc', '100')],
+    id: `0x${'cd'.repeat(32)}`,
+    address: BPT,
+    poolType: 'ComposableStable',
+    poolTypeVersion: 5,
+    swapFee: '0.0004',
+    amp: '200',
+    totalShares,
+    tokens: [
+      token('0x00000000000000000000000000000000000000aa', '100'),
+      token(BPT, '5000'),
+      token('0x00000000000000000000000000000000000000cc', '100'),
+    ],
     ...fees,
   });
-  const feeFields = { lastJoinExitAmp: '200', lastPostJoinExitInvariant: '190', protocolSwapFeeCache: '0.5', protocolYieldFeeCache: '0.5' };
+  const feeFields = {
+    lastJoinExitAmp: '200',
+    lastPostJoinExitInvariant: '190',
+    protocolSwapFeeCache: '0.5',
+    protocolYieldFeeCache: '0.5',
+  };
   const build = (s: PoolSpec) => createComposableStableModel(s, { timestamp: 0 }) as ComposableStableModel;
 
   test('a pool owing fee BPT quotes as a fee-less pool whose supply already holds it; without the basis, as before', () => {
@@ -119,7 +176,12 @@ describe('the model prices BPT swaps on the supply after the fee BPT', () => {
     const grown = build(spec({}, unitsToDecimal(E(1000) + due, 18)));
     const old = build(spec({}));
     expect(old.dueProtocolFees(old.initialState())).toBe(0n);
-    for (const [kind, i, j, amount] of [['givenIn', 0, 1, E(3)], ['givenIn', 1, 2, E(7)], ['givenOut', 2, 1, E(11)], ['givenOut', 1, 0, E(2)]] as const) {
+    for (const [kind, i, j, amount] of [
+      ['givenIn', 0, 1, E(3)],
+      ['givenIn', 1, 2, E(7)],
+      ['givenOut', 2, 1, E(11)],
+      ['givenOut', 1, 0, E(2)],
+    ] as const) {
       const quoted = withFees.swap(withFees.initialState(), kind, i, j, amount);
       expect(quoted).toBe(grown.swap(grown.initialState(), kind, i, j, amount));
       expect(quoted).not.toBe(old.swap(old.initialState(), kind, i, j, amount));

@@ -45,7 +45,11 @@ export function taskArtifact(path: string): { abi: InterfaceAbi; bytecode: strin
   return { abi: a.abi, bytecode: a.bytecode };
 }
 
-export async function deployContract(signer: Signer, artifact: { abi: InterfaceAbi; bytecode: string }, args: unknown[]): Promise<Contract> {
+export async function deployContract(
+  signer: Signer,
+  artifact: { abi: InterfaceAbi; bytecode: string },
+  args: unknown[],
+): Promise<Contract> {
   const c = await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy(...args);
   await c.waitForDeployment();
   return c as Contract;
@@ -57,14 +61,22 @@ async function mined(tx: Promise<{ wait(): Promise<unknown> }>): Promise<void> {
 
 /** Mints a devnet token (the deployer is its minter) and lets the Vault pull it. */
 export async function fund(env: ChainPools, token: string, amount: bigint): Promise<void> {
-  const c = new Contract(token, ['function mint(address,uint256)', 'function approve(address,uint256) returns (bool)'], env.deployer);
+  const c = new Contract(
+    token,
+    ['function mint(address,uint256)', 'function approve(address,uint256) returns (bool)'],
+    env.deployer,
+  );
   await mined(c.getFunction('mint')(env.owner, amount));
   await mined(c.getFunction('approve')(env.devnet.addresses.vault, MaxUint256));
 }
 
 /** Wraps ETH into the devnet's WETH for the deployer and lets the Vault pull it. */
 export async function fundWeth(env: ChainPools, amount: bigint): Promise<void> {
-  const weth = new Contract(env.devnet.addresses.weth, ['function deposit() payable', 'function approve(address,uint256) returns (bool)'], env.deployer);
+  const weth = new Contract(
+    env.devnet.addresses.weth,
+    ['function deposit() payable', 'function approve(address,uint256) returns (bool)'],
+    env.deployer,
+  );
   await mined(weth.getFunction('deposit')({ value: amount }));
   await mined(weth.getFunction('approve')(env.devnet.addresses.vault, MaxUint256));
 }
@@ -74,11 +86,17 @@ export async function fundWeth(env: ChainPools, amount: bigint): Promise<void> {
  * set: gas estimation fails on the 2023 linear factories (pool plus rebalancer in one call).
  */
 export async function createPool(factory: Contract, args: unknown[]): Promise<{ id: string; address: string }> {
-  const receipt = (await (await factory.getFunction('create')(...args, { gasLimit: 15_000_000 })).wait()) as { logs: { topics: readonly string[]; data: string }[] };
+  const receipt = (await (await factory.getFunction('create')(...args, { gasLimit: 15_000_000 })).wait()) as {
+    logs: { topics: readonly string[]; data: string }[];
+  };
   const created = receipt.logs.map((l) => factory.interface.parseLog(l)).find((l) => l?.name === 'PoolCreated');
   if (!created) throw new Error('factory emitted no PoolCreated');
   const address = String(created.args[0]).toLowerCase();
-  const id = String(await new Contract(address, ['function getPoolId() view returns (bytes32)'], factory.runner).getFunction('getPoolId')());
+  const id = String(
+    await new Contract(address, ['function getPoolId() view returns (bytes32)'], factory.runner).getFunction(
+      'getPoolId',
+    )(),
+  );
   return { id: id.toLowerCase(), address };
 }
 
@@ -96,16 +114,33 @@ const WEIGHTED_EXIT_EXACT_BPT_IN_FOR_ONE_TOKEN_OUT = 0;
 export async function initJoin(env: ChainPools, poolId: string, amounts: bigint[]): Promise<void> {
   const { tokens } = await poolTokens(env, poolId);
   const userData = coder.encode(['uint256', 'uint256[]'], [WEIGHTED_JOIN_INIT, amounts]);
-  await mined(env.vault.getFunction('joinPool')(poolId, env.owner, env.owner, { assets: tokens, maxAmountsIn: amounts, userData, fromInternalBalance: false }));
+  await mined(
+    env.vault.getFunction('joinPool')(poolId, env.owner, env.owner, {
+      assets: tokens,
+      maxAmountsIn: amounts,
+      userData,
+      fromInternalBalance: false,
+    }),
+  );
 }
 
 function joinRequest(tokens: string[], i: number, amountIn: bigint) {
   const amounts = tokens.map((_, k) => (k === i ? amountIn : 0n));
-  return { assets: tokens, maxAmountsIn: amounts, userData: coder.encode(['uint256', 'uint256[]', 'uint256'], [WEIGHTED_JOIN_EXACT_TOKENS_IN, amounts, 0n]), fromInternalBalance: false };
+  return {
+    assets: tokens,
+    maxAmountsIn: amounts,
+    userData: coder.encode(['uint256', 'uint256[]', 'uint256'], [WEIGHTED_JOIN_EXACT_TOKENS_IN, amounts, 0n]),
+    fromInternalBalance: false,
+  };
 }
 
 function exitRequest(tokens: string[], i: number, bptIn: bigint) {
-  return { assets: tokens, minAmountsOut: tokens.map(() => 0n), userData: coder.encode(['uint256', 'uint256', 'uint256'], [WEIGHTED_EXIT_EXACT_BPT_IN_FOR_ONE_TOKEN_OUT, bptIn, i]), toInternalBalance: false };
+  return {
+    assets: tokens,
+    minAmountsOut: tokens.map(() => 0n),
+    userData: coder.encode(['uint256', 'uint256', 'uint256'], [WEIGHTED_EXIT_EXACT_BPT_IN_FOR_ONE_TOKEN_OUT, bptIn, i]),
+    toInternalBalance: false,
+  };
 }
 
 /** The contract's answer, or the revert reason's BAL code ("BAL#304") when it reverts. */
@@ -122,32 +157,69 @@ async function answer(f: () => Promise<bigint>): Promise<Answer> {
 }
 
 /** BPT out of a single-token EXACT_TOKENS_IN_FOR_BPT_OUT join, as BalancerQueries answers it. */
-export function queryJoin(env: ChainPools, poolId: string, tokens: string[], i: number, amountIn: bigint, sender = env.owner): Promise<Answer> {
+export function queryJoin(
+  env: ChainPools,
+  poolId: string,
+  tokens: string[],
+  i: number,
+  amountIn: bigint,
+  sender = env.owner,
+): Promise<Answer> {
   return answer(async () => {
-    const [bptOut] = (await env.queries.getFunction('queryJoin').staticCall(poolId, sender, sender, joinRequest(tokens, i, amountIn))) as [bigint, bigint[]];
+    const [bptOut] = (await env.queries
+      .getFunction('queryJoin')
+      .staticCall(poolId, sender, sender, joinRequest(tokens, i, amountIn))) as [bigint, bigint[]];
     return bptOut;
   });
 }
 
 /** Token `i` out of an EXACT_BPT_IN_FOR_ONE_TOKEN_OUT exit, as BalancerQueries answers it. */
-export function queryExit(env: ChainPools, poolId: string, tokens: string[], i: number, bptIn: bigint): Promise<Answer> {
+export function queryExit(
+  env: ChainPools,
+  poolId: string,
+  tokens: string[],
+  i: number,
+  bptIn: bigint,
+): Promise<Answer> {
   return answer(async () => {
-    const [, amountsOut] = (await env.queries.getFunction('queryExit').staticCall(poolId, env.owner, env.owner, exitRequest(tokens, i, bptIn))) as [bigint, bigint[]];
+    const [, amountsOut] = (await env.queries
+      .getFunction('queryExit')
+      .staticCall(poolId, env.owner, env.owner, exitRequest(tokens, i, bptIn))) as [bigint, bigint[]];
     return amountsOut[i]!;
   });
 }
 
 /** The amount the Vault computes for one swap (out for givenIn, in for givenOut). */
-export function querySwap(env: ChainPools, poolId: string, kind: SwapKind, tokenIn: string, tokenOut: string, amount: bigint): Promise<Answer> {
+export function querySwap(
+  env: ChainPools,
+  poolId: string,
+  kind: SwapKind,
+  tokenIn: string,
+  tokenOut: string,
+  amount: bigint,
+): Promise<Answer> {
   return answer(async () => {
-    const single = { poolId, kind: kind === 'givenIn' ? 0 : 1, assetIn: tokenIn, assetOut: tokenOut, amount, userData: '0x' };
+    const single = {
+      poolId,
+      kind: kind === 'givenIn' ? 0 : 1,
+      assetIn: tokenIn,
+      assetOut: tokenOut,
+      amount,
+      userData: '0x',
+    };
     const funds = { sender: env.owner, fromInternalBalance: false, recipient: env.owner, toInternalBalance: false };
     return (await env.queries.getFunction('querySwap').staticCall(single, funds)) as bigint;
   });
 }
 
 /** Executes a single-token join or exit as the deployer (it holds the tokens and the BPT). */
-export async function join(env: ChainPools, poolId: string, tokens: string[], i: number, amountIn: bigint): Promise<void> {
+export async function join(
+  env: ChainPools,
+  poolId: string,
+  tokens: string[],
+  i: number,
+  amountIn: bigint,
+): Promise<void> {
   await mined(env.vault.getFunction('joinPool')(poolId, env.owner, env.owner, joinRequest(tokens, i, amountIn)));
 }
 
@@ -155,8 +227,22 @@ export async function exit(env: ChainPools, poolId: string, tokens: string[], i:
   await mined(env.vault.getFunction('exitPool')(poolId, env.owner, env.owner, exitRequest(tokens, i, bptIn)));
 }
 
-export async function swap(env: ChainPools, poolId: string, kind: SwapKind, tokenIn: string, tokenOut: string, amount: bigint): Promise<void> {
-  const single = { poolId, kind: kind === 'givenIn' ? 0 : 1, assetIn: tokenIn, assetOut: tokenOut, amount, userData: '0x' };
+export async function swap(
+  env: ChainPools,
+  poolId: string,
+  kind: SwapKind,
+  tokenIn: string,
+  tokenOut: string,
+  amount: bigint,
+): Promise<void> {
+  const single = {
+    poolId,
+    kind: kind === 'givenIn' ? 0 : 1,
+    assetIn: tokenIn,
+    assetOut: tokenOut,
+    amount,
+    userData: '0x',
+  };
   const funds = { sender: env.owner, fromInternalBalance: false, recipient: env.owner, toInternalBalance: false };
   await mined(env.vault.getFunction('swap')(single, funds, kind === 'givenIn' ? 0n : MaxUint256, MaxUint256));
 }
@@ -170,18 +256,42 @@ const WEIGHTED_POOL = [
 ];
 
 /** A weighted-family pool as the store would describe it, read from the chain. */
-export async function readWeightedSpec(env: ChainPools, pool: { id: string; address: string }, poolType: string, poolTypeVersion: number): Promise<PoolSpec> {
+export async function readWeightedSpec(
+  env: ChainPools,
+  pool: { id: string; address: string },
+  poolType: string,
+  poolTypeVersion: number,
+): Promise<PoolSpec> {
   const c = new Contract(pool.address, WEIGHTED_POOL, env.chain.provider);
   const { tokens, balances } = await poolTokens(env, pool.id);
-  const [weights, fee, supply] = (await Promise.all([c.getFunction('getNormalizedWeights')(), c.getFunction('getSwapFeePercentage')(), c.getFunction('totalSupply')()])) as [bigint[], bigint, bigint];
+  const [weights, fee, supply] = (await Promise.all([
+    c.getFunction('getNormalizedWeights')(),
+    c.getFunction('getSwapFeePercentage')(),
+    c.getFunction('totalSupply')(),
+  ])) as [bigint[], bigint, bigint];
   const swapEnabled = poolType === 'Weighted' ? true : Boolean(await c.getFunction('getSwapEnabled')());
-  const decimals = await Promise.all(tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())));
+  const decimals = await Promise.all(
+    tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())),
+  );
   // A pool that lists its own BPT (ManagedPool, first) reports weights for the other tokens only.
   const bpt = tokens.indexOf(pool.address);
-  const weightOf = (k: number): string | null => (k === bpt ? null : unitsToDecimal([...weights][bpt >= 0 && k > bpt ? k - 1 : k]!, 18));
+  const weightOf = (k: number): string | null =>
+    k === bpt ? null : unitsToDecimal([...weights][bpt >= 0 && k > bpt ? k - 1 : k]!, 18);
   return {
-    id: pool.id, address: pool.address, poolType, poolTypeVersion, swapFee: unitsToDecimal(fee, 18), totalShares: unitsToDecimal(supply, 18), swapEnabled,
-    tokens: tokens.map((address, k) => ({ address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, weight: weightOf(k), priceRate: '1' })),
+    id: pool.id,
+    address: pool.address,
+    poolType,
+    poolTypeVersion,
+    swapFee: unitsToDecimal(fee, 18),
+    totalShares: unitsToDecimal(supply, 18),
+    swapEnabled,
+    tokens: tokens.map((address, k) => ({
+      address,
+      balance: unitsToDecimal(balances[k]!, decimals[k]!),
+      decimals: decimals[k]!,
+      weight: weightOf(k),
+      priceRate: '1',
+    })),
   };
 }
 
@@ -197,20 +307,40 @@ const LINEAR_POOL = [
 ];
 
 /** A linear pool as the store would describe it: totalShares is the virtual supply. */
-export async function readLinearSpec(env: ChainPools, pool: { id: string; address: string }, poolType: string, poolTypeVersion: number): Promise<PoolSpec> {
+export async function readLinearSpec(
+  env: ChainPools,
+  pool: { id: string; address: string },
+  poolType: string,
+  poolTypeVersion: number,
+): Promise<PoolSpec> {
   const c = new Contract(pool.address, LINEAR_POOL, env.chain.provider);
   const call = (name: string) => c.getFunction(name)() as Promise<unknown>;
   const { tokens, balances } = await poolTokens(env, pool.id);
   const [mainIndex, wrappedIndex, targets, fee, rate, supply] = (await Promise.all(
-    ['getMainIndex', 'getWrappedIndex', 'getTargets', 'getSwapFeePercentage', 'getWrappedTokenRate', 'totalSupply'].map(call),
+    ['getMainIndex', 'getWrappedIndex', 'getTargets', 'getSwapFeePercentage', 'getWrappedTokenRate', 'totalSupply'].map(
+      call,
+    ),
   )) as [bigint, bigint, [bigint, bigint], bigint, bigint, bigint];
-  const decimals = await Promise.all(tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())));
+  const decimals = await Promise.all(
+    tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())),
+  );
   const bpt = tokens.indexOf(pool.address);
   return {
-    id: pool.id, address: pool.address, poolType, poolTypeVersion, swapFee: unitsToDecimal(fee, 18), totalShares: unitsToDecimal(supply - balances[bpt]!, 18),
-    mainIndex: Number(mainIndex), wrappedIndex: Number(wrappedIndex), lowerTarget: unitsToDecimal(targets[0], 18), upperTarget: unitsToDecimal(targets[1], 18),
+    id: pool.id,
+    address: pool.address,
+    poolType,
+    poolTypeVersion,
+    swapFee: unitsToDecimal(fee, 18),
+    totalShares: unitsToDecimal(supply - balances[bpt]!, 18),
+    mainIndex: Number(mainIndex),
+    wrappedIndex: Number(wrappedIndex),
+    lowerTarget: unitsToDecimal(targets[0], 18),
+    upperTarget: unitsToDecimal(targets[1], 18),
     tokens: tokens.map((address, k) => ({
-      address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, priceRate: k === Number(wrappedIndex) ? unitsToDecimal(rate, 18) : '1',
+      address,
+      balance: unitsToDecimal(balances[k]!, decimals[k]!),
+      decimals: decimals[k]!,
+      priceRate: k === Number(wrappedIndex) ? unitsToDecimal(rate, 18) : '1',
     })),
   };
 }

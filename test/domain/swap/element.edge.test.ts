@@ -16,13 +16,19 @@ const UNIT = 10_000_000;
 function spec(over: { decimals?: number; fee?: string; bond?: string; base?: string; supply?: string } = {}): PoolSpec {
   const decimals = over.decimals ?? 18;
   return {
-    id: `0x${'ee'.repeat(20)}000200000000000000000001`, address: `0x${'ee'.repeat(20)}`, poolType: 'Element', swapFee: over.fee ?? '0.1',
+    id: `0x${'ee'.repeat(20)}000200000000000000000001`,
+    address: `0x${'ee'.repeat(20)}`,
+    poolType: 'Element',
+    swapFee: over.fee ?? '0.1',
     totalShares: over.supply ?? '1000',
     tokens: [
       { address: PT, balance: over.bond ?? '800', decimals },
       { address: BASE, balance: over.base ?? '1000', decimals },
     ],
-    expiryTime: EXPIRY, unitSeconds: UNIT, principalToken: PT, baseToken: BASE,
+    expiryTime: EXPIRY,
+    unitSeconds: UNIT,
+    principalToken: PT,
+    baseToken: BASE,
   };
 }
 
@@ -69,7 +75,10 @@ describe('element pool swaps', () => {
   test('a 6-decimal pool prices like its 18-decimal twin, truncated to 6 decimals', () => {
     const wide = at(0.3);
     const narrow = at(0.3, { decimals: 6 });
-    for (const [i, j] of [[BOND, UND], [UND, BOND]] as const) {
+    for (const [i, j] of [
+      [BOND, UND],
+      [UND, BOND],
+    ] as const) {
       for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
         const a18 = wide.swap(wide.initialState(), kind, i, j, 5n * E18);
         const a6 = narrow.swap(narrow.initialState(), kind, i, j, 5_000_000n);
@@ -86,12 +95,17 @@ describe('element pool swaps', () => {
     // With 3000 base against 800 + 1000 (LP supply) bond the bond costs more than one base: every
     // trade has a negative implied yield, and the pool underflows.
     const abovePar = at(0.3, { base: '3000' });
-    for (const [i, j] of [[BOND, UND], [UND, BOND]] as const) {
+    for (const [i, j] of [
+      [BOND, UND],
+      [UND, BOND],
+    ] as const) {
       expect(() => abovePar.swap(abovePar.initialState(), 'givenIn', i, j, E18)).toThrow(PoolMathError);
     }
     expect(() => m.swap(s, 'givenIn', BOND, BOND, 1n)).toThrow(PoolMathError);
     expect(() => at(1.2)).toThrow(UnsupportedPoolError);
-    expect(() => createElementModel({ ...spec(), principalToken: null }, { timestamp: EXPIRY })).toThrow(UnsupportedPoolError);
+    expect(() => createElementModel({ ...spec(), principalToken: null }, { timestamp: EXPIRY })).toThrow(
+      UnsupportedPoolError,
+    );
   });
 
   test('maxAmount never reverts, and a little more than the largest bond purchase does', () => {
@@ -99,7 +113,10 @@ describe('element pool swaps', () => {
       for (const over of [{}, { decimals: 6 }, { base: '10', bond: '5000' }]) {
         const m = at(left, over);
         const s = m.initialState();
-        for (const [i, j] of [[BOND, UND], [UND, BOND]] as const) {
+        for (const [i, j] of [
+          [BOND, UND],
+          [UND, BOND],
+        ] as const) {
           for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
             const max = m.maxAmount(s, kind, i, j);
             expect(max > 0n).toBe(true);
@@ -117,7 +134,10 @@ describe('element pool swaps', () => {
     for (const left of [0.9, 0.3]) {
       const m = at(left);
       const s = m.initialState();
-      for (const [i, j] of [[BOND, UND], [UND, BOND]] as const) {
+      for (const [i, j] of [
+        [BOND, UND],
+        [UND, BOND],
+      ] as const) {
         const amountIn = 10n ** 12n;
         const amountOut = m.swap(s, 'givenIn', i, j, amountIn);
         expect(Math.abs(m.spotPrice(s, i, j) / (Number(amountIn) / Number(amountOut)) - 1)).toBeLessThan(1e-5);

@@ -39,7 +39,9 @@ type SorElement = {
 
 function referencePool(pool: SnapshotPool, timestamp: number): SorElement {
   const decimals = Number(pool.tokens.find((t) => t.address === pool.principalToken)!.decimals);
-  const supplyRaw = BigInt(pool.totalShares.replace('.', '').replace(/^0+(?=\d)/, '')) * 10n ** BigInt(18 - (pool.totalShares.split('.')[1]?.length ?? 0));
+  const supplyRaw =
+    BigInt(pool.totalShares.replace('.', '').replace(/^0+(?=\d)/, '')) *
+    10n ** BigInt(18 - (pool.totalShares.split('.')[1]?.length ?? 0));
   // The supply in the principal token's decimals, so the SOR's raw sum equals the contract's (to
   // less than one raw unit of that token).
   const rescaled = { ...pool, totalShares: human(supplyRaw / 10n ** BigInt(18 - decimals), 18) };
@@ -53,44 +55,61 @@ describeWithSnapshot('element pool model vs the reference SOR on the mainnet sna
     expect(pools).toHaveLength(27);
   });
 
-  test.each(pools.map((p) => [p.id.slice(0, 10), p] as const))('%s: both directions and kinds agree with the SOR over its life', (_name, pool) => {
-    let compared = 0;
-    for (const moment of MOMENTS) {
-      const timestamp = Number(pool.expiryTime) - Math.floor(Number(pool.unitSeconds) * moment);
-      const model = createElementModel(toSpec(pool), { timestamp }) as ElementModel;
-      const sor = referencePool(pool, timestamp);
-      const state = model.initialState();
-      // The SOR subtracts float powers of whole reserves: its absolute error grows with them.
-      const floatNoise = 1e-14 * (Number(pool.totalShares) + pool.tokens.reduce((sum, t) => sum + Number(t.balance), 0));
-      for (const [i, j] of [[0, 1], [1, 0]] as const) {
-        const pairData = sor.parsePoolPairData(model.tokens[i]!, model.tokens[j]!);
-        for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
-          const given = kind === 'givenIn' ? i : j;
-          const result = kind === 'givenIn' ? j : i;
-          const max = model.maxAmount(state, kind, i, j);
-          for (const f of FRACTIONS) {
-            const amount = fraction(state.balances[given]!, f);
-            if (amount === 0n || amount > max) continue;
-            const humanAmount = bnum(human(amount, model.decimals[given]!));
-            const ref = Number((kind === 'givenIn' ? sor._exactTokenInForTokenOut(pairData, humanAmount) : sor._tokenInForExactTokenOut(pairData, humanAmount)).toString());
-            const unit = 10 ** -model.decimals[result]!;
-            let ours: number;
-            try {
-              ours = Number(model.swap(state, kind, i, j, amount)) * unit;
-            } catch (e) {
-              if (!(e instanceof PoolMathError)) throw e;
-              // Only a zero implied yield may revert: the SOR answers the amount itself.
-              const given = Number(humanAmount.toString());
-              expect({ moment, kind, f, zeroYield: Math.abs(ref - given) <= 1e-7 * given + 2 * unit }).toEqual({ moment, kind, f, zeroYield: true });
-              continue;
+  test.each(pools.map((p) => [p.id.slice(0, 10), p] as const))(
+    '%s: both directions and kinds agree with the SOR over its life',
+    (_name, pool) => {
+      let compared = 0;
+      for (const moment of MOMENTS) {
+        const timestamp = Number(pool.expiryTime) - Math.floor(Number(pool.unitSeconds) * moment);
+        const model = createElementModel(toSpec(pool), { timestamp }) as ElementModel;
+        const sor = referencePool(pool, timestamp);
+        const state = model.initialState();
+        // The SOR subtracts float powers of whole reserves: its absolute error grows with them.
+        const floatNoise =
+          1e-14 * (Number(pool.totalShares) + pool.tokens.reduce((sum, t) => sum + Number(t.balance), 0));
+        for (const [i, j] of [
+          [0, 1],
+          [1, 0],
+        ] as const) {
+          const pairData = sor.parsePoolPairData(model.tokens[i]!, model.tokens[j]!);
+          for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
+            const given = kind === 'givenIn' ? i : j;
+            const result = kind === 'givenIn' ? j : i;
+            const max = model.maxAmount(state, kind, i, j);
+            for (const f of FRACTIONS) {
+              const amount = fraction(state.balances[given]!, f);
+              if (amount === 0n || amount > max) continue;
+              const humanAmount = bnum(human(amount, model.decimals[given]!));
+              const ref = Number(
+                (kind === 'givenIn'
+                  ? sor._exactTokenInForTokenOut(pairData, humanAmount)
+                  : sor._tokenInForExactTokenOut(pairData, humanAmount)
+                ).toString(),
+              );
+              const unit = 10 ** -model.decimals[result]!;
+              let ours: number;
+              try {
+                ours = Number(model.swap(state, kind, i, j, amount)) * unit;
+              } catch (e) {
+                if (!(e instanceof PoolMathError)) throw e;
+                // Only a zero implied yield may revert: the SOR answers the amount itself.
+                const given = Number(humanAmount.toString());
+                expect({ moment, kind, f, zeroYield: Math.abs(ref - given) <= 1e-7 * given + 2 * unit }).toEqual({
+                  moment,
+                  kind,
+                  f,
+                  zeroYield: true,
+                });
+                continue;
+              }
+              const close = Math.abs(ours - ref) <= 1e-7 * Math.abs(ref) + 2 * unit + floatNoise;
+              expect({ moment, i, j, kind, f, ours, close }).toEqual({ moment, i, j, kind, f, ours, close: true });
+              compared++;
             }
-            const close = Math.abs(ours - ref) <= 1e-7 * Math.abs(ref) + 2 * unit + floatNoise;
-            expect({ moment, i, j, kind, f, ours, close }).toEqual({ moment, i, j, kind, f, ours, close: true });
-            compared++;
           }
         }
       }
-    }
-    expect(compared).toBeGreaterThan(20);
-  });
+      expect(compared).toBeGreaterThan(20);
+    },
+  );
 });

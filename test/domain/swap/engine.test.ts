@@ -22,13 +22,26 @@ const T = {
 const DECIMALS: Record<string, number> = { [T.USDC]: 6, [T.USDT]: 6 };
 
 let nonce = 0;
-function weighted(tokens: [string, string][], opts: { fee?: string; type?: string; weights?: string[]; version?: number } = {}): PoolSpec {
+function weighted(
+  tokens: [string, string][],
+  opts: { fee?: string; type?: string; weights?: string[]; version?: number } = {},
+): PoolSpec {
   const n = ++nonce;
   const address = `0x${n.toString(16).padStart(40, '0')}`;
   return {
     id: `${address}000200000000000000000000`.slice(0, 66).padEnd(66, '0'),
-    address, poolType: opts.type ?? 'Weighted', poolTypeVersion: opts.version ?? 2, swapFee: opts.fee ?? '0.003', totalShares: '1000',
-    tokens: tokens.map(([address, balance], k) => ({ address, balance, decimals: DECIMALS[address] ?? 18, weight: opts.weights?.[k] ?? String(1 / tokens.length), priceRate: '1' })),
+    address,
+    poolType: opts.type ?? 'Weighted',
+    poolTypeVersion: opts.version ?? 2,
+    swapFee: opts.fee ?? '0.003',
+    totalShares: '1000',
+    tokens: tokens.map(([address, balance], k) => ({
+      address,
+      balance,
+      decimals: DECIMALS[address] ?? 18,
+      weight: opts.weights?.[k] ?? String(1 / tokens.length),
+      priceRate: '1',
+    })),
   };
 }
 
@@ -50,14 +63,32 @@ function replayed(engine: SwapEngine, route: Route): bigint {
 describe('swap engine', () => {
   // LINK only trades against WETH, USDT only against USDC: LINK -> USDT needs three hops.
   const chain = [
-    weighted([[T.LINK, '100000'], [T.WETH, '500']]),
-    weighted([[T.WETH, '1000'], [T.USDC, '3000000']]),
-    weighted([[T.USDC, '5000000'], [T.USDT, '5000000']], { fee: '0.0004' }),
+    weighted([
+      [T.LINK, '100000'],
+      [T.WETH, '500'],
+    ]),
+    weighted([
+      [T.WETH, '1000'],
+      [T.USDC, '3000000'],
+    ]),
+    weighted(
+      [
+        [T.USDC, '5000000'],
+        [T.USDT, '5000000'],
+      ],
+      { fee: '0.0004' },
+    ),
   ];
 
   test('a pair three hops apart is routed, and the answer is what the Vault replay pays', () => {
     const engine = engineOf(chain);
-    const route = engine.route({ tokenIn: T.LINK, tokenOut: T.USDT, kind: 'sell', amount: units(100, T.LINK), gasPerSwap: NO_GAS })!;
+    const route = engine.route({
+      tokenIn: T.LINK,
+      tokenOut: T.USDT,
+      kind: 'sell',
+      amount: units(100, T.LINK),
+      gasPerSwap: NO_GAS,
+    })!;
     expect(route).toBeDefined();
     expect(route.paths.map((p) => p.path.length)).toEqual([3]);
     expect(route.returnAmount).toBe(replayed(engine, route));
@@ -69,7 +100,13 @@ describe('swap engine', () => {
 
   test('a buy pays the least the replay says, and the route delivers exactly the amount asked', () => {
     const engine = engineOf(chain);
-    const route = engine.route({ tokenIn: T.LINK, tokenOut: T.USDT, kind: 'buy', amount: units(1000, T.USDT), gasPerSwap: NO_GAS })!;
+    const route = engine.route({
+      tokenIn: T.LINK,
+      tokenOut: T.USDT,
+      kind: 'buy',
+      amount: units(1000, T.USDT),
+      gasPerSwap: NO_GAS,
+    })!;
     expect(route.returnAmount).toBe(replayed(engine, route));
     const batch = toBatchSwap(route);
     const r = replayBatchSwap('buy', batch.steps, batch.assets, (id) => engine.model(id));
@@ -78,72 +115,210 @@ describe('swap engine', () => {
   });
 
   test('a large order splits across parallel pools and gets more than the best single pool gives', () => {
-    const pools = [weighted([[T.WETH, '100'], [T.USDC, '300000']]), weighted([[T.WETH, '60'], [T.USDC, '180000']]), weighted([[T.WETH, '30'], [T.USDC, '90000']])];
+    const pools = [
+      weighted([
+        [T.WETH, '100'],
+        [T.USDC, '300000'],
+      ]),
+      weighted([
+        [T.WETH, '60'],
+        [T.USDC, '180000'],
+      ]),
+      weighted([
+        [T.WETH, '30'],
+        [T.USDC, '90000'],
+      ]),
+    ];
     const engine = engineOf(pools);
     const amount = units(20, T.WETH);
     const route = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS })!;
     expect(route.paths.length).toBeGreaterThanOrEqual(2);
     expect(route.paths.reduce((s, p) => s + p.given, 0n)).toBe(amount);
-    const singles = engine.graph.between(T.WETH, T.USDC).map((e) => pathOut([e.hop], amount, (m) => m.initialState()) ?? 0n);
+    const singles = engine.graph
+      .between(T.WETH, T.USDC)
+      .map((e) => pathOut([e.hop], amount, (m) => m.initialState()) ?? 0n);
     expect(route.returnAmount).toBeGreaterThan(singles.reduce((a, b) => (a > b ? a : b)));
     // Equal marginal prices: the bigger pools take the bigger parts.
     const given = route.paths.map((p) => p.given);
     expect([...given].sort((a, b) => (a > b ? -1 : 1))).toEqual(given.slice().sort((a, b) => (a > b ? -1 : 1)));
   });
 
-  test('an order beyond one pool\'s in-limit (30% of its balance) is carried by a split, not refused', () => {
-    const pools = [weighted([[T.WETH, '100'], [T.USDC, '300000']]), weighted([[T.WETH, '100'], [T.USDC, '300000']])];
+  test("an order beyond one pool's in-limit (30% of its balance) is carried by a split, not refused", () => {
+    const pools = [
+      weighted([
+        [T.WETH, '100'],
+        [T.USDC, '300000'],
+      ]),
+      weighted([
+        [T.WETH, '100'],
+        [T.USDC, '300000'],
+      ]),
+    ];
     const engine = engineOf(pools);
-    const route = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(45, T.WETH), gasPerSwap: NO_GAS });
+    const route = engine.route({
+      tokenIn: T.WETH,
+      tokenOut: T.USDC,
+      kind: 'sell',
+      amount: units(45, T.WETH),
+      gasPerSwap: NO_GAS,
+    });
     expect(route).toBeDefined();
     expect(route!.paths).toHaveLength(2);
     for (const p of route!.paths) expect(p.given).toBeLessThanOrEqual(units(30, T.WETH));
-    expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(61, T.WETH), gasPerSwap: NO_GAS })).toBeUndefined();
+    expect(
+      engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(61, T.WETH), gasPerSwap: NO_GAS }),
+    ).toBeUndefined();
   });
 
   test('a single-path request gets the best path that carries the whole order, and none when no path can', () => {
-    const pools = [weighted([[T.WETH, '100'], [T.USDC, '300000']]), weighted([[T.WETH, '60'], [T.USDC, '180000']]), weighted([[T.WETH, '30'], [T.USDC, '90000']])];
+    const pools = [
+      weighted([
+        [T.WETH, '100'],
+        [T.USDC, '300000'],
+      ]),
+      weighted([
+        [T.WETH, '60'],
+        [T.USDC, '180000'],
+      ]),
+      weighted([
+        [T.WETH, '30'],
+        [T.USDC, '90000'],
+      ]),
+    ];
     const engine = engineOf(pools);
     const amount = units(20, T.WETH);
-    const single = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS, singlePath: true })!;
+    const single = engine.route({
+      tokenIn: T.WETH,
+      tokenOut: T.USDC,
+      kind: 'sell',
+      amount,
+      gasPerSwap: NO_GAS,
+      singlePath: true,
+    })!;
     expect(single.paths).toHaveLength(1);
-    const singles = engine.graph.between(T.WETH, T.USDC).map((e) => pathOut([e.hop], amount, (m) => m.initialState()) ?? 0n);
+    const singles = engine.graph
+      .between(T.WETH, T.USDC)
+      .map((e) => pathOut([e.hop], amount, (m) => m.initialState()) ?? 0n);
     expect(single.returnAmount).toBe(singles.reduce((a, b) => (a > b ? a : b)));
-    expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS })!.returnAmount).toBeGreaterThan(single.returnAmount);
+    expect(
+      engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount, gasPerSwap: NO_GAS })!.returnAmount,
+    ).toBeGreaterThan(single.returnAmount);
     // 45 WETH is past every pool's 30% in-limit: a split carries it, a single path cannot.
-    expect(engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(45, T.WETH), gasPerSwap: NO_GAS, singlePath: true })).toBeUndefined();
+    expect(
+      engine.route({
+        tokenIn: T.WETH,
+        tokenOut: T.USDC,
+        kind: 'sell',
+        amount: units(45, T.WETH),
+        gasPerSwap: NO_GAS,
+        singlePath: true,
+      }),
+    ).toBeUndefined();
   });
 
   test('costly gas trades a better price for fewer swaps', () => {
     // Direct pool ~18 USDC worse than the two-hop route through DAI; one more swap costs 25 USDC.
     const pools = [
-      weighted([[T.WETH, '1000'], [T.USDC, '2990000']]),
-      weighted([[T.WETH, '1000'], [T.DAI, '3000000']], { fee: '0.0001' }),
-      weighted([[T.DAI, '5000000'], [T.USDC, '5000000']], { fee: '0.0001' }),
+      weighted([
+        [T.WETH, '1000'],
+        [T.USDC, '2990000'],
+      ]),
+      weighted(
+        [
+          [T.WETH, '1000'],
+          [T.DAI, '3000000'],
+        ],
+        { fee: '0.0001' },
+      ),
+      weighted(
+        [
+          [T.DAI, '5000000'],
+          [T.USDC, '5000000'],
+        ],
+        { fee: '0.0001' },
+      ),
     ];
     const engine = engineOf(pools);
-    const free = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(1, T.WETH), gasPerSwap: NO_GAS })!;
+    const free = engine.route({
+      tokenIn: T.WETH,
+      tokenOut: T.USDC,
+      kind: 'sell',
+      amount: units(1, T.WETH),
+      gasPerSwap: NO_GAS,
+    })!;
     expect(free.paths.some((p) => p.path.length === 2)).toBe(true);
-    const costly = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(1, T.WETH), gasPerSwap: () => units(25, T.USDC) })!;
+    const costly = engine.route({
+      tokenIn: T.WETH,
+      tokenOut: T.USDC,
+      kind: 'sell',
+      amount: units(1, T.WETH),
+      gasPerSwap: () => units(25, T.USDC),
+    })!;
     expect(costly.paths.map((p) => p.path.length)).toEqual([1]);
     expect(costly.gasCost).toBe(units(25, T.USDC));
   });
 
   test('no route: tokens the pools do not connect, a zero amount, or an order no split can carry', () => {
-    const engine = engineOf([...chain, weighted([[T.LONE, '10'], [T.NEW, '10']])]);
-    expect(engine.route({ tokenIn: T.LINK, tokenOut: T.LONE, kind: 'sell', amount: units(1, T.LINK), gasPerSwap: NO_GAS })).toBeUndefined();
-    expect(engine.route({ tokenIn: T.LINK, tokenOut: T.USDT, kind: 'sell', amount: 0n, gasPerSwap: NO_GAS })).toBeUndefined();
-    expect(engine.route({ tokenIn: T.LINK, tokenOut: T.USDT, kind: 'buy', amount: units(10_000_000, T.USDT), gasPerSwap: NO_GAS })).toBeUndefined();
+    const engine = engineOf([
+      ...chain,
+      weighted([
+        [T.LONE, '10'],
+        [T.NEW, '10'],
+      ]),
+    ]);
+    expect(
+      engine.route({ tokenIn: T.LINK, tokenOut: T.LONE, kind: 'sell', amount: units(1, T.LINK), gasPerSwap: NO_GAS }),
+    ).toBeUndefined();
+    expect(
+      engine.route({ tokenIn: T.LINK, tokenOut: T.USDT, kind: 'sell', amount: 0n, gasPerSwap: NO_GAS }),
+    ).toBeUndefined();
+    expect(
+      engine.route({
+        tokenIn: T.LINK,
+        tokenOut: T.USDT,
+        kind: 'buy',
+        amount: units(10_000_000, T.USDT),
+        gasPerSwap: NO_GAS,
+      }),
+    ).toBeUndefined();
   });
 
   test('a liquidity bootstrapping pool is used only to trade its own tokens', () => {
     // A cheap LBP price for WETH/USDC must not become a hop between other tokens.
-    const lbp = weighted([[T.WETH, '1000'], [T.USDC, '9000000']], { type: 'LiquidityBootstrapping', weights: ['0.5', '0.5'], version: 1 });
-    const pools = [lbp, weighted([[T.DAI, '1000000'], [T.WETH, '333']]), weighted([[T.USDC, '1000000'], [T.USDT, '1000000']])];
+    const lbp = weighted(
+      [
+        [T.WETH, '1000'],
+        [T.USDC, '9000000'],
+      ],
+      { type: 'LiquidityBootstrapping', weights: ['0.5', '0.5'], version: 1 },
+    );
+    const pools = [
+      lbp,
+      weighted([
+        [T.DAI, '1000000'],
+        [T.WETH, '333'],
+      ]),
+      weighted([
+        [T.USDC, '1000000'],
+        [T.USDT, '1000000'],
+      ]),
+    ];
     const engine = engineOf(pools);
-    const through = engine.route({ tokenIn: T.DAI, tokenOut: T.USDT, kind: 'sell', amount: units(100, T.DAI), gasPerSwap: NO_GAS });
+    const through = engine.route({
+      tokenIn: T.DAI,
+      tokenOut: T.USDT,
+      kind: 'sell',
+      amount: units(100, T.DAI),
+      gasPerSwap: NO_GAS,
+    });
     expect(through?.paths.some((p) => p.path.some((h) => h.pool.id === lbp.id)) ?? false).toBe(false);
-    const own = engine.route({ tokenIn: T.WETH, tokenOut: T.USDC, kind: 'sell', amount: units(1, T.WETH), gasPerSwap: NO_GAS })!;
+    const own = engine.route({
+      tokenIn: T.WETH,
+      tokenOut: T.USDC,
+      kind: 'sell',
+      amount: units(1, T.WETH),
+      gasPerSwap: NO_GAS,
+    })!;
     expect(own.paths[0]!.path[0]!.pool.id).toBe(lbp.id);
   });
 });

@@ -19,26 +19,47 @@ const SDAI = '0x83f20f44975d03b1b09e64809b757c47f942beea';
 
 /** The SOR's gyro2TestPool: DAI/USDC, price range [0.999, 1.001]. */
 const DAI_USDC: GyroTestPool = {
-  poolType: 'Gyro2', version: 1, swapFee: '0.009',
-  tokens: [{ address: DAI, balance: '1232', decimals: 18 }, { address: USDC, balance: '1000', decimals: 6 }],
+  poolType: 'Gyro2',
+  version: 1,
+  swapFee: '0.009',
+  tokens: [
+    { address: DAI, balance: '1232', decimals: 18 },
+    { address: USDC, balance: '1000', decimals: 6 },
+  ],
   params: { sqrtAlpha: '0.9994998749', sqrtBeta: '1.000499875' },
 };
 /** The SOR's gyro2V2TestPool: the same with a rate of 1.5 on DAI. */
-const DAI_USDC_V2: GyroTestPool = { ...DAI_USDC, version: 2, tokens: [{ ...DAI_USDC.tokens[0]!, rate: '1.5' }, DAI_USDC.tokens[1]!] };
+const DAI_USDC_V2: GyroTestPool = {
+  ...DAI_USDC,
+  version: 2,
+  tokens: [{ ...DAI_USDC.tokens[0]!, rate: '1.5' }, DAI_USDC.tokens[1]!],
+};
 /** Gyroscope's 2clp-wbtc-weth config: WETH priced in WBTC within [0.05, 0.09], 0.25% fee. */
 const WETH_WBTC: GyroTestPool = {
-  poolType: 'Gyro2', version: 1, swapFee: '0.0025',
-  tokens: [{ address: WETH, balance: '143.37', decimals: 18 }, { address: WBTC, balance: '4.2', decimals: 8 }],
+  poolType: 'Gyro2',
+  version: 1,
+  swapFee: '0.0025',
+  tokens: [
+    { address: WETH, balance: '143.37', decimals: 18 },
+    { address: WBTC, balance: '4.2', decimals: 8 },
+  ],
   params: { sqrtAlpha: '0.223606797749978969', sqrtBeta: '0.3' },
 };
 /** A v2 pool with a yield-bearing token (rate 1.0437) and a 6-decimal stable. */
 const USDC_SDAI_V2: GyroTestPool = {
-  poolType: 'Gyro2', version: 2, swapFee: '0.0001',
-  tokens: [{ address: USDC, balance: '251234.5678', decimals: 6 }, { address: SDAI, balance: '198765.432198765432198765', decimals: 18, rate: '1.043725903797792' }],
+  poolType: 'Gyro2',
+  version: 2,
+  swapFee: '0.0001',
+  tokens: [
+    { address: USDC, balance: '251234.5678', decimals: 6 },
+    { address: SDAI, balance: '198765.432198765432198765', decimals: 18, rate: '1.043725903797792' },
+  ],
   params: { sqrtAlpha: '0.99899949949937412', sqrtBeta: '1.000749719176442' },
 };
 
-const FRACTIONS = [1e-9, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 0.99, 0.999, 0.999999];
+const FRACTIONS = [
+  1e-9, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 0.99, 0.999, 0.999999,
+];
 
 const model = (pool: GyroTestPool) => createGyro2Model(gyroSpec(pool), { timestamp: 0 }) as Gyro2Model;
 const E18 = 10n ** 18n;
@@ -94,7 +115,10 @@ describe('Gyro2 rules', () => {
     for (const pool of [DAI_USDC, WETH_WBTC, USDC_SDAI_V2]) {
       const m = model(pool);
       const s = m.initialState();
-      for (const [i, j] of [[0, 1], [1, 0]] as const) {
+      for (const [i, j] of [
+        [0, 1],
+        [1, 0],
+      ] as const) {
         const maxIn = m.maxAmount(s, 'givenIn', i, j);
         const maxOut = m.maxAmount(s, 'givenOut', i, j);
         expect(maxIn).toBeGreaterThan(0n);
@@ -131,10 +155,13 @@ describe('Gyro2 rules', () => {
     for (const pool of [DAI_USDC, DAI_USDC_V2, WETH_WBTC, USDC_SDAI_V2]) {
       const m = model(pool);
       const s = m.initialState();
-      for (const [i, j] of [[0, 1], [1, 0]] as const) {
+      for (const [i, j] of [
+        [0, 1],
+        [1, 0],
+      ] as const) {
         const out = m.maxAmount(s, 'givenOut', i, j) / 100_000n;
         const paid = m.swap(s, 'givenOut', i, j, out);
-        const perUnit = (Number(paid) / 10 ** m.decimals[i]!) / (Number(out) / 10 ** m.decimals[j]!);
+        const perUnit = Number(paid) / 10 ** m.decimals[i]! / (Number(out) / 10 ** m.decimals[j]!);
         // The swap's own price impact, plus the amount in rounded up to whole raw units.
         expect(Math.abs(m.spotPrice(s, i, j) / perUnit - 1)).toBeLessThan(2e-5 + 1.5 / Number(paid));
       }
@@ -142,8 +169,19 @@ describe('Gyro2 rules', () => {
   });
 
   test('a v2 rate scales the token; a v1 pool ignores the stored rate', () => {
-    const plain: GyroTestPool = { ...WETH_WBTC, swapFee: '0', tokens: [{ address: WETH, balance: '200', decimals: 18 }, { address: DAI, balance: '9', decimals: 18 }] };
-    const rated: GyroTestPool = { ...plain, version: 2, tokens: [{ ...plain.tokens[0]!, balance: '100', rate: '2' }, plain.tokens[1]!] };
+    const plain: GyroTestPool = {
+      ...WETH_WBTC,
+      swapFee: '0',
+      tokens: [
+        { address: WETH, balance: '200', decimals: 18 },
+        { address: DAI, balance: '9', decimals: 18 },
+      ],
+    };
+    const rated: GyroTestPool = {
+      ...plain,
+      version: 2,
+      tokens: [{ ...plain.tokens[0]!, balance: '100', rate: '2' }, plain.tokens[1]!],
+    };
     const a = model(plain);
     const b = model(rated);
     // 100 tokens at rate 2 are the pool's 200: every swap of x of them is a swap of 2x there.
@@ -151,7 +189,9 @@ describe('Gyro2 rules', () => {
       expect(b.swap(b.initialState(), 'givenIn', 0, 1, x)).toBe(a.swap(a.initialState(), 'givenIn', 0, 1, 2n * x));
     }
     const v1WithRate = model({ ...plain, tokens: [{ ...plain.tokens[0]!, rate: '2' }, plain.tokens[1]!] });
-    expect(v1WithRate.swap(v1WithRate.initialState(), 'givenIn', 0, 1, E18)).toBe(a.swap(a.initialState(), 'givenIn', 0, 1, E18));
+    expect(v1WithRate.swap(v1WithRate.initialState(), 'givenIn', 0, 1, E18)).toBe(
+      a.swap(a.initialState(), 'givenIn', 0, 1, E18),
+    );
   });
 
   test('a swap applied moves the balances and the next quote prices from them', () => {
@@ -160,7 +200,13 @@ describe('Gyro2 rules', () => {
     const first = m.swap(s, 'givenIn', 0, 1, 100n * E18);
     m.apply(s, 0, 1, 100n * E18, first);
     expect(s.balances).toEqual([1332n * E18, 1000n * 10n ** 6n - first]);
-    const fresh = model({ ...DAI_USDC, tokens: [{ ...DAI_USDC.tokens[0]!, balance: '1332' }, { ...DAI_USDC.tokens[1]!, balance: (Number(1000n * 10n ** 6n - first) / 1e6).toFixed(6) }] });
+    const fresh = model({
+      ...DAI_USDC,
+      tokens: [
+        { ...DAI_USDC.tokens[0]!, balance: '1332' },
+        { ...DAI_USDC.tokens[1]!, balance: (Number(1000n * 10n ** 6n - first) / 1e6).toFixed(6) },
+      ],
+    });
     expect(m.swap(s, 'givenIn', 0, 1, 100n * E18)).toBe(fresh.swap(fresh.initialState(), 'givenIn', 0, 1, 100n * E18));
     expect(m.swap(s, 'givenIn', 0, 1, 100n * E18)).toBeLessThan(first);
   });
@@ -175,6 +221,8 @@ describe('Gyro2 rules', () => {
     expect(() => paused.swap(paused.initialState(), 'givenIn', 0, 1, E18)).toThrow(PoolMathError);
     expect(() => model({ ...DAI_USDC, version: 3 })).toThrow(UnsupportedPoolError);
     expect(() => model({ ...DAI_USDC, params: { sqrtAlpha: '0.9994998749' } })).toThrow(/sqrtBeta/);
-    expect(() => model({ ...DAI_USDC, params: { sqrtAlpha: '1.1', sqrtBeta: '1.000499875' } })).toThrow(UnsupportedPoolError);
+    expect(() => model({ ...DAI_USDC, params: { sqrtAlpha: '1.1', sqrtBeta: '1.000499875' } })).toThrow(
+      UnsupportedPoolError,
+    );
   });
 });

@@ -15,20 +15,38 @@ const BUSD = '0x9c9e5fd8bbc25984b178fdce6117defa39d2db39';
 
 /** The SOR's gyro3TestPool. */
 const SOR_POOL: GyroTestPool = {
-  poolType: 'Gyro3', version: 1, swapFee: '0.003',
-  tokens: [{ address: DAI, balance: '82934', decimals: 18 }, { address: USDC, balance: '81485', decimals: 6 }, { address: USDT, balance: '83119', decimals: 18 }],
+  poolType: 'Gyro3',
+  version: 1,
+  swapFee: '0.003',
+  tokens: [
+    { address: DAI, balance: '82934', decimals: 18 },
+    { address: USDC, balance: '81485', decimals: 6 },
+    { address: USDT, balance: '83119', decimals: 18 },
+  ],
   params: { root3Alpha: '0.995647752' },
 };
 /** Gyroscope's 3clp-busd-usdt-usdc config (root3Alpha 0.9995, 0.03%), lopsided balances, Polygon decimals. */
 const BUSD_USDC_USDT: GyroTestPool = {
-  poolType: 'Gyro3', version: 1, swapFee: '0.0003',
-  tokens: [{ address: BUSD, balance: '1234567.891234567891234567', decimals: 18 }, { address: USDC, balance: '980000.123456', decimals: 6 }, { address: USDT, balance: '1500000.5', decimals: 6 }],
+  poolType: 'Gyro3',
+  version: 1,
+  swapFee: '0.0003',
+  tokens: [
+    { address: BUSD, balance: '1234567.891234567891234567', decimals: 18 },
+    { address: USDC, balance: '980000.123456', decimals: 6 },
+    { address: USDT, balance: '1500000.5', decimals: 6 },
+  ],
   params: { root3Alpha: '0.9995' },
 };
 /** Balances of 3e10 tokens: the invariant (~6e13) takes the contract's large-number Newton steps. */
 const HUGE: GyroTestPool = {
-  poolType: 'Gyro3', version: 1, swapFee: '0.0003',
-  tokens: [{ address: BUSD, balance: '30000000000', decimals: 18 }, { address: DAI, balance: '29000000000.5', decimals: 18 }, { address: USDT, balance: '31000000000', decimals: 18 }],
+  poolType: 'Gyro3',
+  version: 1,
+  swapFee: '0.0003',
+  tokens: [
+    { address: BUSD, balance: '30000000000', decimals: 18 },
+    { address: DAI, balance: '29000000000.5', decimals: 18 },
+    { address: USDT, balance: '31000000000', decimals: 18 },
+  ],
   params: { root3Alpha: '0.9995' },
 };
 
@@ -82,7 +100,10 @@ describe('Gyro3 rules', () => {
     const after = m.spotPrice(s, 0, 1) * (1 - 0.0003);
     expect(after).toBeGreaterThan(before * (1 - 0.0003));
     expect(after).toBeLessThanOrEqual(1 / alpha + 1e-12);
-    for (const [i, j] of [[0, 2], [2, 0]] as const) {
+    for (const [i, j] of [
+      [0, 2],
+      [2, 0],
+    ] as const) {
       const price = m.spotPrice(s, i, j) * (1 - 0.0003);
       expect(price).toBeGreaterThanOrEqual(alpha - 1e-12);
       expect(price).toBeLessThanOrEqual(1 / alpha + 1e-12);
@@ -93,24 +114,37 @@ describe('Gyro3 rules', () => {
     for (const pool of [SOR_POOL, BUSD_USDC_USDT]) {
       const m = model(pool);
       const s = m.initialState();
-      for (const [i, j] of [[0, 1], [1, 2], [2, 0]] as const) {
+      for (const [i, j] of [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+      ] as const) {
         const out = m.maxAmount(s, 'givenOut', i, j) / 100_000n;
         const paid = m.swap(s, 'givenOut', i, j, out);
-        const perUnit = (Number(paid) / 10 ** m.decimals[i]!) / (Number(out) / 10 ** m.decimals[j]!);
+        const perUnit = Number(paid) / 10 ** m.decimals[i]! / (Number(out) / 10 ** m.decimals[j]!);
         expect(Math.abs(m.spotPrice(s, i, j) / perUnit - 1)).toBeLessThan(2e-5 + 1.5 / Number(paid));
       }
     }
     // More of the third token deepens the curve for the other two.
-    const rich = model({ ...SOR_POOL, tokens: [SOR_POOL.tokens[0]!, SOR_POOL.tokens[1]!, { ...SOR_POOL.tokens[2]!, balance: '800000' }] });
+    const rich = model({
+      ...SOR_POOL,
+      tokens: [SOR_POOL.tokens[0]!, SOR_POOL.tokens[1]!, { ...SOR_POOL.tokens[2]!, balance: '800000' }],
+    });
     const base = model(SOR_POOL);
     const amount = 20_000n * E18;
-    expect(rich.swap(rich.initialState(), 'givenIn', 0, 1, amount)).toBeGreaterThan(base.swap(base.initialState(), 'givenIn', 0, 1, amount));
+    expect(rich.swap(rich.initialState(), 'givenIn', 0, 1, amount)).toBeGreaterThan(
+      base.swap(base.initialState(), 'givenIn', 0, 1, amount),
+    );
   });
 
   test('quotes follow applied swaps whichever token is third', () => {
     const m = model(BUSD_USDC_USDT);
     const s = m.initialState();
-    const q = (st: ReturnType<Gyro3Model['initialState']>) => [m.swap(st, 'givenIn', 0, 1, 1000n * E18), m.swap(st, 'givenIn', 0, 2, 1000n * E18), m.swap(st, 'givenOut', 2, 1, 10n ** 9n)];
+    const q = (st: ReturnType<Gyro3Model['initialState']>) => [
+      m.swap(st, 'givenIn', 0, 1, 1000n * E18),
+      m.swap(st, 'givenIn', 0, 2, 1000n * E18),
+      m.swap(st, 'givenOut', 2, 1, 10n ** 9n),
+    ];
     const before = q(s);
     const out = m.swap(s, 'givenIn', 1, 2, 50_000n * 10n ** 6n);
     m.apply(s, 1, 2, 50_000n * 10n ** 6n, out);

@@ -8,8 +8,23 @@ import { human } from './snapshotSpecs';
  */
 
 export const GYRO_FIELDS = [
-  'alpha', 'beta', 'sqrtAlpha', 'sqrtBeta', 'root3Alpha', 'c', 's', 'lambda', 'tauAlphaX', 'tauAlphaY',
-  'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq',
+  'alpha',
+  'beta',
+  'sqrtAlpha',
+  'sqrtBeta',
+  'root3Alpha',
+  'c',
+  's',
+  'lambda',
+  'tauAlphaX',
+  'tauAlphaY',
+  'tauBetaX',
+  'tauBetaY',
+  'u',
+  'v',
+  'w',
+  'z',
+  'dSq',
 ] as const;
 
 export interface GyroTestToken {
@@ -34,9 +49,20 @@ const ADDRESS = `0x${'6a'.repeat(20)}`;
 
 export function gyroSpec(pool: GyroTestPool): PoolSpec {
   return {
-    id: ID, address: ADDRESS, poolType: pool.poolType, poolTypeVersion: pool.version, swapFee: pool.swapFee, totalShares: '1000',
+    id: ID,
+    address: ADDRESS,
+    poolType: pool.poolType,
+    poolTypeVersion: pool.version,
+    swapFee: pool.swapFee,
+    totalShares: '1000',
     swapEnabled: pool.swapEnabled ?? true,
-    tokens: pool.tokens.map((t) => ({ address: t.address, balance: t.balance, decimals: t.decimals, weight: null, priceRate: t.rate ?? '1' })),
+    tokens: pool.tokens.map((t) => ({
+      address: t.address,
+      balance: t.balance,
+      decimals: t.decimals,
+      weight: null,
+      priceRate: t.rate ?? '1',
+    })),
     gyro: { ...pool.params } as Record<string, string>,
   };
 }
@@ -49,9 +75,21 @@ export interface SorGyroPool {
 
 export function sorGyroPool(pool: GyroTestPool): SorGyroPool {
   const sub = {
-    id: ID, address: ADDRESS, poolType: pool.poolType, poolTypeVersion: pool.version, swapFee: pool.swapFee, swapEnabled: true,
-    totalShares: '1000', totalWeight: '0',
-    tokens: pool.tokens.map((t) => ({ address: t.address, balance: t.balance, decimals: t.decimals, weight: null, priceRate: '1' })),
+    id: ID,
+    address: ADDRESS,
+    poolType: pool.poolType,
+    poolTypeVersion: pool.version,
+    swapFee: pool.swapFee,
+    swapEnabled: true,
+    totalShares: '1000',
+    totalWeight: '0',
+    tokens: pool.tokens.map((t) => ({
+      address: t.address,
+      balance: t.balance,
+      decimals: t.decimals,
+      weight: null,
+      priceRate: '1',
+    })),
     tokensList: pool.tokens.map((t) => t.address),
     ...pool.params,
     ...(pool.version === 2 ? { tokenRates: pool.tokens.map((t) => t.rate ?? '1') } : {}),
@@ -99,7 +137,12 @@ export function feeUnit(swapFee: string): bigint {
  * contract accepts each one; amounts in rounded to whole fee units): the model's raw answer
  * beside the SOR's.
  */
-export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGyroPool, swapFee: string, fractions: readonly number[]): GyroCase[] {
+export function compareGyro<S extends PoolState>(
+  model: PoolModel<S>,
+  sor: SorGyroPool,
+  swapFee: string,
+  fractions: readonly number[],
+): GyroCase[] {
   const out: GyroCase[] = [];
   const state = model.initialState();
   const unit = feeUnit(swapFee);
@@ -120,7 +163,10 @@ export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGy
           const h = bnum(human(amount, model.decimals[given]!));
           let reference: bigint | 'revert';
           try {
-            const value = kind === 'givenIn' ? sor._exactTokenInForTokenOut(pairData, h) : sor._tokenInForExactTokenOut(pairData, h);
+            const value =
+              kind === 'givenIn'
+                ? sor._exactTokenInForTokenOut(pairData, h)
+                : sor._tokenInForExactTokenOut(pairData, h);
             // Amounts out round down, amounts in up, as the Vault does; the SOR answers 0 (or, for
             // GyroE v1, throws) where its arithmetic reverts.
             const raw = value.times(bnum(10).pow(model.decimals[result]!)).integerValue(kind === 'givenIn' ? 1 : 0);
@@ -129,7 +175,15 @@ export function compareGyro<S extends PoolState>(model: PoolModel<S>, sor: SorGy
             reference = 'revert';
           }
           const larger = reference !== 'revert' && reference > ours ? reference : ours;
-          out.push({ i, j, kind, amount, ours, sor: reference, tolerance: caseTolerance(kind, larger, model.poolType === 'Gyro2' && i === 1) });
+          out.push({
+            i,
+            j,
+            kind,
+            amount,
+            ours,
+            sor: reference,
+            tolerance: caseTolerance(kind, larger, model.poolType === 'Gyro2' && i === 1),
+          });
         }
       }
     }

@@ -32,46 +32,59 @@ describeWithSnapshot('linear pool model vs the reference SOR on the mainnet snap
     expect(pools.filter((p) => p.poolType === 'ERC4626Linear')).toHaveLength(3);
   });
 
-  test.each(pools.map((p) => [`${p.poolType} ${p.id.slice(0, 10)}`, p] as const))('%s: every pair and kind within 2 raw units of the SOR', (_name, pool) => {
-    const model = createLinearModel(toSpec(pool), { timestamp: 0 }) as LinearModel;
-    const sor = dict[pool.id] as unknown as {
-      parsePoolPairData(a: string, b: string): unknown;
-      _exactTokenInForTokenOut(pd: unknown, amount: ReturnType<typeof bnum>): ReturnType<typeof bnum>;
-      _tokenInForExactTokenOut(pd: unknown, amount: ReturnType<typeof bnum>): ReturnType<typeof bnum>;
-    };
-    const state = model.initialState();
-    const virtualSupply = state.totalSupply - state.balances[model.bptIndex]!;
-    // The amount a swap draws on: the given token's balance (given in) or the paid token's (given
-    // out); for BPT the circulating (virtual) supply rather than the Vault's pre-minted balance.
-    const reference = (k: number) => (k === model.bptIndex ? virtualSupply : state.balances[k]!);
-    let compared = 0;
-    for (let i = 0; i < 3; i++) {
-      for (let j = 0; j < 3; j++) {
-        if (i === j) continue;
-        const pairData = sor.parsePoolPairData(model.tokens[i]!, model.tokens[j]!);
-        for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
-          const given = kind === 'givenIn' ? i : j;
-          const result = kind === 'givenIn' ? j : i;
-          // Beyond the largest amount the pool accepts (e.g. more wrapped out than it holds) the
-          // contract reverts where the SOR still answers; the edge-case suite covers those.
-          const max = model.maxAmount(state, kind, i, j);
-          for (const f of FRACTIONS) {
-            const amount = fraction(reference(given), f);
-            if (amount === 0n || amount > max) continue;
-            const ours = model.swap(state, kind, i, j, amount);
-            const humanAmount = bnum(human(amount, model.decimals[given]!));
-            const ref = kind === 'givenIn' ? sor._exactTokenInForTokenOut(pairData, humanAmount) : sor._tokenInForExactTokenOut(pairData, humanAmount);
-            const refRaw = BigInt(ref.times(bnum(10).pow(model.decimals[result]!)).integerValue(1).toFixed(0));
-            const diff = ours > refRaw ? ours - refRaw : refRaw - ours;
-            const tolerance = (refRaw * 1_000n) / 10n ** 15n;
-            expect({ i, j, kind, f, ours, within: diff <= 2n || diff <= tolerance }).toEqual({ i, j, kind, f, ours, within: true });
-            expect(ours > 0n).toBe(refRaw > 0n);
-            compared++;
+  test.each(pools.map((p) => [`${p.poolType} ${p.id.slice(0, 10)}`, p] as const))(
+    '%s: every pair and kind within 2 raw units of the SOR',
+    (_name, pool) => {
+      const model = createLinearModel(toSpec(pool), { timestamp: 0 }) as LinearModel;
+      const sor = dict[pool.id] as unknown as {
+        parsePoolPairData(a: string, b: string): unknown;
+        _exactTokenInForTokenOut(pd: unknown, amount: ReturnType<typeof bnum>): ReturnType<typeof bnum>;
+        _tokenInForExactTokenOut(pd: unknown, amount: ReturnType<typeof bnum>): ReturnType<typeof bnum>;
+      };
+      const state = model.initialState();
+      const virtualSupply = state.totalSupply - state.balances[model.bptIndex]!;
+      // The amount a swap draws on: the given token's balance (given in) or the paid token's (given
+      // out); for BPT the circulating (virtual) supply rather than the Vault's pre-minted balance.
+      const reference = (k: number) => (k === model.bptIndex ? virtualSupply : state.balances[k]!);
+      let compared = 0;
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 3; j++) {
+          if (i === j) continue;
+          const pairData = sor.parsePoolPairData(model.tokens[i]!, model.tokens[j]!);
+          for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
+            const given = kind === 'givenIn' ? i : j;
+            const result = kind === 'givenIn' ? j : i;
+            // Beyond the largest amount the pool accepts (e.g. more wrapped out than it holds) the
+            // contract reverts where the SOR still answers; the edge-case suite covers those.
+            const max = model.maxAmount(state, kind, i, j);
+            for (const f of FRACTIONS) {
+              const amount = fraction(reference(given), f);
+              if (amount === 0n || amount > max) continue;
+              const ours = model.swap(state, kind, i, j, amount);
+              const humanAmount = bnum(human(amount, model.decimals[given]!));
+              const ref =
+                kind === 'givenIn'
+                  ? sor._exactTokenInForTokenOut(pairData, humanAmount)
+                  : sor._tokenInForExactTokenOut(pairData, humanAmount);
+              const refRaw = BigInt(ref.times(bnum(10).pow(model.decimals[result]!)).integerValue(1).toFixed(0));
+              const diff = ours > refRaw ? ours - refRaw : refRaw - ours;
+              const tolerance = (refRaw * 1_000n) / 10n ** 15n;
+              expect({ i, j, kind, f, ours, within: diff <= 2n || diff <= tolerance }).toEqual({
+                i,
+                j,
+                kind,
+                f,
+                ours,
+                within: true,
+              });
+              expect(ours > 0n).toBe(refRaw > 0n);
+              compared++;
+            }
           }
         }
       }
-    }
-    // Pools with an empty wrapped balance still trade main <-> BPT and main -> wrapped.
-    expect(compared).toBeGreaterThan(20);
-  });
+      // Pools with an empty wrapped balance still trade main <-> BPT and main -> wrapped.
+      expect(compared).toBeGreaterThan(20);
+    },
+  );
 });

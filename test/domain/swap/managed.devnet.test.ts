@@ -2,7 +2,19 @@ import { AbiCoder, type Contract, MaxUint256, parseUnits, ZeroAddress } from 'et
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createWeightedModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
-import { createPool, deployContract, fund, poolTokens, querySwap, readWeightedSpec, startChainPools, swap, taskArtifact, type Answer, type ChainPools } from './devnetPools';
+import {
+  createPool,
+  deployContract,
+  fund,
+  poolTokens,
+  querySwap,
+  readWeightedSpec,
+  startChainPools,
+  swap,
+  taskArtifact,
+  type Answer,
+  type ChainPools,
+} from './devnetPools';
 
 /**
  * The Managed pool model against a deployed ManagedPool (task 20221021-managed-pool, v1) on a local
@@ -17,17 +29,27 @@ let pool: { id: string; address: string };
 
 /** Deploys the factory's libraries and writes their addresses into its bytecode. */
 async function managedPoolFactory(): Promise<Contract> {
-  const artifact = taskArtifact(`${LIBS}ManagedPoolFactory.json`) as { abi: never; bytecode: string; linkReferences?: Record<string, Record<string, { start: number; length: number }[]>> };
-  const full = require(`@balancer-labs/v2-deployments/dist/tasks/${LIBS}ManagedPoolFactory.json`) as { linkReferences: Record<string, Record<string, { start: number; length: number }[]>> };
+  const artifact = taskArtifact(`${LIBS}ManagedPoolFactory.json`) as {
+    abi: never;
+    bytecode: string;
+    linkReferences?: Record<string, Record<string, { start: number; length: number }[]>>;
+  };
+  const full = require(`@balancer-labs/v2-deployments/dist/tasks/${LIBS}ManagedPoolFactory.json`) as {
+    linkReferences: Record<string, Record<string, { start: number; length: number }[]>>;
+  };
   let code = artifact.bytecode;
   for (const file of Object.values(full.linkReferences)) {
     for (const [name, refs] of Object.entries(file)) {
       const lib = await deployContract(env.deployer, taskArtifact(`${LIBS}${name}.json`), []);
       const address = (await lib.getAddress()).slice(2).toLowerCase();
-      for (const { start, length } of refs) code = code.slice(0, 2 + start * 2) + address + code.slice(2 + (start + length) * 2);
+      for (const { start, length } of refs)
+        code = code.slice(0, 2 + start * 2) + address + code.slice(2 + (start + length) * 2);
     }
   }
-  return deployContract(env.deployer, { abi: artifact.abi, bytecode: code }, [env.devnet.addresses.vault, env.devnet.addresses.protocolFeePercentagesProvider]);
+  return deployContract(env.deployer, { abi: artifact.abi, bytecode: code }, [
+    env.devnet.addresses.vault,
+    env.devnet.addresses.protocolFeePercentagesProvider,
+  ]);
 }
 
 beforeAll(async () => {
@@ -36,19 +58,40 @@ beforeAll(async () => {
   const wbtc = tokenBySymbol(env.devnet, 'WBTC');
   const dai = tokenBySymbol(env.devnet, 'DAI');
   for (const t of [usdc, wbtc, dai]) await fund(env, t.address, parseUnits('100000000', t.decimals));
-  const entries = [[usdc, '0.3', '300000'], [wbtc, '0.3', '5'], [dai, '0.4', '400000']] as const;
+  const entries = [
+    [usdc, '0.3', '300000'],
+    [wbtc, '0.3', '5'],
+    [dai, '0.4', '400000'],
+  ] as const;
   const sorted = [...entries].sort((a, b) => (a[0].address < b[0].address ? -1 : 1));
   const factory = await managedPoolFactory();
-  pool = await createPool(factory, [{
-    name: 'Managed', symbol: 'MNG', tokens: sorted.map((e) => e[0].address), normalizedWeights: sorted.map((e) => parseUnits(e[1], 18)),
-    assetManagers: sorted.map(() => ZeroAddress), swapFeePercentage: parseUnits('0.0123', 18), swapEnabledOnStart: true, mustAllowlistLPs: false,
-    managementAumFeePercentage: 0n, aumFeeId: 0n,
-  }, env.owner]);
+  pool = await createPool(factory, [
+    {
+      name: 'Managed',
+      symbol: 'MNG',
+      tokens: sorted.map((e) => e[0].address),
+      normalizedWeights: sorted.map((e) => parseUnits(e[1], 18)),
+      assetManagers: sorted.map(() => ZeroAddress),
+      swapFeePercentage: parseUnits('0.0123', 18),
+      swapEnabledOnStart: true,
+      mustAllowlistLPs: false,
+      managementAumFeePercentage: 0n,
+      aumFeeId: 0n,
+    },
+    env.owner,
+  ]);
   // INIT: amounts for the tokens only; the pool also mints its pre-minted BPT into the Vault.
   const { tokens } = await poolTokens(env, pool.id);
   const amounts = sorted.map((e) => parseUnits(e[2], e[0].decimals));
   const userData = AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256[]'], [0, amounts]);
-  await (await env.vault.getFunction('joinPool')(pool.id, env.owner, env.owner, { assets: tokens, maxAmountsIn: tokens.map(() => MaxUint256), userData, fromInternalBalance: false })).wait();
+  await (
+    await env.vault.getFunction('joinPool')(pool.id, env.owner, env.owner, {
+      assets: tokens,
+      maxAmountsIn: tokens.map(() => MaxUint256),
+      userData,
+      fromInternalBalance: false,
+    })
+  ).wait();
 }, 120_000);
 
 afterAll(async () => {
@@ -77,24 +120,34 @@ test('token swaps of a Managed pool match querySwap to the wei, both kinds, reve
       for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
         const given = kind === 'givenIn' ? i : j;
         const max = model.maxAmount(state, kind, i, j);
-        for (const amount of [state.balances[given]! / 1_000_000n + 7n, state.balances[given]! / 10n + 3n, max, max + max / 1000n + 1n]) {
+        for (const amount of [
+          state.balances[given]! / 1_000_000n + 7n,
+          state.balances[given]! / 10n + 3n,
+          max,
+          max + max / 1000n + 1n,
+        ]) {
           const mine = ours(() => model.swap(state, kind, i, j, amount));
           const chain = await querySwap(env, pool.id, kind, spec.tokens[i]!.address, spec.tokens[j]!.address, amount);
           compared++;
-          if (typeof chain === 'bigint' ? mine !== chain : mine !== 'revert') problems.push(`${kind} ${i}->${j} ${amount}: model ${String(mine)}, chain ${String(chain)}`);
+          if (typeof chain === 'bigint' ? mine !== chain : mine !== 'revert')
+            problems.push(`${kind} ${i}->${j} ${amount}: model ${String(mine)}, chain ${String(chain)}`);
         }
       }
     }
   }
   expect(problems).toEqual([]);
   expect(compared).toBe(48);
-  for (let k = 1; k < spec.tokens.length; k++) expect([model.canSwap(0, k), model.canSwap(k, 0)]).toEqual([false, false]);
+  for (let k = 1; k < spec.tokens.length; k++)
+    expect([model.canSwap(0, k), model.canSwap(k, 0)]).toEqual([false, false]);
 });
 
 test('the fee comes off the upscaled amount: priced as a plain weighted pool, some swaps would be off by a unit', async () => {
   const spec = await readWeightedSpec(env, pool, 'Managed', 1);
   const model = createWeightedModel(spec, { timestamp: 0 });
-  const plain = createWeightedModel({ ...spec, poolType: 'Weighted', poolTypeVersion: 2, tokens: spec.tokens.slice(1) }, { timestamp: 0 });
+  const plain = createWeightedModel(
+    { ...spec, poolType: 'Weighted', poolTypeVersion: 2, tokens: spec.tokens.slice(1) },
+    { timestamp: 0 },
+  );
   const i = spec.tokens.findIndex((t) => t.decimals === 8);
   const j = spec.tokens.findIndex((t) => t.decimals === 6);
   let differ = 0;

@@ -12,18 +12,47 @@ const WETH = '0x00000000000000000000000000000000000000e1';
 const USDC = '0x00000000000000000000000000000000000000c6';
 const DAI = '0x00000000000000000000000000000000000000d1';
 const pool = (id: string, tokens: [string, string, number, string][], fee = '0.003', version = 2): PoolSpec => ({
-  id, address: `0x${id.slice(2, 42)}`, poolType: 'Weighted', poolTypeVersion: version, swapFee: fee, totalShares: '1000',
-  tokens: tokens.map(([address, balance, decimals, weight]) => ({ address, balance, decimals, weight, priceRate: '1' })),
+  id,
+  address: `0x${id.slice(2, 42)}`,
+  poolType: 'Weighted',
+  poolTypeVersion: version,
+  swapFee: fee,
+  totalShares: '1000',
+  tokens: tokens.map(([address, balance, decimals, weight]) => ({
+    address,
+    balance,
+    decimals,
+    weight,
+    priceRate: '1',
+  })),
 });
 const P1 = `0x${'11'.repeat(32)}`;
 const P2 = `0x${'22'.repeat(32)}`;
-const built = buildModels([
-  pool(P1, [[WETH, '100', 18, '0.5'], [USDC, '300000', 6, '0.5']]),
-  pool(P2, [[USDC, '500000', 6, '0.8'], [DAI, '125000', 18, '0.2']], '0.001'),
-], { timestamp: 0 });
+const built = buildModels(
+  [
+    pool(P1, [
+      [WETH, '100', 18, '0.5'],
+      [USDC, '300000', 6, '0.5'],
+    ]),
+    pool(
+      P2,
+      [
+        [USDC, '500000', 6, '0.8'],
+        [DAI, '125000', 18, '0.2'],
+      ],
+      '0.001',
+    ),
+  ],
+  { timestamp: 0 },
+);
 const models = new Map(built.models.map((m) => [m.id, m]));
 const modelOf = (id: string) => models.get(id);
-const step = (poolId: string, assetInIndex: number, assetOutIndex: number, amount: bigint) => ({ poolId, assetInIndex, assetOutIndex, amount });
+const step = (poolId: string, assetInIndex: number, assetOutIndex: number, amount: bigint) => ({
+  poolId,
+  assetInIndex,
+  assetOutIndex,
+  amount,
+});
 
 describe('LogExpMath and FixedPoint', () => {
   test('pow agrees with x^y to within its documented error', () => {
@@ -49,7 +78,7 @@ describe('LogExpMath and FixedPoint', () => {
 });
 
 describe('replayBatchSwap', () => {
-  test('a zero amount continues with the previous swap\'s result (multihop), and deltas balance', () => {
+  test("a zero amount continues with the previous swap's result (multihop), and deltas balance", () => {
     const r = replayBatchSwap('sell', [step(P1, 0, 1, ONE), step(P2, 1, 2, 0n)], [WETH, USDC, DAI], modelOf);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -66,7 +95,7 @@ describe('replayBatchSwap', () => {
     expect(-twice.deltas[1]!).toBeLessThan(-2n * once.deltas[1]!);
   });
 
-  test('a buy runs backward: the last hop first, each zero step paying the next one\'s amount in', () => {
+  test("a buy runs backward: the last hop first, each zero step paying the next one's amount in", () => {
     const r = replayBatchSwap('buy', [step(P2, 1, 2, ONE), step(P1, 0, 1, 0n)], [WETH, USDC, DAI], modelOf);
     if (!r.ok) throw new Error(r.reason);
     expect(r.deltas[2]).toBe(-ONE);
@@ -75,14 +104,37 @@ describe('replayBatchSwap', () => {
   });
 
   test('refuses what the Vault refuses or what it cannot reproduce, with the reason', () => {
-    expect(replayBatchSwap('sell', [step(P1, 0, 1, 0n)], [WETH, USDC], modelOf)).toEqual({ ok: false, reason: expect.stringMatching(/zero amount/) });
-    expect(replayBatchSwap('sell', [step(P1, 0, 1, 40n * ONE)], [WETH, USDC], modelOf)).toEqual({ ok: false, reason: expect.stringMatching(/BAL#304/) });
-    expect(replayBatchSwap('sell', [step(P1, 0, 2, ONE)], [WETH, USDC, DAI], modelOf)).toEqual({ ok: false, reason: expect.stringMatching(/does not swap/) });
-    expect(replayBatchSwap('sell', [step(`0x${'33'.repeat(32)}`, 0, 1, ONE)], [WETH, USDC], modelOf)).toEqual({ ok: false, reason: expect.stringMatching(/not routable/) });
+    expect(replayBatchSwap('sell', [step(P1, 0, 1, 0n)], [WETH, USDC], modelOf)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/zero amount/),
+    });
+    expect(replayBatchSwap('sell', [step(P1, 0, 1, 40n * ONE)], [WETH, USDC], modelOf)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/BAL#304/),
+    });
+    expect(replayBatchSwap('sell', [step(P1, 0, 2, ONE)], [WETH, USDC, DAI], modelOf)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/does not swap/),
+    });
+    expect(replayBatchSwap('sell', [step(`0x${'33'.repeat(32)}`, 0, 1, ONE)], [WETH, USDC], modelOf)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/not routable/),
+    });
   });
 
   test('pool types without a model are named, not guessed', () => {
-    const { models: none, skipped } = buildModels([{ ...pool(P1, [[WETH, '1', 18, '0.5'], [USDC, '1', 6, '0.5']]), poolType: 'SomeNewPool' }], { timestamp: 0 });
+    const { models: none, skipped } = buildModels(
+      [
+        {
+          ...pool(P1, [
+            [WETH, '1', 18, '0.5'],
+            [USDC, '1', 6, '0.5'],
+          ]),
+          poolType: 'SomeNewPool',
+        },
+      ],
+      { timestamp: 0 },
+    );
     expect(none).toHaveLength(0);
     expect(skipped).toEqual([{ id: P1, reason: expect.stringMatching(/SomeNewPool/) }]);
   });

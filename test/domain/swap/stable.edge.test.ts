@@ -14,8 +14,13 @@ const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 
 function threePool(version: number, balances = ['3000000', '2500000', '1200000']): PoolSpec {
   return {
-    id: '0x06df3b2bbb68adc8b0e302443692037ed9f91b42000000000000000000000063', address: '0x06df3b2bbb68adc8b0e302443692037ed9f91b42',
-    poolType: 'Stable', poolTypeVersion: version, swapFee: '0.0005', amp: '500', totalShares: '6650000',
+    id: '0x06df3b2bbb68adc8b0e302443692037ed9f91b42000000000000000000000063',
+    address: '0x06df3b2bbb68adc8b0e302443692037ed9f91b42',
+    poolType: 'Stable',
+    poolTypeVersion: version,
+    swapFee: '0.0005',
+    amp: '500',
+    totalShares: '6650000',
     tokens: [
       { address: DAI, balance: balances[0]!, decimals: 18, priceRate: '1' },
       { address: USDC, balance: balances[1]!, decimals: 6, priceRate: '1' },
@@ -25,8 +30,12 @@ function threePool(version: number, balances = ['3000000', '2500000', '1200000']
 }
 
 const meta: PoolSpec = {
-  id: '0x32296969ef14eb0c6d29669c550d4a0449130230000200000000000000000080', address: '0x32296969ef14eb0c6d29669c550d4a0449130230',
-  poolType: 'MetaStable', swapFee: '0.0004', amp: '50', totalShares: '169687.1',
+  id: '0x32296969ef14eb0c6d29669c550d4a0449130230000200000000000000000080',
+  address: '0x32296969ef14eb0c6d29669c550d4a0449130230',
+  poolType: 'MetaStable',
+  swapFee: '0.0004',
+  amp: '50',
+  totalShares: '169687.1',
   tokens: [
     { address: WSTETH, balance: '81391.348751687990895314', decimals: 18, priceRate: '1.070274551073343913' },
     { address: WETH, balance: '85441.00300268083736699', decimals: 18, priceRate: '1' },
@@ -34,7 +43,11 @@ const meta: PoolSpec = {
 };
 
 const build = (spec: PoolSpec) => createStableModel(spec, { timestamp: 0 }) as StableModel;
-const models = (): [string, StableModel][] => [['Stable v1', build(threePool(1))], ['Stable v2', build(threePool(2))], ['MetaStable', build(meta)]];
+const models = (): [string, StableModel][] => [
+  ['Stable v1', build(threePool(1))],
+  ['Stable v2', build(threePool(2))],
+  ['MetaStable', build(meta)],
+];
 const KINDS: SwapKind[] = ['givenIn', 'givenOut'];
 
 function reverts(f: () => unknown): boolean {
@@ -48,53 +61,59 @@ function reverts(f: () => unknown): boolean {
 }
 
 describe('stable pool models at their edges', () => {
-  test.each(models())('%s: asking for the whole balance out, or past 2^112 in, reverts as a PoolMathError', (_name, model) => {
-    const state = model.initialState();
-    const n = model.tokens.length;
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        if (i === j) continue;
-        expect(reverts(() => model.swap(state, 'givenOut', i, j, state.balances[j]!))).toBe(true);
-        expect(reverts(() => model.swap(state, 'givenOut', i, j, state.balances[j]! * 2n))).toBe(true);
-        expect(reverts(() => model.swap(state, 'givenIn', i, j, MAX_BALANCE - state.balances[i]! + 1n))).toBe(true);
-        expect(reverts(() => model.swap(state, 'givenIn', i, j, -1n))).toBe(true);
+  test.each(models())(
+    '%s: asking for the whole balance out, or past 2^112 in, reverts as a PoolMathError',
+    (_name, model) => {
+      const state = model.initialState();
+      const n = model.tokens.length;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          if (i === j) continue;
+          expect(reverts(() => model.swap(state, 'givenOut', i, j, state.balances[j]!))).toBe(true);
+          expect(reverts(() => model.swap(state, 'givenOut', i, j, state.balances[j]! * 2n))).toBe(true);
+          expect(reverts(() => model.swap(state, 'givenIn', i, j, MAX_BALANCE - state.balances[i]! + 1n))).toBe(true);
+          expect(reverts(() => model.swap(state, 'givenIn', i, j, -1n))).toBe(true);
+        }
+        expect(model.canSwap(i, i)).toBe(false);
+        expect(reverts(() => model.swap(state, 'givenIn', i, i, 10n ** 6n))).toBe(true);
+        expect(reverts(() => model.exitGivenIn(state, i, state.totalSupply + 1n))).toBe(true);
+        expect(reverts(() => model.joinGivenIn(state, i, MAX_BALANCE))).toBe(true);
       }
-      expect(model.canSwap(i, i)).toBe(false);
-      expect(reverts(() => model.swap(state, 'givenIn', i, i, 10n ** 6n))).toBe(true);
-      expect(reverts(() => model.exitGivenIn(state, i, state.totalSupply + 1n))).toBe(true);
-      expect(reverts(() => model.joinGivenIn(state, i, MAX_BALANCE))).toBe(true);
-    }
-    expect(model.canSwap(0, n)).toBe(false);
-    expect(reverts(() => model.joinGivenIn(state, n, 1n))).toBe(true);
-  });
+      expect(model.canSwap(0, n)).toBe(false);
+      expect(reverts(() => model.joinGivenIn(state, n, 1n))).toBe(true);
+    },
+  );
 
   // Limits are searched to a relative 2^-32 (pools/limits.ts): the limit passes, 0.1% more fails.
   const beyond = (max: bigint) => max + max / 1000n + 1n;
 
-  test.each(models())('%s: maxAmount and maxExit are accepted and 0.1% more is not; maxJoin is accepted', (_name, model) => {
-    const state = model.initialState();
-    const n = model.tokens.length;
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        if (i === j) continue;
-        for (const kind of KINDS) {
-          const max = model.maxAmount(state, kind, i, j);
-          expect(max).toBeGreaterThan(0n);
-          expect(reverts(() => model.swap(state, kind, i, j, max))).toBe(false);
-          expect(reverts(() => model.swap(state, kind, i, j, beyond(max)))).toBe(true);
+  test.each(models())(
+    '%s: maxAmount and maxExit are accepted and 0.1% more is not; maxJoin is accepted',
+    (_name, model) => {
+      const state = model.initialState();
+      const n = model.tokens.length;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          if (i === j) continue;
+          for (const kind of KINDS) {
+            const max = model.maxAmount(state, kind, i, j);
+            expect(max).toBeGreaterThan(0n);
+            expect(reverts(() => model.swap(state, kind, i, j, max))).toBe(false);
+            expect(reverts(() => model.swap(state, kind, i, j, beyond(max)))).toBe(true);
+          }
         }
+        // A join's limit is where the invariants overflow or stop converging, at scattered points
+        // rather than one threshold (as on chain): the limit found passes, and is far past the pool.
+        const maxJoin = model.maxJoin(state, i);
+        expect(reverts(() => model.joinGivenIn(state, i, maxJoin))).toBe(false);
+        expect(maxJoin).toBeGreaterThan(state.balances[i]! * 1000n);
+        const maxExit = model.maxExit(state, i);
+        expect(maxExit).toBeGreaterThan(0n);
+        expect(reverts(() => model.exitGivenIn(state, i, maxExit))).toBe(false);
+        expect(reverts(() => model.exitGivenIn(state, i, beyond(maxExit)))).toBe(true);
       }
-      // A join's limit is where the invariants overflow or stop converging, at scattered points
-      // rather than one threshold (as on chain): the limit found passes, and is far past the pool.
-      const maxJoin = model.maxJoin(state, i);
-      expect(reverts(() => model.joinGivenIn(state, i, maxJoin))).toBe(false);
-      expect(maxJoin).toBeGreaterThan(state.balances[i]! * 1000n);
-      const maxExit = model.maxExit(state, i);
-      expect(maxExit).toBeGreaterThan(0n);
-      expect(reverts(() => model.exitGivenIn(state, i, maxExit))).toBe(false);
-      expect(reverts(() => model.exitGivenIn(state, i, beyond(maxExit)))).toBe(true);
-    }
-  });
+    },
+  );
 
   test.each(models())('%s: spot price matches the exact swap of a millionth of the balance to 1e-5', (_name, model) => {
     const state = model.initialState();
@@ -104,7 +123,7 @@ describe('stable pool models at their edges', () => {
         if (i === j) continue;
         const amountIn = state.balances[i]! / 1_000_000n;
         const out = model.swap(state, 'givenIn', i, j, amountIn);
-        const exact = (Number(amountIn) / 10 ** model.decimals[i]!) / (Number(out) / 10 ** model.decimals[j]!);
+        const exact = Number(amountIn) / 10 ** model.decimals[i]! / (Number(out) / 10 ** model.decimals[j]!);
         expect(Math.abs(model.spotPrice(state, i, j) / exact - 1)).toBeLessThan(1e-5);
       }
     }
@@ -143,11 +162,15 @@ describe('stable pool models at their edges', () => {
     expect(model.swap(model.initialState(), 'givenIn', 0, 1, 0n)).toBe(0n);
     // Plain stable pools have no rate providers: a stored priceRate there changes nothing.
     const withRate = build({ ...threePool(1), tokens: threePool(1).tokens.map((t) => ({ ...t, priceRate: '1.2' })) });
-    expect(withRate.swap(withRate.initialState(), 'givenIn', 0, 1, 10n ** 21n)).toBe(model.swap(model.initialState(), 'givenIn', 0, 1, 10n ** 21n));
+    expect(withRate.swap(withRate.initialState(), 'givenIn', 0, 1, 10n ** 21n)).toBe(
+      model.swap(model.initialState(), 'givenIn', 0, 1, 10n ** 21n),
+    );
     const metaModel = build(meta);
     const unrated = build({ ...meta, tokens: meta.tokens.map((t) => ({ ...t, priceRate: '1' })) });
     // wstETH at 1.07 buys about 7% more WETH than at a rate of 1.
-    const ratio = Number(metaModel.swap(metaModel.initialState(), 'givenIn', 0, 1, 10n ** 18n)) / Number(unrated.swap(unrated.initialState(), 'givenIn', 0, 1, 10n ** 18n));
+    const ratio =
+      Number(metaModel.swap(metaModel.initialState(), 'givenIn', 0, 1, 10n ** 18n)) /
+      Number(unrated.swap(unrated.initialState(), 'givenIn', 0, 1, 10n ** 18n));
     expect(ratio).toBeGreaterThan(1.06);
   });
 
@@ -156,6 +179,11 @@ describe('stable pool models at their edges', () => {
     expect(() => build({ ...meta, poolTypeVersion: 2 })).toThrow(UnsupportedPoolError);
     expect(() => build({ ...threePool(1), poolType: 'Weighted' })).toThrow(UnsupportedPoolError);
     expect(() => build({ ...threePool(1), amp: null })).toThrow(UnsupportedPoolError);
-    expect(() => build({ ...threePool(1), tokens: [...threePool(1).tokens, { address: threePool(1).address, balance: '1', decimals: 18 }] })).toThrow(UnsupportedPoolError);
+    expect(() =>
+      build({
+        ...threePool(1),
+        tokens: [...threePool(1).tokens, { address: threePool(1).address, balance: '1', decimals: 18 }],
+      }),
+    ).toThrow(UnsupportedPoolError);
   });
 });

@@ -33,75 +33,93 @@ describeWithSnapshot('stable and metastable models vs the reference SOR on the m
     for (const p of pools) expect(p.poolTypeVersion ?? 1).toBe(1);
   });
 
-  test.each(named)('%s: every swap within 4 raw units of the SOR, the 2021 invariant favouring the pool', (_name, pool) => {
-    const model = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
-    const state = model.initialState();
-    const comparisons = compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!);
-    let differing = 0;
-    for (const c of comparisons) {
-      if (c.kind === 'givenIn' && model.decimals[c.i]! < 3) {
-        // The SOR's own overflow (see above): it answers 0, the pool pays.
-        expect({ ...c, sorAnswersZero: c.sor === 0n, poolPays: c.ours !== 'revert' && c.ours > 0n }).toMatchObject({ sorAnswersZero: true, poolPays: true });
-        continue;
-      }
-      const favour = poolFavour(c);
-      expect({ ...c, favour, within: favour >= 0n && favour <= 4n }).toMatchObject({ within: true });
-      if (favour !== 0n) differing++;
-    }
-    expect(comparisons.length).toBeGreaterThanOrEqual(7 * 2 * 2);
-    // The rounded-up invariant shows wherever the balances differ; at perfectly equal upscaled
-    // balances both invariants are their sum and the two agree throughout.
-    const up = state.balances.map((b, k) => mulDown(b, model.scalingFactors[k]!));
-    expect(differing > 0).toBe(up.some((b) => b !== up[0]));
-  });
-
-  test.each(named)('%s: with the 2022 invariant, every swap equals the SOR (up to its rounding of rated amounts in)', (_name, pool) => {
-    const model = new StableModel(toSpec(pool), '2022');
-    const state = model.initialState();
-    let compared = 0;
-    for (const c of compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!)) {
-      if (c.kind === 'givenIn' && model.decimals[c.i]! < 3) continue;
-      const rated = model.scalingFactors[c.i]! !== 10n ** BigInt(36 - model.decimals[c.i]!);
-      const favour = poolFavour(c);
-      const allowed = c.kind === 'givenOut' && rated ? favour >= 0n && favour <= 2n : favour === 0n;
-      expect({ ...c, allowed }).toMatchObject({ allowed: true });
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(20);
-  });
-
-  test.each(named)('%s: single-token joins and exits: the 2022 generation equals StableMathBigInt, the 2021 one favours the pool by < 1e-15', (_name, pool) => {
-    const v2 = new StableModel(toSpec(pool), '2022');
-    const v1 = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
-    const state = v2.initialState();
-    const sf = v2.scalingFactors;
-    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
-    const amp = v2.params.amp;
-    const fee = v2.params.fee;
-    for (let i = 0; i < up.length; i++) {
-      for (const f of [1e-9, 1e-5, 0.01, 0.3, 2]) {
-        const amountIn = (state.balances[i]! * BigInt(Math.round(f * 1e9))) / 1_000_000_000n;
-        if (amountIn === 0n) continue;
-        const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
-        const refJoin = StableMathBigInt._calcBptOutGivenExactTokensIn(amp, [...up], amounts, state.totalSupply, fee);
-        expect(v2.joinGivenIn(state, i, amountIn)).toBe(refJoin);
-        const join1 = v1.joinGivenIn(state, i, amountIn);
-        expect(join1 <= refJoin && refJoin - join1 <= refJoin / 10n ** 15n + 1n).toBe(true);
-
-        const bptIn = (state.totalSupply * BigInt(Math.round(Math.min(f, 0.5) * 1e9))) / 1_000_000_000n;
-        const refExit = divDown(StableMathBigInt._calcTokenOutGivenExactBptIn(amp, [...up], i, bptIn, state.totalSupply, fee), sf[i]!);
-        expect(v2.exitGivenIn(state, i, bptIn)).toBe(refExit);
-        let exit1: bigint;
-        try {
-          exit1 = v1.exitGivenIn(state, i, bptIn);
-        } catch (e) {
-          // A 2021 pool recomputes its invariant after the exit, and on balances this lopsided
-          // that iteration does not converge: the exit reverts (BAL#322 on the devnet's v1 pool).
-          expect({ large: f >= 0.3, error: String(e) }).toMatchObject({ large: true, error: expect.stringContaining('did not converge') as unknown });
+  test.each(named)(
+    '%s: every swap within 4 raw units of the SOR, the 2021 invariant favouring the pool',
+    (_name, pool) => {
+      const model = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
+      const state = model.initialState();
+      const comparisons = compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!);
+      let differing = 0;
+      for (const c of comparisons) {
+        if (c.kind === 'givenIn' && model.decimals[c.i]! < 3) {
+          // The SOR's own overflow (see above): it answers 0, the pool pays.
+          expect({ ...c, sorAnswersZero: c.sor === 0n, poolPays: c.ours !== 'revert' && c.ours > 0n }).toMatchObject({
+            sorAnswersZero: true,
+            poolPays: true,
+          });
           continue;
         }
-        expect(exit1 <= refExit && refExit - exit1 <= refExit / 10n ** 15n + 1n).toBe(true);
+        const favour = poolFavour(c);
+        expect({ ...c, favour, within: favour >= 0n && favour <= 4n }).toMatchObject({ within: true });
+        if (favour !== 0n) differing++;
       }
-    }
-  });
+      expect(comparisons.length).toBeGreaterThanOrEqual(7 * 2 * 2);
+      // The rounded-up invariant shows wherever the balances differ; at perfectly equal upscaled
+      // balances both invariants are their sum and the two agree throughout.
+      const up = state.balances.map((b, k) => mulDown(b, model.scalingFactors[k]!));
+      expect(differing > 0).toBe(up.some((b) => b !== up[0]));
+    },
+  );
+
+  test.each(named)(
+    '%s: with the 2022 invariant, every swap equals the SOR (up to its rounding of rated amounts in)',
+    (_name, pool) => {
+      const model = new StableModel(toSpec(pool), '2022');
+      const state = model.initialState();
+      let compared = 0;
+      for (const c of compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!)) {
+        if (c.kind === 'givenIn' && model.decimals[c.i]! < 3) continue;
+        const rated = model.scalingFactors[c.i]! !== 10n ** BigInt(36 - model.decimals[c.i]!);
+        const favour = poolFavour(c);
+        const allowed = c.kind === 'givenOut' && rated ? favour >= 0n && favour <= 2n : favour === 0n;
+        expect({ ...c, allowed }).toMatchObject({ allowed: true });
+        compared++;
+      }
+      expect(compared).toBeGreaterThan(20);
+    },
+  );
+
+  test.each(named)(
+    '%s: single-token joins and exits: the 2022 generation equals StableMathBigInt, the 2021 one favours the pool by < 1e-15',
+    (_name, pool) => {
+      const v2 = new StableModel(toSpec(pool), '2022');
+      const v1 = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
+      const state = v2.initialState();
+      const sf = v2.scalingFactors;
+      const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+      const amp = v2.params.amp;
+      const fee = v2.params.fee;
+      for (let i = 0; i < up.length; i++) {
+        for (const f of [1e-9, 1e-5, 0.01, 0.3, 2]) {
+          const amountIn = (state.balances[i]! * BigInt(Math.round(f * 1e9))) / 1_000_000_000n;
+          if (amountIn === 0n) continue;
+          const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
+          const refJoin = StableMathBigInt._calcBptOutGivenExactTokensIn(amp, [...up], amounts, state.totalSupply, fee);
+          expect(v2.joinGivenIn(state, i, amountIn)).toBe(refJoin);
+          const join1 = v1.joinGivenIn(state, i, amountIn);
+          expect(join1 <= refJoin && refJoin - join1 <= refJoin / 10n ** 15n + 1n).toBe(true);
+
+          const bptIn = (state.totalSupply * BigInt(Math.round(Math.min(f, 0.5) * 1e9))) / 1_000_000_000n;
+          const refExit = divDown(
+            StableMathBigInt._calcTokenOutGivenExactBptIn(amp, [...up], i, bptIn, state.totalSupply, fee),
+            sf[i]!,
+          );
+          expect(v2.exitGivenIn(state, i, bptIn)).toBe(refExit);
+          let exit1: bigint;
+          try {
+            exit1 = v1.exitGivenIn(state, i, bptIn);
+          } catch (e) {
+            // A 2021 pool recomputes its invariant after the exit, and on balances this lopsided
+            // that iteration does not converge: the exit reverts (BAL#322 on the devnet's v1 pool).
+            expect({ large: f >= 0.3, error: String(e) }).toMatchObject({
+              large: true,
+              error: expect.stringContaining('did not converge') as unknown,
+            });
+            continue;
+          }
+          expect(exit1 <= refExit && refExit - exit1 <= refExit / 10n ** 15n + 1n).toBe(true);
+        }
+      }
+    },
+  );
 });

@@ -31,7 +31,11 @@ interface LinkedArtifact {
  * A factory artifact with its libraries deployed and linked (MetaStable's oracle QueryProcessor);
  * `libraries` maps a library name to its artifact's task path.
  */
-export async function linkedArtifact(env: ChainPools, path: string, libraries: Record<string, string>): Promise<{ abi: InterfaceAbi; bytecode: string }> {
+export async function linkedArtifact(
+  env: ChainPools,
+  path: string,
+  libraries: Record<string, string>,
+): Promise<{ abi: InterfaceAbi; bytecode: string }> {
   const a = require(`@balancer-labs/v2-deployments/dist/tasks/${path}`) as LinkedArtifact;
   let code = a.bytecode.slice(2);
   for (const byFile of Object.values(a.linkReferences ?? {})) {
@@ -39,7 +43,8 @@ export async function linkedArtifact(env: ChainPools, path: string, libraries: R
       const lib = libraries[name];
       if (!lib) throw new Error(`no artifact for library ${name}`);
       const addr = (await deployContract(env.deployer, taskArtifact(lib), [])).target as string;
-      for (const { start, length } of refs) code = code.slice(0, start * 2) + addr.slice(2).toLowerCase() + code.slice((start + length) * 2);
+      for (const { start, length } of refs)
+        code = code.slice(0, start * 2) + addr.slice(2).toLowerCase() + code.slice((start + length) * 2);
     }
   }
   return { abi: a.abi, bytecode: `0x${code}` };
@@ -51,12 +56,23 @@ const coder = AbiCoder.defaultAbiCoder();
  * The INIT join (kind 0 for every stable generation). `amounts` in Vault order; a pool listing its
  * own BPT takes a placeholder there and an unlimited maximum (it mints its pre-minted supply).
  */
-export async function initStable(env: ChainPools, pool: { id: string; address: string }, amountOf: (token: string) => bigint): Promise<void> {
+export async function initStable(
+  env: ChainPools,
+  pool: { id: string; address: string },
+  amountOf: (token: string) => bigint,
+): Promise<void> {
   const { tokens } = await poolTokens(env, pool.id);
   const amounts = tokens.map((t) => (t === pool.address ? 0n : amountOf(t)));
   const maxAmountsIn = tokens.map((t, k) => (t === pool.address ? MaxUint256 : amounts[k]!));
   const userData = coder.encode(['uint256', 'uint256[]'], [0, amounts]);
-  await (await env.vault.getFunction('joinPool')(pool.id, env.owner, env.owner, { assets: tokens, maxAmountsIn, userData, fromInternalBalance: false })).wait();
+  await (
+    await env.vault.getFunction('joinPool')(pool.id, env.owner, env.owner, {
+      assets: tokens,
+      maxAmountsIn,
+      userData,
+      fromInternalBalance: false,
+    })
+  ).wait();
 }
 
 const STABLE_POOL = [
@@ -71,18 +87,36 @@ const ERC20 = ['function decimals() view returns (uint8)'];
  * each token's rate (`rates`, by address; 1 when absent), totalShares the BPT in circulation.
  */
 export async function readStableSpec(
-  env: ChainPools, pool: { id: string; address: string }, poolType: string, poolTypeVersion: number, rates: Record<string, bigint> = {},
+  env: ChainPools,
+  pool: { id: string; address: string },
+  poolType: string,
+  poolTypeVersion: number,
+  rates: Record<string, bigint> = {},
 ): Promise<PoolSpec> {
   const c = new Contract(pool.address, STABLE_POOL, env.chain.provider);
   const { tokens, balances } = await poolTokens(env, pool.id);
-  const [amp, fee, supply] = (await Promise.all([c.getFunction('getAmplificationParameter')(), c.getFunction('getSwapFeePercentage')(), c.getFunction('totalSupply')()])) as [
-    [bigint, boolean, bigint], bigint, bigint,
-  ];
-  const decimals = await Promise.all(tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())));
+  const [amp, fee, supply] = (await Promise.all([
+    c.getFunction('getAmplificationParameter')(),
+    c.getFunction('getSwapFeePercentage')(),
+    c.getFunction('totalSupply')(),
+  ])) as [[bigint, boolean, bigint], bigint, bigint];
+  const decimals = await Promise.all(
+    tokens.map(async (t) => Number(await new Contract(t, ERC20, env.chain.provider).getFunction('decimals')())),
+  );
   const bpt = tokens.indexOf(pool.address);
   return {
-    id: pool.id, address: pool.address, poolType, poolTypeVersion, swapFee: unitsToDecimal(fee, 18), amp: (amp[0] / amp[2]).toString(),
+    id: pool.id,
+    address: pool.address,
+    poolType,
+    poolTypeVersion,
+    swapFee: unitsToDecimal(fee, 18),
+    amp: (amp[0] / amp[2]).toString(),
     totalShares: unitsToDecimal(bpt >= 0 ? supply - balances[bpt]! : supply, 18),
-    tokens: tokens.map((address, k) => ({ address, balance: unitsToDecimal(balances[k]!, decimals[k]!), decimals: decimals[k]!, priceRate: unitsToDecimal(rates[address] ?? 10n ** 18n, 18) })),
+    tokens: tokens.map((address, k) => ({
+      address,
+      balance: unitsToDecimal(balances[k]!, decimals[k]!),
+      decimals: decimals[k]!,
+      priceRate: unitsToDecimal(rates[address] ?? 10n ** 18n, 18),
+    })),
   };
 }

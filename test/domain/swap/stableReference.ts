@@ -25,13 +25,20 @@ interface SorPool {
 }
 
 export function sorPools(pools: readonly SnapshotPool[]): Record<string, SorPool> {
-  return parseToPoolsDict(structuredClone(pools) as unknown as SubgraphPoolBase[], 0) as unknown as Record<string, SorPool>;
+  return parseToPoolsDict(structuredClone(pools) as unknown as SubgraphPoolBase[], 0) as unknown as Record<
+    string,
+    SorPool
+  >;
 }
 
 export const FRACTIONS = [1e-9, 1e-6, 1e-3, 0.01, 0.1, 0.5, 0.9];
 
 export function compareWithSor<S extends PoolState>(
-  model: PoolModel<S>, sor: SorPool, state: S, reference: (k: number) => bigint, fractions: readonly number[] = FRACTIONS,
+  model: PoolModel<S>,
+  sor: SorPool,
+  state: S,
+  reference: (k: number) => bigint,
+  fractions: readonly number[] = FRACTIONS,
 ): Comparison[] {
   const out: Comparison[] = [];
   const n = model.tokens.length;
@@ -52,7 +59,8 @@ export function compareWithSor<S extends PoolState>(
             ours = 'revert';
           }
           const h = bnum(human(amount, model.decimals[given]!));
-          const ref = kind === 'givenIn' ? sor._exactTokenInForTokenOut(pairData, h) : sor._tokenInForExactTokenOut(pairData, h);
+          const ref =
+            kind === 'givenIn' ? sor._exactTokenInForTokenOut(pairData, h) : sor._tokenInForExactTokenOut(pairData, h);
           // Amounts out round down, amounts in up, as the Vault does.
           const raw = ref.times(bnum(10).pow(model.decimals[result]!)).integerValue(kind === 'givenIn' ? 1 : 0);
           out.push({ i, j, kind, fraction, amount, ours, sor: BigInt(raw.toFixed(0)) });

@@ -2,11 +2,36 @@ import { Contract, parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { DEV_TOKENS } from '../../../src/devnet/universe';
 import { decimalToUnits, unitsToDecimal } from '../../../src/domain/decimal';
-import { canJoinExit, PoolMathError, type PoolModel, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createWeightedModel, type WeightedJoinExitModel, type WeightedState } from '../../../src/domain/swap/pools/weighted';
 import {
-  createPool, deployContract, exit, fund, fundWeth, initJoin, join, poolTokens, queryExit, queryJoin, querySwap, readWeightedSpec, startChainPools, swap, taskArtifact,
-  type Answer, type ChainPools,
+  canJoinExit,
+  PoolMathError,
+  type PoolModel,
+  type PoolSpec,
+  type SwapKind,
+} from '../../../src/domain/swap/poolModel';
+import {
+  createWeightedModel,
+  type WeightedJoinExitModel,
+  type WeightedState,
+} from '../../../src/domain/swap/pools/weighted';
+import {
+  createPool,
+  deployContract,
+  exit,
+  fund,
+  fundWeth,
+  initJoin,
+  join,
+  poolTokens,
+  queryExit,
+  queryJoin,
+  querySwap,
+  readWeightedSpec,
+  startChainPools,
+  swap,
+  taskArtifact,
+  type Answer,
+  type ChainPools,
 } from './devnetPools';
 
 /**
@@ -66,39 +91,93 @@ beforeAll(async () => {
   const dai = tokenBySymbol(devnet, 'DAI');
   const link = tokenBySymbol(devnet, 'LINK');
   // The dev tokens mint; WETH wraps and the vault shares (wUSDC) are deposited, so they are left out.
-  for (const d of DEV_TOKENS) await fund(env, tokenBySymbol(devnet, d.symbol).address, parseUnits('100000000', d.decimals));
+  for (const d of DEV_TOKENS)
+    await fund(env, tokenBySymbol(devnet, d.symbol).address, parseUnits('100000000', d.decimals));
   await fundWeth(env, parseUnits('1000', 18));
   // Sorted by address, as the Vault requires; amounts in that order.
-  const sorted = (entries: [{ address: string; decimals: number }, string, string][]) => entries.sort((a, b) => (a[0].address < b[0].address ? -1 : 1));
-  const three = sorted([[usdc, '0.25', '250000'], [wbtc, '0.25', '4'], [dai, '0.5', '500000']]);
-  const two = sorted([[link, '0.9', '900000'], [dai, '0.1', '100000']]);
+  const sorted = (entries: [{ address: string; decimals: number }, string, string][]) =>
+    entries.sort((a, b) => (a[0].address < b[0].address ? -1 : 1));
+  const three = sorted([
+    [usdc, '0.25', '250000'],
+    [wbtc, '0.25', '4'],
+    [dai, '0.5', '500000'],
+  ]);
+  const two = sorted([
+    [link, '0.9', '900000'],
+    [dai, '0.1', '100000'],
+  ]);
   const args = (entries: typeof three) => ({
-    tokens: entries.map((e) => e[0].address), weights: entries.map((e) => parseUnits(e[1], 18)), amounts: entries.map((e) => parseUnits(e[2], e[0].decimals)),
+    tokens: entries.map((e) => e[0].address),
+    weights: entries.map((e) => parseUnits(e[1], 18)),
+    amounts: entries.map((e) => parseUnits(e[2], e[0].decimals)),
   });
 
-  const v3 = await deployContract(env.deployer, taskArtifact('20230206-weighted-pool-v3/artifact/WeightedPoolFactory.json'), [
-    devnet.addresses.vault, devnet.addresses.protocolFeePercentagesProvider, 'v3', 'v3',
-  ]);
+  const v3 = await deployContract(
+    env.deployer,
+    taskArtifact('20230206-weighted-pool-v3/artifact/WeightedPoolFactory.json'),
+    [devnet.addresses.vault, devnet.addresses.protocolFeePercentagesProvider, 'v3', 'v3'],
+  );
   const a3 = args(three);
-  const w3 = await createPool(v3, ['USDC-WBTC-DAI', 'W3', a3.tokens, a3.weights, a3.tokens.map(() => '0x0000000000000000000000000000000000000000'), parseUnits('0.003', 18), env.owner]);
+  const w3 = await createPool(v3, [
+    'USDC-WBTC-DAI',
+    'W3',
+    a3.tokens,
+    a3.weights,
+    a3.tokens.map(() => '0x0000000000000000000000000000000000000000'),
+    parseUnits('0.003', 18),
+    env.owner,
+  ]);
   await initJoin(env, w3.id, a3.amounts);
   pools.push({ name: 'USDC-WBTC-DAI 25/25/50 (v3)', ...w3, poolType: 'Weighted', version: 3 });
 
-  const investmentFactory = await deployContract(env.deployer, taskArtifact('deprecated/20210907-investment-pool/artifact/InvestmentPoolFactory.json'), [devnet.addresses.vault]);
-  const inv = await createPool(investmentFactory, ['Investment', 'INV', a3.tokens, a3.weights, parseUnits('0.01', 18), env.owner, true, 0n]);
+  const investmentFactory = await deployContract(
+    env.deployer,
+    taskArtifact('deprecated/20210907-investment-pool/artifact/InvestmentPoolFactory.json'),
+    [devnet.addresses.vault],
+  );
+  const inv = await createPool(investmentFactory, [
+    'Investment',
+    'INV',
+    a3.tokens,
+    a3.weights,
+    parseUnits('0.01', 18),
+    env.owner,
+    true,
+    0n,
+  ]);
   await initJoin(env, inv.id, a3.amounts);
   pools.push({ name: 'Investment 25/25/50', ...inv, poolType: 'Investment', version: 1 });
-  const invFee = await createPool(investmentFactory, ['Investment fee', 'INVF', a3.tokens, a3.weights, parseUnits('0.01', 18), env.owner, true, parseUnits('0.5', 18)]);
+  const invFee = await createPool(investmentFactory, [
+    'Investment fee',
+    'INVF',
+    a3.tokens,
+    a3.weights,
+    parseUnits('0.01', 18),
+    env.owner,
+    true,
+    parseUnits('0.5', 18),
+  ]);
   await initJoin(env, invFee.id, a3.amounts);
   investmentWithFee = { name: 'Investment with a management fee', ...invFee, poolType: 'Investment', version: 1 };
 
   const a2 = args(two);
   for (const [name, path] of [
     ['LBP 90/10', 'deprecated/20210721-liquidity-bootstrapping-pool/artifact/LiquidityBootstrappingPoolFactory.json'],
-    ['no-protocol-fee LBP 90/10', '20211202-no-protocol-fee-lbp/artifact/NoProtocolFeeLiquidityBootstrappingPoolFactory.json'],
+    [
+      'no-protocol-fee LBP 90/10',
+      '20211202-no-protocol-fee-lbp/artifact/NoProtocolFeeLiquidityBootstrappingPoolFactory.json',
+    ],
   ] as const) {
     const factory = await deployContract(env.deployer, taskArtifact(path), [devnet.addresses.vault]);
-    const lbp = await createPool(factory, [name, 'LBP', a2.tokens, a2.weights, parseUnits('0.02', 18), env.owner, true]);
+    const lbp = await createPool(factory, [
+      name,
+      'LBP',
+      a2.tokens,
+      a2.weights,
+      parseUnits('0.02', 18),
+      env.owner,
+      true,
+    ]);
     await initJoin(env, lbp.id, a2.amounts);
     pools.push({ name, ...lbp, poolType: 'LiquidityBootstrapping', version: 1 });
   }
@@ -119,7 +198,13 @@ describe('weighted-family joins and exits against the contracts', () => {
       for (let i = 0; i < tokens.length; i++) {
         for (const f of [1e-9, 1e-5, 0.01, 0.3, 1, 5]) {
           const amount = scaled(state.balances[i]!, f) || 1n;
-          problems.push(...mismatch(`${pool.name} join ${i} x${f}`, ours(() => model.joinGivenIn(state, i, amount)), await queryJoin(env, pool.id, tokens, i, amount)));
+          problems.push(
+            ...mismatch(
+              `${pool.name} join ${i} x${f}`,
+              ours(() => model.joinGivenIn(state, i, amount)),
+              await queryJoin(env, pool.id, tokens, i, amount),
+            ),
+          );
         }
       }
     }
@@ -133,8 +218,21 @@ describe('weighted-family joins and exits against the contracts', () => {
       const state = model.initialState();
       for (let i = 0; i < tokens.length; i++) {
         const max = model.maxExit(state, i);
-        for (const bptIn of [1n, scaled(state.totalSupply, 1e-6), scaled(state.totalSupply, 0.01), scaled(state.totalSupply, 0.2), max, max + state.totalSupply / 1000n]) {
-          problems.push(...mismatch(`${pool.name} exit ${i} ${bptIn}`, ours(() => model.exitGivenIn(state, i, bptIn)), await queryExit(env, pool.id, tokens, i, bptIn)));
+        for (const bptIn of [
+          1n,
+          scaled(state.totalSupply, 1e-6),
+          scaled(state.totalSupply, 0.01),
+          scaled(state.totalSupply, 0.2),
+          max,
+          max + state.totalSupply / 1000n,
+        ]) {
+          problems.push(
+            ...mismatch(
+              `${pool.name} exit ${i} ${bptIn}`,
+              ours(() => model.exitGivenIn(state, i, bptIn)),
+              await queryExit(env, pool.id, tokens, i, bptIn),
+            ),
+          );
         }
         // The largest exit the model offers is one the pool accepts.
         expect(typeof (await queryExit(env, pool.id, tokens, i, max))).toBe('bigint');
@@ -154,8 +252,19 @@ describe('weighted-family joins and exits against the contracts', () => {
           for (const kind of ['givenIn', 'givenOut'] as SwapKind[]) {
             const given = kind === 'givenIn' ? i : j;
             const max = model.maxAmount(state, kind, i, j);
-            for (const amount of [scaled(state.balances[given]!, 1e-6), scaled(state.balances[given]!, 0.1), max, max + max / 1000n + 1n]) {
-              problems.push(...mismatch(`${pool.name} ${kind} ${i}->${j} ${amount}`, ours(() => model.swap(state, kind, i, j, amount)), await querySwap(env, pool.id, kind, tokens[i]!, tokens[j]!, amount)));
+            for (const amount of [
+              scaled(state.balances[given]!, 1e-6),
+              scaled(state.balances[given]!, 0.1),
+              max,
+              max + max / 1000n + 1n,
+            ]) {
+              problems.push(
+                ...mismatch(
+                  `${pool.name} ${kind} ${i}->${j} ${amount}`,
+                  ours(() => model.swap(state, kind, i, j, amount)),
+                  await querySwap(env, pool.id, kind, tokens[i]!, tokens[j]!, amount),
+                ),
+              );
             }
           }
         }
@@ -220,14 +329,26 @@ describe('weighted-family joins and exits against the contracts', () => {
     const pool = investmentWithFee;
     const { tokens } = await modelOf(pool);
     await swap(env, pool.id, 'givenIn', tokens[0]!, tokens[2]!, (await poolTokens(env, pool.id)).balances[0]! / 10n);
-    const [, collected] = (await new Contract(pool.address, ['function getCollectedManagementFees() view returns (address[], uint256[])'], env.chain.provider)
-      .getFunction('getCollectedManagementFees')()) as [string[], bigint[]];
+    const [, collected] = (await new Contract(
+      pool.address,
+      ['function getCollectedManagementFees() view returns (address[], uint256[])'],
+      env.chain.provider,
+    ).getFunction('getCollectedManagementFees')()) as [string[], bigint[]];
     expect(collected[0]! > 0n).toBe(true);
     const { model, spec } = await modelOf(pool);
     const amount = model.initialState().balances[0]! / 1000n;
     const chain = await querySwap(env, pool.id, 'givenIn', tokens[0]!, tokens[2]!, amount);
     expect(model.swap(model.initialState(), 'givenIn', 0, 2, amount)).not.toBe(chain);
-    const net = createWeightedModel({ ...spec, tokens: spec.tokens.map((t, k) => ({ ...t, balance: unitsToDecimal(decimalToUnits(t.balance, t.decimals) - collected[k]!, t.decimals) })) }, { timestamp: 0 });
+    const net = createWeightedModel(
+      {
+        ...spec,
+        tokens: spec.tokens.map((t, k) => ({
+          ...t,
+          balance: unitsToDecimal(decimalToUnits(t.balance, t.decimals) - collected[k]!, t.decimals),
+        })),
+      },
+      { timestamp: 0 },
+    );
     expect(net.swap(net.initialState(), 'givenIn', 0, 2, amount)).toBe(chain);
   });
 });

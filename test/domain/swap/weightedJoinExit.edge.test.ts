@@ -1,5 +1,15 @@
-import { canJoinExit, PoolMathError, UnsupportedPoolError, type PoolModel, type PoolSpec } from '../../../src/domain/swap/poolModel';
-import { createWeightedModel, type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
+import {
+  canJoinExit,
+  PoolMathError,
+  UnsupportedPoolError,
+  type PoolModel,
+  type PoolSpec,
+} from '../../../src/domain/swap/poolModel';
+import {
+  createWeightedModel,
+  type WeightedJoinExitModel,
+  type WeightedModel,
+} from '../../../src/domain/swap/pools/weighted';
 
 /**
  * Weighted-family rules a user notices, without a chain (the devnet suite checks the amounts to
@@ -16,7 +26,13 @@ const E18 = 10n ** 18n;
 
 function spec(over: Partial<PoolSpec> = {}): PoolSpec {
   return {
-    id: `${POOL}000100000000000000000001`, address: POOL, poolType: 'Weighted', poolTypeVersion: 2, swapFee: '0.01', totalShares: '1000', swapEnabled: true,
+    id: `${POOL}000100000000000000000001`,
+    address: POOL,
+    poolType: 'Weighted',
+    poolTypeVersion: 2,
+    swapFee: '0.01',
+    totalShares: '1000',
+    swapEnabled: true,
     tokens: [
       { address: A, balance: '500', decimals: 18, weight: '0.5' },
       { address: B, balance: '2000', decimals: 6, weight: '0.3' },
@@ -26,20 +42,24 @@ function spec(over: Partial<PoolSpec> = {}): PoolSpec {
   };
 }
 
-const model = (over: Partial<PoolSpec> = {}) => createWeightedModel(spec(over), { timestamp: 0 }) as WeightedJoinExitModel;
+const model = (over: Partial<PoolSpec> = {}) =>
+  createWeightedModel(spec(over), { timestamp: 0 }) as WeightedJoinExitModel;
 const throwsPoolMath = (f: () => unknown) => expect(f).toThrow(PoolMathError);
 
 describe('weighted joins and exits', () => {
-  test.each([1, 2, 3, 4])('v%s: a small join mints BPT in proportion to its share of the pool, less the fee on the non-proportional part', (version) => {
-    const m = model({ poolTypeVersion: version });
-    const s = m.initialState();
-    // 0.05 A into 500 A of weight 0.5: the invariant grows by (1.0001)^0.5, BPT by the same factor.
-    const bpt = m.joinGivenIn(s, 0, E18 / 20n);
-    const proportional = 1000 * (Math.sqrt(1.0001) - 1);
-    // Only the share beyond a proportional join (1 - weight = half of it) pays the 1% fee.
-    const expected = proportional * (1 - 0.01 * 0.5);
-    expect(Math.abs(Number(bpt) / 1e18 / expected - 1)).toBeLessThan(1e-6);
-  });
+  test.each([1, 2, 3, 4])(
+    'v%s: a small join mints BPT in proportion to its share of the pool, less the fee on the non-proportional part',
+    (version) => {
+      const m = model({ poolTypeVersion: version });
+      const s = m.initialState();
+      // 0.05 A into 500 A of weight 0.5: the invariant grows by (1.0001)^0.5, BPT by the same factor.
+      const bpt = m.joinGivenIn(s, 0, E18 / 20n);
+      const proportional = 1000 * (Math.sqrt(1.0001) - 1);
+      // Only the share beyond a proportional join (1 - weight = half of it) pays the 1% fee.
+      const expected = proportional * (1 - 0.01 * 0.5);
+      expect(Math.abs(Number(bpt) / 1e18 / expected - 1)).toBeLessThan(1e-6);
+    },
+  );
 
   test('joining and exiting the same token returns less than was paid in', () => {
     for (const version of [1, 2]) {
@@ -95,10 +115,18 @@ describe('weighted joins and exits', () => {
 
   test('a Managed pool trades its tokens only: its BPT, listed first, is neither swapped nor joined', () => {
     const base = spec();
-    const m = createWeightedModel({
-      ...base, poolType: 'Managed', poolTypeVersion: 1,
-      tokens: [{ address: POOL, balance: '5192296858534827.628530496329220095', decimals: 18, weight: null }, ...base.tokens],
-    }, { timestamp: 0 }) as WeightedModel;
+    const m = createWeightedModel(
+      {
+        ...base,
+        poolType: 'Managed',
+        poolTypeVersion: 1,
+        tokens: [
+          { address: POOL, balance: '5192296858534827.628530496329220095', decimals: 18, weight: null },
+          ...base.tokens,
+        ],
+      },
+      { timestamp: 0 },
+    ) as WeightedModel;
     const s = m.initialState();
     expect(canJoinExit(m as PoolModel)).toBe(false);
     expect([m.canSwap(0, 1), m.canSwap(2, 0), m.canSwap(1, 2)]).toEqual([false, false, true]);

@@ -40,7 +40,9 @@ async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain;
     const id = Number((await chain.provider.getNetwork()).chainId);
     if (id !== DEVNET_CHAIN_ID) {
       await chain.close();
-      throw new Error(`LOCALFORK_URL ${fork} is chain ${id}; the end-to-end suite needs the local devnet chain ${DEVNET_CHAIN_ID} (e.g. npm run demo's node)`);
+      throw new Error(
+        `LOCALFORK_URL ${fork} is chain ${id}; the end-to-end suite needs the local devnet chain ${DEVNET_CHAIN_ID} (e.g. npm run demo's node)`,
+      );
     }
     return { chain, how: `node at LOCALFORK_URL ${fork}` };
   }
@@ -50,7 +52,9 @@ async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain;
     const id = chain ? Number((await chain.provider.getNetwork()).chainId) : undefined;
     if (chain && id === DEVNET_CHAIN_ID) return { chain, how: `node at RPC_URL ${rpc}` };
     await chain?.close();
-    process.stdout.write(`e2e: RPC_URL ${rpc} is not a chain ${DEVNET_CHAIN_ID} node; using an in-process hardhat chain instead\n`);
+    process.stdout.write(
+      `e2e: RPC_URL ${rpc} is not a chain ${DEVNET_CHAIN_ID} node; using an in-process hardhat chain instead\n`,
+    );
   }
   if (options.rpc) {
     const chain = await serveChain('127.0.0.1', 0);
@@ -78,7 +82,13 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
     const { devnet, deployed } = await ensureDevnet(chain.provider);
     const endpoint = process.env.ENDPOINT_URL?.trim().replace(/\/+$/, '');
     if (endpoint) {
-      return { chain, devnet, apiUrl: endpoint, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), API at ENDPOINT_URL ${endpoint}`, close };
+      return {
+        chain,
+        devnet,
+        apiUrl: endpoint,
+        description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), API at ENDPOINT_URL ${endpoint}`,
+        close,
+      };
     }
     const upstreams: DevnetUpstreams = await startDevnetUpstreams({ provider: chain.provider, devnet });
     closers.push(() => upstreams.close());
@@ -92,7 +102,13 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
     });
     closers.push(() => api.close());
     const engine = routerSettings().ROUTER_ENGINE;
-    return { chain, devnet, apiUrl: api.url, description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API${engine ? ` (ROUTER_ENGINE=${engine})` : ''}`, close };
+    return {
+      chain,
+      devnet,
+      apiUrl: api.url,
+      description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API${engine ? ` (ROUTER_ENGINE=${engine})` : ''}`,
+      close,
+    };
   } catch (e) {
     await close();
     throw e;

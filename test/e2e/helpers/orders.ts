@@ -34,7 +34,11 @@ export type OrderResponse = SorOrderResponse;
 export type SwapInfoResponse = SerializedSwapInfo;
 
 export async function postJson<T>(url: string, body: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
 }
@@ -80,12 +84,22 @@ export async function approveVault(env: E2eEnvironment, wallet: HDNodeWallet, sy
 
 /** Vault.queryBatchSwap (not a view: staticCall) on the current state -> asset deltas. */
 export async function queryBatchSwap(
-  env: E2eEnvironment, kind: 'sell' | 'buy', swaps: SwapInfoResponse['swaps'], assets: readonly string[], account: string,
+  env: E2eEnvironment,
+  kind: 'sell' | 'buy',
+  swaps: SwapInfoResponse['swaps'],
+  assets: readonly string[],
+  account: string,
 ): Promise<bigint[]> {
   const vault = new Contract(env.devnet.addresses.vault, vaultInterface, env.chain.provider);
   const deltas = (await vault.getFunction('queryBatchSwap').staticCall(
     kind === 'sell' ? 0 : 1,
-    swaps.map((s) => ({ poolId: s.poolId, assetInIndex: s.assetInIndex, assetOutIndex: s.assetOutIndex, amount: s.amount, userData: s.userData })),
+    swaps.map((s) => ({
+      poolId: s.poolId,
+      assetInIndex: s.assetInIndex,
+      assetOutIndex: s.assetOutIndex,
+      amount: s.amount,
+      userData: s.userData,
+    })),
     [...assets],
     { sender: account, fromInternalBalance: false, recipient: account, toInternalBalance: false },
     { from: account },
@@ -96,11 +110,25 @@ export async function queryBatchSwap(
 /** The batchSwap an /order transaction carries, decoded with the Vault's own ABI. */
 export function decodeBatchSwap(data: string) {
   const call = vaultInterface.parseTransaction({ data });
-  if (!call || call.name !== 'batchSwap') throw new Error(`order data is not Vault.batchSwap but ${call?.name ?? 'unknown'}`);
-  const [kind, swaps, assets, funds, limits, deadline] = call.args as unknown as [bigint, unknown[][], string[], unknown[], bigint[], bigint];
+  if (!call || call.name !== 'batchSwap')
+    throw new Error(`order data is not Vault.batchSwap but ${call?.name ?? 'unknown'}`);
+  const [kind, swaps, assets, funds, limits, deadline] = call.args as unknown as [
+    bigint,
+    unknown[][],
+    string[],
+    unknown[],
+    bigint[],
+    bigint,
+  ];
   return {
     kind: Number(kind) === 0 ? ('sell' as const) : ('buy' as const),
-    swaps: swaps.map((s) => ({ poolId: String(s[0]), assetInIndex: Number(s[1]), assetOutIndex: Number(s[2]), amount: String(s[3]), userData: String(s[4]) })),
+    swaps: swaps.map((s) => ({
+      poolId: String(s[0]),
+      assetInIndex: Number(s[1]),
+      assetOutIndex: Number(s[2]),
+      amount: String(s[3]),
+      userData: String(s[4]),
+    })),
     assets: assets.map((a) => a.toLowerCase()),
     funds: { sender: String(funds[0]).toLowerCase(), recipient: String(funds[2]).toLowerCase() },
     limits: [...limits],
@@ -117,12 +145,24 @@ export interface Execution {
 }
 
 /** Sends an /order transaction from `wallet` and measures the sell and buy token balance changes. */
-export async function executeOrder(env: E2eEnvironment, wallet: HDNodeWallet, spec: OrderSpec, order: OrderResponse, receiver = wallet.address): Promise<Execution> {
-  const [sellBefore, buyBefore] = await Promise.all([balanceOf(env, spec.sell, wallet.address), balanceOf(env, spec.buy, receiver)]);
+export async function executeOrder(
+  env: E2eEnvironment,
+  wallet: HDNodeWallet,
+  spec: OrderSpec,
+  order: OrderResponse,
+  receiver = wallet.address,
+): Promise<Execution> {
+  const [sellBefore, buyBefore] = await Promise.all([
+    balanceOf(env, spec.sell, wallet.address),
+    balanceOf(env, spec.buy, receiver),
+  ]);
   const tx = await wallet.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) });
   const receipt = await tx.wait();
   if (!receipt || receipt.status !== 1) throw new Error(`order transaction ${tx.hash} failed`);
-  const [sellAfter, buyAfter] = await Promise.all([balanceOf(env, spec.sell, wallet.address), balanceOf(env, spec.buy, receiver)]);
+  const [sellAfter, buyAfter] = await Promise.all([
+    balanceOf(env, spec.sell, wallet.address),
+    balanceOf(env, spec.buy, receiver),
+  ]);
   const gas = receipt.gasUsed * receipt.gasPrice;
   const paid = sellBefore - sellAfter - (isNative(spec.sell) ? gas : 0n);
   const received = buyAfter - buyBefore + (isNative(spec.buy) && receiver === wallet.address ? gas : 0n);
@@ -130,7 +170,11 @@ export async function executeOrder(env: E2eEnvironment, wallet: HDNodeWallet, sp
 }
 
 /** Revert reason of a call (e.g. "BAL#507"), or undefined when it succeeds. */
-export async function revertReason(env: E2eEnvironment, from: string, order: OrderResponse): Promise<string | undefined> {
+export async function revertReason(
+  env: E2eEnvironment,
+  from: string,
+  order: OrderResponse,
+): Promise<string | undefined> {
   try {
     await env.chain.provider.call({ from, to: order.to, data: order.data, value: BigInt(order.value) });
     return undefined;

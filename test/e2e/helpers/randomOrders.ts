@@ -113,7 +113,8 @@ export function drawOrders(options: DrawOptions): RandomOrder[] {
   const distances = hopDistances();
   const pairs: { sell: string; buy: string; hops: number }[] = [];
   for (const sell of options.symbols) {
-    for (const buy of options.symbols) if (sell !== buy) pairs.push({ sell, buy, hops: distances.get(sell)?.get(buy) ?? Infinity });
+    for (const buy of options.symbols)
+      if (sell !== buy) pairs.push({ sell, buy, hops: distances.get(sell)?.get(buy) ?? Infinity });
   }
   const bpts = bptSymbols();
   const isBpt = (s: string) => bpts.includes(s);
@@ -124,7 +125,8 @@ export function drawOrders(options: DrawOptions): RandomOrder[] {
     'BPT in': pairs.filter((p) => isBpt(p.sell) && p.hops <= 3),
     'BPT out': pairs.filter((p) => isBpt(p.buy) && p.hops <= 3),
   };
-  for (const c of ORDER_CLASSES) if (inClass[c].length === 0) throw new Error(`universe.ts has no pair for the class ${c}`);
+  for (const c of ORDER_CLASSES)
+    if (inClass[c].length === 0) throw new Error(`universe.ts has no pair for the class ${c}`);
 
   const orders: RandomOrder[] = [];
   const [low, high] = options.usdExponents;
@@ -138,11 +140,20 @@ export function drawOrders(options: DrawOptions): RandomOrder[] {
     // Whole smallest units from a float draw (the draw only sizes the order; the amount is exact),
     // with random digits below a double's precision so 18-decimal amounts use all their digits.
     const below = Math.max(0, decimals - 15);
-    const raw = BigInt(Math.max(1, Math.floor((usd / priceUsd) * 10 ** (decimals - below)))) * 10n ** BigInt(below) + BigInt(Math.floor(random() * 10 ** below));
+    const raw =
+      BigInt(Math.max(1, Math.floor((usd / priceUsd) * 10 ** (decimals - below)))) * 10n ** BigInt(below) +
+      BigInt(Math.floor(random() * 10 ** below));
     const amount = formatUnits(raw, decimals);
     const spec: OrderSpec = { sell: pair.sell, buy: pair.buy, kind, amount, slippage: '0' };
-    const label = kind === 'sell' ? `sell ${amount} ${pair.sell} for ${pair.buy}` : `buy ${amount} ${pair.buy} with ${pair.sell}`;
-    orders.push({ name: `#${String(n + 1).padStart(2, '0')} ${label} (${orderClass}, ${pair.hops} min hops, ~$${usd.toPrecision(3)})`, spec, orderClass, hops: pair.hops, usd });
+    const label =
+      kind === 'sell' ? `sell ${amount} ${pair.sell} for ${pair.buy}` : `buy ${amount} ${pair.buy} with ${pair.sell}`;
+    orders.push({
+      name: `#${String(n + 1).padStart(2, '0')} ${label} (${orderClass}, ${pair.hops} min hops, ~$${usd.toPrecision(3)})`,
+      spec,
+      orderClass,
+      hops: pair.hops,
+      usd,
+    });
   }
   return orders;
 }

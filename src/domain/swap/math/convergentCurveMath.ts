@@ -24,7 +24,13 @@ export function yieldExponent(expiration: bigint, unitSeconds: bigint, timestamp
  * solveTradeInvariant: with `out` the amount of Y the pool pays for `amountX` of X received; else
  * the amount of Y the pool must receive to pay `amountX` of X.
  */
-export function solveTradeInvariant(a: bigint, amountX: bigint, reserveX: bigint, reserveY: bigint, out: boolean): bigint {
+export function solveTradeInvariant(
+  a: bigint,
+  amountX: bigint,
+  reserveX: bigint,
+  reserveY: bigint,
+  out: boolean,
+): bigint {
   const xBefore = pow(reserveX, a);
   const yBefore = pow(reserveY, a);
   const xAfter = out ? pow(reserveX + amountX, a) : pow(sub(reserveX, amountX), a);
@@ -36,7 +42,13 @@ export function solveTradeInvariant(a: bigint, amountX: bigint, reserveX: bigint
  * _assignTradeFee. `inputTrade`: the quote is the amount in (given out), the fee is added to it;
  * otherwise the quote is the amount out (given in) and the fee comes off it.
  */
-export function assignTradeFee(percentFee: bigint, amountIn: bigint, amountOut: bigint, outIsBond: boolean, inputTrade: boolean): bigint {
+export function assignTradeFee(
+  percentFee: bigint,
+  amountIn: bigint,
+  amountOut: bigint,
+  outIsBond: boolean,
+  inputTrade: boolean,
+): bigint {
   const impliedYield = outIsBond ? sub(amountOut, amountIn) : sub(amountIn, amountOut);
   const fee = mulDown(percentFee, impliedYield);
   return inputTrade ? amountIn + fee : sub(amountOut, fee);

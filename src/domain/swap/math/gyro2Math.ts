@@ -33,7 +33,13 @@ export function virtualOffsets(invariant: bigint, sqrtAlpha: bigint, sqrtBeta: b
  * Amount out for `amountIn` (fee already off), with the contract's safety margin: the offset of
  * the token in is taken 2e-18 larger, that of the token out 1e-18 smaller.
  */
-export function calcOutGivenIn(balanceIn: bigint, balanceOut: bigint, amountIn: bigint, offsetIn: bigint, offsetOut: bigint): bigint {
+export function calcOutGivenIn(
+  balanceIn: bigint,
+  balanceOut: bigint,
+  amountIn: bigint,
+  offsetIn: bigint,
+  offsetOut: bigint,
+): bigint {
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));
   const amountOut = divDown(mulDown(virtOutUnder, amountIn), add(virtInOver, amountIn));
@@ -42,7 +48,13 @@ export function calcOutGivenIn(balanceIn: bigint, balanceOut: bigint, amountIn: 
 }
 
 /** Amount in (before the fee) for `amountOut`. */
-export function calcInGivenOut(balanceIn: bigint, balanceOut: bigint, amountOut: bigint, offsetIn: bigint, offsetOut: bigint): bigint {
+export function calcInGivenOut(
+  balanceIn: bigint,
+  balanceOut: bigint,
+  amountOut: bigint,
+  offsetIn: bigint,
+  offsetOut: bigint,
+): bigint {
   if (amountOut > balanceOut) throw new GyroMathError('asset bounds exceeded (GYR#357)');
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));

@@ -1,5 +1,19 @@
 import {
-  add, divDown, divDownLargeU, divDownU, divUp, divUpU, GyroMathError, mulDown, mulDownLargeSmallU, mulDownU, mulUp, mulUpU, ONE, sqrt, sub,
+  add,
+  divDown,
+  divDownLargeU,
+  divDownU,
+  divUp,
+  divUpU,
+  GyroMathError,
+  mulDown,
+  mulDownLargeSmallU,
+  mulDownU,
+  mulUp,
+  mulUpU,
+  ONE,
+  sqrt,
+  sub,
 } from './gyroFixedPoint';
 
 /**
@@ -25,7 +39,8 @@ const INVARIANT_MIN_ITERATIONS = 5;
  */
 export function calculateInvariant(balances: readonly [bigint, bigint, bigint], root3Alpha: bigint): bigint {
   const [b0, b1, b2] = balances;
-  if (b0 > MAX_BALANCES || b1 > MAX_BALANCES || b2 > MAX_BALANCES) throw new GyroMathError('balances too large (GYR#362)');
+  if (b0 > MAX_BALANCES || b1 > MAX_BALANCES || b2 > MAX_BALANCES)
+    throw new GyroMathError('balances too large (GYR#362)');
   const a = ONE - mulDownU(mulDownU(root3Alpha, root3Alpha), root3Alpha);
   const mb = mulDownU(mulDownU(b0 + b1 + b2, root3Alpha), root3Alpha);
   const mc = mulDownU(mulDownU(b0, b1) + mulDownU(b1, b2) + mulDownU(b2, b0), root3Alpha);
@@ -47,7 +62,8 @@ function runNewton(mb: bigint, mc: bigint, md: bigint, root3Alpha: bigint, lLowe
     const [deltaAbs, deltaIsPos] = newtonDelta(mb, mc, md, root3Alpha, lLower, root);
     if (deltaAbs <= 1n) return root;
     if (iteration >= INVARIANT_MIN_ITERATIONS && deltaIsPos) return root;
-    if (iteration >= INVARIANT_MIN_ITERATIONS && deltaAbs >= deltaAbsPrev / INVARIANT_SHRINKING_FACTOR_PER_STEP) return root;
+    if (iteration >= INVARIANT_MIN_ITERATIONS && deltaAbs >= deltaAbsPrev / INVARIANT_SHRINKING_FACTOR_PER_STEP)
+      return root;
     deltaAbsPrev = deltaAbs;
     root = deltaIsPos ? add(root, deltaAbs) : sub(root, deltaAbs);
   }
@@ -55,7 +71,14 @@ function runNewton(mb: bigint, mc: bigint, md: bigint, root3Alpha: bigint, lLowe
 }
 
 /** The Newton step -f(l)/f'(l) as (magnitude, sign), with the contract's two numeric regimes. */
-function newtonDelta(mb: bigint, mc: bigint, md: bigint, root3Alpha: bigint, lLower: bigint, root: bigint): [bigint, boolean] {
+function newtonDelta(
+  mb: bigint,
+  mc: bigint,
+  md: bigint,
+  root3Alpha: bigint,
+  lLower: bigint,
+  root: bigint,
+): [bigint, boolean] {
   if (root > L_MAX) throw new GyroMathError('invariant too large (GYR#361)');
   if (root < lLower) throw new GyroMathError('invariant underflow (GYR#363)');
   const root2 = mulDownU(root, root);
@@ -73,7 +96,9 @@ function newtonDelta(mb: bigint, mc: bigint, md: bigint, root3Alpha: bigint, lLo
     deltaPlus = deltaPlus + divDownU(md, df);
   } else {
     deltaMinus = mulDownLargeSmallU(root2, root);
-    deltaMinus = deltaMinus - mulDownLargeSmallU(mulDownLargeSmallU(mulDownLargeSmallU(deltaMinus, root3Alpha), root3Alpha), root3Alpha);
+    deltaMinus =
+      deltaMinus -
+      mulDownLargeSmallU(mulDownLargeSmallU(mulDownLargeSmallU(deltaMinus, root3Alpha), root3Alpha), root3Alpha);
     deltaMinus = divDownLargeU(deltaMinus, df);
     deltaPlus = mulDownLargeSmallU(root2, mb);
     deltaPlus = deltaPlus + mulDownU(mc, root);

@@ -1,7 +1,20 @@
 import { sqrt, GyroMathError } from './gyroFixedPoint';
 import {
-  add, divDownMag, divDownMagU, divUpMagU, divXpU, mulDownMag, mulDownMagU, mulDownXpToNpU, mulUpMagU, mulUpXpToNpU, mulXpU, ONE, ONE_XP,
-  toInt256, toUint256,
+  add,
+  divDownMag,
+  divDownMagU,
+  divUpMagU,
+  divXpU,
+  mulDownMag,
+  mulDownMagU,
+  mulDownXpToNpU,
+  mulUpMagU,
+  mulUpXpToNpU,
+  mulXpU,
+  ONE,
+  ONE_XP,
+  toInt256,
+  toUint256,
 } from './gyroSignedFixedPoint';
 
 /**
@@ -96,7 +109,11 @@ export function prepareEclp(p: EclpParams, d: EclpDerived): EclpPool {
     const sTermX = ONE_XP - divXpU(mulDownMagU(mulDownMagU(lamBarY, s), s), d.dSq);
     const sTermY = ONE_XP - (divXpU(mulUpMagU(mulUpMagU(lamBarX, s), s), d.dSq + 1n) + 1n);
     return {
-      s, c, tauBeta, sTermX, sTermY,
+      s,
+      c,
+      tauBeta,
+      sTermX,
+      sTermY,
       invSTermYPlus: divXpU(ONE_XP, sTermY) + 1n,
       invSTermX: divXpU(ONE_XP, sTermX),
       tauXY: divXpU(mulXpU(tauBeta.x, tauBeta.y), dSq2),
@@ -112,11 +129,21 @@ export function prepareEclp(p: EclpParams, d: EclpDerived): EclpPool {
   aChiAChi = aChiAChi + divXpU(mulXpU(d.v, d.v), dSq3);
   const wz = divUpMagU(d.w, lambda) + d.z;
   aChiAChi = aChiAChi + divXpU(mulXpU(wz, wz), dSq3);
-  const termX = mulXpU(d.u, d.u) + divDownMagU(mulXpU(2n * d.u, d.v), lambda) + divDownMagU(divDownMagU(mulXpU(d.v, d.v), lambda), lambda);
-  const termXY = mulXpU(d.z, d.u) + divDownMagU(divDownMagU(mulXpU(d.w, d.v), lambda), lambda) + divDownMagU(mulXpU(d.w, d.u) + mulXpU(d.z, d.v), lambda);
-  const termY = mulXpU(d.z, d.z) + divDownMagU(divDownMagU(mulXpU(d.w, d.w), lambda), lambda) + divDownMagU(mulXpU(2n * d.z, d.w), lambda);
+  const termX =
+    mulXpU(d.u, d.u) +
+    divDownMagU(mulXpU(2n * d.u, d.v), lambda) +
+    divDownMagU(divDownMagU(mulXpU(d.v, d.v), lambda), lambda);
+  const termXY =
+    mulXpU(d.z, d.u) +
+    divDownMagU(divDownMagU(mulXpU(d.w, d.v), lambda), lambda) +
+    divDownMagU(mulXpU(d.w, d.u) + mulXpU(d.z, d.v), lambda);
+  const termY =
+    mulXpU(d.z, d.z) +
+    divDownMagU(divDownMagU(mulXpU(d.w, d.w), lambda), lambda) +
+    divDownMagU(mulXpU(2n * d.z, d.w), lambda);
   return {
-    p, d,
+    p,
+    d,
     mulDenominator: divXpU(ONE_XP, aChiAChi - ONE_XP),
     lambdaSqInt: (lambda * lambda) / 10n ** 36n,
     lamBarYDivDSq: divXpU(lamBarY, d.dSq),
@@ -125,12 +152,16 @@ export function prepareEclp(p: EclpParams, d: EclpDerived): EclpPool {
     atAChi: [divXpU(divDownMagU(divDownMagU(d.w, lambda) + d.z, lambda), dSq2), divXpU(d.u, dSq2), divXpU(d.v, dSq2)],
     sqrtTerms: [divXpU(termX, dSq4), divXpU(termXY, dSq4), divXpU(termY, dSq4)],
     offsetTerms: {
-      a0: divXpU(d.tauBeta.x, d.dSq), a1: divXpU(d.tauBeta.y, d.dSq),
-      b0: divXpU(d.tauAlpha.x, d.dSq), b1: divXpU(d.tauAlpha.y, d.dSq),
+      a0: divXpU(d.tauBeta.x, d.dSq),
+      a1: divXpU(d.tauBeta.y, d.dSq),
+      b0: divXpU(d.tauAlpha.x, d.dSq),
+      b1: divXpU(d.tauAlpha.y, d.dSq),
     },
     maxTerms: {
-      x1: divXpU(d.tauBeta.x - d.tauAlpha.x, d.dSq), x2: divXpU(d.tauBeta.y - d.tauAlpha.y, d.dSq),
-      y1: divXpU(d.tauBeta.x - d.tauAlpha.x, d.dSq), y2: divXpU(d.tauAlpha.y - d.tauBeta.y, d.dSq),
+      x1: divXpU(d.tauBeta.x - d.tauAlpha.x, d.dSq),
+      x2: divXpU(d.tauBeta.y - d.tauAlpha.y, d.dSq),
+      y1: divXpU(d.tauBeta.x - d.tauAlpha.x, d.dSq),
+      y2: divXpU(d.tauAlpha.y - d.tauBeta.y, d.dSq),
     },
     directions: [direction(p.s, p.c, d.tauBeta), direction(p.c, p.s, { x: -d.tauAlpha.x, y: d.tauAlpha.y })],
   };
@@ -140,9 +171,10 @@ export function prepareEclp(p: EclpParams, d: EclpDerived): EclpPool {
 function virtualOffset0(e: EclpPool, r: Vector2): bigint {
   const { p, d } = e;
   const termXp = e.offsetTerms.a0;
-  const a = d.tauBeta.x > 0n
-    ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, p.lambda), p.c), termXp)
-    : mulUpXpToNpU(mulDownMagU(mulDownMagU(r.y, p.lambda), p.c), termXp);
+  const a =
+    d.tauBeta.x > 0n
+      ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, p.lambda), p.c), termXp)
+      : mulUpXpToNpU(mulDownMagU(mulDownMagU(r.y, p.lambda), p.c), termXp);
   return a + mulUpXpToNpU(mulUpMagU(r.x, p.s), e.offsetTerms.a1);
 }
 
@@ -150,9 +182,10 @@ function virtualOffset0(e: EclpPool, r: Vector2): bigint {
 function virtualOffset1(e: EclpPool, r: Vector2): bigint {
   const { p, d } = e;
   const termXp = e.offsetTerms.b0;
-  const b = d.tauAlpha.x < 0n
-    ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, p.lambda), p.s), -termXp)
-    : mulUpXpToNpU(mulDownMagU(mulDownMagU(-r.y, p.lambda), p.s), termXp);
+  const b =
+    d.tauAlpha.x < 0n
+      ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, p.lambda), p.s), -termXp)
+      : mulUpXpToNpU(mulDownMagU(mulDownMagU(-r.y, p.lambda), p.s), termXp);
   return b + mulUpXpToNpU(mulUpMagU(r.x, p.c), e.offsetTerms.b1);
 }
 
@@ -214,7 +247,8 @@ function calcInvariantSqrt(e: EclpPool, x: bigint, y: bigint): [bigint, bigint] 
   // -(At)_x^2 (A chi)_y^2 + (At)_x^2
   let npX = mulUpMagU(mulUpMagU(mulUpMagU(x, x), p.c), p.c) + mulUpMagU(mulUpMagU(mulUpMagU(y, y), p.s), p.s);
   npX = npX - mulDownMagU(mulDownMagU(mulDownMagU(x, y), p.c * 2n), p.s);
-  let val = mulDownXpToNpU(-npX, termX) + mulDownXpToNpU(divDownMagU(divDownMagU(npX - 9n, p.lambda), p.lambda), e.oneDivDSq);
+  let val =
+    mulDownXpToNpU(-npX, termX) + mulDownXpToNpU(divDownMagU(divDownMagU(npX - 9n, p.lambda), p.lambda), e.oneDivDSq);
   // 2 (At)_x (At)_y (A chi)_x (A chi)_y
   let npXY = mulDownMagU(mulDownMagU(mulDownMagU(x, x) - mulUpMagU(y, y), 2n * p.c), p.s);
   const xy = mulDownMagU(y, 2n * x);
@@ -257,11 +291,14 @@ export function eclpCurve(e: EclpPool, invariant: bigint, err: bigint): EclpCurv
   const maxY = maxBalances1(e, r);
   const rx2 = mulUpMagU(r.x, r.x);
   const direction = (k: Direction, offsetGiven: bigint, offsetSolved: bigint): CurveDirection => {
-    const qaR = k.tauXY > 0n
-      ? mulUpXpToNpU(mulUpMagU(mulUpMagU(rx2, 2n * k.s), k.c), k.tauXY + 7n)
-      : mulUpXpToNpU(mulDownMagU(mulDownMagU(mulDownMagU(r.y, r.y), 2n * k.s), k.c), k.tauXY);
+    const qaR =
+      k.tauXY > 0n
+        ? mulUpXpToNpU(mulUpMagU(mulUpMagU(rx2, 2n * k.s), k.c), k.tauXY + 7n)
+        : mulUpXpToNpU(mulDownMagU(mulDownMagU(mulDownMagU(r.y, r.y), 2n * k.s), k.c), k.tauXY);
     return {
-      offsetGiven, offsetSolved, qaR,
+      offsetGiven,
+      offsetSolved,
+      qaR,
       qbR: mulUpXpToNpU(mulUpMagU(mulUpMagU(rx2, k.s), k.s), k.tauYY7),
       valR: mulUpXpToNpU(mulUpMagU(mulUpMagU(rx2, k.c), k.c), k.tauXX7),
       ryTerm: mulDownXpToNpU(mulDownMagU(r.y, r.y), k.sTermY),
@@ -280,13 +317,15 @@ function solveQuadraticSwap(e: EclpPool, curve: EclpCurve, dir: 0 | 1, x: bigint
   const cd = curve.directions[dir];
   const { r } = curve;
   const xp = x - cd.offsetGiven;
-  const qb = xp > 0n
-    ? mulUpXpToNpU(mulDownMagU(mulDownMagU(-xp, k.s), k.c), e.lamBarYDivDSq)
-    : mulUpXpToNpU(mulUpMagU(mulUpMagU(-xp, k.s), k.c), e.lamBarXDivDSqPlus);
+  const qb =
+    xp > 0n
+      ? mulUpXpToNpU(mulDownMagU(mulDownMagU(-xp, k.s), k.c), e.lamBarYDivDSq)
+      : mulUpXpToNpU(mulUpMagU(mulUpMagU(-xp, k.s), k.c), e.lamBarXDivDSqPlus);
   // calcXpXpDivLambdaLambda(x): x'x'/lambda^2 with x' = x - r (A^-1 tau(beta))_x, an overestimate.
-  const xTerm = k.tauBeta.x < 0n
-    ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, x), 2n * k.c), k.tauXTerm)
-    : mulUpXpToNpU(mulDownMagU(mulDownMagU(-r.y, x), 2n * k.c), k.tauXTerm);
+  const xTerm =
+    k.tauBeta.x < 0n
+      ? mulUpXpToNpU(mulUpMagU(mulUpMagU(r.x, x), 2n * k.c), k.tauXTerm)
+      : mulUpXpToNpU(mulDownMagU(mulDownMagU(-r.y, x), 2n * k.c), k.tauXTerm);
   let qa = cd.qaR + xTerm;
   let qbx = cd.qbR + mulUpXpToNpU(mulDownMagU(mulDownMagU(-r.y, x), 2n * k.s), k.tauYDivDSq) + mulUpMagU(x, x);
   qbx = qbx > 0n ? divUpMagU(qbx, lambda) : divDownMagU(qbx, lambda);
@@ -305,7 +344,13 @@ function checkAssetBounds(curve: EclpCurve, newBalance: bigint, index: 0 | 1): v
 }
 
 /** Amount out for `amountIn` (fee off), `balances` upscaled in token order. */
-export function calcOutGivenIn(e: EclpPool, curve: EclpCurve, balances: readonly [bigint, bigint], amountIn: bigint, tokenInIsToken0: boolean): bigint {
+export function calcOutGivenIn(
+  e: EclpPool,
+  curve: EclpCurve,
+  balances: readonly [bigint, bigint],
+  amountIn: bigint,
+  tokenInIsToken0: boolean,
+): bigint {
   const ixIn = tokenInIsToken0 ? 0 : 1;
   const ixOut = tokenInIsToken0 ? 1 : 0;
   const balInNew = toInt256(balances[ixIn] + amountIn);
@@ -316,7 +361,13 @@ export function calcOutGivenIn(e: EclpPool, curve: EclpCurve, balances: readonly
 }
 
 /** Amount in (before the fee) for `amountOut`. */
-export function calcInGivenOut(e: EclpPool, curve: EclpCurve, balances: readonly [bigint, bigint], amountOut: bigint, tokenInIsToken0: boolean): bigint {
+export function calcInGivenOut(
+  e: EclpPool,
+  curve: EclpCurve,
+  balances: readonly [bigint, bigint],
+  amountOut: bigint,
+  tokenInIsToken0: boolean,
+): bigint {
   const ixIn = tokenInIsToken0 ? 0 : 1;
   const ixOut = tokenInIsToken0 ? 1 : 0;
   if (amountOut > balances[ixOut]) fail('asset bounds exceeded (GYR#357)');

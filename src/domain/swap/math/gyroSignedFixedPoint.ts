@@ -31,7 +31,8 @@ function roundAwayFromZero(product: bigint, unit: bigint): bigint {
   return 0n;
 }
 
-export const mulUpMag = (a: bigint, b: bigint): bigint => roundAwayFromZero(checked(a * b, 'multiplication (BAL#003)'), ONE);
+export const mulUpMag = (a: bigint, b: bigint): bigint =>
+  roundAwayFromZero(checked(a * b, 'multiplication (BAL#003)'), ONE);
 export const mulUpMagU = (a: bigint, b: bigint): bigint => roundAwayFromZero(a * b, ONE);
 
 export function divDownMag(a: bigint, b: bigint): bigint {

@@ -51,7 +51,13 @@ export function fromNominal(nominal: bigint, p: LinearParams): bigint {
 
 const invariant = (nominalMain: bigint, wrapped: bigint): bigint => nominalMain + wrapped;
 
-export function bptOutPerMainIn(mainIn: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function bptOutPerMainIn(
+  mainIn: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   // The first deposit mints the nominal main amount itself.
   if (supply === 0n) return toNominal(mainIn, p);
   const before = toNominal(main, p);
@@ -59,7 +65,13 @@ export function bptOutPerMainIn(mainIn: bigint, main: bigint, wrapped: bigint, s
   return idivDown(mul(supply, delta), invariant(before, wrapped));
 }
 
-export function bptInPerMainOut(mainOut: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function bptInPerMainOut(
+  mainOut: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   const before = toNominal(main, p);
   const delta = sub(before, toNominal(sub(main, mainOut), p));
   return idivUp(mul(supply, delta), invariant(before, wrapped));
@@ -73,7 +85,13 @@ export function wrappedInPerMainOut(mainOut: bigint, main: bigint, p: LinearPara
   return sub(toNominal(main, p), toNominal(sub(main, mainOut), p));
 }
 
-export function mainInPerBptOut(bptOut: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function mainInPerBptOut(
+  bptOut: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   if (supply === 0n) return fromNominal(bptOut, p);
   const before = toNominal(main, p);
   const delta = idivUp(mul(invariant(before, wrapped), bptOut), supply);
@@ -94,7 +112,13 @@ export function mainInPerWrappedOut(wrappedOut: bigint, main: bigint, p: LinearP
   return sub(fromNominal(toNominal(main, p) + wrappedOut, p), main);
 }
 
-export function bptOutPerWrappedIn(wrappedIn: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function bptOutPerWrappedIn(
+  wrappedIn: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   if (supply === 0n) return wrappedIn;
   const nominalMain = toNominal(main, p);
   const before = invariant(nominalMain, wrapped);
@@ -102,14 +126,26 @@ export function bptOutPerWrappedIn(wrappedIn: bigint, main: bigint, wrapped: big
   return sub(idivDown(mul(supply, after), before), supply);
 }
 
-export function bptInPerWrappedOut(wrappedOut: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function bptInPerWrappedOut(
+  wrappedOut: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   const nominalMain = toNominal(main, p);
   const before = invariant(nominalMain, wrapped);
   const after = invariant(nominalMain, sub(wrapped, wrappedOut));
   return sub(supply, idivDown(mul(supply, after), before));
 }
 
-export function wrappedInPerBptOut(bptOut: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function wrappedInPerBptOut(
+  bptOut: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   if (supply === 0n) return bptOut;
   const nominalMain = toNominal(main, p);
   const before = invariant(nominalMain, wrapped);
@@ -117,7 +153,13 @@ export function wrappedInPerBptOut(bptOut: bigint, main: bigint, wrapped: bigint
   return sub(newWrapped, wrapped);
 }
 
-export function wrappedOutPerBptIn(bptIn: bigint, main: bigint, wrapped: bigint, supply: bigint, p: LinearParams): bigint {
+export function wrappedOutPerBptIn(
+  bptIn: bigint,
+  main: bigint,
+  wrapped: bigint,
+  supply: bigint,
+  p: LinearParams,
+): bigint {
   const nominalMain = toNominal(main, p);
   const before = invariant(nominalMain, wrapped);
   const newWrapped = sub(idivUp(mul(sub(supply, bptIn), before), supply), nominalMain);

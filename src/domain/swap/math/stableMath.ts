@@ -62,7 +62,12 @@ function sumOf(balances: readonly bigint[]): bigint {
  * The invariant D of `balances` at amplification `amp`. `roundUp` only matters for the 2021
  * generation (the 2022 one always rounds down).
  */
-export function calculateInvariant(generation: StableGeneration, amp: bigint, balances: readonly bigint[], roundUp: boolean): bigint {
+export function calculateInvariant(
+  generation: StableGeneration,
+  amp: bigint,
+  balances: readonly bigint[],
+  roundUp: boolean,
+): bigint {
   const sum = sumOf(balances);
   if (sum === 0n) return 0n;
   const n = BigInt(balances.length);
@@ -92,7 +97,12 @@ export function calculateInvariant(generation: StableGeneration, amp: bigint, ba
 }
 
 /** The balance of token `index` that keeps `invariant` given all other balances (rounded up). */
-export function tokenBalanceGivenInvariant(amp: bigint, balances: readonly bigint[], invariant: bigint, index: number): bigint {
+export function tokenBalanceGivenInvariant(
+  amp: bigint,
+  balances: readonly bigint[],
+  invariant: bigint,
+  index: number,
+): bigint {
   const n = BigInt(balances.length);
   const ampTimesTotal = amp * n;
   let sum = balances[0]!;
@@ -115,7 +125,14 @@ export function tokenBalanceGivenInvariant(amp: bigint, balances: readonly bigin
 }
 
 /** Amount of token `j` out for `amountIn` of token `i` (fee already taken), at `invariant`. */
-export function outGivenIn(amp: bigint, balances: readonly bigint[], i: number, j: number, amountIn: bigint, invariant: bigint): bigint {
+export function outGivenIn(
+  amp: bigint,
+  balances: readonly bigint[],
+  i: number,
+  j: number,
+  amountIn: bigint,
+  invariant: bigint,
+): bigint {
   const after = [...balances];
   after[i] = add(after[i]!, amountIn);
   const finalOut = tokenBalanceGivenInvariant(amp, after, invariant, j);
@@ -123,7 +140,14 @@ export function outGivenIn(amp: bigint, balances: readonly bigint[], i: number, 
 }
 
 /** Amount of token `i` in (before the fee) for `amountOut` of token `j`, at `invariant`. */
-export function inGivenOut(amp: bigint, balances: readonly bigint[], i: number, j: number, amountOut: bigint, invariant: bigint): bigint {
+export function inGivenOut(
+  amp: bigint,
+  balances: readonly bigint[],
+  i: number,
+  j: number,
+  amountOut: bigint,
+  invariant: bigint,
+): bigint {
   const after = [...balances];
   after[j] = sub(after[j]!, amountOut);
   const finalIn = tokenBalanceGivenInvariant(amp, after, invariant, i);
@@ -136,7 +160,13 @@ export function inGivenOut(amp: bigint, balances: readonly bigint[], i: number, 
  * in the 2021 generation).
  */
 export function bptOutGivenExactTokensIn(
-  generation: StableGeneration, amp: bigint, balances: readonly bigint[], amountsIn: readonly bigint[], supply: bigint, currentInvariant: bigint, fee: bigint,
+  generation: StableGeneration,
+  amp: bigint,
+  balances: readonly bigint[],
+  amountsIn: readonly bigint[],
+  supply: bigint,
+  currentInvariant: bigint,
+  fee: bigint,
 ): bigint {
   const sum = sumOf(balances);
   const ratios: bigint[] = [];
@@ -161,7 +191,15 @@ export function bptOutGivenExactTokensIn(
 }
 
 /** Token `i` needed to mint exactly `bptOut`, fee included. */
-export function tokenInGivenExactBptOut(amp: bigint, balances: readonly bigint[], i: number, bptOut: bigint, supply: bigint, currentInvariant: bigint, fee: bigint): bigint {
+export function tokenInGivenExactBptOut(
+  amp: bigint,
+  balances: readonly bigint[],
+  i: number,
+  bptOut: bigint,
+  supply: bigint,
+  currentInvariant: bigint,
+  fee: bigint,
+): bigint {
   const newInvariant = mulUp(fpDivUp(add(supply, bptOut), supply), currentInvariant);
   const newBalance = tokenBalanceGivenInvariant(amp, balances, newInvariant, i);
   const amountInWithoutFee = sub(newBalance, balances[i]!);
@@ -173,7 +211,13 @@ export function tokenInGivenExactBptOut(amp: bigint, balances: readonly bigint[]
 
 /** BPT burned for exactly `amountsOut`, the non-proportional part paying the swap fee. */
 export function bptInGivenExactTokensOut(
-  generation: StableGeneration, amp: bigint, balances: readonly bigint[], amountsOut: readonly bigint[], supply: bigint, currentInvariant: bigint, fee: bigint,
+  generation: StableGeneration,
+  amp: bigint,
+  balances: readonly bigint[],
+  amountsOut: readonly bigint[],
+  supply: bigint,
+  currentInvariant: bigint,
+  fee: bigint,
 ): bigint {
   const sum = sumOf(balances);
   const ratios: bigint[] = [];
@@ -198,7 +242,15 @@ export function bptInGivenExactTokensOut(
 }
 
 /** Token `i` paid out for `bptIn`, fee taken. */
-export function tokenOutGivenExactBptIn(amp: bigint, balances: readonly bigint[], i: number, bptIn: bigint, supply: bigint, currentInvariant: bigint, fee: bigint): bigint {
+export function tokenOutGivenExactBptIn(
+  amp: bigint,
+  balances: readonly bigint[],
+  i: number,
+  bptIn: bigint,
+  supply: bigint,
+  currentInvariant: bigint,
+  fee: bigint,
+): bigint {
   const newInvariant = mulUp(fpDivUp(sub(supply, bptIn), supply), currentInvariant);
   const newBalance = tokenBalanceGivenInvariant(amp, balances, newInvariant, i);
   const amountOutWithoutFee = sub(balances[i]!, newBalance);

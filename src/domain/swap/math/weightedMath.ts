@@ -45,7 +45,12 @@ const usesShortcuts = (g: WeightedGeneration): boolean => g === 'v2';
 
 /** _calcBptOutGivenExactTokensIn over all the pool's tokens. */
 export function bptOutGivenExactTokensIn(
-  g: WeightedGeneration, balances: readonly bigint[], weights: readonly bigint[], amountsIn: readonly bigint[], supply: bigint, fee: bigint,
+  g: WeightedGeneration,
+  balances: readonly bigint[],
+  weights: readonly bigint[],
+  amountsIn: readonly bigint[],
+  supply: bigint,
+  fee: bigint,
 ): bigint {
   const ratiosWithFee = balances.map((b, k) => divDown(b + amountsIn[k]!, b));
   let invariantRatioWithFees = 0n;
@@ -58,7 +63,8 @@ export function bptOutGivenExactTokensIn(
       // Only the part beyond a proportional join is a swap and pays the fee.
       const nonTaxable = mulDown(balances[k]!, sub(invariantRatioWithFees, ONE));
       const taxable = sub(amountIn, nonTaxable);
-      amountInWithoutFee = g === 'v1' ? nonTaxable + mulDown(taxable, sub(ONE, fee)) : nonTaxable + sub(taxable, mulUp(taxable, fee));
+      amountInWithoutFee =
+        g === 'v1' ? nonTaxable + mulDown(taxable, sub(ONE, fee)) : nonTaxable + sub(taxable, mulUp(taxable, fee));
     }
     const balanceRatio = divDown(balances[k]! + amountInWithoutFee, balances[k]!);
     invariantRatio = mulDown(invariantRatio, powDown(balanceRatio, weights[k]!, usesShortcuts(g)));
@@ -67,7 +73,14 @@ export function bptOutGivenExactTokensIn(
 }
 
 /** _calcTokenOutGivenExactBptIn. Throws `WeightedMathError` past the 70% invariant bound. */
-export function tokenOutGivenExactBptIn(g: WeightedGeneration, balance: bigint, weight: bigint, bptIn: bigint, supply: bigint, fee: bigint): bigint {
+export function tokenOutGivenExactBptIn(
+  g: WeightedGeneration,
+  balance: bigint,
+  weight: bigint,
+  bptIn: bigint,
+  supply: bigint,
+  fee: bigint,
+): bigint {
   const invariantRatio = divUp(sub(supply, bptIn), supply);
   if (invariantRatio < MIN_INVARIANT_RATIO) throw new WeightedMathError('exit takes the invariant below 70% (BAL#306)');
   const balanceRatio = powUp(invariantRatio, divDown(ONE, weight), usesShortcuts(g));

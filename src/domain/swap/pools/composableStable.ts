@@ -1,11 +1,36 @@
 import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 import { largestValid } from './limits';
-import { floatBalances, MAX_BALANCE, parseAmp, parseFee, poolMath, rateOf, tokenSwap, vaultCheckedSwap, type StableParams } from './stable';
+import {
+  floatBalances,
+  MAX_BALANCE,
+  parseAmp,
+  parseFee,
+  poolMath,
+  rateOf,
+  tokenSwap,
+  vaultCheckedSwap,
+  type StableParams,
+} from './stable';
 import { scalingFactor } from './weighted';
-import { dueProtocolFeeBpt, feeRulesOf, protocolFeeAfterJoinExit, type FeeBasis, type FeeRules, type FeeToken } from './composableStableFees';
+import {
+  dueProtocolFeeBpt,
+  feeRulesOf,
+  protocolFeeAfterJoinExit,
+  type FeeBasis,
+  type FeeRules,
+  type FeeToken,
+} from './composableStableFees';
 
 /**
  * Stable pools that hold their own pre-minted BPT as one of their tokens: 'StablePhantom' (the
@@ -101,12 +126,18 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     this.decimals = spec.tokens.map((t) => t.decimals);
     this.bptIndex = this.tokens.indexOf(this.address);
     if (this.bptIndex < 0) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} does not list its own BPT`);
-    if (this.tokens.length < 3 || this.tokens.length > 6) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
-    if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
-    if (this.decimals[this.bptIndex] !== 18) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a BPT without 18 decimals`);
+    if (this.tokens.length < 3 || this.tokens.length > 6)
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
+    if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18))
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
+    if (this.decimals[this.bptIndex] !== 18)
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a BPT without 18 decimals`);
     // The BPT has no rate provider: its scaling factor is 1 whatever rate the store lists for it.
-    this.scalingFactors = spec.tokens.map((t, k) => (k === this.bptIndex ? ONE : scalingFactor(t.decimals, t.priceRate)));
-    if (this.scalingFactors.some((sf) => sf <= 0n)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
+    this.scalingFactors = spec.tokens.map((t, k) =>
+      k === this.bptIndex ? ONE : scalingFactor(t.decimals, t.priceRate),
+    );
+    if (this.scalingFactors.some((sf) => sf <= 0n))
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     // The stored totalShares is the virtual supply; the total supply is that plus the Vault's BPT.
@@ -120,7 +151,11 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   }
 
   initialState(): ComposableStableState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply, fees: this.fees && { basis: this.fees.basis, oldRates: this.fees.oldRates } };
+    return {
+      balances: [...this.balances],
+      totalSupply: this.totalSupply,
+      fees: this.fees && { basis: this.fees.basis, oldRates: this.fees.oldRates },
+    };
   }
 
   cloneState(state: ComposableStableState): ComposableStableState {
@@ -135,8 +170,22 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const fees = state.fees;
     if (!fees || this.family !== 'composable') return 0n;
     const b = state.balances;
-    if (fees.dueAt && fees.due !== undefined && fees.dueAt.length === b.length && fees.dueAt.every((v, k) => v === b[k])) return fees.due;
-    const due = poolMath(() => dueProtocolFeeBpt(this.feeRules, this.upscaled(state), this.feeTokens(fees), fees.basis, this.virtualSupply(state)));
+    if (
+      fees.dueAt &&
+      fees.due !== undefined &&
+      fees.dueAt.length === b.length &&
+      fees.dueAt.every((v, k) => v === b[k])
+    )
+      return fees.due;
+    const due = poolMath(() =>
+      dueProtocolFeeBpt(
+        this.feeRules,
+        this.upscaled(state),
+        this.feeTokens(fees),
+        fees.basis,
+        this.virtualSupply(state),
+      ),
+    );
     fees.dueAt = [...b];
     fees.due = due;
     return due;
@@ -148,7 +197,11 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   }
 
   private feeTokens(fees: FeeState): FeeToken[] {
-    return this.currentRates.map((currentRate, k) => ({ oldRate: fees.oldRates[k] ?? null, currentRate, exempt: this.exempt[k]! }));
+    return this.currentRates.map((currentRate, k) => ({
+      oldRate: fees.oldRates[k] ?? null,
+      currentRate,
+      exempt: this.exempt[k]!,
+    }));
   }
 
   canSwap(i: number, j: number): boolean {
@@ -175,7 +228,9 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       after[k] = join ? after[k]! + delta : after[k]! - delta;
       const postSupply = join ? preSupply + amountOut : preSupply - amountIn;
       const postInvariant = poolMath(() => S.calculateInvariant('2022', amp, after, true));
-      const minted = poolMath(() => protocolFeeAfterJoinExit(this.feeRules, preInvariant, postInvariant, preSupply, postSupply, fees.basis.swapPct));
+      const minted = poolMath(() =>
+        protocolFeeAfterJoinExit(this.feeRules, preInvariant, postInvariant, preSupply, postSupply, fees.basis.swapPct),
+      );
       state.totalSupply = state.totalSupply + (preSupply - this.virtualSupply(state)) + minted;
       state.fees = {
         basis: { ...fees.basis, lastAmp: amp, lastInvariant: postInvariant },
@@ -192,7 +247,14 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
    * (exit); given out, the math's amount in (join) or the raw amount out upscaled (exit). Which
    * kind it was is read from the raw amounts (given in where that reproduces them).
    */
-  private upscaledDelta(state: ComposableStableState, join: boolean, i: number, j: number, amountIn: bigint, amountOut: bigint): bigint {
+  private upscaledDelta(
+    state: ComposableStableState,
+    join: boolean,
+    i: number,
+    j: number,
+    amountIn: bigint,
+    amountOut: bigint,
+  ): bigint {
     const sf = this.scalingFactors;
     const tryQuote = (kind: 'givenIn', amount: bigint): bigint | null => {
       try {
@@ -206,20 +268,37 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       if (tryQuote('givenIn', amountIn) === amountOut) return mulDown(amountIn, sf[i]!);
       return poolMath(() => this.joinAmountIn(state, i, amountOut));
     }
-    const out = tryQuote('givenIn', amountIn) === amountOut ? poolMath(() => this.exitAmountOut(state, j, amountIn)) : null;
+    const out =
+      tryQuote('givenIn', amountIn) === amountOut ? poolMath(() => this.exitAmountOut(state, j, amountIn)) : null;
     return out ?? mulDown(amountOut, sf[j]!);
   }
 
   private joinAmountIn(state: ComposableStableState, i: number, bptOut: bigint): bigint {
     const { amp, fee } = this.params;
     const up = this.upscaled(state);
-    return S.tokenInGivenExactBptOut(amp, up, this.skip(i), bptOut, this.preSwapSupply(state), S.calculateInvariant('2022', amp, up, true), fee);
+    return S.tokenInGivenExactBptOut(
+      amp,
+      up,
+      this.skip(i),
+      bptOut,
+      this.preSwapSupply(state),
+      S.calculateInvariant('2022', amp, up, true),
+      fee,
+    );
   }
 
   private exitAmountOut(state: ComposableStableState, j: number, bptIn: bigint): bigint {
     const { amp, fee } = this.params;
     const up = this.upscaled(state);
-    return S.tokenOutGivenExactBptIn(amp, up, this.skip(j), bptIn, this.preSwapSupply(state), S.calculateInvariant('2022', amp, up, true), fee);
+    return S.tokenOutGivenExactBptIn(
+      amp,
+      up,
+      this.skip(j),
+      bptIn,
+      this.preSwapSupply(state),
+      S.calculateInvariant('2022', amp, up, true),
+      fee,
+    );
   }
 
   maxAmount(state: ComposableStableState, kind: SwapKind, i: number, j: number): bigint {
@@ -231,7 +310,10 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       candidate = MAX_BALANCE - state.balances[i]!;
       if (i === this.bptIndex) {
         const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupplyOr(state);
-        candidate = minBig(candidate, this.family === 'phantom' ? divUp(supply, complement(this.params.fee)) : supply - 1n);
+        candidate = minBig(
+          candidate,
+          this.family === 'phantom' ? divUp(supply, complement(this.params.fee)) : supply - 1n,
+        );
       }
     } else {
       candidate = state.balances[j]! - 1n;
@@ -239,7 +321,8 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
         // BPT out grows the invariant without bound: start where it would take the Vault's whole
         // 112 bits of the token in, at the BPT's value in that token.
         const value = this.bptValueIn(state, i);
-        if (value > 0) candidate = minBig(candidate, BigInt(Math.floor(Number(MAX_BALANCE - state.balances[i]!) / value)));
+        if (value > 0)
+          candidate = minBig(candidate, BigInt(Math.floor(Number(MAX_BALANCE - state.balances[i]!) / value)));
       }
     }
     return largestValid(candidate, (a) => this.accepts(state, kind, i, j, a));
@@ -266,7 +349,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       const k = this.skip(j);
       upscaledPrice = bptPerToken(k) / (1 - feeShare(k));
     } else {
-      upscaledPrice = (shape.grad[this.skip(j)]! / shape.grad[this.skip(i)]!) / (1 - fee);
+      upscaledPrice = shape.grad[this.skip(j)]! / shape.grad[this.skip(i)]! / (1 - fee);
     }
     return upscaledPrice * (this.rates[j]! / this.rates[i]!);
   }
@@ -279,7 +362,8 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   private onSwap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     const noBpt = this.upscaled(state);
     const sf = this.scalingFactors;
-    if (i !== this.bptIndex && j !== this.bptIndex) return tokenSwap(this.params, noBpt, this.skip(i), this.skip(j), sf[i]!, sf[j]!, kind, amount);
+    if (i !== this.bptIndex && j !== this.bptIndex)
+      return tokenSwap(this.params, noBpt, this.skip(i), this.skip(j), sf[i]!, sf[j]!, kind, amount);
     if (this.virtualSupply(state) <= 0n) throw new PoolMathError('no BPT in circulation (BAL#004)');
     // Protocol fee BPT is minted first (composable pools; zero without a fee basis).
     const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupply(state);
@@ -290,15 +374,17 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       // The fee is charged like a swap's, outside the join/exit formula (which runs fee-less).
       if (kind === 'givenIn') {
         const given = mulDown(amount - mulUp(amount, fee), sf[i]!);
-        const out = j === this.bptIndex
-          ? S.bptOutGivenExactTokensIn(generation, amp, noBpt, single(this.skip(i), given), supply, invariant, 0n)
-          : S.tokenOutGivenExactBptIn(amp, noBpt, this.skip(j), given, supply, invariant, 0n);
+        const out =
+          j === this.bptIndex
+            ? S.bptOutGivenExactTokensIn(generation, amp, noBpt, single(this.skip(i), given), supply, invariant, 0n)
+            : S.tokenOutGivenExactBptIn(amp, noBpt, this.skip(j), given, supply, invariant, 0n);
         return divDown(out, sf[j]!);
       }
       const given = mulDown(amount, sf[j]!);
-      const needed = j === this.bptIndex
-        ? S.tokenInGivenExactBptOut(amp, noBpt, this.skip(i), given, supply, invariant, 0n)
-        : S.bptInGivenExactTokensOut(generation, amp, noBpt, single(this.skip(j), given), supply, invariant, 0n);
+      const needed =
+        j === this.bptIndex
+          ? S.tokenInGivenExactBptOut(amp, noBpt, this.skip(i), given, supply, invariant, 0n)
+          : S.bptInGivenExactTokensOut(generation, amp, noBpt, single(this.skip(j), given), supply, invariant, 0n);
       return divUp(divUp(needed, sf[i]!), complement(fee));
     }
     const join = j === this.bptIndex;
@@ -342,7 +428,8 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   /** Upscaled balances without the BPT: what StableMath sees. */
   private upscaled(state: ComposableStableState): bigint[] {
     const out: bigint[] = [];
-    for (let k = 0; k < state.balances.length; k++) if (k !== this.bptIndex) out.push(mulDown(state.balances[k]!, this.scalingFactors[k]!));
+    for (let k = 0; k < state.balances.length; k++)
+      if (k !== this.bptIndex) out.push(mulDown(state.balances[k]!, this.scalingFactors[k]!));
     return out;
   }
 
@@ -358,7 +445,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const shape = S.stableShape(Number(this.params.amp) / 1000, x);
     const supply = Number(this.preSwapSupplyOr(state)) / 1e18;
     const upscaledPerBpt = shape.invariant / supply / (shape.grad[this.skip(i)]! / shape.dfdD);
-    return (upscaledPerBpt / this.rates[i]!) * 10 ** this.decimals[i]! / 1e18;
+    return ((upscaledPerBpt / this.rates[i]!) * 10 ** this.decimals[i]!) / 1e18;
   }
 
   private isIndex(i: number): boolean {
@@ -413,6 +500,7 @@ const COMPOSABLE_VERSIONS = new Set([1, 2, 3, 4, 5, 6]);
 export const createComposableStableModel: ModelFactory = (spec) => {
   const version = spec.poolTypeVersion ?? 1;
   if (spec.poolType === 'StablePhantom' && version === 1) return new ComposableStableModel(spec, 'phantom');
-  if (spec.poolType === 'ComposableStable' && COMPOSABLE_VERSIONS.has(version)) return new ComposableStableModel(spec, 'composable');
+  if (spec.poolType === 'ComposableStable' && COMPOSABLE_VERSIONS.has(version))
+    return new ComposableStableModel(spec, 'composable');
   throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried by the composable stable model`);
 };

@@ -64,7 +64,11 @@ function adjusted(balance: bigint, t: FeeToken): bigint {
 }
 
 /** Balances with the yield since the last join or exit undone for the tokens `which` selects. */
-function adjustedBalances(balances: readonly bigint[], tokens: readonly FeeToken[], which: (t: FeeToken) => boolean): bigint[] {
+function adjustedBalances(
+  balances: readonly bigint[],
+  tokens: readonly FeeToken[],
+  which: (t: FeeToken) => boolean,
+): bigint[] {
   return balances.map((b, k) => (which(tokens[k]!) ? adjusted(b, tokens[k]!) : b));
 }
 
@@ -76,7 +80,10 @@ const sameArray = (a: readonly bigint[], b: readonly bigint[]) => a.every((v, k)
  * `balances` are the upscaled balances without the BPT.
  */
 export function protocolOwnershipPercentage(
-  rules: FeeRules, balances: readonly bigint[], tokens: readonly FeeToken[], basis: FeeBasis,
+  rules: FeeRules,
+  balances: readonly bigint[],
+  tokens: readonly FeeToken[],
+  basis: FeeBasis,
 ): { percentage: bigint; totalGrowthInvariant: bigint } {
   const inv = (b: readonly bigint[]) => calculateInvariant('2022', basis.lastAmp, b, true);
   const last = basis.lastInvariant;
@@ -101,11 +108,16 @@ export function protocolOwnershipPercentage(
     const forNonExempt = adjustedBalances(balances, tokens, (t) => t.exempt);
     totalGrowth = inv(balances);
     swapGrowth = sameArray(forSwap, balances) ? totalGrowth : inv(forSwap);
-    nonExemptGrowth = sameArray(forNonExempt, balances) ? totalGrowth : sameArray(forNonExempt, forSwap) ? swapGrowth : inv(forNonExempt);
+    nonExemptGrowth = sameArray(forNonExempt, balances)
+      ? totalGrowth
+      : sameArray(forNonExempt, forSwap)
+        ? swapGrowth
+        : inv(forNonExempt);
   }
   const swapDelta = swapGrowth > last ? swapGrowth - last : 0n;
   const yieldDelta = nonExemptGrowth > swapGrowth ? nonExemptGrowth - swapGrowth : 0n;
-  const percentage = mulDown(divDown(swapDelta, totalGrowth), basis.swapPct) + mulDown(divDown(yieldDelta, totalGrowth), basis.yieldPct);
+  const percentage =
+    mulDown(divDown(swapDelta, totalGrowth), basis.swapPct) + mulDown(divDown(yieldDelta, totalGrowth), basis.yieldPct);
   return { percentage, totalGrowthInvariant: totalGrowth };
 }
 
@@ -121,7 +133,13 @@ export function bptForPoolOwnershipPercentage(supply: bigint, percentage: bigint
 }
 
 /** Protocol fee BPT minted before a join or exit on `virtualSupply` (0 when nothing is due). */
-export function dueProtocolFeeBpt(rules: FeeRules, balances: readonly bigint[], tokens: readonly FeeToken[], basis: FeeBasis, virtualSupply: bigint): bigint {
+export function dueProtocolFeeBpt(
+  rules: FeeRules,
+  balances: readonly bigint[],
+  tokens: readonly FeeToken[],
+  basis: FeeBasis,
+  virtualSupply: bigint,
+): bigint {
   const { percentage } = protocolOwnershipPercentage(rules, balances, tokens, basis);
   return bptForPoolOwnershipPercentage(virtualSupply, percentage, rules);
 }
@@ -132,7 +150,12 @@ export function dueProtocolFeeBpt(rules: FeeRules, balances: readonly bigint[], 
  * supplies before (due fees included) and after the join or exit.
  */
 export function protocolFeeAfterJoinExit(
-  rules: FeeRules, preInvariant: bigint, postInvariant: bigint, preSupply: bigint, postSupply: bigint, swapPct: bigint,
+  rules: FeeRules,
+  preInvariant: bigint,
+  postInvariant: bigint,
+  preSupply: bigint,
+  postSupply: bigint,
+  swapPct: bigint,
 ): bigint {
   if (rules === 'v1') {
     const invariantGrowth = divDown(postInvariant, preInvariant);

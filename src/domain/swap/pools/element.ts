@@ -1,7 +1,16 @@
 import { decimalToUnits } from '../../decimal';
 import { MathError } from '../math/fixedPoint';
 import { assignTradeFee, LogExpMathError, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
-import { PoolMathError, UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type ModelContext,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 import { largestValid } from './limits';
 
 /**
@@ -54,11 +63,18 @@ export class ElementModel implements PoolModel<ElementState> {
     if (this.tokens.length !== 2 || this.bondIndex < 0 || !base || this.tokens[1 - this.bondIndex] !== base) {
       throw new UnsupportedPoolError(`element pool ${spec.id} does not hold its principal and base token`);
     }
-    if (!spec.expiryTime || !spec.unitSeconds || spec.unitSeconds <= 0) throw new UnsupportedPoolError(`element pool ${spec.id} lacks expiryTime/unitSeconds`);
+    if (!spec.expiryTime || !spec.unitSeconds || spec.unitSeconds <= 0)
+      throw new UnsupportedPoolError(`element pool ${spec.id} lacks expiryTime/unitSeconds`);
     try {
-      this.exponent = yieldExponent(BigInt(spec.expiryTime), BigInt(spec.unitSeconds), BigInt(Math.floor(ctx.timestamp)));
+      this.exponent = yieldExponent(
+        BigInt(spec.expiryTime),
+        BigInt(spec.unitSeconds),
+        BigInt(Math.floor(ctx.timestamp)),
+      );
     } catch {
-      throw new UnsupportedPoolError(`element pool ${spec.id} reverts every swap at ${ctx.timestamp} (time to expiry not below unitSeconds)`);
+      throw new UnsupportedPoolError(
+        `element pool ${spec.id} reverts every swap at ${ctx.timestamp} (time to expiry not below unitSeconds)`,
+      );
     }
     this.percentFee = decimalToUnits(spec.swapFee, 18);
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
@@ -112,7 +128,10 @@ export class ElementModel implements PoolModel<ElementState> {
 
   maxAmount(state: ElementState, kind: SwapKind, i: number, j: number): bigint {
     if (!this.canSwap(i, j)) return 0n;
-    const ok = (k: SwapKind) => (a: bigint): boolean => this.tryQuote(state, k, i, j, a) !== undefined;
+    const ok =
+      (k: SwapKind) =>
+      (a: bigint): boolean =>
+        this.tryQuote(state, k, i, j, a) !== undefined;
     const maxOut = largestValid(this.outEstimate(state, i, j), ok('givenOut'));
     if (kind === 'givenOut') return maxOut;
     const cap = MAX_BALANCE - state.balances[i]!;

@@ -34,14 +34,16 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
     super(spec, 2, withRates);
     this.sqrtAlpha = gyroParam(spec, 'sqrtAlpha', 18);
     this.sqrtBeta = gyroParam(spec, 'sqrtBeta', 18);
-    if (!(this.sqrtAlpha > 0n && this.sqrtAlpha < this.sqrtBeta)) throw new UnsupportedPoolError(`Gyro2 pool ${spec.id} has sqrtAlpha not in (0, sqrtBeta) (GYR#350)`);
+    if (!(this.sqrtAlpha > 0n && this.sqrtAlpha < this.sqrtBeta))
+      throw new UnsupportedPoolError(`Gyro2 pool ${spec.id} has sqrtAlpha not in (0, sqrtBeta) (GYR#350)`);
   }
 
   protected curve(state: Gyro2State, kind: SwapKind, i: number, j: number): (upscaled: bigint) => bigint {
     const { up, offsets } = this.memo(state);
-    return (a) => (kind === 'givenIn'
-      ? G2.calcOutGivenIn(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!)
-      : G2.calcInGivenOut(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!));
+    return (a) =>
+      kind === 'givenIn'
+        ? G2.calcOutGivenIn(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!)
+        : G2.calcInGivenOut(up[i]!, up[j]!, a, offsets[i]!, offsets[j]!);
   }
 
   protected marginalPrice(state: Gyro2State, i: number, j: number): number | undefined {

@@ -38,7 +38,8 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   protected curve(state: Gyro3State, kind: SwapKind, i: number, j: number): (upscaled: bigint) => bigint {
     const offset = this.offset(state, i, j);
     const [upIn, upOut] = this.upscaled(state, i, j);
-    return (a) => (kind === 'givenIn' ? G3.calcOutGivenIn(upIn, upOut, a, offset) : G3.calcInGivenOut(upIn, upOut, a, offset));
+    return (a) =>
+      kind === 'givenIn' ? G3.calcOutGivenIn(upIn, upOut, a, offset) : G3.calcInGivenOut(upIn, upOut, a, offset);
   }
 
   protected marginalPrice(state: Gyro3State, i: number, j: number): number | undefined {
@@ -75,7 +76,10 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
     const sf = this.frame.scalingFactors;
     // The pool passes (in, out, third); in and out commute in every rounding, the third does not.
     const [p, q] = i < j ? [i, j] : [j, i];
-    const invariant = G3.calculateInvariant([upscale(b[p]!, sf[p]!), upscale(b[q]!, sf[q]!), upscale(b[third]!, sf[third]!)], this.root3Alpha);
+    const invariant = G3.calculateInvariant(
+      [upscale(b[p]!, sf[p]!), upscale(b[q]!, sf[q]!), upscale(b[third]!, sf[third]!)],
+      this.root3Alpha,
+    );
     const offset = G3.virtualOffset(invariant, this.root3Alpha);
     const memo = [...(state.memo ?? [undefined, undefined, undefined])];
     memo[third] = { balances: [...b], offset };

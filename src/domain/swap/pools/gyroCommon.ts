@@ -12,7 +12,8 @@ import { parseFee } from './stable';
 /** A Gyro parameter by its subgraph name as a fixed-point integer (18 decimals, 38 for the E-CLP's derived ones). */
 export function gyroParam(spec: PoolSpec, name: string, decimals: number): bigint {
   const value = spec.gyro?.[name];
-  if (value === undefined || value === null || value === '') throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lacks its ${name} parameter`);
+  if (value === undefined || value === null || value === '')
+    throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lacks its ${name} parameter`);
   return decimalToUnits(value, decimals);
 }
 
@@ -20,12 +21,19 @@ export function gyroParam(spec: PoolSpec, name: string, decimals: number): bigin
  * The pools' scaling factor: 10^(18 - decimals) as an 18-decimal number, times the token's rate
  * (mulDown) for the pool versions with rate providers; the rate is the stored token priceRate.
  */
-export function gyroScalingFactor(spec: PoolSpec, decimals: number, priceRate: string | null | undefined, withRate: boolean): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token with ${decimals} decimals`);
+export function gyroScalingFactor(
+  spec: PoolSpec,
+  decimals: number,
+  priceRate: string | null | undefined,
+  withRate: boolean,
+): bigint {
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18)
+    throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token with ${decimals} decimals`);
   const base = ONE * 10n ** BigInt(18 - decimals);
   if (!withRate) return base;
   const rate = decimalToUnits(priceRate ?? '1', 18);
-  if (rate <= 0n) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token rate of ${String(priceRate)}`);
+  if (rate <= 0n)
+    throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a token rate of ${String(priceRate)}`);
   return mulDown(base, rate);
 }
 
@@ -47,7 +55,14 @@ export const upscale = (amount: bigint, sf: bigint): bigint => mulDown(amount, s
  * One swap through the pools' common frame: `math(kind, upscaledAmount)` is the pool's curve on
  * upscaled units (amount out for given in, amount in before the fee for given out).
  */
-export function framedSwap(frame: GyroFrame, kind: SwapKind, i: number, j: number, amount: bigint, math: (upscaled: bigint) => bigint): bigint {
+export function framedSwap(
+  frame: GyroFrame,
+  kind: SwapKind,
+  i: number,
+  j: number,
+  amount: bigint,
+  math: (upscaled: bigint) => bigint,
+): bigint {
   const sfIn = frame.scalingFactors[i]!;
   const sfOut = frame.scalingFactors[j]!;
   if (kind === 'givenIn') {

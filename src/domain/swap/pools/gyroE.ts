@@ -35,11 +35,24 @@ function eclpParams(spec: PoolSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
   const d: GE.EclpDerived = {
     tauAlpha: { x: xp('tauAlphaX'), y: xp('tauAlphaY') },
     tauBeta: { x: xp('tauBetaX'), y: xp('tauBetaY') },
-    u: xp('u'), v: xp('v'), w: xp('w'), z: xp('z'), dSq: xp('dSq'),
+    u: xp('u'),
+    v: xp('v'),
+    w: xp('w'),
+    z: xp('z'),
+    dSq: xp('dSq'),
   };
   // The pool factory's own checks (GYR#354..#364) bound what the math may assume.
-  const ok = p.alpha > 0n && p.alpha < p.beta && p.c >= 0n && p.c <= ONE && p.s >= 0n && p.s <= ONE && p.lambda >= ONE
-    && p.lambda <= 10n ** 26n && d.dSq > 0n && d.tauAlpha.x < d.tauBeta.x;
+  const ok =
+    p.alpha > 0n &&
+    p.alpha < p.beta &&
+    p.c >= 0n &&
+    p.c <= ONE &&
+    p.s >= 0n &&
+    p.s <= ONE &&
+    p.lambda >= ONE &&
+    p.lambda <= 10n ** 26n &&
+    d.dSq > 0n &&
+    d.tauAlpha.x < d.tauBeta.x;
   if (!ok) throw new UnsupportedPoolError(`GyroE pool ${spec.id} has parameters the pool factory refuses`);
   return { p, d };
 }
@@ -57,9 +70,10 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
   protected curve(state: GyroEState, kind: SwapKind, i: number): (upscaled: bigint) => bigint {
     const { up, curve } = this.memo(state);
     const tokenInIsToken0 = i === 0;
-    return (a) => (kind === 'givenIn'
-      ? GE.calcOutGivenIn(this.eclp, curve, up, a, tokenInIsToken0)
-      : GE.calcInGivenOut(this.eclp, curve, up, a, tokenInIsToken0));
+    return (a) =>
+      kind === 'givenIn'
+        ? GE.calcOutGivenIn(this.eclp, curve, up, a, tokenInIsToken0)
+        : GE.calcInGivenOut(this.eclp, curve, up, a, tokenInIsToken0);
   }
 
   protected marginalPrice(state: GyroEState, i: number): number | undefined {

@@ -1,6 +1,13 @@
 import { decimalToUnits } from '../../decimal';
 import { ONE } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, type GyroFrame } from './gyroCommon';
 import { largestValid } from './limits';
 import { MAX_BALANCE } from './stable';
@@ -29,7 +36,8 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
     this.poolType = spec.poolType;
     this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
     this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length !== tokenCount) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
+    if (this.tokens.length !== tokenCount)
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
     this.frame = gyroFrame(spec, withRates);
     this.swapEnabled = spec.swapEnabled !== false;
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
@@ -59,7 +67,12 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
   }
 
   swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(this.swapEnabled ? `no swap from token ${i} to ${j} in this pool${this.noSwapCode}` : 'pool is paused (BAL#211)');
+    if (!this.canSwap(i, j))
+      throw new PoolMathError(
+        this.swapEnabled
+          ? `no swap from token ${i} to ${j} in this pool${this.noSwapCode}`
+          : 'pool is paused (BAL#211)',
+      );
     if (amount < 0n) throw new PoolMathError('negative amount');
     if (amount === 0n) return 0n;
     const b = state.balances;
@@ -77,7 +90,10 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
 
   maxAmount(state: S, kind: SwapKind, i: number, j: number): bigint {
     if (!this.canSwap(i, j)) return 0n;
-    const ok = (k: SwapKind) => (a: bigint): boolean => accepts(() => this.swap(state, k, i, j, a));
+    const ok =
+      (k: SwapKind) =>
+      (a: bigint): boolean =>
+        accepts(() => this.swap(state, k, i, j, a));
     if (kind === 'givenOut') return largestValid(state.balances[j]!, ok('givenOut'));
     const cap = MAX_BALANCE - state.balances[i]!;
     const estimate = this.inEstimate(state, i, j);
@@ -89,7 +105,7 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
     const price = this.marginalPrice(state, i, j);
     if (price === undefined || !(price > 0)) return Infinity;
     const fee = Number(this.frame.fee) / 1e18;
-    return price / (1 - fee) * (this.rates[j]! / this.rates[i]!);
+    return (price / (1 - fee)) * (this.rates[j]! / this.rates[i]!);
   }
 
   /** The raw amount in (fee included, rounded up) whose upscaled part reaches the curve's limit. */

@@ -2,7 +2,15 @@ import { decimalToUnits } from '../../decimal';
 import { divDown, divUp, MathError, mulDown, ONE } from '../math/fixedPoint';
 import * as L from '../math/linearMath';
 import { largestValid } from './limits';
-import { PoolMathError, UnsupportedPoolError, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every
@@ -29,7 +37,8 @@ export interface LinearState extends PoolState {
 }
 
 function scaleOf(decimals: number): bigint {
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18) throw new UnsupportedPoolError(`token decimals ${decimals} are not supported`);
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 18)
+    throw new UnsupportedPoolError(`token decimals ${decimals} are not supported`);
   return ONE * 10n ** BigInt(18 - decimals);
 }
 
@@ -55,11 +64,21 @@ export class LinearModel implements PoolModel<LinearState> {
     this.poolType = spec.poolType;
     this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
     this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length !== 3) throw new UnsupportedPoolError(`linear pool ${spec.id} has ${this.tokens.length} tokens, not 3`);
+    if (this.tokens.length !== 3)
+      throw new UnsupportedPoolError(`linear pool ${spec.id} has ${this.tokens.length} tokens, not 3`);
     this.bptIndex = this.tokens.indexOf(this.address);
     const main = spec.mainIndex;
     const wrapped = spec.wrappedIndex;
-    if (this.bptIndex < 0 || main == null || wrapped == null || new Set([this.bptIndex, main, wrapped]).size !== 3 || main > 2 || wrapped > 2 || main < 0 || wrapped < 0) {
+    if (
+      this.bptIndex < 0 ||
+      main == null ||
+      wrapped == null ||
+      new Set([this.bptIndex, main, wrapped]).size !== 3 ||
+      main > 2 ||
+      wrapped > 2 ||
+      main < 0 ||
+      wrapped < 0
+    ) {
       throw new UnsupportedPoolError(`linear pool ${spec.id} lacks a consistent BPT/main/wrapped index`);
     }
     if (spec.upperTarget == null) throw new UnsupportedPoolError(`linear pool ${spec.id} has no upperTarget`);
@@ -102,7 +121,10 @@ export class LinearModel implements PoolModel<LinearState> {
     if (amount < 0n) throw new PoolMathError('negative amount');
     try {
       if (kind === 'givenIn') {
-        const out = divDown(this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)), this.scalingFactors[j]!);
+        const out = divDown(
+          this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)),
+          this.scalingFactors[j]!,
+        );
         this.checkVault(state, i, j, amount, out);
         return out;
       }
@@ -173,21 +195,33 @@ export class LinearModel implements PoolModel<LinearState> {
     const pair = `${this.roles[i]}>${this.roles[j]}`;
     if (kind === 'givenIn') {
       switch (pair) {
-        case 'main>wrapped': return L.wrappedOutPerMainIn(amount, main, p);
-        case 'main>bpt': return L.bptOutPerMainIn(amount, main, wrapped, supply, p);
-        case 'wrapped>main': return L.mainOutPerWrappedIn(amount, main, p);
-        case 'wrapped>bpt': return L.bptOutPerWrappedIn(amount, main, wrapped, supply, p);
-        case 'bpt>main': return L.mainOutPerBptIn(amount, main, wrapped, supply, p);
-        case 'bpt>wrapped': return L.wrappedOutPerBptIn(amount, main, wrapped, supply, p);
+        case 'main>wrapped':
+          return L.wrappedOutPerMainIn(amount, main, p);
+        case 'main>bpt':
+          return L.bptOutPerMainIn(amount, main, wrapped, supply, p);
+        case 'wrapped>main':
+          return L.mainOutPerWrappedIn(amount, main, p);
+        case 'wrapped>bpt':
+          return L.bptOutPerWrappedIn(amount, main, wrapped, supply, p);
+        case 'bpt>main':
+          return L.mainOutPerBptIn(amount, main, wrapped, supply, p);
+        case 'bpt>wrapped':
+          return L.wrappedOutPerBptIn(amount, main, wrapped, supply, p);
       }
     } else {
       switch (pair) {
-        case 'main>wrapped': return L.mainInPerWrappedOut(amount, main, p);
-        case 'main>bpt': return L.mainInPerBptOut(amount, main, wrapped, supply, p);
-        case 'wrapped>main': return L.wrappedInPerMainOut(amount, main, p);
-        case 'wrapped>bpt': return L.wrappedInPerBptOut(amount, main, wrapped, supply, p);
-        case 'bpt>main': return L.bptInPerMainOut(amount, main, wrapped, supply, p);
-        case 'bpt>wrapped': return L.bptInPerWrappedOut(amount, main, wrapped, supply, p);
+        case 'main>wrapped':
+          return L.mainInPerWrappedOut(amount, main, p);
+        case 'main>bpt':
+          return L.mainInPerBptOut(amount, main, wrapped, supply, p);
+        case 'wrapped>main':
+          return L.wrappedInPerMainOut(amount, main, p);
+        case 'wrapped>bpt':
+          return L.wrappedInPerBptOut(amount, main, wrapped, supply, p);
+        case 'bpt>main':
+          return L.bptInPerMainOut(amount, main, wrapped, supply, p);
+        case 'bpt>wrapped':
+          return L.bptInPerWrappedOut(amount, main, wrapped, supply, p);
       }
     }
     throw new PoolMathError(`no swap ${pair} in a linear pool`);

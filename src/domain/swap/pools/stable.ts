@@ -1,7 +1,16 @@
 import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
-import { PoolMathError, UnsupportedPoolError, type JoinExitModel, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type JoinExitModel,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 import { largestValid } from './limits';
 import { scalingFactor } from './weighted';
 
@@ -37,7 +46,8 @@ export interface StableParams {
 
 export function parseAmp(spec: PoolSpec): bigint {
   const amp = decimalToUnits(spec.amp ?? '0', 3);
-  if (amp < S.AMP_PRECISION) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);
+  if (amp < S.AMP_PRECISION)
+    throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);
   return amp;
 }
 
@@ -62,15 +72,26 @@ export function poolMath<T>(f: () => T): T {
  * zero), the out balance must stay above zero and every balance within 112 bits; `compute` is the
  * pool's own answer for a valid request, run with its reverts as PoolMathError.
  */
-export function vaultCheckedSwap(balances: readonly bigint[], kind: SwapKind, i: number, j: number, amount: bigint, compute: () => bigint): bigint {
+export function vaultCheckedSwap(
+  balances: readonly bigint[],
+  kind: SwapKind,
+  i: number,
+  j: number,
+  amount: bigint,
+  compute: () => bigint,
+): bigint {
   if (amount < 0n) throw new PoolMathError('negative amount');
   // The Vault refuses zero amounts; searches probing zero get zero.
   if (amount === 0n) return 0n;
-  if (kind === 'givenOut' && amount >= balances[j]!) throw new PoolMathError('amount out not below the pool balance (BAL#001)');
-  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+  if (kind === 'givenOut' && amount >= balances[j]!)
+    throw new PoolMathError('amount out not below the pool balance (BAL#001)');
+  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE)
+    throw new PoolMathError('balance above 2^112 (BAL#526)');
   const result = poolMath(compute);
-  if (kind === 'givenIn' && result > balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+  if (kind === 'givenIn' && result > balances[j]!)
+    throw new PoolMathError('amount out above the pool balance (BAL#001)');
+  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE)
+    throw new PoolMathError('balance above 2^112 (BAL#526)');
   return result;
 }
 
@@ -79,7 +100,16 @@ export function vaultCheckedSwap(balances: readonly bigint[], kind: SwapKind, i:
  * sees (without the BPT for composable pools), `i`/`j` index into it, `sfIn`/`sfOut` are the two
  * tokens' scaling factors and `amount` is raw.
  */
-export function tokenSwap(p: StableParams, up: readonly bigint[], i: number, j: number, sfIn: bigint, sfOut: bigint, kind: SwapKind, amount: bigint): bigint {
+export function tokenSwap(
+  p: StableParams,
+  up: readonly bigint[],
+  i: number,
+  j: number,
+  sfIn: bigint,
+  sfOut: bigint,
+  kind: SwapKind,
+  amount: bigint,
+): bigint {
   const invariant = S.calculateInvariant(p.generation, p.amp, up, true);
   if (kind === 'givenIn') {
     const amountIn = mulDown(amount - mulUp(amount, p.fee), sfIn);
@@ -122,13 +152,17 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     this.poolType = spec.poolType;
     this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
     this.decimals = spec.tokens.map((t) => t.decimals);
-    if (this.tokens.length < 2 || this.tokens.length > 5) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
-    if (this.tokens.includes(this.address)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
-    if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
+    if (this.tokens.length < 2 || this.tokens.length > 5)
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
+    if (this.tokens.includes(this.address))
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
+    if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18))
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
     // Only MetaStable pools apply token rates; the others' scaling factor is the decimals alone.
     const withRates = spec.poolType === 'MetaStable';
     this.scalingFactors = spec.tokens.map((t) => scalingFactor(t.decimals, withRates ? t.priceRate : '1'));
-    if (this.scalingFactors.some((sf) => sf <= 0n)) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
+    if (this.scalingFactors.some((sf) => sf <= 0n))
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
@@ -151,7 +185,18 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
     const b = state.balances;
     const sf = this.scalingFactors;
-    return vaultCheckedSwap(b, kind, i, j, amount, () => tokenSwap(this.params, b.map((x, k) => mulDown(x, sf[k]!)), i, j, sf[i]!, sf[j]!, kind, amount));
+    return vaultCheckedSwap(b, kind, i, j, amount, () =>
+      tokenSwap(
+        this.params,
+        b.map((x, k) => mulDown(x, sf[k]!)),
+        i,
+        j,
+        sf[i]!,
+        sf[j]!,
+        kind,
+        amount,
+      ),
+    );
   }
 
   apply(state: StableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -174,19 +219,28 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     const shape = S.stableShape(Number(this.params.amp) / 1000, up);
     const fee = Number(this.params.fee) / 1e18;
     // Upscaled i per upscaled j along the curve, the fee on the amount in, then human units.
-    return (shape.grad[j]! / shape.grad[i]!) / (1 - fee) * (this.rates[j]! / this.rates[i]!);
+    return (shape.grad[j]! / shape.grad[i]! / (1 - fee)) * (this.rates[j]! / this.rates[i]!);
   }
 
   joinGivenIn(state: StableState, i: number, amountIn: bigint): bigint {
     this.checkIndex(i);
     if (amountIn < 0n) throw new PoolMathError('negative amount');
     const sf = this.scalingFactors;
-    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE)
+      throw new PoolMathError('balance above 2^112 (BAL#526)');
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
     return poolMath(() => {
-      const bptOut = S.bptOutGivenExactTokensIn(generation, amp, up, amounts, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee);
+      const bptOut = S.bptOutGivenExactTokensIn(
+        generation,
+        amp,
+        up,
+        amounts,
+        state.totalSupply,
+        S.calculateInvariant(generation, amp, up, true),
+        fee,
+      );
       this.storeInvariantAfter(up, i, amounts[i]!);
       return bptOut;
     });
@@ -199,7 +253,15 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const { generation, amp, fee } = this.params;
     const out = poolMath(() => {
-      const amountOut = S.tokenOutGivenExactBptIn(amp, up, i, bptIn, state.totalSupply, S.calculateInvariant(generation, amp, up, true), fee);
+      const amountOut = S.tokenOutGivenExactBptIn(
+        amp,
+        up,
+        i,
+        bptIn,
+        state.totalSupply,
+        S.calculateInvariant(generation, amp, up, true),
+        fee,
+      );
       this.storeInvariantAfter(up, i, -amountOut);
       return amountOut;
     });

@@ -1,8 +1,23 @@
 import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
 import { LogExpMathError } from '../math/logExpMath';
-import { bptOutGivenExactTokensIn, MIN_INVARIANT_RATIO, tokenOutGivenExactBptIn, WeightedMathError, type WeightedGeneration } from '../math/weightedMath';
-import { PoolMathError, UnsupportedPoolError, type JoinExitModel, type ModelFactory, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import {
+  bptOutGivenExactTokensIn,
+  MIN_INVARIANT_RATIO,
+  tokenOutGivenExactBptIn,
+  WeightedMathError,
+  type WeightedGeneration,
+} from '../math/weightedMath';
+import {
+  PoolMathError,
+  UnsupportedPoolError,
+  type JoinExitModel,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../poolModel';
 import { largestValid } from './limits';
 
 /**
@@ -66,18 +81,32 @@ function calcInGivenOut(p: WeightedParams, bIn: bigint, bOut: bigint, i: number,
   return mulUp(bIn, sub(power, ONE));
 }
 
-export function weightedOutGivenIn(p: WeightedParams, balances: readonly bigint[], i: number, j: number, amountIn: bigint): bigint {
+export function weightedOutGivenIn(
+  p: WeightedParams,
+  balances: readonly bigint[],
+  i: number,
+  j: number,
+  amountIn: bigint,
+): bigint {
   const sfIn = p.scalingFactors[i]!;
   const sfOut = p.scalingFactors[j]!;
   const bIn = mulDown(balances[i]!, sfIn);
   const bOut = mulDown(balances[j]!, sfOut);
   // BaseMinimalSwapInfoPool takes the fee off the raw amount before scaling; ManagedPool off the
   // upscaled amount.
-  const aIn = p.feeOnUpscaled ? mulDown(mulDown(amountIn, sfIn), complement(p.fee)) : mulDown(amountIn - mulUp(amountIn, p.fee), sfIn);
+  const aIn = p.feeOnUpscaled
+    ? mulDown(mulDown(amountIn, sfIn), complement(p.fee))
+    : mulDown(amountIn - mulUp(amountIn, p.fee), sfIn);
   return divDown(calcOutGivenIn(p, bIn, bOut, i, j, aIn), sfOut);
 }
 
-export function weightedInGivenOut(p: WeightedParams, balances: readonly bigint[], i: number, j: number, amountOut: bigint): bigint {
+export function weightedInGivenOut(
+  p: WeightedParams,
+  balances: readonly bigint[],
+  i: number,
+  j: number,
+  amountOut: bigint,
+): bigint {
   const sfIn = p.scalingFactors[i]!;
   const sfOut = p.scalingFactors[j]!;
   const bIn = mulDown(balances[i]!, sfIn);
@@ -118,9 +147,11 @@ export class WeightedModel implements PoolModel<WeightedState> {
     this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
     this.decimals = spec.tokens.map((t) => t.decimals);
     this.bptIndex = this.tokens.indexOf(this.address);
-    if (this.bptIndex >= 0 && spec.poolType !== 'Managed') throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
+    if (this.bptIndex >= 0 && spec.poolType !== 'Managed')
+      throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
     const weights = spec.tokens.map((t, k) => (k === this.bptIndex ? 0n : decimalToUnits(t.weight ?? '0', 18)));
-    if (weights.some((w, k) => w <= 0n && k !== this.bptIndex)) throw new UnsupportedPoolError(`weighted pool ${spec.id} has a token without a weight`);
+    if (weights.some((w, k) => w <= 0n && k !== this.bptIndex))
+      throw new UnsupportedPoolError(`weighted pool ${spec.id} has a token without a weight`);
     const version = spec.poolTypeVersion ?? 1;
     this.params = {
       weights,
@@ -145,14 +176,25 @@ export class WeightedModel implements PoolModel<WeightedState> {
   }
 
   canSwap(i: number, j: number): boolean {
-    return this.swapEnabled && i !== j && i >= 0 && j >= 0 && i < this.tokens.length && j < this.tokens.length && i !== this.bptIndex && j !== this.bptIndex;
+    return (
+      this.swapEnabled &&
+      i !== j &&
+      i >= 0 &&
+      j >= 0 &&
+      i < this.tokens.length &&
+      j < this.tokens.length &&
+      i !== this.bptIndex &&
+      j !== this.bptIndex
+    );
   }
 
   swap(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (!this.swapEnabled) throw new PoolMathError('swaps are disabled (BAL#327)');
     if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
     try {
-      return kind === 'givenIn' ? weightedOutGivenIn(this.params, state.balances, i, j, amount) : weightedInGivenOut(this.params, state.balances, i, j, amount);
+      return kind === 'givenIn'
+        ? weightedOutGivenIn(this.params, state.balances, i, j, amount)
+        : weightedInGivenOut(this.params, state.balances, i, j, amount);
     } catch (e) {
       if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
       throw e;
@@ -183,11 +225,11 @@ export class WeightedModel implements PoolModel<WeightedState> {
 
   spotPrice(state: WeightedState, i: number, j: number): number {
     if (!this.canSwap(i, j)) return Infinity;
-    const bi = Number(state.balances[i]!) / 10 ** this.decimals[i]! * this.rate(i);
-    const bj = Number(state.balances[j]!) / 10 ** this.decimals[j]! * this.rate(j);
+    const bi = (Number(state.balances[i]!) / 10 ** this.decimals[i]!) * this.rate(i);
+    const bj = (Number(state.balances[j]!) / 10 ** this.decimals[j]!) * this.rate(j);
     if (bi <= 0 || bj <= 0) return Infinity;
     // (Bi / wi) / (Bj / wj) / (1 - fee), rates turning raw tokens into the pool's units.
-    return ((bi / this.w[i]!) / (bj / this.w[j]!)) / (1 - this.feeFloat) * (this.rate(j) / this.rate(i));
+    return (bi / this.w[i]! / (bj / this.w[j]!) / (1 - this.feeFloat)) * (this.rate(j) / this.rate(i));
   }
 
   private rate(k: number): number {
@@ -219,7 +261,8 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   }
 
   joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
-    if (this.poolType === 'LiquidityBootstrapping') throw new PoolMathError('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
+    if (this.poolType === 'LiquidityBootstrapping')
+      throw new PoolMathError('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
     if (!this.swapEnabled) throw new PoolMathError('single-token joins are disabled with swaps (BAL#330)');
     this.checkIndex(i);
     if (amountIn < 0n) throw new PoolMathError('negative amount');
@@ -227,7 +270,16 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     const sf = this.params.scalingFactors;
     const balances = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
-    return this.math(() => bptOutGivenExactTokensIn(this.generation, balances, this.params.weights, amounts, state.totalSupply, this.params.fee));
+    return this.math(() =>
+      bptOutGivenExactTokensIn(
+        this.generation,
+        balances,
+        this.params.weights,
+        amounts,
+        state.totalSupply,
+        this.params.fee,
+      ),
+    );
   }
 
   exitGivenIn(state: WeightedState, i: number, bptIn: bigint): bigint {
@@ -236,7 +288,14 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     if (bptIn < 0n) throw new PoolMathError('negative amount');
     const sf = this.params.scalingFactors[i]!;
     const out = this.math(() =>
-      tokenOutGivenExactBptIn(this.generation, mulDown(state.balances[i]!, sf), this.params.weights[i]!, bptIn, state.totalSupply, this.params.fee),
+      tokenOutGivenExactBptIn(
+        this.generation,
+        mulDown(state.balances[i]!, sf),
+        this.params.weights[i]!,
+        bptIn,
+        state.totalSupply,
+        this.params.fee,
+      ),
     );
     return divDown(out, sf);
   }
@@ -266,14 +325,16 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   }
 
   private checkIndex(i: number): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.tokens.length) throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
+    if (!Number.isInteger(i) || i < 0 || i >= this.tokens.length)
+      throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
   }
 
   private math(f: () => bigint): bigint {
     try {
       return f();
     } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError || e instanceof WeightedMathError) throw new PoolMathError(e.message);
+      if (e instanceof MathError || e instanceof LogExpMathError || e instanceof WeightedMathError)
+        throw new PoolMathError(e.message);
       throw e;
     }
   }
@@ -312,7 +373,8 @@ const SUPPORTED = new Set(['Weighted', 'LiquidityBootstrapping', 'Investment', '
 export const createWeightedModel: ModelFactory = (spec) => {
   if (!SUPPORTED.has(spec.poolType)) throw new UnsupportedPoolError(`${spec.poolType} is not a weighted pool`);
   if (spec.poolType === 'Managed') {
-    if ((spec.poolTypeVersion ?? 1) > 2) throw new UnsupportedPoolError(`Managed v${spec.poolTypeVersion} is not carried`);
+    if ((spec.poolTypeVersion ?? 1) > 2)
+      throw new UnsupportedPoolError(`Managed v${spec.poolTypeVersion} is not carried`);
     return new WeightedModel(spec);
   }
   return new WeightedJoinExitModel(spec, generationOf(spec));

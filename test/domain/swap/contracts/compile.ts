@@ -46,7 +46,8 @@ export function compileLinearTestTokens(): Record<LinearTestContract, TestArtifa
     contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(`test contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(`test contracts do not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
   const pick = (name: LinearTestContract): TestArtifact => {
     const c = output.contracts?.[SOURCE]?.[name];
     if (!c) throw new Error(`solc produced no ${name}`);
