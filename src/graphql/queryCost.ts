@@ -1,9 +1,15 @@
 import {
   getNamedType,
   getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
   isListType,
   isObjectType,
   Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  type GraphQLField,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -18,7 +24,8 @@ import { DEFAULT_FIRST, MAX_FIRST } from './poolsArgs';
  * The estimated number of values a query returns: every field counts once per object it is read
  * on, and a list multiplies what is under it by its expected length (`first` for pages of pools,
  * the largest possible token count for a pool's tokens). Aliases each count, so asking for the
- * same big page ten times under ten names costs ten times as much.
+ * same big page ten times under ten names costs ten times as much. Introspection counts by the
+ * same rules, a list of the schema's types or fields as long as the longest such list in the schema.
  */
 
 /** Balancer V2 pools hold at most 8 tokens. */
@@ -38,6 +45,41 @@ interface Walk {
   readonly variables: Readonly<Record<string, unknown>>;
   readonly variableDefaults: ReadonlyMap<string, unknown>;
   readonly visiting: Set<string>;
+  /** A fragment's cost by where it is spread (type, page size): each is walked once. */
+  readonly fragmentCosts: Map<string, number>;
+  readonly listSizes: Readonly<Record<string, number>>;
+}
+
+const introspectionListSizes = new WeakMap<GraphQLSchema, Readonly<Record<string, number>>>();
+
+/** The longest of each introspection list this schema can answer. */
+function introspectionLists(schema: GraphQLSchema): Readonly<Record<string, number>> {
+  let sizes = introspectionListSizes.get(schema);
+  if (sizes) return sizes;
+  const types = Object.values(schema.getTypeMap());
+  const longest = (lengths: number[]): number => Math.max(1, ...lengths);
+  const fieldLists = types.flatMap((t) =>
+    isObjectType(t) || isInterfaceType(t) ? [Object.values(t.getFields())] : [],
+  );
+  const args = [
+    ...fieldLists.flatMap((fields) => fields.map((f) => f.args.length)),
+    ...schema.getDirectives().map((d) => d.args.length),
+  ];
+  sizes = {
+    '__Schema.types': types.length,
+    '__Schema.directives': schema.getDirectives().length,
+    '__Type.fields': longest(fieldLists.map((f) => f.length)),
+    '__Type.interfaces': longest(
+      types.map((t) => (isObjectType(t) || isInterfaceType(t) ? t.getInterfaces().length : 0)),
+    ),
+    '__Type.possibleTypes': longest(types.map((t) => (isInterfaceType(t) ? schema.getPossibleTypes(t).length : 0))),
+    '__Type.enumValues': longest(types.map((t) => (isEnumType(t) ? t.getValues().length : 0))),
+    '__Type.inputFields': longest(types.map((t) => (isInputObjectType(t) ? Object.keys(t.getFields()).length : 0))),
+    '__Field.args': longest(args),
+    '__Directive.args': longest(args),
+  };
+  introspectionListSizes.set(schema, sizes);
+  return sizes;
 }
 
 export function estimateQueryCost(
@@ -64,6 +106,8 @@ export function estimateQueryCost(
     variables: variables ?? {},
     variableDefaults,
     visiting: new Set(),
+    fragmentCosts: new Map(),
+    listSizes: { ...LIST_SIZES, ...introspectionLists(schema) },
   });
 }
 
@@ -82,16 +126,24 @@ function selectionCost(
       cost += selectionCost(s.selectionSet, conditionType(s.typeCondition?.name.value, type, walk), pageSize, walk);
     } else {
       const name = s.name.value;
+      const key = `${name} ${type.name} ${pageSize}`;
+      const known = walk.fragmentCosts.get(key);
+      if (known !== undefined) {
+        cost += known;
+        continue;
+      }
       const fragment = walk.fragments.get(name);
       if (!fragment || walk.visiting.has(name)) continue;
       walk.visiting.add(name);
-      cost += selectionCost(
+      const fragmentCost = selectionCost(
         fragment.selectionSet,
         conditionType(fragment.typeCondition.name.value, type, walk),
         pageSize,
         walk,
       );
       walk.visiting.delete(name);
+      walk.fragmentCosts.set(key, fragmentCost);
+      cost += fragmentCost;
     }
   }
   return cost;
@@ -102,10 +154,20 @@ function conditionType(name: string | undefined, fallback: GraphQLObjectType, wa
   return t && isObjectType(t) ? t : fallback;
 }
 
+/** The schema's own meta fields are asked on the root (`__schema`, `__type`); `__typename` anywhere. */
+function fieldDefinition(
+  name: string,
+  parent: GraphQLObjectType,
+  walk: Walk,
+): GraphQLField<unknown, unknown> | undefined {
+  if (name === '__schema' && parent === walk.schema.getQueryType()) return SchemaMetaFieldDef;
+  if (name === '__type' && parent === walk.schema.getQueryType()) return TypeMetaFieldDef;
+  return parent.getFields()[name];
+}
+
 function fieldCost(node: FieldNode, parent: GraphQLObjectType, pageSize: number, walk: Walk): number {
-  // Introspection is bounded by graphql's own introspection-depth rule.
-  if (node.name.value.startsWith('__')) return 0;
-  const def = parent.getFields()[node.name.value];
+  if (node.name.value === '__typename') return 1;
+  const def = fieldDefinition(node.name.value, parent, walk);
   if (!def) return 0;
   const named = getNamedType(def.type);
   if (!isObjectType(named)) return 1;
@@ -114,7 +176,7 @@ function fieldCost(node: FieldNode, parent: GraphQLObjectType, pageSize: number,
   const multiplier = isListType(getNullableType(def.type))
     ? key === 'PoolConnection.pools'
       ? pageSize
-      : (LIST_SIZES[key] ?? 1)
+      : (walk.listSizes[key] ?? 1)
     : 1;
   return 1 + multiplier * selectionCost(node.selectionSet, named, childPageSize, walk);
 }

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { AppContext } from '../appContext';
 import type { Logger } from '../log/logger';
 import { maxDepthRule } from './depthLimit';
+import { DEFAULT_DOCUMENT_LIMITS, documentShapeErrors, tooLongQuery, type DocumentLimits } from './documentShape';
 import { tooDeeplyNested } from './queryNesting';
 import { estimateQueryCost } from './queryCost';
 import { createRequestContext, type GraphqlContext } from './requestContext';
@@ -16,6 +17,8 @@ export interface GraphqlLimits {
   readonly maxDepth: number;
   /** Most values one request may return, as estimated by queryCost.ts. */
   readonly maxCost: number;
+  /** Size of the query text and of the document once its fragments are spread (documentShape.ts). */
+  readonly document: DocumentLimits;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface GraphqlLimits {
  * costs about 570,000 and fits; asking for it twice under aliases, or nesting pools another level
  * deeper at that page size, does not.
  */
-export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 1_000_000 };
+export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 1_000_000, document: DEFAULT_DOCUMENT_LIMITS };
 
 function useDepthLimit(maxDepth: number): Plugin {
   return {
@@ -33,9 +36,18 @@ function useDepthLimit(maxDepth: number): Plugin {
   };
 }
 
-/** Before parsing: the parser itself would overflow its stack on thousands of nested brackets. */
-function useNestingLimit(): Plugin {
+/**
+ * Before parsing: the parser itself would overflow its stack on thousands of nested brackets, and
+ * its time grows with the text. Before validating: every rule (graphql's own, depth, cost) walks
+ * the document with its fragments spread, so a document whose spread size is over the limit is
+ * refused first, by a count that takes time linear in the document.
+ */
+function useDocumentLimits(limits: DocumentLimits): Plugin {
   return {
+    onValidate({ params, setResult }) {
+      const errors = documentShapeErrors(params.documentAST, limits);
+      if (errors.length > 0) setResult(errors);
+    },
     onParse({ params }) {
       const source: unknown = params.source;
       const text =
@@ -44,7 +56,7 @@ function useNestingLimit(): Plugin {
           : typeof (source as { body?: unknown })?.body === 'string'
             ? (source as { body: string }).body
             : '';
-      const error = tooDeeplyNested(text);
+      const error = tooLongQuery(text, limits) ?? tooDeeplyNested(text);
       if (error) throw error;
     },
   };
@@ -100,6 +112,6 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
     maskedErrors: { isDev: false },
     logging: yogaLogger(app.logger),
     context: () => createRequestContext(app),
-    plugins: [useNestingLimit(), useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
+    plugins: [useDocumentLimits(limits.document), useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
   });
 }
