@@ -1,6 +1,7 @@
 import type { ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
+import type { ContractLookup } from './knownContracts';
 import { LimitError } from './limits';
 import { encodeOrder } from './orderEncoding';
 import { encodeRelayerOrder, type RoutePool } from './relayer/encodeRelayerOrder';
@@ -22,43 +23,28 @@ export interface OrderContext {
 }
 
 /**
- * Contracts that must never be the sender or receiver: a receiver there leaves the tokens where any
- * caller of the relayer (or nobody) can take them, and the relayer as sender means "the relayer's
- * own funds" to its library.
+ * Neither party may be a contract the service knows is not a wallet (knownContracts.ts): a
+ * receiver there leaves the tokens where nobody (or any caller of the relayer) can take them, and
+ * such a sender cannot sign; the relayer as sender even means "the relayer's own funds" to its
+ * library. The order's own tokens are refused even when the read model does not list them.
  */
-export function checkParties(body: OrderBody, chain: ChainInfo, relayer: string | null): void {
-  const forbidden: [string, string][] = [
-    [chain.vault, 'the Vault'],
-    ...(relayer ? [[relayer, 'the batch relayer'] as [string, string]] : []),
-  ];
-  // Token contracts keep what is sent to them (stETH refuses it, so the order would revert).
-  const tokens: [string, string][] = [
+export function checkParties(body: OrderBody, chain: ChainInfo, known: ContractLookup): void {
+  const ownTokens = new Map<string, string>([
     [body.sellToken, "the sell token's contract"],
     [body.buyToken, "the buy token's contract"],
-    ...(chain.lido
-      ? ([
-          [chain.lido.stETH, 'the stETH contract'],
-          [chain.lido.wstETH, 'the wstETH contract'],
-        ] as [string, string][])
-      : []),
-  ];
-  const hitToken = tokens.find(([address]) => address.toLowerCase() === body.receiver.toLowerCase());
-  if (hitToken)
+  ]);
+  const receiverIs = known(body.receiver) ?? ownTokens.get(body.receiver);
+  const senderIs = known(body.sender) ?? ownTokens.get(body.sender);
+  if (senderIs)
     throw new HttpError(
       400,
-      `receiver: ${body.receiver} is ${hitToken[1]}; tokens sent there are lost or refused; send the wallet that gets the tokens`,
+      `sender: ${body.sender} is ${senderIs} on chain ${chain.id}, which cannot sign the order; send the wallet that signs and pays`,
     );
-  for (const [field, value] of [
-    ['sender', body.sender],
-    ['receiver', body.receiver],
-  ] as const) {
-    const hit = forbidden.find(([address]) => address === value.toLowerCase());
-    if (hit)
-      throw new HttpError(
-        400,
-        `${field}: ${value} is ${hit[1]} of chain ${chain.id}; send the wallet that signs (sender) and the wallet that gets the tokens (receiver)`,
-      );
-  }
+  if (receiverIs)
+    throw new HttpError(
+      400,
+      `receiver: ${body.receiver} is ${receiverIs} on chain ${chain.id}, not a wallet; tokens sent there are lost or refused; send the wallet that gets the tokens`,
+    );
 }
 
 function routePool(snap: ChainSnapshot, poolId: string): RoutePool | undefined {

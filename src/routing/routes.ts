@@ -7,6 +7,7 @@ import { loadedSnapshot } from '../http/snapshot';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
+import { knownContracts } from './knownContracts';
 import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
@@ -84,7 +85,7 @@ export function routingRouter(
         `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
       );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
-    checkParties(body, chain, relayer);
+    checkParties(body, chain, knownContracts(chain, snap, relayer));
     const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
       throw new HttpError(

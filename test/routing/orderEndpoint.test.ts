@@ -207,6 +207,38 @@ describeWithSnapshot('POST /order/:chainId', () => {
     expect(String(res.body.error)).toMatch(new RegExp(`^${field}: `));
   });
 
+  test('refuses a token, a pool or another known contract as receiver or sender, naming what it is', async () => {
+    const usdcForEth = {
+      sellToken: MAINNET.USDC,
+      buyToken: ETH,
+      orderKind: 'sell',
+      amount: (1000n * 10n ** 6n).toString(),
+      gasPrice: '0',
+      sender: SENDER,
+    };
+    // Paid to WETH, the ETH would end up as WETH credited to the Vault, owned by nobody.
+    const weth = await order({ ...usdcForEth, receiver: MAINNET.WETH });
+    expect(weth.status).toBe(400);
+    expect(weth.body.error).toMatch(
+      /^receiver: 0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2 is the wrapped native token contract on chain 1, not a wallet; .*send the wallet that gets the tokens/,
+    );
+    const dai = await order({ ...SELL, receiver: MAINNET.DAI });
+    expect(dai.status).toBe(400);
+    expect(dai.body.error).toMatch(/^receiver: 0x6b17\w+ is a token contract on chain 1, not a wallet/);
+    const pool = loadSnapshotPools()[0] as { id: string; address: string };
+    const bpt = await order({ ...SELL, receiver: pool.address });
+    expect(bpt.status).toBe(400);
+    expect(bpt.body.error).toMatch(new RegExp(`^receiver: \\w+ is the pool token \\(BPT\\) of pool ${pool.id}`, 'i'));
+    const sender = await order({ ...SELL, sender: MAINNET.DAI, receiver: RECEIVER });
+    expect(sender.status).toBe(400);
+    expect(sender.body.error).toMatch(/^sender: 0x6b17\w+ is a token contract on chain 1, which cannot sign the order/);
+    const relayerSender = await order({ ...SELL, sender: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f' });
+    expect(relayerSender.body.error).toMatch(/^sender: .* is the batch relayer/);
+    // Any other address, a smart-contract wallet included, stays a valid receiver.
+    const wallet = await order({ ...usdcForEth, receiver: RECEIVER });
+    expect(wallet.status).toBe(200);
+  });
+
   test('unknown chain -> 404', async () => {
     expect((await post(`${server.url}/order/10`, SELL)).status).toBe(404);
   });

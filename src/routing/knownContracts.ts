@@ -1,0 +1,50 @@
+import type { ChainInfo } from '../config/chains';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
+
+/**
+ * Contracts of a chain the service knows are not wallets: the Vault, the batch relayer, wrapped
+ * native, Lido's stETH and wstETH, every token of its read model and every pool's BPT. None can
+ * sign a transaction (so none is a sender), and tokens sent to one stay there: a swap paying WETH
+ * ends up as WETH credited to the Vault, owned by nobody. A smart-contract wallet is none of
+ * these, so it stays a valid party.
+ */
+export type ContractLookup = (address: string) => string | undefined;
+
+const bySnapshot = new WeakMap<ChainSnapshot, Map<string, string>>();
+
+/** The snapshot's tokens and BPTs, built once per snapshot (snapshots never change). */
+function snapshotContracts(snap: ChainSnapshot): Map<string, string> {
+  let known = bySnapshot.get(snap);
+  if (known) return known;
+  known = new Map();
+  const symbols = new Map<string, string | null>();
+  const addToken = (address: string, symbol: string | null) => {
+    if (!symbols.get(address)) symbols.set(address, symbol);
+  };
+  for (const t of snap.tokens) addToken(t.address, t.symbol);
+  for (const pool of snap.pools) for (const t of pool.tokens) addToken(t.address, t.symbol);
+  for (const [address, symbol] of symbols)
+    known.set(address, symbol ? `the ${symbol} token contract` : 'a token contract');
+  // A pool's BPT is a token too; naming the pool says more.
+  for (const pool of snap.pools) known.set(pool.address, `the pool token (BPT) of pool ${pool.id}`);
+  bySnapshot.set(snap, known);
+  return known;
+}
+
+export function knownContracts(chain: ChainInfo, snap: ChainSnapshot, relayer: string | null): ContractLookup {
+  const fixed = new Map<string, string>([
+    [chain.vault, 'the Vault'],
+    [chain.batchRelayer, 'the batch relayer'],
+    [chain.wrappedNative, 'the wrapped native token contract'],
+  ]);
+  if (relayer) fixed.set(relayer.toLowerCase(), 'the batch relayer');
+  if (chain.lido) {
+    fixed.set(chain.lido.stETH, 'the stETH contract');
+    fixed.set(chain.lido.wstETH, 'the wstETH contract');
+  }
+  const tokens = snapshotContracts(snap);
+  return (address) => {
+    const a = address.toLowerCase();
+    return fixed.get(a) ?? tokens.get(a);
+  };
+}
