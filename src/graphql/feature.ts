@@ -6,6 +6,7 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { GraphiqlPage, wantsGraphiql } from './graphiqlPage';
 import { DEFAULT_SORT_FIELD } from './poolFields';
 import { poolIndexFor } from './poolIndex';
+import { checkGraphqlParams } from './requestParams';
 import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits } from './yogaServer';
 
 /** The fields the old front end filtered on (tokens, pool types, dust, excluded ids). */
@@ -53,6 +54,7 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
         `POST ${GRAPHQL_PATH} takes a JSON body {"query": "...", "variables": {...}} with Content-Type: application/json`,
       );
     }
+    checkGraphqlParams(req);
     // express.json() has already read the stream; hand Yoga the text it would have read.
     if (req.body !== undefined) req.body = JSON.stringify(req.body);
     return yoga(req, res);

@@ -56,7 +56,7 @@ function useDocumentLimits(limits: DocumentLimits): Plugin {
           : typeof (source as { body?: unknown })?.body === 'string'
             ? (source as { body: string }).body
             : '';
-      const error = tooLongQuery(text, limits) ?? tooDeeplyNested(text);
+      const error = tooDeeplyNested(text) ?? tooLongQuery(text, limits);
       if (error) throw error;
     },
   };

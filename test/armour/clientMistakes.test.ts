@@ -68,6 +68,50 @@ const PROBES: readonly Probe[] = [
     400,
     /nested more than \d+ levels/,
   ],
+  [
+    'malformed JSON in the variables of a GraphQL GET',
+    '/graphql?query=%7B__typename%7D&variables=%7Bbad',
+    {},
+    400,
+    /variables.*not valid JSON.*URL-encode/,
+  ],
+  [
+    'malformed JSON in the extensions of a GraphQL GET',
+    '/graphql?query=%7B__typename%7D&extensions=%5B',
+    {},
+    400,
+    /extensions.*not valid JSON/,
+  ],
+  ['a GraphQL GET without a query', '/graphql?variables=%7B%7D', {}, 400, /^query: missing/],
+  [
+    'GraphQL variables that are a list',
+    '/graphql?query=%7B__typename%7D&variables=%5B1%5D',
+    {},
+    400,
+    /^variables: expected a JSON object/,
+  ],
+  [
+    'GraphQL variables that are a string in a POST',
+    '/graphql',
+    graphqlPost(JSON.stringify({ query: '{ __typename }', variables: 'x' })),
+    400,
+    /^variables: expected a JSON object/,
+  ],
+  [
+    'a GraphQL POST body that is a list',
+    '/graphql',
+    graphqlPost(JSON.stringify([{ query: '{ __typename }' }])),
+    400,
+    /one JSON object.*batches are not supported/,
+  ],
+  [
+    'a GraphQL query that is not a string',
+    '/graphql',
+    graphqlPost(JSON.stringify({ query: 5 })),
+    400,
+    /^query: expected the query text/,
+  ],
+  ['a GraphQL mutation over GET', '/graphql?query=mutation%7Bx%7D', {}, 405, /mutation operation from a POST/],
 ];
 
 describe('client mistakes', () => {
