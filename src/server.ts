@@ -6,7 +6,7 @@ import type { Config } from './config/env';
 import { FEATURES } from './features';
 import type { Feature, FeatureFactory } from './http/feature';
 import { createApp, AppOptions } from './http/app';
-import { answerClientError } from './http/clientError';
+import { answerClientError, answerExpectation } from './http/clientError';
 import type { ServerErrorReporter } from './http/errors';
 import { releaseAllHeldLeases } from './jobs/exclusive';
 import { BACKGROUND_STOP_MS, drainable, within } from './lifecycle/drainHttpServer';
@@ -67,11 +67,14 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
       requestTimeout: requestTimeoutMs,
       headersTimeout: headersTimeoutMs,
       connectionsCheckingInterval: Math.max(50, Math.min(5_000, Math.floor(headersTimeoutMs / 4))),
+      // Node's check answers a bare 400; the app's requireHostHeader answers it as JSON.
+      requireHostHeader: false,
     },
     app,
   );
   // Parser refusals (431, 400, 408) answered as JSON like every other error.
   server.on('clientError', answerClientError(ctx.logger));
+  server.on('checkExpectation', answerExpectation(ctx.logger));
   const drain = drainable(server);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;

@@ -2,6 +2,7 @@ import compression from 'compression';
 import express, { Express, Router } from 'express';
 import type { AppContext } from '../appContext';
 import { refuseDeclaredOversizedBody, requireJsonBody } from './bodyChecks';
+import { requireHostHeader } from './clientError';
 import { cors } from './cors';
 import { ClientError, errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './jsonDepth';
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
 
   app.use(requestLog(ctx.logger));
   app.use(cors);
+  app.use(requireHostHeader);
   // Before anything that could wait: a declared body over the limit is answered at once.
   app.use(refuseDeclaredOversizedBody(JSON_BODY_LIMIT_BYTES));
   app.use(healthRouter(ctx));

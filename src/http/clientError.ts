@@ -1,7 +1,8 @@
-import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log/logger';
-import { errorBody } from './errors';
+import { errorBody, HttpError } from './errors';
 
 /**
  * `server.on('clientError', answerClientError(logger))`: what Node's HTTP parser refuses before a
@@ -48,3 +49,40 @@ function describe(err: Error & { code?: string }): [number, string] {
       return [400, `malformed HTTP request (${err.code ?? err.message}); send a valid HTTP/1.1 request`];
   }
 }
+
+/**
+ * `server.on('checkExpectation', answerExpectation(logger))`: an `Expect` header other than
+ * `100-continue` is refused with 417 as HTTP asks, but as JSON naming the header (Node's own
+ * answer is a bare status line).
+ */
+export function answerExpectation(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const expect = String(req.headers.expect ?? '').slice(0, 100);
+    logger.warn({ expect, status: 417 }, 'client error before the app');
+    const body = JSON.stringify(
+      errorBody(
+        417,
+        `Expect: ${expect} is not supported (only Expect: 100-continue is); send the request without that header`,
+      ),
+    );
+    res.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Access-Control-Allow-Origin': '*',
+      Connection: 'close',
+    });
+    res.end(body);
+  };
+}
+
+/**
+ * HTTP/1.1 requires a Host header. The server is created with Node's own check off
+ * (`requireHostHeader: false`), which answered a bare 400 with an empty body, and this one
+ * answers it as JSON.
+ */
+export const requireHostHeader: RequestHandler = (req, _res, next) => {
+  if (req.httpVersion !== '1.1' || req.headers.host) return next();
+  throw new HttpError(400, 'missing Host header; HTTP/1.1 requests must send one (Host: <the name of this service>)', {
+    Connection: 'close',
+  });
+};

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { JobAlreadyRunning } from '../jobs/exclusive';
 import { UpstreamError } from '../sources/upstream';
+import { NOT_A_FAULT } from './requestLog';
 
 /**
  * Every error leaves the service as `{ "error": "<what went wrong and what to fix>", "code": <status> }`.
@@ -13,6 +14,17 @@ export class HttpError extends Error {
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
+  }
+}
+
+/**
+ * 503 for an endpoint this deployment has not configured (the internal job endpoints without
+ * their service accounts): the setup's state, not a fault, so it is logged as a warning and not
+ * sent to the error tracker. Anyone can ask for such an endpoint; each ask must not page anybody.
+ */
+export class NotConfigured extends HttpError {
+  constructor(message: string) {
+    super(503, message);
   }
 }
 
@@ -70,7 +82,10 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
       status = err.status;
       message = clientMistakeMessage(err, req.headers['content-encoding']);
     }
-    if (status >= 500 && !(err instanceof JobAlreadyRunning)) {
+    if (err instanceof NotConfigured) {
+      res.locals[NOT_A_FAULT] = true;
+      req.log?.warn({ status, reason: err.message }, 'endpoint not configured');
+    } else if (status >= 500 && !(err instanceof JobAlreadyRunning)) {
       req.log?.error(
         { err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status },
         'request failed',

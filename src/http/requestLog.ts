@@ -9,6 +9,9 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** `res.locals` key the error handler sets on a 5xx that is the setup's state, not a fault. */
+export const NOT_A_FAULT = 'notAFault';
+
 /**
  * Request id (from Cloud Run's trace header or `X-Request-Id`, else new), a child logger carrying
  * it, and one access line per request with its latency.
@@ -32,7 +35,8 @@ export function requestLog(logger: Logger): RequestHandler {
         status: res.statusCode,
         latencyMs: Math.round(latencyMs * 100) / 100,
       };
-      if (res.statusCode >= 500) req.log.error(line, 'request');
+      // A 5xx the error handler marked as not our fault (an endpoint left unconfigured) is a warning.
+      if (res.statusCode >= 500 && res.locals[NOT_A_FAULT] !== true) req.log.error(line, 'request');
       else if (res.statusCode >= 400) req.log.warn(line, 'request');
       else req.log.info(line, 'request');
     });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError } from '../http/errors';
+import { HttpError, NotConfigured } from '../http/errors';
 import { IdTokenCheckUnavailable, IdTokenRejected, IdTokenVerifier } from './idTokenVerifier';
 
 /** Who may call the internal job endpoints: tokens for `audience` on behalf of one of `accounts`. */
@@ -17,7 +17,7 @@ const CHALLENGE = { 'WWW-Authenticate': 'Bearer' };
  */
 export function requireGoogleCaller(verifier: IdTokenVerifier, policy: CallerPolicy | string): RequestHandler {
   return async (req, _res, next) => {
-    if (typeof policy === 'string') throw new HttpError(503, policy);
+    if (typeof policy === 'string') throw new NotConfigured(policy);
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) {

@@ -1,7 +1,7 @@
 import { RequestHandler, Router } from 'express';
 import type { AppContext } from '../appContext';
 import { resolveChainParam } from '../http/chainParam';
-import { HttpError } from '../http/errors';
+import { HttpError, NotConfigured } from '../http/errors';
 import { halfMinutePriceTask, PriceTaskSettings } from './priceTask';
 import type { TaskQueue } from './taskQueue';
 
@@ -68,7 +68,7 @@ export function internalJobsRouter(
   });
 
   r.post('/internal/jobs/price-tick', async (req, res) => {
-    if (typeof priceTick === 'string') throw new HttpError(503, priceTick);
+    if (typeof priceTick === 'string') throw new NotConfigured(priceTick);
     // The half-minute task is timed from the tick's arrival, not from when the update finishes,
     // and is enqueued even if this update fails so the cadence survives one bad run.
     const task = halfMinutePriceTask(ctx.now(), priceTick.settings);

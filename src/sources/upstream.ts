@@ -68,6 +68,37 @@ function retryAfterMs(h: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/**
+ * How a request failed before any answer, by the error's code only: the system's own message
+ * names the upstream's address ("connect ECONNREFUSED 10.0.0.7:8109"), which reaches clients in
+ * 502 bodies and must not. The configuration says which address that is.
+ */
+function unreachable(err: Error): string {
+  const cause = err.cause as (Error & { code?: unknown }) | undefined;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'unreachable: the connection was refused (ECONNREFUSED)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `unreachable: its host name did not resolve (${code})`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return `unreachable: the connection closed before an answer (${code})`;
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `unreachable: the connection timed out (${code})`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `unreachable: no route to its network (${code})`;
+    case undefined:
+      return 'unreachable (network error)';
+    default:
+      return /CERT|SSL|TLS/.test(code) ? `unreachable: TLS failed (${code})` : `unreachable (${code})`;
+  }
+}
+
 async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse<T>> {
   let res: Response;
   try {
@@ -83,10 +114,7 @@ async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse
     });
   } catch (e) {
     const err = e as Error;
-    const what =
-      err.name === 'TimeoutError'
-        ? `no answer within ${req.timeoutMs} ms`
-        : `unreachable (${(err.cause as Error | undefined)?.message ?? err.message})`;
+    const what = err.name === 'TimeoutError' ? `no answer within ${req.timeoutMs} ms` : unreachable(err);
     throw new Retryable(upstream, what, undefined, undefined);
   }
   const text = await res.text().catch(() => '');

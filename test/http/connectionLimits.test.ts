@@ -155,6 +155,33 @@ describe('connection limits', () => {
     expect(answer.closed).toBe(true);
   });
 
+  it('answers a request without a Host header with 400 JSON naming the header', async () => {
+    const answer = await rawExchange(server.url, 'GET /pools/1 HTTP/1.1\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: expect.stringMatching(/^missing Host header; HTTP\/1.1 requests must send one/),
+      code: 400,
+    });
+    expect(answer.closed).toBe(true);
+    // HTTP/1.0 has no Host requirement.
+    const old = await rawExchange(server.url, 'GET /healthz HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+  });
+
+  it('answers an Expect header other than 100-continue with 417 JSON naming it', async () => {
+    const answer = await rawExchange(
+      server.url,
+      'GET /pools/1 HTTP/1.1\r\nHost: localhost\r\nExpect: 999-nope\r\n\r\n',
+    );
+    expect(answer.status).toBe(417);
+    expect(answer.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: 'Expect: 999-nope is not supported (only Expect: 100-continue is); send the request without that header',
+      code: 417,
+    });
+  });
+
   it('still serves the next client', async () => {
     const res = await fetch(`${server.url}/pools/1`);
     expect(res.status).toBe(200);

@@ -234,17 +234,29 @@ describe('price-tick', () => {
 });
 
 describe('without configuration', () => {
-  it('answers 503 naming the variables to set', async () => {
+  it('answers 503 naming the variables to set, logged as a warning, not an ERROR', async () => {
+    let logText = '';
+    const logger = createLogger({
+      debug: false,
+      destination: new Writable({ write: (chunk: Buffer, _e, cb) => ((logText += chunk.toString()), cb()) }),
+    });
     const bare = await startTestServer(
       { NETWORKS: '1' },
-      { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })] },
+      { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })], logger },
     );
     try {
-      const res = await request(bare.url)
-        .post('/internal/jobs/update-prices')
-        .set('Authorization', `Bearer ${schedulerToken()}`);
-      expect(res.status).toBe(503);
-      expect(res.body.error).toMatch(/SERVICE_URL/);
+      for (const path of ['/internal/jobs/update-prices', '/internal/jobs/price-tick']) {
+        const res = await request(bare.url).post(path).set('Authorization', `Bearer ${schedulerToken()}`);
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ error: expect.stringMatching(/SERVICE_URL/), code: 503 });
+      }
+      const levels = logText
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { severity: string; message: string })
+        .map((l) => [l.severity, l.message]);
+      expect(levels).toContainEqual(['WARNING', 'endpoint not configured']);
+      expect(levels.filter(([severity]) => severity === 'ERROR' || severity === 'CRITICAL')).toEqual([]);
     } finally {
       await bare.close();
     }
@@ -293,12 +305,13 @@ describe('unknown job paths and other methods', () => {
           });
           if (status === 405) expect(res.headers.allow).toBe('POST');
         }
-        const levels = logText
+        // pino writes the level as Cloud Logging's severity (log/logger.ts).
+        const severities = logText
           .trim()
           .split('\n')
-          .map((l) => (JSON.parse(l) as { level: number }).level);
-        expect(levels.length).toBeGreaterThan(0);
-        expect(levels.filter((l) => l >= 50)).toEqual([]);
+          .map((l) => (JSON.parse(l) as { severity: string }).severity);
+        expect(severities.length).toBeGreaterThan(0);
+        expect(severities.filter((s) => s === 'ERROR' || s === 'CRITICAL')).toEqual([]);
       } finally {
         await bare.close();
       }

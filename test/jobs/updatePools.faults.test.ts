@@ -1,6 +1,9 @@
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import { updatePools } from '../../src/jobs/updatePools';
 import { SyntheticPool, syntheticPools } from '../fakes/subgraphServer';
+import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
+import { freePort } from '../helpers/freePort';
+import { startTestServer } from '../helpers/testServer';
 import { Harness, startHarness, storeState, ViewPool } from './poolUpdateHarness';
 
 /**
@@ -147,5 +150,28 @@ describe('pool update when the subgraph misbehaves', () => {
     expect(disabled.json).toEqual({ error: expect.stringContaining('chain 137 (polygon) is not enabled'), code: 404 });
     expect(h.fake.requests).toBe(0);
     await expectUnchanged();
+  });
+});
+
+describe('pool update when the subgraph is down', () => {
+  test('502 saying the subgraph refused the connection, without its address', async () => {
+    const port = await freePort();
+    const server = await startTestServer(
+      { SUBGRAPH_URL_1: `http://127.0.0.1:${port}/subgraphs/balancer`, SUBGRAPH_RETRIES: '0' },
+      { features: [poolUpdateFeature] },
+    );
+    try {
+      const res = await fetch(`${server.url}/pools/1/update`, { method: 'POST' });
+      expect(res.status).toBe(502);
+      const body = (await res.json()) as { error: string };
+      expect(body).toEqual({
+        error:
+          'upstream failed: subgraph: unreachable: the connection was refused (ECONNREFUSED); nothing was changed, retry later',
+        code: 502,
+      });
+      expect(body.error).not.toMatch(/127\.0\.0\.1|:\d{2,5}\b/);
+    } finally {
+      await server.close();
+    }
   });
 });
