@@ -19,7 +19,7 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
           context.reportError(
             new GraphQLError(
               `query depth ${depth} exceeds the limit of ${maxDepth}; ask for fewer nested levels (e.g. stop at tokens { token { pool { id } } })`,
-              { nodes: [op], extensions: { code: 'QUERY_TOO_DEEP' } },
+              { nodes: [op], extensions: { code: 'QUERY_TOO_DEEP', http: { status: 400, spec: false } } },
             ),
           );
         }

@@ -17,6 +17,8 @@ export interface GraphqlLimits {
   readonly maxDepth: number;
   /** Most values one request may return, as estimated by queryCost.ts. */
   readonly maxCost: number;
+  /** Longest answer, in bytes of JSON. */
+  readonly maxResponseBytes: number;
   /** Size of the query text and of the document once its fragments are spread (documentShape.ts). */
   readonly document: DocumentLimits;
 }
@@ -26,7 +28,19 @@ export interface GraphqlLimits {
  * costs about 570,000 and fits; asking for it twice under aliases, or nesting pools another level
  * deeper at that page size, does not.
  */
-export const DEFAULT_LIMITS: GraphqlLimits = { maxDepth: 10, maxCost: 1_000_000, document: DEFAULT_DOCUMENT_LIMITS };
+export const DEFAULT_LIMITS: GraphqlLimits = {
+  maxDepth: 10,
+  maxCost: 1_000_000,
+  maxResponseBytes: 32 * 1024 * 1024,
+  document: DEFAULT_DOCUMENT_LIMITS,
+};
+
+/**
+ * A refused size or depth is a 400 for every client: Yoga would answer an ordinary validation
+ * error 200 to `application/json` clients, as the GraphQL-over-HTTP spec asks (`spec: false`
+ * opts out), so that proxies and retry logic see it as the client's mistake.
+ */
+export const REFUSED = { status: 400, spec: false } as const;
 
 function useDepthLimit(maxDepth: number): Plugin {
   return {
@@ -62,8 +76,12 @@ function useDocumentLimits(limits: DocumentLimits): Plugin {
   };
 }
 
-/** Checked at execution because `first` may come from a variable. */
-function useCostLimit(maxCost: number): Plugin {
+/**
+ * The cost is checked at execution because `first` may come from a variable. The answer's size is
+ * checked once it is computed: the cost counts values, not their length, and a few fields (APR
+ * breakdowns) are JSON of any size.
+ */
+function useResultLimits(maxCost: number, maxResponseBytes: number): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const cost = estimateQueryCost(
@@ -77,11 +95,28 @@ function useCostLimit(maxCost: number): Plugin {
           errors: [
             new GraphQLError(
               `query cost ${cost} exceeds the limit of ${maxCost} (every returned value counts; a page counts \`first\` pools, a pool 8 tokens); lower first or select fewer fields`,
-              { extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost } },
+              { extensions: { code: 'QUERY_TOO_COSTLY', cost, maxCost, http: { ...REFUSED } } },
             ),
           ],
         });
+        return undefined;
       }
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          // Characters, not bytes: the answer is almost all ASCII, and this needs no second encoding.
+          const size = JSON.stringify(result).length;
+          if (size <= maxResponseBytes) return;
+          setResult({
+            errors: [
+              new GraphQLError(
+                `the answer would be ${size} bytes, over the limit of ${maxResponseBytes}; lower first or select fewer fields`,
+                { extensions: { code: 'RESPONSE_TOO_LARGE', size, maxResponseBytes, http: { ...REFUSED } } },
+              ),
+            ],
+          });
+        },
+      };
     },
   };
 }
@@ -112,6 +147,10 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
     maskedErrors: { isDev: false },
     logging: yogaLogger(app.logger),
     context: () => createRequestContext(app),
-    plugins: [useDocumentLimits(limits.document), useDepthLimit(limits.maxDepth), useCostLimit(limits.maxCost)],
+    plugins: [
+      useDocumentLimits(limits.document),
+      useDepthLimit(limits.maxDepth),
+      useResultLimits(limits.maxCost, limits.maxResponseBytes),
+    ],
   });
 }

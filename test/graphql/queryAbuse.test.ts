@@ -1,5 +1,6 @@
 import { getIntrospectionQuery } from 'graphql';
 import { graphqlFeature } from '../../src/graphql/feature';
+import { DEFAULT_LIMITS } from '../../src/graphql/yogaServer';
 import { startTestServer, TestServer } from '../helpers/testServer';
 import { syntheticPools } from '../fakes/syntheticPools';
 import { gql } from './fixtures';
@@ -52,9 +53,9 @@ describe('GraphQL queries built to exhaust the service', () => {
     expect(get.status).toBe(400);
     expect(await get.text()).toMatch(/fields once its fragments are spread/);
 
-    const long = await gql(server.url, `{ ${'__typename '.repeat(2000)}}`);
+    const long = await gql(server.url, `{ ${'__typename '.repeat(1000)}}`);
     expect(long.status).toBe(400);
-    expect(long.errors![0]!.message).toMatch(/query is 22003 characters, the limit is 16384; send a shorter query/);
+    expect(long.errors![0]!.message).toMatch(/query is 11003 characters, the limit is 8192; send a shorter query/);
 
     const aliased = await gql(
       server.url,
@@ -86,8 +87,37 @@ describe('GraphQL queries built to exhaust the service', () => {
     const pages = ['a', 'b', 'c', 'd'].map(page).join(' ');
     expect((await gql(server.url, `{ ${pages} }`)).errors).toBeUndefined();
     const both = await gql(server.url, getIntrospectionQuery().replace('query IntrospectionQuery {', `{ ${pages}`));
+    expect(both.status).toBe(400);
     expect(both.errors).toHaveLength(1);
     expect(both.errors![0]!.extensions?.code).toBe('QUERY_TOO_COSTLY');
     expect(both.errors![0]!.message).toMatch(/query cost \d+ exceeds the limit of 1000000/);
+  });
+
+  it('refuses an answer over the response size limit with a 400 naming both sizes', async () => {
+    // The same data as the server above, behind a 5,000-byte limit.
+    const small = await startTestServer(
+      {},
+      {
+        seed: [{ chainId: 1, pools: syntheticPools(20) }],
+        features: [(ctx) => graphqlFeature(ctx, { ...DEFAULT_LIMITS, maxResponseBytes: 5000 })],
+      },
+    );
+    try {
+      const query = `{ pools(chainId: 1, first: 20) { pools { id address tokens { address balance } } } }`;
+      const big = await gql(small.url, query);
+      expect(big.status).toBe(400);
+      expect(big.errors).toHaveLength(1);
+      expect(big.errors![0]!.extensions?.code).toBe('RESPONSE_TOO_LARGE');
+      expect(big.errors![0]!.message).toMatch(/^the answer would be \d+ bytes, over the limit of 5000; lower first/);
+      expect(big.data).toBeUndefined();
+      // The same query answers in full where the limit is the default.
+      const full = await gql<{ pools: { pools: unknown[] } }>(server.url, query);
+      expect(full.errors).toBeUndefined();
+      expect(JSON.stringify(full.data).length).toBeGreaterThan(5000);
+      const few = await gql(small.url, `{ pools(chainId: 1, first: 2) { pools { id } } }`);
+      expect(few.errors).toBeUndefined();
+    } finally {
+      await small.close();
+    }
   });
 });
