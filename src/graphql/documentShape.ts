@@ -17,6 +17,8 @@ export interface DocumentShape {
   readonly expandedFields: number;
   /** `__schema` fields of all operations, fragments spread. */
   readonly schemaFields: number;
+  /** Most fields side by side in one selection set, with the fragments spread into it. */
+  readonly widestSelection: number;
 }
 
 export interface DocumentLimits {
@@ -25,6 +27,11 @@ export interface DocumentLimits {
   readonly maxSpreads: number;
   readonly maxAliases: number;
   readonly maxExpandedFields: number;
+  /**
+   * graphql's OverlappingFieldsCanBeMerged rule compares the fields of one selection set pair by
+   * pair (fragments spread into it included): its time grows with the square of this width.
+   */
+  readonly maxSelectionWidth: number;
   /** The schema is the same for every `__schema`; one per request answers any client. */
   readonly maxSchemaFields: number;
 }
@@ -40,12 +47,15 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
   maxSpreads: 200,
   maxAliases: 100,
   maxExpandedFields: 5000,
+  maxSelectionWidth: 250,
   maxSchemaFields: 1,
 };
 
 interface Count {
   fields: number;
   schemaFields: number;
+  /** Fields at the set's own level, those of fragments spread into it included. */
+  width: number;
 }
 
 export function documentShape(document: DocumentNode): DocumentShape {
@@ -57,12 +67,13 @@ export function documentShape(document: DocumentNode): DocumentShape {
   const counting = new Set<string>();
   let spreads = 0;
   let aliases = 0;
+  let widestSelection = 0;
 
   const countFragment = (name: string): Count => {
     const known = counted.get(name);
     if (known) return known;
     const fragment = fragments.get(name);
-    if (!fragment || counting.has(name)) return { fields: 0, schemaFields: 0 };
+    if (!fragment || counting.has(name)) return { fields: 0, schemaFields: 0, width: 0 };
     counting.add(name);
     const count = countSet(fragment.selectionSet);
     counting.delete(name);
@@ -71,13 +82,17 @@ export function documentShape(document: DocumentNode): DocumentShape {
   };
 
   const countSet = (set: SelectionSetNode | undefined): Count => {
-    const total: Count = { fields: 0, schemaFields: 0 };
+    const total: Count = { fields: 0, schemaFields: 0, width: 0 };
     if (!set) return total;
     for (const s of set.selections) {
       let part: Count;
       if (s.kind === Kind.FIELD) {
         const inner = countSet(s.selectionSet);
-        part = { fields: 1 + inner.fields, schemaFields: inner.schemaFields + (s.name.value === '__schema' ? 1 : 0) };
+        part = {
+          fields: 1 + inner.fields,
+          schemaFields: inner.schemaFields + (s.name.value === '__schema' ? 1 : 0),
+          width: 1,
+        };
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         part = countSet(s.selectionSet);
       } else {
@@ -85,7 +100,9 @@ export function documentShape(document: DocumentNode): DocumentShape {
       }
       total.fields += part.fields;
       total.schemaFields += part.schemaFields;
+      total.width += part.width;
     }
+    widestSelection = Math.max(widestSelection, total.width);
     return total;
   };
 
@@ -112,7 +129,7 @@ export function documentShape(document: DocumentNode): DocumentShape {
     expandedFields += count.fields;
     schemaFields += count.schemaFields;
   }
-  return { spreads, aliases, expandedFields, schemaFields };
+  return { spreads, aliases, expandedFields, schemaFields, widestSelection };
 }
 
 /**
@@ -150,6 +167,12 @@ export function documentShapeErrors(document: DocumentNode, limits: DocumentLimi
     errors.push(
       refusal(
         `query selects ${Number.isFinite(shape.expandedFields) ? shape.expandedFields : 'more than 10^308'} fields once its fragments are spread, the limit is ${limits.maxExpandedFields}; spread each fragment fewer times`,
+      ),
+    );
+  if (shape.widestSelection > limits.maxSelectionWidth)
+    errors.push(
+      refusal(
+        `query selects ${Number.isFinite(shape.widestSelection) ? shape.widestSelection : 'more than 10^308'} fields side by side in one selection (fragments spread into it counted), the limit is ${limits.maxSelectionWidth}; select fewer fields or spread fewer fragments at one level`,
       ),
     );
   if (shape.schemaFields > limits.maxSchemaFields)

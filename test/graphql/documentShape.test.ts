@@ -19,7 +19,8 @@ describe('documentShape', () => {
         fragment T on PoolToken { address balance }`),
     );
     // pools, pools, 2 x (id, address, tokens, address, balance), __schema, types, name
-    expect(shape).toEqual({ spreads: 3, aliases: 2, expandedFields: 15, schemaFields: 1 });
+    // The widest selection: pools' own, with P spread into it twice (2 x 3 fields).
+    expect(shape).toEqual({ spreads: 3, aliases: 2, expandedFields: 15, schemaFields: 1, widestSelection: 6 });
   });
 
   it('counts 2^n fields for n levels of double spreads without walking them', () => {
@@ -38,12 +39,17 @@ describe('documentShape', () => {
   });
 
   it('names each limit passed', () => {
-    const errors = documentShapeErrors(parse(`{ a: __schema { x: __typename } b: __schema { __typename } }`), {
-      ...DEFAULT_DOCUMENT_LIMITS,
-      maxAliases: 2,
-    });
+    const errors = documentShapeErrors(
+      parse(`{ a: __schema { x: __typename } b: __schema { __typename } c: __typename }`),
+      {
+        ...DEFAULT_DOCUMENT_LIMITS,
+        maxAliases: 2,
+        maxSelectionWidth: 2,
+      },
+    );
     expect(errors.map((e) => e.message)).toEqual([
-      'query has 3 aliased fields, the limit is 2; ask for fewer fields under other names',
+      'query has 4 aliased fields, the limit is 2; ask for fewer fields under other names',
+      'query selects 3 fields side by side in one selection (fragments spread into it counted), the limit is 2; select fewer fields or spread fewer fragments at one level',
       'query asks for __schema 2 times, the limit is 1; the schema is the same every time, ask for it once',
     ]);
     expect(errors.every((e) => e.extensions['code'] === 'QUERY_TOO_LARGE')).toBe(true);
