@@ -40,7 +40,7 @@ export const DEFAULT_LIMITS: GraphqlLimits = {
  * error 200 to `application/json` clients, as the GraphQL-over-HTTP spec asks (`spec: false`
  * opts out), so that proxies and retry logic see it as the client's mistake.
  */
-export const REFUSED = { status: 400, spec: false } as const;
+const REFUSED = { status: 400, spec: false } as const;
 
 function useDepthLimit(maxDepth: number): Plugin {
   return {
