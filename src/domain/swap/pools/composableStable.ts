@@ -2,7 +2,7 @@ import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelFactory,
   type PoolModel,
@@ -16,7 +16,6 @@ import {
   MAX_BALANCE,
   parseAmp,
   parseFee,
-  poolMath,
   rateOf,
   tokenSwap,
   vaultCheckedSwap,
@@ -164,7 +163,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
 
   /**
    * Protocol fee BPT the pool mints before a BPT swap at the state's balances (0 without a fee
-   * basis). Throws PoolMathError where the contract's fee arithmetic reverts.
+   * basis). Throws Revert where the contract's fee arithmetic reverts.
    */
   dueProtocolFees(state: ComposableStableState): bigint {
     const fees = state.fees;
@@ -177,14 +176,12 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       fees.dueAt.every((v, k) => v === b[k])
     )
       return fees.due;
-    const due = poolMath(() =>
-      dueProtocolFeeBpt(
-        this.feeRules,
-        this.upscaled(state),
-        this.feeTokens(fees),
-        fees.basis,
-        this.virtualSupply(state),
-      ),
+    const due = dueProtocolFeeBpt(
+      this.feeRules,
+      this.upscaled(state),
+      this.feeTokens(fees),
+      fees.basis,
+      this.virtualSupply(state),
     );
     fees.dueAt = [...b];
     fees.due = due;
@@ -209,7 +206,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
   }
 
   swap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
+    if (!this.canSwap(i, j)) throw new Revert(`no swap from token ${i} to ${j} in this pool`);
     return vaultCheckedSwap(state.balances, kind, i, j, amount, () => this.onSwap(state, kind, i, j, amount));
   }
 
@@ -222,14 +219,19 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       const before = this.upscaled(state);
       const preSupply = this.preSwapSupply(state);
       const { amp } = this.params;
-      const preInvariant = poolMath(() => S.calculateInvariant('2022', amp, before, true));
+      const preInvariant = S.calculateInvariant('2022', amp, before, true);
       const after = [...before];
       const delta = this.upscaledDelta(state, join, i, j, amountIn, amountOut);
       after[k] = join ? after[k]! + delta : after[k]! - delta;
       const postSupply = join ? preSupply + amountOut : preSupply - amountIn;
-      const postInvariant = poolMath(() => S.calculateInvariant('2022', amp, after, true));
-      const minted = poolMath(() =>
-        protocolFeeAfterJoinExit(this.feeRules, preInvariant, postInvariant, preSupply, postSupply, fees.basis.swapPct),
+      const postInvariant = S.calculateInvariant('2022', amp, after, true);
+      const minted = protocolFeeAfterJoinExit(
+        this.feeRules,
+        preInvariant,
+        postInvariant,
+        preSupply,
+        postSupply,
+        fees.basis.swapPct,
       );
       state.totalSupply = state.totalSupply + (preSupply - this.virtualSupply(state)) + minted;
       state.fees = {
@@ -260,16 +262,15 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       try {
         return this.swap(state, kind, i, j, amount);
       } catch (e) {
-        if (e instanceof PoolMathError) return null;
+        if (e instanceof Revert) return null;
         throw e;
       }
     };
     if (join) {
       if (tryQuote('givenIn', amountIn) === amountOut) return mulDown(amountIn, sf[i]!);
-      return poolMath(() => this.joinAmountIn(state, i, amountOut));
+      return this.joinAmountIn(state, i, amountOut);
     }
-    const out =
-      tryQuote('givenIn', amountIn) === amountOut ? poolMath(() => this.exitAmountOut(state, j, amountIn)) : null;
+    const out = tryQuote('givenIn', amountIn) === amountOut ? this.exitAmountOut(state, j, amountIn) : null;
     return out ?? mulDown(amountOut, sf[j]!);
   }
 
@@ -364,7 +365,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const sf = this.scalingFactors;
     if (i !== this.bptIndex && j !== this.bptIndex)
       return tokenSwap(this.params, noBpt, this.skip(i), this.skip(j), sf[i]!, sf[j]!, kind, amount);
-    if (this.virtualSupply(state) <= 0n) throw new PoolMathError('no BPT in circulation (BAL#004)');
+    if (this.virtualSupply(state) <= 0n) throw new Revert('no BPT in circulation (BAL#004)');
     // Protocol fee BPT is minted first (composable pools; zero without a fee basis).
     const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupply(state);
     const { generation, amp, fee } = this.params;
@@ -420,7 +421,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     try {
       return this.preSwapSupply(state);
     } catch (e) {
-      if (e instanceof PoolMathError) return this.virtualSupply(state);
+      if (e instanceof Revert) return this.virtualSupply(state);
       throw e;
     }
   }
@@ -457,7 +458,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       this.swap(state, kind, i, j, amount);
       return true;
     } catch (e) {
-      if (e instanceof PoolMathError) return false;
+      if (e instanceof Revert) return false;
       throw e;
     }
   }

@@ -1,8 +1,7 @@
 import { decimalToUnits } from '../../decimal';
-import { MathError } from '../math/fixedPoint';
-import { assignTradeFee, LogExpMathError, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
+import { assignTradeFee, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelContext,
   type ModelFactory,
@@ -94,31 +93,26 @@ export class ElementModel implements PoolModel<ElementState> {
   }
 
   swap(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in an element pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
+    if (!this.canSwap(i, j)) throw new Revert(`no swap from token ${i} to ${j} in an element pool`);
+    if (amount < 0n) throw new Revert('negative amount');
     const outIsBond = j === this.bondIndex;
     // The principal token's reserve counts the LP supply too (the paper's reserve adjustment).
     let reserveIn = toFixed(state.balances[i]!, this.decimals[i]!);
     let reserveOut = toFixed(state.balances[j]!, this.decimals[j]!);
     if (outIsBond) reserveOut += state.totalSupply;
     else reserveIn += state.totalSupply;
-    try {
-      if (kind === 'givenIn') {
-        const amountIn = toFixed(amount, this.decimals[i]!);
-        const quote = solveTradeInvariant(this.exponent, amountIn, reserveIn, reserveOut, true);
-        const out = fromFixed(assignTradeFee(this.percentFee, amountIn, quote, outIsBond, false), this.decimals[j]!);
-        this.checkVault(state, i, j, amount, out);
-        return out;
-      }
-      const amountOut = toFixed(amount, this.decimals[j]!);
-      const quote = solveTradeInvariant(this.exponent, amountOut, reserveOut, reserveIn, false);
-      const amountIn = fromFixed(assignTradeFee(this.percentFee, quote, amountOut, outIsBond, true), this.decimals[i]!);
-      this.checkVault(state, i, j, amountIn, amount);
-      return amountIn;
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
-      throw e;
+    if (kind === 'givenIn') {
+      const amountIn = toFixed(amount, this.decimals[i]!);
+      const quote = solveTradeInvariant(this.exponent, amountIn, reserveIn, reserveOut, true);
+      const out = fromFixed(assignTradeFee(this.percentFee, amountIn, quote, outIsBond, false), this.decimals[j]!);
+      this.checkVault(state, i, j, amount, out);
+      return out;
     }
+    const amountOut = toFixed(amount, this.decimals[j]!);
+    const quote = solveTradeInvariant(this.exponent, amountOut, reserveOut, reserveIn, false);
+    const amountIn = fromFixed(assignTradeFee(this.percentFee, quote, amountOut, outIsBond, true), this.decimals[i]!);
+    this.checkVault(state, i, j, amountIn, amount);
+    return amountIn;
   }
 
   apply(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -216,15 +210,15 @@ export class ElementModel implements PoolModel<ElementState> {
   }
 
   private checkVault(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    if (amountOut > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (amountOut > state.balances[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
   }
 
   private tryQuote(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
     try {
       return this.swap(state, kind, i, j, amount);
     } catch (e) {
-      if (e instanceof PoolMathError) return undefined;
+      if (e instanceof Revert) return undefined;
       throw e;
     }
   }

@@ -1,6 +1,6 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, GyroMathError, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
+import { divDown, divUp, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
+import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
 import { parseFee } from './stable';
 
 /**
@@ -73,22 +73,12 @@ export function framedSwap(
   return divUp(amountIn, complement(frame.fee));
 }
 
-/** Runs pool math, turning its reverts into the engine's PoolMathError. */
-export function gyroMath<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof GyroMathError) throw new PoolMathError(e.message);
-    throw e;
-  }
-}
-
 export function accepts(f: () => unknown): boolean {
   try {
     f();
     return true;
   } catch (e) {
-    if (e instanceof PoolMathError) return false;
+    if (e instanceof Revert) return false;
     throw e;
   }
 }

@@ -1,14 +1,14 @@
 import { decimalToUnits } from '../../decimal';
 import { ONE } from '../math/gyroFixedPoint';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
-import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, type GyroFrame } from './gyroCommon';
+import { accepts, floatRate, framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
 import { largestValid } from './limits';
 import { MAX_BALANCE } from './stable';
 
@@ -68,18 +68,18 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
 
   swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (!this.canSwap(i, j))
-      throw new PoolMathError(
+      throw new Revert(
         this.swapEnabled
           ? `no swap from token ${i} to ${j} in this pool${this.noSwapCode}`
           : 'pool is paused (BAL#211)',
       );
-    if (amount < 0n) throw new PoolMathError('negative amount');
+    if (amount < 0n) throw new Revert('negative amount');
     if (amount === 0n) return 0n;
     const b = state.balances;
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const result = gyroMath(() => framedSwap(this.frame, kind, i, j, amount, this.curve(state, kind, i, j)));
-    if (kind === 'givenOut' && amount > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
+    const result = framedSwap(this.frame, kind, i, j, amount, this.curve(state, kind, i, j));
+    if (kind === 'givenOut' && amount > b[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     return result;
   }
 

@@ -1,9 +1,9 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, MathError, mulDown, ONE } from '../math/fixedPoint';
+import { divDown, divUp, mulDown, ONE } from '../math/fixedPoint';
 import * as L from '../math/linearMath';
 import { largestValid } from './limits';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelFactory,
   type PoolModel,
@@ -117,26 +117,21 @@ export class LinearModel implements PoolModel<LinearState> {
   }
 
   swap(state: LinearState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in a linear pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    try {
-      if (kind === 'givenIn') {
-        const out = divDown(
-          this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)),
-          this.scalingFactors[j]!,
-        );
-        this.checkVault(state, i, j, amount, out);
-        return out;
-      }
-      if (amount > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-      const inUp = this.calc(state, 'givenOut', i, j, mulDown(amount, this.scalingFactors[j]!));
-      const amountIn = divUp(inUp, this.scalingFactors[i]!);
-      this.checkVault(state, i, j, amountIn, amount);
-      return amountIn;
-    } catch (e) {
-      if (e instanceof MathError) throw new PoolMathError(e.message);
-      throw e;
+    if (!this.canSwap(i, j)) throw new Revert(`no swap from token ${i} to ${j} in a linear pool`);
+    if (amount < 0n) throw new Revert('negative amount');
+    if (kind === 'givenIn') {
+      const out = divDown(
+        this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)),
+        this.scalingFactors[j]!,
+      );
+      this.checkVault(state, i, j, amount, out);
+      return out;
     }
+    if (amount > state.balances[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+    const inUp = this.calc(state, 'givenOut', i, j, mulDown(amount, this.scalingFactors[j]!));
+    const amountIn = divUp(inUp, this.scalingFactors[i]!);
+    this.checkVault(state, i, j, amountIn, amount);
+    return amountIn;
   }
 
   apply(state: LinearState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -191,7 +186,7 @@ export class LinearModel implements PoolModel<LinearState> {
     const main = mulDown(state.balances[this.mainIndex]!, this.scalingFactors[this.mainIndex]!);
     const wrapped = mulDown(state.balances[this.wrappedIndex]!, this.scalingFactors[this.wrappedIndex]!);
     const supply = state.totalSupply - state.balances[this.bptIndex]!;
-    if (supply < 0n) throw new MathError('BPT balance above the total supply (BAL#001)');
+    if (supply < 0n) throw new Revert('BPT balance above the total supply (BAL#001)');
     const pair = `${this.roles[i]}>${this.roles[j]}`;
     if (kind === 'givenIn') {
       switch (pair) {
@@ -224,20 +219,20 @@ export class LinearModel implements PoolModel<LinearState> {
           return L.bptInPerWrappedOut(amount, main, wrapped, supply, p);
       }
     }
-    throw new PoolMathError(`no swap ${pair} in a linear pool`);
+    throw new Revert(`no swap ${pair} in a linear pool`);
   }
 
   /** What the Vault itself refuses: paying out more than the pool holds, a balance past 112 bits. */
   private checkVault(state: LinearState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    if (amountOut > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (amountOut > state.balances[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
   }
 
   private tryQuote(state: LinearState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
     try {
       return this.swap(state, kind, i, j, amount);
     } catch (e) {
-      if (e instanceof PoolMathError) return undefined;
+      if (e instanceof Revert) return undefined;
       throw e;
     }
   }

@@ -1,8 +1,8 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
@@ -57,20 +57,10 @@ export function parseFee(spec: PoolSpec): bigint {
   return fee;
 }
 
-/** Wraps the math's and the fixed-point library's reverts as the engine's PoolMathError. */
-export function poolMath<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof S.StableMathError || e instanceof MathError) throw new PoolMathError(e.message);
-    throw e;
-  }
-}
-
 /**
  * A stable-family swap inside the Vault's checks: amounts must be positive (a zero probe gets
  * zero), the out balance must stay above zero and every balance within 112 bits; `compute` is the
- * pool's own answer for a valid request, run with its reverts as PoolMathError.
+ * pool's own answer for a valid request.
  */
 export function vaultCheckedSwap(
   balances: readonly bigint[],
@@ -80,18 +70,15 @@ export function vaultCheckedSwap(
   amount: bigint,
   compute: () => bigint,
 ): bigint {
-  if (amount < 0n) throw new PoolMathError('negative amount');
+  if (amount < 0n) throw new Revert('negative amount');
   // The Vault refuses zero amounts; searches probing zero get zero.
   if (amount === 0n) return 0n;
   if (kind === 'givenOut' && amount >= balances[j]!)
-    throw new PoolMathError('amount out not below the pool balance (BAL#001)');
-  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE)
-    throw new PoolMathError('balance above 2^112 (BAL#526)');
-  const result = poolMath(compute);
-  if (kind === 'givenIn' && result > balances[j]!)
-    throw new PoolMathError('amount out above the pool balance (BAL#001)');
-  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE)
-    throw new PoolMathError('balance above 2^112 (BAL#526)');
+    throw new Revert('amount out not below the pool balance (BAL#001)');
+  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
+  const result = compute();
+  if (kind === 'givenIn' && result > balances[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
   return result;
 }
 
@@ -182,7 +169,7 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
   }
 
   swap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
+    if (!this.canSwap(i, j)) throw new Revert(`no swap from token ${i} to ${j} in this pool`);
     const b = state.balances;
     const sf = this.scalingFactors;
     return vaultCheckedSwap(b, kind, i, j, amount, () =>
@@ -224,47 +211,41 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
 
   joinGivenIn(state: StableState, i: number, amountIn: bigint): bigint {
     this.checkIndex(i);
-    if (amountIn < 0n) throw new PoolMathError('negative amount');
+    if (amountIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
-    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE)
-      throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
-    return poolMath(() => {
-      const bptOut = S.bptOutGivenExactTokensIn(
-        generation,
-        amp,
-        up,
-        amounts,
-        state.totalSupply,
-        S.calculateInvariant(generation, amp, up, true),
-        fee,
-      );
-      this.storeInvariantAfter(up, i, amounts[i]!);
-      return bptOut;
-    });
+    const bptOut = S.bptOutGivenExactTokensIn(
+      generation,
+      amp,
+      up,
+      amounts,
+      state.totalSupply,
+      S.calculateInvariant(generation, amp, up, true),
+      fee,
+    );
+    this.storeInvariantAfter(up, i, amounts[i]!);
+    return bptOut;
   }
 
   exitGivenIn(state: StableState, i: number, bptIn: bigint): bigint {
     this.checkIndex(i);
-    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const { generation, amp, fee } = this.params;
-    const out = poolMath(() => {
-      const amountOut = S.tokenOutGivenExactBptIn(
-        amp,
-        up,
-        i,
-        bptIn,
-        state.totalSupply,
-        S.calculateInvariant(generation, amp, up, true),
-        fee,
-      );
-      this.storeInvariantAfter(up, i, -amountOut);
-      return amountOut;
-    });
+    const out = S.tokenOutGivenExactBptIn(
+      amp,
+      up,
+      i,
+      bptIn,
+      state.totalSupply,
+      S.calculateInvariant(generation, amp, up, true),
+      fee,
+    );
+    this.storeInvariantAfter(up, i, -out);
     return divDown(out, sf[i]!);
   }
 
@@ -314,7 +295,7 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
   }
 
   private checkIndex(i: number): void {
-    if (!this.isIndex(i)) throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
+    if (!this.isIndex(i)) throw new Revert(`no token ${i} in this pool (BAL#100)`);
   }
 
   private accepts(f: () => bigint): boolean {
@@ -322,7 +303,7 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
       f();
       return true;
     } catch (e) {
-      if (e instanceof PoolMathError) return false;
+      if (e instanceof Revert) return false;
       throw e;
     }
   }

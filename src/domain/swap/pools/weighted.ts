@@ -1,15 +1,13 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
-import { LogExpMathError } from '../math/logExpMath';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
 import {
   bptOutGivenExactTokensIn,
   MIN_INVARIANT_RATIO,
   tokenOutGivenExactBptIn,
-  WeightedMathError,
   type WeightedGeneration,
 } from '../math/weightedMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
@@ -68,14 +66,14 @@ export function scalingFactor(decimals: number, priceRate: string | null | undef
 }
 
 function calcOutGivenIn(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aIn: bigint): bigint {
-  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new PoolMathError('amount in above 30% of the balance (BAL#304)');
+  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new Revert('amount in above 30% of the balance (BAL#304)');
   const base = divUp(bIn, bIn + aIn);
   const power = powUp(base, divDown(p.weights[i]!, p.weights[j]!), p.shortcuts);
   return mulDown(bOut, complement(power));
 }
 
 function calcInGivenOut(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aOut: bigint): bigint {
-  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new PoolMathError('amount out above 30% of the balance (BAL#305)');
+  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new Revert('amount out above 30% of the balance (BAL#305)');
   const base = divUp(bOut, sub(bOut, aOut));
   const power = powUp(base, divUp(p.weights[j]!, p.weights[i]!), p.shortcuts);
   return mulUp(bIn, sub(power, ONE));
@@ -189,16 +187,11 @@ export class WeightedModel implements PoolModel<WeightedState> {
   }
 
   swap(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.swapEnabled) throw new PoolMathError('swaps are disabled (BAL#327)');
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
-    try {
-      return kind === 'givenIn'
-        ? weightedOutGivenIn(this.params, state.balances, i, j, amount)
-        : weightedInGivenOut(this.params, state.balances, i, j, amount);
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
-      throw e;
-    }
+    if (!this.swapEnabled) throw new Revert('swaps are disabled (BAL#327)');
+    if (!this.canSwap(i, j)) throw new Revert(`no swap from token ${i} to ${j} in this pool`);
+    return kind === 'givenIn'
+      ? weightedOutGivenIn(this.params, state.balances, i, j, amount)
+      : weightedInGivenOut(this.params, state.balances, i, j, amount);
   }
 
   apply(state: WeightedState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
@@ -241,7 +234,7 @@ export class WeightedModel implements PoolModel<WeightedState> {
       this.swap(state, kind, i, j, amount);
       return true;
     } catch (e) {
-      if (e instanceof PoolMathError) return false;
+      if (e instanceof Revert) return false;
       throw e;
     }
   }
@@ -262,40 +255,36 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 
   joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
     if (this.poolType === 'LiquidityBootstrapping')
-      throw new PoolMathError('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
-    if (!this.swapEnabled) throw new PoolMathError('single-token joins are disabled with swaps (BAL#330)');
+      throw new Revert('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
+    if (!this.swapEnabled) throw new Revert('single-token joins are disabled with swaps (BAL#330)');
     this.checkIndex(i);
-    if (amountIn < 0n) throw new PoolMathError('negative amount');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (amountIn < 0n) throw new Revert('negative amount');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const sf = this.params.scalingFactors;
     const balances = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
-    return this.math(() =>
-      bptOutGivenExactTokensIn(
-        this.generation,
-        balances,
-        this.params.weights,
-        amounts,
-        state.totalSupply,
-        this.params.fee,
-      ),
+    return bptOutGivenExactTokensIn(
+      this.generation,
+      balances,
+      this.params.weights,
+      amounts,
+      state.totalSupply,
+      this.params.fee,
     );
   }
 
   exitGivenIn(state: WeightedState, i: number, bptIn: bigint): bigint {
-    if (!this.swapEnabled) throw new PoolMathError('single-token exits are disabled with swaps (BAL#330)');
+    if (!this.swapEnabled) throw new Revert('single-token exits are disabled with swaps (BAL#330)');
     this.checkIndex(i);
-    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.params.scalingFactors[i]!;
-    const out = this.math(() =>
-      tokenOutGivenExactBptIn(
-        this.generation,
-        mulDown(state.balances[i]!, sf),
-        this.params.weights[i]!,
-        bptIn,
-        state.totalSupply,
-        this.params.fee,
-      ),
+    const out = tokenOutGivenExactBptIn(
+      this.generation,
+      mulDown(state.balances[i]!, sf),
+      this.params.weights[i]!,
+      bptIn,
+      state.totalSupply,
+      this.params.fee,
     );
     return divDown(out, sf);
   }
@@ -326,17 +315,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 
   private checkIndex(i: number): void {
     if (!Number.isInteger(i) || i < 0 || i >= this.tokens.length)
-      throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
-  }
-
-  private math(f: () => bigint): bigint {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError || e instanceof WeightedMathError)
-        throw new PoolMathError(e.message);
-      throw e;
-    }
+      throw new Revert(`no token ${i} in this pool (BAL#100)`);
   }
 
   private ok(f: () => bigint): boolean {
@@ -344,7 +323,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
       f();
       return true;
     } catch (e) {
-      if (e instanceof PoolMathError) return false;
+      if (e instanceof Revert) return false;
       throw e;
     }
   }
