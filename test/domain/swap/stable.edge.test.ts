@@ -1,5 +1,6 @@
 import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createStableModel, MAX_BALANCE, type StableModel } from '../../../src/domain/swap/pools/stable';
+import { createStableModel, type StableModel } from '../../../src/domain/swap/pools/stable';
+import { MAX_BALANCE } from '../../../src/domain/swap/pools/vaultPool';
 
 /**
  * Stable and MetaStable models at their edges, on hand-made pools: what reverts (and that it is a
