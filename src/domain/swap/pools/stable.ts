@@ -155,7 +155,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   }
 
   joinGivenIn(state: StableState, i: number, amountIn: bigint): bigint {
-    this.checkIndex(i);
+    this.checkToken(i);
     if (amountIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
@@ -176,7 +176,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   }
 
   exitGivenIn(state: StableState, i: number, bptIn: bigint): bigint {
-    this.checkIndex(i);
+    this.checkToken(i);
     if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
@@ -233,10 +233,6 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   private takenIn(i: number, amountIn: bigint): bigint {
     const sf = this.scalingFactors[i]!;
     return divUp(mulDown(amountIn, sf), sf);
-  }
-
-  private checkIndex(i: number): void {
-    if (!this.isIndex(i)) throw new Revert(`no token ${i} in this pool (BAL#100)`);
   }
 }
 

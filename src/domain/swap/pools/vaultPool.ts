@@ -121,6 +121,11 @@ export abstract class VaultPool<S extends PoolState> implements PoolModel<S> {
     return Number.isInteger(k) && k >= 0 && k < this.tokens.length;
   }
 
+  /** What the Vault answers a join or exit naming a token the pool does not hold. */
+  protected checkToken(k: number): void {
+    if (!this.isIndex(k)) throw new Revert(`no token ${k} in this pool (BAL#100)`);
+  }
+
   /** Whether the pool takes this swap: what limit searches ask. */
   protected accepts(state: S, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
     return accepts(() => this.swap(state, kind, i, j, amount));

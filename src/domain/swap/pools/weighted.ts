@@ -211,7 +211,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     if (this.poolType === 'LiquidityBootstrapping')
       throw new Revert('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
     if (!this.swapEnabled) throw new Revert('single-token joins are disabled with swaps (BAL#330)');
-    this.checkIndex(i);
+    this.checkToken(i);
     if (amountIn < 0n) throw new Revert('negative amount');
     if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const sf = this.params.scalingFactors;
@@ -229,7 +229,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 
   exitGivenIn(state: WeightedState, i: number, bptIn: bigint): bigint {
     if (!this.swapEnabled) throw new Revert('single-token exits are disabled with swaps (BAL#330)');
-    this.checkIndex(i);
+    this.checkToken(i);
     if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.params.scalingFactors[i]!;
     const out = tokenOutGivenExactBptIn(
@@ -265,10 +265,6 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     const supply = state.totalSupply;
     const keep = (supply * MIN_INVARIANT_RATIO + ONE - 1n) / ONE;
     return largestValid(supply - keep, (b) => accepts(() => this.exitGivenIn(state, i, b)));
-  }
-
-  private checkIndex(i: number): void {
-    if (!this.isIndex(i)) throw new Revert(`no token ${i} in this pool (BAL#100)`);
   }
 }
 
