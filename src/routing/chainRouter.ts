@@ -45,6 +45,21 @@ export interface RouteOutcome {
   readonly info: SerializedSwapInfo;
   /** Why SOR routes were refused (the answer then avoids the pools named, or is no route). */
   readonly rejected?: string;
+  /** Pools whose model broke while being built (left out of routing): bugs for the main thread to log. */
+  readonly modelBugs?: readonly ModelBug[];
+}
+
+export interface ModelBug {
+  readonly poolId: string;
+  /** The error's stack (or text): it crosses to the main thread as a string. */
+  readonly error: string;
+}
+
+export function modelBugsOf(failed: readonly { readonly id: string; readonly error: unknown }[]): ModelBug[] {
+  return failed.map(({ id, error }) => ({
+    poolId: id,
+    error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
+  }));
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -6,7 +6,7 @@ import type { Edge } from '../domain/swap/graph';
 import { buildModels, isTimeDependent } from '../domain/swap/models';
 import type { PoolModel, PoolSpec } from '../domain/swap/poolModel';
 import { toBatchSwap, type Route } from '../domain/swap/route';
-import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
+import { modelBugsOf, type ModelBug, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
 import { gasPerSwapIn } from './gasCost';
 import { specFromRoutingPool } from './poolSpecs';
 import { plainDecimal, priceImpact } from './priceImpact';
@@ -37,6 +37,8 @@ export class EngineRouter {
   private prices: Readonly<Record<string, string>> = {};
   /** Pools left out of the engine (unknown type or version), with why; logged once per build. */
   skipped: readonly { readonly id: string; readonly reason: string }[] = [];
+  /** Pools whose model broke while being built, not yet handed to the main thread's log. */
+  private unreportedBugs: ModelBug[];
 
   constructor(
     readonly chain: RouterChain,
@@ -48,6 +50,7 @@ export class EngineRouter {
       { timestamp: 0 },
     );
     this.fixed = { models: built.models, skipped: built.skipped, timed: specs.filter(isTimeDependent) };
+    this.unreportedBugs = modelBugsOf(built.failed);
   }
 
   setPrices(_key: string, table: Readonly<Record<string, string>>): void {
@@ -63,12 +66,22 @@ export class EngineRouter {
       });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];
+      this.unreportedBugs.push(...modelBugsOf(timed.failed));
     }
     return this.engine;
   }
 
   route(req: RouteRequest): Promise<RouteOutcome> {
-    return Promise.resolve(this.routeNow(req));
+    const outcome = this.routeNow(req);
+    const modelBugs = this.takeModelBugs();
+    return Promise.resolve(modelBugs.length > 0 ? { ...outcome, modelBugs } : outcome);
+  }
+
+  /** Model build failures since the last call: each is reported once, with the outcome that follows it. */
+  takeModelBugs(): ModelBug[] {
+    const bugs = this.unreportedBugs;
+    this.unreportedBugs = [];
+    return bugs;
   }
 
   routeNow(req: RouteRequest): RouteOutcome {

@@ -45,7 +45,7 @@ export class QuoteService {
 
   /** Builds the router of a new snapshot so the first quote after a reload does not pay for it. */
   async warm(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
-    await this.executor.run(
+    const outcome = await this.executor.run(
       this.task(
         chain,
         snap,
@@ -60,6 +60,7 @@ export class QuoteService {
         true,
       ),
     );
+    this.logModelBugs(chain, outcome);
   }
 
   get hasQuoted(): boolean {
@@ -90,6 +91,7 @@ export class QuoteService {
     const hit = this.cache?.get(key);
     if (hit) return hit;
     const result = this.executor.run(this.task(chain, snap, req)).then((outcome: RouteOutcome) => {
+      this.logModelBugs(chain, outcome);
       if (outcome.rejected) {
         this.logger.warn(
           { chainId: chain.id, sellToken: req.sellToken, buyToken: req.buyToken, reason: outcome.rejected },
@@ -105,6 +107,15 @@ export class QuoteService {
       });
     }
     return result;
+  }
+
+  /** A model that broke on a stored pool is a bug in the engine (the pool is left out of routes). */
+  private logModelBugs(chain: ChainInfo, outcome: RouteOutcome): void {
+    for (const bug of outcome.modelBugs ?? [])
+      this.logger.error(
+        { chainId: chain.id, poolId: bug.poolId, err: bug.error },
+        'pool model failed to build: a bug in the engine, the pool is left out of routes',
+      );
   }
 
   private task(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, warmOnly = false): QuoteTask {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { RouterEngine } from '../config/env';
-import { ChainRouter, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
+import { ChainRouter, type ModelBug, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
 import { EngineRouter } from './engineRouter';
 import { emptySwapInfo } from './serialize';
 import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
@@ -42,6 +42,8 @@ function decodeShared<T>(shared: SharedArrayBuffer): T {
 interface QuoteRouter {
   setPrices(key: string, table: Readonly<Record<string, string>>): void;
   route(req: RouteRequest): Promise<RouteOutcome>;
+  /** Model build failures not yet reported (own engine only); a warm-up hands them on. */
+  takeModelBugs?(): readonly ModelBug[];
 }
 
 function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
@@ -56,7 +58,10 @@ export class RouterHost {
 
   async quote(task: QuoteTask): Promise<RouteOutcome> {
     const router = await this.router(task);
-    if (task.warmOnly) return { info: emptySwapInfo(task.sellToken, task.buyToken) };
+    if (task.warmOnly) {
+      const modelBugs = router.takeModelBugs?.() ?? [];
+      return { info: emptySwapInfo(task.sellToken, task.buyToken), ...(modelBugs.length > 0 ? { modelBugs } : {}) };
+    }
     let table = this.prices.get(task.pricesKey);
     if (!table) {
       table = decodeShared<Record<string, string>>(task.prices);

@@ -1,15 +1,20 @@
 import { chainById } from '../../src/config/chains';
 import { emptyMeta, type StoredPool, type StoredToken } from '../../src/domain/pool';
-import { silentLogger } from '../../src/log/logger';
+import { createLogger, silentLogger } from '../../src/log/logger';
 import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
+import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import type { RouteOutcome } from '../../src/routing/chainRouter';
+import { EngineRouter } from '../../src/routing/engineRouter';
 import type { QuoteExecutor } from '../../src/routing/quoteExecutor';
 import type { QuoteTask } from '../../src/routing/routerHost';
 import { QuoteService } from '../../src/routing/quoteService';
 import { emptySwapInfo } from '../../src/routing/serialize';
 import type { QuoteRequest } from '../../src/routing/types';
 
-/** The quote cache: hits within a pool version, misses across versions, bounded, never caching failures. */
+/**
+ * The quote cache: hits within a pool version, misses across versions, bounded, never caching
+ * failures; and a pool model that breaks on a stored pool reaches the log as an error.
+ */
 
 class CountingExecutor implements QuoteExecutor {
   readonly kind = 'in-process';
@@ -88,5 +93,47 @@ describe('QuoteService cache', () => {
     await expect(s.quote(chain, v1, req())).rejects.toThrow('worker died');
     flaky.fail = false;
     await expect(s.quote(chain, v1, req())).resolves.toMatchObject({ returnAmount: '2' });
+  });
+});
+
+describe('pool models that break', () => {
+  const POOL = `0x${'12'.repeat(32)}`;
+  const weighted = (tokens: readonly { address?: string; balance: string; decimals: number }[]) =>
+    ({
+      id: POOL,
+      address: POOL.slice(0, 42),
+      poolType: 'Weighted',
+      poolTypeVersion: 2,
+      swapFee: '0.003',
+      totalShares: '1000',
+      tokens: tokens.map((t) => ({ ...t, weight: '0.5', priceRate: '1' })),
+    }) as unknown as SubgraphPoolBase;
+
+  test('the engine router hands a model build failure on once, with the next outcome', async () => {
+    const router = new EngineRouter({ id: 1, vault: chain.vault, wrappedNative: chain.wrappedNative }, [
+      weighted([
+        { balance: '100', decimals: 18 },
+        { address: chain.wrappedNative, balance: '100', decimals: 18 },
+      ]),
+    ]);
+    const ask = { ...req(), amount: '1', gasPrice: '0', timestamp: 0 };
+    const first = await router.route(ask);
+    expect(first.modelBugs).toEqual([{ poolId: POOL, error: expect.stringMatching(/^TypeError/) }]);
+    expect((await router.route(ask)).modelBugs).toBeUndefined();
+  });
+
+  test('the quote service logs each at error level with the pool id', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ debug: false, destination: { write: (l: string) => void lines.push(l) } });
+    const exec = new CountingExecutor();
+    exec.run = async (task) => ({
+      info: emptySwapInfo(task.sellToken, task.buyToken),
+      modelBugs: [{ poolId: POOL, error: 'TypeError: boom' }],
+    });
+    const service = new QuoteService(exec, logger, () => 0, 0);
+    await service.quote(chain, snap(pools, tokens, 1), req());
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ severity: 'ERROR', poolId: POOL, err: 'TypeError: boom', chainId: 1 }),
+    ]);
   });
 });

@@ -1,6 +1,5 @@
-import { PoolMathError, type PoolModel, type PoolState } from './poolModel';
+import { isRevert, type PoolModel, type PoolState } from './poolModel';
 import type { Hop, OrderKind, Path } from './route';
-import { MathError } from './math/fixedPoint';
 
 /**
  * Exact evaluation of one path for one amount, the way the Vault runs it: a sell goes hop by hop
@@ -9,10 +8,6 @@ import { MathError } from './math/fixedPoint';
  * not changed. Limits are the models' own: `swap` throws where the contract reverts.
  */
 export type StateOf = (pool: PoolModel) => PoolState;
-
-function reverts(e: unknown): boolean {
-  return e instanceof PoolMathError || e instanceof MathError || e instanceof RangeError;
-}
 
 /** Amount out of a sell of `amountIn` through `path`. */
 export function pathOut(path: Path, amountIn: bigint, stateOf: StateOf): bigint | undefined {
@@ -24,7 +19,7 @@ export function pathOut(path: Path, amountIn: bigint, stateOf: StateOf): bigint 
       if (amount <= 0n) return undefined;
     }
   } catch (e) {
-    if (reverts(e)) return undefined;
+    if (isRevert(e)) return undefined;
     throw e;
   }
   return amount;
@@ -41,7 +36,7 @@ export function pathIn(path: Path, amountOut: bigint, stateOf: StateOf): bigint 
       if (amount <= 0n) return undefined;
     }
   } catch (e) {
-    if (reverts(e)) return undefined;
+    if (isRevert(e)) return undefined;
     throw e;
   }
   return amount;
@@ -74,7 +69,7 @@ export class QuoteCache {
       try {
         result = h.pool.swap(this.stateOf(h.pool), this.kind === 'sell' ? 'givenIn' : 'givenOut', h.i, h.j, amount);
       } catch (e) {
-        if (!reverts(e)) throw e;
+        if (!isRevert(e)) throw e;
         result = null;
       }
       byAmount.set(amount, result);
@@ -101,7 +96,7 @@ export class QuoteCache {
         const s = h.pool.spotPrice(state, h.i, h.j) * 10 ** (h.pool.decimals[h.i]! - h.pool.decimals[h.j]!);
         spot = s > 0 && Number.isFinite(s) ? s : null;
       } catch (e) {
-        if (!reverts(e)) throw e;
+        if (!isRevert(e)) throw e;
         spot = null;
       }
       byAmount.set(amount, spot);

@@ -1,11 +1,4 @@
-import {
-  canJoinExit,
-  PoolMathError,
-  type JoinExitModel,
-  type PoolModel,
-  type PoolState,
-  type SwapKind,
-} from './poolModel';
+import { canJoinExit, Revert, type JoinExitModel, type PoolModel, type PoolState, type SwapKind } from './poolModel';
 
 /**
  * A pool's single-token joins and exits seen as swaps between its tokens and its BPT, so the path
@@ -13,7 +6,7 @@ import {
  * BPT -> token an exit (EXACT_BPT_IN_FOR_ONE_TOKEN_OUT). The BPT is the last token. Such a hop
  * shares the pool's id and state with the pool's own swaps, so a route that both swaps in and
  * joins a pool sees one state. Joins and exits exist for an exact amount in only: a given-out
- * swap reverts (`PoolMathError`), so buy orders never take them; `maxAmount(givenOut)` is what the
+ * swap reverts (`Revert`), so buy orders never take them; `maxAmount(givenOut)` is what the
  * largest join or exit gives, a depth for ranking only.
  *
  * The Vault cannot batch them: a route with one goes through the batch relayer
@@ -73,7 +66,7 @@ export class JoinExitPool<S extends PoolState = PoolState> implements PoolModel<
   }
 
   swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (kind === 'givenOut') throw new PoolMathError(`pool ${this.id}: joins and exits take an exact amount in`);
+    if (kind === 'givenOut') throw new Revert(`pool ${this.id}: joins and exits take an exact amount in`);
     return this.action(i, j) === 'join'
       ? this.inner.joinGivenIn(state, i, amount)
       : this.inner.exitGivenIn(state, j, amount);

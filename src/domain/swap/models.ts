@@ -1,4 +1,12 @@
-import { UnsupportedPoolError, type ModelContext, type ModelFactory, type PoolModel, type PoolSpec } from './poolModel';
+import { DecimalError } from '../decimal';
+import {
+  Revert,
+  UnsupportedPoolError,
+  type ModelContext,
+  type ModelFactory,
+  type PoolModel,
+  type PoolSpec,
+} from './poolModel';
 import { createComposableStableModel } from './pools/composableStable';
 import { createElementModel } from './pools/element';
 import { createGyro2Model } from './pools/gyro2';
@@ -43,11 +51,25 @@ export interface BuiltModels {
   readonly models: PoolModel[];
   /** Pools left out, with the reason (unknown type, unsupported version, bad parameters). */
   readonly skipped: { readonly id: string; readonly reason: string }[];
+  /**
+   * Pools left out because their model threw what no stored pool explains (a TypeError, say): a
+   * bug in the model, which the caller logs as one.
+   */
+  readonly failed: { readonly id: string; readonly error: unknown }[];
+}
+
+/**
+ * What a factory throws for a pool it cannot build from the stored data: a type or version not
+ * carried, a malformed decimal, parameters whose arithmetic the contract would refuse.
+ */
+function isBadPool(e: unknown): e is Error {
+  return e instanceof UnsupportedPoolError || e instanceof DecimalError || e instanceof Revert;
 }
 
 export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): BuiltModels {
   const models: PoolModel[] = [];
   const skipped: { id: string; reason: string }[] = [];
+  const failed: { id: string; error: unknown }[] = [];
   for (const spec of specs) {
     const factory = factoryFor(spec.poolType);
     if (!factory) {
@@ -57,9 +79,9 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
     try {
       models.push(factory(spec, ctx));
     } catch (e) {
-      if (!(e instanceof UnsupportedPoolError) && !(e instanceof Error)) throw e;
-      skipped.push({ id: spec.id, reason: e.message });
+      if (isBadPool(e)) skipped.push({ id: spec.id, reason: e.message });
+      else failed.push({ id: spec.id, error: e });
     }
   }
-  return { models, skipped };
+  return { models, skipped, failed };
 }

@@ -1,4 +1,4 @@
-import { Revert } from './math/revert';
+export { isRevert, Revert } from './math/revert';
 
 /**
  * One interface for every pool type the engine routes through. A model is built once per pool
@@ -8,16 +8,18 @@ import { Revert } from './math/revert';
  *
  * Amounts are raw token units (bigint). `swap` is the Vault's own arithmetic for the pool's
  * `onSwap`, rounding included: what it returns is what the chain pays, to the wei, while the pool
- * holds the state's balances. Where the contract reverts, it throws `PoolMathError`.
+ * holds the state's balances. Where the contract reverts, it throws `Revert` (math/revert.ts).
  */
 
 export type SwapKind = 'givenIn' | 'givenOut';
 
-/** The contract would revert (e.g. BAL#304 above the in-ratio, an amount past the pool's reserves). */
-export class PoolMathError extends Revert {}
-
-/** A pool type or version whose arithmetic this engine does not carry. */
-export class UnsupportedPoolError extends Error {}
+/**
+ * A stored pool no model is built for: a type or version whose arithmetic this engine does not
+ * carry, or parameters the pool's contract would not have been deployed with.
+ */
+export class UnsupportedPoolError extends Error {
+  override readonly name = 'UnsupportedPoolError';
+}
 
 /** What the models read of a stored pool: decimal strings as the store keeps them. */
 export interface PoolSpecToken {
@@ -104,7 +106,7 @@ export interface PoolModel<S extends PoolState = PoolState> {
   canSwap(i: number, j: number): boolean;
   /**
    * The pool's exact answer to one swap: amount out for `givenIn`, amount in for `givenOut`
-   * (fees included, Vault rounding). Does not change `state`. Throws `PoolMathError` where the
+   * (fees included, Vault rounding). Does not change `state`. Throws `Revert` where the
    * contract reverts.
    */
   swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint;

@@ -1,6 +1,5 @@
-import { MathError } from './math/fixedPoint';
 import { JoinExitPool } from './joinExitPools';
-import { canJoinExit, PoolMathError, type PoolModel, type PoolState } from './poolModel';
+import { canJoinExit, isRevert, type PoolModel, type PoolState } from './poolModel';
 import type { BatchStep, OrderKind } from './route';
 
 /**
@@ -69,8 +68,7 @@ export function replayBatchSwap(
     try {
       calculated = model.swap(state, givenIn ? 'givenIn' : 'givenOut', i, j, amount);
     } catch (e) {
-      if (e instanceof PoolMathError || e instanceof MathError || e instanceof RangeError)
-        return { ok: false, reason: `swap ${n}: ${e.message}` };
+      if (isRevert(e)) return { ok: false, reason: `swap ${n}: ${e.message}` };
       throw e;
     }
     const [amountIn, amountOut] = givenIn ? [amount, calculated] : [calculated, amount];

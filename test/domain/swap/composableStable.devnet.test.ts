@@ -1,6 +1,6 @@
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 import {
   createComposableStableModel,
   type ComposableStableModel,
@@ -47,7 +47,7 @@ function ours(f: () => bigint): Answer {
   try {
     return f();
   } catch (e) {
-    if (e instanceof PoolMathError) return 'revert';
+    if (e instanceof Revert) return 'revert';
     throw e;
   }
 }

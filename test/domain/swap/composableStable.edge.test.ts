@@ -1,4 +1,4 @@
-import { PoolMathError, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 import {
   createComposableStableModel,
   type ComposableStableModel,
@@ -45,7 +45,7 @@ function reverts(f: () => unknown): boolean {
     f();
     return false;
   } catch (e) {
-    if (e instanceof PoolMathError) return true;
+    if (e instanceof Revert) return true;
     throw e;
   }
 }
@@ -61,7 +61,7 @@ describe('composable stable pool models at their edges', () => {
   );
 
   test.each(models())(
-    '%s: the whole balance out, BPT past the supply in, or past 2^112 in revert as a PoolMathError',
+    '%s: the whole balance out, BPT past the supply in, or past 2^112 in revert as a Revert',
     (_name, model) => {
       const state = model.initialState();
       const supply = model.virtualSupply(state);

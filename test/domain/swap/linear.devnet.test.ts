@@ -1,6 +1,6 @@
 import { Contract, MaxUint256, parseUnits, type InterfaceAbi } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createLinearModel, type LinearModel } from '../../../src/domain/swap/pools/linear';
 import { linearTestArtifact } from './contracts/compile';
 import {
@@ -52,7 +52,7 @@ function ours(f: () => bigint): Answer {
   try {
     return f();
   } catch (e) {
-    if (e instanceof PoolMathError) return 'revert';
+    if (e instanceof Revert) return 'revert';
     throw e;
   }
 }

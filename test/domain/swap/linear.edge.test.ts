@@ -1,4 +1,4 @@
-import { PoolMathError, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createLinearModel, type LinearModel, type LinearState } from '../../../src/domain/swap/pools/linear';
 
 /**
@@ -93,18 +93,18 @@ describe('linear pool swaps', () => {
     expect(m.swap(state, 'givenIn', M, B, 100n * USDC_UNIT)).toBe((supply * 100n * E18) / (2200n * E18));
   });
 
-  test('amounts the pool cannot pay revert with PoolMathError', () => {
+  test('amounts the pool cannot pay revert with Revert', () => {
     const m = model({ main: '500', lower: '1000', upper: '5000' });
     const s = m.initialState();
     const reverts = (kind: SwapKind, i: number, j: number, amount: bigint) =>
-      expect(() => m.swap(s, kind, i, j, amount)).toThrow(PoolMathError);
+      expect(() => m.swap(s, kind, i, j, amount)).toThrow(Revert);
     reverts('givenOut', W, M, 501n * USDC_UNIT); // more main than the pool holds
     reverts('givenOut', M, W, 1001n * USDC_UNIT); // more wrapped than the pool holds
     reverts('givenIn', M, W, 2000n * USDC_UNIT); // would pay out more wrapped than held
     reverts('givenIn', B, M, 3000n * E18); // more BPT than circulates
     // Emptying main below lowerTarget * fee / (1 + fee) makes the nominal balance negative.
     reverts('givenOut', W, M, 495n * USDC_UNIT);
-    expect(() => m.swap(s, 'givenIn', M, M, 1n)).toThrow(PoolMathError);
+    expect(() => m.swap(s, 'givenIn', M, M, 1n)).toThrow(Revert);
   });
 
   test('maxAmount never reverts and is the edge where the pool balance binds', () => {
@@ -185,7 +185,7 @@ function swapOk(m: LinearModel, s: LinearState, kind: SwapKind, i: number, j: nu
     m.swap(s, kind, i, j, amount);
     return true;
   } catch (e) {
-    if (e instanceof PoolMathError) return false;
+    if (e instanceof Revert) return false;
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import { AbiCoder, type Contract, MaxUint256, parseUnits, ZeroAddress } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createWeightedModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
 import {
   createPool,
@@ -102,7 +102,7 @@ function ours(f: () => bigint): Answer {
   try {
     return f();
   } catch (e) {
-    if (e instanceof PoolMathError) return 'revert';
+    if (e instanceof Revert) return 'revert';
     throw e;
   }
 }

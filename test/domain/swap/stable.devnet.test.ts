@@ -1,6 +1,6 @@
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { PoolMathError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createStableModel, type StableModel, type StableState } from '../../../src/domain/swap/pools/stable';
 import {
   createPool,
@@ -46,7 +46,7 @@ function ours(f: () => bigint): Answer {
   try {
     return f();
   } catch (e) {
-    if (e instanceof PoolMathError) return 'revert';
+    if (e instanceof Revert) return 'revert';
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 import {
   canJoinExit,
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type PoolModel,
   type PoolSpec,
@@ -44,7 +44,7 @@ function spec(over: Partial<PoolSpec> = {}): PoolSpec {
 
 const model = (over: Partial<PoolSpec> = {}) =>
   createWeightedModel(spec(over), { timestamp: 0 }) as WeightedJoinExitModel;
-const throwsPoolMath = (f: () => unknown) => expect(f).toThrow(PoolMathError);
+const throwsPoolMath = (f: () => unknown) => expect(f).toThrow(Revert);
 
 describe('weighted joins and exits', () => {
   test.each([1, 2, 3, 4])(

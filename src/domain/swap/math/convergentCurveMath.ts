@@ -1,5 +1,6 @@
-import { divDown, MathError, mulDown, ONE, sub } from './fixedPoint';
-import { LogExpMathError, pow } from './logExpMath';
+import { divDown, mulDown, ONE, sub } from './fixedPoint';
+import { pow } from './logExpMath';
+import { Revert } from './revert';
 
 /**
  * Element's ConvergentCurvePool arithmetic (element-fi/elf-contracts, contracts/ConvergentCurvePool.sol;
@@ -7,7 +8,7 @@ import { LogExpMathError, pow } from './logExpMath';
  * a = 1 - t, t the fraction of `unitSeconds` left until expiry; the principal token's reserve
  * counts the pool's LP supply on top of its balance. The fee is a share of the trade's implied
  * yield, and the contract reverts (underflow) where that yield would be negative, i.e. where the
- * principal token would cost more than one base token. Throws `MathError`/`LogExpMathError` where
+ * principal token would cost more than one base token. Throws `Revert` where
  * the contract reverts.
  */
 
@@ -16,7 +17,7 @@ export function yieldExponent(expiration: bigint, unitSeconds: bigint, timestamp
   const timeTillExpiry = timestamp < expiration ? expiration - timestamp : 0n;
   const t = divDown(timeTillExpiry * ONE, unitSeconds * ONE);
   const a = sub(ONE, t);
-  if (a === 0n) throw new MathError('yield exponent is zero');
+  if (a === 0n) throw new Revert('yield exponent is zero');
   return a;
 }
 
@@ -53,5 +54,3 @@ export function assignTradeFee(
   const fee = mulDown(percentFee, impliedYield);
   return inputTrade ? amountIn + fee : sub(amountOut, fee);
 }
-
-export { LogExpMathError };

@@ -11,11 +11,8 @@ const TWO = 2n * ONE;
 const FOUR = 4n * ONE;
 const MAX_POW_RELATIVE_ERROR = 10000n;
 
-/** Arithmetic the contract refuses (underflow, division by zero). */
-export class MathError extends Revert {}
-
 export function sub(a: bigint, b: bigint): bigint {
-  if (b > a) throw new MathError('subtraction underflow (BAL#001)');
+  if (b > a) throw new Revert('subtraction underflow (BAL#001)');
   return a - b;
 }
 
@@ -27,12 +24,12 @@ export function mulUp(a: bigint, b: bigint): bigint {
 }
 
 export function divDown(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new MathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return (a * ONE) / b;
 }
 
 export function divUp(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new MathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a === 0n ? 0n : (a * ONE - 1n) / b + 1n;
 }
 

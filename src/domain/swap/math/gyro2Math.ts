@@ -1,4 +1,5 @@
-import { add, divDown, divUp, GyroMathError, mulDown, mulUp, ONE, sqrt, sub } from './gyroFixedPoint';
+import { add, divDown, divUp, mulDown, mulUp, ONE, sqrt, sub } from './gyroFixedPoint';
+import { Revert } from './revert';
 
 /**
  * Gyro2CLPMath (the 2-CLP, a constant product on virtual reserves (x + a)(y + b) = L^2 within the
@@ -43,7 +44,7 @@ export function calcOutGivenIn(
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));
   const amountOut = divDown(mulDown(virtOutUnder, amountIn), add(virtInOver, amountIn));
-  if (amountOut > balanceOut) throw new GyroMathError('asset bounds exceeded (GYR#357)');
+  if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   return amountOut;
 }
 
@@ -55,7 +56,7 @@ export function calcInGivenOut(
   offsetIn: bigint,
   offsetOut: bigint,
 ): bigint {
-  if (amountOut > balanceOut) throw new GyroMathError('asset bounds exceeded (GYR#357)');
+  if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));
   return divUp(mulUp(virtInOver, amountOut), sub(virtOutUnder, amountOut));

@@ -5,7 +5,6 @@ import {
   divDownU,
   divUp,
   divUpU,
-  GyroMathError,
   mulDown,
   mulDownLargeSmallU,
   mulDownU,
@@ -15,6 +14,7 @@ import {
   sqrt,
   sub,
 } from './gyroFixedPoint';
+import { Revert } from './revert';
 
 /**
  * Gyro3CLPMath (the symmetric 3-CLP: price bounds [alpha, 1/alpha] for every pair, parameter
@@ -39,8 +39,7 @@ const INVARIANT_MIN_ITERATIONS = 5;
  */
 export function calculateInvariant(balances: readonly [bigint, bigint, bigint], root3Alpha: bigint): bigint {
   const [b0, b1, b2] = balances;
-  if (b0 > MAX_BALANCES || b1 > MAX_BALANCES || b2 > MAX_BALANCES)
-    throw new GyroMathError('balances too large (GYR#362)');
+  if (b0 > MAX_BALANCES || b1 > MAX_BALANCES || b2 > MAX_BALANCES) throw new Revert('balances too large (GYR#362)');
   const a = ONE - mulDownU(mulDownU(root3Alpha, root3Alpha), root3Alpha);
   const mb = mulDownU(mulDownU(b0 + b1 + b2, root3Alpha), root3Alpha);
   const mc = mulDownU(mulDownU(b0, b1) + mulDownU(b1, b2) + mulDownU(b2, b0), root3Alpha);
@@ -52,7 +51,7 @@ export function calculateInvariant(balances: readonly [bigint, bigint, bigint], 
   let root = mulUpU(lplus, alpha >= ONE / 2n ? 1_500_000_000_000_000_000n : 2n * ONE);
   const lLower = mulUpU(lplus, L_VS_LPLUS_MIN);
   root = runNewton(mb, mc, md, root3Alpha, lLower, root);
-  if (root > L_MAX) throw new GyroMathError('invariant too large (GYR#361)');
+  if (root > L_MAX) throw new Revert('invariant too large (GYR#361)');
   return root;
 }
 
@@ -67,7 +66,7 @@ function runNewton(mb: bigint, mc: bigint, md: bigint, root3Alpha: bigint, lLowe
     deltaAbsPrev = deltaAbs;
     root = deltaIsPos ? add(root, deltaAbs) : sub(root, deltaAbs);
   }
-  throw new GyroMathError('invariant did not converge (GYR#352)');
+  throw new Revert('invariant did not converge (GYR#352)');
 }
 
 /** The Newton step -f(l)/f'(l) as (magnitude, sign), with the contract's two numeric regimes. */
@@ -79,8 +78,8 @@ function newtonDelta(
   lLower: bigint,
   root: bigint,
 ): [bigint, boolean] {
-  if (root > L_MAX) throw new GyroMathError('invariant too large (GYR#361)');
-  if (root < lLower) throw new GyroMathError('invariant underflow (GYR#363)');
+  if (root > L_MAX) throw new Revert('invariant too large (GYR#361)');
+  if (root < lLower) throw new Revert('invariant underflow (GYR#363)');
   const root2 = mulDownU(root, root);
   let df = mulDown(root * 3n, root);
   df = df - mulDownU(mulDownU(mulDownU(df, root3Alpha), root3Alpha), root3Alpha);
@@ -117,13 +116,13 @@ export function calcOutGivenIn(balanceIn: bigint, balanceOut: bigint, amountIn: 
   const virtInOver = balanceIn + mulUpU(offset, ONE + 2n);
   const virtOutUnder = balanceOut + mulDownU(offset, ONE - 1n);
   const amountOut = divDown(mulDown(virtOutUnder, amountIn), add(virtInOver, amountIn));
-  if (amountOut > balanceOut) throw new GyroMathError('asset bounds exceeded (GYR#357)');
+  if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   return amountOut;
 }
 
 /** Amount in (before the fee) for `amountOut`. */
 export function calcInGivenOut(balanceIn: bigint, balanceOut: bigint, amountOut: bigint, offset: bigint): bigint {
-  if (amountOut > balanceOut) throw new GyroMathError('asset bounds exceeded (GYR#357)');
+  if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   const virtInOver = balanceIn + mulUpU(offset, ONE + 2n);
   const virtOutUnder = balanceOut + mulDownU(offset, ONE - 1n);
   return divUp(mulUp(virtInOver, amountOut), sub(virtOutUnder, amountOut));

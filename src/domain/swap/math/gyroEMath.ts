@@ -1,4 +1,5 @@
-import { sqrt, GyroMathError } from './gyroFixedPoint';
+import { sqrt } from './gyroFixedPoint';
+import { Revert } from './revert';
 import {
   add,
   divDownMag,
@@ -56,7 +57,7 @@ const MAX_BALANCES = 10n ** 34n;
 const MAX_INVARIANT = 3n * 10n ** 37n;
 
 function fail(what: string): never {
-  throw new GyroMathError(what);
+  throw new Revert(what);
 }
 
 /**

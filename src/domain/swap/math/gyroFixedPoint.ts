@@ -11,23 +11,20 @@ import { Revert } from './revert';
 export const ONE = 10n ** 18n;
 const UINT256_LIMIT = 1n << 256n;
 
-/** A Gyro pool's revert: BAL#xxx from the fixed-point library, GYR#xxx from the pool math. */
-export class GyroMathError extends Revert {}
-
 export function add(a: bigint, b: bigint): bigint {
   const c = a + b;
-  if (c >= UINT256_LIMIT) throw new GyroMathError('addition overflow (BAL#000)');
+  if (c >= UINT256_LIMIT) throw new Revert('addition overflow (BAL#000)');
   return c;
 }
 
 export function sub(a: bigint, b: bigint): bigint {
-  if (b > a) throw new GyroMathError('subtraction underflow (BAL#001)');
+  if (b > a) throw new Revert('subtraction underflow (BAL#001)');
   return a - b;
 }
 
 export function mulDown(a: bigint, b: bigint): bigint {
   const product = a * b;
-  if (product >= UINT256_LIMIT) throw new GyroMathError('multiplication overflow (BAL#003)');
+  if (product >= UINT256_LIMIT) throw new Revert('multiplication overflow (BAL#003)');
   return product / ONE;
 }
 
@@ -35,7 +32,7 @@ export const mulDownU = (a: bigint, b: bigint): bigint => (a * b) / ONE;
 
 export function mulUp(a: bigint, b: bigint): bigint {
   const product = a * b;
-  if (product >= UINT256_LIMIT) throw new GyroMathError('multiplication overflow (BAL#003)');
+  if (product >= UINT256_LIMIT) throw new Revert('multiplication overflow (BAL#003)');
   return product === 0n ? 0n : (product - 1n) / ONE + 1n;
 }
 
@@ -45,28 +42,28 @@ export function mulUpU(a: bigint, b: bigint): bigint {
 }
 
 export function divDown(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   const inflated = a * ONE;
-  if (inflated >= UINT256_LIMIT) throw new GyroMathError('division overflow (BAL#005)');
+  if (inflated >= UINT256_LIMIT) throw new Revert('division overflow (BAL#005)');
   return inflated / b;
 }
 
 export function divDownU(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return (a * ONE) / b;
 }
 
 export function divUp(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   const inflated = a * ONE;
-  if (inflated >= UINT256_LIMIT) throw new GyroMathError('division overflow (BAL#005)');
+  if (inflated >= UINT256_LIMIT) throw new Revert('division overflow (BAL#005)');
   return (inflated - 1n) / b + 1n;
 }
 
 export function divUpU(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   return (a * ONE - 1n) / b + 1n;
 }
@@ -76,7 +73,7 @@ export const mulDownLargeSmallU = (a: bigint, b: bigint): bigint => (a / ONE) * 
 
 /** (a * d) / ceil(b / e) with d * e = 1e18: divDown for an `a` that would overflow when inflated. */
 export function divDownLargeU(a: bigint, b: bigint, d = 1_000_000_000n, e = 1_000_000_000n): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return (a * d) / (1n + (b - 1n) / e);
 }
 
@@ -132,6 +129,6 @@ export function sqrt(input: bigint, tolerance: bigint): bigint {
   for (let k = 0; k < 7; k++) guess = (guess + inflated / guess) / 2n;
   const square = mulDown(guess, guess);
   const margin = mulUp(guess, tolerance);
-  if (!(square <= add(input, margin) && square >= sub(input, margin))) throw new GyroMathError('_sqrt FAILED');
+  if (!(square <= add(input, margin) && square >= sub(input, margin))) throw new Revert('_sqrt FAILED');
   return guess;
 }

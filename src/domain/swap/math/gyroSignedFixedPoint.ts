@@ -1,4 +1,4 @@
-import { GyroMathError } from './gyroFixedPoint';
+import { Revert } from './revert';
 
 /**
  * Gyroscope's SignedFixedPoint (int256, 18 decimals, plus 38-decimal "extra precision") in
@@ -15,7 +15,7 @@ const INT256_MAX = (1n << 255n) - 1n;
 const INT256_MIN = -(1n << 255n);
 
 function checked(value: bigint, what: string): bigint {
-  if (value > INT256_MAX || value < INT256_MIN) throw new GyroMathError(`${what} overflow`);
+  if (value > INT256_MAX || value < INT256_MIN) throw new Revert(`${what} overflow`);
   return value;
 }
 
@@ -36,18 +36,18 @@ export const mulUpMag = (a: bigint, b: bigint): bigint =>
 export const mulUpMagU = (a: bigint, b: bigint): bigint => roundAwayFromZero(a * b, ONE);
 
 export function divDownMag(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   return checked(a * ONE, 'division (BAL#005)') / b;
 }
 
 export function divDownMagU(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return (a * ONE) / b;
 }
 
 export function divUpMag(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   if (b < 0n) {
     b = -b;
@@ -58,7 +58,7 @@ export function divUpMag(a: bigint, b: bigint): bigint {
 }
 
 export function divUpMagU(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   if (b < 0n) {
     b = -b;
@@ -71,13 +71,13 @@ export const mulXp = (a: bigint, b: bigint): bigint => checked(a * b, 'multiplic
 export const mulXpU = (a: bigint, b: bigint): bigint => (a * b) / ONE_XP;
 
 export function divXp(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   if (a === 0n) return 0n;
   return checked(a * ONE_XP, 'division (BAL#005)') / b;
 }
 
 export function divXpU(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new GyroMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return (a * ONE_XP) / b;
 }
 
@@ -101,12 +101,12 @@ export function mulUpXpToNpU(a: bigint, b: bigint): bigint {
 
 /** SafeCast.toInt256 of a uint256. */
 export function toInt256(value: bigint): bigint {
-  if (value > INT256_MAX) throw new GyroMathError("SafeCast: value doesn't fit in an int256");
+  if (value > INT256_MAX) throw new Revert("SafeCast: value doesn't fit in an int256");
   return value;
 }
 
 /** SafeCast.toUint256 of an int256. */
 export function toUint256(value: bigint): bigint {
-  if (value < 0n) throw new GyroMathError('SafeCast: value must be positive');
+  if (value < 0n) throw new Revert('SafeCast: value must be positive');
   return value;
 }

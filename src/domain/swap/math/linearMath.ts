@@ -1,4 +1,5 @@
-import { divDown as fpDivDown, MathError, mulDown, ONE, sub } from './fixedPoint';
+import { divDown as fpDivDown, mulDown, ONE, sub } from './fixedPoint';
+import { Revert } from './revert';
 
 /**
  * Balancer's LinearMath (pkg/pool-linear/contracts/LinearMath.sol) in bigint: unchanged from the
@@ -8,7 +9,7 @@ import { divDown as fpDivDown, MathError, mulDown, ONE, sub } from './fixedPoint
  * The pool charges its fee through "nominal" balances: the main balance minus the fee on whatever
  * lies outside [lowerTarget, upperTarget]. Main <-> wrapped trades keep nominal main + wrapped
  * constant; BPT is backed by that sum (the invariant). Where the contract reverts (an underflow,
- * a division by zero) these throw `MathError`.
+ * a division by zero) these throw `Revert`.
  */
 export interface LinearParams {
   readonly fee: bigint;
@@ -21,18 +22,18 @@ const UINT256_MAX = 2n ** 256n - 1n;
 /** Math.mul: checked 256-bit product (BAL#003 on overflow). */
 function mul(a: bigint, b: bigint): bigint {
   const c = a * b;
-  if (c > UINT256_MAX) throw new MathError('multiplication overflow (BAL#003)');
+  if (c > UINT256_MAX) throw new Revert('multiplication overflow (BAL#003)');
   return c;
 }
 
 /** Math.divDown / Math.divUp: plain integer division (not fixed point). */
 function idivDown(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new MathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a / b;
 }
 
 function idivUp(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new MathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a === 0n ? 0n : (a - 1n) / b + 1n;
 }
 

@@ -35,10 +35,8 @@ const TABLE: readonly (readonly [bigint, bigint])[] = [
   [6250000000000000000n, 106449445891785942956n],
 ];
 
-export class LogExpMathError extends Revert {}
-
 function ensure(ok: boolean, what: string): void {
-  if (!ok) throw new LogExpMathError(what);
+  if (!ok) throw new Revert(what);
 }
 
 /** e^x for 18-decimal x in [MIN_NATURAL_EXPONENT, MAX_NATURAL_EXPONENT]. */

@@ -4,7 +4,7 @@ import { Revert } from './revert';
 /**
  * Balancer's StableMath in bigint, on upscaled (18-decimal) balances and amounts, every check the
  * contract makes (checked multiplication, subtraction underflow, division by zero, convergence)
- * throwing `StableMathError` where the contract reverts. Pure.
+ * throwing `Revert` where the contract reverts. Pure.
  *
  * Two generations are deployed:
  * - '2021' (Stable v1 of 2021-06, MetaStable, StablePhantom): the invariant's Newton step tracks
@@ -21,32 +21,30 @@ export type StableGeneration = '2021' | '2022';
 export const AMP_PRECISION = 1000n;
 const MAX_UINT256 = 2n ** 256n - 1n;
 
-export class StableMathError extends Revert {}
-
 function mul(a: bigint, b: bigint): bigint {
   const c = a * b;
-  if (c > MAX_UINT256) throw new StableMathError('multiplication overflow (BAL#003)');
+  if (c > MAX_UINT256) throw new Revert('multiplication overflow (BAL#003)');
   return c;
 }
 
 function add(a: bigint, b: bigint): bigint {
   const c = a + b;
-  if (c > MAX_UINT256) throw new StableMathError('addition overflow (BAL#000)');
+  if (c > MAX_UINT256) throw new Revert('addition overflow (BAL#000)');
   return c;
 }
 
 function sub(a: bigint, b: bigint): bigint {
-  if (b > a) throw new StableMathError('subtraction underflow (BAL#001)');
+  if (b > a) throw new Revert('subtraction underflow (BAL#001)');
   return a - b;
 }
 
 function divDown(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new StableMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a / b;
 }
 
 function divUp(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new StableMathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a === 0n ? 0n : 1n + (a - 1n) / b;
 }
 
@@ -93,7 +91,7 @@ export function calculateInvariant(
     }
     if (invariant > prev ? invariant - prev <= 1n : prev - invariant <= 1n) return invariant;
   }
-  throw new StableMathError('stable invariant did not converge (BAL#321)');
+  throw new Revert('stable invariant did not converge (BAL#321)');
 }
 
 /** The balance of token `index` that keeps `invariant` given all other balances (rounded up). */
@@ -121,7 +119,7 @@ export function tokenBalanceGivenInvariant(
     balance = divUp(add(mul(balance, balance), c), sub(add(mul(balance, 2n), b), invariant));
     if (balance > prev ? balance - prev <= 1n : prev - balance <= 1n) return balance;
   }
-  throw new StableMathError('stable balance did not converge (BAL#322)');
+  throw new Revert('stable balance did not converge (BAL#322)');
 }
 
 /** Amount of token `j` out for `amountIn` of token `i` (fee already taken), at `invariant`. */

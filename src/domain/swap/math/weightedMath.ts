@@ -24,8 +24,6 @@ const MAX_POW_RELATIVE_ERROR = 10000n;
 /** An exit may not take the invariant below 70% (BAL#306). */
 export const MIN_INVARIANT_RATIO = 7n * 10n ** 17n;
 
-export class WeightedMathError extends Revert {}
-
 /** FixedPoint.powDown; pools from 2022 on take exact shortcuts for exponents 1, 2 and 4. */
 export function powDown(x: bigint, y: bigint, shortcuts: boolean): bigint {
   if (shortcuts) {
@@ -72,7 +70,7 @@ export function bptOutGivenExactTokensIn(
   return invariantRatio > ONE ? mulDown(supply, invariantRatio - ONE) : 0n;
 }
 
-/** _calcTokenOutGivenExactBptIn. Throws `WeightedMathError` past the 70% invariant bound. */
+/** _calcTokenOutGivenExactBptIn. Throws `Revert` past the 70% invariant bound. */
 export function tokenOutGivenExactBptIn(
   g: WeightedGeneration,
   balance: bigint,
@@ -82,7 +80,7 @@ export function tokenOutGivenExactBptIn(
   fee: bigint,
 ): bigint {
   const invariantRatio = divUp(sub(supply, bptIn), supply);
-  if (invariantRatio < MIN_INVARIANT_RATIO) throw new WeightedMathError('exit takes the invariant below 70% (BAL#306)');
+  if (invariantRatio < MIN_INVARIANT_RATIO) throw new Revert('exit takes the invariant below 70% (BAL#306)');
   const balanceRatio = powUp(invariantRatio, divDown(ONE, weight), usesShortcuts(g));
   const amountOutWithoutFee = mulDown(balance, complement(balanceRatio));
   // Only the part beyond a proportional exit is a swap and pays the fee.

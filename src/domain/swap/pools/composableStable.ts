@@ -2,27 +2,15 @@ import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelFactory,
-  type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
-import { largestValid } from './limits';
-import {
-  floatBalances,
-  MAX_BALANCE,
-  parseAmp,
-  parseFee,
-  poolMath,
-  rateOf,
-  tokenSwap,
-  vaultCheckedSwap,
-  type StableParams,
-} from './stable';
-import { scalingFactor } from './weighted';
+import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from './stable';
+import { floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, withRates } from './vaultPool';
 import {
   dueProtocolFeeBpt,
   feeRulesOf,
@@ -97,17 +85,11 @@ export interface FeeState {
 
 export type Family = 'phantom' | 'composable';
 
-export class ComposableStableModel implements PoolModel<ComposableStableState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class ComposableStableModel extends VaultPool<ComposableStableState> {
   readonly params: StableParams;
   readonly family: Family;
   readonly bptIndex: number;
   readonly scalingFactors: readonly bigint[];
-  private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
   readonly feeRules: FeeRules;
@@ -118,12 +100,8 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
 
   /** `generation` defaults to the family's StableMath (2021 for StablePhantom, 2022 otherwise). */
   constructor(spec: PoolSpec, family: Family, generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022') {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
+    super(spec);
     this.family = family;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
     this.bptIndex = this.tokens.indexOf(this.address);
     if (this.bptIndex < 0) throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} does not list its own BPT`);
     if (this.tokens.length < 3 || this.tokens.length > 6)
@@ -139,10 +117,9 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     if (this.scalingFactors.some((sf) => sf <= 0n))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     // The stored totalShares is the virtual supply; the total supply is that plus the Vault's BPT.
     this.totalSupply = decimalToUnits(spec.totalShares, 18) + this.balances[this.bptIndex]!;
-    this.rates = this.scalingFactors.map((sf, k) => rateOf(sf, this.decimals[k]!));
+    this.rates = this.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
     this.feeRules = feeRulesOf(spec.poolTypeVersion ?? 1);
     const others = spec.tokens.filter((_, k) => k !== this.bptIndex);
     this.currentRates = others.map((t) => parseOptional(t.priceRate, 18) ?? ONE);
@@ -150,21 +127,22 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     this.fees = family === 'composable' ? feeStateOf(spec, others) : null;
   }
 
-  initialState(): ComposableStableState {
+  protected stateAt(balances: bigint[]): ComposableStableState {
     return {
-      balances: [...this.balances],
+      balances,
       totalSupply: this.totalSupply,
       fees: this.fees && { basis: this.fees.basis, oldRates: this.fees.oldRates },
     };
   }
 
-  cloneState(state: ComposableStableState): ComposableStableState {
+  override cloneState(state: ComposableStableState): ComposableStableState {
+    // The fee state's memo belongs to the balances of one state: copied, not shared.
     return { balances: [...state.balances], totalSupply: state.totalSupply, fees: state.fees && { ...state.fees } };
   }
 
   /**
    * Protocol fee BPT the pool mints before a BPT swap at the state's balances (0 without a fee
-   * basis). Throws PoolMathError where the contract's fee arithmetic reverts.
+   * basis). Throws Revert where the contract's fee arithmetic reverts.
    */
   dueProtocolFees(state: ComposableStableState): bigint {
     const fees = state.fees;
@@ -177,14 +155,12 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       fees.dueAt.every((v, k) => v === b[k])
     )
       return fees.due;
-    const due = poolMath(() =>
-      dueProtocolFeeBpt(
-        this.feeRules,
-        this.upscaled(state),
-        this.feeTokens(fees),
-        fees.basis,
-        this.virtualSupply(state),
-      ),
+    const due = dueProtocolFeeBpt(
+      this.feeRules,
+      this.upscaled(state),
+      this.feeTokens(fees),
+      fees.basis,
+      this.virtualSupply(state),
     );
     fees.dueAt = [...b];
     fees.due = due;
@@ -204,16 +180,12 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     }));
   }
 
-  canSwap(i: number, j: number): boolean {
-    return i !== j && this.isIndex(i) && this.isIndex(j);
+  protected poolSwap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    if (answeredBeforeMath(state.balances, kind, i, j, amount)) return 0n;
+    return this.onSwap(state, kind, i, j, amount);
   }
 
-  swap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
-    return vaultCheckedSwap(state.balances, kind, i, j, amount, () => this.onSwap(state, kind, i, j, amount));
-  }
-
-  apply(state: ComposableStableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+  override apply(state: ComposableStableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
     const fees = state.fees;
     if (fees && this.family === 'composable' && (i === this.bptIndex || j === this.bptIndex)) {
       // Before the swap: fees due are minted. After: the swap's own protocol fee, and a new basis.
@@ -222,14 +194,19 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       const before = this.upscaled(state);
       const preSupply = this.preSwapSupply(state);
       const { amp } = this.params;
-      const preInvariant = poolMath(() => S.calculateInvariant('2022', amp, before, true));
+      const preInvariant = S.calculateInvariant('2022', amp, before, true);
       const after = [...before];
       const delta = this.upscaledDelta(state, join, i, j, amountIn, amountOut);
       after[k] = join ? after[k]! + delta : after[k]! - delta;
       const postSupply = join ? preSupply + amountOut : preSupply - amountIn;
-      const postInvariant = poolMath(() => S.calculateInvariant('2022', amp, after, true));
-      const minted = poolMath(() =>
-        protocolFeeAfterJoinExit(this.feeRules, preInvariant, postInvariant, preSupply, postSupply, fees.basis.swapPct),
+      const postInvariant = S.calculateInvariant('2022', amp, after, true);
+      const minted = protocolFeeAfterJoinExit(
+        this.feeRules,
+        preInvariant,
+        postInvariant,
+        preSupply,
+        postSupply,
+        fees.basis.swapPct,
       );
       state.totalSupply = state.totalSupply + (preSupply - this.virtualSupply(state)) + minted;
       state.fees = {
@@ -237,8 +214,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
         oldRates: fees.oldRates.map((r, m) => (r === null ? null : this.currentRates[m]!)),
       };
     }
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+    super.apply(state, i, j, amountIn, amountOut);
   }
 
   /**
@@ -260,16 +236,15 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
       try {
         return this.swap(state, kind, i, j, amount);
       } catch (e) {
-        if (e instanceof PoolMathError) return null;
+        if (e instanceof Revert) return null;
         throw e;
       }
     };
     if (join) {
       if (tryQuote('givenIn', amountIn) === amountOut) return mulDown(amountIn, sf[i]!);
-      return poolMath(() => this.joinAmountIn(state, i, amountOut));
+      return this.joinAmountIn(state, i, amountOut);
     }
-    const out =
-      tryQuote('givenIn', amountIn) === amountOut ? poolMath(() => this.exitAmountOut(state, j, amountIn)) : null;
+    const out = tryQuote('givenIn', amountIn) === amountOut ? this.exitAmountOut(state, j, amountIn) : null;
     return out ?? mulDown(amountOut, sf[j]!);
   }
 
@@ -325,7 +300,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
           candidate = minBig(candidate, BigInt(Math.floor(Number(MAX_BALANCE - state.balances[i]!) / value)));
       }
     }
-    return largestValid(candidate, (a) => this.accepts(state, kind, i, j, a));
+    return this.largestAccepted(state, kind, i, j, candidate);
   }
 
   spotPrice(state: ComposableStableState, i: number, j: number): number {
@@ -351,7 +326,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     } else {
       upscaledPrice = shape.grad[this.skip(j)]! / shape.grad[this.skip(i)]! / (1 - fee);
     }
-    return upscaledPrice * (this.rates[j]! / this.rates[i]!);
+    return withRates(upscaledPrice, this.rates, i, j);
   }
 
   /** The circulating BPT the pool prices joins and exits on. */
@@ -364,7 +339,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const sf = this.scalingFactors;
     if (i !== this.bptIndex && j !== this.bptIndex)
       return tokenSwap(this.params, noBpt, this.skip(i), this.skip(j), sf[i]!, sf[j]!, kind, amount);
-    if (this.virtualSupply(state) <= 0n) throw new PoolMathError('no BPT in circulation (BAL#004)');
+    if (this.virtualSupply(state) <= 0n) throw new Revert('no BPT in circulation (BAL#004)');
     // Protocol fee BPT is minted first (composable pools; zero without a fee basis).
     const supply = this.family === 'phantom' ? this.virtualSupply(state) : this.preSwapSupply(state);
     const { generation, amp, fee } = this.params;
@@ -420,7 +395,7 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     try {
       return this.preSwapSupply(state);
     } catch (e) {
-      if (e instanceof PoolMathError) return this.virtualSupply(state);
+      if (e instanceof Revert) return this.virtualSupply(state);
       throw e;
     }
   }
@@ -446,20 +421,6 @@ export class ComposableStableModel implements PoolModel<ComposableStableState> {
     const supply = Number(this.preSwapSupplyOr(state)) / 1e18;
     const upscaledPerBpt = shape.invariant / supply / (shape.grad[this.skip(i)]! / shape.dfdD);
     return ((upscaledPerBpt / this.rates[i]!) * 10 ** this.decimals[i]!) / 1e18;
-  }
-
-  private isIndex(i: number): boolean {
-    return Number.isInteger(i) && i >= 0 && i < this.tokens.length;
-  }
-
-  private accepts(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
-    try {
-      this.swap(state, kind, i, j, amount);
-      return true;
-    } catch (e) {
-      if (e instanceof PoolMathError) return false;
-      throw e;
-    }
   }
 }
 

@@ -1,4 +1,5 @@
-import { complement, divDown, MathError, mulDown, ONE } from '../math/fixedPoint';
+import { complement, divDown, mulDown, ONE } from '../math/fixedPoint';
+import { Revert } from '../math/revert';
 import { calculateInvariant } from '../math/stableMath';
 
 /**
@@ -54,7 +55,7 @@ export interface FeeToken {
 
 /** Solidity's Math.divDown: integer division that reverts on zero. */
 function idiv(a: bigint, b: bigint): bigint {
-  if (b === 0n) throw new MathError('division by zero (BAL#004)');
+  if (b === 0n) throw new Revert('division by zero (BAL#004)');
   return a / b;
 }
 

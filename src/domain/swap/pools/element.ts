@@ -1,17 +1,15 @@
 import { decimalToUnits } from '../../decimal';
-import { MathError } from '../math/fixedPoint';
-import { assignTradeFee, LogExpMathError, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
+import { assignTradeFee, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelContext,
   type ModelFactory,
-  type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
-import { largestValid } from './limits';
+import { MAX_BALANCE, VaultPool } from './vaultPool';
 
 /**
  * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced
@@ -21,9 +19,6 @@ import { largestValid } from './limits';
  * The pool converts amounts to 18 decimals by multiplying or truncating (not Balancer's scaling
  * factors), and converts results back by truncating, for the amount in of a given-out swap too.
  */
-
-/** The Vault keeps each balance in 112 bits. */
-const MAX_BALANCE = 2n ** 112n - 1n;
 
 export interface ElementState extends PoolState {
   /** LP (BPT) total supply, which the curve adds to the principal token's reserve. */
@@ -38,25 +33,15 @@ function fromFixed(amount: bigint, decimals: number): bigint {
   return decimals <= 18 ? amount / 10n ** BigInt(18 - decimals) : amount * 10n ** BigInt(decimals - 18);
 }
 
-export class ElementModel implements PoolModel<ElementState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class ElementModel extends VaultPool<ElementState> {
   readonly bondIndex: number;
   readonly percentFee: bigint;
   /** a = 1 - t at the context's timestamp. */
   readonly exponent: bigint;
-  private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
 
   constructor(spec: PoolSpec, ctx: ModelContext) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
+    super(spec);
     const bond = spec.principalToken?.toLowerCase();
     const base = spec.baseToken?.toLowerCase();
     this.bondIndex = bond ? this.tokens.indexOf(bond) : -1;
@@ -77,66 +62,41 @@ export class ElementModel implements PoolModel<ElementState> {
       );
     }
     this.percentFee = decimalToUnits(spec.swapFee, 18);
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
   }
 
-  initialState(): ElementState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  protected stateAt(balances: bigint[]): ElementState {
+    return { balances, totalSupply: this.totalSupply };
   }
 
-  cloneState(state: ElementState): ElementState {
-    return { balances: [...state.balances], totalSupply: state.totalSupply };
+  protected override refusal(i: number, j: number): Revert {
+    return new Revert(`no swap from token ${i} to ${j} in an element pool`);
   }
 
-  canSwap(i: number, j: number): boolean {
-    return (i === 0 && j === 1) || (i === 1 && j === 0);
-  }
-
-  swap(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in an element pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
+  protected poolSwap(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     const outIsBond = j === this.bondIndex;
     // The principal token's reserve counts the LP supply too (the paper's reserve adjustment).
     let reserveIn = toFixed(state.balances[i]!, this.decimals[i]!);
     let reserveOut = toFixed(state.balances[j]!, this.decimals[j]!);
     if (outIsBond) reserveOut += state.totalSupply;
     else reserveIn += state.totalSupply;
-    try {
-      if (kind === 'givenIn') {
-        const amountIn = toFixed(amount, this.decimals[i]!);
-        const quote = solveTradeInvariant(this.exponent, amountIn, reserveIn, reserveOut, true);
-        const out = fromFixed(assignTradeFee(this.percentFee, amountIn, quote, outIsBond, false), this.decimals[j]!);
-        this.checkVault(state, i, j, amount, out);
-        return out;
-      }
-      const amountOut = toFixed(amount, this.decimals[j]!);
-      const quote = solveTradeInvariant(this.exponent, amountOut, reserveOut, reserveIn, false);
-      const amountIn = fromFixed(assignTradeFee(this.percentFee, quote, amountOut, outIsBond, true), this.decimals[i]!);
-      this.checkVault(state, i, j, amountIn, amount);
-      return amountIn;
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
-      throw e;
+    if (kind === 'givenIn') {
+      const amountIn = toFixed(amount, this.decimals[i]!);
+      const quote = solveTradeInvariant(this.exponent, amountIn, reserveIn, reserveOut, true);
+      return fromFixed(assignTradeFee(this.percentFee, amountIn, quote, outIsBond, false), this.decimals[j]!);
     }
-  }
-
-  apply(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+    const amountOut = toFixed(amount, this.decimals[j]!);
+    const quote = solveTradeInvariant(this.exponent, amountOut, reserveOut, reserveIn, false);
+    return fromFixed(assignTradeFee(this.percentFee, quote, amountOut, outIsBond, true), this.decimals[i]!);
   }
 
   maxAmount(state: ElementState, kind: SwapKind, i: number, j: number): bigint {
     if (!this.canSwap(i, j)) return 0n;
-    const ok =
-      (k: SwapKind) =>
-      (a: bigint): boolean =>
-        this.tryQuote(state, k, i, j, a) !== undefined;
-    const maxOut = largestValid(this.outEstimate(state, i, j), ok('givenOut'));
+    const maxOut = this.largestAccepted(state, 'givenOut', i, j, this.outEstimate(state, i, j));
     if (kind === 'givenOut') return maxOut;
     const cap = MAX_BALANCE - state.balances[i]!;
     const estimate = this.inEstimate(state, i, j, maxOut);
-    return largestValid(estimate < cap ? estimate : cap, ok('givenIn'));
+    return this.largestAccepted(state, 'givenIn', i, j, estimate < cap ? estimate : cap);
   }
 
   spotPrice(state: ElementState, i: number, j: number): number {
@@ -213,20 +173,6 @@ export class ElementModel implements PoolModel<ElementState> {
     }
     const raw = lo * (1 - 1e-9) * 10 ** this.decimals[i]!;
     return raw >= 1 ? BigInt(Math.floor(raw)) : 0n;
-  }
-
-  private checkVault(state: ElementState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    if (amountOut > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-  }
-
-  private tryQuote(state: ElementState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
-    try {
-      return this.swap(state, kind, i, j, amount);
-    } catch (e) {
-      if (e instanceof PoolMathError) return undefined;
-      throw e;
-    }
   }
 }
 

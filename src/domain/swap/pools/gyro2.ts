@@ -1,7 +1,7 @@
 import * as G2 from '../math/gyro2Math';
 import { ONE } from '../math/gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
 /**
@@ -49,7 +49,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
   protected marginalPrice(state: Gyro2State, i: number, j: number): number | undefined {
     let memo: Gyro2Memo;
     try {
-      memo = gyroMath(() => this.memo(state));
+      memo = this.memo(state);
     } catch {
       return undefined;
     }
@@ -59,7 +59,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
 
   /** Solves out(a) = balance out for the upscaled amount a: past it the price leaves the range. */
   protected upscaledInLimit(state: Gyro2State, i: number, j: number): bigint | undefined {
-    const { up, offsets } = gyroMath(() => this.memo(state));
+    const { up, offsets } = this.memo(state);
     const virtInOver = up[i]! + (offsets[i]! * (ONE + 2n)) / ONE + 1n;
     const virtOutUnder = up[j]! + (offsets[j]! * (ONE - 1n)) / ONE;
     const gap = virtOutUnder - up[j]!;

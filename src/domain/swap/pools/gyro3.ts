@@ -1,7 +1,7 @@
 import * as G3 from '../math/gyro3Math';
 import { ONE } from '../math/gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
 /**
@@ -45,7 +45,7 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   protected marginalPrice(state: Gyro3State, i: number, j: number): number | undefined {
     let offset: bigint;
     try {
-      offset = gyroMath(() => this.offset(state, i, j));
+      offset = this.offset(state, i, j);
     } catch {
       return undefined;
     }
@@ -55,7 +55,7 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
 
   /** The upscaled amount in at which the amount out would reach the balance out. */
   protected upscaledInLimit(state: Gyro3State, i: number, j: number): bigint | undefined {
-    const offset = gyroMath(() => this.offset(state, i, j));
+    const offset = this.offset(state, i, j);
     const [upIn, upOut] = this.upscaled(state, i, j);
     const virtInOver = upIn + (offset * (ONE + 2n)) / ONE + 1n;
     const gap = (offset * (ONE - 1n)) / ONE;

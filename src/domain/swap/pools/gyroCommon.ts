@@ -1,7 +1,7 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, GyroMathError, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
-import { PoolMathError, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
-import { parseFee } from './stable';
+import { divDown, divUp, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
+import { UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
+import { parseFee } from './vaultPool';
 
 /**
  * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from
@@ -71,29 +71,4 @@ export function framedSwap(
   }
   const amountIn = divUp(math(mulDown(amount, sfOut)), sfIn);
   return divUp(amountIn, complement(frame.fee));
-}
-
-/** Runs pool math, turning its reverts into the engine's PoolMathError. */
-export function gyroMath<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof GyroMathError) throw new PoolMathError(e.message);
-    throw e;
-  }
-}
-
-export function accepts(f: () => unknown): boolean {
-  try {
-    f();
-    return true;
-  } catch (e) {
-    if (e instanceof PoolMathError) return false;
-    throw e;
-  }
-}
-
-/** Raw units -> upscaled units factor of a token as a float: its rate (1 without one). */
-export function floatRate(sf: bigint, decimals: number): number {
-  return Number(sf) / 1e18 / 10 ** (18 - decimals);
 }

@@ -1,7 +1,7 @@
 import * as GE from '../math/gyroEMath';
 import { ONE } from '../math/gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { gyroMath, gyroParam, upscale } from './gyroCommon';
+import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
 /**
@@ -79,10 +79,8 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
   protected marginalPrice(state: GyroEState, i: number): number | undefined {
     let px: bigint;
     try {
-      px = gyroMath(() => {
-        const { up, invariant } = this.memo(state);
-        return GE.calcSpotPrice0in1(this.eclp, up[0], up[1], invariant);
-      });
+      const { up, invariant } = this.memo(state);
+      px = GE.calcSpotPrice0in1(this.eclp, up[0], up[1], invariant);
     } catch {
       return undefined;
     }
@@ -93,7 +91,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
 
   /** What takes the token in to its largest balance on the curve. */
   protected upscaledInLimit(state: GyroEState, i: number): bigint | undefined {
-    const { up, curve } = gyroMath(() => this.memo(state));
+    const { up, curve } = this.memo(state);
     return GE.maxBalance(curve, i === 0 ? 0 : 1) - up[i]!;
   }
 

@@ -1,46 +1,26 @@
-import { decimalToUnits } from '../../decimal';
 import { ONE } from '../math/gyroFixedPoint';
-import {
-  PoolMathError,
-  UnsupportedPoolError,
-  type PoolModel,
-  type PoolSpec,
-  type PoolState,
-  type SwapKind,
-} from '../poolModel';
-import { accepts, floatRate, framedSwap, gyroFrame, gyroMath, type GyroFrame } from './gyroCommon';
-import { largestValid } from './limits';
-import { MAX_BALANCE } from './stable';
+import { Revert, UnsupportedPoolError, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
+import { floatRate, MAX_BALANCE, VaultPool, withRates } from './vaultPool';
 
 /**
- * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) does around its curve, once: the stored
- * pool's identity and balances, the Vault's balance checks around a swap, the fee-and-scaling
- * frame (`framedSwap`), state bookkeeping, limits found by the pool's own reverts, and the spot
- * price's fee and rates. A pool type supplies its curve on upscaled units, the upscaled marginal
- * price and an estimate of the largest amount in.
+ * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'
+ * parameters and token count, the pause switch, the fee-and-scaling frame (`framedSwap`) around
+ * the curve, the largest amount in estimated from the curve's range, and the spot price from the
+ * curve's marginal price. A pool type supplies its curve on upscaled units, the upscaled marginal
+ * price and the upscaled in-limit.
  */
-export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export abstract class GyroPoolModel<S extends PoolState> extends VaultPool<S> {
   readonly frame: GyroFrame;
   protected readonly swapEnabled: boolean;
-  private readonly balances: readonly bigint[];
   private readonly rates: readonly number[];
 
   protected constructor(spec: PoolSpec, tokenCount: number, withRates: boolean) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
+    super(spec);
     if (this.tokens.length !== tokenCount)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
     this.frame = gyroFrame(spec, withRates);
     this.swapEnabled = spec.swapEnabled !== false;
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.rates = this.frame.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
@@ -53,51 +33,33 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
   /** Appended to the "no swap" message (the E-CLP names its own revert code). */
   protected readonly noSwapCode: string = '';
 
-  initialState(): S {
-    return { balances: [...this.balances] } as S;
+  protected stateAt(balances: bigint[]): S {
+    return { balances } as S;
   }
 
-  cloneState(state: S): S {
-    // Memos are pure functions of the balances they were made for, so a clone may share them.
-    return { ...state, balances: [...state.balances] };
+  override canSwap(i: number, j: number): boolean {
+    return this.swapEnabled && super.canSwap(i, j);
   }
 
-  canSwap(i: number, j: number): boolean {
-    return this.swapEnabled && i !== j && [i, j].every((k) => Number.isInteger(k) && k >= 0 && k < this.tokens.length);
+  protected override refusal(i: number, j: number): Revert {
+    return new Revert(
+      this.swapEnabled ? `no swap from token ${i} to ${j} in this pool${this.noSwapCode}` : 'pool is paused (BAL#211)',
+    );
   }
 
-  swap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j))
-      throw new PoolMathError(
-        this.swapEnabled
-          ? `no swap from token ${i} to ${j} in this pool${this.noSwapCode}`
-          : 'pool is paused (BAL#211)',
-      );
-    if (amount < 0n) throw new PoolMathError('negative amount');
+  protected poolSwap(state: S, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     if (amount === 0n) return 0n;
-    const b = state.balances;
-    if (kind === 'givenIn' && b[i]! + amount > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    const result = gyroMath(() => framedSwap(this.frame, kind, i, j, amount, this.curve(state, kind, i, j)));
-    if (kind === 'givenOut' && amount > b[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (kind === 'givenOut' && b[i]! + result > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
-    return result;
-  }
-
-  apply(state: S, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+    if (kind === 'givenIn' && state.balances[i]! + amount > MAX_BALANCE)
+      throw new Revert('balance above 2^112 (BAL#526)');
+    return framedSwap(this.frame, kind, i, j, amount, this.curve(state, kind, i, j));
   }
 
   maxAmount(state: S, kind: SwapKind, i: number, j: number): bigint {
     if (!this.canSwap(i, j)) return 0n;
-    const ok =
-      (k: SwapKind) =>
-      (a: bigint): boolean =>
-        accepts(() => this.swap(state, k, i, j, a));
-    if (kind === 'givenOut') return largestValid(state.balances[j]!, ok('givenOut'));
+    if (kind === 'givenOut') return this.largestAccepted(state, kind, i, j, state.balances[j]!);
     const cap = MAX_BALANCE - state.balances[i]!;
     const estimate = this.inEstimate(state, i, j);
-    return largestValid(estimate !== undefined && estimate < cap ? estimate : cap, ok('givenIn'));
+    return this.largestAccepted(state, kind, i, j, estimate !== undefined && estimate < cap ? estimate : cap);
   }
 
   spotPrice(state: S, i: number, j: number): number {
@@ -105,7 +67,7 @@ export abstract class GyroPoolModel<S extends PoolState> implements PoolModel<S>
     const price = this.marginalPrice(state, i, j);
     if (price === undefined || !(price > 0)) return Infinity;
     const fee = Number(this.frame.fee) / 1e18;
-    return (price / (1 - fee)) * (this.rates[j]! / this.rates[i]!);
+    return withRates(price / (1 - fee), this.rates, i, j);
   }
 
   /** The raw amount in (fee included, rounded up) whose upscaled part reaches the curve's limit. */

@@ -1,16 +1,15 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, MathError, mulDown, ONE } from '../math/fixedPoint';
+import { divDown, divUp, mulDown, ONE } from '../math/fixedPoint';
 import * as L from '../math/linearMath';
-import { largestValid } from './limits';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type ModelFactory,
-  type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
+import { MAX_BALANCE, VaultPool, withRates } from './vaultPool';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every
@@ -26,9 +25,6 @@ import {
  * as long as no BPT was burned (recovery-mode exits only exist from the second generation on).
  */
 
-/** The Vault keeps each balance in 112 bits; a swap that would overflow it reverts. */
-const MAX_BALANCE = 2n ** 112n - 1n;
-
 type Role = 'main' | 'wrapped' | 'bpt';
 
 export interface LinearState extends PoolState {
@@ -42,12 +38,7 @@ function scaleOf(decimals: number): bigint {
   return ONE * 10n ** BigInt(18 - decimals);
 }
 
-export class LinearModel implements PoolModel<LinearState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class LinearModel extends VaultPool<LinearState> {
   readonly params: L.LinearParams;
   readonly bptIndex: number;
   readonly mainIndex: number;
@@ -55,15 +46,12 @@ export class LinearModel implements PoolModel<LinearState> {
   /** Upscaling factors in the pool's token order (the wrapped one includes its rate). */
   readonly scalingFactors: readonly bigint[];
   private readonly roles: readonly Role[];
-  private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
+  /** Human units -> upscaled units factor of each token as a float (the wrapped token's rate; 1 for main and BPT). */
+  private readonly rates: readonly number[];
 
   constructor(spec: PoolSpec) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
+    super(spec);
     if (this.tokens.length !== 3)
       throw new UnsupportedPoolError(`linear pool ${spec.id} has ${this.tokens.length} tokens, not 3`);
     this.bptIndex = this.tokens.indexOf(this.address);
@@ -100,48 +88,29 @@ export class LinearModel implements PoolModel<LinearState> {
       lowerTarget: decimalToUnits(spec.lowerTarget ?? '0', 18),
       upperTarget: decimalToUnits(spec.upperTarget, 18),
     };
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18) + this.balances[this.bptIndex]!;
+    // Float rates divide by the whole base (not by 1e18 then the decimals' power): spot prices
+    // drive the split search, so their last bit stays as the search was tuned with.
+    this.rates = factors.map((sf, k) => Number(sf) / Number(k === this.bptIndex ? ONE : scaleOf(this.decimals[k]!)));
   }
 
-  initialState(): LinearState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  protected stateAt(balances: bigint[]): LinearState {
+    return { balances, totalSupply: this.totalSupply };
   }
 
-  cloneState(state: LinearState): LinearState {
-    return { balances: [...state.balances], totalSupply: state.totalSupply };
+  protected override refusal(i: number, j: number): Revert {
+    return new Revert(`no swap from token ${i} to ${j} in a linear pool`);
   }
 
-  canSwap(i: number, j: number): boolean {
-    return i !== j && i >= 0 && j >= 0 && i < 3 && j < 3;
-  }
-
-  swap(state: LinearState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in a linear pool`);
-    if (amount < 0n) throw new PoolMathError('negative amount');
-    try {
-      if (kind === 'givenIn') {
-        const out = divDown(
-          this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)),
-          this.scalingFactors[j]!,
-        );
-        this.checkVault(state, i, j, amount, out);
-        return out;
-      }
-      if (amount > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-      const inUp = this.calc(state, 'givenOut', i, j, mulDown(amount, this.scalingFactors[j]!));
-      const amountIn = divUp(inUp, this.scalingFactors[i]!);
-      this.checkVault(state, i, j, amountIn, amount);
-      return amountIn;
-    } catch (e) {
-      if (e instanceof MathError) throw new PoolMathError(e.message);
-      throw e;
-    }
-  }
-
-  apply(state: LinearState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+  protected poolSwap(state: LinearState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    if (kind === 'givenIn')
+      return divDown(
+        this.calc(state, 'givenIn', i, j, mulDown(amount, this.scalingFactors[i]!)),
+        this.scalingFactors[j]!,
+      );
+    if (amount > state.balances[j]!) throw new Revert('amount out above the pool balance (BAL#001)');
+    const inUp = this.calc(state, 'givenOut', i, j, mulDown(amount, this.scalingFactors[j]!));
+    return divUp(inUp, this.scalingFactors[i]!);
   }
 
   maxAmount(state: LinearState, kind: SwapKind, i: number, j: number): bigint {
@@ -152,7 +121,7 @@ export class LinearModel implements PoolModel<LinearState> {
     let candidate = cap;
     const needed = this.tryQuote(state, 'givenOut', i, j, maxOut);
     if (needed !== undefined && needed < cap) candidate = needed;
-    return largestValid(candidate, (a) => this.tryQuote(state, 'givenIn', i, j, a) !== undefined);
+    return this.largestAccepted(state, 'givenIn', i, j, candidate);
   }
 
   spotPrice(state: LinearState, i: number, j: number): number {
@@ -176,13 +145,7 @@ export class LinearModel implements PoolModel<LinearState> {
     };
     // Upscaled amount in per upscaled amount out, then into human units of each token.
     const upscaledPrice = value(j, false) / value(i, true);
-    return upscaledPrice * (this.rate(j) / this.rate(i));
-  }
-
-  /** Human units -> upscaled units factor (the wrapped token's rate; 1 for main and BPT). */
-  private rate(k: number): number {
-    const base = k === this.bptIndex ? ONE : ONE * 10n ** BigInt(18 - this.decimals[k]!);
-    return Number(this.scalingFactors[k]!) / Number(base);
+    return withRates(upscaledPrice, this.rates, i, j);
   }
 
   /** LinearPool._onSwapGivenIn / _onSwapGivenOut on upscaled balances and amount. */
@@ -191,7 +154,7 @@ export class LinearModel implements PoolModel<LinearState> {
     const main = mulDown(state.balances[this.mainIndex]!, this.scalingFactors[this.mainIndex]!);
     const wrapped = mulDown(state.balances[this.wrappedIndex]!, this.scalingFactors[this.wrappedIndex]!);
     const supply = state.totalSupply - state.balances[this.bptIndex]!;
-    if (supply < 0n) throw new MathError('BPT balance above the total supply (BAL#001)');
+    if (supply < 0n) throw new Revert('BPT balance above the total supply (BAL#001)');
     const pair = `${this.roles[i]}>${this.roles[j]}`;
     if (kind === 'givenIn') {
       switch (pair) {
@@ -224,20 +187,14 @@ export class LinearModel implements PoolModel<LinearState> {
           return L.bptInPerWrappedOut(amount, main, wrapped, supply, p);
       }
     }
-    throw new PoolMathError(`no swap ${pair} in a linear pool`);
-  }
-
-  /** What the Vault itself refuses: paying out more than the pool holds, a balance past 112 bits. */
-  private checkVault(state: LinearState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    if (amountOut > state.balances[j]!) throw new PoolMathError('amount out above the pool balance (BAL#001)');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+    throw new Revert(`no swap ${pair} in a linear pool`);
   }
 
   private tryQuote(state: LinearState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
     try {
       return this.swap(state, kind, i, j, amount);
     } catch (e) {
-      if (e instanceof PoolMathError) return undefined;
+      if (e instanceof Revert) return undefined;
       throw e;
     }
   }
@@ -252,7 +209,7 @@ export class LinearModel implements PoolModel<LinearState> {
       const floorRaw = divUp(floorUp, this.scalingFactors[j]!) + 1n;
       candidate = candidate > floorRaw ? candidate - floorRaw : 0n;
     }
-    return largestValid(candidate, (a) => this.tryQuote(state, 'givenOut', i, j, a) !== undefined);
+    return this.largestAccepted(state, 'givenOut', i, j, candidate);
   }
 }
 

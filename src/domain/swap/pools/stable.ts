@@ -1,18 +1,17 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
-import { scalingFactor } from './weighted';
+import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, withRates } from './vaultPool';
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
@@ -34,9 +33,6 @@ import { scalingFactor } from './weighted';
  * every block and is priced at the value the store last read.
  */
 
-/** The Vault keeps each balance in 112 bits; a swap or join that would overflow it reverts. */
-export const MAX_BALANCE = 2n ** 112n - 1n;
-
 export interface StableParams {
   readonly generation: S.StableGeneration;
   /** A * 1000, as the pool stores it. */
@@ -51,48 +47,23 @@ export function parseAmp(spec: PoolSpec): bigint {
   return amp;
 }
 
-export function parseFee(spec: PoolSpec): bigint {
-  const fee = decimalToUnits(spec.swapFee, 18);
-  if (fee < 0n || fee >= ONE) throw new UnsupportedPoolError(`pool ${spec.id} has a swap fee outside [0, 1)`);
-  return fee;
-}
-
-/** Wraps the math's and the fixed-point library's reverts as the engine's PoolMathError. */
-export function poolMath<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof S.StableMathError || e instanceof MathError) throw new PoolMathError(e.message);
-    throw e;
-  }
-}
-
 /**
- * A stable-family swap inside the Vault's checks: amounts must be positive (a zero probe gets
- * zero), the out balance must stay above zero and every balance within 112 bits; `compute` is the
- * pool's own answer for a valid request, run with its reverts as PoolMathError.
+ * What the stable family checks before its math (the Vault's checks after it follow in
+ * `VaultPool.swap`): the out balance must stay above zero, the in balance within 112 bits. The
+ * Vault refuses zero amounts; searches probing zero get zero (true: answered without the math).
  */
-export function vaultCheckedSwap(
+export function answeredBeforeMath(
   balances: readonly bigint[],
   kind: SwapKind,
   i: number,
   j: number,
   amount: bigint,
-  compute: () => bigint,
-): bigint {
-  if (amount < 0n) throw new PoolMathError('negative amount');
-  // The Vault refuses zero amounts; searches probing zero get zero.
-  if (amount === 0n) return 0n;
+): boolean {
+  if (amount === 0n) return true;
   if (kind === 'givenOut' && amount >= balances[j]!)
-    throw new PoolMathError('amount out not below the pool balance (BAL#001)');
-  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE)
-    throw new PoolMathError('balance above 2^112 (BAL#526)');
-  const result = poolMath(compute);
-  if (kind === 'givenIn' && result > balances[j]!)
-    throw new PoolMathError('amount out above the pool balance (BAL#001)');
-  if (kind === 'givenOut' && balances[i]! + result > MAX_BALANCE)
-    throw new PoolMathError('balance above 2^112 (BAL#526)');
-  return result;
+    throw new Revert('amount out not below the pool balance (BAL#001)');
+  if (kind === 'givenIn' && balances[i]! + amount > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
+  return false;
 }
 
 /**
@@ -119,11 +90,6 @@ export function tokenSwap(
   return divUp(divUp(amountIn, sfIn), complement(p.fee));
 }
 
-/** Raw units -> the pool's units (upscaled human units) factor of a token: its rate. */
-export function rateOf(sf: bigint, decimals: number): number {
-  return Number(sf) / 1e18 / 10 ** (18 - decimals);
-}
-
 /** Upscaled balances as floats in human units, for spot prices. */
 export function floatBalances(up: readonly bigint[]): number[] {
   return up.map((b) => Number(b) / 1e18);
@@ -134,24 +100,14 @@ export interface StableState extends PoolState {
   totalSupply: bigint;
 }
 
-export class StableModel implements PoolModel<StableState>, JoinExitModel<StableState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class StableModel extends VaultPool<StableState> implements JoinExitModel<StableState> {
   readonly params: StableParams;
   readonly scalingFactors: readonly bigint[];
-  private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
 
   constructor(spec: PoolSpec, generation: S.StableGeneration) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
+    super(spec);
     if (this.tokens.length < 2 || this.tokens.length > 5)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
     if (this.tokens.includes(this.address))
@@ -164,44 +120,20 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     if (this.scalingFactors.some((sf) => sf <= 0n))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
-    this.rates = this.scalingFactors.map((sf, k) => rateOf(sf, this.decimals[k]!));
+    this.rates = this.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
-  initialState(): StableState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  protected stateAt(balances: bigint[]): StableState {
+    return { balances, totalSupply: this.totalSupply };
   }
 
-  cloneState(state: StableState): StableState {
-    return { balances: [...state.balances], totalSupply: state.totalSupply };
-  }
-
-  canSwap(i: number, j: number): boolean {
-    return i !== j && this.isIndex(i) && this.isIndex(j);
-  }
-
-  swap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
+  protected poolSwap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
     const b = state.balances;
+    if (answeredBeforeMath(b, kind, i, j, amount)) return 0n;
     const sf = this.scalingFactors;
-    return vaultCheckedSwap(b, kind, i, j, amount, () =>
-      tokenSwap(
-        this.params,
-        b.map((x, k) => mulDown(x, sf[k]!)),
-        i,
-        j,
-        sf[i]!,
-        sf[j]!,
-        kind,
-        amount,
-      ),
-    );
-  }
-
-  apply(state: StableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+    const up = b.map((x, k) => mulDown(x, sf[k]!));
+    return tokenSwap(this.params, up, i, j, sf[i]!, sf[j]!, kind, amount);
   }
 
   maxAmount(state: StableState, kind: SwapKind, i: number, j: number): bigint {
@@ -209,7 +141,7 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     // StableMath has no ratio limits: the Vault's 112-bit balances bound the amount in; the amount
     // out stays below the balance out, short of where the amount in it needs overflows.
     const candidate = kind === 'givenIn' ? MAX_BALANCE - state.balances[i]! : state.balances[j]! - 1n;
-    return largestValid(candidate, (a) => this.accepts(() => this.swap(state, kind, i, j, a)));
+    return this.largestAccepted(state, kind, i, j, candidate);
   }
 
   spotPrice(state: StableState, i: number, j: number): number {
@@ -218,53 +150,47 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
     if (up.some((x) => !(x > 0))) return Infinity;
     const shape = S.stableShape(Number(this.params.amp) / 1000, up);
     const fee = Number(this.params.fee) / 1e18;
-    // Upscaled i per upscaled j along the curve, the fee on the amount in, then human units.
-    return (shape.grad[j]! / shape.grad[i]! / (1 - fee)) * (this.rates[j]! / this.rates[i]!);
+    // Upscaled i per upscaled j along the curve, the fee on the amount in.
+    return withRates(shape.grad[j]! / shape.grad[i]! / (1 - fee), this.rates, i, j);
   }
 
   joinGivenIn(state: StableState, i: number, amountIn: bigint): bigint {
-    this.checkIndex(i);
-    if (amountIn < 0n) throw new PoolMathError('negative amount');
+    this.checkToken(i);
+    if (amountIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
-    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE)
-      throw new PoolMathError('balance above 2^112 (BAL#526)');
+    if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
-    return poolMath(() => {
-      const bptOut = S.bptOutGivenExactTokensIn(
-        generation,
-        amp,
-        up,
-        amounts,
-        state.totalSupply,
-        S.calculateInvariant(generation, amp, up, true),
-        fee,
-      );
-      this.storeInvariantAfter(up, i, amounts[i]!);
-      return bptOut;
-    });
+    const bptOut = S.bptOutGivenExactTokensIn(
+      generation,
+      amp,
+      up,
+      amounts,
+      state.totalSupply,
+      S.calculateInvariant(generation, amp, up, true),
+      fee,
+    );
+    this.storeInvariantAfter(up, i, amounts[i]!);
+    return bptOut;
   }
 
   exitGivenIn(state: StableState, i: number, bptIn: bigint): bigint {
-    this.checkIndex(i);
-    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    this.checkToken(i);
+    if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const { generation, amp, fee } = this.params;
-    const out = poolMath(() => {
-      const amountOut = S.tokenOutGivenExactBptIn(
-        amp,
-        up,
-        i,
-        bptIn,
-        state.totalSupply,
-        S.calculateInvariant(generation, amp, up, true),
-        fee,
-      );
-      this.storeInvariantAfter(up, i, -amountOut);
-      return amountOut;
-    });
+    const out = S.tokenOutGivenExactBptIn(
+      amp,
+      up,
+      i,
+      bptIn,
+      state.totalSupply,
+      S.calculateInvariant(generation, amp, up, true),
+      fee,
+    );
+    this.storeInvariantAfter(up, i, -out);
     return divDown(out, sf[i]!);
   }
 
@@ -280,13 +206,13 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
 
   maxJoin(state: StableState, i: number): bigint {
     if (!this.isIndex(i)) return 0n;
-    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => this.accepts(() => this.joinGivenIn(state, i, a)));
+    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => accepts(() => this.joinGivenIn(state, i, a)));
   }
 
   maxExit(state: StableState, i: number): bigint {
     if (!this.isIndex(i)) return 0n;
     // Burning the whole supply leaves a zero invariant, which the math divides by.
-    return largestValid(state.totalSupply - 1n, (b) => this.accepts(() => this.exitGivenIn(state, i, b)));
+    return largestValid(state.totalSupply - 1n, (b) => accepts(() => this.exitGivenIn(state, i, b)));
   }
 
   /**
@@ -307,24 +233,6 @@ export class StableModel implements PoolModel<StableState>, JoinExitModel<Stable
   private takenIn(i: number, amountIn: bigint): bigint {
     const sf = this.scalingFactors[i]!;
     return divUp(mulDown(amountIn, sf), sf);
-  }
-
-  private isIndex(i: number): boolean {
-    return Number.isInteger(i) && i >= 0 && i < this.tokens.length;
-  }
-
-  private checkIndex(i: number): void {
-    if (!this.isIndex(i)) throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
-  }
-
-  private accepts(f: () => bigint): boolean {
-    try {
-      f();
-      return true;
-    } catch (e) {
-      if (e instanceof PoolMathError) return false;
-      throw e;
-    }
   }
 }
 

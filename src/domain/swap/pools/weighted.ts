@@ -1,24 +1,22 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, MathError, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
-import { LogExpMathError } from '../math/logExpMath';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
 import {
   bptOutGivenExactTokensIn,
   MIN_INVARIANT_RATIO,
   tokenOutGivenExactBptIn,
-  WeightedMathError,
   type WeightedGeneration,
 } from '../math/weightedMath';
 import {
-  PoolMathError,
+  Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolModel,
   type PoolSpec,
   type PoolState,
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
+import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /
@@ -49,8 +47,6 @@ import { largestValid } from './limits';
 
 const MAX_IN_RATIO = 3n * 10n ** 17n;
 const MAX_OUT_RATIO = 3n * 10n ** 17n;
-/** The Vault keeps each balance in 112 bits. */
-const MAX_BALANCE = 2n ** 112n - 1n;
 
 export interface WeightedParams {
   readonly weights: readonly bigint[];
@@ -62,20 +58,15 @@ export interface WeightedParams {
   readonly feeOnUpscaled?: boolean;
 }
 
-/** Scaling factor of a token: 10^(18 - decimals) as an 18-decimal number, times its rate. */
-export function scalingFactor(decimals: number, priceRate: string | null | undefined): bigint {
-  return mulDown(ONE * 10n ** BigInt(18 - decimals), decimalToUnits(priceRate ?? '1', 18));
-}
-
 function calcOutGivenIn(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aIn: bigint): bigint {
-  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new PoolMathError('amount in above 30% of the balance (BAL#304)');
+  if (aIn > mulDown(bIn, MAX_IN_RATIO)) throw new Revert('amount in above 30% of the balance (BAL#304)');
   const base = divUp(bIn, bIn + aIn);
   const power = powUp(base, divDown(p.weights[i]!, p.weights[j]!), p.shortcuts);
   return mulDown(bOut, complement(power));
 }
 
 function calcInGivenOut(p: WeightedParams, bIn: bigint, bOut: bigint, i: number, j: number, aOut: bigint): bigint {
-  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new PoolMathError('amount out above 30% of the balance (BAL#305)');
+  if (aOut > mulDown(bOut, MAX_OUT_RATIO)) throw new Revert('amount out above 30% of the balance (BAL#305)');
   const base = divUp(bOut, sub(bOut, aOut));
   const power = powUp(base, divUp(p.weights[j]!, p.weights[i]!), p.shortcuts);
   return mulUp(bIn, sub(power, ONE));
@@ -124,28 +115,19 @@ export interface WeightedState extends PoolState {
 /** Types whose swaps the owner can switch off. */
 const SWAP_SWITCH = new Set(['LiquidityBootstrapping', 'Investment', 'Managed']);
 
-export class WeightedModel implements PoolModel<WeightedState> {
-  readonly id: string;
-  readonly address: string;
-  readonly poolType: string;
-  readonly tokens: readonly string[];
-  readonly decimals: readonly number[];
+export class WeightedModel extends VaultPool<WeightedState> {
   readonly params: WeightedParams;
   /** The pool's own BPT among its tokens (Managed pools), else -1. */
   readonly bptIndex: number;
   readonly swapEnabled: boolean;
-  private readonly balances: readonly bigint[];
   private readonly totalSupply: bigint;
-  /** Float weights and fee for spot prices. */
+  /** Float weights, fee and rates for spot prices. */
   private readonly w: readonly number[];
   private readonly feeFloat: number;
+  private readonly rates: readonly number[];
 
   constructor(spec: PoolSpec) {
-    this.id = spec.id.toLowerCase();
-    this.address = spec.address.toLowerCase();
-    this.poolType = spec.poolType;
-    this.tokens = spec.tokens.map((t) => t.address.toLowerCase());
-    this.decimals = spec.tokens.map((t) => t.decimals);
+    super(spec);
     this.bptIndex = this.tokens.indexOf(this.address);
     if (this.bptIndex >= 0 && spec.poolType !== 'Managed')
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
@@ -161,49 +143,28 @@ export class WeightedModel implements PoolModel<WeightedState> {
       feeOnUpscaled: spec.poolType === 'Managed',
     };
     this.swapEnabled = !SWAP_SWITCH.has(spec.poolType) || spec.swapEnabled !== false;
-    this.balances = spec.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.w = weights.map((x) => Number(x) / 1e18);
     this.feeFloat = Number(this.params.fee) / 1e18;
+    this.rates = this.params.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
-  initialState(): WeightedState {
-    return { balances: [...this.balances], totalSupply: this.totalSupply };
+  protected stateAt(balances: bigint[]): WeightedState {
+    return { balances, totalSupply: this.totalSupply };
   }
 
-  cloneState(state: WeightedState): WeightedState {
-    return { balances: [...state.balances], totalSupply: state.totalSupply };
+  override canSwap(i: number, j: number): boolean {
+    return this.swapEnabled && super.canSwap(i, j) && i !== this.bptIndex && j !== this.bptIndex;
   }
 
-  canSwap(i: number, j: number): boolean {
-    return (
-      this.swapEnabled &&
-      i !== j &&
-      i >= 0 &&
-      j >= 0 &&
-      i < this.tokens.length &&
-      j < this.tokens.length &&
-      i !== this.bptIndex &&
-      j !== this.bptIndex
-    );
+  protected override refusal(i: number, j: number): Revert {
+    return this.swapEnabled ? super.refusal(i, j) : new Revert('swaps are disabled (BAL#327)');
   }
 
-  swap(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
-    if (!this.swapEnabled) throw new PoolMathError('swaps are disabled (BAL#327)');
-    if (!this.canSwap(i, j)) throw new PoolMathError(`no swap from token ${i} to ${j} in this pool`);
-    try {
-      return kind === 'givenIn'
-        ? weightedOutGivenIn(this.params, state.balances, i, j, amount)
-        : weightedInGivenOut(this.params, state.balances, i, j, amount);
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError) throw new PoolMathError(e.message);
-      throw e;
-    }
-  }
-
-  apply(state: WeightedState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
-    state.balances[i] = state.balances[i]! + amountIn;
-    state.balances[j] = state.balances[j]! - amountOut;
+  protected poolSwap(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    return kind === 'givenIn'
+      ? weightedOutGivenIn(this.params, state.balances, i, j, amount)
+      : weightedInGivenOut(this.params, state.balances, i, j, amount);
   }
 
   maxAmount(state: WeightedState, kind: SwapKind, i: number, j: number): bigint {
@@ -220,30 +181,16 @@ export class WeightedModel implements PoolModel<WeightedState> {
       candidate = divDown(cap, complement(this.params.fee));
     }
     // The estimate can miss by a rounding step either way; the pool's own answer decides.
-    return largestValid(candidate, (a) => this.accepts(state, kind, i, j, a));
+    return this.largestAccepted(state, kind, i, j, candidate);
   }
 
   spotPrice(state: WeightedState, i: number, j: number): number {
     if (!this.canSwap(i, j)) return Infinity;
-    const bi = (Number(state.balances[i]!) / 10 ** this.decimals[i]!) * this.rate(i);
-    const bj = (Number(state.balances[j]!) / 10 ** this.decimals[j]!) * this.rate(j);
+    const bi = (Number(state.balances[i]!) / 10 ** this.decimals[i]!) * this.rates[i]!;
+    const bj = (Number(state.balances[j]!) / 10 ** this.decimals[j]!) * this.rates[j]!;
     if (bi <= 0 || bj <= 0) return Infinity;
-    // (Bi / wi) / (Bj / wj) / (1 - fee), rates turning raw tokens into the pool's units.
-    return (bi / this.w[i]! / (bj / this.w[j]!) / (1 - this.feeFloat)) * (this.rate(j) / this.rate(i));
-  }
-
-  private rate(k: number): number {
-    return Number(this.params.scalingFactors[k]!) / 1e18 / 10 ** (18 - this.decimals[k]!);
-  }
-
-  private accepts(state: WeightedState, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
-    try {
-      this.swap(state, kind, i, j, amount);
-      return true;
-    } catch (e) {
-      if (e instanceof PoolMathError) return false;
-      throw e;
-    }
+    // (Bi / wi) / (Bj / wj) in the pool's units, the fee on the amount in.
+    return withRates(bi / this.w[i]! / (bj / this.w[j]!) / (1 - this.feeFloat), this.rates, i, j);
   }
 }
 
@@ -262,40 +209,36 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 
   joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
     if (this.poolType === 'LiquidityBootstrapping')
-      throw new PoolMathError('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
-    if (!this.swapEnabled) throw new PoolMathError('single-token joins are disabled with swaps (BAL#330)');
-    this.checkIndex(i);
-    if (amountIn < 0n) throw new PoolMathError('negative amount');
-    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new PoolMathError('balance above 2^112 (BAL#526)');
+      throw new Revert('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
+    if (!this.swapEnabled) throw new Revert('single-token joins are disabled with swaps (BAL#330)');
+    this.checkToken(i);
+    if (amountIn < 0n) throw new Revert('negative amount');
+    if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const sf = this.params.scalingFactors;
     const balances = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
-    return this.math(() =>
-      bptOutGivenExactTokensIn(
-        this.generation,
-        balances,
-        this.params.weights,
-        amounts,
-        state.totalSupply,
-        this.params.fee,
-      ),
+    return bptOutGivenExactTokensIn(
+      this.generation,
+      balances,
+      this.params.weights,
+      amounts,
+      state.totalSupply,
+      this.params.fee,
     );
   }
 
   exitGivenIn(state: WeightedState, i: number, bptIn: bigint): bigint {
-    if (!this.swapEnabled) throw new PoolMathError('single-token exits are disabled with swaps (BAL#330)');
-    this.checkIndex(i);
-    if (bptIn < 0n) throw new PoolMathError('negative amount');
+    if (!this.swapEnabled) throw new Revert('single-token exits are disabled with swaps (BAL#330)');
+    this.checkToken(i);
+    if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.params.scalingFactors[i]!;
-    const out = this.math(() =>
-      tokenOutGivenExactBptIn(
-        this.generation,
-        mulDown(state.balances[i]!, sf),
-        this.params.weights[i]!,
-        bptIn,
-        state.totalSupply,
-        this.params.fee,
-      ),
+    const out = tokenOutGivenExactBptIn(
+      this.generation,
+      mulDown(state.balances[i]!, sf),
+      this.params.weights[i]!,
+      bptIn,
+      state.totalSupply,
+      this.params.fee,
     );
     return divDown(out, sf);
   }
@@ -313,7 +256,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   maxJoin(state: WeightedState, i: number): bigint {
     if (this.poolType === 'LiquidityBootstrapping' || !this.swapEnabled) return 0n;
     // WeightedMath bounds no exact-tokens-in join; the Vault's 112-bit balance does.
-    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => this.ok(() => this.joinGivenIn(state, i, a)));
+    return largestValid(MAX_BALANCE - state.balances[i]!, (a) => accepts(() => this.joinGivenIn(state, i, a)));
   }
 
   maxExit(state: WeightedState, i: number): bigint {
@@ -321,32 +264,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     // The invariant may not fall below 70%: keep ceil(0.7 * supply) BPT.
     const supply = state.totalSupply;
     const keep = (supply * MIN_INVARIANT_RATIO + ONE - 1n) / ONE;
-    return largestValid(supply - keep, (b) => this.ok(() => this.exitGivenIn(state, i, b)));
-  }
-
-  private checkIndex(i: number): void {
-    if (!Number.isInteger(i) || i < 0 || i >= this.tokens.length)
-      throw new PoolMathError(`no token ${i} in this pool (BAL#100)`);
-  }
-
-  private math(f: () => bigint): bigint {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof MathError || e instanceof LogExpMathError || e instanceof WeightedMathError)
-        throw new PoolMathError(e.message);
-      throw e;
-    }
-  }
-
-  private ok(f: () => bigint): boolean {
-    try {
-      f();
-      return true;
-    } catch (e) {
-      if (e instanceof PoolMathError) return false;
-      throw e;
-    }
+    return largestValid(supply - keep, (b) => accepts(() => this.exitGivenIn(state, i, b)));
   }
 }
 
