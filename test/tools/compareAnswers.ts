@@ -21,6 +21,7 @@ import { startTestServer } from '../helpers/testServer';
  *   ROUTER_ENGINE=sor npx tsx test/tools/compareAnswers.ts out-sor.json snapshot
  *   npx tsx test/tools/compareAnswers.ts --diff before.json after.json
  *
+ * `SNAPSHOT_FILE` overrides where the snapshot is read (a git worktree has no `../shared` beside it).
  * Run it on each commit (e.g. the base in `git worktree add /tmp/base <commit>` with node_modules
  * symlinked) and `--diff` the two files: the exit code is 1 when any answer differs.
  * Devnet answers that carry the chain's wall-clock block times (createTime, history) are masked.
@@ -116,7 +117,7 @@ async function commonAnswers(api: Client, chainId: number): Promise<Answer[]> {
 }
 
 async function snapshotAnswers(): Promise<Answer[]> {
-  const pools = JSON.parse(readFileSync(SNAPSHOT_FILE, 'utf8')) as unknown[];
+  const pools = JSON.parse(readFileSync(process.env.SNAPSHOT_FILE ?? SNAPSHOT_FILE, 'utf8')) as unknown[];
   const server = await startTestServer(
     { ROUTER_WORKERS: '0', ...ENGINE },
     { seed: [{ chainId: 1, pools }], now: () => NOW_MS },
