@@ -1,5 +1,7 @@
+import { DECORATION_FIELDS } from '../pool';
 import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStable';
 import { ELEMENT } from './element/element';
+import { POOL_FRAME_FIELDS } from './frameFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
 import { LINEAR } from './linear/linear';
 import type { ParamField } from './paramField';
@@ -95,6 +97,16 @@ export function devnetPoolType(kind: string): string {
   return def.names[0];
 }
 
+/** Names a parameter may not take: the frame's fields and what the store keeps beside them. */
+const RESERVED: ReadonlySet<string> = new Set<string>([
+  ...POOL_FRAME_FIELDS,
+  'tokens',
+  'priceRateProviders',
+  'subgraphLiquidity',
+  'routable',
+  ...DECORATION_FIELDS,
+]);
+
 function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   const seen = new Map<string, { field: ParamField; group: string | undefined }>();
   const top: ParamField[] = [];
@@ -102,6 +114,8 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   for (const def of list)
     for (const field of def.params) {
       const group = def.paramGroup;
+      if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
+        throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
       const before = seen.get(field.name);
       if (before) {
         const same =

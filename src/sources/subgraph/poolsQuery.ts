@@ -1,3 +1,4 @@
+import { POOL_FRAME_FIELDS } from '../../domain/poolTypes/frameFields';
 import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 
 /**
@@ -24,34 +25,6 @@ const TOKEN_FIELDS = [
   'priceRate',
   'oldPriceRate',
   'isExemptFromYieldProtocolFee',
-] as const;
-
-/** Scalar fields every pool has, grouped by who needs them; each pool type's own follow from the registry. */
-export const POOL_FRAME_FIELDS = [
-  // identity and state
-  'id',
-  'address',
-  'poolType',
-  'poolTypeVersion',
-  'factory',
-  'owner',
-  'symbol',
-  'name',
-  'swapFee',
-  'swapEnabled',
-  'isPaused',
-  'isInRecoveryMode',
-  'amp',
-  // totals for decoration and history
-  'totalShares',
-  'totalWeight',
-  'totalSwapVolume',
-  'totalSwapFee',
-  'totalLiquidity',
-  'createTime',
-  'swapsCount',
-  'holdersCount',
-  'tokensList',
 ] as const;
 
 /** Every scalar pool field the query asks for: the frame, then every registered type's parameters. */

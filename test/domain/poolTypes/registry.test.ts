@@ -29,6 +29,13 @@ describe('the pool type registry', () => {
     expect(subgraphSdl()).toBe(sdl);
   });
 
+  test('a parameter named like a field every pool has is refused', () => {
+    const amp = { name: 'amp', subgraph: 'BigInt', stored: 'decimal', absent: 'omit' } as const;
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['AmpAgain'], params: [amp] })).toThrow(
+      'pool type AmpAgain declares amp, a field every pool has',
+    );
+  });
+
   test("a registered type's parameters reach the subgraph query and schema once", () => {
     registerPoolType(FIXED_RATE);
     expect(storedFields().all.filter((f) => f.name === 'fixedRate')).toHaveLength(1);
