@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { DecimalError, isZeroDecimal, toPlainDecimal } from './decimal';
 import { parseAddress } from './address';
-import type { PoolCore, StoredPoolToken } from './pool';
+import type { PoolCore, StoredPoolToken, StoredTypeParams } from './pool';
+import type { ParamField } from './poolTypes/paramField';
+import { storedFields } from './poolTypes/registry';
 
 /**
  * Subgraph pool (as the Balancer V2 subgraph and the mainnet snapshot the tests read spell it) -> the
@@ -32,26 +34,6 @@ const optAddress = z
   .string()
   .nullish()
   .transform((v) => (v ? v.toLowerCase() : null));
-
-const GYRO_FIELDS = [
-  'alpha',
-  'beta',
-  'sqrtAlpha',
-  'sqrtBeta',
-  'root3Alpha',
-  'c',
-  's',
-  'lambda',
-  'tauAlphaX',
-  'tauAlphaY',
-  'tauBetaX',
-  'tauBetaY',
-  'u',
-  'v',
-  'w',
-  'z',
-  'dSq',
-] as const;
 
 const subgraphToken = z.object({
   address,
@@ -90,23 +72,45 @@ const subgraphPool = z.looseObject({
   holdersCount: optDecimal,
   tokens: z.array(subgraphToken).min(1),
   tokensList: z.array(address).nullish(),
-  expiryTime: optInt,
-  unitSeconds: optInt,
-  principalToken: optAddress,
-  baseToken: optAddress,
-  mainIndex: optInt,
-  wrappedIndex: optInt,
-  lowerTarget: optDecimal,
-  upperTarget: optDecimal,
-  managementFee: optDecimal,
-  protocolYieldFeeCache: optDecimal,
-  protocolSwapFeeCache: optDecimal,
-  lastJoinExitAmp: optDecimal,
-  lastPostJoinExitInvariant: optDecimal,
   priceRateProviders: z.array(z.object({ address, token: z.union([address, z.object({ address })]) })).nullish(),
 });
 
-export type SubgraphPoolInput = z.input<typeof subgraphPool>;
+export type SubgraphPoolInput = z.input<typeof subgraphPool> & Readonly<Record<string, unknown>>;
+
+const paramParsers = { decimal: optDecimal, int: optInt, address: optAddress } as const;
+
+/**
+ * Each pool type's own parameters (`poolTypes/<family>/params.ts`, every registered type), as
+ * stored: top-level fields in registry order, then groups (e.g. `gyro`), null when empty.
+ */
+function storedParams(
+  raw: Readonly<Record<string, unknown>>,
+): { ok: true; top: Record<string, unknown>; groups: Record<string, unknown> } | { ok: false; error: string } {
+  const { top, groups } = storedFields();
+  const read = (f: ParamField): { value: string | number | null } | { error: string } => {
+    const parsed = paramParsers[f.stored].safeParse(raw[f.name]);
+    if (!parsed.success) return { error: `${f.name}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+    const v = parsed.data;
+    return { value: f.stored === 'decimal' && typeof v === 'string' ? plain(v, f.name) : v };
+  };
+  const out: Record<string, unknown> = {};
+  for (const f of top) {
+    const r = read(f);
+    if ('error' in r) return { ok: false, error: r.error };
+    if (r.value !== null || f.absent === 'null') out[f.name] = r.value;
+  }
+  const grouped: Record<string, unknown> = {};
+  for (const [key, list] of groups) {
+    const values: Record<string, unknown> = {};
+    for (const f of list) {
+      const r = read(f);
+      if ('error' in r) return { ok: false, error: r.error };
+      if (r.value !== null) values[f.name] = r.value;
+    }
+    grouped[key] = Object.keys(values).length > 0 ? values : null;
+  }
+  return { ok: true, top: out, groups: grouped };
+}
 
 export type NormalizeResult = { ok: true; pool: PoolCore } | { ok: false; id: string; error: string };
 
@@ -150,11 +154,8 @@ export function normalizePool(raw: unknown): NormalizeResult {
         ? { isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee }
         : {}),
     }));
-    const gyro: Record<string, string> = {};
-    for (const f of GYRO_FIELDS) {
-      const v = p[f];
-      if (typeof v === 'string' || typeof v === 'number') gyro[f] = plain(String(v), f) as string;
-    }
+    const params = storedParams(p);
+    if (!params.ok) return { ok: false, id, error: params.error };
     const pool: PoolCore = {
       id: p.id.toLowerCase(),
       address: p.address,
@@ -178,24 +179,12 @@ export function normalizePool(raw: unknown): NormalizeResult {
       holdersCount: plain(p.holdersCount, 'holdersCount'),
       tokens,
       tokensList: p.tokensList ?? tokens.map((t) => t.address),
-      expiryTime: p.expiryTime,
-      unitSeconds: p.unitSeconds,
-      principalToken: p.principalToken,
-      baseToken: p.baseToken,
-      mainIndex: p.mainIndex,
-      wrappedIndex: p.wrappedIndex,
-      lowerTarget: plain(p.lowerTarget, 'lowerTarget'),
-      upperTarget: plain(p.upperTarget, 'upperTarget'),
-      managementFee: plain(p.managementFee, 'managementFee'),
-      protocolYieldFeeCache: plain(p.protocolYieldFeeCache, 'protocolYieldFeeCache'),
-      ...present('protocolSwapFeeCache', plain(p.protocolSwapFeeCache, 'protocolSwapFeeCache')),
-      ...present('lastJoinExitAmp', plain(p.lastJoinExitAmp, 'lastJoinExitAmp')),
-      ...present('lastPostJoinExitInvariant', plain(p.lastPostJoinExitInvariant, 'lastPostJoinExitInvariant')),
+      ...(params.top as unknown as StoredTypeParams),
       priceRateProviders: (p.priceRateProviders ?? []).map((r) => ({
         address: r.address,
         token: typeof r.token === 'string' ? r.token : r.token.address,
       })),
-      gyro: Object.keys(gyro).length > 0 ? gyro : null,
+      ...(params.groups as { gyro: PoolCore['gyro'] }),
       subgraphLiquidity: plain(p.totalLiquidity, 'totalLiquidity'),
       routable: tokens.some((t) => t.address !== p.address && !isZeroDecimal(t.balance)),
     };

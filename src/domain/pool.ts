@@ -1,4 +1,9 @@
 import type { Address } from './address';
+import type { ComposableStableStoredParams } from './poolTypes/composableStable/params';
+import type { ElementStoredParams } from './poolTypes/element/params';
+import type { GyroParams } from './poolTypes/gyro/params';
+import type { LinearStoredParams } from './poolTypes/linear/params';
+import type { ManagedStoredParams } from './poolTypes/weighted/params';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
  * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token
@@ -30,8 +35,19 @@ export interface AprBreakdown {
   readonly max: number;
 }
 
-/** Fields the subgraph owns; the pool-update job writes these. */
-export interface PoolCore {
+/** The built-in pool types' own stored parameters, typed from their field lists. */
+export type StoredTypeParams = ElementStoredParams &
+  LinearStoredParams &
+  ManagedStoredParams &
+  ComposableStableStoredParams;
+
+/**
+ * Fields the subgraph owns; the pool-update job writes these. Beside the fields every pool has,
+ * each pool type's own parameters, as its folder under `poolTypes/` declares them (element,
+ * linear, managed, composable stable fee basis); every pool stores every parameter it is given,
+ * whatever its type (normalizePool.ts).
+ */
+export interface PoolCore extends StoredTypeParams {
   readonly id: string;
   readonly address: Address;
   readonly poolType: string;
@@ -54,30 +70,9 @@ export interface PoolCore {
   readonly holdersCount: string | null;
   readonly tokens: readonly StoredPoolToken[];
   readonly tokensList: readonly string[];
-  /** Element pools. */
-  readonly expiryTime: number | null;
-  readonly unitSeconds: number | null;
-  readonly principalToken: string | null;
-  readonly baseToken: string | null;
-  /** Linear pools. */
-  readonly mainIndex: number | null;
-  readonly wrappedIndex: number | null;
-  readonly lowerTarget: string | null;
-  readonly upperTarget: string | null;
-  /** Managed/investment pools. */
-  readonly managementFee: string | null;
-  readonly protocolYieldFeeCache: string | null;
-  /**
-   * ComposableStable protocol fee basis (absent in older stores and for other pool types): the
-   * cached protocol swap fee percentage, amp (without its precision) and invariant (18 decimals)
-   * stored at the last join or exit.
-   */
-  readonly protocolSwapFeeCache?: string;
-  readonly lastJoinExitAmp?: string;
-  readonly lastPostJoinExitInvariant?: string;
   readonly priceRateProviders: readonly { readonly address: string; readonly token: string }[];
   /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
-  readonly gyro: Readonly<Record<string, string>> | null;
+  readonly gyro: GyroParams | null;
   /** Liquidity the subgraph reported (USD); used until decoration computes our own. */
   readonly subgraphLiquidity: string | null;
   /** False when every balance is zero: such a pool must never reach the router. */

@@ -1,20 +1,22 @@
-import { SOR, SwapTypes, type SubgraphPoolBase, type SwapInfo } from '@balancer-labs/sor';
+import { SOR, SwapTypes, type SwapInfo } from '@balancer-labs/sor';
 import type { Provider } from '@ethersproject/providers';
 import { BigNumber } from '@ethersproject/bignumber';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { buildModels } from '../domain/swap/models';
 import type { PoolModel } from '../domain/swap/poolModel';
 import { replayBatchSwap } from '../domain/swap/replay';
-import { specFromRoutingPool } from './poolSpecs';
 import { priceImpact } from './priceImpact';
 import { checkRoute, routeFromSwapInfo } from './routeCheck';
 import { emptySwapInfo, serializeSwapInfo } from './serialize';
 import { sorConfigFor } from './sorConfig';
+import { toSorPool } from './sorPools';
+import type { RoutingPool } from './routingPools';
 import type { OrderKind, SerializedSwapInfo } from './types';
 
 /**
  * One `@balancer-labs/sor` instance over one fixed pool set (one pool version, one liquidity
- * floor). A new pool version gets a new instance: SOR 4.1.3 caches candidate paths per
+ * floor): the SOR adapter. It converts our routing pools to the SOR's shape (`sorPools.ts`) and
+ * replays the SOR's answer through the engine's models built from the same pools. A new pool version gets a new instance: SOR 4.1.3 caches candidate paths per
  * (tokens, swap type, timestamp), so an instance fed new pools would keep quoting the old ones.
  */
 
@@ -96,19 +98,20 @@ export class ChainRouter {
 
   private constructor(
     readonly chain: RouterChain,
-    private readonly pools: SubgraphPoolBase[],
+    private readonly pools: readonly RoutingPool[],
   ) {
+    const sorPools = pools.map(toSorPool);
     this.sor = new SOR(
       NO_NODE,
       sorConfigFor(chain),
-      { getPools: async () => pools },
+      { getPools: async () => sorPools },
       {
         getNativeAssetPriceInToken: async (token: string) => this.prices[token.toLowerCase()] ?? '0',
       },
     );
   }
 
-  static async create(chain: RouterChain, pools: SubgraphPoolBase[]): Promise<ChainRouter> {
+  static async create(chain: RouterChain, pools: readonly RoutingPool[]): Promise<ChainRouter> {
     const router = new ChainRouter(chain, pools);
     if (!(await router.sor.fetchPools()))
       throw new Error(`the SOR could not load the ${pools.length} pools of chain ${chain.id}`);
@@ -159,11 +162,14 @@ export class ChainRouter {
    */
   private exact(info: SerializedSwapInfo, kind: OrderKind, timestamp: number): SerializedSwapInfo {
     if (this.models?.timestamp !== timestamp) {
-      const built = buildModels(this.pools.map(specFromRoutingPool), { timestamp });
+      const built = buildModels(
+        this.pools.map((p) => p.spec),
+        { timestamp },
+      );
       this.models = { timestamp, byId: new Map(built.models.map((m) => [m.id, m])) };
     }
     this.decimals ??= new Map(
-      this.pools.flatMap((p) => p.tokens.map((t) => [t.address.toLowerCase(), t.decimals] as const)),
+      this.pools.flatMap((p) => p.spec.tokens.map((t) => [t.address.toLowerCase(), t.decimals] as const)),
     );
     const weth = this.chain.wrappedNative.toLowerCase();
     const assets = info.tokenAddresses.map((a) => (a.toLowerCase() === ZERO_ADDRESS ? weth : a.toLowerCase()));
@@ -229,7 +235,7 @@ export class ChainRouter {
       const skip = new Set(poolIds);
       router = ChainRouter.create(
         this.chain,
-        this.pools.filter((p) => !skip.has(p.id)),
+        this.pools.filter((p) => !skip.has(p.spec.id)),
       );
       router.catch(() => this.without.delete(key));
       if (this.without.size >= 16) this.without.delete(this.without.keys().next().value!);

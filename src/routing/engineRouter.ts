@@ -1,4 +1,3 @@
-import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { SwapEngine } from '../domain/swap/engine';
 import type { JoinExitPool } from '../domain/swap/joinExitPools';
@@ -8,7 +7,6 @@ import type { PoolModel, PoolSpec } from '../domain/swap/poolModel';
 import { toBatchSwap, type Route } from '../domain/swap/route';
 import { modelBugsOf, type ModelBug, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
 import { gasPerSwapIn } from './gasCost';
-import { specFromRoutingPool } from './poolSpecs';
 import { plainDecimal, priceImpact } from './priceImpact';
 import { emptySwapInfo } from './serialize';
 import type { SerializedSwapInfo } from './types';
@@ -42,9 +40,9 @@ export class EngineRouter {
 
   constructor(
     readonly chain: RouterChain,
-    pools: readonly SubgraphPoolBase[],
+    /** The engine's input, built from the stored pools (routingPools.ts). */
+    specs: readonly PoolSpec[],
   ) {
-    const specs = pools.map(specFromRoutingPool);
     const built = buildModels(
       specs.filter((p) => !isTimeDependent(p)),
       { timestamp: 0 },

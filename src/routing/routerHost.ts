@@ -84,7 +84,15 @@ export class RouterHost {
       router =
         task.engine === 'sor'
           ? ChainRouter.create(task.chain, floor)
-          : Promise.resolve(warmEngine(new EngineRouter(task.chain, floor), task.timestamp));
+          : Promise.resolve(
+              warmEngine(
+                new EngineRouter(
+                  task.chain,
+                  floor.map((p) => p.spec),
+                ),
+                task.timestamp,
+              ),
+            );
       router.catch(() => this.routers.delete(key));
       this.routers.set(key, router);
     }

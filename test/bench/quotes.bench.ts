@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { SOR, SwapTypes } from '@balancer-labs/sor';
+import { SOR, SwapTypes, type SubgraphPoolBase } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
 import autocannon from 'autocannon';
@@ -10,6 +10,7 @@ import { chainById } from '../../src/config/chains';
 import { normalizePool } from '../../src/domain/normalizePool';
 import { carryDecoration } from '../../src/domain/pool';
 import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/routingPools';
+import { toSorPool } from '../../src/routing/sorPools';
 import { sorConfigFor } from '../../src/routing/sorConfig';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
 import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
@@ -112,13 +113,13 @@ async function concurrently<T>(
   return { ms, wallMs: performance.now() - t };
 }
 
-function naivePools(): ReturnType<typeof aboveLiquidityFloor> {
+function naivePools(): SubgraphPoolBase[] {
   const raw = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as unknown[];
   const stored = raw.flatMap((p) => {
     const n = normalizePool(p);
     return n.ok ? [carryDecoration(n.pool, undefined)] : [];
   });
-  return aboveLiquidityFloor(toRoutingPools(stored), 100);
+  return aboveLiquidityFloor(toRoutingPools(stored), 100).map(toSorPool);
 }
 
 /** CPU seconds (user + system, every thread) and RSS (MiB) of a process, from /proc. */

@@ -11,8 +11,7 @@ import {
   type ComposableStableModel,
   type ComposableStableState,
 } from '../../src/domain/swap/pools/composableStable';
-import { specFromRoutingPool } from '../../src/routing/poolSpecs';
-import { toSorPool } from '../../src/routing/routingPools';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,
   deployContract,
@@ -93,12 +92,7 @@ async function readSpecs(): Promise<Map<string, PoolSpec>> {
       if (!made.some((m) => m.id === p.id)) continue;
       const normalized = normalizePool(toSubgraphPool(p, new Map()));
       if (!normalized.ok) throw new Error(normalized.error);
-      out.set(
-        p.id,
-        specFromRoutingPool(
-          JSON.parse(JSON.stringify(toSorPool(normalized.pool))) as Parameters<typeof specFromRoutingPool>[0],
-        ),
-      );
+      out.set(p.id, (JSON.parse(JSON.stringify(toRoutingPool(normalized.pool))) as RoutingPool).spec);
     }
   }
   return out;

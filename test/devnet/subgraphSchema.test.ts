@@ -2,7 +2,7 @@ import { graphql } from 'graphql';
 import { selectPools, SubgraphPool, subgraphSchema } from '../../src/devnet/indexer/subgraphSchema';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { prices, weighted } from './onchainFixture';
-import { POOLS_QUERY } from '../../src/sources/subgraph/poolsQuery';
+import { poolsQuery } from '../../src/sources/subgraph/poolsQuery';
 
 const id = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
 const pools: SubgraphPool[] = [5, 1, 4, 2, 3].map((n) => ({
@@ -67,7 +67,7 @@ describe('the schema', () => {
     const rootValue = { pools: (args: Parameters<typeof selectPools>[1]) => selectPools(served, args) };
     const ok = await graphql({
       schema: subgraphSchema(),
-      source: POOLS_QUERY,
+      source: poolsQuery(),
       rootValue,
       variableValues: { first: 1000, lastId: '' },
     });

@@ -1,7 +1,11 @@
 import { normalizePool } from '../../src/domain/normalizePool';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
-import { specFromRoutingPool } from '../../src/routing/poolSpecs';
-import { toSorPool } from '../../src/routing/routingPools';
+import type { PoolSpec } from '../../src/domain/swap/poolModel';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+
+/** The engine's input as a quote thread receives it (JSON through shared memory). */
+const specThroughRouting = (p: Parameters<typeof toRoutingPool>[0]): PoolSpec =>
+  (JSON.parse(JSON.stringify(toRoutingPool(p))) as RoutingPool).spec;
 import { HAS_SNAPSHOT, loadSnapshotPools } from '../helpers/snapshot';
 
 const base = {
@@ -69,7 +73,7 @@ describe('normalizePool', () => {
     expect(withFees.pool.tokens[1]).not.toHaveProperty('oldPriceRate');
     expect(withFees.pool.tokens[1]).toMatchObject({ isExemptFromYieldProtocolFee: false });
     // Through the routing pool to the engine's spec.
-    const spec = specFromRoutingPool(JSON.parse(JSON.stringify(toSorPool({ ...withFees.pool }))));
+    const spec = specThroughRouting(withFees.pool);
     expect(spec).toMatchObject({
       lastJoinExitAmp: '200',
       lastPostJoinExitInvariant: '1234.000000000000000001',
@@ -86,7 +90,7 @@ describe('normalizePool', () => {
     for (const k of ['lastJoinExitAmp', 'lastPostJoinExitInvariant', 'protocolSwapFeeCache'])
       expect(without.pool).not.toHaveProperty(k);
     for (const t of without.pool.tokens) expect(Object.keys(t)).not.toEqual(expect.arrayContaining(['oldPriceRate']));
-    const oldSpec = specFromRoutingPool(toSorPool({ ...without.pool }));
+    const oldSpec = specThroughRouting(without.pool);
     expect([oldSpec.lastJoinExitAmp, oldSpec.lastPostJoinExitInvariant, oldSpec.protocolSwapFeeCache]).toEqual([
       null,
       null,

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { compareDecimal } from '../../src/domain/decimal';
-import { SUBGRAPH_SDL } from '../../src/sources/subgraph/subgraphSdl';
+import { subgraphSdl } from '../../src/sources/subgraph/subgraphSdl';
 
 /**
  * A local stand-in for a Balancer V2 subgraph (graph-node): a real HTTP server on 127.0.0.1 that
@@ -86,8 +86,13 @@ const FILTERS_SERVED = new Set([
   'swapEnabled',
 ]);
 
-let schema: GraphQLSchema | undefined;
-const getSchema = () => (schema ??= buildSchema(SUBGRAPH_SDL));
+/** Rebuilt when the registered pool types (and so the schema) change. */
+let built: { sdl: string; schema: GraphQLSchema } | undefined;
+const getSchema = (): GraphQLSchema => {
+  const sdl = subgraphSdl();
+  if (built?.sdl !== sdl) built = { sdl, schema: buildSchema(sdl) };
+  return built.schema;
+};
 
 type Projector = (value: Record<string, unknown>) => Record<string, unknown>;
 

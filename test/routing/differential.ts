@@ -3,7 +3,7 @@ import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
 import { EngineRouter } from '../../src/routing/engineRouter';
 import { sorConfigFor } from '../../src/routing/sorConfig';
-import { exactOfSorRoute } from './exactReplay';
+import { exactOfSorRoute, specsOf } from './exactReplay';
 
 /**
  * The engine against `@balancer-labs/sor` on one pool universe: the same request to both, the SOR's
@@ -57,7 +57,7 @@ export async function compareWithSor(
     { getNativeAssetPriceInToken: async () => '0' },
   );
   await sor.fetchPools();
-  const engine = new EngineRouter(chain, pools);
+  const engine = new EngineRouter(chain, specsOf(pools));
   engine.engineAt(timestamp);
   const out: DiffResult[] = [];
   for (const c of cases) {

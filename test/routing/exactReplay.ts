@@ -2,7 +2,16 @@ import type { SubgraphPoolBase, SwapInfo } from '@balancer-labs/sor';
 import { buildModels } from '../../src/domain/swap/models';
 import { replayBatchSwap } from '../../src/domain/swap/replay';
 import type { PoolModel, PoolSpec } from '../../src/domain/swap/poolModel';
-import { specFromRoutingPool } from '../../src/routing/poolSpecs';
+import { normalizePool } from '../../src/domain/normalizePool';
+import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
+
+/** Raw subgraph pools (the SOR's input in these tests) as the engine reads them once stored. */
+export function specsOf(pools: readonly SubgraphPoolBase[]): PoolSpec[] {
+  return pools.flatMap((p) => {
+    const n = normalizePool(p);
+    return n.ok ? [specFromStoredPool(n.pool)] : [];
+  });
+}
 
 /**
  * What the Vault pays for a route the SOR proposed, replayed over the engine's pool models;
@@ -21,7 +30,7 @@ export function exactOfSorRoute(
   if (entry?.timestamp !== timestamp) {
     entry = {
       timestamp,
-      models: new Map(buildModels(pools.map(specFromRoutingPool), { timestamp }).models.map((m) => [m.id, m])),
+      models: new Map(buildModels(specsOf(pools), { timestamp }).models.map((m) => [m.id, m])),
     };
     built.set(pools, entry);
   }

@@ -5,13 +5,17 @@ import type { Provider } from '@ethersproject/providers';
 import { chainById } from '../../src/config/chains';
 import type { StoredPool } from '../../src/domain/pool';
 import { ChainRouter } from '../../src/routing/chainRouter';
-import { aboveLiquidityFloor, isRoutable, toRoutingPools, toSorPool } from '../../src/routing/routingPools';
+import { aboveLiquidityFloor, isRoutable, toRoutingPool, toRoutingPools } from '../../src/routing/routingPools';
+import { toSorPool as sorPoolOf } from '../../src/routing/sorPools';
 import { sorConfigFor } from '../../src/routing/sorConfig';
 import { storedPool } from '../helpers/poolFixtures';
 
 const A = '0x00000000000000000000000000000000000000a1' as Address;
 const B = '0x00000000000000000000000000000000000000b2' as Address;
 const MAINNET = chainById(1)!;
+
+/** A stored pool as the SOR adapter hands it to the SOR. */
+const toSorPool = (p: StoredPool) => sorPoolOf(toRoutingPool(p));
 
 function pool(id: string, balances: [string, string], over: Partial<StoredPool> = {}): StoredPool {
   return storedPool({
@@ -32,7 +36,7 @@ describe('pools handed to the SOR', () => {
     expect(isRoutable(pool('0x02', ['0.0', '0.0']))).toBe(false);
     expect(isRoutable(pool('0x03', ['1000', '1000'], { swapEnabled: false }))).toBe(false);
     expect(isRoutable(pool('0x04', ['1000', '1000'], { isPaused: true }))).toBe(false);
-    expect(toRoutingPools([pool('0x01', ['1', '1']), pool('0x02', ['0', '0.0'])]).map((p) => p.pool.id)).toEqual([
+    expect(toRoutingPools([pool('0x01', ['1', '1']), pool('0x02', ['0', '0.0'])]).map((p) => p.spec.id)).toEqual([
       pool('0x01', ['1', '1']).id,
     ]);
   });
@@ -58,7 +62,7 @@ describe('pools handed to the SOR', () => {
     expect(clean.tokens.map((t) => t.balance)).toEqual(['1234.5678', '0.0000005']);
     const big = toSorPool(pool('0x06', ['1000000.1234567', '2000.000000000000000000001']));
     expect(big.tokens.map((t) => t.balance)).toEqual(['1000000.123456', '2000']);
-    const router = await ChainRouter.create(MAINNET, [toSorPool(pool('0x07', ['1000000', '1000000']))]);
+    const router = await ChainRouter.create(MAINNET, [toRoutingPool(pool('0x07', ['1000000', '1000000']))]);
     const out = await router.route({
       sellToken: A,
       buyToken: B,
@@ -76,7 +80,7 @@ describe('pools handed to the SOR', () => {
       pool('0x12', ['1', '1'], { totalLiquidity: '100' }),
       pool('0x13', ['1', '1']),
     ]);
-    expect(aboveLiquidityFloor(pools, 100).map((p) => p.id.slice(0, 4))).toEqual(['0x12', '0x13']);
+    expect(aboveLiquidityFloor(pools, 100).map((p) => p.spec.id.slice(0, 4))).toEqual(['0x12', '0x13']);
     expect(aboveLiquidityFloor(pools, 0)).toHaveLength(3);
   });
 });

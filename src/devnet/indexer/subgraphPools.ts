@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { toPlainDecimal, unitsToDecimal } from '../../domain/decimal';
+import { devnetPoolType } from '../../domain/poolTypes/registry';
 import type { OnchainPool, OnchainSwap } from './onchainPools';
 
 /**
@@ -9,14 +10,6 @@ import type { OnchainPool, OnchainSwap } from './onchainPools';
  * subgraph uses its own price feed; amounts are converted exactly, never through JS numbers.
  */
 export type PricesUsd = ReadonlyMap<string, string>;
-
-/** The Balancer subgraph's poolType names. */
-const POOL_TYPE = {
-  weighted: 'Weighted',
-  composableStable: 'ComposableStable',
-  stable: 'Stable',
-  linear: 'ERC4626Linear',
-} as const;
 
 function usdOf(amount: string, price: string | undefined): Big | null {
   return price === undefined ? null : new Big(amount).times(price);
@@ -53,7 +46,8 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
   return {
     id: pool.id,
     address: pool.address,
-    poolType: POOL_TYPE[pool.kind],
+    // The subgraph's name of the type the devnet deploys as this kind (its registry entry).
+    poolType: devnetPoolType(pool.kind),
     poolTypeVersion: pool.version,
     factory: pool.factory,
     owner: pool.owner,

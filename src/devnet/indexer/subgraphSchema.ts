@@ -1,11 +1,13 @@
 import { buildSchema, GraphQLSchema } from 'graphql';
 import { compareDecimal } from '../../domain/decimal';
-import { SUBGRAPH_SDL } from '../../sources/subgraph/subgraphSdl';
+import { subgraphSdl } from '../../sources/subgraph/subgraphSdl';
 
 /** The devnet's indexing endpoint: the subgraph's schema and graph-node's `pools(...)` semantics. */
-let schema: GraphQLSchema | undefined;
+let built: { sdl: string; schema: GraphQLSchema } | undefined;
 export function subgraphSchema(): GraphQLSchema {
-  return (schema ??= buildSchema(SUBGRAPH_SDL));
+  const sdl = subgraphSdl();
+  if (built?.sdl !== sdl) built = { sdl, schema: buildSchema(sdl) };
+  return built.schema;
 }
 
 export type SubgraphPool = Readonly<Record<string, unknown>> & { readonly id: string };

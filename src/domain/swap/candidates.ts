@@ -1,3 +1,4 @@
+import { pathRoleOf } from '../poolTypes/registry';
 import type { Edge, PoolGraph } from './graph';
 import type { Path } from './route';
 
@@ -101,7 +102,7 @@ function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boole
 export function withParallelPools(graph: PoolGraph, c: Candidate): Candidate[] {
   const out: Candidate[] = [];
   const edges = c.path.map((h) =>
-    h.pool.poolType === 'LiquidityBootstrapping' ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!),
+    pathRoleOf(h.pool.poolType) === 'ends' ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!),
   );
   if (edges.some((list) => list.length === 0)) return out;
   const chosen = edges.map((list) => list[0]!);

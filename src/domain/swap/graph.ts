@@ -1,3 +1,4 @@
+import { pathRoleOf } from '../poolTypes/registry';
 import type { PoolModel } from './poolModel';
 import type { Hop } from './route';
 
@@ -50,7 +51,7 @@ export class PoolGraph {
       }
       for (const e of edges) {
         this.byHop.set(e.hop, e);
-        const map = pool.poolType === 'LiquidityBootstrapping' ? this.lbpEdges : this.edges;
+        const map = pathRoleOf(pool.poolType) === 'ends' ? this.lbpEdges : this.edges;
         this.add(map, pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
       }
     }

@@ -1,3 +1,4 @@
+import { poolTypeDef } from '../poolTypes/registry';
 import { canJoinExit, Revert, type JoinExitModel, type PoolModel, type PoolState, type SwapKind } from './poolModel';
 
 /**
@@ -12,11 +13,6 @@ import { canJoinExit, Revert, type JoinExitModel, type PoolModel, type PoolState
  * The Vault cannot batch them: a route with one goes through the batch relayer
  * (src/routing/relayer), which is why `isJoinExitHop` marks them for serialization.
  */
-
-/** Pool types whose joins anyone may make (a liquidity bootstrapping pool takes joins from its owner only). */
-const JOINABLE = new Set(['Weighted', 'Stable', 'MetaStable']);
-/** Pool types anyone may exit. */
-const EXITABLE = new Set(['Weighted', 'Stable', 'MetaStable', 'LiquidityBootstrapping']);
 
 /** Share of a balance (or supply) the float spot price is probed with. */
 const PROBE_SHARE = 1_000_000n;
@@ -101,8 +97,10 @@ export function isJoinExitPool(pool: PoolModel): pool is JoinExitPool {
 
 function hopOf(m: PoolModel): JoinExitPool | null {
   if (!canJoinExit(m)) return null;
-  const joins = JOINABLE.has(m.poolType);
-  const exits = EXITABLE.has(m.poolType);
+  // Who may join or exit is the pool type's (a liquidity bootstrapping pool takes joins from its owner only).
+  const def = poolTypeDef(m.poolType);
+  const joins = def?.joins === true;
+  const exits = def?.exits === true;
   return joins || exits ? new JoinExitPool(m, joins, exits) : null;
 }
 

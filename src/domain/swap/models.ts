@@ -1,50 +1,15 @@
 import { DecimalError } from '../decimal';
-import {
-  Revert,
-  UnsupportedPoolError,
-  type ModelContext,
-  type ModelFactory,
-  type PoolModel,
-  type PoolSpec,
-} from './poolModel';
-import { createComposableStableModel } from './pools/composableStable';
-import { createElementModel } from './pools/element';
-import { createGyro2Model } from './pools/gyro2';
-import { createGyro3Model } from './pools/gyro3';
-import { createGyroEModel } from './pools/gyroE';
-import { createLinearModel } from './pools/linear';
-import { createStableModel } from './pools/stable';
-import { createWeightedModel } from './pools/weighted';
+import { isTimeDependentType, poolTypeDef } from '../poolTypes/registry';
+import { Revert, UnsupportedPoolError, type ModelContext, type PoolModel, type PoolSpec } from './poolModel';
 
 /**
- * Pool type -> model factory: the one place that names every pool type the engine carries.
- * Adding a pool type: its math in `math/`, its model in `pools/`, one line here.
+ * Stored pools -> the engine's models, each through its pool type's factory in the registry
+ * (`src/domain/poolTypes/registry.ts`, the one place that names every pool type).
  */
-const FACTORIES: Readonly<Record<string, ModelFactory>> = {
-  Weighted: createWeightedModel,
-  LiquidityBootstrapping: createWeightedModel,
-  Investment: createWeightedModel,
-  Managed: createWeightedModel,
-  Element: createElementModel,
-  Stable: createStableModel,
-  MetaStable: createStableModel,
-  StablePhantom: createComposableStableModel,
-  ComposableStable: createComposableStableModel,
-  Gyro2: createGyro2Model,
-  Gyro3: createGyro3Model,
-  GyroE: createGyroEModel,
-};
-
-/** Every linear pool variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic. */
-function factoryFor(poolType: string): ModelFactory | undefined {
-  return FACTORIES[poolType] ?? (poolType.endsWith('Linear') ? createLinearModel : undefined);
-}
 
 /** Pool types whose swaps depend on the quote's timestamp: rebuilt when it moves, the rest kept. */
-const TIME_DEPENDENT: ReadonlySet<string> = new Set(['Element']);
-
 export function isTimeDependent(spec: Pick<PoolSpec, 'poolType'>): boolean {
-  return TIME_DEPENDENT.has(spec.poolType);
+  return isTimeDependentType(spec.poolType);
 }
 
 export interface BuiltModels {
@@ -71,7 +36,7 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
   const skipped: { id: string; reason: string }[] = [];
   const failed: { id: string; error: unknown }[] = [];
   for (const spec of specs) {
-    const factory = factoryFor(spec.poolType);
+    const factory = poolTypeDef(spec.poolType)?.createModel;
     if (!factory) {
       skipped.push({ id: spec.id, reason: `pool type ${spec.poolType} is not carried` });
       continue;

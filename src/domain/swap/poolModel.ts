@@ -1,3 +1,8 @@
+import type { ComposableStableSpecParams } from '../poolTypes/composableStable/params';
+import type { ElementSpecParams } from '../poolTypes/element/params';
+import type { GyroParams } from '../poolTypes/gyro/params';
+import type { LinearSpecParams } from '../poolTypes/linear/params';
+import type { ManagedSpecParams } from '../poolTypes/weighted/params';
 export { isRevert, Revert } from './math/revert';
 
 /**
@@ -39,7 +44,8 @@ export interface PoolSpecToken {
   readonly isExemptFromYieldProtocolFee?: boolean | null;
 }
 
-export interface PoolSpec {
+/** What every pool type's model reads. */
+export interface PoolSpecFrame {
   readonly id: string;
   readonly address: string;
   readonly poolType: string;
@@ -51,27 +57,17 @@ export interface PoolSpec {
   readonly amp?: string | null;
   readonly swapEnabled?: boolean;
   readonly tokens: readonly PoolSpecToken[];
-  readonly expiryTime?: number | null;
-  readonly unitSeconds?: number | null;
-  readonly principalToken?: string | null;
-  readonly baseToken?: string | null;
-  readonly mainIndex?: number | null;
-  readonly wrappedIndex?: number | null;
-  readonly lowerTarget?: string | null;
-  readonly upperTarget?: string | null;
   /** Gyro parameters by subgraph field name (alpha, beta, sqrtAlpha, c, s, lambda, tauAlphaX, ...). */
-  readonly gyro?: Readonly<Record<string, string>> | null;
-  /**
-   * ComposableStable protocol fee basis (the pool's `getLastJoinExitData()` and protocol fee
-   * percentage caches): amp without its precision, as `amp`; the invariant after the last join or
-   * exit in 18-decimal units; cached swap and yield fee percentages as 18-decimal fractions.
-   * Absent where the store does not hold them (the model then assumes no protocol fee is due).
-   */
-  readonly lastJoinExitAmp?: string | null;
-  readonly lastPostJoinExitInvariant?: string | null;
-  readonly protocolSwapFeeCache?: string | null;
-  readonly protocolYieldFeeCache?: string | null;
+  readonly gyro?: GyroParams | null;
 }
+
+/**
+ * The engine's input: the frame every pool has plus each pool type's own parameters, typed from
+ * the field lists in its folder under `src/domain/poolTypes/` (built from the stored pool by
+ * `poolTypes/poolSpec.ts`).
+ */
+export interface PoolSpec
+  extends PoolSpecFrame, ElementSpecParams, LinearSpecParams, ManagedSpecParams, ComposableStableSpecParams {}
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {

@@ -1,4 +1,6 @@
 import { AbiCoder } from 'ethers';
+import type { UserDataFamily } from '../../domain/poolTypes/poolTypeDef';
+import { poolTypeDef } from '../../domain/poolTypes/registry';
 
 /**
  * `userData` of the single-token join and exit a route takes, per pool family. The join is
@@ -9,28 +11,16 @@ import { AbiCoder } from 'ethers';
  * over the others only (ComposableStablePool `_dropBptItem`).
  */
 
-export type PoolFamily = 'weighted' | 'legacyStable' | 'composableStable';
+export type PoolFamily = UserDataFamily;
 
 const JOIN_EXACT_TOKENS_IN_FOR_BPT_OUT = 1n;
 const EXIT_EXACT_BPT_IN_FOR_ONE_TOKEN_OUT = 0n;
 
 const coder = AbiCoder.defaultAbiCoder();
 
-/** The family whose join/exit encoding a pool type uses; undefined when it has no single-token join or exit. */
+/** The family whose join/exit encoding a pool type uses (its registry entry); undefined when it has none. */
 export function poolFamily(poolType: string): PoolFamily | undefined {
-  switch (poolType) {
-    case 'Weighted':
-    case 'LiquidityBootstrapping':
-    case 'Investment':
-      return 'weighted';
-    case 'Stable':
-    case 'MetaStable':
-      return 'legacyStable';
-    case 'ComposableStable':
-      return 'composableStable';
-    default:
-      return undefined;
-  }
+  return poolTypeDef(poolType)?.userData;
 }
 
 /**

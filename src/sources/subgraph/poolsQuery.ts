@@ -1,7 +1,11 @@
+import { POOL_FRAME_FIELDS } from '../../domain/poolTypes/frameFields';
+import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
+
 /**
  * The one GraphQL query the pool-update job sends to a Balancer V2 subgraph. It asks for every
- * field `normalizePool` reads: the router's inputs (balances, weights, amp, rates, the linear,
- * element and gyro parameters) and the decoration job's inputs (volumes, fees, shares, times).
+ * field `normalizePool` reads: the router's inputs (balances, weights, amp, rates, and each
+ * registered pool type's own parameters, `domain/poolTypes/<family>/params.ts`) and the
+ * decoration job's inputs (volumes, fees, shares, times).
  *
  * Paging is by cursor (`id_gt` the last id of the previous page, ordered by id): `skip` gets slower
  * with depth on graph-node and is capped, the cursor is neither.
@@ -23,80 +27,27 @@ const TOKEN_FIELDS = [
   'isExemptFromYieldProtocolFee',
 ] as const;
 
-const GYRO_FIELDS = [
-  'alpha',
-  'beta',
-  'sqrtAlpha',
-  'sqrtBeta',
-  'root3Alpha',
-  'c',
-  's',
-  'lambda',
-  'tauAlphaX',
-  'tauAlphaY',
-  'tauBetaX',
-  'tauBetaY',
-  'u',
-  'v',
-  'w',
-  'z',
-  'dSq',
-] as const;
+/** Every scalar pool field the query asks for: the frame, then every registered type's parameters. */
+export function poolScalarFields(): string[] {
+  return [...POOL_FRAME_FIELDS, ...storedFields().all.map((f) => f.name)];
+}
 
-/** Scalar pool fields, grouped by who needs them. */
-export const POOL_SCALAR_FIELDS = [
-  // identity and state
-  'id',
-  'address',
-  'poolType',
-  'poolTypeVersion',
-  'factory',
-  'owner',
-  'symbol',
-  'name',
-  'swapFee',
-  'swapEnabled',
-  'isPaused',
-  'isInRecoveryMode',
-  'amp',
-  // totals for decoration and history
-  'totalShares',
-  'totalWeight',
-  'totalSwapVolume',
-  'totalSwapFee',
-  'totalLiquidity',
-  'createTime',
-  'swapsCount',
-  'holdersCount',
-  'tokensList',
-  // linear pools
-  'mainIndex',
-  'wrappedIndex',
-  'lowerTarget',
-  'upperTarget',
-  // element pools
-  'expiryTime',
-  'unitSeconds',
-  'principalToken',
-  'baseToken',
-  // managed / investment pools and yield fees
-  'managementFee',
-  'protocolYieldFeeCache',
-  // composable stable pools: the protocol fee basis BPT swaps are priced against
-  'protocolSwapFeeCache',
-  'lastJoinExitAmp',
-  'lastPostJoinExitInvariant',
-  // gyro pools
-  ...GYRO_FIELDS,
-] as const;
+let cached: { version: number; query: string } | undefined;
 
-export const POOLS_QUERY = `query Pools($first: Int!, $lastId: ID!) {
+/** The pools query for the pool types registered now (rebuilt only when the registry changes). */
+export function poolsQuery(): string {
+  if (cached?.version !== registryVersion()) {
+    const query = `query Pools($first: Int!, $lastId: ID!) {
   pools(first: $first, orderBy: id, orderDirection: asc, where: { id_gt: $lastId, totalShares_gt: "0" }) {
-    ${POOL_SCALAR_FIELDS.join('\n    ')}
+    ${poolScalarFields().join('\n    ')}
     tokens { ${TOKEN_FIELDS.join(' ')} }
     priceRateProviders { address token { address } }
   }
 }`;
+    cached = { version: registryVersion(), query };
+  }
+  return cached.query;
+}
 
 export interface PoolsQueryVariables {
   readonly first: number;

@@ -1,5 +1,5 @@
 import { requestJson, RetryPolicy, UpstreamError } from '../upstream';
-import { MAX_PAGE_SIZE, POOLS_QUERY, PoolsQueryVariables } from './poolsQuery';
+import { MAX_PAGE_SIZE, poolsQuery, PoolsQueryVariables } from './poolsQuery';
 
 /**
  * Typed client for a Balancer V2 subgraph (The Graph). It returns pools as the subgraph sends
@@ -68,7 +68,7 @@ export class SubgraphClient {
       {
         url: this.options.url,
         method: 'POST',
-        body: { query: POOLS_QUERY, variables },
+        body: { query: poolsQuery(), variables },
         timeoutMs: this.options.timeoutMs,
       },
       retry,

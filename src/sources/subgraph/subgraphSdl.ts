@@ -1,12 +1,25 @@
+import type { ParamField } from '../../domain/poolTypes/paramField';
+import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
+
 /**
  * The part of the Balancer V2 subgraph's GraphQL schema this service reads: `pools`, `pool` and
  * `_meta`, with graph-node's names (`Pool`, `PoolToken`, `Pool_filter`, `Pool_orderBy`) and paging
  * arguments (`first` <= 1000, `skip`, `orderBy`, `orderDirection`). Both local stand-ins for the
  * subgraph (the devnet's indexing endpoint and the test fake) validate queries against it, so a
  * field or argument the real subgraph would refuse fails here too. Output fields are nullable
- * because pool files (the mainnet snapshot) leave some out.
+ * because pool files (the mainnet snapshot) leave some out. `Pool` declares every registered pool
+ * type's own parameters (`domain/poolTypes/<family>/params.ts`) after the fields every pool has.
  */
-export const SUBGRAPH_SDL = /* GraphQL */ `
+export function subgraphSdl(): string {
+  if (cached?.version !== registryVersion()) cached = { version: registryVersion(), sdl: sdlFor(storedFields().all) };
+  return cached.sdl;
+}
+
+let cached: { version: number; sdl: string } | undefined;
+
+function sdlFor(params: readonly ParamField[]): string {
+  const typeFields = params.map((f) => `${f.name}: ${f.subgraph}`).join('\n    ');
+  return /* GraphQL */ `
   scalar BigDecimal
   scalar BigInt
   scalar Bytes
@@ -83,36 +96,7 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
     tokensList: [Bytes!]
     tokens: [PoolToken!]
     priceRateProviders: [PriceRateProvider!]
-    mainIndex: Int
-    wrappedIndex: Int
-    lowerTarget: BigDecimal
-    upperTarget: BigDecimal
-    expiryTime: BigInt
-    unitSeconds: BigInt
-    principalToken: Bytes
-    baseToken: Bytes
-    managementFee: BigDecimal
-    protocolYieldFeeCache: BigDecimal
-    protocolSwapFeeCache: BigDecimal
-    lastJoinExitAmp: BigInt
-    lastPostJoinExitInvariant: BigDecimal
-    alpha: BigDecimal
-    beta: BigDecimal
-    sqrtAlpha: BigDecimal
-    sqrtBeta: BigDecimal
-    root3Alpha: BigDecimal
-    c: BigDecimal
-    s: BigDecimal
-    lambda: BigDecimal
-    tauAlphaX: BigDecimal
-    tauAlphaY: BigDecimal
-    tauBetaX: BigDecimal
-    tauBetaY: BigDecimal
-    u: BigDecimal
-    v: BigDecimal
-    w: BigDecimal
-    z: BigDecimal
-    dSq: BigDecimal
+    ${typeFields}
   }
 
   type _Block_ {
@@ -138,3 +122,4 @@ export const SUBGRAPH_SDL = /* GraphQL */ `
     _meta: _Meta_
   }
 `;
+}

@@ -1,4 +1,5 @@
 import { decimalToUnits } from '../../decimal';
+import type { GyroParamName } from '../../poolTypes/gyro/params';
 import { divDown, divUp, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
 import { UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
 import { parseFee } from './vaultPool';
@@ -10,7 +11,7 @@ import { parseFee } from './vaultPool';
  */
 
 /** A Gyro parameter by its subgraph name as a fixed-point integer (18 decimals, 38 for the E-CLP's derived ones). */
-export function gyroParam(spec: PoolSpec, name: string, decimals: number): bigint {
+export function gyroParam(spec: PoolSpec, name: GyroParamName, decimals: number): bigint {
   const value = spec.gyro?.[name];
   if (value === undefined || value === null || value === '')
     throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lacks its ${name} parameter`);

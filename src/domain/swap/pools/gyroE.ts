@@ -1,3 +1,4 @@
+import type { GyroParamName } from '../../poolTypes/gyro/params';
 import * as GE from '../math/gyroEMath';
 import { ONE } from '../math/gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
@@ -29,8 +30,8 @@ export interface GyroEState extends PoolState {
 }
 
 function eclpParams(spec: PoolSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
-  const np = (name: string) => gyroParam(spec, name, 18);
-  const xp = (name: string) => gyroParam(spec, name, 38);
+  const np = (name: GyroParamName) => gyroParam(spec, name, 18);
+  const xp = (name: GyroParamName) => gyroParam(spec, name, 38);
   const p: GE.EclpParams = { alpha: np('alpha'), beta: np('beta'), c: np('c'), s: np('s'), lambda: np('lambda') };
   const d: GE.EclpDerived = {
     tauAlpha: { x: xp('tauAlphaX'), y: xp('tauAlphaY') },

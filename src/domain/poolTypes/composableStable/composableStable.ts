@@ -1,0 +1,29 @@
+import { createComposableStableModel } from '../../swap/pools/composableStable';
+import type { PoolTypeDef } from '../poolTypeDef';
+import { COMPOSABLE_STABLE_PARAMS } from './params';
+
+/**
+ * Stable pools holding their own BPT (StablePhantom, ComposableStable v1-v6): `swap/pools/composableStable.ts`.
+ * Their BPT is one of their tokens, so joins and exits are plain swaps, not relayer hops; the
+ * relayer still encodes them for `/order` when a route asks.
+ */
+const frame = {
+  family: 'composableStable',
+  createModel: createComposableStableModel,
+  params: COMPOSABLE_STABLE_PARAMS,
+  timeDependent: false,
+  joins: false,
+  exits: false,
+  pathRole: 'through',
+  chainReads: [],
+} as const;
+
+export const STABLE_PHANTOM: PoolTypeDef = { ...frame, names: ['StablePhantom'], versions: [1] };
+
+export const COMPOSABLE_STABLE: PoolTypeDef = {
+  ...frame,
+  names: ['ComposableStable'],
+  versions: [1, 2, 3, 4, 5, 6],
+  userData: 'composableStable',
+  devnetKind: 'composableStable',
+};

@@ -1,0 +1,17 @@
+import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+
+/**
+ * Composable stable pools' protocol fee basis (the pool's `getLastJoinExitData()` and protocol fee
+ * percentage caches): cached yield and swap fee percentages as 18-decimal fractions, amp without
+ * its precision as the subgraph keeps `amp`, and the invariant after the last join or exit in
+ * 18-decimal units. Without them the model assumes no protocol fee is due.
+ */
+export const COMPOSABLE_STABLE_PARAMS = [
+  { name: 'protocolYieldFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  { name: 'protocolSwapFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+  { name: 'lastJoinExitAmp', subgraph: 'BigInt', stored: 'decimal', absent: 'omit' },
+  { name: 'lastPostJoinExitInvariant', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+] as const satisfies readonly ParamField[];
+
+export type ComposableStableSpecParams = SpecParamsOf<typeof COMPOSABLE_STABLE_PARAMS>;
+export type ComposableStableStoredParams = StoredParamsOf<typeof COMPOSABLE_STABLE_PARAMS>;

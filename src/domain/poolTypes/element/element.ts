@@ -1,0 +1,17 @@
+import { createElementModel } from '../../swap/pools/element';
+import type { PoolTypeDef } from '../poolTypeDef';
+import { ELEMENT_PARAMS } from './params';
+
+/** Element principal-token pools: `swap/pools/element.ts`; they price by time to maturity. */
+export const ELEMENT: PoolTypeDef = {
+  family: 'element',
+  names: ['Element'],
+  versions: 'all',
+  params: ELEMENT_PARAMS,
+  createModel: createElementModel,
+  timeDependent: true,
+  joins: false,
+  exits: false,
+  pathRole: 'through',
+  chainReads: [],
+};

@@ -1,0 +1,12 @@
+import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+
+/** Element (principal token) pools: the term and the two tokens it trades. */
+export const ELEMENT_PARAMS = [
+  { name: 'expiryTime', subgraph: 'BigInt', stored: 'int', absent: 'null' },
+  { name: 'unitSeconds', subgraph: 'BigInt', stored: 'int', absent: 'null' },
+  { name: 'principalToken', subgraph: 'Bytes', stored: 'address', absent: 'null' },
+  { name: 'baseToken', subgraph: 'Bytes', stored: 'address', absent: 'null' },
+] as const satisfies readonly ParamField[];
+
+export type ElementSpecParams = SpecParamsOf<typeof ELEMENT_PARAMS>;
+export type ElementStoredParams = StoredParamsOf<typeof ELEMENT_PARAMS>;

@@ -1,0 +1,21 @@
+import { createGyro2Model } from '../../swap/pools/gyro2';
+import { createGyro3Model } from '../../swap/pools/gyro3';
+import { createGyroEModel } from '../../swap/pools/gyroE';
+import type { PoolTypeDef } from '../poolTypeDef';
+import { GYRO_GROUP, GYRO_PARAMS } from './params';
+
+/** Gyroscope concentrated-liquidity pools: `swap/pools/gyro*.ts`. */
+const frame = {
+  family: 'gyro',
+  params: GYRO_PARAMS,
+  paramGroup: GYRO_GROUP,
+  timeDependent: false,
+  joins: false,
+  exits: false,
+  pathRole: 'through',
+  chainReads: [],
+} as const;
+
+export const GYRO2: PoolTypeDef = { ...frame, names: ['Gyro2'], versions: [1, 2], createModel: createGyro2Model };
+export const GYRO3: PoolTypeDef = { ...frame, names: ['Gyro3'], versions: [1], createModel: createGyro3Model };
+export const GYRO_E: PoolTypeDef = { ...frame, names: ['GyroE'], versions: [1, 2], createModel: createGyroEModel };

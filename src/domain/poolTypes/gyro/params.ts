@@ -1,0 +1,37 @@
+import type { ParamField } from '../paramField';
+
+const gyro = <N extends string>(name: N) =>
+  ({ name, subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' }) as const;
+
+/**
+ * Gyroscope pools' parameters (2-CLP: sqrtAlpha, sqrtBeta; 3-CLP: root3Alpha; E-CLP: alpha, beta,
+ * c, s, lambda and the derived tau, u, v, w, z, dSq), stored together under the pool's `gyro` key
+ * (null for every other type).
+ */
+export const GYRO_PARAMS = [
+  gyro('alpha'),
+  gyro('beta'),
+  gyro('sqrtAlpha'),
+  gyro('sqrtBeta'),
+  gyro('root3Alpha'),
+  gyro('c'),
+  gyro('s'),
+  gyro('lambda'),
+  gyro('tauAlphaX'),
+  gyro('tauAlphaY'),
+  gyro('tauBetaX'),
+  gyro('tauBetaY'),
+  gyro('u'),
+  gyro('v'),
+  gyro('w'),
+  gyro('z'),
+  gyro('dSq'),
+] as const satisfies readonly ParamField[];
+
+export type GyroParamName = (typeof GYRO_PARAMS)[number]['name'];
+
+/** The stored group and the engine's: decimal strings by subgraph name. */
+export type GyroParams = Readonly<Partial<Record<GyroParamName, string>>>;
+
+/** Where the group is stored on a pool. */
+export const GYRO_GROUP = 'gyro';

@@ -1,0 +1,20 @@
+import { createLinearModel } from '../../swap/pools/linear';
+import type { PoolTypeDef } from '../poolTypeDef';
+import { LINEAR_PARAMS } from './params';
+
+/** Every linear variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic: `swap/pools/linear.ts`. */
+export const LINEAR: PoolTypeDef = {
+  family: 'linear',
+  // The devnet deploys the first name; the suffix covers every other variant.
+  names: ['ERC4626Linear'],
+  nameSuffix: 'Linear',
+  versions: 'all',
+  params: LINEAR_PARAMS,
+  createModel: createLinearModel,
+  timeDependent: false,
+  joins: false,
+  exits: false,
+  pathRole: 'through',
+  chainReads: [],
+  devnetKind: 'linear',
+};

@@ -1,0 +1,12 @@
+import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+
+/** Linear pools: where the main and wrapped token sit, and the fee-free band of the main balance. */
+export const LINEAR_PARAMS = [
+  { name: 'mainIndex', subgraph: 'Int', stored: 'int', absent: 'null' },
+  { name: 'wrappedIndex', subgraph: 'Int', stored: 'int', absent: 'null' },
+  { name: 'lowerTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  { name: 'upperTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+] as const satisfies readonly ParamField[];
+
+export type LinearSpecParams = SpecParamsOf<typeof LINEAR_PARAMS>;
+export type LinearStoredParams = StoredParamsOf<typeof LINEAR_PARAMS>;

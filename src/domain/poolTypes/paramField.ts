@@ -1,0 +1,34 @@
+/**
+ * A pool type's own stored parameter, declared once in its folder: the subgraph query asks for it,
+ * the subgraph schema the local stand-ins validate against declares it, normalisation parses and
+ * stores it, and the engine's input (`PoolSpec`) carries it. Types below derive from these lists,
+ * so a field written in one place is typed in all of them.
+ */
+export interface ParamField {
+  /** The subgraph's field name, also the stored and the engine's name. */
+  readonly name: string;
+  /** How the subgraph schema types it. */
+  readonly subgraph: 'BigDecimal' | 'BigInt' | 'Int' | 'Bytes';
+  /** How it is stored: a plain decimal string, a JS integer, or a lower-case address. */
+  readonly stored: 'decimal' | 'int' | 'address';
+  /**
+   * A pool without it stores `null` (fields every stored pool has had from the start), or leaves
+   * the key out (fields added later: older stores and pool files lack them, and pools answer as
+   * before). Parameters of a group are stored together under the group's key.
+   */
+  readonly absent: 'null' | 'omit';
+}
+
+type StoredValue<P extends ParamField> = P['stored'] extends 'int' ? number : string;
+
+/** The engine's view of a field list: every field optional, null where the pool lacks it. */
+export type SpecParamsOf<F extends readonly ParamField[]> = {
+  readonly [P in F[number] as P['name']]?: StoredValue<P> | null;
+};
+
+/** The stored view: `absent: 'null'` fields always present (maybe null), `'omit'` fields optional. */
+export type StoredParamsOf<F extends readonly ParamField[]> = {
+  readonly [P in F[number] as P['absent'] extends 'null' ? P['name'] : never]: StoredValue<P> | null;
+} & {
+  readonly [P in F[number] as P['absent'] extends 'null' ? never : P['name']]?: StoredValue<P>;
+};

@@ -1,0 +1,46 @@
+import { toPlainDecimal } from '../decimal';
+import type { StoredPool } from '../pool';
+import type { PoolSpec } from '../swap/poolModel';
+import { storedFields } from './registry';
+
+/**
+ * A stored pool -> the engine's input (`PoolSpec`): the frame every pool has, then every stored
+ * parameter the registry declares (`poolTypes/<family>/params.ts`), null where the pool lacks it.
+ * Balances and the BPT supply are written with no more fraction digits than their decimals allow
+ * (stored amounts already are; this keeps pool files with excess zeros exact). Pure.
+ */
+export function specFromStoredPool(p: StoredPool): PoolSpec {
+  const stored = p as unknown as Readonly<Record<string, unknown>>;
+  const { top, groups } = storedFields();
+  const params: Record<string, unknown> = {};
+  for (const f of top) params[f.name] = stored[f.name] ?? null;
+  for (const [key, list] of groups) {
+    const group = stored[key] as Readonly<Record<string, unknown>> | null | undefined;
+    const values: Record<string, string> = {};
+    for (const f of list) {
+      const v = group?.[f.name];
+      if (typeof v === 'string') values[f.name] = v;
+    }
+    params[key] = Object.keys(values).length > 0 ? values : null;
+  }
+  return {
+    id: p.id,
+    address: p.address,
+    poolType: p.poolType,
+    poolTypeVersion: p.poolTypeVersion ?? 1,
+    swapFee: p.swapFee,
+    totalShares: toPlainDecimal(p.totalShares, 18),
+    amp: p.amp ?? null,
+    swapEnabled: p.swapEnabled,
+    tokens: p.tokens.map((t) => ({
+      address: t.address,
+      balance: toPlainDecimal(t.balance, t.decimals),
+      decimals: t.decimals,
+      weight: t.weight ?? null,
+      priceRate: t.priceRate ?? null,
+      oldPriceRate: t.oldPriceRate ?? null,
+      isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee ?? null,
+    })),
+    ...params,
+  };
+}

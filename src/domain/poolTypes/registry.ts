@@ -1,0 +1,136 @@
+import { DECORATION_FIELDS } from '../pool';
+import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStable';
+import { ELEMENT } from './element/element';
+import { POOL_FRAME_FIELDS } from './frameFields';
+import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
+import { LINEAR } from './linear/linear';
+import type { ParamField } from './paramField';
+import type { PathRole, PoolTypeDef } from './poolTypeDef';
+import { STABLE, META_STABLE } from './stable/stable';
+import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
+
+/**
+ * The one list of pool types the service carries, and what every layer asks of it. A new type is
+ * a folder beside these (its params, its def) and one line in `BUILT_IN`; a caller (a test, a
+ * deployment with its own pools) may add one at run time with `registerPoolType`. The order of
+ * the list is the order stored parameters are written in (stored pools keep their field order).
+ */
+const BUILT_IN: readonly PoolTypeDef[] = [
+  ELEMENT,
+  LINEAR,
+  WEIGHTED,
+  LIQUIDITY_BOOTSTRAPPING,
+  INVESTMENT,
+  MANAGED,
+  STABLE_PHANTOM,
+  COMPOSABLE_STABLE,
+  STABLE,
+  META_STABLE,
+  GYRO2,
+  GYRO3,
+  GYRO_E,
+];
+
+const defs: PoolTypeDef[] = [];
+const byName = new Map<string, PoolTypeDef>();
+let lookups = new Map<string, PoolTypeDef | undefined>();
+let fields: StoredFields | undefined;
+let version = 0;
+
+export interface StoredFields {
+  /** Parameters stored as top-level pool fields, in storage order. */
+  readonly top: readonly ParamField[];
+  /** Parameters stored together under a key (e.g. `gyro`), by key. */
+  readonly groups: ReadonlyMap<string, readonly ParamField[]>;
+  /** Every parameter, top-level and grouped, once. */
+  readonly all: readonly ParamField[];
+}
+
+/** Adds a pool type. Throws when a name is taken or a parameter is declared differently elsewhere. */
+export function registerPoolType(def: PoolTypeDef): void {
+  for (const name of def.names)
+    if (byName.has(name))
+      throw new Error(`pool type ${name} is already registered (family ${byName.get(name)!.family})`);
+  const next = collectFields([...defs, def]);
+  defs.push(def);
+  for (const name of def.names) byName.set(name, def);
+  lookups = new Map();
+  fields = next;
+  version++;
+}
+
+/** The definition of a subgraph `poolType`, or undefined when the service does not carry it. */
+export function poolTypeDef(poolType: string): PoolTypeDef | undefined {
+  if (lookups.has(poolType)) return lookups.get(poolType);
+  const def = byName.get(poolType) ?? defs.find((d) => d.nameSuffix !== undefined && poolType.endsWith(d.nameSuffix));
+  lookups.set(poolType, def);
+  return def;
+}
+
+export function poolTypeDefs(): readonly PoolTypeDef[] {
+  return defs;
+}
+
+/** Bumped by every registration: caches built from the registry (schemas, queries) compare it. */
+export function registryVersion(): number {
+  return version;
+}
+
+/** Every stored parameter of every registered type (a pool stores all it is given, whatever its type). */
+export function storedFields(): StoredFields {
+  return (fields ??= collectFields(defs));
+}
+
+/** Where a route may use pools of this type; unknown types never reach a route. */
+export function pathRoleOf(poolType: string): PathRole {
+  return poolTypeDef(poolType)?.pathRole ?? 'through';
+}
+
+export function isTimeDependentType(poolType: string): boolean {
+  return poolTypeDef(poolType)?.timeDependent === true;
+}
+
+/** The subgraph `poolType` of the pools the devnet deploys as `kind`. */
+export function devnetPoolType(kind: string): string {
+  const def = defs.find((d) => d.devnetKind === kind);
+  if (!def?.names[0]) throw new Error(`no registered pool type is deployed by the devnet as ${kind}`);
+  return def.names[0];
+}
+
+/** Names a parameter may not take: the frame's fields and what the store keeps beside them. */
+const RESERVED: ReadonlySet<string> = new Set<string>([
+  ...POOL_FRAME_FIELDS,
+  'tokens',
+  'priceRateProviders',
+  'subgraphLiquidity',
+  'routable',
+  ...DECORATION_FIELDS,
+]);
+
+function collectFields(list: readonly PoolTypeDef[]): StoredFields {
+  const seen = new Map<string, { field: ParamField; group: string | undefined }>();
+  const top: ParamField[] = [];
+  const groups = new Map<string, ParamField[]>();
+  for (const def of list)
+    for (const field of def.params) {
+      const group = def.paramGroup;
+      if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
+        throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
+      const before = seen.get(field.name);
+      if (before) {
+        const same =
+          before.group === group &&
+          before.field.subgraph === field.subgraph &&
+          before.field.stored === field.stored &&
+          before.field.absent === field.absent;
+        if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
+        continue;
+      }
+      seen.set(field.name, { field, group });
+      if (group === undefined) top.push(field);
+      else groups.set(group, [...(groups.get(group) ?? []), field]);
+    }
+  return { top, groups, all: [...top, ...[...groups.values()].flat()] };
+}
+
+for (const def of BUILT_IN) registerPoolType(def);

@@ -1,0 +1,22 @@
+import { createStableModel } from '../../swap/pools/stable';
+import type { PoolTypeDef } from '../poolTypeDef';
+
+/**
+ * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
+ * rates): `swap/pools/stable.ts`. Their amplification is the pool-wide `amp` every stable family reads.
+ */
+const frame = {
+  family: 'stable',
+  createModel: createStableModel,
+  params: [],
+  timeDependent: false,
+  joins: true,
+  exits: true,
+  userData: 'legacyStable',
+  pathRole: 'through',
+  chainReads: [],
+} as const;
+
+export const STABLE: PoolTypeDef = { ...frame, names: ['Stable'], versions: [1, 2], devnetKind: 'stable' };
+
+export const META_STABLE: PoolTypeDef = { ...frame, names: ['MetaStable'], versions: [1] };

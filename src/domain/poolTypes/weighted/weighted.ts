@@ -1,0 +1,54 @@
+import { createWeightedModel } from '../../swap/pools/weighted';
+import type { PoolTypeDef } from '../poolTypeDef';
+import { MANAGED_PARAMS } from './params';
+
+/** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
+const frame = {
+  family: 'weighted',
+  createModel: createWeightedModel,
+  timeDependent: false,
+  pathRole: 'through',
+  chainReads: [],
+} as const;
+
+export const WEIGHTED: PoolTypeDef = {
+  ...frame,
+  names: ['Weighted'],
+  versions: [1, 2, 3, 4],
+  params: [],
+  joins: true,
+  exits: true,
+  userData: 'weighted',
+  devnetKind: 'weighted',
+};
+
+/** Joins from its owner only; its prices are meant to move, so routes use it only at their ends. */
+export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
+  ...frame,
+  names: ['LiquidityBootstrapping'],
+  versions: [1],
+  params: [],
+  joins: false,
+  exits: true,
+  userData: 'weighted',
+  pathRole: 'ends',
+};
+
+export const INVESTMENT: PoolTypeDef = {
+  ...frame,
+  names: ['Investment'],
+  versions: [1],
+  params: MANAGED_PARAMS,
+  joins: false,
+  exits: false,
+  userData: 'weighted',
+};
+
+export const MANAGED: PoolTypeDef = {
+  ...frame,
+  names: ['Managed'],
+  versions: [1, 2],
+  params: MANAGED_PARAMS,
+  joins: false,
+  exits: false,
+};

@@ -1,0 +1,47 @@
+import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
+import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
+import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
+import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
+
+/** What a developer adding a pool type runs into: the registry refuses clashes and reads every variant. */
+describe('the pool type registry', () => {
+  test('every linear variant is the linear family; an unknown type has no definition', () => {
+    for (const name of ['ERC4626Linear', 'AaveLinear', 'EulerLinear', 'GearboxLinear'])
+      expect(poolTypeDef(name)?.family).toBe('linear');
+    expect(poolTypeDef('FX')).toBeUndefined();
+  });
+
+  test('a name already taken is refused', () => {
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['Weighted'] })).toThrow(
+      'pool type Weighted is already registered (family weighted)',
+    );
+  });
+
+  test('a parameter declared unlike another type is refused, and the query and schema stay as they were', () => {
+    const query = poolsQuery();
+    const sdl = subgraphSdl();
+    const clash = { name: 'mainIndex', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' } as const;
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['Clashing'], params: [clash] })).toThrow(
+      'pool type Clashing declares mainIndex unlike another type',
+    );
+    expect(poolTypeDef('Clashing')).toBeUndefined();
+    expect(poolsQuery()).toBe(query);
+    expect(subgraphSdl()).toBe(sdl);
+  });
+
+  test('a parameter named like a field every pool has is refused', () => {
+    const amp = { name: 'amp', subgraph: 'BigInt', stored: 'decimal', absent: 'omit' } as const;
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['AmpAgain'], params: [amp] })).toThrow(
+      'pool type AmpAgain declares amp, a field every pool has',
+    );
+  });
+
+  test("a registered type's parameters reach the subgraph query and schema once", () => {
+    registerPoolType(FIXED_RATE);
+    expect(storedFields().all.filter((f) => f.name === 'fixedRate')).toHaveLength(1);
+    expect(poolsQuery()).toMatch(/\n\s+fixedRate\n/);
+    expect(subgraphSdl()).toMatch(/\n\s+fixedRate: BigDecimal\n/);
+    // Gyro's parameters are declared once, in their folder, and asked for once.
+    expect(poolsQuery().match(/\btauAlphaX\b/g)).toHaveLength(1);
+  });
+});
