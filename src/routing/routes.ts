@@ -44,6 +44,14 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
   return { ...body, minLiquidityUsd };
 }
 
+/**
+ * The block the quote's pool state was read at, on chains whose head the service follows
+ * (jobs/headFollower.ts); absent where the pools are the subgraph's values.
+ */
+function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { blockNumber: number }) {
+  return snap.block ? { ...answer, blockNumber: snap.block.number } : answer;
+}
+
 /** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
   const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
@@ -69,7 +77,7 @@ export function routingRouter(
     const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
     const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(info);
+    res.json(atBlock(info, snap));
   });
 
   r.post('/order/:chainId', async (req, res) => {
@@ -92,7 +100,7 @@ export function routingRouter(
         `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
       );
     }
-    res.json(buildOrder(body, info, { chain, snap, relayer, deadline }));
+    res.json(atBlock(buildOrder(body, info, { chain, snap, relayer, deadline }), snap));
   });
 
   return r;
