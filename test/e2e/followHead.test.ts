@@ -76,6 +76,13 @@ async function readyFollow(): Promise<{ stateBlock: number | null; headBlock: nu
   return chain.follow!;
 }
 
+/** Waits until the served state is the chain's head (the follower polls every 250 ms here). */
+async function caughtUp(): Promise<void> {
+  const head = await env.chain.provider.getBlockNumber();
+  for (let i = 0; i < 40 && (await readyFollow()).stateBlock !== head; i++) await sleep(100);
+  expect((await readyFollow()).stateBlock).toBe(head);
+}
+
 beforeAll(async () => {
   env = await startE2eEnvironment({ rpc: true, follow: true, frozenSubgraph: true });
   // The catalogue, once, at start (the embedded timer runs it too); prices for gas costs.
@@ -87,8 +94,7 @@ beforeAll(async () => {
   await approveAll(trader(env, 2), tokens);
   const vault = new Contract(env.devnet.addresses.vault, vaultInterface, user);
   await (await vault.getFunction('setRelayerApproval')(user.address, env.devnet.addresses.batchRelayer, true)).wait();
-  const head = await env.chain.provider.getBlockNumber();
-  for (let i = 0; i < 40 && ((await readyFollow()).stateBlock ?? 0) < head; i++) await sleep(250);
+  await caughtUp();
 }, 180_000);
 
 afterAll(async () => {
@@ -196,6 +202,7 @@ test('a third party trading on the Vault is in GET /pools and in the next quote,
 
 test('the frozen subgraph still shows the balances from before the trades: the state came from the chain', async () => {
   expect(traded.size).toBeGreaterThan(0);
+  await caughtUp();
   for (const id of traded) {
     const res = await postJson<{ data: { pool: StoredTokens } }>(env.subgraphUrl!, {
       query: `{ pool(id: "${id}") { tokens { address balance decimals } } }`,
@@ -206,4 +213,52 @@ test('the frozen subgraph still shows the balances from before the trades: the s
     expect(served.tokens.map((t) => decimalToUnits(t.balance, t.decimals))).toEqual(chain.balances);
     expect(frozen).not.toEqual(chain.balances);
   }
+});
+
+test('a reorg (the chain rewound and a different block mined at the same height) is re-read: the state is the new chain', async () => {
+  const third = trader(env, 2);
+  const vault = new Contract(env.devnet.addresses.vault, vaultInterface, third);
+  const swapIn = async (pool: (typeof env.devnet.pools)[number]) => {
+    const [tokenIn, tokenOut] = await tradable(pool, third.address);
+    const { balances, tokens } = await poolTokens(pool.id);
+    const amount = share(balances[tokens.indexOf(tokenIn!)]!, await balanceOf(tokenIn!, third.address));
+    const single = { poolId: pool.id, kind: 0, assetIn: tokenIn, assetOut: tokenOut, amount, userData: '0x' };
+    const funds = {
+      sender: third.address,
+      fromInternalBalance: false,
+      recipient: third.address,
+      toInternalBalance: false,
+    };
+    return (await (await vault.getFunction('swap')(single, funds, 0n, MaxUint256)).wait())!;
+  };
+  const served = async (id: string) =>
+    (await getJson<StoredTokens>(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${id}`)).tokens.map((t) =>
+      decimalToUnits(t.balance, t.decimals),
+    );
+  const waitForState = async (hash: string) => {
+    for (let i = 0; i < 40; i++) {
+      const ready = await getJson<{ chains: { follow: { stateBlockHash: string | null } | null }[] }>(
+        `${env.apiUrl}/readyz`,
+      );
+      if (ready.chains[0]?.follow?.stateBlockHash === hash) return;
+      await sleep(100);
+    }
+    throw new Error(`the follower did not reach block ${hash}`);
+  };
+  const candidates = env.devnet.pools.filter((p) => p.kind === 'weighted');
+  const [a, b] = [candidates[0]!, candidates[1]!];
+  const aBefore = (await poolTokens(a.id)).balances;
+
+  const snapshot = await env.chain.snapshot();
+  const first = await swapIn(a);
+  await waitForState(first.blockHash.toLowerCase());
+  expect(await served(a.id)).not.toEqual(aBefore);
+
+  await env.chain.revert(snapshot);
+  const second = await swapIn(b);
+  expect(second.blockNumber).toBe(first.blockNumber);
+  expect(second.blockHash).not.toBe(first.blockHash);
+  await waitForState(second.blockHash.toLowerCase());
+  expect(await served(a.id)).toEqual(aBefore);
+  expect(await served(b.id)).toEqual((await poolTokens(b.id)).balances);
 });
