@@ -24,11 +24,21 @@ export interface FollowStatus {
   headSeenAt: number | null;
   /** The block the published state was read at. */
   stateBlock: BlockRef | null;
-  /** When a poll last succeeded (unix ms). */
+  /** When the follower started and when a poll last succeeded (unix ms). */
+  readonly startedAt: number;
   lastSuccessAt: number | null;
   /** Consecutive failed polls and the last failure. */
   failures: number;
   lastError: string | null;
+}
+
+/**
+ * True once the chain's node has failed every poll for longer than `staleMs` (since the last
+ * good poll, or since the follower started): the served state may be that old, and `/order`
+ * refuses to build a transaction on it.
+ */
+export function isStale(status: FollowStatus, nowMs: number, staleMs: number): boolean {
+  return status.failures > 0 && nowMs - (status.lastSuccessAt ?? status.startedAt) > staleMs;
 }
 
 /** The follow status of each followed chain of this app. */
@@ -67,6 +77,7 @@ export class HeadFollower {
       head: null,
       headSeenAt: null,
       stateBlock: null,
+      startedAt: ctx.now(),
       lastSuccessAt: null,
       failures: 0,
       lastError: null,

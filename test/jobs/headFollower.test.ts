@@ -1,6 +1,7 @@
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
@@ -76,9 +77,9 @@ beforeEach(async () => {
     chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
   ]);
   srv = await startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50' },
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
     {
-      features: [headFollowFeature],
+      features: [headFollowFeature, routingFeature],
       background: true,
       // The subgraph's (older) balances: the chain's must replace them.
       seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
@@ -97,6 +98,26 @@ test('the served pools are the chain at its head, not the subgraph, and /readyz 
   expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
   const f = await follow();
   expect(f).toMatchObject({ headBlock: 100, stateBlock: 100, stateBlockHash: node.head.hash, failures: 0 });
+});
+
+const quote = { sellToken: WETH, buyToken: USDC, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '0' };
+const post = (path: string, body: unknown) =>
+  fetch(`${srv.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+test('/sor and /order say which block their pool state was read at', async () => {
+  const sor = await post('/sor/1', quote);
+  expect(sor.status).toBe(200);
+  expect(((await sor.json()) as { blockNumber: number }).blockNumber).toBe(100);
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(200);
+  expect(((await order.json()) as { blockNumber: number }).blockNumber).toBe(101);
 });
 
 test('a new block re-reads only the pools its Vault logs name, at that block', async () => {
@@ -133,6 +154,15 @@ test('a failing node keeps the last state and shows in /readyz; the follower cat
   expect(failing.lastError).toMatch(/RPC/);
   expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
   expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
+
+  // Past FOLLOW_STALE_SECONDS of failures: /readyz says so and /order builds no transaction.
+  const stale = await until('stale', (f) => f.stale);
+  expect(stale.stateBlock).toBe(100);
+  const ready = (await (await fetch(`${srv.url}/readyz`)).json()) as { status: string };
+  expect(ready.status).toBe('degraded');
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(503);
+  expect(((await order.json()) as { error: string }).error).toMatch(/RPC node of chain 1 \(RPC_URL_1\).*block 100/);
 
   node.failStatus = undefined;
   // Back-off after a failure is at most 30 s; the first retries come after 100, 200 ... ms.

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { AppContext } from '../../appContext';
-import { followStatusKey, type FollowStatus } from '../../jobs/headFollower';
+import { followStatusKey, isStale, type FollowStatus } from '../../jobs/headFollower';
 
 /**
  * Per followed chain: the node's head, the block the served state was read at, how old that block
@@ -18,9 +18,7 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
     stateBlockHash: state?.hash ?? null,
     ageSeconds,
     lagBlocks: state && status.head ? Math.max(0, status.head.number - state.number) : null,
-    stale:
-      status.failures > 0 &&
-      (status.lastSuccessAt === null || ctx.now() - status.lastSuccessAt > ctx.config.follow.staleSeconds * 1000),
+    stale: isStale(status, ctx.now(), ctx.config.follow.staleSeconds * 1000),
     failures: status.failures,
     lastError: status.lastError,
   };
@@ -56,8 +54,11 @@ export function healthRouter(ctx: AppContext): Router {
       };
     });
     const ready = loaded && storeOk;
+    // A stale chain degrades the answer but not readiness: the instance still serves every read,
+    // and /order refuses that chain itself (routing/routes.ts).
+    const degraded = chains.some((c) => c.follow?.stale === true);
     res.status(ready ? 200 : 503).json({
-      status: ready ? 'ready' : 'not ready',
+      status: ready ? (degraded ? 'degraded' : 'ready') : 'not ready',
       store: storeOk ? 'ok' : storeError,
       chains,
       ...(ready
