@@ -71,7 +71,8 @@ export class HeadFollower {
     rpcUrl: string,
   ) {
     // No retry inside a poll: the next poll is the retry, after the back-off.
-    this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100 };
+    // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
+    this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
     this.status = {
       chainId: chain.id,
       head: null,
