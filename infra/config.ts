@@ -189,6 +189,22 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
         }
       : undefined;
   const minInstances = numberAt(raw, 'minInstances', 1, 0);
+  // Each instance follows its chains' heads itself wherever it has an RPC URL (jobs/headFollower.ts
+  // in the service): with no instance running, nobody follows and the first quote after a scale
+  // from zero waits for a full read of every pool.
+  const rpcSource =
+    mounted.includes('NODEPROVIDER_PROJECT_ID') ||
+    [...Object.keys(extraEnv), ...secretEnv].some((k) => /^RPC_URL(_\d+)?$/.test(k));
+  const following =
+    rpcSource &&
+    String(extraEnv.FOLLOW_HEAD ?? 'on')
+      .trim()
+      .toLowerCase() !== 'off';
+  if (following && minInstances < 1)
+    fail(
+      'minInstances',
+      'must be at least 1 while instances follow the chain heads (an RPC URL comes from NODEPROVIDER_PROJECT_ID or RPC_URL_<chainId>); set extraEnv FOLLOW_HEAD=off to scale to zero',
+    );
   const maxInstances = numberAt(raw, 'maxInstances', 4);
   if (maxInstances < minInstances) fail('maxInstances', `must be at least minInstances (${minInstances})`);
   return {

@@ -3,6 +3,7 @@ import type { FeatureFactory } from './http/feature';
 import { armourFeature } from './http/armour/feature';
 import { sanctionsFeature } from './sanctions/feature';
 import { simulatorFeature } from './simulator/feature';
+import { headFollowFeature } from './jobFeatures/headFollowFeature';
 import { poolUpdateFeature } from './jobFeatures/poolUpdateFeature';
 import { priceAndDecorationFeature } from './jobFeatures/priceAndDecorationFeature';
 import { createInternalJobsFeature } from './internalJobs/feature';
@@ -19,6 +20,7 @@ export const FEATURES: readonly FeatureFactory[] = [
   armourFeature,
   errorTrackingFeature,
   poolUpdateFeature,
+  headFollowFeature,
   priceAndDecorationFeature,
   createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS }),
   routingFeature,

@@ -137,6 +137,15 @@ export interface Config {
   };
   /** `RPC_URL`: the RPC node of the only enabled chain when `RPC_URL_<id>` is not set. */
   readonly rpcUrl: string | undefined;
+  /**
+   * Following the chain head (`jobs/headFollower.ts`) on every chain with an RPC URL: `FOLLOW_HEAD`
+   * (on by default), the poll interval, and the state age past which `/readyz` calls a chain stale.
+   */
+  readonly follow: {
+    readonly enabled: boolean;
+    readonly intervalMs: number;
+    readonly staleSeconds: number;
+  };
   /** What Cloud Run says about the running service (`K_SERVICE`, `K_REVISION`); tags error reports. */
   readonly deployment: {
     readonly service: string | undefined;
@@ -440,6 +449,11 @@ export function loadConfig(env: Env = process.env): Config {
       batchRelayers: new Map(chains.map((c) => [c.id, relayerAddress(env, `BATCH_RELAYER_${c.id}`, c.batchRelayer)])),
     },
     rpcUrl,
+    follow: {
+      enabled: oneOf(env, 'FOLLOW_HEAD', ['on', 'off'], 'on') === 'on',
+      intervalMs: int(env, 'FOLLOW_INTERVAL_MS', 1000, 50, 600_000),
+      staleSeconds: int(env, 'FOLLOW_STALE_SECONDS', 60, 1),
+    },
     deployment: { service: nonEmpty(env.K_SERVICE), revision: nonEmpty(env.K_REVISION) },
   };
 }

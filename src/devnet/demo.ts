@@ -140,7 +140,9 @@ async function main(): Promise<void> {
       SIMULATOR_USER: 'devnet',
       SIMULATOR_PROJECT: 'devnet',
       SIMULATOR_ACCESS_KEY: 'devnet',
-      // Trades show up within a minute without calling the update endpoint.
+      // The API follows the chain's head through RPC_URL_31337: a trade is in GET /pools and in
+      // quotes within a second. The pool update (the catalogue: new pools) runs every minute.
+      FOLLOW_INTERVAL_MS: '250',
       UPDATE_POOLS_INTERVAL_IN_MINUTES: '1',
       DECORATE_POOLS_INTERVAL_IN_MINUTES: '1',
       ...(debug ? { DEBUG: '1' } : {}),

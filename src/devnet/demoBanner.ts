@@ -200,6 +200,7 @@ export function demoBanner(info: DemoInfo): string {
   lines.push('', `Balancer pools service on a local devnet (chain ${devnet.chainId} "localdev")`, '');
   lines.push(`  API        ${info.apiUrl}   (GraphiQL: ${info.apiUrl}/graphql)`);
   lines.push(`  chain RPC  ${info.rpcUrl}   (chain id ${devnet.chainId}; add it to a wallet as a custom network)`);
+  lines.push(`             the API follows this chain's head: a trade shows in GET /pools and quotes within a second`);
   lines.push(`  subgraph   ${info.subgraphUrl}`);
   lines.push(`  prices     ${info.priceApiUrl}`);
   lines.push(`  sanctions  ${info.sanctionsApiUrl}`);

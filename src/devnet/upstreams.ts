@@ -54,6 +54,11 @@ export interface UpstreamsOptions {
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
+  /**
+   * Answer every subgraph query from the first block read, like a subgraph that stopped indexing:
+   * the end-to-end suite shows with it that quotes follow the chain, not the subgraph.
+   */
+  readonly frozenSubgraph?: boolean;
 }
 
 function jsonError(res: Response, status: number, error: string): void {
@@ -68,6 +73,10 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   let cache: { hash: string; number: number; timestamp: number; pools: Promise<SubgraphPool[]> } | undefined;
 
   async function poolsAtLatest(): Promise<{ pools: SubgraphPool[]; number: number; hash: string; timestamp: number }> {
+    if (options.frozenSubgraph && cache) {
+      const c = cache;
+      return { pools: await c.pools, number: c.number, hash: c.hash, timestamp: c.timestamp };
+    }
     const block = await options.provider.getBlock('latest');
     if (!block?.hash) throw new Error('the chain returned no latest block');
     if (cache?.hash !== block.hash) {

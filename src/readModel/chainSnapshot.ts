@@ -1,3 +1,4 @@
+import type { BlockRef } from '../domain/chainState';
 import type { ChainMeta, StoredPool, StoredToken } from '../domain/pool';
 import { toPoolView } from '../domain/poolView';
 import { PreparedBody } from './preparedBody';
@@ -15,6 +16,11 @@ export class ChainSnapshot {
     readonly pools: readonly StoredPool[],
     readonly tokens: readonly StoredToken[],
     readonly loadedAt: number,
+    /**
+     * The block whose chain state the pools carry (readModel.ts `setChainState`); null while no
+     * node is followed for the chain and the pools are the subgraph's values.
+     */
+    readonly block: BlockRef | null = null,
   ) {
     this.poolsById = new Map(pools.map((p) => [p.id, p]));
     this.tokensByAddress = new Map(tokens.map((t) => [t.address, t]));
@@ -40,8 +46,19 @@ export class ChainSnapshot {
 
   /** A copy that keeps the pools (and their serialized body) and swaps in new tokens. */
   withTokens(meta: ChainMeta, tokens: readonly StoredToken[], loadedAt: number): ChainSnapshot {
-    const next = new ChainSnapshot(this.chainId, meta, this.pools, tokens, loadedAt);
+    const next = new ChainSnapshot(this.chainId, meta, this.pools, tokens, loadedAt, this.block);
     next.poolsBodyCache = this.poolsBodyCache;
+    return next;
+  }
+
+  /**
+   * A copy at another chain block: `pools` (the same array when the block changed no pool, which
+   * keeps the serialized body and every per-pools cache downstream) and the same tokens.
+   */
+  atBlock(pools: readonly StoredPool[], block: BlockRef, loadedAt: number): ChainSnapshot {
+    const next = new ChainSnapshot(this.chainId, this.meta, pools, this.tokens, loadedAt, block);
+    if (pools === this.pools) next.poolsBodyCache = this.poolsBodyCache;
+    next.tokensBodyCache = this.tokensBodyCache;
     return next;
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../log/logger';
-import type { ChainMeta } from '../domain/pool';
+import { applyChainState, type ChainState, type PoolChainState } from '../domain/chainState';
+import type { ChainMeta, StoredPool } from '../domain/pool';
 import type { Store, Unsubscribe } from '../store/Store';
 import { ChainSnapshot } from './chainSnapshot';
 
@@ -9,12 +10,22 @@ export type ReloadListener = (next: ChainSnapshot, previous: ChainSnapshot | und
  * Per-chain in-memory snapshot of pools and tokens. Read paths never query the store: they take
  * the current snapshot, which is swapped whole when the chain's `poolsVersion` or `tokensVersion`
  * moves (store notification, plus a slow periodic check in case a notification was lost).
+ *
+ * Where a node is followed (`jobs/headFollower.ts`), the chain's state at the followed block
+ * (`setChainState`) is laid over the store's pools: every snapshot, including one reloaded from
+ * the store after a subgraph update, shows the chain's values for every pool the follower has read,
+ * and the store's (subgraph) values for the rest. The chain state is never written to the store.
  */
 export class ReadModel {
   private readonly snapshots = new Map<number, ChainSnapshot>();
   private readonly loading = new Map<number, Promise<ChainSnapshot>>();
   private readonly pending = new Set<number>();
   private readonly listeners = new Set<ReloadListener>();
+  /** Per chain: the pools as the store holds them, and the followed chain state laid over them. */
+  private readonly storePools = new Map<number, readonly StoredPool[]>();
+  private readonly chainStates = new Map<number, ChainState>();
+  /** Each pool state applied once: a block that changes k pools builds k pool objects. */
+  private readonly applied = new WeakMap<PoolChainState, { readonly base: StoredPool; readonly pool: StoredPool }>();
   private readonly unsubscribes: Unsubscribe[] = [];
   private check: NodeJS.Timeout | undefined;
 
@@ -64,6 +75,40 @@ export class ReadModel {
     return () => this.listeners.delete(listener);
   }
 
+  /** The chain state last set for the chain, if a node is followed. */
+  chainState(chainId: number): ChainState | undefined {
+    return this.chainStates.get(chainId);
+  }
+
+  /**
+   * Lays `state` over the chain's store pools (replacing any earlier state) and publishes the
+   * snapshot at its block; undefined while the chain is not loaded (the state is kept for the load).
+   */
+  setChainState(chainId: number, state: ChainState): ChainSnapshot | undefined {
+    this.chainStates.set(chainId, state);
+    const cur = this.snapshots.get(chainId);
+    const base = this.storePools.get(chainId);
+    if (!cur || !base) return undefined;
+    const pools = this.overlay(base, state);
+    const unchanged = pools.length === cur.pools.length && pools.every((p, i) => p === cur.pools[i]);
+    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now());
+    this.publish(next, cur);
+    return next;
+  }
+
+  private overlay(base: readonly StoredPool[], state: ChainState | undefined): readonly StoredPool[] {
+    if (!state) return base;
+    return base.map((p) => {
+      const s = state.pools.get(p.id);
+      if (!s) return p;
+      const done = this.applied.get(s);
+      if (done && done.base === p) return done.pool;
+      const pool = applyChainState(p, s);
+      this.applied.set(s, { base: p, pool });
+      return pool;
+    });
+  }
+
   /** Resolves once the snapshot reflects at least the store's current versions. */
   async refresh(chainId: number): Promise<ChainSnapshot> {
     const meta = await this.store.getMeta(chainId);
@@ -101,22 +146,24 @@ export class ReadModel {
     const meta = await this.store.getMeta(chainId);
     let next: ChainSnapshot;
     if (prev && prev.poolsVersion === meta.poolsVersion) {
-      next = prev.withTokens(
-        meta,
-        byKey(await this.store.listTokens(chainId), (t) => t.address),
-        this.now(),
-      );
+      const tokens = byKey(await this.store.listTokens(chainId), (t) => t.address);
+      // A block the follower published meanwhile is newer than `prev`: keep its pools.
+      next = (this.snapshots.get(chainId) ?? prev).withTokens(meta, tokens, this.now());
     } else {
       const [pools, tokens] = await Promise.all([this.store.listPools(chainId), this.store.listTokens(chainId)]);
+      const base = byKey(pools, (p) => p.id);
+      this.storePools.set(chainId, base);
+      const state = this.chainStates.get(chainId);
       next = new ChainSnapshot(
         chainId,
         meta,
-        byKey(pools, (p) => p.id),
+        this.overlay(base, state),
         byKey(tokens, (t) => t.address),
         this.now(),
+        state?.block ?? null,
       );
     }
-    this.snapshots.set(chainId, next);
+    this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(
       {
         chainId,
@@ -127,6 +174,12 @@ export class ReadModel {
       },
       'read model loaded',
     );
+    return next;
+  }
+
+  private publish(next: ChainSnapshot, prev: ChainSnapshot | undefined): void {
+    const { chainId } = next;
+    this.snapshots.set(chainId, next);
     for (const l of this.listeners) {
       try {
         l(next, prev);
@@ -134,7 +187,6 @@ export class ReadModel {
         this.logger.error({ chainId, err: (e as Error).message }, 'read model listener failed');
       }
     }
-    return next;
   }
 }
 

@@ -4,6 +4,7 @@ import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
+import { followStatusKey, isStale } from '../jobs/headFollower';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -45,6 +46,30 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
   return { ...body, minLiquidityUsd };
 }
 
+/**
+ * The block the quote's pool state was read at, on chains whose head the service follows
+ * (jobs/headFollower.ts); absent where the pools are the subgraph's values.
+ */
+function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { blockNumber: number }) {
+  return snap.block ? { ...answer, blockNumber: snap.block.number } : answer;
+}
+
+/**
+ * A transaction built on state the chain's node has not confirmed for FOLLOW_STALE_SECONDS would
+ * likely revert or pay less than quoted: `/order` answers 503 naming the node instead.
+ */
+function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
+  const status = ctx.state.get(followStatusKey).get(chain.id);
+  const staleMs = ctx.config.follow.staleSeconds * 1000;
+  if (!status || !isStale(status, ctx.now(), staleMs)) return;
+  const since = status.lastSuccessAt ?? status.startedAt;
+  throw new HttpError(
+    503,
+    `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) has failed every read for ${Math.round((ctx.now() - since) / 1000)} s (last error: ${status.lastError ?? 'unknown'}); pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
+    { 'Retry-After': '5' },
+  );
+}
+
 /** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
   const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
@@ -70,7 +95,7 @@ export function routingRouter(
     const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
     const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(info);
+    res.json(atBlock(info, snap));
   });
 
   r.post('/order/:chainId', async (req, res) => {
@@ -86,6 +111,7 @@ export function routingRouter(
       );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
     checkParties(body, chain, knownContracts(chain, snap, relayer));
+    refuseStaleState(ctx, chain);
     const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
       throw new HttpError(
@@ -93,7 +119,7 @@ export function routingRouter(
         `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
       );
     }
-    res.json(buildOrder(body, info, { chain, snap, relayer, deadline }));
+    res.json(atBlock(buildOrder(body, info, { chain, snap, relayer, deadline }), snap));
   });
 
   return r;

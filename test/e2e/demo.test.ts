@@ -155,6 +155,28 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   expect(maxima).toEqual([...maxima].sort((a, b) => b - a));
 
   const apiUrl = new URL(commands[0]!.url).origin;
+  // The demo's API follows its chain: a block mined now is the served state within a second.
+  const rpcUrl = /chain RPC\s+(http:\/\/\S+)/.exec(stdout)?.[1];
+  expect(rpcUrl).toBeDefined();
+  const rpc = async (method: string) =>
+    (
+      (await (
+        await fetch(rpcUrl!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+        })
+      ).json()) as { result: string }
+    ).result;
+  await rpc('evm_mine');
+  const head = Number(BigInt(await rpc('eth_blockNumber')));
+  const followedAt = async () =>
+    ((await (await fetch(`${apiUrl}/readyz`)).json()) as { chains: { follow: { stateBlock: number } | null }[] })
+      .chains[0]?.follow?.stateBlock;
+  const started = Date.now();
+  while ((await followedAt()) !== head && Date.now() - started < 1000) await new Promise((r) => setTimeout(r, 50));
+  expect(await followedAt()).toBe(head);
+
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   await expect(fetch(`${apiUrl}/healthz`)).rejects.toThrow();

@@ -207,16 +207,20 @@ describe('Pulumi program variants', () => {
 
   it('takes instances, CPU, memory, concurrency and queue burst from config', async () => {
     const d = await deploy(
-      configFrom({
-        ...BASE,
-        NETWORKS: 'gnosis',
-        minInstances: '0',
-        maxInstances: '12',
-        cpu: '2',
-        memory: '2Gi',
-        concurrency: '40',
-        DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3',
-      }),
+      configFrom(
+        {
+          ...BASE,
+          NETWORKS: 'gnosis',
+          minInstances: '0',
+          maxInstances: '12',
+          cpu: '2',
+          memory: '2Gi',
+          concurrency: '40',
+          DATABASE_AUTOSCALE_MAX_MULTIPLIER: '3',
+        },
+        // Scaling to zero: no instance follows the chain heads.
+        { extraEnv: { FOLLOW_HEAD: 'off' } },
+      ),
     );
     const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template;
     expect(template.scaling).toEqual({ minInstanceCount: 0, maxInstanceCount: 12 });
@@ -356,6 +360,25 @@ describe('Pulumi program variants', () => {
     expect(() => configFrom({ ...BASE, UPDATE_POOLS_DEADLINE_SECONDS: '1790' })).toThrow(
       /UPDATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1770/,
     );
+  });
+
+  it('keeps an instance running while instances follow the chain heads, with CPU outside requests', async () => {
+    expect(() => configFrom({ ...BASE, minInstances: '0' })).toThrow(
+      /minInstances: must be at least 1 while instances follow the chain heads/,
+    );
+    expect(() =>
+      configFrom(
+        { ...BASE, minInstances: '0' },
+        { mountedSecrets: ['JOBS_SECRET'], extraEnv: { RPC_URL_1: 'https://rpc.example.org' } },
+      ),
+    ).toThrow(/minInstances/);
+    expect(configFrom({ ...BASE, minInstances: '0' }, { mountedSecrets: ['JOBS_SECRET'] }).minInstances).toBe(0);
+    const d = await deploy(configFrom(BASE));
+    const template = d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template & {
+      containers: { resources: { cpuIdle?: boolean } }[];
+    };
+    expect(template.scaling.minInstanceCount).toBeGreaterThanOrEqual(1);
+    expect(template.containers[0]?.resources.cpuIdle).toBe(false);
   });
 
   it('refuses edgeSecurity without a domain for the certificate', () => {

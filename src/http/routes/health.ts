@@ -1,5 +1,28 @@
 import { Router } from 'express';
 import type { AppContext } from '../../appContext';
+import { followStatusKey, isStale, type FollowStatus } from '../../jobs/headFollower';
+
+/**
+ * Per followed chain: the node's head, the block the served state was read at, how old that block
+ * is (seconds since its timestamp) and how many blocks it trails the head; `stale` past
+ * FOLLOW_STALE_SECONDS of failed polls. Null for chains whose head is not followed.
+ */
+function followView(ctx: AppContext, status: FollowStatus | undefined) {
+  if (!status) return null;
+  const nowSeconds = ctx.now() / 1000;
+  const state = status.stateBlock;
+  const ageSeconds = state ? Math.max(0, Math.round(nowSeconds - state.timestamp)) : null;
+  return {
+    headBlock: status.head?.number ?? null,
+    stateBlock: state?.number ?? null,
+    stateBlockHash: state?.hash ?? null,
+    ageSeconds,
+    lagBlocks: state && status.head ? Math.max(0, status.head.number - state.number) : null,
+    stale: isStale(status, ctx.now(), ctx.config.follow.staleSeconds * 1000),
+    failures: status.failures,
+    lastError: status.lastError,
+  };
+}
 
 /** `/healthz`: the process answers. `/readyz`: the store answers and every chain is loaded. */
 export function healthRouter(ctx: AppContext): Router {
@@ -22,11 +45,20 @@ export function healthRouter(ctx: AppContext): Router {
     }
     const chains = ctx.config.chains.map((c) => {
       const s = ctx.readModel.get(c.id);
-      return { chainId: c.id, loaded: !!s, poolsVersion: s?.poolsVersion ?? null, pools: s?.pools.length ?? 0 };
+      return {
+        chainId: c.id,
+        loaded: !!s,
+        poolsVersion: s?.poolsVersion ?? null,
+        pools: s?.pools.length ?? 0,
+        follow: followView(ctx, ctx.state.get(followStatusKey).get(c.id)),
+      };
     });
     const ready = loaded && storeOk;
+    // A stale chain degrades the answer but not readiness: the instance still serves every read,
+    // and /order refuses that chain itself (routing/routes.ts).
+    const degraded = chains.some((c) => c.follow?.stale === true);
     res.status(ready ? 200 : 503).json({
-      status: ready ? 'ready' : 'not ready',
+      status: ready ? (degraded ? 'degraded' : 'ready') : 'not ready',
       store: storeOk ? 'ok' : storeError,
       chains,
       ...(ready

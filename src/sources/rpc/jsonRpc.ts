@@ -21,6 +21,8 @@ export interface JsonRpcOptions {
   readonly retry: RetryPolicy;
   /** Calls per HTTP request; public nodes commonly cap batches at 100. */
   readonly batchSize: number;
+  /** HTTP requests in flight at once when the calls take several batches (default 1). */
+  readonly concurrency?: number;
 }
 
 interface RpcAnswer {
@@ -31,32 +33,45 @@ interface RpcAnswer {
 
 /** Sends `calls` in batches; outcomes come back in the order of `calls`. */
 export async function callBatch(opts: JsonRpcOptions, calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
-  const out: RpcOutcome[] = [];
-  for (let start = 0; start < calls.length; start += opts.batchSize) {
-    const chunk = calls.slice(start, start + opts.batchSize);
-    const body = chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params }));
-    const res = await requestJson<unknown>(
-      RPC_UPSTREAM,
-      { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs },
-      opts.retry,
-    );
-    if (!Array.isArray(res.body)) {
-      const message = (res.body as RpcAnswer | null)?.error?.message;
-      throw new UpstreamError(
-        RPC_UPSTREAM,
-        `answered a batch without an array${typeof message === 'string' ? `: ${message}` : ''}`,
-        res.status,
-      );
+  const chunks: RpcCall[][] = [];
+  for (let start = 0; start < calls.length; start += opts.batchSize)
+    chunks.push(calls.slice(start, start + opts.batchSize));
+  const results: RpcOutcome[][] = new Array<RpcOutcome[]>(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      results[i] = await sendBatch(opts, chunks[i]!);
     }
-    const byId = new Map<unknown, RpcAnswer>();
-    for (const a of res.body as RpcAnswer[]) if (a && typeof a === 'object') byId.set(a.id, a);
-    chunk.forEach((_c, i) => {
-      const a = byId.get(i);
-      if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
-      else if (a.error)
-        out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
-      else out.push({ ok: true, result: a.result });
-    });
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, chunks.length)) }, worker));
+  return results.flat();
+}
+
+async function sendBatch(opts: JsonRpcOptions, chunk: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  const out: RpcOutcome[] = [];
+  const body = chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params }));
+  const res = await requestJson<unknown>(
+    RPC_UPSTREAM,
+    { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs },
+    opts.retry,
+  );
+  if (!Array.isArray(res.body)) {
+    const message = (res.body as RpcAnswer | null)?.error?.message;
+    throw new UpstreamError(
+      RPC_UPSTREAM,
+      `answered a batch without an array${typeof message === 'string' ? `: ${message}` : ''}`,
+      res.status,
+    );
   }
+  const byId = new Map<unknown, RpcAnswer>();
+  for (const a of res.body as RpcAnswer[]) if (a && typeof a === 'object') byId.set(a.id, a);
+  chunk.forEach((_c, i) => {
+    const a = byId.get(i);
+    if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
+    else if (a.error)
+      out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
+    else out.push({ ok: true, result: a.result });
+  });
   return out;
 }

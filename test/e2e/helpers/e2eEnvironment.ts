@@ -20,6 +20,8 @@ export interface E2eEnvironment {
   readonly chain: LocalChain;
   readonly devnet: Devnet;
   readonly apiUrl: string;
+  /** The devnet subgraph the in-process API reads (undefined with ENDPOINT_URL). */
+  readonly subgraphUrl?: string;
   /** How the pieces were provided, for the suite's summary line. */
   readonly description: string;
   close(): Promise<void>;
@@ -31,6 +33,15 @@ export interface E2eOptions {
    * Lido's ratio through the node). A node from LOCALFORK_URL / RPC_URL has its URL anyway.
    */
   readonly rpc?: boolean;
+  /**
+   * Start the API's background work, so it follows the chain's head through its RPC URL (every
+   * 250 ms). Suites that rewind the chain between cases (evm_revert) leave it off: a rewind is a
+   * reorg made faster than any poll, so they turn following off (FOLLOW_HEAD=off) and index
+   * through POST /pools/31337/update as before.
+   */
+  readonly follow?: boolean;
+  /** Serve a subgraph frozen at its first answer (a subgraph that stopped indexing). */
+  readonly frozenSubgraph?: boolean;
 }
 
 async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain; how: string }> {
@@ -90,22 +101,32 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         close,
       };
     }
-    const upstreams: DevnetUpstreams = await startDevnetUpstreams({ provider: chain.provider, devnet });
-    closers.push(() => upstreams.close());
-    const api: TestServer = await startTestServer({
-      NETWORKS: String(DEVNET_CHAIN_ID),
-      [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
-      [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
-      PRICE_API_URL: upstreams.priceApiUrl,
-      ...routerSettings(),
-      ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
+    const upstreams: DevnetUpstreams = await startDevnetUpstreams({
+      provider: chain.provider,
+      devnet,
+      frozenSubgraph: options.frozenSubgraph === true,
     });
+    closers.push(() => upstreams.close());
+    const follow = options.follow === true;
+    const api: TestServer = await startTestServer(
+      {
+        NETWORKS: String(DEVNET_CHAIN_ID),
+        [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
+        [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
+        PRICE_API_URL: upstreams.priceApiUrl,
+        ...routerSettings(),
+        ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
+        ...(follow ? { FOLLOW_INTERVAL_MS: '250' } : { FOLLOW_HEAD: 'off' }),
+      },
+      { background: follow },
+    );
     closers.push(() => api.close());
     const engine = routerSettings().ROUTER_ENGINE;
     return {
       chain,
       devnet,
       apiUrl: api.url,
+      subgraphUrl: upstreams.subgraphUrl,
       description: `${how} (devnet ${deployed ? 'deployed' : 'reused'}), in-process API${engine ? ` (ROUTER_ENGINE=${engine})` : ''}`,
       close,
     };

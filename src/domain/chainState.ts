@@ -1,0 +1,112 @@
+import { isZeroDecimal, unitsToDecimal } from './decimal';
+import type { StoredPool, StoredPoolToken } from './pool';
+
+/**
+ * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a
+ * stored pool. The subgraph is the catalogue (which pools exist, their tokens and static
+ * parameters); the chain is the state (balances, fees, supply, amp, rates), read by
+ * `sources/chainState/` and followed block by block by `jobs/headFollower.ts`. Pure.
+ */
+
+/** A block the state was read at. */
+export interface BlockRef {
+  readonly number: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  /** Unix seconds. */
+  readonly timestamp: number;
+}
+
+/**
+ * What the chain answered for one pool at one block, in raw on-chain units. Only `tokens` is
+ * always there; a getter the pool lacks or that reverted leaves its field out, and the stored
+ * (subgraph) value stays.
+ */
+export interface PoolChainState {
+  readonly poolId: string;
+  /** The Vault's `getPoolTokens`: lower-case addresses and balances in smallest units. */
+  readonly tokens: readonly { readonly address: string; readonly balance: bigint }[];
+  /** 1e18 = 100 %. */
+  readonly swapFee?: bigint;
+  readonly paused?: boolean;
+  readonly recoveryMode?: boolean;
+  /** `totalSupply()` in wei; pools holding their own BPT count what circulates (see below). */
+  readonly totalSupply?: bigint;
+  /** Normalized weights in the Vault's token order, 1e18 = 100 %. */
+  readonly weights?: readonly bigint[];
+  readonly amp?: { readonly value: bigint; readonly precision: bigint };
+  /** Token rate per lower-case token address, 1e18 = 1 (composable stable caches, linear wrapped rate). */
+  readonly rates?: ReadonlyMap<string, bigint>;
+  /** The rate cache's old rate per token (composable stable tokens with a rate provider). */
+  readonly oldRates?: ReadonlyMap<string, bigint>;
+  /** Composable stable protocol fee basis. */
+  readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
+  readonly protocolSwapFeeCache?: bigint;
+  readonly protocolYieldFeeCache?: bigint;
+  /** Linear pools' targets, 18-decimal main token units. */
+  readonly targets?: { readonly lower: bigint; readonly upper: bigint };
+}
+
+/** The followed state of one chain: every pool read so far, each at or before `block`. */
+export interface ChainState {
+  readonly block: BlockRef;
+  readonly pools: ReadonlyMap<string, PoolChainState>;
+}
+
+/** Amp as stored: without its precision, to 3 decimals (Balancer's precision is 1000). */
+function storedAmp(amp: { value: bigint; precision: bigint }): string {
+  return unitsToDecimal((amp.value * 1000n) / amp.precision, 3);
+}
+
+/**
+ * `pool` with the chain's values in place of the subgraph's, or `pool` itself when the chain's
+ * token list is not the catalogue's (a pool the Vault does not know as stored is left as the
+ * subgraph describes it). Balances are converted exactly to the stored human decimals.
+ */
+export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool {
+  if (s.tokens.length !== pool.tokens.length) return pool;
+  const onChain = new Map(s.tokens.map((t, i) => [t.address, { balance: t.balance, index: i }]));
+  if (!pool.tokens.every((t) => onChain.has(t.address))) return pool;
+  const tokens: StoredPoolToken[] = pool.tokens.map((t) => {
+    const c = onChain.get(t.address)!;
+    const rate = s.rates?.get(t.address);
+    const oldRate = s.oldRates?.get(t.address);
+    const weight = s.weights?.[c.index];
+    return {
+      ...t,
+      balance: unitsToDecimal(c.balance, t.decimals),
+      ...(weight !== undefined && t.weight !== null ? { weight: unitsToDecimal(weight, 18) } : {}),
+      ...(rate !== undefined ? { priceRate: unitsToDecimal(rate, 18) } : {}),
+      ...(oldRate !== undefined ? { oldPriceRate: unitsToDecimal(oldRate, 18) } : {}),
+    };
+  });
+  // Pools that hold their own BPT (composable stable, linear) store the supply in circulation:
+  // the total supply less what the Vault holds for the pool.
+  const ownBpt = onChain.get(pool.address)?.balance ?? 0n;
+  const amp = s.amp && pool.amp !== null && s.amp.precision > 0n ? storedAmp(s.amp) : undefined;
+  return {
+    ...pool,
+    tokens,
+    ...(s.swapFee !== undefined ? { swapFee: unitsToDecimal(s.swapFee, 18) } : {}),
+    ...(s.paused !== undefined ? { isPaused: s.paused } : {}),
+    ...(s.recoveryMode !== undefined ? { isInRecoveryMode: s.recoveryMode } : {}),
+    ...(s.totalSupply !== undefined ? { totalShares: unitsToDecimal(s.totalSupply - ownBpt, 18) } : {}),
+    ...(amp !== undefined ? { amp } : {}),
+    ...(s.lastJoinExit && s.amp && s.amp.precision > 0n
+      ? {
+          lastJoinExitAmp: unitsToDecimal((s.lastJoinExit.amp * 1000n) / s.amp.precision, 3),
+          lastPostJoinExitInvariant: unitsToDecimal(s.lastJoinExit.invariant, 18),
+        }
+      : {}),
+    ...(s.protocolSwapFeeCache !== undefined
+      ? { protocolSwapFeeCache: unitsToDecimal(s.protocolSwapFeeCache, 18) }
+      : {}),
+    ...(s.protocolYieldFeeCache !== undefined
+      ? { protocolYieldFeeCache: unitsToDecimal(s.protocolYieldFeeCache, 18) }
+      : {}),
+    ...(s.targets && pool.lowerTarget !== null
+      ? { lowerTarget: unitsToDecimal(s.targets.lower, 18), upperTarget: unitsToDecimal(s.targets.upper, 18) }
+      : {}),
+    routable: tokens.some((t) => t.address !== pool.address && !isZeroDecimal(t.balance)),
+  };
+}

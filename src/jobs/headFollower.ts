@@ -1,0 +1,190 @@
+import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
+import type { ChainInfo } from '../config/chains';
+import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
+import type { StoredPool } from '../domain/pool';
+import { readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
+import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { NO_RETRY } from '../sources/upstream';
+
+/**
+ * Follows one chain's head through its node and keeps the read model's pools at the newest block
+ * (docs/ARCHITECTURE.md, "Chain state"). Each poll reads the head; for each new block the Vault's
+ * balance logs since the state's block name the pools to re-read, and those are read at the head
+ * in one batch of `eth_call`s. A head whose block at the state's height is not the state's block
+ * (a reorg, or a chain rewound) re-reads every pool. Nothing is published before a whole block is
+ * read: a node that fails keeps the last state, and the follower retries with back-off.
+ */
+
+/** What `/readyz` shows per followed chain. */
+export interface FollowStatus {
+  readonly chainId: number;
+  /** The newest head the node reported, and when (unix ms). */
+  head: BlockRef | null;
+  headSeenAt: number | null;
+  /** The block the published state was read at. */
+  stateBlock: BlockRef | null;
+  /** When the follower started and when a poll last succeeded (unix ms). */
+  readonly startedAt: number;
+  lastSuccessAt: number | null;
+  /** Consecutive failed polls and the last failure. */
+  failures: number;
+  lastError: string | null;
+}
+
+/**
+ * True once the chain's node has failed every poll for longer than `staleMs` (since the last
+ * good poll, or since the follower started): the served state may be that old, and `/order`
+ * refuses to build a transaction on it.
+ */
+export function isStale(status: FollowStatus, nowMs: number, staleMs: number): boolean {
+  return status.failures > 0 && nowMs - (status.lastSuccessAt ?? status.startedAt) > staleMs;
+}
+
+/** The follow status of each followed chain of this app. */
+export const followStatusKey = appStateKey('head follower status', () => new Map<number, FollowStatus>());
+
+/** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
+export const MAX_LOG_SPAN = 2_000;
+const MAX_BACKOFF_MS = 30_000;
+/** One warning for the first failure, then one per this many failures in a row. */
+const WARN_EVERY = 30;
+
+export interface StepResult {
+  /** `full`: every pool re-read (start, reorg, long gap); `blocks`: new blocks; `idle`: none. */
+  readonly kind: 'full' | 'blocks' | 'idle' | 'not loaded';
+  readonly block: BlockRef | null;
+  readonly poolsRead: number;
+}
+
+export class HeadFollower {
+  private readonly rpc: JsonRpcOptions;
+  private readonly status: FollowStatus;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly chain: ChainInfo,
+    rpcUrl: string,
+  ) {
+    // No retry inside a poll: the next poll is the retry, after the back-off.
+    // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
+    this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
+    this.status = {
+      chainId: chain.id,
+      head: null,
+      headSeenAt: null,
+      stateBlock: null,
+      startedAt: ctx.now(),
+      lastSuccessAt: null,
+      failures: 0,
+      lastError: null,
+    };
+    ctx.state.get(followStatusKey).set(chain.id, this.status);
+  }
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.wake?.();
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    const interval = this.ctx.config.follow.intervalMs;
+    while (!this.stopped) {
+      try {
+        await this.step();
+        if (this.status.failures > 0)
+          this.ctx.logger.info(
+            { chainId: this.chain.id, failures: this.status.failures },
+            'head follower: the node answers again',
+          );
+        this.status.failures = 0;
+        this.status.lastError = null;
+        this.status.lastSuccessAt = this.ctx.now();
+      } catch (e) {
+        const message = (e as Error).message;
+        this.status.failures++;
+        this.status.lastError = message;
+        if (this.status.failures === 1 || this.status.failures % WARN_EVERY === 0)
+          this.ctx.logger.warn(
+            { chainId: this.chain.id, failures: this.status.failures, err: message },
+            'head follower: reading the chain failed; keeping the last state',
+          );
+      }
+      if (this.stopped) break;
+      const delay =
+        this.status.failures === 0
+          ? interval
+          : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10));
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        this.timer = setTimeout(resolve, delay);
+        this.timer.unref();
+      });
+    }
+  }
+
+  /** One poll: brings the chain's state to the head, or throws and leaves it as it was. */
+  async step(): Promise<StepResult> {
+    const { ctx, chain } = this;
+    const snap = ctx.readModel.get(chain.id);
+    if (!snap) return { kind: 'not loaded', block: null, poolsRead: 0 };
+    const state = ctx.readModel.chainState(chain.id);
+    const known = state?.block;
+    const { head, atKnown } = await readHead(this.rpc, known?.number);
+    this.status.head = head;
+    this.status.headSeenAt = ctx.now();
+
+    // The state's block is no longer on the chain (a reorg, or a node rewound to an older block).
+    const full =
+      !state || !known || !atKnown || atKnown.hash !== known.hash || head.number - known.number > MAX_LOG_SPAN;
+    if (full) {
+      const pools = await readPoolStates(this.rpc, chain.vault, snap.pools, head.number);
+      this.publish({ block: head, pools });
+      return { kind: 'full', block: head, poolsRead: snap.pools.length };
+    }
+
+    if (head.hash === known.hash) {
+      // No new block; pools the catalogue gained since (a pool update) are read at the same block.
+      const missing = snap.pools.filter((p) => !state.pools.has(p.id));
+      if (missing.length === 0) return { kind: 'idle', block: known, poolsRead: 0 };
+      const read = await readPoolStates(this.rpc, chain.vault, missing, known.number);
+      this.publish({ block: known, pools: merged(state.pools, read) });
+      return { kind: 'idle', block: known, poolsRead: missing.length };
+    }
+
+    const moved = await readMovedPools(this.rpc, chain.vault, known.number + 1, head.number);
+    const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || !state.pools.has(p.id));
+    const read =
+      toRead.length > 0
+        ? await readPoolStates(this.rpc, chain.vault, toRead, head.number)
+        : new Map<string, PoolChainState>();
+    this.publish({ block: head, pools: merged(state.pools, read) });
+    return { kind: 'blocks', block: head, poolsRead: toRead.length };
+  }
+
+  private publish(state: ChainState): void {
+    if (this.stopped) return;
+    this.ctx.readModel.setChainState(this.chain.id, state);
+    this.status.stateBlock = state.block;
+  }
+}
+
+function merged(
+  before: ReadonlyMap<string, PoolChainState>,
+  read: ReadonlyMap<string, PoolChainState>,
+): ReadonlyMap<string, PoolChainState> {
+  if (read.size === 0) return before;
+  const out = new Map(before);
+  for (const [id, s] of read) out.set(id, s);
+  return out;
+}

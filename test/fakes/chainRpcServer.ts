@@ -1,0 +1,177 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+
+/**
+ * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
+ * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, and `eth_call`s of the Vault's
+ * `getPoolTokens` and a pool's `getSwapFeePercentage` answered at the block they are pinned to.
+ * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
+ * test; `failStatus` makes the node answer every request with an HTTP error.
+ */
+export interface FakeChainPool {
+  readonly id: string;
+  readonly address: string;
+  readonly tokens: readonly string[];
+  balances: bigint[];
+  swapFee: bigint;
+}
+
+interface Block {
+  readonly number: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  readonly timestamp: number;
+  /** Pool ids with a Swap log in this block. */
+  readonly swaps: readonly string[];
+  /** Each pool's balances and fee at the end of this block. */
+  readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
+}
+
+const VAULT = new Interface([
+  'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
+  'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
+]);
+const POOL = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
+const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
+
+interface RpcRequest {
+  readonly id?: unknown;
+  readonly method?: unknown;
+  readonly params?: unknown;
+}
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+export class FakeChainRpc {
+  failStatus: number | undefined;
+  /** `eth_call`s answered, with the block tag each was pinned to. */
+  readonly ethCalls: { to: string; selector: string; block: string }[] = [];
+  private readonly blocks: Block[] = [];
+  private fork = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    readonly vault: string,
+    readonly pools: Map<string, FakeChainPool>,
+  ) {}
+
+  static async start(vault: string, pools: readonly FakeChainPool[]): Promise<FakeChainRpc> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const addr = server.address() as AddressInfo;
+    const fake = new FakeChainRpc(
+      server,
+      `http://127.0.0.1:${addr.port}`,
+      vault.toLowerCase(),
+      new Map(pools.map((p) => [p.id, p])),
+    );
+    fake.mine([]);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (fake.failStatus !== undefined) {
+          res.statusCode = fake.failStatus;
+          res.end(JSON.stringify({ error: 'unavailable' }));
+          return;
+        }
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
+        const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
+        res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+      });
+    });
+    return fake;
+  }
+
+  get head(): Block {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+
+  /** Mines one block in which the given pools swapped (their balances as the test set them). */
+  mine(swapped: readonly string[]): Block {
+    const parent = this.blocks[this.blocks.length - 1];
+    const number = parent ? parent.number + 1 : 100;
+    const block: Block = {
+      number,
+      hash: keccakText(`block ${number} fork ${this.fork}`),
+      parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
+      timestamp: 1_700_000_000 + number * 12,
+      swaps: [...swapped],
+      state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
+    };
+    this.blocks.push(block);
+    return block;
+  }
+
+  /** Drops the newest `depth` blocks (a reorg); the pools keep the state the test sets next. */
+  rewind(depth: number): void {
+    this.blocks.splice(this.blocks.length - depth, depth);
+    this.fork++;
+    const head = this.head;
+    for (const [id, s] of head.state) {
+      const p = this.pools.get(id)!;
+      p.balances = [...s.balances];
+      p.swapFee = s.swapFee;
+    }
+  }
+
+  private blockAt(tag: unknown): Block | undefined {
+    if (tag === 'latest') return this.head;
+    if (typeof tag !== 'string') return undefined;
+    const n = Number(BigInt(tag));
+    return this.blocks.find((b) => b.number === n);
+  }
+
+  private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
+    const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    switch (r.method) {
+      case 'eth_getBlockByNumber': {
+        const b = this.blockAt(params[0]);
+        return {
+          result: b
+            ? { number: hex(b.number), hash: b.hash, parentHash: b.parentHash, timestamp: hex(b.timestamp) }
+            : null,
+        };
+      }
+      case 'eth_getLogs': {
+        const f = params[0] as { fromBlock: string; toBlock: string; address: string; topics: string[][] };
+        const from = Number(BigInt(f.fromBlock));
+        const to = Number(BigInt(f.toBlock));
+        if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        const logs = this.blocks
+          .filter((b) => b.number >= from && b.number <= to)
+          .flatMap((b) =>
+            b.swaps.map((id) => ({ address: this.vault, blockNumber: hex(b.number), topics: [SWAP_TOPIC, id] })),
+          );
+        return { result: logs };
+      }
+      case 'eth_call': {
+        const call = params[0] as { to: string; data: string };
+        const block = this.blockAt(params[1]);
+        const selector = call.data.slice(0, 10);
+        this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
+        if (!block) return { error: { code: -32000, message: 'header not found' } };
+        if (call.to.toLowerCase() === this.vault && selector === VAULT.getFunction('getPoolTokens')!.selector) {
+          const poolId = String(VAULT.decodeFunctionData('getPoolTokens', call.data)[0]);
+          const pool = this.pools.get(poolId);
+          const s = block.state.get(poolId);
+          if (!pool || !s) return { error: { code: 3, message: 'execution reverted: BAL#500' } };
+          return { result: VAULT.encodeFunctionResult('getPoolTokens', [pool.tokens, s.balances, block.number]) };
+        }
+        const pool = [...this.pools.values()].find((p) => p.address === call.to.toLowerCase());
+        if (pool && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
+          return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.state.get(pool.id)!.swapFee]) };
+        return { error: { code: 3, message: 'execution reverted' } };
+      }
+      default:
+        return { error: { code: -32601, message: `method ${String(r.method)} not supported` } };
+    }
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,171 @@
+import { CHAINS } from '../../src/config/chains';
+import { decimalToUnits } from '../../src/domain/decimal';
+import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { routingFeature } from '../../src/routing/routingFeature';
+import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
+import { startTestServer, TestServer } from '../helpers/testServer';
+
+/**
+ * The head follower against a node whose chain the test mines: the served pools are the chain's
+ * at its newest block, a block re-reads only the pools its logs name, a reorg re-reads everything,
+ * and a failing node keeps the last state without failing anything else.
+ */
+const VAULT = CHAINS.find((c) => c.id === 1)!.vault;
+const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const A = { id: `0x${'a1'.repeat(20)}000200000000000000000001`, address: `0x${'a1'.repeat(20)}` };
+const B = { id: `0x${'b2'.repeat(20)}000200000000000000000002`, address: `0x${'b2'.repeat(20)}` };
+
+function subgraphPool(p: { id: string; address: string }, weth: string, usdc: string) {
+  return {
+    id: p.id,
+    address: p.address,
+    poolType: 'Weighted',
+    swapFee: '0.003',
+    totalShares: '1000',
+    tokens: [
+      { address: WETH, symbol: 'WETH', decimals: 18, balance: weth, weight: '0.5', priceRate: '1' },
+      { address: USDC, symbol: 'USDC', decimals: 6, balance: usdc, weight: '0.5', priceRate: '1' },
+    ],
+  };
+}
+
+const chainPool = (p: { id: string; address: string }, weth: bigint, usdc: bigint): FakeChainPool => ({
+  id: p.id,
+  address: p.address,
+  tokens: [WETH, USDC],
+  balances: [weth, usdc],
+  swapFee: 3_000_000_000_000_000n,
+});
+
+let node: FakeChainRpc;
+let srv: TestServer;
+
+interface Follow {
+  headBlock: number | null;
+  stateBlock: number | null;
+  stateBlockHash: string | null;
+  failures: number;
+  lastError: string | null;
+  stale: boolean;
+}
+
+async function follow(): Promise<Follow> {
+  const body = (await (await fetch(`${srv.url}/readyz`)).json()) as { chains: { follow: Follow }[] };
+  return body.chains[0]!.follow;
+}
+
+async function until(what: string, ok: (f: Follow) => boolean): Promise<Follow> {
+  for (let i = 0; i < 250; i++) {
+    const f = await follow();
+    if (ok(f)) return f;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await follow())}`);
+}
+
+async function served(id: string): Promise<bigint[]> {
+  const pool = (await (await fetch(`${srv.url}/pools/1/${id}`)).json()) as {
+    tokens: { balance: string; decimals: number }[];
+  };
+  return pool.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
+}
+
+beforeEach(async () => {
+  node = await FakeChainRpc.start(VAULT, [
+    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+  ]);
+  srv = await startTestServer(
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
+    {
+      features: [headFollowFeature, routingFeature],
+      background: true,
+      // The subgraph's (older) balances: the chain's must replace them.
+      seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
+    },
+  );
+  await until('the first read', (f) => f.stateBlock === 100);
+});
+
+afterEach(async () => {
+  await srv.close();
+  await node.close();
+});
+
+test('the served pools are the chain at its head, not the subgraph, and /readyz says which block', async () => {
+  expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
+  expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
+  const f = await follow();
+  expect(f).toMatchObject({ headBlock: 100, stateBlock: 100, stateBlockHash: node.head.hash, failures: 0 });
+});
+
+const quote = { sellToken: WETH, buyToken: USDC, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '0' };
+const post = (path: string, body: unknown) =>
+  fetch(`${srv.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+test('/sor and /order say which block their pool state was read at', async () => {
+  const sor = await post('/sor/1', quote);
+  expect(sor.status).toBe(200);
+  expect(((await sor.json()) as { blockNumber: number }).blockNumber).toBe(100);
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(200);
+  expect(((await order.json()) as { blockNumber: number }).blockNumber).toBe(101);
+});
+
+test('a new block re-reads only the pools its Vault logs name, at that block', async () => {
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  const block = node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
+  expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
+  const atBlock = node.ethCalls.filter((c) => c.block === `0x${block.number.toString(16)}`);
+  expect(atBlock.length).toBeGreaterThan(0);
+  expect(atBlock.some((c) => c.to === B.address)).toBe(false);
+  expect(atBlock.some((c) => c.to === A.address)).toBe(true);
+});
+
+test('a reorg (another block at the same height) re-reads every pool: the state is the new chain', async () => {
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  const first = node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlockHash === first.hash);
+  node.rewind(1);
+  node.pools.get(B.id)!.balances = [6n * 10n ** 18n, 16_700n * 10n ** 6n];
+  const second = node.mine([B.id]);
+  expect(second.number).toBe(first.number);
+  await until('the reorganized block 101', (f) => f.stateBlockHash === second.hash);
+  expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
+  expect(await served(B.id)).toEqual([6n * 10n ** 18n, 16_700n * 10n ** 6n]);
+});
+
+test('a failing node keeps the last state and shows in /readyz; the follower catches up once it answers', async () => {
+  node.failStatus = 503;
+  node.pools.get(A.id)!.balances = [99n * 10n ** 18n, 303_000n * 10n ** 6n];
+  node.mine([A.id]);
+  const failing = await until('a failed poll', (f) => f.failures > 0);
+  expect(failing.stateBlock).toBe(100);
+  expect(failing.lastError).toMatch(/RPC/);
+  expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
+  expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
+
+  // Past FOLLOW_STALE_SECONDS of failures: /readyz says so and /order builds no transaction.
+  const stale = await until('stale', (f) => f.stale);
+  expect(stale.stateBlock).toBe(100);
+  const ready = (await (await fetch(`${srv.url}/readyz`)).json()) as { status: string };
+  expect(ready.status).toBe('degraded');
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(503);
+  expect(((await order.json()) as { error: string }).error).toMatch(/RPC node of chain 1 \(RPC_URL_1\).*block 100/);
+
+  node.failStatus = undefined;
+  // Back-off after a failure is at most 30 s; the first retries come after 100, 200 ... ms.
+  await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
+  expect(await served(A.id)).toEqual([99n * 10n ** 18n, 303_000n * 10n ** 6n]);
+});
