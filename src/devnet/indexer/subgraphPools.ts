@@ -16,6 +16,7 @@ const POOL_TYPE = {
   composableStable: 'ComposableStable',
   stable: 'Stable',
   linear: 'ERC4626Linear',
+  liquidityBootstrapping: 'LiquidityBootstrapping',
 } as const;
 
 function usdOf(amount: string, price: string | undefined): Big | null {
@@ -46,7 +47,7 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
   }
   let volume = new Big(0);
   for (const s of pool.swaps) volume = volume.plus(swapVolumeUsd(s, (a) => decimals.get(a), prices));
-  const weighted = pool.kind === 'weighted';
+  const weighted = pool.kind === 'weighted' || pool.kind === 'liquidityBootstrapping';
   const linear = pool.linear;
   const fees = pool.protocolFees ?? null;
 
@@ -60,7 +61,7 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
     symbol: pool.symbol,
     name: pool.name,
     swapFee,
-    swapEnabled: !pool.paused,
+    swapEnabled: !pool.paused && pool.swapEnabled,
     isPaused: pool.paused,
     isInRecoveryMode: pool.recoveryMode,
     // The subgraph stores amp without its precision (200, not 200000).
