@@ -9,15 +9,26 @@ export class ChainSnapshot {
   private poolsBodyCache: PreparedBody | undefined;
   private tokensBodyCache: PreparedBody | undefined;
 
-  constructor(
-    readonly chainId: number,
-    readonly meta: ChainMeta,
-    readonly pools: readonly StoredPool[],
-    readonly tokens: readonly StoredToken[],
-    readonly loadedAt: number,
-  ) {
-    this.poolsById = new Map(pools.map((p) => [p.id, p]));
-    this.tokensByAddress = new Map(tokens.map((t) => [t.address, t]));
+  readonly chainId: number;
+  readonly meta: ChainMeta;
+  readonly pools: readonly StoredPool[];
+  readonly tokens: readonly StoredToken[];
+  readonly loadedAt: number;
+
+  constructor(init: {
+    readonly chainId: number;
+    readonly meta: ChainMeta;
+    readonly pools: readonly StoredPool[];
+    readonly tokens: readonly StoredToken[];
+    readonly loadedAt: number;
+  }) {
+    this.chainId = init.chainId;
+    this.meta = init.meta;
+    this.pools = init.pools;
+    this.tokens = init.tokens;
+    this.loadedAt = init.loadedAt;
+    this.poolsById = new Map(init.pools.map((p) => [p.id, p]));
+    this.tokensByAddress = new Map(init.tokens.map((t) => [t.address, t]));
   }
 
   get poolsVersion(): number {
@@ -40,7 +51,7 @@ export class ChainSnapshot {
 
   /** A copy that keeps the pools (and their serialized body) and swaps in new tokens. */
   withTokens(meta: ChainMeta, tokens: readonly StoredToken[], loadedAt: number): ChainSnapshot {
-    const next = new ChainSnapshot(this.chainId, meta, this.pools, tokens, loadedAt);
+    const next = new ChainSnapshot({ chainId: this.chainId, meta, pools: this.pools, tokens, loadedAt });
     next.poolsBodyCache = this.poolsBodyCache;
     return next;
   }

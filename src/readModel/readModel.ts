@@ -18,13 +18,26 @@ export class ReadModel {
   private readonly unsubscribes: Unsubscribe[] = [];
   private check: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly store: Store,
-    readonly chainIds: readonly number[],
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-    private readonly checkIntervalMs = 30_000,
-  ) {}
+  private readonly store: Store;
+  readonly chainIds: readonly number[];
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly checkIntervalMs: number;
+
+  constructor(options: {
+    readonly store: Store;
+    readonly chainIds: readonly number[];
+    readonly logger: Logger;
+    readonly now?: () => number;
+    /** How often versions are checked in case a store notification was lost; 0 = never. */
+    readonly checkIntervalMs?: number;
+  }) {
+    this.store = options.store;
+    this.chainIds = options.chainIds;
+    this.logger = options.logger;
+    this.now = options.now ?? Date.now;
+    this.checkIntervalMs = options.checkIntervalMs ?? 30_000;
+  }
 
   /** Loads every chain and starts following changes. */
   async start(): Promise<void> {
@@ -108,13 +121,13 @@ export class ReadModel {
       );
     } else {
       const [pools, tokens] = await Promise.all([this.store.listPools(chainId), this.store.listTokens(chainId)]);
-      next = new ChainSnapshot(
+      next = new ChainSnapshot({
         chainId,
         meta,
-        byKey(pools, (p) => p.id),
-        byKey(tokens, (t) => t.address),
-        this.now(),
-      );
+        pools: byKey(pools, (p) => p.id),
+        tokens: byKey(tokens, (t) => t.address),
+        loadedAt: this.now(),
+      });
     }
     this.snapshots.set(chainId, next);
     this.logger.debug(
