@@ -24,11 +24,7 @@ export async function createContext(
   const logger = deps.logger ?? createLogger({ debug: config.debug });
   const store = deps.store ?? (await createStore(config));
   const now = deps.now ?? Date.now;
-  const readModel = new ReadModel(
-    store,
-    config.chains.map((c) => c.id),
-    logger,
-  );
+  const readModel = new ReadModel({ store, chainIds: config.chains.map((c) => c.id), logger });
   return { config, logger, store, readModel, now, errorTracker: new ErrorTrackerSlot(), state: new AppState() };
 }
 

@@ -15,6 +15,11 @@ export const TRADER_COUNT = 4;
  * BatchRelayerLibrary takes wstETH in its constructor; its own account keeps every other address put.
  */
 export const LIDO_ADMIN_INDEX = 8;
+/**
+ * Deploys the liquidity bootstrapping pool factory (nonce 0), the tokens on sale and their pools
+ * after everything else, from its own account so no other devnet address moves.
+ */
+export const LBP_ADMIN_INDEX = 7;
 
 let root: HDNodeWallet | undefined;
 

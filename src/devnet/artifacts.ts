@@ -23,6 +23,7 @@ const BALANCER_TASKS = {
   ERC4626LinearPoolFactory: '20230206-erc4626-linear-pool-v3',
   BalancerQueries: '20220721-balancer-queries',
   BatchRelayerLibrary: '20220916-batch-relayer-v4',
+  NoProtocolFeeLiquidityBootstrappingPoolFactory: '20211202-no-protocol-fee-lbp',
 } as const;
 
 export type BalancerContract = keyof typeof BALANCER_TASKS;

@@ -48,6 +48,8 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
   const link = tokenAddress(devnet, 'LINK');
   const boosted = devnet.pools.find((p) => p.symbol === 'bb-USD');
   const stETH = devnet.tokens.find((t) => t.symbol === 'stETH');
+  const saleA = devnet.tokens.find((t) => t.symbol === 'SALEA');
+  const saleB = devnet.tokens.find((t) => t.symbol === 'SALEB');
   const pool = devnet.pools[0]!;
   return [
     { title: 'Health and readiness', method: 'GET', path: '/healthz', expectStatus: 200 },
@@ -101,6 +103,24 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
               buyToken: boosted.address,
               orderKind: 'sell',
               amount: '100000000000000000000',
+              gasPrice: '1000000000',
+            },
+          },
+        ]
+      : []),
+    ...(saleA && saleB
+      ? [
+          {
+            title:
+              'Quote: sell 10000 SALEA for SALEB, tokens that live only in liquidity bootstrapping pools (SALEA > LBP > WETH > USDC > LBP > SALEB)',
+            method: 'POST' as const,
+            path: `/sor/${chain}`,
+            expectStatus: 200,
+            body: {
+              sellToken: saleA.address,
+              buyToken: saleB.address,
+              orderKind: 'sell',
+              amount: '10000000000000000000000',
               gasPrice: '1000000000',
             },
           },
@@ -217,9 +237,10 @@ export function demoBanner(info: DemoInfo): string {
     ['ComposableStablePoolFactory', a.composableStablePoolFactory],
     ['StablePoolFactory (v2)', a.stablePoolFactoryV2],
     ['ERC4626LinearPoolFactory', a.erc4626LinearPoolFactory],
+    ['LiquidityBootstrappingPoolFactory', a.liquidityBootstrappingPoolFactory],
   ] as const;
   for (const [name, address] of contracts) {
-    lines.push(`  ${name.padEnd(28)} ${address}`);
+    lines.push(`  ${name.padEnd(34)} ${address}`);
   }
   lines.push('', 'Tokens:');
   for (const t of devnet.tokens)

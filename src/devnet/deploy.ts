@@ -19,13 +19,16 @@ import {
   weightedPoolFactoryV1,
 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
-import { devAccount, LIDO_ADMIN_INDEX } from './accounts';
+import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX } from './accounts';
 import {
   DEV_POOLS,
   DEV_TOKENS,
+  LBP_POOLS,
   LIDO,
   LinearPoolSpec,
   PoolSpec,
+  SALE_TOKENS,
+  SALE_TRADER_FUNDS,
   STETH_SYMBOL,
   TRADER_FUNDS,
   WETH_SYMBOL,
@@ -551,6 +554,112 @@ async function deployLido(
   };
 }
 
+/**
+ * The liquidity bootstrapping pools and the tokens they sell, from their own account after
+ * everything else (no other address moves): the factory at the account's nonce 0, the sale tokens
+ * (it mints them), then each pool created with swaps enabled and seeded by its owner's INIT join.
+ * WETH comes from the account's own ether; other tokens the pools pair with, from the deployer.
+ */
+async function deployLbps(
+  deployer: Signer,
+  addresses: DevnetAddresses,
+  vault: Contract,
+  traders: readonly Signer[],
+  tokenOf: TokenOf,
+  minted: ReadonlyMap<string, Deployed>,
+): Promise<{ tokens: DevnetToken[]; pools: DevnetPool[] }> {
+  const admin = withFixedGas(devAccount(LBP_ADMIN_INDEX, deployer.provider));
+  const owner = await admin.getAddress();
+  const nonce = await admin.getNonce();
+  if (nonce !== 0)
+    throw new DeployError(`LBP admin ${owner} has nonce ${nonce}: the devnet must be deployed onto a fresh chain`);
+  const factory = await deploy(
+    admin,
+    balancerArtifact('NoProtocolFeeLiquidityBootstrappingPoolFactory'),
+    [addresses.vault],
+    'NoProtocolFeeLiquidityBootstrappingPoolFactory',
+    addresses.liquidityBootstrappingPoolFactory,
+  );
+  const sale = new Map<string, Deployed>();
+  const artifact = devArtifact('DevToken');
+  for (const spec of SALE_TOKENS) {
+    const contract = (await new ContractFactory(artifact.abi, artifact.bytecode, admin).deploy(
+      spec.name,
+      spec.symbol,
+      spec.decimals,
+    )) as Contract;
+    await contract.waitForDeployment();
+    const address = (await contract.getAddress()).toLowerCase();
+    sale.set(spec.symbol, {
+      token: { symbol: spec.symbol, name: spec.name, decimals: spec.decimals, address },
+      contract,
+    });
+    for (const trader of traders)
+      await mined(
+        contract.getFunction('mint')(
+          await trader.getAddress(),
+          units(SALE_TRADER_FUNDS[spec.symbol] ?? '0', spec.decimals),
+        ),
+        `funding a trader with ${spec.symbol}`,
+      );
+  }
+  const symbolToken = (symbol: string) => sale.get(symbol)?.token ?? tokenOf(symbol);
+  const pools: DevnetPool[] = [];
+  for (const spec of LBP_POOLS) {
+    const entries = spec.tokens
+      .map((t) => ({ ...t, token: symbolToken(t.symbol) }))
+      .sort((a, b) => (a.token.address < b.token.address ? -1 : 1));
+    for (const e of entries) {
+      const amount = units(e.balance, e.token.decimals);
+      if (e.token.address === addresses.weth) {
+        const weth = new Contract(addresses.weth, ['function deposit() payable'], admin);
+        await mined(weth.getFunction('deposit')({ value: amount }), `wrapping ETH for ${spec.name}`);
+      } else {
+        const minter = sale.get(e.symbol)?.contract ?? minted.get(e.symbol)?.contract;
+        if (!minter) throw new DeployError(`${spec.name}: no way to mint ${e.symbol}`);
+        await mined(minter.getFunction('mint')(owner, amount), `minting ${e.symbol} for ${spec.name}`);
+      }
+      await mined(
+        new Contract(e.token.address, ERC20_ABI, admin).getFunction('approve')(addresses.vault, MaxUint256),
+        `approving ${e.symbol} for ${spec.name}`,
+      );
+    }
+    const tokenAddresses = entries.map((e) => e.token.address);
+    const receipt = await mined(
+      (factory.connect(admin) as Contract).getFunction('create')(
+        spec.name,
+        spec.symbol,
+        tokenAddresses,
+        entries.map((e) => units(e.weight, 18)),
+        units(spec.swapFee, 18),
+        owner,
+        true,
+      ),
+      `creating ${spec.name}`,
+    );
+    const pool = await created(factory, receipt, spec.name);
+    const amounts = entries.map((e) => units(e.balance, e.token.decimals));
+    await mined(
+      (vault.connect(admin) as Contract).getFunction('joinPool')(pool.id, owner, owner, {
+        assets: tokenAddresses,
+        maxAmountsIn: amounts,
+        userData: AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256[]'], [JOIN_KIND_INIT, amounts]),
+        fromInternalBalance: false,
+      }),
+      `seeding ${spec.name}`,
+    );
+    pools.push({
+      id: pool.id,
+      address: pool.address,
+      kind: 'liquidityBootstrapping',
+      name: spec.name,
+      symbol: spec.symbol,
+      tokens: tokenAddresses,
+    });
+  }
+  return { tokens: [...sale.values()].map((d) => d.token), pools };
+}
+
 export async function deployDevnet(signer: Signer, options: DeployOptions = {}): Promise<Devnet> {
   const deployer = withFixedGas(signer);
   const lidoTraders = (options.traders ?? []).map(withFixedGas);
@@ -637,11 +746,15 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
         `funding a trader with ${symbol}`,
       );
   }
+  // Last: the LBP account's own addresses and the pools of another factory move nothing above.
+  const lbps = await deployLbps(deployer, addresses, vault, traders, tokenOf, deployed);
+  pools.push(...lbps.pools);
   const tokens = [
     wethToken,
     ...[...deployed.values(), ...wrappedTokens.values()].map((d) => d.token),
     lido.stETH,
     lido.wstETH,
+    ...lbps.tokens,
   ];
   return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools };
 }

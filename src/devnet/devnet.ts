@@ -1,5 +1,5 @@
 import { getCreateAddress } from 'ethers';
-import { devAccount, LIDO_ADMIN_INDEX } from './accounts';
+import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX } from './accounts';
 import { DEV_TOKENS } from './universe';
 
 /**
@@ -19,6 +19,8 @@ export interface DevnetAddresses {
   readonly stablePoolFactoryV2: string;
   /** The 2023 ERC4626 linear pool factory (v3). */
   readonly erc4626LinearPoolFactory: string;
+  /** The no-protocol-fee liquidity bootstrapping pool factory, from its own account (`LBP_ADMIN_INDEX`). */
+  readonly liquidityBootstrappingPoolFactory: string;
   readonly balancerQueries: string;
   readonly batchRelayerLibrary: string;
   readonly batchRelayer: string;
@@ -35,7 +37,7 @@ export interface DevnetToken {
   readonly address: string;
 }
 
-export type DevnetPoolKind = 'weighted' | 'composableStable' | 'stable' | 'linear';
+export type DevnetPoolKind = 'weighted' | 'composableStable' | 'stable' | 'linear' | 'liquidityBootstrapping';
 
 export interface DevnetPool {
   readonly id: string;
@@ -93,6 +95,10 @@ export function expectedAddresses(deployer: string): DevnetAddresses {
     erc4626LinearPoolFactory: at(afterTokens + 1),
     // The library's constructor creates the relayer entry point as its first contract (nonce 1).
     batchRelayer: getCreateAddress({ from: batchRelayerLibrary, nonce: 1 }).toLowerCase(),
+    liquidityBootstrappingPoolFactory: getCreateAddress({
+      from: devAccount(LBP_ADMIN_INDEX).address,
+      nonce: 0,
+    }).toLowerCase(),
     ...expectedLidoAddresses(),
   };
 }

@@ -1,11 +1,20 @@
 import type { Devnet } from './devnet';
-import { DEV_TOKENS, ETH_PRICE_USD, LIDO, STETH_SYMBOL, WETH_SYMBOL, WRAPPED_TOKENS, WSTETH_SYMBOL } from './universe';
+import {
+  DEV_TOKENS,
+  ETH_PRICE_USD,
+  LIDO,
+  SALE_TOKENS,
+  STETH_SYMBOL,
+  WETH_SYMBOL,
+  WRAPPED_TOKENS,
+  WSTETH_SYMBOL,
+} from './universe';
 
 /** The devnet's fixed USD prices by lower-case token address (WETH at the ETH price). Pure. */
 export function pricesByAddress(devnet: Devnet): Map<string, string> {
   const bySymbol = new Map<string, string>([
     [WETH_SYMBOL, ETH_PRICE_USD],
-    ...[...DEV_TOKENS, ...WRAPPED_TOKENS].map((t) => [t.symbol, t.priceUsd] as const),
+    ...[...DEV_TOKENS, ...WRAPPED_TOKENS, ...SALE_TOKENS].map((t) => [t.symbol, t.priceUsd] as const),
     [STETH_SYMBOL, LIDO.stEthPriceUsd],
     [WSTETH_SYMBOL, LIDO.wstEthPriceUsd],
   ]);

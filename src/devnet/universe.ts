@@ -68,6 +68,14 @@ export interface LinearPoolSpec {
 
 export type PoolSpec = WeightedPoolSpec | StablePoolSpec | PlainStablePoolSpec | LinearPoolSpec;
 
+/** A liquidity bootstrapping pool (the no-protocol-fee factory), swaps enabled from the start. */
+export interface LbpSpec {
+  readonly name: string;
+  readonly symbol: string;
+  readonly tokens: readonly { readonly symbol: string; readonly weight: string; readonly balance: string }[];
+  readonly swapFee: string;
+}
+
 /**
  * An ERC-4626 vault over a dev token (DevERC4626). The deployer deposits what the linear pool and
  * the traders need, at a share price of 1; once the linear pool over it is seeded, the vault earns
@@ -301,3 +309,38 @@ export const TRADER_FUNDS: Readonly<Record<string, string>> = {
 export function allSymbols(): string[] {
   return [WETH_SYMBOL, ...DEV_TOKENS.map((t) => t.symbol), ...WRAPPED_TOKENS.map((t) => t.symbol)];
 }
+
+/**
+ * Tokens on sale, each living only in its liquidity bootstrapping pool, deployed after everything
+ * else by their own account (accounts.ts `LBP_ADMIN_INDEX`), so no address above moves. A route
+ * may take an LBP only as its first or last hop, so SALEA -> SALEB must go through both:
+ * SALEA -> LBP -> WETH -> WETH/USDC pool -> USDC -> LBP -> SALEB.
+ */
+export const SALE_TOKENS: readonly DevTokenSpec[] = [
+  { symbol: 'SALEA', name: 'Sale token A (devnet)', decimals: 18, priceUsd: '0.4' },
+  { symbol: 'SALEB', name: 'Sale token B (devnet)', decimals: 6, priceUsd: '0.2' },
+];
+
+export const LBP_POOLS: readonly LbpSpec[] = [
+  {
+    name: 'SALEA-WETH LBP 90/10',
+    symbol: 'LBP-SALEA',
+    swapFee: '0.01',
+    tokens: [
+      { symbol: 'SALEA', weight: '0.9', balance: '2000000' },
+      { symbol: 'WETH', weight: '0.1', balance: '30' },
+    ],
+  },
+  {
+    name: 'SALEB-USDC LBP 80/20',
+    symbol: 'LBP-SALEB',
+    swapFee: '0.005',
+    tokens: [
+      { symbol: 'SALEB', weight: '0.8', balance: '1000000' },
+      { symbol: 'USDC', weight: '0.2', balance: '50000' },
+    ],
+  },
+];
+
+/** Sale tokens each funded trader holds. */
+export const SALE_TRADER_FUNDS: Readonly<Record<string, string>> = { SALEA: '200000', SALEB: '100000' };

@@ -10,20 +10,33 @@ export class ChainSnapshot {
   private poolsBodyCache: PreparedBody | undefined;
   private tokensBodyCache: PreparedBody | undefined;
 
-  constructor(
-    readonly chainId: number,
-    readonly meta: ChainMeta,
-    readonly pools: readonly StoredPool[],
-    readonly tokens: readonly StoredToken[],
-    readonly loadedAt: number,
-    /**
-     * The block whose chain state the pools carry (readModel.ts `setChainState`); null while no
-     * node is followed for the chain and the pools are the subgraph's values.
-     */
-    readonly block: BlockRef | null = null,
-  ) {
-    this.poolsById = new Map(pools.map((p) => [p.id, p]));
-    this.tokensByAddress = new Map(tokens.map((t) => [t.address, t]));
+  readonly chainId: number;
+  readonly meta: ChainMeta;
+  readonly pools: readonly StoredPool[];
+  readonly tokens: readonly StoredToken[];
+  readonly loadedAt: number;
+  /**
+   * The block whose chain state the pools carry (readModel.ts `setChainState`); null while no
+   * node is followed for the chain and the pools are the subgraph's values.
+   */
+  readonly block: BlockRef | null;
+
+  constructor(init: {
+    readonly chainId: number;
+    readonly meta: ChainMeta;
+    readonly pools: readonly StoredPool[];
+    readonly tokens: readonly StoredToken[];
+    readonly loadedAt: number;
+    readonly block?: BlockRef | null;
+  }) {
+    this.chainId = init.chainId;
+    this.meta = init.meta;
+    this.pools = init.pools;
+    this.tokens = init.tokens;
+    this.loadedAt = init.loadedAt;
+    this.block = init.block ?? null;
+    this.poolsById = new Map(init.pools.map((p) => [p.id, p]));
+    this.tokensByAddress = new Map(init.tokens.map((t) => [t.address, t]));
   }
 
   get poolsVersion(): number {
@@ -46,7 +59,14 @@ export class ChainSnapshot {
 
   /** A copy that keeps the pools (and their serialized body) and swaps in new tokens. */
   withTokens(meta: ChainMeta, tokens: readonly StoredToken[], loadedAt: number): ChainSnapshot {
-    const next = new ChainSnapshot(this.chainId, meta, this.pools, tokens, loadedAt, this.block);
+    const next = new ChainSnapshot({
+      chainId: this.chainId,
+      meta,
+      pools: this.pools,
+      tokens,
+      loadedAt,
+      block: this.block,
+    });
     next.poolsBodyCache = this.poolsBodyCache;
     return next;
   }
@@ -56,7 +76,14 @@ export class ChainSnapshot {
    * keeps the serialized body and every per-pools cache downstream) and the same tokens.
    */
   atBlock(pools: readonly StoredPool[], block: BlockRef, loadedAt: number): ChainSnapshot {
-    const next = new ChainSnapshot(this.chainId, this.meta, pools, this.tokens, loadedAt, block);
+    const next = new ChainSnapshot({
+      chainId: this.chainId,
+      meta: this.meta,
+      pools,
+      tokens: this.tokens,
+      loadedAt,
+      block,
+    });
     if (pools === this.pools) next.poolsBodyCache = this.poolsBodyCache;
     next.tokensBodyCache = this.tokensBodyCache;
     return next;

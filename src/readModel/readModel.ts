@@ -29,13 +29,26 @@ export class ReadModel {
   private readonly unsubscribes: Unsubscribe[] = [];
   private check: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly store: Store,
-    readonly chainIds: readonly number[],
-    private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
-    private readonly checkIntervalMs = 30_000,
-  ) {}
+  private readonly store: Store;
+  readonly chainIds: readonly number[];
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly checkIntervalMs: number;
+
+  constructor(options: {
+    readonly store: Store;
+    readonly chainIds: readonly number[];
+    readonly logger: Logger;
+    readonly now?: () => number;
+    /** How often versions are checked in case a store notification was lost; 0 = never. */
+    readonly checkIntervalMs?: number;
+  }) {
+    this.store = options.store;
+    this.chainIds = options.chainIds;
+    this.logger = options.logger;
+    this.now = options.now ?? Date.now;
+    this.checkIntervalMs = options.checkIntervalMs ?? 30_000;
+  }
 
   /** Loads every chain and starts following changes. */
   async start(): Promise<void> {
@@ -154,14 +167,14 @@ export class ReadModel {
       const base = byKey(pools, (p) => p.id);
       this.storePools.set(chainId, base);
       const state = this.chainStates.get(chainId);
-      next = new ChainSnapshot(
+      next = new ChainSnapshot({
         chainId,
         meta,
-        this.overlay(base, state),
-        byKey(tokens, (t) => t.address),
-        this.now(),
-        state?.block ?? null,
-      );
+        pools: this.overlay(base, state),
+        tokens: byKey(tokens, (t) => t.address),
+        loadedAt: this.now(),
+        block: state?.block ?? null,
+      });
     }
     this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(

@@ -18,6 +18,17 @@ import type { QuoteRequest, SerializedSwapInfo } from './types';
  * identical requests in flight, and hands the rest to the executor.
  */
 
+export interface QuoteServiceOptions {
+  readonly executor: QuoteExecutor;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** Answers kept in the LRU cache; 0 turns the cache off. */
+  readonly cacheSize: number;
+  readonly engine?: RouterEngine;
+  /** Chains whose batch relayer lets routes join and exit pools. */
+  readonly joinExit?: (chainId: number) => boolean;
+}
+
 interface SharedInput {
   readonly key: string;
   readonly data: SharedArrayBuffer;
@@ -31,16 +42,19 @@ export class QuoteService {
   /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
   private used = false;
 
-  constructor(
-    private readonly executor: QuoteExecutor,
-    private readonly logger: Logger,
-    private readonly now: () => number,
-    cacheSize: number,
-    private readonly engine: RouterEngine = 'own',
-    /** Chains whose batch relayer lets routes join and exit pools. */
-    private readonly joinExit: (chainId: number) => boolean = () => false,
-  ) {
-    this.cache = cacheSize > 0 ? new LRUCache({ max: cacheSize }) : undefined;
+  private readonly executor: QuoteExecutor;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly engine: RouterEngine;
+  private readonly joinExit: (chainId: number) => boolean;
+
+  constructor(options: QuoteServiceOptions) {
+    this.executor = options.executor;
+    this.logger = options.logger;
+    this.now = options.now;
+    this.engine = options.engine ?? 'own';
+    this.joinExit = options.joinExit ?? (() => false);
+    this.cache = options.cacheSize > 0 ? new LRUCache({ max: options.cacheSize }) : undefined;
   }
 
   /** Builds the router of a new snapshot so the first quote after a reload does not pay for it. */

@@ -14,14 +14,14 @@ import { routingRouter } from './routes';
 export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers);
   const { batchRelayers } = ctx.config.routing;
-  const quotes = new QuoteService(
+  const quotes = new QuoteService({
     executor,
-    ctx.logger,
-    ctx.now,
-    ctx.config.routing.quoteCacheSize,
-    ctx.config.routing.engine,
-    (id) => !!batchRelayers.get(id),
-  );
+    logger: ctx.logger,
+    now: ctx.now,
+    cacheSize: ctx.config.routing.quoteCacheSize,
+    engine: ctx.config.routing.engine,
+    joinExit: (id) => !!batchRelayers.get(id),
+  });
   // Lido's ratio is read through the chain's node, on chains that name stETH and have an RPC URL.
   const rates = new Map<number, WstEthRates>();
   for (const chain of ctx.config.chains) {

@@ -17,6 +17,7 @@ export const weighted: OnchainPool = {
   symbol: 'B-20USDC-80WBTC',
   swapFee: 3n * 10n ** 15n,
   paused: false,
+  swapEnabled: true,
   recoveryMode: false,
   amp: null,
   totalShares: 123456789012345678901n,

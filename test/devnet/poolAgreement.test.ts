@@ -74,7 +74,14 @@ async function mismatchesOf(pool: PoolSpec): Promise<{ problems: string[]; compa
 describe('stored devnet pools against Vault.queryBatchSwap', () => {
   test('the store describes the new pool types with every field their math needs', () => {
     const byType = new Map(pools.map((p) => [p.poolType, p]));
-    expect([...byType.keys()].sort()).toEqual(['ComposableStable', 'ERC4626Linear', 'Stable', 'Weighted']);
+    expect([...byType.keys()].sort()).toEqual([
+      'ComposableStable',
+      'ERC4626Linear',
+      'LiquidityBootstrapping',
+      'Stable',
+      'Weighted',
+    ]);
+    expect(byType.get('LiquidityBootstrapping')).toMatchObject({ poolTypeVersion: 1, swapEnabled: true });
     const linear = byType.get('ERC4626Linear')!;
     expect(linear).toMatchObject({
       poolTypeVersion: 3,
@@ -92,7 +99,7 @@ describe('stored devnet pools against Vault.queryBatchSwap', () => {
     expect(pools.filter((p) => p.poolType !== 'Weighted').every((p) => models.has(p.id))).toBe(true);
   });
 
-  test.each(['Stable', 'ERC4626Linear', 'ComposableStable', 'Weighted'])(
+  test.each(['Stable', 'ERC4626Linear', 'ComposableStable', 'Weighted', 'LiquidityBootstrapping'])(
     '%s pools: every pair and kind, BPT included, to the wei',
     async (poolType) => {
       const chosen = pools.filter((p) => p.poolType === poolType);

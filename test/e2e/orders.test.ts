@@ -93,6 +93,15 @@ const ORDERS: readonly (readonly [string, OrderSpec])[] = [
     'buy 20 BAL with ETH (0xeee) (two hops via WETH pools)',
     { sell: 'ETH', buy: 'BAL', kind: 'buy', amount: '20', slippage: '0.01', nativeAlias: NATIVE_EEEE },
   ],
+  // tokens that live only in liquidity bootstrapping pools: through both LBPs, at the quote
+  [
+    'sell 10000 SALEA for SALEB (two LBPs), no slippage',
+    { sell: 'SALEA', buy: 'SALEB', kind: 'sell', amount: '10000', slippage: '0' },
+  ],
+  [
+    'buy 2500.5 SALEA with SALEB (two LBPs), no slippage',
+    { sell: 'SALEB', buy: 'SALEA', kind: 'buy', amount: '2500.5', slippage: '0' },
+  ],
 ];
 
 let env: E2eEnvironment;
@@ -160,7 +169,7 @@ describe('the pool update indexed the devnet', () => {
     const pools = (await res.json()) as { id: string; poolType: string }[];
     expect(pools.map((p) => p.id).sort()).toEqual(env.devnet.pools.map((p) => p.id).sort());
     expect(new Set(pools.map((p) => p.poolType))).toEqual(
-      new Set(['Weighted', 'ComposableStable', 'Stable', 'ERC4626Linear']),
+      new Set(['Weighted', 'ComposableStable', 'Stable', 'ERC4626Linear', 'LiquidityBootstrapping']),
     );
   });
 
@@ -296,6 +305,24 @@ describe('orders execute exactly as quoted', () => {
   test('the off-chain batchSwap replay (src/domain/swap) equals Vault.queryBatchSwap for every route', () => {
     expect(tally.replayMisses).toEqual([]);
     expect(tally.replayExact).toBe(ORDERS.length);
+  });
+});
+
+describe('tokens that live only in liquidity bootstrapping pools', () => {
+  test('SALEA -> SALEB starts in the SALEA LBP and ends in the SALEB LBP, both ways', async () => {
+    const lbp = (symbol: string) => env.devnet.pools.find((p) => p.symbol === symbol)!.id;
+    for (const [spec, first, last] of [
+      [{ sell: 'SALEA', buy: 'SALEB', kind: 'sell', amount: '10000' }, 'LBP-SALEA', 'LBP-SALEB'],
+      [{ sell: 'SALEB', buy: 'SALEA', kind: 'buy', amount: '2500.5' }, 'LBP-SALEB', 'LBP-SALEA'],
+    ] as const) {
+      const { sor } = await quoteAndOrder(spec, trader(env, 1).address);
+      // Vault order: a sell's swaps run from the token in, a buy's from the token out.
+      const pools = sor.swaps.map((s) => s.poolId.toLowerCase());
+      const ordered = spec.kind === 'sell' ? pools : [...pools].reverse();
+      expect(ordered[0]).toBe(lbp(first));
+      expect(ordered.at(-1)).toBe(lbp(last));
+      expect(ordered.length).toBeGreaterThanOrEqual(3);
+    }
   });
 });
 

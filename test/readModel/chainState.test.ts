@@ -57,7 +57,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bps-chainstate-'));
   store = new SqliteStore(join(dir, 'test.sqlite'), 50);
   await store.commit(1, { pools: pools('1'), bumpPoolsVersion: true });
-  model = new ReadModel(store, [1], silentLogger(), Date.now, 0);
+  model = new ReadModel({ store, chainIds: [1], logger: silentLogger(), now: Date.now, checkIntervalMs: 0 });
   await model.start();
 });
 

@@ -32,7 +32,13 @@ const chain = chainById(1)!;
 const pools: StoredPool[] = [];
 const tokens: StoredToken[] = [];
 const snap = (p: readonly StoredPool[], t: readonly StoredToken[], version: number) =>
-  new ChainSnapshot(1, { ...emptyMeta(1), poolsVersion: version, tokensVersion: version }, p, t, 0);
+  new ChainSnapshot({
+    chainId: 1,
+    meta: { ...emptyMeta(1), poolsVersion: version, tokensVersion: version },
+    pools: p,
+    tokens: t,
+    loadedAt: 0,
+  });
 const req = (over: Partial<QuoteRequest> = {}): QuoteRequest => ({
   sellToken: chain.wrappedNative,
   buyToken: '0x6b175474e89094c44da98b954eedeac495271d0f',
@@ -48,7 +54,7 @@ describe('QuoteService cache', () => {
 
   test('identical requests within one pool version compute once; a new pool version computes again', async () => {
     const exec = new CountingExecutor();
-    const service = new QuoteService(exec, silentLogger(), now, 100);
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 100 });
     const v1 = snap(pools, tokens, 1);
     const a = await service.quote(chain, v1, req());
     const b = await service.quote(chain, v1, req());
@@ -63,7 +69,7 @@ describe('QuoteService cache', () => {
 
   test('new token prices only invalidate quotes that pay for gas', async () => {
     const exec = new CountingExecutor();
-    const service = new QuoteService(exec, silentLogger(), now, 100);
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 100 });
     const v1 = snap(pools, tokens, 1);
     await service.quote(chain, v1, req());
     await service.quote(chain, v1, req({ gasPrice: 1n }));
@@ -76,20 +82,20 @@ describe('QuoteService cache', () => {
 
   test('the cache is bounded and can be turned off; failures are not cached', async () => {
     const exec = new CountingExecutor();
-    const service = new QuoteService(exec, silentLogger(), now, 2);
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 2 });
     const v1 = snap(pools, tokens, 1);
     for (const amount of [1n, 2n, 3n, 1n]) await service.quote(chain, v1, req({ amount }));
     expect(exec.tasks).toHaveLength(4); // 1 was evicted by 3
 
     const off = new CountingExecutor();
-    const uncached = new QuoteService(off, silentLogger(), now, 0);
+    const uncached = new QuoteService({ executor: off, logger: silentLogger(), now, cacheSize: 0 });
     await uncached.quote(chain, v1, req());
     await uncached.quote(chain, v1, req());
     expect(off.tasks).toHaveLength(2);
 
     const flaky = new CountingExecutor();
     flaky.fail = true;
-    const s = new QuoteService(flaky, silentLogger(), now, 10);
+    const s = new QuoteService({ executor: flaky, logger: silentLogger(), now, cacheSize: 10 });
     await expect(s.quote(chain, v1, req())).rejects.toThrow('worker died');
     flaky.fail = false;
     await expect(s.quote(chain, v1, req())).resolves.toMatchObject({ returnAmount: '2' });
@@ -130,7 +136,7 @@ describe('pool models that break', () => {
       info: emptySwapInfo(task.sellToken, task.buyToken),
       modelBugs: [{ poolId: POOL, error: 'TypeError: boom' }],
     });
-    const service = new QuoteService(exec, logger, () => 0, 0);
+    const service = new QuoteService({ executor: exec, logger, now: () => 0, cacheSize: 0 });
     await service.quote(chain, snap(pools, tokens, 1), req());
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ severity: 'ERROR', poolId: POOL, err: 'TypeError: boom', chainId: 1 }),

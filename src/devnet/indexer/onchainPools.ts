@@ -59,6 +59,8 @@ export interface OnchainPool {
   /** 1e18 = 100 %. */
   readonly swapFee: bigint;
   readonly paused: boolean;
+  /** False while a liquidity bootstrapping pool's owner keeps swaps off (getSwapEnabled). */
+  readonly swapEnabled: boolean;
   readonly recoveryMode: boolean;
   readonly amp: { readonly value: bigint; readonly precision: bigint } | null;
   /**
@@ -100,6 +102,7 @@ const POOL_ABI = [
   'function totalSupply() view returns (uint256)',
   'function getActualSupply() view returns (uint256)',
   'function getNormalizedWeights() view returns (uint256[])',
+  'function getSwapEnabled() view returns (bool)',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
   'function getTokenRate(address token) view returns (uint256)',
   'function getRateProviders() view returns (address[])',
@@ -209,6 +212,9 @@ export class OnchainPoolReader {
           return { kind: 'stable' as const, factory: a.stablePoolFactoryV2, version: STABLE_VERSION };
         if (await from(a.erc4626LinearPoolFactory))
           return { kind: 'linear' as const, factory: a.erc4626LinearPoolFactory, version: null };
+        // A node deployed before the devnet had LBPs has no code there: the call fails, no LBP.
+        if (await from(a.liquidityBootstrappingPoolFactory).catch(() => false))
+          return { kind: 'liquidityBootstrapping' as const, factory: a.liquidityBootstrappingPoolFactory, version: 1 };
         return null;
       })();
       this.kinds.set(pool, k);
@@ -244,6 +250,7 @@ export class OnchainPoolReader {
     const { kind } = origin;
     const composable = kind === 'composableStable';
     const linear = kind === 'linear';
+    const lbp = kind === 'liquidityBootstrapping';
     const none = Promise.resolve(null);
     const [
       poolTokens,
@@ -259,6 +266,7 @@ export class OnchainPoolReader {
       version,
       linearParams,
       rateProviders,
+      swapEnabled,
     ] = await Promise.all([
       this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
       call<string>('name'),
@@ -269,7 +277,7 @@ export class OnchainPoolReader {
       // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
       origin.version === 1 ? Promise.resolve(false) : call<boolean>('inRecoveryMode'),
       call<bigint>(linear ? 'getVirtualSupply' : 'totalSupply'),
-      kind === 'weighted' ? call<bigint[]>('getNormalizedWeights') : none,
+      kind === 'weighted' || lbp ? call<bigint[]>('getNormalizedWeights') : none,
       composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
       // ComposableStable v1 pools predate version(): they are version 1.
       origin.version === null
@@ -287,6 +295,7 @@ export class OnchainPoolReader {
           ])
         : none,
       composable ? call<string[]>('getRateProviders') : none,
+      lbp ? call<boolean>('getSwapEnabled') : Promise.resolve(true),
     ]);
     const protocolFees = composable
       ? await Promise.all([
@@ -350,6 +359,7 @@ export class OnchainPoolReader {
       symbol,
       swapFee,
       paused: paused[0],
+      swapEnabled,
       recoveryMode,
       amp: amp ? { value: amp[0], precision: amp[2] } : null,
       // Pools holding their own BPT: what circulates (the Vault holds the rest, pre-minted).

@@ -39,7 +39,7 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
   }
   let volume = new Big(0);
   for (const s of pool.swaps) volume = volume.plus(swapVolumeUsd(s, (a) => decimals.get(a), prices));
-  const weighted = pool.kind === 'weighted';
+  const weighted = pool.kind === 'weighted' || pool.kind === 'liquidityBootstrapping';
   const linear = pool.linear;
   const fees = pool.protocolFees ?? null;
 
@@ -54,7 +54,7 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
     symbol: pool.symbol,
     name: pool.name,
     swapFee,
-    swapEnabled: !pool.paused,
+    swapEnabled: !pool.paused && pool.swapEnabled,
     isPaused: pool.paused,
     isInRecoveryMode: pool.recoveryMode,
     // The subgraph stores amp without its precision (200, not 200000).

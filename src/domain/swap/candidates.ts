@@ -1,5 +1,4 @@
-import { pathRoleOf } from '../poolTypes/registry';
-import type { Edge, PoolGraph } from './graph';
+import { isEndOnlyPool, type Edge, type PoolGraph } from './graph';
 import type { Path } from './route';
 
 /**
@@ -7,7 +6,10 @@ import type { Path } from './route';
  * the middle token is a pool token (BPT) next to another (a boosted pool's
  * main -> linear BPT -> composable BPT -> linear BPT -> main). Each sequence first takes the
  * deepest pool of every hop; `withParallelPools` adds the other pools of the same hops for the few
- * sequences a quote keeps. Computed once per pair and pool version (the engine caches them).
+ * sequences a quote keeps. An end-only pool (graph.ts: liquidity bootstrapping pools) is the
+ * first hop, the last hop or both, so a token that lives only in such pools reaches any other
+ * within the hop limit; it never connects two tokens that are not the order's own. Computed once
+ * per pair and pool version (the engine caches them).
  */
 
 export interface Candidate {
@@ -64,7 +66,8 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
       }
     }
   }
-  // Liquidity bootstrapping pools only as the first or last hop of a path for their own tokens.
+  // End-only pools (graph.ts) only as the first or last hop of a path, or both: they sell or buy
+  // the order's own token, never connect two other tokens.
   for (const [x, lx] of graph.lbpNext(tokenIn)) {
     for (const e of lx) {
       if (x === tokenOut) {
@@ -89,6 +92,17 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
       for (const e of graph.lbpBetween(y, tokenOut)) push([ex[0]!, ey[0]!, e]);
     }
   }
+  // Both ends: tokenIn -> LBP -> x [-> y] -> LBP -> tokenOut, for tokens that live only in such pools.
+  for (const [x, lx] of graph.lbpNext(tokenIn)) {
+    if (x === tokenOut) continue;
+    for (const e of lx) {
+      for (const last of graph.lbpBetween(x, tokenOut)) push([e, last]);
+      for (const [y, ey] of graph.next(x)) {
+        if (y === tokenIn || y === tokenOut) continue;
+        for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last]);
+      }
+    }
+  }
   out.sort((a, b) => a.spot - b.spot);
   return out.slice(0, MAX_CANDIDATES);
 }
@@ -102,7 +116,7 @@ function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boole
 export function withParallelPools(graph: PoolGraph, c: Candidate): Candidate[] {
   const out: Candidate[] = [];
   const edges = c.path.map((h) =>
-    pathRoleOf(h.pool.poolType) === 'ends' ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!),
+    isEndOnlyPool(h.pool) ? [] : graph.between(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!),
   );
   if (edges.some((list) => list.length === 0)) return out;
   const chosen = edges.map((list) => list[0]!);

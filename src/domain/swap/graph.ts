@@ -19,6 +19,15 @@ export interface Edge {
   readonly maxOut: bigint;
 }
 
+/**
+ * Liquidity bootstrapping pools: their prices are meant to move (the weights shift over the sale),
+ * so a route takes one only to buy or sell the order's own token, never as a hop between two
+ * other tokens, as the SOR does.
+ */
+export function isEndOnlyPool(pool: PoolModel): boolean {
+  return pathRoleOf(pool.poolType) === 'ends';
+}
+
 /** Parallel pools kept per token pair: more only slow the search and rarely join a split. */
 export const MAX_PARALLEL_POOLS = 4;
 
@@ -26,9 +35,8 @@ export class PoolGraph {
   /** token -> next token -> edges, deepest first. */
   private readonly edges = new Map<string, Map<string, Edge[]>>();
   /**
-   * Liquidity bootstrapping pools, kept apart: their prices are meant to move, so a route only
-   * goes through one to buy or sell that pool's own tokens (the order's first or last hop), as
-   * the SOR does.
+   * Pools that are only a path's end (`isEndOnlyPool`), kept apart: a route goes through one only
+   * to buy or sell the order's own token (its first or last hop, or both).
    */
   private readonly lbpEdges = new Map<string, Map<string, Edge[]>>();
   /** BPT addresses of the pools in the set: hops through them may need a fourth leg. */
@@ -51,7 +59,7 @@ export class PoolGraph {
       }
       for (const e of edges) {
         this.byHop.set(e.hop, e);
-        const map = pathRoleOf(pool.poolType) === 'ends' ? this.lbpEdges : this.edges;
+        const map = isEndOnlyPool(pool) ? this.lbpEdges : this.edges;
         this.add(map, pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
       }
     }

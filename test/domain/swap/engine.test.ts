@@ -1,3 +1,4 @@
+import { candidatePaths } from '../../../src/domain/swap/candidates';
 import { SwapEngine } from '../../../src/domain/swap/engine';
 import { pathOut } from '../../../src/domain/swap/evaluate';
 import { buildModels } from '../../../src/domain/swap/models';
@@ -18,6 +19,8 @@ const T = {
   DAI: '0x00000000000000000000000000000000000000d1',
   LONE: '0x0000000000000000000000000000000000000042',
   NEW: '0x00000000000000000000000000000000000000ee',
+  SALE_A: '0x00000000000000000000000000000000000000a1',
+  SALE_B: '0x00000000000000000000000000000000000000b1',
 };
 const DECIMALS: Record<string, number> = { [T.USDC]: 6, [T.USDT]: 6 };
 
@@ -320,5 +323,105 @@ describe('swap engine', () => {
       gasPerSwap: NO_GAS,
     })!;
     expect(own.paths[0]!.path[0]!.pool.id).toBe(lbp.id);
+  });
+
+  describe('tokens that live only in liquidity bootstrapping pools', () => {
+    const lbp = (tokens: [string, string][]) =>
+      weighted(tokens, { type: 'LiquidityBootstrapping', weights: ['0.8', '0.2'], version: 1 });
+    const saleA = lbp([
+      [T.SALE_A, '1000000'],
+      [T.WETH, '100'],
+    ]);
+    const saleB = lbp([
+      [T.SALE_B, '2000000'],
+      [T.USDC, '300000'],
+    ]);
+    const saleBWeth = lbp([
+      [T.SALE_B, '1000000'],
+      [T.WETH, '40'],
+    ]);
+    const wethUsdc = weighted([
+      [T.WETH, '1000'],
+      [T.USDC, '3000000'],
+    ]);
+    const usdcDai = weighted([
+      [T.USDC, '1000000'],
+      [T.DAI, '1000000'],
+    ]);
+    const poolsOf = (route: Route) => route.paths.map((p) => p.path.map((h) => h.pool.id));
+
+    test('a pair whose tokens each live only in an LBP routes through both, sells and buys alike', () => {
+      const engine = engineOf([saleA, saleB, wethUsdc]);
+      const sell = engine.route({
+        tokenIn: T.SALE_A,
+        tokenOut: T.SALE_B,
+        kind: 'sell',
+        amount: units(1000, T.SALE_A),
+        gasPerSwap: NO_GAS,
+      })!;
+      expect(poolsOf(sell)).toEqual([[saleA.id, wethUsdc.id, saleB.id]]);
+      expect(sell.returnAmount).toBeGreaterThan(0n);
+      expect(replayed(engine, sell)).toBe(sell.returnAmount);
+      const buy = engine.route({
+        tokenIn: T.SALE_A,
+        tokenOut: T.SALE_B,
+        kind: 'buy',
+        amount: units(500, T.SALE_B),
+        gasPerSwap: NO_GAS,
+      })!;
+      expect(poolsOf(buy)).toEqual([[saleA.id, wethUsdc.id, saleB.id]]);
+      expect(replayed(engine, buy)).toBe(buy.returnAmount);
+    });
+
+    test('two LBPs that share their other token make a two-hop path', () => {
+      const engine = engineOf([saleA, saleBWeth]);
+      const route = engine.route({
+        tokenIn: T.SALE_B,
+        tokenOut: T.SALE_A,
+        kind: 'sell',
+        amount: units(100, T.SALE_B),
+        gasPerSwap: NO_GAS,
+      })!;
+      expect(poolsOf(route)).toEqual([[saleBWeth.id, saleA.id]]);
+      expect(replayed(engine, route)).toBe(route.returnAmount);
+    });
+
+    test("an LBP is never a hop between two tokens that are not the order's own", () => {
+      // SALE_A -> WETH -> SALE_B -> ... would cross saleBWeth between WETH and SALE_B, neither
+      // of them DAI's pair: the only connection is a route the rule forbids.
+      const engine = engineOf([saleA, saleBWeth, usdcDai]);
+      const lbpSellB = lbp([
+        [T.SALE_B, '1000000'],
+        [T.USDT, '1000000'],
+      ]);
+      expect(
+        engine.route({
+          tokenIn: T.SALE_A,
+          tokenOut: T.DAI,
+          kind: 'sell',
+          amount: units(1, T.SALE_A),
+          gasPerSwap: NO_GAS,
+        }),
+      ).toBeUndefined();
+      // Over a universe with LBPs on every side, every candidate's LBP hops touch the order's tokens.
+      const models = buildModels([saleA, saleB, saleBWeth, lbpSellB, wethUsdc, usdcDai], { timestamp: 0 }).models;
+      const graphEngine = new SwapEngine(models);
+      const tokens = Object.values(T);
+      let lbpPaths = 0;
+      for (const tokenIn of tokens) {
+        for (const tokenOut of tokens) {
+          for (const c of candidatePaths(graphEngine.graph, tokenIn, tokenOut)) {
+            c.path.forEach((h, k) => {
+              if (h.pool.poolType !== 'LiquidityBootstrapping') return;
+              const atStart = k === 0 && h.pool.tokens[h.i] === tokenIn;
+              const atEnd = k === c.path.length - 1 && h.pool.tokens[h.j] === tokenOut;
+              expect(atStart || atEnd).toBe(true);
+              lbpPaths++;
+            });
+          }
+        }
+      }
+      expect(lbpPaths).toBeGreaterThan(0);
+    });
   });
 });

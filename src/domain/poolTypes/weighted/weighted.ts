@@ -32,6 +32,7 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
   exits: true,
   userData: 'weighted',
   pathRole: 'ends',
+  devnetKind: 'liquidityBootstrapping',
 };
 
 export const INVESTMENT: PoolTypeDef = {
