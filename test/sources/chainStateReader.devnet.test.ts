@@ -51,8 +51,8 @@ function spoiled(p: StoredPool): StoredPool {
     ...p,
     swapFee: '0.5',
     isPaused: !p.isPaused,
-    // Recovery mode came with the 2022 pools: a v1 weighted pool has no getter, the subgraph's value stays.
-    isInRecoveryMode: p.poolType === 'Weighted' && p.poolTypeVersion === 1 ? p.isInRecoveryMode : !p.isInRecoveryMode,
+    // Recovery mode came with the 2022 pools: a v1 pool (weighted, the LBP) has no getter, the subgraph's value stays.
+    isInRecoveryMode: p.poolTypeVersion === 1 ? p.isInRecoveryMode : !p.isInRecoveryMode,
     totalShares: '1',
     amp: p.amp === null ? null : '1',
     lowerTarget: p.lowerTarget === null ? null : '0',
