@@ -120,8 +120,9 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
     const ready = await request(srv.url).get('/readyz').expect(200);
     expect(ready.body).toMatchObject({ status: 'ready', store: 'ok' });
     expect(ready.body.chains).toEqual([
-      { chainId: 1, loaded: true, poolsVersion: 1, pools: 372 },
-      { chainId: 137, loaded: true, poolsVersion: 0, pools: 0 },
+      // No RPC URL: neither chain is followed, its pools are the subgraph's values.
+      { chainId: 1, loaded: true, poolsVersion: 1, pools: 372, follow: null },
+      { chainId: 137, loaded: true, poolsVersion: 0, pools: 0, follow: null },
     ]);
   });
 
