@@ -1,6 +1,6 @@
 import { decimalToUnits } from '../../decimal';
 import { mulDown, ONE } from '../math/fixedPoint';
-import { Revert } from '../math/revert';
+import { isRevert, Revert } from '../math/revert';
 import { UnsupportedPoolError, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
 import { largestValid } from './limits';
 
@@ -39,7 +39,7 @@ export function accepts(f: () => unknown): boolean {
     f();
     return true;
   } catch (e) {
-    if (e instanceof Revert) return false;
+    if (isRevert(e)) return false;
     throw e;
   }
 }
