@@ -172,7 +172,7 @@ export class HeadFollower {
     // linear wrapped rates) are read again too; ramps only need evaluating at the new time.
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
-      return moved.has(p.id) || !s || needsReread(s, at);
+      return moved.has(p.id) || moved.has(p.address) || !s || needsReread(s, at);
     });
     const read =
       toRead.length > 0

@@ -137,10 +137,10 @@ export class FakeChainRpc {
         };
       }
       case 'eth_getLogs': {
-        const f = params[0] as { fromBlock: string; toBlock: string; address: string; topics: string[][] };
+        const f = params[0] as { fromBlock: string; toBlock: string; address?: string; topics: string[][] };
         const from = Number(BigInt(f.fromBlock));
         const to = Number(BigInt(f.toBlock));
-        if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        if (f.address?.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)
           .flatMap((b) =>

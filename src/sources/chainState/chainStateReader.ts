@@ -1,4 +1,4 @@
-import { Interface, type Result } from 'ethers';
+import { type EventFragment, Interface, type Result } from 'ethers';
 import type { AmpRamp, BlockRef, PoolChainState, RateCache } from '../../domain/chainState';
 import type { StoredPool } from '../../domain/pool';
 import { UpstreamError } from '../upstream';
@@ -318,25 +318,58 @@ export async function readHead(
   return { head, atKnown: known === undefined ? undefined : toBlock(atKnown, hex(known)) };
 }
 
-/** Ids of the pools whose Vault balances moved in blocks `from`..`to` (Swap, PoolBalanceChanged, PoolBalanceManaged). */
+/**
+ * Pool events that change what a pool's getters answer without any Vault log: a ramp started or
+ * stopped, a fee or pause or recovery change, a rate cache refreshed or its provider replaced, the
+ * protocol fee cache, linear targets. (Composable stable and StablePhantom key the rate cache
+ * event by index and by token.)
+ */
+const POOL_STATE_TOPICS: readonly string[] = new Interface([
+  'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
+  'event AmpUpdateStopped(uint256 currentValue)',
+  'event SwapFeePercentageChanged(uint256 swapFeePercentage)',
+  'event PausedStateChanged(bool paused)',
+  'event RecoveryModeStateChanged(bool enabled)',
+  'event TokenRateCacheUpdated(uint256 indexed tokenIndex, uint256 rate)',
+  'event TokenRateProviderSet(uint256 indexed tokenIndex, address indexed provider, uint256 cacheDuration)',
+  'event ProtocolFeePercentageCacheUpdated(uint256 indexed feeType, uint256 protocolFeePercentage)',
+  'event TargetsSet(address indexed token, uint256 lowerTarget, uint256 upperTarget)',
+]).fragments
+  .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
+  .concat(
+    new Interface([
+      'event TokenRateCacheUpdated(address indexed token, uint256 rate)',
+      'event TokenRateProviderSet(address indexed token, address indexed provider, uint256 cacheDuration)',
+    ]).fragments.map((f) => (f as EventFragment).topicHash),
+  );
+
+function logsOf(outcome: RpcOutcome | undefined): { address?: unknown; topics?: unknown }[] {
+  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
+  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
+  return outcome.result as { address?: unknown; topics?: unknown }[];
+}
+
+/**
+ * What moved in blocks `from`..`to`: ids of the pools whose Vault balances moved (Swap,
+ * PoolBalanceChanged, PoolBalanceManaged) and lower-case addresses of contracts that emitted a
+ * pool state event (`POOL_STATE_TOPICS`), in one set (ids and addresses differ in length).
+ */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
   vault: string,
   from: number,
   to: number,
 ): Promise<Set<string>> {
-  const [outcome] = await callBatch(rpc, [
-    {
-      method: 'eth_getLogs',
-      params: [{ address: vault, fromBlock: hex(from), toBlock: hex(to), topics: [VAULT_BALANCE_TOPICS] }],
-    },
+  const range = { fromBlock: hex(from), toBlock: hex(to) };
+  const [balances, states] = await callBatch(rpc, [
+    { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
+    { method: 'eth_getLogs', params: [{ ...range, topics: [POOL_STATE_TOPICS] }] },
   ]);
-  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
-  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
-  const ids = new Set<string>();
-  for (const log of outcome.result as { topics?: unknown }[]) {
-    const topic = Array.isArray(log?.topics) ? log.topics[1] : undefined;
-    if (typeof topic === 'string') ids.add(topic.toLowerCase());
+  const moved = new Set<string>();
+  for (const log of logsOf(balances)) {
+    const topic = Array.isArray(log?.topics) ? (log.topics as unknown[])[1] : undefined;
+    if (typeof topic === 'string') moved.add(topic.toLowerCase());
   }
-  return ids;
+  for (const log of logsOf(states)) if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
+  return moved;
 }
