@@ -32,6 +32,12 @@ export interface ChainInfo<A extends string = Address> {
    * batch relayer wrapping or unwrapping (`routing/lido.ts`). Absent on chains without them.
    */
   readonly lido?: ChainLido<A>;
+  /**
+   * Seconds from one block to the next: the follower evaluates time-dependent pool state (amp
+   * ramps, rate caches that expire) at the head's timestamp plus this, the block a quote lands
+   * in (`domain/chainTime.ts`). Absent: 1, the earliest the next block can be.
+   */
+  readonly blockSeconds?: number;
 }
 
 export interface ChainLido<A extends string = Address> {
@@ -75,6 +81,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 1,
     name: 'mainnet',
+    blockSeconds: 12,
     aliases: ['ethereum', 'eth', 'homestead'],
     nativeSymbol: 'ETH',
     wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
@@ -98,6 +105,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 10,
     name: 'optimism',
+    blockSeconds: 2,
     aliases: ['op'],
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
@@ -112,6 +120,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 100,
     name: 'gnosis',
+    blockSeconds: 5,
     aliases: ['xdai', 'gnosis-chain'],
     nativeSymbol: 'xDAI',
     wrappedNative: '0xe91d153e0b41518a2ce8dd3d7944fa863463a97d',
@@ -126,6 +135,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 137,
     name: 'polygon',
+    blockSeconds: 2,
     aliases: ['matic'],
     nativeSymbol: 'POL',
     wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270',
@@ -154,6 +164,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 8453,
     name: 'base',
+    blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
@@ -182,6 +193,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 43114,
     name: 'avalanche',
+    blockSeconds: 2,
     aliases: ['avax'],
     nativeSymbol: 'AVAX',
     wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7',
@@ -196,6 +208,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 252,
     name: 'fraxtal',
+    blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'frxETH',
     wrappedNative: '0xfc00000000000000000000000000000000000006',
@@ -210,6 +223,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 34443,
     name: 'mode',
+    blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
@@ -224,6 +238,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 11155111,
     name: 'sepolia',
+    blockSeconds: 12,
     aliases: [],
     nativeSymbol: 'ETH',
     wrappedNative: '0x7b79995e5f793a07bc00c21412e50ecae098e7f9',

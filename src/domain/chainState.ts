@@ -34,7 +34,12 @@ export interface PoolChainState {
   readonly totalSupply?: bigint;
   /** Normalized weights in the Vault's token order, 1e18 = 100 %. */
   readonly weights?: readonly bigint[];
+  /** Amp with its precision (`getAmplificationParameter()`), at the block's timestamp or, once evaluated (`chainTime.ts`), at the quote's. */
   readonly amp?: { readonly value: bigint; readonly precision: bigint };
+  /** The amp ramp in progress (its last `AmpUpdateStarted`), values with the amp's precision. */
+  readonly ampRamp?: AmpRamp;
+  /** Per lower-case token address with a rate provider: its rate cache and the provider's rate now. */
+  readonly rateCaches?: ReadonlyMap<string, RateCache>;
   /** Token rate per lower-case token address, 1e18 = 1 (composable stable caches, linear wrapped rate). */
   readonly rates?: ReadonlyMap<string, bigint>;
   /** The rate cache's old rate per token (composable stable tokens with a rate provider). */
@@ -45,6 +50,25 @@ export interface PoolChainState {
   readonly protocolYieldFeeCache?: bigint;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
+}
+
+/** An amp ramp as the pool stores it: values with the amp's precision, times in unix seconds. */
+export interface AmpRamp {
+  readonly startValue: bigint;
+  readonly endValue: bigint;
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+}
+
+/** A composable stable pool's rate cache for one token (`getTokenRateCache`) and its provider's `getRate()`. */
+export interface RateCache {
+  readonly rate: bigint;
+  readonly oldRate: bigint;
+  readonly duration: bigint;
+  /** Unix seconds; a swap in a later block first refreshes the cache from the provider. */
+  readonly expires: bigint;
+  /** Absent when the provider's `getRate()` reverted: the cached rate is kept. */
+  readonly providerRate?: bigint;
 }
 
 /** The followed state of one chain: every pool read so far, each at or before `block`. */

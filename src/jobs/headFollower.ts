@@ -2,6 +2,7 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
+import { needsReread, stateAt } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
 import { readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
@@ -148,7 +149,10 @@ export class HeadFollower {
     const full =
       !state || !known || !atKnown || atKnown.hash !== known.hash || head.number - known.number > MAX_LOG_SPAN;
     if (full) {
-      const pools = await readPoolStates(this.rpc, chain.vault, snap.pools, head.number);
+      const pools = evaluated(
+        await readPoolStates(this.rpc, chain.vault, snap.pools, head.number),
+        this.quoteTime(head),
+      );
       this.publish({ block: head, pools });
       return { kind: 'full', block: head, poolsRead: snap.pools.length };
     }
@@ -157,19 +161,36 @@ export class HeadFollower {
       // No new block; pools the catalogue gained since (a pool update) are read at the same block.
       const missing = snap.pools.filter((p) => !state.pools.has(p.id));
       if (missing.length === 0) return { kind: 'idle', block: known, poolsRead: 0 };
-      const read = await readPoolStates(this.rpc, chain.vault, missing, known.number);
+      const read = evaluated(await readPoolStates(this.rpc, chain.vault, missing, known.number), this.quoteTime(known));
       this.publish({ block: known, pools: merged(state.pools, read) });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
     const moved = await readMovedPools(this.rpc, chain.vault, known.number + 1, head.number);
-    const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || !state.pools.has(p.id));
+    const at = this.quoteTime(head);
+    // Pools whose state moves without a Vault event (rate providers behind an expired cache,
+    // linear wrapped rates) are read again too; ramps only need evaluating at the new time.
+    const toRead: StoredPool[] = snap.pools.filter((p) => {
+      const s = state.pools.get(p.id);
+      return moved.has(p.id) || moved.has(p.address) || !s || needsReread(s, at);
+    });
     const read =
       toRead.length > 0
-        ? await readPoolStates(this.rpc, chain.vault, toRead, head.number)
+        ? evaluated(await readPoolStates(this.rpc, chain.vault, toRead, head.number), at)
         : new Map<string, PoolChainState>();
-    this.publish({ block: head, pools: merged(state.pools, read) });
+    const ramps = new Map<string, PoolChainState>();
+    for (const [id, s] of state.pools) {
+      if (!s.ampRamp || read.has(id)) continue;
+      const now = stateAt(s, at);
+      if (now !== s) ramps.set(id, now);
+    }
+    this.publish({ block: head, pools: merged(merged(state.pools, read), ramps) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
+  }
+
+  /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
+  private quoteTime(block: BlockRef): number {
+    return block.timestamp + (this.chain.blockSeconds ?? 1);
   }
 
   private publish(state: ChainState): void {
@@ -177,6 +198,12 @@ export class HeadFollower {
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
   }
+}
+
+/** Each state as a swap at `timestamp` sees it (`domain/chainTime.ts`). */
+function evaluated(read: Map<string, PoolChainState>, timestamp: number): Map<string, PoolChainState> {
+  for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
+  return read;
 }
 
 function merged(

@@ -4,7 +4,7 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
 
 /**
  * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
- * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, and `eth_call`s of the Vault's
+ * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, pools' `SwapFeePercentageChanged` logs, and `eth_call`s of the Vault's
  * `getPoolTokens` and a pool's `getSwapFeePercentage` answered at the block they are pinned to.
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
  * test; `failStatus` makes the node answer every request with an HTTP error.
@@ -24,6 +24,8 @@ interface Block {
   readonly timestamp: number;
   /** Pool ids with a Swap log in this block. */
   readonly swaps: readonly string[];
+  /** Pool ids whose pool emitted SwapFeePercentageChanged in this block (no Vault log). */
+  readonly feeChanges: readonly string[];
   /** Each pool's balances and fee at the end of this block. */
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
 }
@@ -34,6 +36,9 @@ const VAULT = new Interface([
 ]);
 const POOL = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
 const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
+const FEE_TOPIC = new Interface(['event SwapFeePercentageChanged(uint256 swapFeePercentage)']).getEvent(
+  'SwapFeePercentageChanged',
+)!.topicHash;
 
 interface RpcRequest {
   readonly id?: unknown;
@@ -90,8 +95,11 @@ export class FakeChainRpc {
     return this.blocks[this.blocks.length - 1]!;
   }
 
-  /** Mines one block in which the given pools swapped (their balances as the test set them). */
-  mine(swapped: readonly string[]): Block {
+  /**
+   * Mines one block in which the given pools swapped (their balances as the test set them) and
+   * the `feeChanged` pools' owners set their fee (as the test set it).
+   */
+  mine(swapped: readonly string[], feeChanged: readonly string[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
     const block: Block = {
@@ -100,6 +108,7 @@ export class FakeChainRpc {
       parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
       timestamp: 1_700_000_000 + number * 12,
       swaps: [...swapped],
+      feeChanges: [...feeChanged],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
     };
     this.blocks.push(block);
@@ -137,10 +146,21 @@ export class FakeChainRpc {
         };
       }
       case 'eth_getLogs': {
-        const f = params[0] as { fromBlock: string; toBlock: string; address: string; topics: string[][] };
+        const f = params[0] as { fromBlock: string; toBlock: string; address?: string; topics: string[][] };
         const from = Number(BigInt(f.fromBlock));
         const to = Number(BigInt(f.toBlock));
-        if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        const inRange = this.blocks.filter((b) => b.number >= from && b.number <= to);
+        if (f.address === undefined && f.topics[0]?.includes(FEE_TOPIC))
+          return {
+            result: inRange.flatMap((b) =>
+              b.feeChanges.map((id) => ({
+                address: this.pools.get(id)!.address,
+                blockNumber: hex(b.number),
+                topics: [FEE_TOPIC],
+              })),
+            ),
+          };
+        if (f.address?.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)
           .flatMap((b) =>

@@ -132,6 +132,16 @@ test('a new block re-reads only the pools its Vault logs name, at that block', a
   expect(atBlock.some((c) => c.to === A.address)).toBe(true);
 });
 
+test("a pool's own state event (its owner changed the fee) re-reads it though no Vault log names it", async () => {
+  node.pools.get(B.id)!.swapFee = 10_000_000_000_000_000n;
+  const block = node.mine([], [B.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  const pool = (await (await fetch(`${srv.url}/pools/1/${B.id}`)).json()) as { swapFee: string };
+  expect(pool.swapFee).toBe('0.01');
+  const atBlock = node.ethCalls.filter((c) => c.block === `0x${block.number.toString(16)}`);
+  expect(atBlock.some((c) => c.to === A.address)).toBe(false);
+});
+
 test('a reorg (another block at the same height) re-reads every pool: the state is the new chain', async () => {
   node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
   const first = node.mine([A.id]);

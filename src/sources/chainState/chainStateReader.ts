@@ -1,5 +1,5 @@
-import { Interface, type Result } from 'ethers';
-import type { BlockRef, PoolChainState } from '../../domain/chainState';
+import { type EventFragment, Interface, type Result } from 'ethers';
+import type { AmpRamp, BlockRef, PoolChainState, RateCache } from '../../domain/chainState';
 import type { StoredPool } from '../../domain/pool';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
@@ -33,7 +33,12 @@ const POOL = new Interface([
   'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
   'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
   'function getWrappedTokenRate() view returns (uint256)',
+  'function getRateProviders() view returns (address[])',
+  'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
 ]);
+
+const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
+const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
 const FEE_TYPE_SWAP = 0;
@@ -45,9 +50,13 @@ export const VAULT_BALANCE_TOPICS: readonly string[] = ['Swap', 'PoolBalanceChan
 );
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates'>> & {
+type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> & {
   rates?: Map<string, bigint>;
   oldRates?: Map<string, bigint>;
+  rateCaches?: Map<string, Mutable<RateCache>>;
+  /** Read in the first round, for the second (provider rates, the ramp): not part of the state. */
+  rateProviders?: string[];
+  ampUpdating?: boolean;
 };
 
 /** One `eth_call` and what its answer sets in the pool's draft. */
@@ -88,12 +97,10 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
     reads.push(poolCall(pool, 'getNormalizedWeights', [], (d, r) => (d.weights = [...(r[0] as bigint[])])));
   if (pool.amp !== null)
     reads.push(
-      poolCall(
-        pool,
-        'getAmplificationParameter',
-        [],
-        (d, r) => (d.amp = { value: r[0] as bigint, precision: r[2] as bigint }),
-      ),
+      poolCall(pool, 'getAmplificationParameter', [], (d, r) => {
+        d.amp = { value: r[0] as bigint, precision: r[2] as bigint };
+        d.ampUpdating = r[1] as boolean;
+      }),
     );
   if (pool.poolType === 'ComposableStable') {
     for (const t of pool.tokens) {
@@ -103,12 +110,24 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       );
       // Reverts for tokens without a rate provider: they have no cache and no old rate.
       reads.push(
-        poolCall(pool, 'getTokenRateCache', [t.address], (d, r) =>
-          (d.oldRates ??= new Map()).set(t.address, r[1] as bigint),
-        ),
+        poolCall(pool, 'getTokenRateCache', [t.address], (d, r) => {
+          (d.oldRates ??= new Map()).set(t.address, r[1] as bigint);
+          (d.rateCaches ??= new Map()).set(t.address, {
+            rate: r[0] as bigint,
+            oldRate: r[1] as bigint,
+            duration: r[2] as bigint,
+            expires: r[3] as bigint,
+          });
+        }),
       );
     }
     reads.push(
+      poolCall(
+        pool,
+        'getRateProviders',
+        [],
+        (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase())),
+      ),
       poolCall(
         pool,
         'getLastJoinExitData',
@@ -173,7 +192,7 @@ export async function readPoolStates(
     reads.map((r) => ({ method: 'eth_call', params: [{ to: r.to, data: r.data }, hex(blockNumber)] })),
   );
   const outcomes = await callBatch(rpc, calls);
-  const out = new Map<string, PoolChainState>();
+  const drafts = new Map<string, { pool: StoredPool; draft: Draft }>();
   let at = 0;
   for (const { pool, reads } of plans) {
     const draft: Draft = { poolId: pool.id, tokens: [] };
@@ -184,9 +203,73 @@ export async function readPoolStates(
       else if (i === 0) known = false;
     });
     at += reads.length;
-    if (known) out.set(pool.id, draft);
+    if (known) drafts.set(pool.id, { pool, draft });
+  }
+  await readTimeDependence(rpc, [...drafts.values()], blockNumber);
+  const out = new Map<string, PoolChainState>();
+  for (const [id, { draft }] of drafts) {
+    const { rateProviders: _providers, ampUpdating: _updating, ...state } = draft;
+    out.set(id, state);
   }
   return out;
+}
+
+/**
+ * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
+ * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
+ * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log.
+ */
+async function readTimeDependence(
+  rpc: JsonRpcOptions,
+  drafts: readonly { pool: StoredPool; draft: Draft }[],
+  blockNumber: number,
+): Promise<void> {
+  const calls: RpcCall[] = [];
+  const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
+  for (const { pool, draft } of drafts) {
+    if (draft.rateCaches && draft.rateProviders) {
+      for (const [token, cache] of draft.rateCaches) {
+        const provider = draft.rateProviders[draft.tokens.findIndex((t) => t.address === token)];
+        if (!provider || /^0x0+$/.test(provider)) continue;
+        calls.push({
+          method: 'eth_call',
+          params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
+        });
+        applies.push((o) => {
+          if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
+          try {
+            cache.providerRate = RATE_PROVIDER.decodeFunctionResult('getRate', o.result)[0] as bigint;
+          } catch {
+            // A provider answering something else leaves the cached rate in use.
+          }
+        });
+      }
+    }
+    if (draft.ampUpdating) {
+      calls.push({
+        method: 'eth_getLogs',
+        params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [AMP_UPDATE_STARTED] }],
+      });
+      applies.push((o) => {
+        if (!o?.ok)
+          throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs(AmpUpdateStarted) failed: ${o?.error ?? 'no answer'}`);
+        const logs = Array.isArray(o.result) ? (o.result as { data?: unknown; topics?: unknown }[]) : [];
+        const last = logs[logs.length - 1];
+        if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
+        const r = POOL.decodeEventLog('AmpUpdateStarted', last.data, last.topics as string[]);
+        const ramp: AmpRamp = {
+          startValue: r[0] as bigint,
+          endValue: r[1] as bigint,
+          startTime: r[2] as bigint,
+          endTime: r[3] as bigint,
+        };
+        draft.ampRamp = ramp;
+      });
+    }
+  }
+  if (calls.length === 0) return;
+  const outcomes = await callBatch(rpc, calls);
+  applies.forEach((apply, i) => apply(outcomes[i]));
 }
 
 interface RawBlock {
@@ -235,25 +318,58 @@ export async function readHead(
   return { head, atKnown: known === undefined ? undefined : toBlock(atKnown, hex(known)) };
 }
 
-/** Ids of the pools whose Vault balances moved in blocks `from`..`to` (Swap, PoolBalanceChanged, PoolBalanceManaged). */
+/**
+ * Pool events that change what a pool's getters answer without any Vault log: a ramp started or
+ * stopped, a fee or pause or recovery change, a rate cache refreshed or its provider replaced, the
+ * protocol fee cache, linear targets. (Composable stable and StablePhantom key the rate cache
+ * event by index and by token.)
+ */
+const POOL_STATE_TOPICS: readonly string[] = new Interface([
+  'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
+  'event AmpUpdateStopped(uint256 currentValue)',
+  'event SwapFeePercentageChanged(uint256 swapFeePercentage)',
+  'event PausedStateChanged(bool paused)',
+  'event RecoveryModeStateChanged(bool enabled)',
+  'event TokenRateCacheUpdated(uint256 indexed tokenIndex, uint256 rate)',
+  'event TokenRateProviderSet(uint256 indexed tokenIndex, address indexed provider, uint256 cacheDuration)',
+  'event ProtocolFeePercentageCacheUpdated(uint256 indexed feeType, uint256 protocolFeePercentage)',
+  'event TargetsSet(address indexed token, uint256 lowerTarget, uint256 upperTarget)',
+]).fragments
+  .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
+  .concat(
+    new Interface([
+      'event TokenRateCacheUpdated(address indexed token, uint256 rate)',
+      'event TokenRateProviderSet(address indexed token, address indexed provider, uint256 cacheDuration)',
+    ]).fragments.map((f) => (f as EventFragment).topicHash),
+  );
+
+function logsOf(outcome: RpcOutcome | undefined): { address?: unknown; topics?: unknown }[] {
+  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
+  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
+  return outcome.result as { address?: unknown; topics?: unknown }[];
+}
+
+/**
+ * What moved in blocks `from`..`to`: ids of the pools whose Vault balances moved (Swap,
+ * PoolBalanceChanged, PoolBalanceManaged) and lower-case addresses of contracts that emitted a
+ * pool state event (`POOL_STATE_TOPICS`), in one set (ids and addresses differ in length).
+ */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
   vault: string,
   from: number,
   to: number,
 ): Promise<Set<string>> {
-  const [outcome] = await callBatch(rpc, [
-    {
-      method: 'eth_getLogs',
-      params: [{ address: vault, fromBlock: hex(from), toBlock: hex(to), topics: [VAULT_BALANCE_TOPICS] }],
-    },
+  const range = { fromBlock: hex(from), toBlock: hex(to) };
+  const [balances, states] = await callBatch(rpc, [
+    { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
+    { method: 'eth_getLogs', params: [{ ...range, topics: [POOL_STATE_TOPICS] }] },
   ]);
-  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
-  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
-  const ids = new Set<string>();
-  for (const log of outcome.result as { topics?: unknown }[]) {
-    const topic = Array.isArray(log?.topics) ? log.topics[1] : undefined;
-    if (typeof topic === 'string') ids.add(topic.toLowerCase());
+  const moved = new Set<string>();
+  for (const log of logsOf(balances)) {
+    const topic = Array.isArray(log?.topics) ? (log.topics as unknown[])[1] : undefined;
+    if (typeof topic === 'string') moved.add(topic.toLowerCase());
   }
-  return ids;
+  for (const log of logsOf(states)) if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
+  return moved;
 }
