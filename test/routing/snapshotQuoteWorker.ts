@@ -1,9 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { chainById } from '../../src/config/chains';
+import { buildModels } from '../../src/domain/swap/models';
+import { replayBatchSwap } from '../../src/domain/swap/replay';
 import { EngineRouter } from '../../src/routing/engineRouter';
+import type { SerializedSwapInfo } from '../../src/routing/types';
 import { loadSnapshotPools } from '../helpers/snapshot';
 import { directPools } from './directSor';
-import { exactOfSorRoute, specsOf } from './exactReplay';
+import { specsOf } from './exactReplay';
 
 /**
  * Worker thread for `engineTerminates.test.ts`: quotes each request on the mainnet snapshot with
@@ -24,14 +27,30 @@ export type WorkerMessage =
 
 const { timestamp, requests } = workerData as { timestamp: number; requests: readonly SnapshotQuote[] };
 const chain = chainById(1)!;
-const pools = directPools(loadSnapshotPools());
-const router = new EngineRouter(chain, specsOf(pools));
+const specs = specsOf(directPools(loadSnapshotPools()));
+const router = new EngineRouter(chain, specs);
 router.engineAt(timestamp);
+// Models of their own, so the replay shares no state with the engine that proposed the route.
+const models = new Map(buildModels(specs, { timestamp }).models.map((m) => [m.id, m]));
+
+/** What the Vault pays (buy) or returns (sell) for the answer's swaps. */
+function exactReplay(kind: 'sell' | 'buy', info: SerializedSwapInfo): bigint | undefined {
+  const steps = info.swaps.map((s) => ({
+    poolId: s.poolId.toLowerCase(),
+    assetInIndex: s.assetInIndex,
+    assetOutIndex: s.assetOutIndex,
+    amount: BigInt(s.amount),
+  }));
+  const r = replayBatchSwap(kind, steps, info.tokenAddresses, (id) => models.get(id));
+  if (!r.ok) return undefined;
+  const index = info.tokenAddresses.indexOf(kind === 'sell' ? info.tokenOut : info.tokenIn);
+  const delta = r.deltas[index];
+  return delta === undefined ? undefined : kind === 'sell' ? -delta : delta;
+}
 requests.forEach((req, k) => {
   parentPort!.postMessage({ started: k } satisfies WorkerMessage);
   const { info } = router.routeNow({ ...req, gasPrice: '0', timestamp });
-  const exact =
-    info.swaps.length > 0 ? exactOfSorRoute(req.orderKind, info, pools, chain.wrappedNative, timestamp) : undefined;
+  const exact = info.swaps.length > 0 ? exactReplay(req.orderKind, info) : undefined;
   parentPort!.postMessage({
     done: k,
     returnAmount: info.returnAmount,
