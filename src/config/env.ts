@@ -127,6 +127,12 @@ export interface Config {
     /** Quote worker threads (`ROUTER_WORKERS`, default: the machine's cores; 0 = in-process). */
     readonly workers: number;
     readonly quoteCacheSize: number;
+    /**
+     * Longest a quote may take on a worker thread (`QUOTE_TIMEOUT_MS`, default 30 s; it includes a
+     * cold thread's router build for a new pool version, hence generous): then the
+     * request answers 503 and the thread is replaced, so no quote holds a thread for good.
+     */
+    readonly quoteTimeoutMs: number;
     /** `own`: the exact engine in src/domain/swap; `sor`: @balancer-labs/sor with an exact replay. */
     readonly engine: RouterEngine;
     /**
@@ -445,6 +451,7 @@ export function loadConfig(env: Env = process.env): Config {
       minLiquidityUsd: num(env, 'MIN_LIQUIDITY_USD', 100),
       workers: int(env, 'ROUTER_WORKERS', Math.min(availableParallelism(), 64), 0, 64),
       quoteCacheSize: int(env, 'QUOTE_CACHE_SIZE', 10000, 0),
+      quoteTimeoutMs: int(env, 'QUOTE_TIMEOUT_MS', 30_000, 100, 600_000),
       engine: oneOf(env, 'ROUTER_ENGINE', ROUTER_ENGINES, 'own'),
       batchRelayers: new Map(chains.map((c) => [c.id, relayerAddress(env, `BATCH_RELAYER_${c.id}`, c.batchRelayer)])),
     },

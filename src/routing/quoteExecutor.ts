@@ -14,6 +14,18 @@ export interface QuoteExecutor {
   close(): Promise<void>;
 }
 
+/**
+ * A quote that did not finish in time: its worker thread was stopped (piscina starts another), so
+ * a quote that never ends costs one request, not a thread for good.
+ */
+export class QuoteTimeoutError extends Error {
+  override readonly name = 'QuoteTimeoutError';
+  constructor(readonly timeoutMs: number) {
+    super(`the quote did not finish within ${timeoutMs} ms; its worker thread was stopped`);
+  }
+}
+
+/** With `ROUTER_WORKERS=0` a quote runs on the event loop itself: nothing can stop it, so no time bound. */
 export class InProcessExecutor implements QuoteExecutor {
   readonly kind = 'in-process';
   private readonly host = new RouterHost();
@@ -32,10 +44,22 @@ export class InProcessExecutor implements QuoteExecutor {
 function workerEntry(): { filename: string; execArgv: string[] } {
   const js = join(__dirname, 'worker', 'quoteWorker.js');
   if (existsSync(js)) return { filename: js, execArgv: process.execArgv };
-  return {
-    filename: join(__dirname, 'worker', 'quoteWorker.ts'),
-    execArgv: [...process.execArgv, '--require', require.resolve('tsx/cjs')],
-  };
+  return tsEntry(join(__dirname, 'worker', 'quoteWorker.ts'));
+}
+
+function tsEntry(filename: string): { filename: string; execArgv: string[] } {
+  return { filename, execArgv: [...process.execArgv, '--require', require.resolve('tsx/cjs')] };
+}
+
+export interface WorkerExecutorOptions {
+  /**
+   * Longest a quote may take, queueing included (`QUOTE_TIMEOUT_MS`); then it fails with
+   * `QuoteTimeoutError` and the thread running it is replaced. Warm-ups (building a router) are
+   * not bounded: they are not requests, and a new pool version's build may take a while.
+   */
+  readonly timeoutMs?: number;
+  /** The worker module (a `.ts` file runs through tsx); the service's quote worker by default. */
+  readonly entry?: string;
 }
 
 export class WorkerExecutor implements QuoteExecutor {
@@ -43,15 +67,27 @@ export class WorkerExecutor implements QuoteExecutor {
   /** Started on the first quote: a process that never routes (jobs, tests of other features) spawns no threads. */
   private pool: Piscina<QuoteTask, RouteOutcome> | undefined;
 
-  constructor(private readonly threads: number) {}
+  constructor(
+    private readonly threads: number,
+    private readonly options: WorkerExecutorOptions = {},
+  ) {}
 
-  run(task: QuoteTask): Promise<RouteOutcome> {
+  async run(task: QuoteTask): Promise<RouteOutcome> {
     this.pool ??= this.start();
-    return this.pool.run(task);
+    const { timeoutMs } = this.options;
+    if (timeoutMs === undefined || task.warmOnly) return this.pool.run(task);
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      return await this.pool.run(task, { signal });
+    } catch (e) {
+      // Piscina stops the thread of an aborted task that is running (and drops one still queued).
+      if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
+      throw e;
+    }
   }
 
   private start(): Piscina<QuoteTask, RouteOutcome> {
-    const { filename, execArgv } = workerEntry();
+    const { filename, execArgv } = this.options.entry ? tsEntry(this.options.entry) : workerEntry();
     const threads = this.threads;
     // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
@@ -74,6 +110,8 @@ export class WorkerExecutor implements QuoteExecutor {
   }
 }
 
-export function createExecutor(workers: number): QuoteExecutor {
-  return workers > 0 ? new WorkerExecutor(workers) : new InProcessExecutor();
+export function createExecutor(workers: number, timeoutMs?: number): QuoteExecutor {
+  return workers > 0
+    ? new WorkerExecutor(workers, timeoutMs === undefined ? {} : { timeoutMs })
+    : new InProcessExecutor();
 }

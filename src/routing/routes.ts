@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import type { AppContext } from '../appContext';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
+import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { followStatusKey, isStale } from '../jobs/headFollower';
@@ -88,7 +89,15 @@ export function routingRouter(
   const r = Router();
   // stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts).
   const quote = (chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest) =>
-    quoteWithLido(chain, wstEthRates(chain.id), req, (q) => quotes.quote(chain, snap, q));
+    quoteWithLido(chain, wstEthRates(chain.id), req, (q) => quotes.quote(chain, snap, q)).catch((e: unknown) => {
+      // Our fault, not the caller's: the router took too long on this order.
+      if (e instanceof QuoteTimeoutError)
+        throw new HttpError(
+          503,
+          `the router did not answer ${req.orderKind} ${req.amount} of ${req.orderKind === 'sell' ? req.sellToken : req.buyToken} (${req.sellToken} -> ${req.buyToken}) on chain ${chain.id} within ${e.timeoutMs} ms (QUOTE_TIMEOUT_MS) and was stopped; retry later or try another amount`,
+        );
+      throw e;
+    });
 
   r.post('/sor/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);

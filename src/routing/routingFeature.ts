@@ -12,7 +12,7 @@ import { routingRouter } from './routes';
  * service's own engine, or @balancer-labs/sor with `ROUTER_ENGINE=sor`.
  */
 export function routingFeature(ctx: AppContext): Feature {
-  const executor = createExecutor(ctx.config.routing.workers);
+  const executor = createExecutor(ctx.config.routing.workers, ctx.config.routing.quoteTimeoutMs);
   const { batchRelayers } = ctx.config.routing;
   const quotes = new QuoteService({
     executor,

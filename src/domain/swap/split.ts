@@ -12,6 +12,11 @@ import type { OrderKind, Path } from './route';
 export const MAX_PATHS = 4;
 /** Solve, measure, re-fit: rounds of the equal-marginal search. */
 const FIT_ROUNDS = 4;
+/**
+ * Cap on the bisection for a capped path's largest amount: it needs about 10 steps (1/512 of the
+ * range); the cap only keeps a quote finite should the tolerance ever stop being reached.
+ */
+const BISECTION_STEPS = 64;
 
 export interface PathCost {
   readonly path: Path;
@@ -104,11 +109,14 @@ export function equalMarginalSplit(
       }
       if (failed === undefined && limited) f.cap = Number(x);
       else if (failed !== undefined) {
-        // The path cannot carry the whole order: find how much it can (within 1/512), since a
-        // capped path is often the best part of a split.
+        // The path cannot carry the whole order: find how much it can (within 1/512, and at
+        // least one unit: a pool holding a few wei fails below 512, and a zero tolerance would
+        // bisect forever between two adjacent amounts), since a capped path is often the best
+        // part of a split.
         let ok = x;
         let bad = failed;
-        while (bad - ok > failed / 512n) {
+        const tolerance = failed / 512n > 0n ? failed / 512n : 1n;
+        for (let step = 0; step < BISECTION_STEPS && bad - ok > tolerance; step++) {
           const mid = (ok + bad) / 2n;
           const mm = marginal(f.p.path, mid);
           if (mm === undefined) bad = mid;
@@ -211,7 +219,8 @@ export function bestSplit(
   let best = single;
   const gasCounts = paths.some((p) => p.gas > 0n);
   let members = paths;
-  while (members.length >= 2) {
+  // Each round drops a path, so there are fewer rounds than paths; the bound says so outright.
+  for (let round = 0; round < paths.length && members.length >= 2; round++) {
     const balanced = equalMarginalSplit(kind, members, amount, quotes);
     if (!balanced) break;
     if (!best || value(kind, balanced) > value(kind, best)) best = balanced;

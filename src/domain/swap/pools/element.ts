@@ -165,7 +165,8 @@ export class ElementModel extends VaultPool<ElementState> {
     };
     let lo = 0;
     let hi = Math.max(limit, 1) * 4;
-    while (ok(hi) && hi < 1e40) hi *= 4;
+    // 1e40 stops the growth within 67 steps; the count bounds it should hi ever stop growing.
+    for (let n = 0; n < 80 && ok(hi) && hi < 1e40; n++) hi *= 4;
     for (let n = 0; n < 80; n++) {
       const mid = (lo + hi) / 2;
       if (ok(mid)) lo = mid;

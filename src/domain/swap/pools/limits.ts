@@ -5,6 +5,12 @@
 
 /** Relative precision of a limit found by search: a limit bounds searches, it is never quoted. */
 const PRECISION_BITS = 32n;
+/**
+ * Caps on the two loops below, out of reach for any uint256 amount (at most 256 halvings; the
+ * bisection of one halving needs ~33 steps): they keep a limit search finite by construction.
+ */
+const MAX_HALVINGS = 256;
+const MAX_BISECTIONS = 128;
 
 /**
  * A large amount in [0, candidate] at which `ok` holds (within 2^-32 of the largest), for an `ok`
@@ -19,13 +25,16 @@ export function largestValid(candidate: bigint, ok: (amount: bigint) => boolean)
   if (near > 0n && ok(near)) return near;
   let hi = near > 0n ? near : candidate;
   let lo = hi / 2n;
-  while (lo > 0n && !ok(lo)) {
+  for (let halvings = 0; lo > 0n && !ok(lo); halvings++) {
+    // Past uint256: no amount the Vault takes passes, so nothing does.
+    if (halvings === MAX_HALVINGS) return 0n;
     hi = lo;
     lo /= 2n;
   }
   if (lo === 0n) return 0n;
   const tolerance = (lo >> PRECISION_BITS) + 1n;
-  while (hi - lo > tolerance) {
+  // `lo` passes throughout, so stopping early only loses precision.
+  for (let step = 0; step < MAX_BISECTIONS && hi - lo > tolerance; step++) {
     const mid = (lo + hi) / 2n;
     if (ok(mid)) lo = mid;
     else hi = mid;
