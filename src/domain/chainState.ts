@@ -48,6 +48,8 @@ export interface PoolChainState {
   readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
   readonly protocolSwapFeeCache?: bigint;
   readonly protocolYieldFeeCache?: bigint;
+  /** Weighted v2+ protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`. */
+  readonly lastPostJoinExitInvariant?: bigint;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
 }
@@ -121,6 +123,9 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
           lastJoinExitAmp: unitsToDecimal((s.lastJoinExit.amp * 1000n) / s.amp.precision, 3),
           lastPostJoinExitInvariant: unitsToDecimal(s.lastJoinExit.invariant, 18),
         }
+      : {}),
+    ...(s.lastPostJoinExitInvariant !== undefined
+      ? { lastPostJoinExitInvariant: unitsToDecimal(s.lastPostJoinExitInvariant, 18) }
       : {}),
     ...(s.protocolSwapFeeCache !== undefined
       ? { protocolSwapFeeCache: unitsToDecimal(s.protocolSwapFeeCache, 18) }

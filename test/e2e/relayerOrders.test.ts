@@ -1,4 +1,4 @@
-import { Contract, HDNodeWallet, parseEther, parseUnits, Wallet } from 'ethers';
+import { Contract, HDNodeWallet, id, MaxUint256, parseEther, parseUnits, Wallet } from 'ethers';
 import { devAccount } from '../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, type DevnetPool } from '../../src/devnet/devnet';
 import { DEV_TOKENS, ETH_PRICE_USD } from '../../src/devnet/universe';
@@ -331,5 +331,121 @@ describe('join and exit routes the chain or the service must refuse', () => {
     });
     expect(buy.status).toBe(422);
     expect(buy.body.error).toMatch(/sell/);
+  });
+});
+
+// Last in the file: it leaves the service's store indexed with protocol fees on (the chain is
+// reverted after it as after every case).
+describe('with protocol fees on (50 % swap, 50 % yield, as on mainnet)', () => {
+  test('a weighted join and exit whose pool owes protocol fee BPT execute exactly at slippage 0', async () => {
+    const admin = devAccount(0, env.chain.provider);
+    const vault = new Contract(
+      env.devnet.addresses.vault,
+      [
+        'function getProtocolFeesCollector() view returns (address)',
+        'function swap((bytes32 poolId, uint8 kind, address assetIn, address assetOut, uint256 amount, bytes userData), (address sender, bool fromInternalBalance, address recipient, bool toInternalBalance), uint256 limit, uint256 deadline) returns (uint256)',
+      ],
+      admin,
+    );
+    const authorizer = new Contract(
+      env.devnet.addresses.authorizer,
+      ['function grantRole(bytes32 role, address account)'],
+      admin,
+    );
+    const collector = new Contract(
+      String(await vault.getFunction('getProtocolFeesCollector')()),
+      ['function setSwapFeePercentage(uint256)', 'function getActionId(bytes4) view returns (bytes32)'],
+      admin,
+    );
+    const provider = new Contract(
+      env.devnet.addresses.protocolFeePercentagesProvider,
+      ['function setFeeTypePercentage(uint256, uint256)', 'function getActionId(bytes4) view returns (bytes32)'],
+      admin,
+    );
+    for (const [c, sig] of [
+      [collector, 'setSwapFeePercentage(uint256)'],
+      [provider, 'setFeeTypePercentage(uint256,uint256)'],
+    ] as const) {
+      const action = String(await c.getFunction('getActionId')(id(sig).slice(0, 10)));
+      await (await authorizer.getFunction('grantRole')(action, admin.address)).wait();
+    }
+    const half = parseUnits('0.5', 18);
+    await (await collector.getFunction('setSwapFeePercentage')(half)).wait();
+    await (await provider.getFunction('setFeeTypePercentage')(2, half)).wait();
+    // The pool caches the percentages; anyone may refresh its cache.
+    const pool = poolNamed('WETH-USDC 50/50');
+    const poolContract = new Contract(
+      pool.address,
+      [
+        'function updateProtocolFeePercentageCache()',
+        'function getProtocolFeePercentageCache(uint256) view returns (uint256)',
+      ],
+      admin,
+    );
+    await (await poolContract.getFunction('updateProtocolFeePercentageCache')()).wait();
+    expect(await poolContract.getFunction('getProtocolFeePercentageCache')(0)).toBe(half);
+
+    // Swaps grow the pool's invariant: the next join or exit first mints the protocol's share.
+    const usdc = tokenAsset('USDC');
+    const weth = tokenAsset('WETH');
+    const trader = await freshWallet(usdc, parseUnits('20000', 6));
+    for (const t of [usdc, weth])
+      await (
+        await new Contract(t.address, ['function approve(address, uint256) returns (bool)'], trader).getFunction(
+          'approve',
+        )(env.devnet.addresses.vault, MaxUint256)
+      ).wait();
+    const funds = {
+      sender: trader.address,
+      fromInternalBalance: false,
+      recipient: trader.address,
+      toInternalBalance: false,
+    };
+    const swapAs = vault.connect(trader) as Contract;
+    await (
+      await swapAs.getFunction('swap')(
+        {
+          poolId: pool.id,
+          kind: 0,
+          assetIn: usdc.address,
+          assetOut: weth.address,
+          amount: parseUnits('20000', 6),
+          userData: '0x',
+        },
+        funds,
+        0n,
+        MaxUint256,
+      )
+    ).wait();
+    await (
+      await swapAs.getFunction('swap')(
+        {
+          poolId: pool.id,
+          kind: 0,
+          assetIn: weth.address,
+          assetOut: usdc.address,
+          amount: await balance(weth, trader.address),
+          userData: '0x',
+        },
+        funds,
+        0n,
+        MaxUint256,
+      )
+    ).wait();
+    expect((await postJson(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/update`, {})).status).toBe(201);
+
+    const bpt = bptAsset(pool);
+    const dai = parseUnits('2500', 18);
+    const before = await env.chain.snapshot();
+    const join = await runOrder(tokenAsset('DAI'), bpt, dai);
+    expect(join.calls).toContain('joinPool');
+    expect({ paid: join.paid, got: join.got.toString() }).toEqual({ paid: dai, got: join.order.price.buyAmount });
+    record('DAI -> BPT (protocol fees on)', join, dai, false);
+
+    await env.chain.revert(before);
+    const exit = await runOrder(bpt, tokenAsset('USDT'), join.got);
+    expect(exit.calls).toContain('exitPool');
+    expect({ paid: exit.paid, got: exit.got.toString() }).toEqual({ paid: join.got, got: exit.order.price.buyAmount });
+    record('BPT -> USDT (protocol fees on)', exit, join.got, false);
   });
 });

@@ -12,7 +12,8 @@ import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 
 /**
  * The chain-state reader on the real Balancer V2 contracts of the devnet (weighted v1 and v2,
- * stable, composable stable, linear): laid over pools whose chain-provided fields were spoiled,
+ * stable, composable stable, linear; the weighted v2 and composable stable protocol fee basis
+ * included): laid over pools whose chain-provided fields were spoiled,
  * what it reads at the head gives back, field for field, the pools the devnet's indexer builds from
  * the same chain (src/devnet/indexer/). So its units and conversions are the subgraph's.
  */
@@ -57,7 +58,9 @@ function spoiled(p: StoredPool): StoredPool {
     amp: p.amp === null ? null : '1',
     lowerTarget: p.lowerTarget === null ? null : '0',
     upperTarget: p.upperTarget === null ? null : '0',
-    ...(p.lastJoinExitAmp === undefined ? {} : { lastJoinExitAmp: '1', lastPostJoinExitInvariant: '1' }),
+    ...(p.lastJoinExitAmp === undefined ? {} : { lastJoinExitAmp: '1' }),
+    // Composable stable and weighted v2+ pools' fee basis.
+    ...(p.lastPostJoinExitInvariant === undefined ? {} : { lastPostJoinExitInvariant: '1' }),
     ...(p.protocolSwapFeeCache === undefined ? {} : { protocolSwapFeeCache: '0.9' }),
     protocolYieldFeeCache: p.protocolYieldFeeCache === null ? null : '0.9',
     routable: !p.routable,

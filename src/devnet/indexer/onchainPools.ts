@@ -40,6 +40,14 @@ export interface OnchainFeeBasis {
   readonly yieldFeeCache: bigint;
 }
 
+/** What a weighted v2+ pool measures its protocol swap fee against (its own getters). */
+export interface OnchainWeightedFeeBasis {
+  /** getLastPostJoinExitInvariant(), 18 decimals. */
+  readonly lastPostJoinExitInvariant: bigint;
+  /** getProtocolFeePercentageCache(0): 1e18 = 100 %. */
+  readonly swapFeeCache: bigint;
+}
+
 export interface OnchainSwap {
   readonly tokenIn: string;
   readonly tokenOut: string;
@@ -71,6 +79,8 @@ export interface OnchainPool {
   readonly totalShares: bigint;
   /** Composable stable pools: the protocol fee basis. */
   readonly protocolFees?: OnchainFeeBasis | null;
+  /** Weighted v2+ pools: the protocol swap fee basis. */
+  readonly weightedFees?: OnchainWeightedFeeBasis | null;
   /** Linear pools: token indexes and targets (18-decimal main token units). */
   readonly linear: {
     readonly mainIndex: number;
@@ -114,6 +124,7 @@ const POOL_ABI = [
   'function getWrappedTokenRate() view returns (uint256)',
   'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
   'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
+  'function getLastPostJoinExitInvariant() view returns (uint256)',
   'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
   'function isTokenExemptFromYieldProtocolFee(address token) view returns (bool)',
 ];
@@ -309,6 +320,13 @@ export class OnchainPoolReader {
           yieldFeeCache,
         }))
       : null;
+    const weightedFees =
+      kind === 'weighted' && origin.version !== 1
+        ? await Promise.all([
+            call<bigint>('getLastPostJoinExitInvariant'),
+            call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP),
+          ]).then(([lastPostJoinExitInvariant, swapFeeCache]) => ({ lastPostJoinExitInvariant, swapFeeCache }))
+        : null;
     const [addresses, balances] = poolTokens;
     const hasProvider = new Set(
       (rateProviders ?? []).map((p, i) => (p === ZeroAddress ? '' : addresses[i]!.toLowerCase())),
@@ -367,6 +385,7 @@ export class OnchainPoolReader {
         ? totalShares - (balances[addresses.findIndex((a) => a.toLowerCase() === address)] ?? 0n)
         : totalShares,
       protocolFees,
+      weightedFees,
       linear: linearInfo,
       // In the Vault's token order, the pool's own BPT (no provider) included.
       rateProviders: (rateProviders ?? [])

@@ -91,9 +91,17 @@ export function toSubgraphPool(pool: OnchainPool, prices: PricesUsd): Record<str
     baseToken: null,
     managementFee: null,
     protocolYieldFeeCache: fees ? unitsToDecimal(fees.yieldFeeCache, 18) : null,
-    protocolSwapFeeCache: fees ? unitsToDecimal(fees.swapFeeCache, 18) : null,
+    protocolSwapFeeCache: fees
+      ? unitsToDecimal(fees.swapFeeCache, 18)
+      : pool.weightedFees
+        ? unitsToDecimal(pool.weightedFees.swapFeeCache, 18)
+        : null,
     // As the subgraph stores them: amp without its precision, the invariant in 18-decimal units.
     lastJoinExitAmp: fees && pool.amp ? unitsToDecimal((fees.lastJoinExitAmp * 1000n) / pool.amp.precision, 3) : null,
-    lastPostJoinExitInvariant: fees ? unitsToDecimal(fees.lastPostJoinExitInvariant, 18) : null,
+    lastPostJoinExitInvariant: fees
+      ? unitsToDecimal(fees.lastPostJoinExitInvariant, 18)
+      : pool.weightedFees
+        ? unitsToDecimal(pool.weightedFees.lastPostJoinExitInvariant, 18)
+        : null,
   };
 }

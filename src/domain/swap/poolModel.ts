@@ -2,7 +2,7 @@ import type { ComposableStableSpecParams } from '../poolTypes/composableStable/p
 import type { ElementSpecParams } from '../poolTypes/element/params';
 import type { GyroParams } from '../poolTypes/gyro/params';
 import type { LinearSpecParams } from '../poolTypes/linear/params';
-import type { ManagedSpecParams } from '../poolTypes/weighted/params';
+import type { ManagedSpecParams, WeightedFeeSpecParams } from '../poolTypes/weighted/params';
 export { isRevert, Revert } from './math/revert';
 
 /**
@@ -67,7 +67,13 @@ export interface PoolSpecFrame {
  * `poolTypes/poolSpec.ts`).
  */
 export interface PoolSpec
-  extends PoolSpecFrame, ElementSpecParams, LinearSpecParams, ManagedSpecParams, ComposableStableSpecParams {}
+  extends
+    PoolSpecFrame,
+    ElementSpecParams,
+    LinearSpecParams,
+    ManagedSpecParams,
+    WeightedFeeSpecParams,
+    ComposableStableSpecParams {}
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {

@@ -31,6 +31,7 @@ const POOL = new Interface([
   'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
   'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
   'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
+  'function getLastPostJoinExitInvariant() view returns (uint256)',
   'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
   'function getWrappedTokenRate() view returns (uint256)',
   'function getRateProviders() view returns (address[])',
@@ -148,6 +149,17 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       ),
     );
   }
+  // Weighted v2+ protocol swap fee basis (v1 pools have neither getter).
+  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) >= 2)
+    reads.push(
+      poolCall(pool, 'getLastPostJoinExitInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
+      poolCall(
+        pool,
+        'getProtocolFeePercentageCache',
+        [FEE_TYPE_SWAP],
+        (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+      ),
+    );
   if (pool.lowerTarget !== null && pool.upperTarget !== null) {
     reads.push(
       poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),

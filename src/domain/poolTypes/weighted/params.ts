@@ -7,3 +7,15 @@ export const MANAGED_PARAMS = [
 
 export type ManagedSpecParams = SpecParamsOf<typeof MANAGED_PARAMS>;
 export type ManagedStoredParams = StoredParamsOf<typeof MANAGED_PARAMS>;
+
+/**
+ * Weighted v2+ pools' protocol swap fee basis (`getLastPostJoinExitInvariant()` in 18-decimal
+ * units, `getProtocolFeePercentageCache(0)` as an 18-decimal fraction), the subgraph's names.
+ * Without them the model assumes no protocol fee is due.
+ */
+export const WEIGHTED_FEE_PARAMS = [
+  { name: 'protocolSwapFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+  { name: 'lastPostJoinExitInvariant', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+] as const satisfies readonly ParamField[];
+
+export type WeightedFeeSpecParams = SpecParamsOf<typeof WEIGHTED_FEE_PARAMS>;

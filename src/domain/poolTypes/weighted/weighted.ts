@@ -1,6 +1,6 @@
 import { createWeightedModel } from '../../swap/pools/weighted';
 import type { PoolTypeDef } from '../poolTypeDef';
-import { MANAGED_PARAMS } from './params';
+import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
 /** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
 const frame = {
@@ -15,7 +15,7 @@ export const WEIGHTED: PoolTypeDef = {
   ...frame,
   names: ['Weighted'],
   versions: [1, 2, 3, 4],
-  params: [],
+  params: WEIGHTED_FEE_PARAMS,
   joins: true,
   exits: true,
   userData: 'weighted',

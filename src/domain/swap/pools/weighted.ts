@@ -16,6 +16,7 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
+import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant, type WeightedFeeBasis } from './weightedFees';
 import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
 
 /**
@@ -40,9 +41,11 @@ import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } 
  *   which the store does not hold, so BPT swaps are not offered; circuit breakers are not known
  *   either, so a swap that trips one is quoted but reverts on chain.
  *
- * Joins and exits assume no protocol fees are due: v1 pools pay due fees out of the balances and v2+
- * pools mint them as BPT in _beforeJoinExit, both from invariant growth since the last join or exit,
- * which the store does not track (with a zero protocol fee percentage, as on the devnet, there are none).
+ * Protocol fees around joins and exits: Weighted v2+ pools mint the protocol's share of the
+ * invariant growth since the last join or exit as BPT first (weightedFees.ts), from the basis the
+ * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache); a pool stored without it is taken
+ * to owe none. v1 pools pay due fees out of their balances, from a basis the store does not carry,
+ * so their joins and exits assume none is due (exact with a zero protocol fee percentage).
  */
 
 const MAX_IN_RATIO = 3n * 10n ** 17n;
@@ -110,6 +113,8 @@ export function weightedInGivenOut(
 export interface WeightedState extends PoolState {
   /** BPT total supply (raw, 18 decimals): joins and exits read it. */
   totalSupply: bigint;
+  /** Weighted v2+ with a fee basis: the invariant after the last join or exit (18 decimals). */
+  lastInvariant?: bigint;
 }
 
 /** Types whose swaps the owner can switch off. */
@@ -201,10 +206,55 @@ export class WeightedModel extends VaultPool<WeightedState> {
  */
 export class WeightedJoinExitModel extends WeightedModel implements JoinExitModel<WeightedState> {
   readonly generation: WeightedGeneration;
+  /** Weighted v2+ pools stored with their protocol fee basis; null: no fee is taken to be due. */
+  readonly feeBasis: WeightedFeeBasis | null;
 
   constructor(spec: PoolSpec, generation: WeightedGeneration) {
     super(spec);
     this.generation = generation;
+    const last = spec.lastPostJoinExitInvariant;
+    const pct = spec.protocolSwapFeeCache;
+    this.feeBasis =
+      spec.poolType === 'Weighted' && generation === 'v2' && last != null && pct != null
+        ? { lastInvariant: decimalToUnits(last, 18), swapPct: decimalToUnits(pct, 18) }
+        : null;
+  }
+
+  protected override stateAt(balances: bigint[]): WeightedState {
+    const state = super.stateAt(balances);
+    return this.feeBasis ? { ...state, lastInvariant: this.feeBasis.lastInvariant } : state;
+  }
+
+  private upscaled(state: WeightedState): bigint[] {
+    return state.balances.map((b, k) => mulDown(b, this.params.scalingFactors[k]!));
+  }
+
+  /**
+   * What _beforeJoinExit sees: the invariant of the balances and the supply with the protocol's
+   * due fee BPT minted.
+   */
+  private preJoinExit(state: WeightedState): { invariant: bigint; supply: bigint } {
+    if (!this.feeBasis || state.lastInvariant === undefined) return { invariant: 0n, supply: state.totalSupply };
+    const invariant = weightedInvariant(this.params.weights, this.upscaled(state));
+    const basis = { lastInvariant: state.lastInvariant, swapPct: this.feeBasis.swapPct };
+    return { invariant, supply: state.totalSupply + preJoinExitFeeBpt(invariant, state.totalSupply, basis) };
+  }
+
+  /** _afterJoinExit: the fee on the join or exit's own swap fee, and the new basis. */
+  private afterJoinExit(
+    state: WeightedState,
+    pre: { invariant: bigint; supply: bigint },
+    postSupply: bigint,
+    postUpscaled: () => bigint[],
+  ): void {
+    if (!this.feeBasis || state.lastInvariant === undefined) {
+      state.totalSupply = postSupply;
+      return;
+    }
+    const postInvariant = weightedInvariant(this.params.weights, postUpscaled());
+    const fee = postJoinExitFeeBpt(pre.invariant, postInvariant, pre.supply, postSupply, this.feeBasis.swapPct);
+    state.totalSupply = postSupply + fee;
+    state.lastInvariant = postInvariant;
   }
 
   joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
@@ -215,14 +265,13 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     if (amountIn < 0n) throw new Revert('negative amount');
     if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const sf = this.params.scalingFactors;
-    const balances = state.balances.map((b, k) => mulDown(b, sf[k]!));
     const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     return bptOutGivenExactTokensIn(
       this.generation,
-      balances,
+      this.upscaled(state),
       this.params.weights,
       amounts,
-      state.totalSupply,
+      this.preJoinExit(state).supply,
       this.params.fee,
     );
   }
@@ -237,20 +286,28 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
       mulDown(state.balances[i]!, sf),
       this.params.weights[i]!,
       bptIn,
-      state.totalSupply,
+      this.preJoinExit(state).supply,
       this.params.fee,
     );
     return divDown(out, sf);
   }
 
   applyJoin(state: WeightedState, i: number, amountIn: bigint, bptOut: bigint): void {
+    const pre = this.preJoinExit(state);
     state.balances[i] = state.balances[i]! + amountIn;
-    state.totalSupply += bptOut;
+    this.afterJoinExit(state, pre, pre.supply + bptOut, () => this.upscaled(state));
   }
 
   applyExit(state: WeightedState, i: number, bptIn: bigint, amountOut: bigint): void {
+    const pre = this.preJoinExit(state);
+    // The pool takes the post-exit invariant from the upscaled amount out before it rounds it down.
+    const post = this.feeBasis ? this.upscaled(state) : [];
+    if (this.feeBasis)
+      post[i] =
+        post[i]! -
+        tokenOutGivenExactBptIn(this.generation, post[i]!, this.params.weights[i]!, bptIn, pre.supply, this.params.fee);
     state.balances[i] = state.balances[i]! - amountOut;
-    state.totalSupply -= bptIn;
+    this.afterJoinExit(state, pre, pre.supply - bptIn, () => post);
   }
 
   maxJoin(state: WeightedState, i: number): bigint {
@@ -261,8 +318,8 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 
   maxExit(state: WeightedState, i: number): bigint {
     if (!this.swapEnabled) return 0n;
-    // The invariant may not fall below 70%: keep ceil(0.7 * supply) BPT.
-    const supply = state.totalSupply;
+    // The invariant may not fall below 70%: keep ceil(0.7 * supply) BPT, due fees minted.
+    const supply = this.preJoinExit(state).supply;
     const keep = (supply * MIN_INVARIANT_RATIO + ONE - 1n) / ONE;
     return largestValid(supply - keep, (b) => accepts(() => this.exitGivenIn(state, i, b)));
   }

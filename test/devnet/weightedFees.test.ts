@@ -1,0 +1,243 @@
+import { Contract, id as keccakId, parseUnits } from 'ethers';
+import { balancerAbi } from '../../src/devnet/artifacts';
+import { tokenBySymbol } from '../../src/devnet/devnet';
+import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
+import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
+import { unitsToDecimal } from '../../src/domain/decimal';
+import { normalizePool } from '../../src/domain/normalizePool';
+import type { PoolSpec } from '../../src/domain/swap/poolModel';
+import {
+  createWeightedModel,
+  type WeightedJoinExitModel,
+  type WeightedState,
+} from '../../src/domain/swap/pools/weighted';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+import {
+  createPool,
+  deployContract,
+  exit,
+  fund,
+  initJoin,
+  join,
+  queryExit,
+  queryJoin,
+  startChainPools,
+  swap,
+  taskArtifact,
+  type ChainPools,
+} from '../domain/swap/devnetPools';
+
+/**
+ * Weighted single-token joins and exits with a non-zero protocol swap fee, on a chain of the test's
+ * own (the default devnet keeps zero protocol fees): the protocol swap fee is set to 50 % on the
+ * ProtocolFeesCollector and the yield fee to 50 % on the ProtocolFeePercentagesProvider before the
+ * pools are created (they cache both), then weighted v2 (the devnet's factory) and v3 pools are
+ * created and token swaps grow their invariants. The pools are read the way the service reads them
+ * (the devnet indexer's on-chain reader -> subgraph shape -> normalizePool -> routing pool -> engine
+ * spec); the model's BPT out and token out must equal BalancerQueries.queryJoin/queryExit to the
+ * wei, and the same model without the fee basis must not. A real join and exit then mint the fees:
+ * the state applyJoin/applyExit thread must match the chain's supply and basis after them.
+ */
+
+const COLLECTOR = ['function setSwapFeePercentage(uint256)', 'function getActionId(bytes4) view returns (bytes32)'];
+const PROVIDER = [
+  'function setFeeTypePercentage(uint256 feeType, uint256 percentage)',
+  'function getActionId(bytes4) view returns (bytes32)',
+];
+const POOL = [
+  'function getLastPostJoinExitInvariant() view returns (uint256)',
+  'function totalSupply() view returns (uint256)',
+];
+const HALF = parseUnits('0.5', 18);
+const FEE_TYPE_YIELD = 2;
+const ZERO = '0x0000000000000000000000000000000000000000';
+
+interface Token {
+  readonly address: string;
+  readonly decimals: number;
+}
+
+let env: ChainPools;
+const tokens: Record<string, Token> = {};
+const made: { version: number; id: string; address: string; factory: string }[] = [];
+
+async function readSpec(m: (typeof made)[number]): Promise<PoolSpec> {
+  const reader = new OnchainPoolReader(env.chain.provider, { ...env.devnet.addresses, weightedPoolFactory: m.factory });
+  const p = (await reader.readAll()).find((x) => x.id === m.id);
+  if (!p) throw new Error(`pool ${m.id} not read`);
+  const normalized = normalizePool(toSubgraphPool(p, new Map()));
+  if (!normalized.ok) throw new Error(normalized.error);
+  return (JSON.parse(JSON.stringify(toRoutingPool(normalized.pool))) as RoutingPool).spec;
+}
+
+const model = (spec: PoolSpec) => createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
+  ...spec,
+  lastPostJoinExitInvariant: null,
+  protocolSwapFeeCache: null,
+});
+
+async function onchainBasis(address: string): Promise<{ supply: bigint; invariant: bigint }> {
+  const pool = new Contract(address, POOL, env.chain.provider);
+  return {
+    supply: (await pool.getFunction('totalSupply')()) as bigint,
+    invariant: (await pool.getFunction('getLastPostJoinExitInvariant')()) as bigint,
+  };
+}
+
+beforeAll(async () => {
+  env = await startChainPools();
+  const { devnet } = env;
+  for (const s of ['DAI', 'USDC', 'WBTC']) {
+    const t = tokenBySymbol(devnet, s);
+    tokens[s] = { address: t.address, decimals: t.decimals };
+    await fund(env, t.address, parseUnits('1000000000', t.decimals));
+  }
+
+  // Protocol fees: the Authorizer's admin (the deployer) grants itself the two setters.
+  const authorizer = new Contract(devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
+  const collector = new Contract(
+    String(await env.vault.getFunction('getProtocolFeesCollector')()),
+    COLLECTOR,
+    env.deployer,
+  );
+  const provider = new Contract(devnet.addresses.protocolFeePercentagesProvider, PROVIDER, env.deployer);
+  const selector = (sig: string) => keccakId(sig).slice(0, 10);
+  for (const [c, sig] of [
+    [collector, 'setSwapFeePercentage(uint256)'],
+    [provider, 'setFeeTypePercentage(uint256,uint256)'],
+  ] as const) {
+    const action = String(await c.getFunction('getActionId')(selector(sig)));
+    await (await authorizer.getFunction('grantRole')(action, env.owner)).wait();
+  }
+  await (await collector.getFunction('setSwapFeePercentage')(HALF)).wait();
+  await (await provider.getFunction('setFeeTypePercentage')(FEE_TYPE_YIELD, HALF)).wait();
+
+  const [DAI, USDC, WBTC] = ['DAI', 'USDC', 'WBTC'].map((s) => tokens[s]!) as [Token, Token, Token];
+  const entries = [
+    { t: DAI, weight: '0.5', seed: '500000' },
+    { t: USDC, weight: '0.3', seed: '300000' },
+    { t: WBTC, weight: '0.2', seed: '5' },
+  ].sort((a, b) => (a.t.address < b.t.address ? -1 : 1));
+  const addrs = entries.map((e) => e.t.address);
+  const factories: [number, Contract][] = [
+    [2, new Contract(devnet.addresses.weightedPoolFactory, balancerAbi('WeightedPoolFactory'), env.deployer)],
+    [
+      3,
+      await deployContract(env.deployer, taskArtifact('20230206-weighted-pool-v3/artifact/WeightedPoolFactory.json'), [
+        devnet.addresses.vault,
+        devnet.addresses.protocolFeePercentagesProvider,
+        'v3',
+        'v3',
+      ]),
+    ],
+  ];
+  for (const [version, factory] of factories) {
+    const created = await createPool(factory, [
+      `Weighted v${version} with fees`,
+      'WF',
+      addrs,
+      entries.map((e) => parseUnits(e.weight, 18)),
+      addrs.map(() => ZERO),
+      parseUnits('0.003', 18),
+      env.owner,
+    ]);
+    await initJoin(
+      env,
+      created.id,
+      entries.map((e) => parseUnits(e.seed, e.t.decimals)),
+    );
+    made.push({ version, ...created, factory: (await factory.getAddress()).toLowerCase() });
+  }
+  // Swap fees grow the invariant (no join or exit: the fee basis stays the INIT's).
+  for (const m of made) {
+    await swap(env, m.id, 'givenIn', DAI.address, USDC.address, parseUnits('60000', 18));
+    await swap(env, m.id, 'givenIn', USDC.address, WBTC.address, parseUnits('50000', 6));
+    await swap(env, m.id, 'givenIn', WBTC.address, DAI.address, parseUnits('1', 8));
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await env?.close();
+});
+
+/** The joins and exits compared, one per token each. */
+function cases(m: WeightedJoinExitModel): { label: string; i: number; join: bigint; exit: bigint }[] {
+  const at = (s: string) => m.tokens.indexOf(tokens[s]!.address);
+  return [
+    { label: 'DAI', i: at('DAI'), join: parseUnits('25000', 18), exit: parseUnits('1000', 18) },
+    { label: 'USDC', i: at('USDC'), join: parseUnits('1000', 6), exit: parseUnits('20000', 18) },
+    { label: 'WBTC', i: at('WBTC'), join: parseUnits('0.3', 8), exit: parseUnits('3000', 18) },
+  ];
+}
+
+describe('Weighted single-token joins and exits with a protocol swap fee due', () => {
+  test("the indexer serves the pools' fee basis read from the chain", async () => {
+    for (const m of made) {
+      const spec = await readSpec(m);
+      const { invariant } = await onchainBasis(m.address);
+      expect(spec.lastPostJoinExitInvariant).toBe(unitsToDecimal(invariant, 18));
+      expect(spec.protocolSwapFeeCache).toBe('0.5');
+    }
+  });
+
+  test.each([2, 3])(
+    'v%i: model join BPT out and exit token out = BalancerQueries to the wei; without the fee basis they differ',
+    async (version) => {
+      const m = made.find((x) => x.version === version)!;
+      const spec = await readSpec(m);
+      const withFees = model(spec);
+      const noBasis = model(withoutFeeBasis(spec));
+      const state = withFees.initialState();
+      const figures: string[] = [];
+      for (const c of cases(withFees)) {
+        const ourJoin = withFees.joinGivenIn(state, c.i, c.join);
+        const chainJoin = await queryJoin(env, m.id, [...withFees.tokens], c.i, c.join);
+        const noJoin = noBasis.joinGivenIn(noBasis.initialState(), c.i, c.join);
+        const ourExit = withFees.exitGivenIn(state, c.i, c.exit);
+        const chainExit = await queryExit(env, m.id, [...withFees.tokens], c.i, c.exit);
+        const noExit = noBasis.exitGivenIn(noBasis.initialState(), c.i, c.exit);
+        figures.push(
+          `v${version} ${c.label}: join model ${ourJoin} chain ${String(chainJoin)} no-basis ${noJoin}; exit model ${ourExit} chain ${String(chainExit)} no-basis ${noExit}`,
+        );
+        expect({ label: c.label, ourJoin, ourExit }).toEqual({
+          label: c.label,
+          ourJoin: chainJoin,
+          ourExit: chainExit,
+        });
+        expect(noJoin).not.toBe(chainJoin);
+        expect(noExit).not.toBe(chainExit);
+      }
+      console.log(figures.join('\n'));
+    },
+  );
+
+  test.each([2, 3])(
+    'v%i: a real join and exit mint the fees; the state applyJoin/applyExit thread matches the chain',
+    async (version) => {
+      const m = made.find((x) => x.version === version)!;
+      const withFees = model(await readSpec(m));
+      const state: WeightedState = withFees.initialState();
+      const [dai, usdc, wbtc] = cases(withFees);
+      const bptOut = withFees.joinGivenIn(state, usdc!.i, usdc!.join);
+      await join(env, m.id, [...withFees.tokens], usdc!.i, usdc!.join);
+      withFees.applyJoin(state, usdc!.i, usdc!.join, bptOut);
+      let chain = await onchainBasis(m.address);
+      expect({ supply: state.totalSupply, invariant: state.lastInvariant }).toEqual(chain);
+      // Right after the join the basis is fresh: a second join quotes as the chain does.
+      expect(withFees.joinGivenIn(state, dai!.i, dai!.join)).toBe(
+        await queryJoin(env, m.id, [...withFees.tokens], dai!.i, dai!.join),
+      );
+      // A swap grows the invariant again; the exit pays the fee due first.
+      await swap(env, m.id, 'givenIn', tokens.DAI!.address, tokens.WBTC!.address, parseUnits('40000', 18));
+      const fresh = model(await readSpec(m));
+      const s2 = fresh.initialState();
+      const out = fresh.exitGivenIn(s2, wbtc!.i, wbtc!.exit);
+      expect(out).toBe(await queryExit(env, m.id, [...fresh.tokens], wbtc!.i, wbtc!.exit));
+      await exit(env, m.id, [...fresh.tokens], wbtc!.i, wbtc!.exit);
+      fresh.applyExit(s2, wbtc!.i, wbtc!.exit, out);
+      chain = await onchainBasis(m.address);
+      expect({ supply: s2.totalSupply, invariant: s2.lastInvariant }).toEqual(chain);
+    },
+  );
+});

@@ -1,0 +1,37 @@
+import { divDown, mulDown, ONE } from '../../../src/domain/swap/math/fixedPoint';
+import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant } from '../../../src/domain/swap/pools/weightedFees';
+
+/**
+ * The weighted v2+ protocol swap fee rule in isolation (the devnet suite test/devnet/weightedFees.test.ts
+ * checks it against the contracts): what is minted before and after a join or exit.
+ */
+const E18 = 10n ** 18n;
+const supply = 1_000_000n * E18;
+const half = E18 / 2n;
+
+test('nothing is due when the invariant did not grow, or fell, or the fee percentage is zero', () => {
+  const last = 2_000_000n * E18;
+  expect(preJoinExitFeeBpt(last, supply, { lastInvariant: last, swapPct: half })).toBe(0n);
+  expect(preJoinExitFeeBpt(last - 1n, supply, { lastInvariant: last, swapPct: half })).toBe(0n);
+  expect(preJoinExitFeeBpt(last * 2n, supply, { lastInvariant: last, swapPct: 0n })).toBe(0n);
+});
+
+test("1 % invariant growth at a 50 % fee mints the protocol's share of it: p = (1 - 1/1.01) / 2 of the grown supply", () => {
+  const last = 2_000_000n * E18;
+  const grown = (last * 101n) / 100n;
+  const p = mulDown(ONE - divDown(ONE, divDown(grown, last)), half);
+  const minted = preJoinExitFeeBpt(grown, supply, { lastInvariant: last, swapPct: half });
+  expect(minted).toBe((supply * p) / (ONE - p));
+  // 0.495 % of the supply after minting.
+  expect(Number((minted * 10n ** 6n) / (supply + minted))).toBe(4950);
+});
+
+test('a join that grows the invariant no faster than the supply owes nothing after it; a fee-charging one does', () => {
+  const weights = [E18 / 2n, E18 / 2n];
+  const pre = weightedInvariant(weights, [1000n * E18, 1000n * E18]);
+  const proportional = weightedInvariant(weights, [1100n * E18, 1100n * E18]);
+  expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 11n) / 10n, half)).toBe(0n);
+  // The same invariant growth for 9 % more supply (the rest was the join's swap fee).
+  expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, half)).toBeGreaterThan(0n);
+  expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, 0n)).toBe(0n);
+});
