@@ -16,39 +16,74 @@ import type { SerializedSwapInfo } from './types';
  * shape. When the pricing timestamp moves only the time-dependent models (Element pools price by
  * time to maturity) are rebuilt, with the graph over them; every other model and its edges stay.
  * Candidate paths are cached inside the engine per token pair.
+ *
+ * A router for the next pool version is built from the previous one (`previous`): the model of a
+ * spec object the previous router already built is kept, with its edges and join/exit hop, so a
+ * version that changes k pools builds k models. The graph over them and the candidate cache start
+ * afresh: an edge's depth orders the pools of a hop and so decides which sequences a pair keeps,
+ * so any changed balance can change any pair's candidates.
  */
+
+/** What building one spec's model gave: the model, or why the pool is left out. */
+type Built =
+  | { readonly model: PoolModel }
+  | { readonly skipped: { readonly id: string; readonly reason: string } }
+  | { readonly failed: true };
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export class EngineRouter {
   private engine: SwapEngine | undefined;
   private engineTimestamp: number | undefined;
-  /** Models of pools whose swaps do not depend on time: built once per pool set. */
+  /** Models of pools whose swaps do not depend on time: built once per pool spec. */
   private readonly fixed: {
     readonly models: PoolModel[];
     readonly skipped: { id: string; reason: string }[];
     readonly timed: PoolSpec[];
   };
-  private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
+  /** Per spec object: its model as built, which a router for the next version takes over. */
+  private readonly built = new Map<PoolSpec, Built>();
+  private readonly edges: WeakMap<PoolModel, readonly Edge[]>;
   /** Join/exit hops per model, kept like the edges (src/domain/swap/joinExitPools.ts). */
-  private readonly hops = new WeakMap<PoolModel, JoinExitPool | null>();
+  private readonly hops: WeakMap<PoolModel, JoinExitPool | null>;
   private prices: Readonly<Record<string, string>> = {};
   /** Pools left out of the engine (unknown type or version), with why; logged once per build. */
   skipped: readonly { readonly id: string; readonly reason: string }[] = [];
   /** Pools whose model broke while being built, not yet handed to the main thread's log. */
-  private unreportedBugs: ModelBug[];
+  private unreportedBugs: ModelBug[] = [];
 
   constructor(
     readonly chain: RouterChain,
     /** The engine's input, built from the stored pools (routingPools.ts). */
     specs: readonly PoolSpec[],
+    /** The router of an earlier version of the same pool set, whose models of unchanged specs are kept. */
+    previous?: EngineRouter,
   ) {
-    const built = buildModels(
-      specs.filter((p) => !isTimeDependent(p)),
-      { timestamp: 0 },
-    );
-    this.fixed = { models: built.models, skipped: built.skipped, timed: specs.filter(isTimeDependent) };
-    this.unreportedBugs = modelBugsOf(built.failed);
+    this.edges = previous?.edges ?? new WeakMap();
+    this.hops = previous?.hops ?? new WeakMap();
+    const models: PoolModel[] = [];
+    const skipped: { id: string; reason: string }[] = [];
+    const timed: PoolSpec[] = [];
+    for (const spec of specs) {
+      if (isTimeDependent(spec)) {
+        timed.push(spec);
+        continue;
+      }
+      let built = previous?.built.get(spec);
+      if (!built) {
+        const one = buildModels([spec], { timestamp: 0 });
+        built = one.models[0]
+          ? { model: one.models[0] }
+          : one.skipped[0]
+            ? { skipped: one.skipped[0] }
+            : { failed: true };
+        this.unreportedBugs.push(...modelBugsOf(one.failed));
+      }
+      this.built.set(spec, built);
+      if ('model' in built) models.push(built.model);
+      else if ('skipped' in built) skipped.push(built.skipped);
+    }
+    this.fixed = { models, skipped, timed };
   }
 
   setPrices(_key: string, table: Readonly<Record<string, string>>): void {

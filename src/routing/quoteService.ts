@@ -1,20 +1,21 @@
 import { LRUCache } from 'lru-cache';
 import type { ChainInfo } from '../config/chains';
 import type { RouterEngine } from '../config/env';
-import type { StoredPool, StoredToken } from '../domain/pool';
+import type { StoredToken } from '../domain/pool';
 import type { Logger } from '../log/logger';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { RouteOutcome } from './chainRouter';
 import type { QuoteExecutor } from './quoteExecutor';
-import { encodeShared, type QuoteTask } from './routerHost';
-import { toRoutingPools } from './routingPools';
+import { PoolVersions, type PoolsInput } from './poolVersions';
+import type { QuoteTask } from './routerHost';
+import { encodeShared } from './sharedJson';
 import { sorTimestamp } from './sorConfig';
 import { gasPriceTable } from './tokenPrices';
 import type { QuoteRequest, SerializedSwapInfo } from './types';
 
 /**
  * Main-thread side of routing: turns a snapshot into router inputs (once per pool or price
- * version), answers repeated requests from a bounded LRU cache keyed on those versions, joins
+ * version; a pool version as a delta on the last when it can, poolVersions.ts), answers repeated requests from a bounded LRU cache keyed on those versions, joins
  * identical requests in flight, and hands the rest to the executor.
  */
 
@@ -35,7 +36,7 @@ interface SharedInput {
 }
 
 export class QuoteService {
-  private readonly poolInputs = new WeakMap<readonly StoredPool[], SharedInput>();
+  private readonly poolVersions = new PoolVersions();
   private readonly priceInputs = new WeakMap<readonly StoredToken[], SharedInput>();
   private readonly cache: LRUCache<string, Promise<SerializedSwapInfo>> | undefined;
   private seq = 0;
@@ -142,8 +143,7 @@ export class QuoteService {
         wrappedNative: chain.wrappedNative,
         joinExit: this.joinExit(chain.id),
       },
-      poolsKey: pools.key,
-      pools: pools.data,
+      pools,
       pricesKey: prices.key,
       prices: prices.data,
       minLiquidityUsd: req.minLiquidityUsd,
@@ -160,16 +160,8 @@ export class QuoteService {
     };
   }
 
-  private poolsInput(snap: ChainSnapshot): SharedInput {
-    let input = this.poolInputs.get(snap.pools);
-    if (!input) {
-      input = {
-        key: `${snap.chainId}:p${snap.poolsVersion}:${++this.seq}`,
-        data: encodeShared(toRoutingPools(snap.pools)),
-      };
-      this.poolInputs.set(snap.pools, input);
-    }
-    return input;
+  private poolsInput(snap: ChainSnapshot): PoolsInput {
+    return this.poolVersions.input(snap.chainId, snap.poolsVersion, snap.pools);
   }
 
   private pricesInput(snap: ChainSnapshot): SharedInput {

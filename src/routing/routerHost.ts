@@ -3,19 +3,22 @@ import type { RouterEngine } from '../config/env';
 import { ChainRouter, type ModelBug, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
 import { EngineRouter } from './engineRouter';
 import { emptySwapInfo } from './serialize';
+import { applyPoolDelta, type PoolDelta, type PoolsInput } from './poolVersions';
 import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
+import { decodeShared } from './sharedJson';
 
 /**
  * Holds the routers of one thread (a worker, or the main thread with `ROUTER_WORKERS=0`) and
  * answers quote tasks. Pool sets and prices travel as JSON in SharedArrayBuffers, so a task costs
- * no copy; each is decoded once per thread and key.
+ * no copy; each is decoded once per thread and key. A pool version arrives as a base set plus
+ * deltas (poolVersions.ts): the thread applies the deltas after the latest version it holds, and
+ * builds the new own-engine router from that version's router, keeping the unchanged pools' models.
  */
 
 export interface QuoteTask extends RouteRequest {
   readonly chain: RouterChain;
-  /** Unique per pool set (chain, pool version). */
-  readonly poolsKey: string;
-  readonly pools: SharedArrayBuffer;
+  /** The pool set: its key (unique per chain and pool version), base and deltas. */
+  readonly pools: PoolsInput;
   /** Unique per token-price version. */
   readonly pricesKey: string;
   readonly prices: SharedArrayBuffer;
@@ -24,18 +27,6 @@ export interface QuoteTask extends RouteRequest {
   readonly engine: RouterEngine;
   /** Only build (or keep) the router; used to warm a new pool version before quotes arrive. */
   readonly warmOnly?: boolean;
-}
-
-export function encodeShared(value: unknown): SharedArrayBuffer {
-  const bytes = Buffer.from(JSON.stringify(value));
-  const shared = new SharedArrayBuffer(bytes.length);
-  new Uint8Array(shared).set(bytes);
-  return shared;
-}
-
-function decodeShared<T>(shared: SharedArrayBuffer): T {
-  // TextDecoder refuses views on shared memory; copy once into an ordinary buffer.
-  return JSON.parse(Buffer.from(new Uint8Array(shared)).toString('utf8')) as T;
 }
 
 /** What both engines offer a thread: prices per version, then quotes. */
@@ -52,7 +43,7 @@ function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
 }
 
 export class RouterHost {
-  private readonly pools = new LRUCache<string, RoutingPool[]>({ max: 4 });
+  private readonly pools = new LRUCache<string, RoutingPool[]>({ max: 8 });
   private readonly prices = new LRUCache<string, Record<string, string>>({ max: 4 });
   private readonly routers = new LRUCache<string, Promise<QuoteRouter>>({ max: 8 });
 
@@ -71,28 +62,52 @@ export class RouterHost {
     return router.route(task);
   }
 
+  /** The version's pools: from the latest earlier version this thread holds, plus the deltas after it. */
+  private poolSet(input: PoolsInput): RoutingPool[] {
+    const held = this.pools.get(input.key);
+    if (held) return held;
+    const keys = [input.base.key, ...input.deltas.map((d) => d.key)];
+    let from = keys.length - 1;
+    while (from >= 0 && !this.pools.has(keys[from]!)) from--;
+    let pools = from >= 0 ? this.pools.get(keys[from]!)! : decodeShared<RoutingPool[]>(input.base.data);
+    for (let k = Math.max(from, 0); k < input.deltas.length; k++)
+      pools = applyPoolDelta(pools, decodeShared<PoolDelta>(input.deltas[k]!.data));
+    this.pools.set(input.key, pools);
+    return pools;
+  }
+
   private router(task: QuoteTask): Promise<QuoteRouter> {
-    const key = `${task.engine}|${task.poolsKey}|${task.minLiquidityUsd}`;
+    const keyOf = (poolsKey: string) => `${task.engine}|${poolsKey}|${task.minLiquidityUsd}`;
+    const key = keyOf(task.pools.key);
     let router = this.routers.get(key);
     if (!router) {
-      let pools = this.pools.get(task.poolsKey);
-      if (!pools) {
-        pools = decodeShared<RoutingPool[]>(task.pools);
-        this.pools.set(task.poolsKey, pools);
-      }
-      const floor = aboveLiquidityFloor(pools, task.minLiquidityUsd);
-      router =
-        task.engine === 'sor'
-          ? ChainRouter.create(task.chain, floor)
-          : Promise.resolve(
-              warmEngine(
-                new EngineRouter(
-                  task.chain,
-                  floor.map((p) => p.spec),
-                ),
-                task.timestamp,
+      const floor = aboveLiquidityFloor(this.poolSet(task.pools), task.minLiquidityUsd);
+      if (task.engine === 'sor') router = ChainRouter.create(task.chain, floor);
+      else {
+        const earlier = [task.pools.base.key, ...task.pools.deltas.map((d) => d.key)]
+          .reverse()
+          .map((k) => this.routers.get(keyOf(k)))
+          .find((r) => r !== undefined);
+        router = (earlier ?? Promise.resolve(undefined)).then(
+          (previous) =>
+            warmEngine(
+              new EngineRouter(
+                task.chain,
+                floor.map((p) => p.spec),
+                previous instanceof EngineRouter ? previous : undefined,
               ),
-            );
+              task.timestamp,
+            ),
+          () =>
+            warmEngine(
+              new EngineRouter(
+                task.chain,
+                floor.map((p) => p.spec),
+              ),
+              task.timestamp,
+            ),
+        );
+      }
       router.catch(() => this.routers.delete(key));
       this.routers.set(key, router);
     }

@@ -64,7 +64,7 @@ describe('QuoteService cache', () => {
     expect(exec.tasks).toHaveLength(2);
     const v2 = snap([], tokens, 2);
     expect((await service.quote(chain, v2, req())).returnAmount).toBe('3');
-    expect(exec.tasks[2]!.poolsKey).not.toBe(exec.tasks[0]!.poolsKey);
+    expect(exec.tasks[2]!.pools.key).not.toBe(exec.tasks[0]!.pools.key);
   });
 
   test('new token prices only invalidate quotes that pay for gas', async () => {
