@@ -13,8 +13,7 @@ const STUCK_WORKER = join(__dirname, '..', 'fakes', 'stuckQuoteWorker.ts');
 function task(sellToken: string): QuoteTask {
   return {
     chain: { id: 1, vault: '0x', wrappedNative: '0x' },
-    poolsKey: 'p',
-    pools: new SharedArrayBuffer(0),
+    pools: { key: 'p', base: { key: 'p', data: new SharedArrayBuffer(0) }, deltas: [] },
     pricesKey: 't',
     prices: new SharedArrayBuffer(0),
     minLiquidityUsd: 0,
