@@ -7,7 +7,8 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, and `eth_call`s of the Vault's
  * `getPoolTokens` and a pool's `getSwapFeePercentage` answered at the block they are pinned to.
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
- * test; `failStatus` makes the node answer every request with an HTTP error.
+ * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
+ * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -43,8 +44,17 @@ interface RpcRequest {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+/** One call as `callError` sees it: `to` and `selector` only for `eth_call`s. */
+export interface FakeCall {
+  readonly method: string;
+  readonly to?: string;
+  readonly selector?: string;
+}
+
 export class FakeChainRpc {
   failStatus: number | undefined;
+  /** The error to answer a call with instead of its result, or undefined to answer it. */
+  callError: ((call: FakeCall) => { code: number; message: string } | undefined) | undefined;
   /** `eth_call`s answered, with the block tag each was pinned to. */
   readonly ethCalls: { to: string; selector: string; block: string }[] = [];
   private readonly blocks: Block[] = [];
@@ -127,6 +137,14 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    if (this.callError) {
+      const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+      const error = this.callError({
+        method: String(r.method),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+      });
+      if (error) return { error };
+    }
     switch (r.method) {
       case 'eth_getBlockByNumber': {
         const b = this.blockAt(params[0]);

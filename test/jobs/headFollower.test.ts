@@ -56,7 +56,9 @@ async function follow(): Promise<Follow> {
 }
 
 async function until(what: string, ok: (f: Follow) => boolean): Promise<Follow> {
-  for (let i = 0; i < 250; i++) {
+  // A generous cap: a busy CPU slows the polls, never the outcome.
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     const f = await follow();
     if (ok(f)) return f;
     await new Promise((r) => setTimeout(r, 30));
@@ -169,3 +171,24 @@ test('a failing node keeps the last state and shows in /readyz; the follower cat
   await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
   expect(await served(A.id)).toEqual([99n * 10n ** 18n, 303_000n * 10n ** 6n]);
 });
+
+test.each([
+  ['header not found (a node a block behind)', { code: -32000, message: 'header not found' }],
+  ['a per-call rate limit', { code: -32005, message: 'rate limit exceeded' }],
+])(
+  'a call the node fails with %s publishes nothing of that block and is retried; only a revert counts as absent',
+  async (_what, error) => {
+    const getPoolTokens = '0xf94d4668';
+    node.callError = (c) => (c.selector === getPoolTokens ? error : undefined);
+    node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+    node.mine([A.id]);
+    const failing = await until('a failed poll', (f) => f.failures > 0);
+    expect(failing.stateBlock).toBe(100);
+    expect(failing.lastError).toContain(error.message);
+    expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
+
+    node.callError = undefined;
+    await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
+    expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
+  },
+);

@@ -9,8 +9,9 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOut
  * number, so a read is the chain at that block and nothing else: the Vault's balances, and per
  * pool type the getters its math needs (domain/chainState.ts says how they replace the stored
  * values). Also the head block and the Vault's logs that name pools whose balances moved.
- * A node that fails a whole request is an `UpstreamError`; a getter that reverts (a pool type
- * without it) only leaves its field out.
+ * A node that fails a whole request, or any call for another reason than a revert (a block it
+ * does not have yet, a per-call rate limit, a missing answer), is an `UpstreamError`: a read is the
+ * whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field out.
  */
 
 const VAULT = new Interface([
@@ -144,8 +145,22 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
   return reads;
 }
 
-function decoded(read: Read, outcome: RpcOutcome | undefined): Result | undefined {
-  if (!outcome?.ok || typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
+/**
+ * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
+ * anything else a node says about one call (header not found, rate limited) is the node's failure.
+ */
+export function isRevert(outcome: { readonly error: string; readonly code?: number }): boolean {
+  return outcome.code === 3 || /revert/i.test(outcome.error);
+}
+
+function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: number): Result | undefined {
+  if (!outcome)
+    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
+  if (!outcome.ok) {
+    if (isRevert(outcome)) return undefined;
+    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
+  }
+  if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
   try {
     return read.iface.decodeFunctionResult(read.fn, outcome.result);
   } catch {
@@ -160,7 +175,8 @@ export function callsFor(vault: string, pools: readonly StoredPool[]): number {
 
 /**
  * The state of each pool at `blockNumber`, keyed by pool id. A pool whose `getPoolTokens` the
- * Vault refuses (not registered there) is left out.
+ * Vault refuses (reverts: not registered there) is left out; a call the node fails otherwise
+ * throws `UpstreamError`, so the caller publishes nothing of this block.
  */
 export async function readPoolStates(
   rpc: JsonRpcOptions,
@@ -179,7 +195,7 @@ export async function readPoolStates(
     const draft: Draft = { poolId: pool.id, tokens: [] };
     let known = true;
     reads.forEach((read, i) => {
-      const result = decoded(read, outcomes[at + i]);
+      const result = decoded(read, outcomes[at + i], blockNumber);
       if (result) read.apply(draft, result);
       else if (i === 0) known = false;
     });
