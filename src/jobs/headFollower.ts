@@ -33,11 +33,13 @@ export interface FollowStatus {
 }
 
 /**
- * True once the chain's node has failed every poll for longer than `staleMs` (since the last
- * good poll, or since the follower started): the served state may be that old, and `/order`
- * refuses to build a transaction on it.
+ * True once a chain state is served (the overlay hides the subgraph's values) and the chain's node
+ * has failed every poll for longer than `staleMs` since the last good poll: the served state may
+ * be that old, and `/order` refuses to build a transaction on it. While no state was ever
+ * published the pools are the subgraph's, as without a follower, and nothing is stale.
  */
 export function isStale(status: FollowStatus, nowMs: number, staleMs: number): boolean {
+  if (status.stateBlock === null) return false;
   return status.failures > 0 && nowMs - (status.lastSuccessAt ?? status.startedAt) > staleMs;
 }
 

@@ -42,6 +42,7 @@ let node: FakeChainRpc;
 let srv: TestServer;
 
 interface Follow {
+  serving: 'chain' | 'subgraph';
   headBlock: number | null;
   stateBlock: number | null;
   stateBlockHash: string | null;
@@ -73,12 +74,8 @@ async function served(id: string): Promise<bigint[]> {
   return pool.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
 }
 
-beforeEach(async () => {
-  node = await FakeChainRpc.start(VAULT, [
-    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
-    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
-  ]);
-  srv = await startTestServer(
+const startFollowing = () =>
+  startTestServer(
     { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
     {
       features: [headFollowFeature, routingFeature],
@@ -87,6 +84,13 @@ beforeEach(async () => {
       seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
     },
   );
+
+beforeEach(async () => {
+  node = await FakeChainRpc.start(VAULT, [
+    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+  ]);
+  srv = await startFollowing();
   await until('the first read', (f) => f.stateBlock === 100);
 });
 
@@ -99,7 +103,13 @@ test('the served pools are the chain at its head, not the subgraph, and /readyz 
   expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
   expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
   const f = await follow();
-  expect(f).toMatchObject({ headBlock: 100, stateBlock: 100, stateBlockHash: node.head.hash, failures: 0 });
+  expect(f).toMatchObject({
+    serving: 'chain',
+    headBlock: 100,
+    stateBlock: 100,
+    stateBlockHash: node.head.hash,
+    failures: 0,
+  });
 });
 
 const quote = { sellToken: WETH, buyToken: USDC, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '0' };
@@ -192,3 +202,17 @@ test.each([
     expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
   },
 );
+
+test('a node that fails from the start: the subgraph pools are served and /order still builds, as without a follower', async () => {
+  await srv.close();
+  node.failStatus = 503;
+  srv = await startFollowing();
+  // Back-off 100, 200, 400, 800 ms: four failures are past FOLLOW_STALE_SECONDS (1 s).
+  const failing = await until('four failed polls', (f) => f.failures >= 4);
+  expect(failing).toMatchObject({ serving: 'subgraph', stateBlock: null, stale: false });
+  expect(await served(A.id)).toEqual([90n * 10n ** 18n, 310_000n * 10n ** 6n]);
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(200);
+  expect(await order.json()).not.toHaveProperty('blockNumber');
+  expect(((await (await fetch(`${srv.url}/readyz`)).json()) as { status: string }).status).toBe('ready');
+});
