@@ -3,7 +3,7 @@ import { appStateKey } from '../appState';
 import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import type { StoredPool } from '../domain/pool';
-import { readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
+import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -164,7 +164,13 @@ export class HeadFollower {
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
-    const moved = await readMovedPools(this.rpc, chain.vault, known.number + 1, head.number);
+    const moved = await this.movedPools(known.number + 1, head.number);
+    if (!moved) {
+      // Even one block's logs were refused: only a full read brings the state to the head.
+      const pools = await readPoolStates(this.rpc, chain.vault, snap.pools, head.number);
+      this.publish({ block: head, pools });
+      return { kind: 'full', block: head, poolsRead: snap.pools.length };
+    }
     const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || !state.pools.has(p.id));
     const read =
       toRead.length > 0
@@ -172,6 +178,29 @@ export class HeadFollower {
         : new Map<string, PoolChainState>();
     this.publish({ block: head, pools: merged(state.pools, read) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
+  }
+
+  /**
+   * The pools the Vault's logs name in `from`..`to`. Providers cap `eth_getLogs` by block range or
+   * result count, so a refused range is halved and each half asked again; null when even a single
+   * block is refused. A node that does not answer at all fails the step as usual.
+   */
+  private async movedPools(from: number, to: number): Promise<Set<string> | null> {
+    try {
+      return await readMovedPools(this.rpc, this.chain.vault, from, to);
+    } catch (e) {
+      if (!(e instanceof LogsRefusedError) || from >= to) {
+        if (e instanceof LogsRefusedError) return null;
+        throw e;
+      }
+    }
+    const mid = Math.floor((from + to) / 2);
+    const low = await this.movedPools(from, mid);
+    if (!low) return null;
+    const high = await this.movedPools(mid + 1, to);
+    if (!high) return null;
+    for (const id of high) low.add(id);
+    return low;
   }
 
   private publish(state: ChainState): void {

@@ -49,6 +49,9 @@ export interface FakeCall {
   readonly method: string;
   readonly to?: string;
   readonly selector?: string;
+  /** The block range of an `eth_getLogs`. */
+  readonly fromBlock?: number;
+  readonly toBlock?: number;
 }
 
 export class FakeChainRpc {
@@ -139,9 +142,11 @@ export class FakeChainRpc {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+      const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
       const error = this.callError({
         method: String(r.method),
         ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+        ...(logs ? { fromBlock: Number(BigInt(logs.fromBlock)), toBlock: Number(BigInt(logs.toBlock)) } : {}),
       });
       if (error) return { error };
     }

@@ -216,3 +216,31 @@ test('a node that fails from the start: the subgraph pools are served and /order
   expect(await order.json()).not.toHaveProperty('blockNumber');
   expect(((await (await fetch(`${srv.url}/readyz`)).json()) as { status: string }).status).toBe('ready');
 });
+
+test('a refused eth_getLogs range is halved until the node answers: the state reaches the head', async () => {
+  // A provider that answers at most two blocks of logs per query.
+  node.callError = (c) =>
+    c.method === 'eth_getLogs' && c.toBlock! - c.fromBlock! >= 2
+      ? { code: -32005, message: 'query exceeds max block range 2' }
+      : undefined;
+  node.mine([]);
+  node.mine([]);
+  node.pools.get(B.id)!.balances = [6n * 10n ** 18n, 16_700n * 10n ** 6n];
+  node.mine([B.id]);
+  node.mine([]);
+  node.mine([]);
+  await until('block 105', (f) => f.stateBlock === 105);
+  expect(await served(B.id)).toEqual([6n * 10n ** 18n, 16_700n * 10n ** 6n]);
+  // Only B was re-read: the logs, not a full read, brought the state to the head.
+  expect(node.ethCalls.some((c) => c.to === A.address && c.block === '0x69')).toBe(false);
+});
+
+test('a node that refuses even one block of logs: a full read brings the state to the head', async () => {
+  node.callError = (c) => (c.method === 'eth_getLogs' ? { code: -32005, message: 'logs disabled' } : undefined);
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  node.mine([A.id]);
+  node.mine([]);
+  node.mine([]);
+  await until('block 103', (f) => f.stateBlock === 103 && f.failures === 0);
+  expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
+});

@@ -251,7 +251,16 @@ export async function readHead(
   return { head, atKnown: known === undefined ? undefined : toBlock(atKnown, hex(known)) };
 }
 
-/** Ids of the pools whose Vault balances moved in blocks `from`..`to` (Swap, PoolBalanceChanged, PoolBalanceManaged). */
+/**
+ * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
+ * count): a smaller range may pass, unlike a node that does not answer at all.
+ */
+export class LogsRefusedError extends UpstreamError {}
+
+/**
+ * Ids of the pools whose Vault balances moved in blocks `from`..`to` (Swap, PoolBalanceChanged,
+ * PoolBalanceManaged). A refused query is a `LogsRefusedError`.
+ */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
   vault: string,
@@ -264,7 +273,8 @@ export async function readMovedPools(
       params: [{ address: vault, fromBlock: hex(from), toBlock: hex(to), topics: [VAULT_BALANCE_TOPICS] }],
     },
   ]);
-  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
+  if (!outcome?.ok)
+    throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
   if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
   const ids = new Set<string>();
   for (const log of outcome.result as { topics?: unknown }[]) {
