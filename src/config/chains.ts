@@ -32,6 +32,13 @@ export interface ChainInfo<A extends string = Address> {
    * batch relayer wrapping or unwrapping (`routing/lido.ts`). Absent on chains without them.
    */
   readonly lido?: ChainLido<A>;
+  /**
+   * Seconds between blocks where the chain makes them on a timer, empty or not. Only then does a
+   * head that stops advancing mean a stuck node (`jobs/headFollower.ts` `isStale`); absent for
+   * chains that make a block only for transactions (the automining devnet, Arbitrum, Avalanche,
+   * Polygon zkEVM).
+   */
+  readonly blockTimeSeconds?: number;
 }
 
 export interface ChainLido<A extends string = Address> {
@@ -74,6 +81,7 @@ const childGauges = (slug: string, bal: string): ChainGauges<string> => ({
 const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 1,
+    blockTimeSeconds: 12,
     name: 'mainnet',
     aliases: ['ethereum', 'eth', 'homestead'],
     nativeSymbol: 'ETH',
@@ -97,6 +105,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 10,
+    blockTimeSeconds: 2,
     name: 'optimism',
     aliases: ['op'],
     nativeSymbol: 'ETH',
@@ -111,6 +120,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 100,
+    blockTimeSeconds: 5,
     name: 'gnosis',
     aliases: ['xdai', 'gnosis-chain'],
     nativeSymbol: 'xDAI',
@@ -125,6 +135,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 137,
+    blockTimeSeconds: 2,
     name: 'polygon',
     aliases: ['matic'],
     nativeSymbol: 'POL',
@@ -153,6 +164,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 8453,
+    blockTimeSeconds: 2,
     name: 'base',
     aliases: [],
     nativeSymbol: 'ETH',
@@ -195,6 +207,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 252,
+    blockTimeSeconds: 2,
     name: 'fraxtal',
     aliases: [],
     nativeSymbol: 'frxETH',
@@ -209,6 +222,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 34443,
+    blockTimeSeconds: 2,
     name: 'mode',
     aliases: [],
     nativeSymbol: 'ETH',
@@ -223,6 +237,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   },
   {
     id: 11155111,
+    blockTimeSeconds: 12,
     name: 'sepolia',
     aliases: [],
     nativeSymbol: 'ETH',

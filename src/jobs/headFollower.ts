@@ -22,6 +22,10 @@ export interface FollowStatus {
   /** The newest head the node reported, and when (unix ms). */
   head: BlockRef | null;
   headSeenAt: number | null;
+  /** When the head's number last moved (unix ms; the start until the first head). */
+  headMovedAt: number;
+  /** Whether a head that stops moving is stale: the chain makes blocks on a timer (`blockTimeSeconds`). */
+  readonly headAgeCounts: boolean;
   /** The block the published state was read at. */
   stateBlock: BlockRef | null;
   /** When the follower started and when a poll last succeeded (unix ms). */
@@ -39,8 +43,23 @@ export interface FollowStatus {
  * published the pools are the subgraph's, as without a follower, and nothing is stale.
  */
 export function isStale(status: FollowStatus, nowMs: number, staleMs: number): boolean {
-  if (status.stateBlock === null) return false;
-  return status.failures > 0 && nowMs - (status.lastSuccessAt ?? status.startedAt) > staleMs;
+  return staleReason(status, nowMs, staleMs) !== null;
+}
+
+/**
+ * Why the served state is stale, for `/order`'s 503, or null: every poll failed for `staleMs`, or
+ * (on chains that make blocks on a timer) the node answers but its head has not moved for `staleMs`,
+ * a stuck node serving an old block as its newest.
+ */
+export function staleReason(status: FollowStatus, nowMs: number, staleMs: number): string | null {
+  if (status.stateBlock === null) return null;
+  const failingMs = nowMs - (status.lastSuccessAt ?? status.startedAt);
+  if (status.failures > 0 && failingMs > staleMs)
+    return `has failed every read for ${Math.round(failingMs / 1000)} s (last error: ${status.lastError ?? 'unknown'})`;
+  const stuckMs = nowMs - status.headMovedAt;
+  if (status.headAgeCounts && stuckMs > staleMs)
+    return `has reported block ${status.head?.number ?? 'none'} as its head for ${Math.round(stuckMs / 1000)} s`;
+  return null;
 }
 
 /** The follow status of each followed chain of this app. */
@@ -79,6 +98,8 @@ export class HeadFollower {
       chainId: chain.id,
       head: null,
       headSeenAt: null,
+      headMovedAt: ctx.now(),
+      headAgeCounts: chain.blockTimeSeconds !== undefined,
       stateBlock: null,
       startedAt: ctx.now(),
       lastSuccessAt: null,
@@ -143,6 +164,7 @@ export class HeadFollower {
     const state = ctx.readModel.chainState(chain.id);
     const known = state?.block;
     const { head, atKnown } = await readHead(this.rpc, known?.number);
+    if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();
 

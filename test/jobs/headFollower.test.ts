@@ -244,3 +244,18 @@ test('a node that refuses even one block of logs: a full read brings the state t
   await until('block 103', (f) => f.stateBlock === 103 && f.failures === 0);
   expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
 });
+
+test('a node stuck at one head (mainnet makes a block every 12 s) turns stale: /order refuses until the head moves', async () => {
+  // The node answers every poll, but its head stays at block 100 past FOLLOW_STALE_SECONDS (1 s).
+  const stuck = await until('stale', (f) => f.stale);
+  expect(stuck).toMatchObject({ failures: 0, stateBlock: 100, headBlock: 100 });
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(503);
+  expect(((await order.json()) as { error: string }).error).toMatch(
+    /RPC node of chain 1 \(RPC_URL_1\) has reported block 100 as its head for \d+ s.*block 100/,
+  );
+
+  node.mine([]);
+  await until('block 101, fresh', (f) => f.stateBlock === 101 && !f.stale);
+  expect((await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` })).status).toBe(200);
+});
