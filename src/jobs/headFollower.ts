@@ -85,6 +85,12 @@ export class HeadFollower {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  /**
+   * Pools the Vault refused (not registered there), not asked again until the catalogue changes
+   * (the store's `poolsVersion` moves): otherwise every poll would re-read them for nothing.
+   */
+  private absent = new Set<string>();
+  private absentVersion: number | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -163,6 +169,12 @@ export class HeadFollower {
     if (!snap) return { kind: 'not loaded', block: null, poolsRead: 0 };
     const state = ctx.readModel.chainState(chain.id);
     const known = state?.block;
+    if (this.absentVersion !== snap.poolsVersion) {
+      this.absent = new Set();
+      this.absentVersion = snap.poolsVersion;
+    }
+    const catalogue = new Set(snap.pools.map((p) => p.id));
+    const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
     const { head, atKnown } = await readHead(this.rpc, known?.number);
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
@@ -172,34 +184,42 @@ export class HeadFollower {
     const full =
       !state || !known || !atKnown || atKnown.hash !== known.hash || head.number - known.number > MAX_LOG_SPAN;
     if (full) {
-      const pools = await readPoolStates(this.rpc, chain.vault, snap.pools, head.number);
-      this.publish({ block: head, pools });
-      return { kind: 'full', block: head, poolsRead: snap.pools.length };
+      return this.fullRead(snap.pools, head);
     }
 
     if (head.hash === known.hash) {
       // No new block; pools the catalogue gained since (a pool update) are read at the same block.
-      const missing = snap.pools.filter((p) => !state.pools.has(p.id));
-      if (missing.length === 0) return { kind: 'idle', block: known, poolsRead: 0 };
-      const read = await readPoolStates(this.rpc, chain.vault, missing, known.number);
-      this.publish({ block: known, pools: merged(state.pools, read) });
+      const missing = snap.pools.filter(unread);
+      const pruned = inCatalogue(state.pools, catalogue);
+      if (missing.length === 0) {
+        if (pruned !== state.pools) this.publish({ block: known, pools: pruned });
+        return { kind: 'idle', block: known, poolsRead: 0 };
+      }
+      const read = await this.readPools(missing, known.number);
+      this.publish({ block: known, pools: merged(pruned, read) });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
     const moved = await this.movedPools(known.number + 1, head.number);
-    if (!moved) {
-      // Even one block's logs were refused: only a full read brings the state to the head.
-      const pools = await readPoolStates(this.rpc, chain.vault, snap.pools, head.number);
-      this.publish({ block: head, pools });
-      return { kind: 'full', block: head, poolsRead: snap.pools.length };
-    }
-    const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || !state.pools.has(p.id));
-    const read =
-      toRead.length > 0
-        ? await readPoolStates(this.rpc, chain.vault, toRead, head.number)
-        : new Map<string, PoolChainState>();
-    this.publish({ block: head, pools: merged(state.pools, read) });
+    // Even one block's logs were refused: only a full read brings the state to the head.
+    if (!moved) return this.fullRead(snap.pools, head);
+    const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || unread(p));
+    const read = toRead.length > 0 ? await this.readPools(toRead, head.number) : new Map<string, PoolChainState>();
+    this.publish({ block: head, pools: merged(inCatalogue(state.pools, catalogue), read) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
+  }
+
+  private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
+    this.absent = new Set();
+    this.publish({ block: head, pools: await this.readPools(pools, head.number) });
+    return { kind: 'full', block: head, poolsRead: pools.length };
+  }
+
+  /** Reads `pools` at `blockNumber`; those the Vault refuses are remembered as absent. */
+  private async readPools(pools: readonly StoredPool[], blockNumber: number): Promise<Map<string, PoolChainState>> {
+    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber);
+    for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
+    return read;
   }
 
   /**
@@ -230,6 +250,15 @@ export class HeadFollower {
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
   }
+}
+
+/** The state without the pools the catalogue no longer lists (the same map when none left). */
+function inCatalogue(
+  pools: ReadonlyMap<string, PoolChainState>,
+  catalogue: ReadonlySet<string>,
+): ReadonlyMap<string, PoolChainState> {
+  if ([...pools.keys()].every((id) => catalogue.has(id))) return pools;
+  return new Map([...pools].filter(([id]) => catalogue.has(id)));
 }
 
 function merged(

@@ -74,14 +74,14 @@ async function served(id: string): Promise<bigint[]> {
   return pool.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
 }
 
-const startFollowing = () =>
+const startFollowing = (extra: ReturnType<typeof subgraphPool>[] = []) =>
   startTestServer(
     { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
     {
       features: [headFollowFeature, routingFeature],
       background: true,
       // The subgraph's (older) balances: the chain's must replace them.
-      seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
+      seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000'), ...extra] }],
     },
   );
 
@@ -258,4 +258,21 @@ test('a node stuck at one head (mainnet makes a block every 12 s) turns stale: /
   node.mine([]);
   await until('block 101, fresh', (f) => f.stateBlock === 101 && !f.stale);
   expect((await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` })).status).toBe(200);
+});
+
+test('a pool the Vault refuses is not asked again on later blocks; it keeps the subgraph values', async () => {
+  // C is in the catalogue but not registered in the node's Vault (getPoolTokens reverts).
+  const C = { id: `0x${'c3'.repeat(20)}000200000000000000000003`, address: `0x${'c3'.repeat(20)}` };
+  await srv.close();
+  srv = await startFollowing([subgraphPool(C, '7', '21000')]);
+  await until('the first read', (f) => f.stateBlock === 100);
+  const vaultReads = () => node.ethCalls.filter((c) => c.to === VAULT.toLowerCase() && c.block !== '0x64').length;
+  node.mine([]);
+  node.mine([]);
+  await until('block 102', (f) => f.stateBlock === 102);
+  node.mine([A.id]);
+  await until('block 103', (f) => f.stateBlock === 103);
+  // Only A's getPoolTokens, at block 103: C was not asked again.
+  expect(vaultReads()).toBe(1);
+  expect(await served(C.id)).toEqual([7n * 10n ** 18n, 21_000n * 10n ** 6n]);
 });
