@@ -276,3 +276,13 @@ test('a pool the Vault refuses is not asked again on later blocks; it keeps the 
   expect(vaultReads()).toBe(1);
   expect(await served(C.id)).toEqual([7n * 10n ** 18n, 21_000n * 10n ** 6n]);
 });
+
+test('a pool the catalogue drops leaves the chain state too (the state holds only listed pools)', async () => {
+  await srv.ctx.store.commit(1, { deletePoolIds: [B.id], bumpPoolsVersion: true });
+  await srv.ctx.readModel.refresh(1);
+  expect(srv.ctx.readModel.chainState(1)!.pools.has(B.id)).toBe(true);
+  node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect([...srv.ctx.readModel.chainState(1)!.pools.keys()]).toEqual([A.id]);
+  expect((await fetch(`${srv.url}/pools/1/${B.id}`)).status).toBe(404);
+});
