@@ -4,6 +4,7 @@ import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import type { StoredPool } from '../domain/pool';
 import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
+import { readPoolsWithStateEvents } from '../sources/chainState/poolEvents';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -203,10 +204,31 @@ export class HeadFollower {
     const moved = await this.movedPools(known.number + 1, head.number);
     // Even one block's logs were refused: only a full read brings the state to the head.
     if (!moved) return this.fullRead(snap.pools, head);
+    const changed = await this.poolsWithStateEvents(snap.pools, known.number + 1, head.number);
+    if (!changed) return this.fullRead(snap.pools, head);
+    for (const id of changed) moved.add(id);
     const toRead: StoredPool[] = snap.pools.filter((p) => moved.has(p.id) || unread(p));
     const read = toRead.length > 0 ? await this.readPools(toRead, head.number) : new Map<string, PoolChainState>();
     this.publish({ block: head, pools: merged(inCatalogue(state.pools, catalogue), read) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
+  }
+
+  /**
+   * Pools that emitted a state event of their own (fee, pause, amp ramp ...) in `from`..`to`;
+   * refused ranges are halved like the Vault's; null when even one block is refused.
+   */
+  private async poolsWithStateEvents(
+    pools: readonly StoredPool[],
+    from: number,
+    to: number,
+  ): Promise<Set<string> | null> {
+    const byAddress = new Map<string, string[]>();
+    for (const p of pools) {
+      const ids = byAddress.get(p.address) ?? [];
+      ids.push(p.id);
+      byAddress.set(p.address, ids);
+    }
+    return halving(from, to, (a, b) => readPoolsWithStateEvents(this.rpc, byAddress, a, b));
   }
 
   private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
@@ -227,22 +249,8 @@ export class HeadFollower {
    * result count, so a refused range is halved and each half asked again; null when even a single
    * block is refused. A node that does not answer at all fails the step as usual.
    */
-  private async movedPools(from: number, to: number): Promise<Set<string> | null> {
-    try {
-      return await readMovedPools(this.rpc, this.chain.vault, from, to);
-    } catch (e) {
-      if (!(e instanceof LogsRefusedError) || from >= to) {
-        if (e instanceof LogsRefusedError) return null;
-        throw e;
-      }
-    }
-    const mid = Math.floor((from + to) / 2);
-    const low = await this.movedPools(from, mid);
-    if (!low) return null;
-    const high = await this.movedPools(mid + 1, to);
-    if (!high) return null;
-    for (const id of high) low.add(id);
-    return low;
+  private movedPools(from: number, to: number): Promise<Set<string> | null> {
+    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b));
   }
 
   private publish(state: ChainState): void {
@@ -250,6 +258,30 @@ export class HeadFollower {
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
   }
+}
+
+/**
+ * `read` over `from`..`to`, the range halved while the node refuses it (a `LogsRefusedError`);
+ * null when even a single block is refused.
+ */
+async function halving(
+  from: number,
+  to: number,
+  read: (from: number, to: number) => Promise<Set<string>>,
+): Promise<Set<string> | null> {
+  try {
+    return await read(from, to);
+  } catch (e) {
+    if (!(e instanceof LogsRefusedError)) throw e;
+    if (from >= to) return null;
+  }
+  const mid = Math.floor((from + to) / 2);
+  const low = await halving(from, mid, read);
+  if (!low) return null;
+  const high = await halving(mid + 1, to, read);
+  if (!high) return null;
+  for (const id of high) low.add(id);
+  return low;
 }
 
 /** The state without the pools the catalogue no longer lists (the same map when none left). */

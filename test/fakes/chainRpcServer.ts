@@ -25,6 +25,8 @@ interface Block {
   readonly timestamp: number;
   /** Pool ids with a Swap log in this block. */
   readonly swaps: readonly string[];
+  /** Logs pools emitted themselves in this block (address, topic 0). */
+  readonly poolLogs: readonly { address: string; topic: string }[];
   /** Each pool's balances and fee at the end of this block. */
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
 }
@@ -104,7 +106,7 @@ export class FakeChainRpc {
   }
 
   /** Mines one block in which the given pools swapped (their balances as the test set them). */
-  mine(swapped: readonly string[]): Block {
+  mine(swapped: readonly string[], poolLogs: readonly { address: string; topic: string }[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
     const block: Block = {
@@ -113,6 +115,7 @@ export class FakeChainRpc {
       parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
       timestamp: 1_700_000_000 + number * 12,
       swaps: [...swapped],
+      poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
     };
     this.blocks.push(block);
@@ -160,9 +163,19 @@ export class FakeChainRpc {
         };
       }
       case 'eth_getLogs': {
-        const f = params[0] as { fromBlock: string; toBlock: string; address: string; topics: string[][] };
+        const f = params[0] as { fromBlock: string; toBlock: string; address?: string; topics: string[][] };
         const from = Number(BigInt(f.fromBlock));
         const to = Number(BigInt(f.toBlock));
+        if (f.address === undefined)
+          return {
+            result: this.blocks
+              .filter((b) => b.number >= from && b.number <= to)
+              .flatMap((b) =>
+                b.poolLogs
+                  .filter((l) => f.topics[0]?.includes(l.topic))
+                  .map((l) => ({ address: l.address, blockNumber: hex(b.number), topics: [l.topic] })),
+              ),
+          };
         if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)

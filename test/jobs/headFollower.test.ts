@@ -1,3 +1,4 @@
+import { id as eventTopic } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
@@ -285,4 +286,12 @@ test('a pool the catalogue drops leaves the chain state too (the state holds onl
   await until('block 101', (f) => f.stateBlock === 101);
   expect([...srv.ctx.readModel.chainState(1)!.pools.keys()]).toEqual([A.id]);
   expect((await fetch(`${srv.url}/pools/1/${B.id}`)).status).toBe(404);
+});
+
+test('a swap fee change (a pool event, no Vault log) re-reads that pool', async () => {
+  node.pools.get(A.id)!.swapFee = 5_000_000_000_000_000n;
+  node.mine([], [{ address: A.address, topic: eventTopic('SwapFeePercentageChanged(uint256)') }]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  const pool = (await (await fetch(`${srv.url}/pools/1/${A.id}`)).json()) as { swapFee: string };
+  expect(pool.swapFee).toBe('0.005');
 });
