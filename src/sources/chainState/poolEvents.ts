@@ -16,7 +16,11 @@ const POOL_EVENTS = new Interface([
   'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
   'event AmpUpdateStopped(uint256 currentValue)',
   'event TargetsSet(address indexed token, uint256 lowerTarget, uint256 upperTarget)',
+  // Composable stable pools key the rate cache by token index; the older stable phantom pools by
+  // token address; meta stable pools call it a price rate cache.
   'event TokenRateCacheUpdated(uint256 indexed tokenIndex, uint256 rate)',
+  'event TokenRateCacheUpdated(address indexed token, uint256 rate)',
+  'event PriceRateCacheUpdated(address indexed token, uint256 rate)',
   'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
   'event SwapEnabledSet(bool swapEnabled)',
 ]);
