@@ -33,9 +33,12 @@ export interface ChainInfo<A extends string = Address> {
    */
   readonly lido?: ChainLido<A>;
   /**
-   * Seconds from one block to the next: the follower evaluates time-dependent pool state (amp
-   * ramps, rate caches that expire) at the head's timestamp plus this, the block a quote lands
-   * in (`domain/chainTime.ts`). Absent: 1, the earliest the next block can be.
+   * Seconds between blocks where the chain makes them on a timer, empty or not. The follower
+   * evaluates time-dependent pool state (amp ramps, rate caches that expire) at the head's
+   * timestamp plus this, the block a quote lands in (`domain/chainTime.ts`; 1 when absent, the
+   * earliest the next block can be), and only then does a head that stops advancing mean a stuck
+   * node (`jobs/headFollower.ts` `isStale`). Absent for chains that make a block only for
+   * transactions (the automining devnet, Arbitrum, Avalanche, Polygon zkEVM).
    */
   readonly blockSeconds?: number;
 }
@@ -193,7 +196,6 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 43114,
     name: 'avalanche',
-    blockSeconds: 2,
     aliases: ['avax'],
     nativeSymbol: 'AVAX',
     wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7',

@@ -4,7 +4,7 @@ import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import { needsReread, stateAt } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
-import { readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
+import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -23,6 +23,10 @@ export interface FollowStatus {
   /** The newest head the node reported, and when (unix ms). */
   head: BlockRef | null;
   headSeenAt: number | null;
+  /** When the head's number last moved (unix ms; the start until the first head). */
+  headMovedAt: number;
+  /** Whether a head that stops moving is stale: the chain makes blocks on a timer (`blockSeconds`). */
+  readonly headAgeCounts: boolean;
   /** The block the published state was read at. */
   stateBlock: BlockRef | null;
   /** When the follower started and when a poll last succeeded (unix ms). */
@@ -34,12 +38,29 @@ export interface FollowStatus {
 }
 
 /**
- * True once the chain's node has failed every poll for longer than `staleMs` (since the last
- * good poll, or since the follower started): the served state may be that old, and `/order`
- * refuses to build a transaction on it.
+ * True once a chain state is served (the overlay hides the subgraph's values) and the chain's node
+ * has failed every poll for longer than `staleMs` since the last good poll: the served state may
+ * be that old, and `/order` refuses to build a transaction on it. While no state was ever
+ * published the pools are the subgraph's, as without a follower, and nothing is stale.
  */
 export function isStale(status: FollowStatus, nowMs: number, staleMs: number): boolean {
-  return status.failures > 0 && nowMs - (status.lastSuccessAt ?? status.startedAt) > staleMs;
+  return staleReason(status, nowMs, staleMs) !== null;
+}
+
+/**
+ * Why the served state is stale, for `/order`'s 503, or null: every poll failed for `staleMs`, or
+ * (on chains that make blocks on a timer) the node answers but its head has not moved for `staleMs`,
+ * a stuck node serving an old block as its newest.
+ */
+export function staleReason(status: FollowStatus, nowMs: number, staleMs: number): string | null {
+  if (status.stateBlock === null) return null;
+  const failingMs = nowMs - (status.lastSuccessAt ?? status.startedAt);
+  if (status.failures > 0 && failingMs > staleMs)
+    return `has failed every read for ${Math.round(failingMs / 1000)} s (last error: ${status.lastError ?? 'unknown'})`;
+  const stuckMs = nowMs - status.headMovedAt;
+  if (status.headAgeCounts && stuckMs > staleMs)
+    return `has reported block ${status.head?.number ?? 'none'} as its head for ${Math.round(stuckMs / 1000)} s`;
+  return null;
 }
 
 /** The follow status of each followed chain of this app. */
@@ -65,6 +86,12 @@ export class HeadFollower {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  /**
+   * Pools the Vault refused (not registered there), not asked again until the catalogue changes
+   * (the store's `poolsVersion` moves): otherwise every poll would re-read them for nothing.
+   */
+  private absent = new Set<string>();
+  private absentVersion: number | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -78,6 +105,8 @@ export class HeadFollower {
       chainId: chain.id,
       head: null,
       headSeenAt: null,
+      headMovedAt: ctx.now(),
+      headAgeCounts: chain.blockSeconds !== undefined,
       stateBlock: null,
       startedAt: ctx.now(),
       lastSuccessAt: null,
@@ -141,7 +170,14 @@ export class HeadFollower {
     if (!snap) return { kind: 'not loaded', block: null, poolsRead: 0 };
     const state = ctx.readModel.chainState(chain.id);
     const known = state?.block;
+    if (this.absentVersion !== snap.poolsVersion) {
+      this.absent = new Set();
+      this.absentVersion = snap.poolsVersion;
+    }
+    const catalogue = new Set(snap.pools.map((p) => p.id));
+    const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
     const { head, atKnown } = await readHead(this.rpc, known?.number);
+    if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();
 
@@ -149,48 +185,76 @@ export class HeadFollower {
     const full =
       !state || !known || !atKnown || atKnown.hash !== known.hash || head.number - known.number > MAX_LOG_SPAN;
     if (full) {
-      const pools = evaluated(
-        await readPoolStates(this.rpc, chain.vault, snap.pools, head.number),
-        this.quoteTime(head),
-      );
-      this.publish({ block: head, pools });
-      return { kind: 'full', block: head, poolsRead: snap.pools.length };
+      return this.fullRead(snap.pools, head);
     }
 
     if (head.hash === known.hash) {
       // No new block; pools the catalogue gained since (a pool update) are read at the same block.
-      const missing = snap.pools.filter((p) => !state.pools.has(p.id));
-      if (missing.length === 0) return { kind: 'idle', block: known, poolsRead: 0 };
-      const read = evaluated(await readPoolStates(this.rpc, chain.vault, missing, known.number), this.quoteTime(known));
-      this.publish({ block: known, pools: merged(state.pools, read) });
+      const missing = snap.pools.filter(unread);
+      const pruned = inCatalogue(state.pools, catalogue);
+      if (missing.length === 0) {
+        if (pruned !== state.pools) this.publish({ block: known, pools: pruned });
+        return { kind: 'idle', block: known, poolsRead: 0 };
+      }
+      const read = await this.readPools(missing, known.number, this.quoteTime(known));
+      this.publish({ block: known, pools: merged(pruned, read) });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
-    const moved = await readMovedPools(this.rpc, chain.vault, known.number + 1, head.number);
+    const moved = await this.movedPools(known.number + 1, head.number);
+    // Even one block's logs were refused: only a full read brings the state to the head.
+    if (!moved) return this.fullRead(snap.pools, head);
     const at = this.quoteTime(head);
     // Pools whose state moves without a Vault event (rate providers behind an expired cache,
     // linear wrapped rates) are read again too; ramps only need evaluating at the new time.
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
-      return moved.has(p.id) || moved.has(p.address) || !s || needsReread(s, at);
+      return moved.has(p.id) || moved.has(p.address) || unread(p) || (s !== undefined && needsReread(s, at));
     });
-    const read =
-      toRead.length > 0
-        ? evaluated(await readPoolStates(this.rpc, chain.vault, toRead, head.number), at)
-        : new Map<string, PoolChainState>();
+    const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
     const ramps = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
       if (!s.ampRamp || read.has(id)) continue;
       const now = stateAt(s, at);
       if (now !== s) ramps.set(id, now);
     }
-    this.publish({ block: head, pools: merged(merged(state.pools, read), ramps) });
+    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), ramps) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
   }
 
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
   private quoteTime(block: BlockRef): number {
     return block.timestamp + (this.chain.blockSeconds ?? 1);
+  }
+
+  private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
+    this.absent = new Set();
+    this.publish({ block: head, pools: await this.readPools(pools, head.number, this.quoteTime(head)) });
+    return { kind: 'full', block: head, poolsRead: pools.length };
+  }
+
+  /**
+   * Reads `pools` at `blockNumber`, each state as a swap at `timestamp` sees it
+   * (`domain/chainTime.ts`); those the Vault refuses are remembered as absent.
+   */
+  private async readPools(
+    pools: readonly StoredPool[],
+    blockNumber: number,
+    timestamp: number,
+  ): Promise<Map<string, PoolChainState>> {
+    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber);
+    for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
+    for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
+    return read;
+  }
+
+  /**
+   * The pools the Vault's logs name in `from`..`to`. Providers cap `eth_getLogs` by block range or
+   * result count, so a refused range is halved and each half asked again; null when even a single
+   * block is refused. A node that does not answer at all fails the step as usual.
+   */
+  private movedPools(from: number, to: number): Promise<Set<string> | null> {
+    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b));
   }
 
   private publish(state: ChainState): void {
@@ -200,10 +264,37 @@ export class HeadFollower {
   }
 }
 
-/** Each state as a swap at `timestamp` sees it (`domain/chainTime.ts`). */
-function evaluated(read: Map<string, PoolChainState>, timestamp: number): Map<string, PoolChainState> {
-  for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
-  return read;
+/**
+ * `read` over `from`..`to`, the range halved while the node refuses it (a `LogsRefusedError`);
+ * null when even a single block is refused.
+ */
+async function halving(
+  from: number,
+  to: number,
+  read: (from: number, to: number) => Promise<Set<string>>,
+): Promise<Set<string> | null> {
+  try {
+    return await read(from, to);
+  } catch (e) {
+    if (!(e instanceof LogsRefusedError)) throw e;
+    if (from >= to) return null;
+  }
+  const mid = Math.floor((from + to) / 2);
+  const low = await halving(from, mid, read);
+  if (!low) return null;
+  const high = await halving(mid + 1, to, read);
+  if (!high) return null;
+  for (const id of high) low.add(id);
+  return low;
+}
+
+/** The state without the pools the catalogue no longer lists (the same map when none left). */
+function inCatalogue(
+  pools: ReadonlyMap<string, PoolChainState>,
+  catalogue: ReadonlySet<string>,
+): ReadonlyMap<string, PoolChainState> {
+  if ([...pools.keys()].every((id) => catalogue.has(id))) return pools;
+  return new Map([...pools].filter(([id]) => catalogue.has(id)));
 }
 
 function merged(

@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors';
 import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
-import { followStatusKey, isStale } from '../jobs/headFollower';
+import { followStatusKey, staleReason } from '../jobs/headFollower';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -62,11 +62,11 @@ function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { b
 function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
   const status = ctx.state.get(followStatusKey).get(chain.id);
   const staleMs = ctx.config.follow.staleSeconds * 1000;
-  if (!status || !isStale(status, ctx.now(), staleMs)) return;
-  const since = status.lastSuccessAt ?? status.startedAt;
+  const reason = status ? staleReason(status, ctx.now(), staleMs) : null;
+  if (!status || !reason) return;
   throw new HttpError(
     503,
-    `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) has failed every read for ${Math.round((ctx.now() - since) / 1000)} s (last error: ${status.lastError ?? 'unknown'}); pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
+    `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) ${reason}; pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
     { 'Retry-After': '5' },
   );
 }

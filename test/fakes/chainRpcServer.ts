@@ -7,7 +7,8 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, pools' `SwapFeePercentageChanged` logs, and `eth_call`s of the Vault's
  * `getPoolTokens` and a pool's `getSwapFeePercentage` answered at the block they are pinned to.
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
- * test; `failStatus` makes the node answer every request with an HTTP error.
+ * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
+ * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -24,8 +25,8 @@ interface Block {
   readonly timestamp: number;
   /** Pool ids with a Swap log in this block. */
   readonly swaps: readonly string[];
-  /** Pool ids whose pool emitted SwapFeePercentageChanged in this block (no Vault log). */
-  readonly feeChanges: readonly string[];
+  /** Logs pools emitted themselves in this block (address, topic 0). */
+  readonly poolLogs: readonly { address: string; topic: string }[];
   /** Each pool's balances and fee at the end of this block. */
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
 }
@@ -36,9 +37,6 @@ const VAULT = new Interface([
 ]);
 const POOL = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
 const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
-const FEE_TOPIC = new Interface(['event SwapFeePercentageChanged(uint256 swapFeePercentage)']).getEvent(
-  'SwapFeePercentageChanged',
-)!.topicHash;
 
 interface RpcRequest {
   readonly id?: unknown;
@@ -48,8 +46,20 @@ interface RpcRequest {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+/** One call as `callError` sees it: `to` and `selector` only for `eth_call`s. */
+export interface FakeCall {
+  readonly method: string;
+  readonly to?: string;
+  readonly selector?: string;
+  /** The block range of an `eth_getLogs`. */
+  readonly fromBlock?: number;
+  readonly toBlock?: number;
+}
+
 export class FakeChainRpc {
   failStatus: number | undefined;
+  /** The error to answer a call with instead of its result, or undefined to answer it. */
+  callError: ((call: FakeCall) => { code: number; message: string } | undefined) | undefined;
   /** `eth_call`s answered, with the block tag each was pinned to. */
   readonly ethCalls: { to: string; selector: string; block: string }[] = [];
   private readonly blocks: Block[] = [];
@@ -95,11 +105,8 @@ export class FakeChainRpc {
     return this.blocks[this.blocks.length - 1]!;
   }
 
-  /**
-   * Mines one block in which the given pools swapped (their balances as the test set them) and
-   * the `feeChanged` pools' owners set their fee (as the test set it).
-   */
-  mine(swapped: readonly string[], feeChanged: readonly string[] = []): Block {
+  /** Mines one block in which the given pools swapped (their balances as the test set them). */
+  mine(swapped: readonly string[], poolLogs: readonly { address: string; topic: string }[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
     const block: Block = {
@@ -108,7 +115,7 @@ export class FakeChainRpc {
       parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
       timestamp: 1_700_000_000 + number * 12,
       swaps: [...swapped],
-      feeChanges: [...feeChanged],
+      poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
     };
     this.blocks.push(block);
@@ -136,6 +143,16 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    if (this.callError) {
+      const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+      const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
+      const error = this.callError({
+        method: String(r.method),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+        ...(logs ? { fromBlock: Number(BigInt(logs.fromBlock)), toBlock: Number(BigInt(logs.toBlock)) } : {}),
+      });
+      if (error) return { error };
+    }
     switch (r.method) {
       case 'eth_getBlockByNumber': {
         const b = this.blockAt(params[0]);
@@ -149,18 +166,17 @@ export class FakeChainRpc {
         const f = params[0] as { fromBlock: string; toBlock: string; address?: string; topics: string[][] };
         const from = Number(BigInt(f.fromBlock));
         const to = Number(BigInt(f.toBlock));
-        const inRange = this.blocks.filter((b) => b.number >= from && b.number <= to);
-        if (f.address === undefined && f.topics[0]?.includes(FEE_TOPIC))
+        if (f.address === undefined)
           return {
-            result: inRange.flatMap((b) =>
-              b.feeChanges.map((id) => ({
-                address: this.pools.get(id)!.address,
-                blockNumber: hex(b.number),
-                topics: [FEE_TOPIC],
-              })),
-            ),
+            result: this.blocks
+              .filter((b) => b.number >= from && b.number <= to)
+              .flatMap((b) =>
+                b.poolLogs
+                  .filter((l) => f.topics[0]?.includes(l.topic))
+                  .map((l) => ({ address: l.address, blockNumber: hex(b.number), topics: [l.topic] })),
+              ),
           };
-        if (f.address?.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)
           .flatMap((b) =>

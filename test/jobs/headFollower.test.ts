@@ -1,3 +1,4 @@
+import { id as eventTopic } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
@@ -42,6 +43,7 @@ let node: FakeChainRpc;
 let srv: TestServer;
 
 interface Follow {
+  serving: 'chain' | 'subgraph';
   headBlock: number | null;
   stateBlock: number | null;
   stateBlockHash: string | null;
@@ -56,7 +58,9 @@ async function follow(): Promise<Follow> {
 }
 
 async function until(what: string, ok: (f: Follow) => boolean): Promise<Follow> {
-  for (let i = 0; i < 250; i++) {
+  // A generous cap: a busy CPU slows the polls, never the outcome.
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     const f = await follow();
     if (ok(f)) return f;
     await new Promise((r) => setTimeout(r, 30));
@@ -71,20 +75,23 @@ async function served(id: string): Promise<bigint[]> {
   return pool.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
 }
 
-beforeEach(async () => {
-  node = await FakeChainRpc.start(VAULT, [
-    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
-    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
-  ]);
-  srv = await startTestServer(
+const startFollowing = (extra: ReturnType<typeof subgraphPool>[] = []) =>
+  startTestServer(
     { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
     {
       features: [headFollowFeature, routingFeature],
       background: true,
       // The subgraph's (older) balances: the chain's must replace them.
-      seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
+      seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000'), ...extra] }],
     },
   );
+
+beforeEach(async () => {
+  node = await FakeChainRpc.start(VAULT, [
+    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+  ]);
+  srv = await startFollowing();
   await until('the first read', (f) => f.stateBlock === 100);
 });
 
@@ -97,7 +104,13 @@ test('the served pools are the chain at its head, not the subgraph, and /readyz 
   expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
   expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
   const f = await follow();
-  expect(f).toMatchObject({ headBlock: 100, stateBlock: 100, stateBlockHash: node.head.hash, failures: 0 });
+  expect(f).toMatchObject({
+    serving: 'chain',
+    headBlock: 100,
+    stateBlock: 100,
+    stateBlockHash: node.head.hash,
+    failures: 0,
+  });
 });
 
 const quote = { sellToken: WETH, buyToken: USDC, orderKind: 'sell', amount: '1000000000000000000', gasPrice: '0' };
@@ -134,7 +147,7 @@ test('a new block re-reads only the pools its Vault logs name, at that block', a
 
 test("a pool's own state event (its owner changed the fee) re-reads it though no Vault log names it", async () => {
   node.pools.get(B.id)!.swapFee = 10_000_000_000_000_000n;
-  const block = node.mine([], [B.id]);
+  const block = node.mine([], [{ address: B.address, topic: eventTopic('SwapFeePercentageChanged(uint256)') }]);
   await until('block 101', (f) => f.stateBlock === 101);
   const pool = (await (await fetch(`${srv.url}/pools/1/${B.id}`)).json()) as { swapFee: string };
   expect(pool.swapFee).toBe('0.01');
@@ -178,4 +191,109 @@ test('a failing node keeps the last state and shows in /readyz; the follower cat
   // Back-off after a failure is at most 30 s; the first retries come after 100, 200 ... ms.
   await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
   expect(await served(A.id)).toEqual([99n * 10n ** 18n, 303_000n * 10n ** 6n]);
+});
+
+test.each([
+  ['header not found (a node a block behind)', { code: -32000, message: 'header not found' }],
+  ['a per-call rate limit', { code: -32005, message: 'rate limit exceeded' }],
+])(
+  'a call the node fails with %s publishes nothing of that block and is retried; only a revert counts as absent',
+  async (_what, error) => {
+    const getPoolTokens = '0xf94d4668';
+    node.callError = (c) => (c.selector === getPoolTokens ? error : undefined);
+    node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+    node.mine([A.id]);
+    const failing = await until('a failed poll', (f) => f.failures > 0);
+    expect(failing.stateBlock).toBe(100);
+    expect(failing.lastError).toContain(error.message);
+    expect(await served(A.id)).toEqual([10n ** 20n, 300_000n * 10n ** 6n]);
+
+    node.callError = undefined;
+    await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
+    expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
+  },
+);
+
+test('a node that fails from the start: the subgraph pools are served and /order still builds, as without a follower', async () => {
+  await srv.close();
+  node.failStatus = 503;
+  srv = await startFollowing();
+  // Back-off 100, 200, 400, 800 ms: four failures are past FOLLOW_STALE_SECONDS (1 s).
+  const failing = await until('four failed polls', (f) => f.failures >= 4);
+  expect(failing).toMatchObject({ serving: 'subgraph', stateBlock: null, stale: false });
+  expect(await served(A.id)).toEqual([90n * 10n ** 18n, 310_000n * 10n ** 6n]);
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(200);
+  expect(await order.json()).not.toHaveProperty('blockNumber');
+  expect(((await (await fetch(`${srv.url}/readyz`)).json()) as { status: string }).status).toBe('ready');
+});
+
+test('a refused eth_getLogs range is halved until the node answers: the state reaches the head', async () => {
+  // A provider that answers at most two blocks of logs per query.
+  node.callError = (c) =>
+    c.method === 'eth_getLogs' && c.toBlock! - c.fromBlock! >= 2
+      ? { code: -32005, message: 'query exceeds max block range 2' }
+      : undefined;
+  node.mine([]);
+  node.mine([]);
+  node.pools.get(B.id)!.balances = [6n * 10n ** 18n, 16_700n * 10n ** 6n];
+  node.mine([B.id]);
+  node.mine([]);
+  node.mine([]);
+  await until('block 105', (f) => f.stateBlock === 105);
+  expect(await served(B.id)).toEqual([6n * 10n ** 18n, 16_700n * 10n ** 6n]);
+  // Only B was re-read: the logs, not a full read, brought the state to the head.
+  expect(node.ethCalls.some((c) => c.to === A.address && c.block === '0x69')).toBe(false);
+});
+
+test('a node that refuses even one block of logs: a full read brings the state to the head', async () => {
+  node.callError = (c) => (c.method === 'eth_getLogs' ? { code: -32005, message: 'logs disabled' } : undefined);
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  node.mine([A.id]);
+  node.mine([]);
+  node.mine([]);
+  await until('block 103', (f) => f.stateBlock === 103 && f.failures === 0);
+  expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
+});
+
+test('a node stuck at one head (mainnet makes a block every 12 s) turns stale: /order refuses until the head moves', async () => {
+  // The node answers every poll, but its head stays at block 100 past FOLLOW_STALE_SECONDS (1 s).
+  const stuck = await until('stale', (f) => f.stale);
+  expect(stuck).toMatchObject({ failures: 0, stateBlock: 100, headBlock: 100 });
+  const order = await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` });
+  expect(order.status).toBe(503);
+  expect(((await order.json()) as { error: string }).error).toMatch(
+    /RPC node of chain 1 \(RPC_URL_1\) has reported block 100 as its head for \d+ s.*block 100/,
+  );
+
+  node.mine([]);
+  await until('block 101, fresh', (f) => f.stateBlock === 101 && !f.stale);
+  expect((await post('/order/1', { ...quote, sender: `0x${'5e'.repeat(20)}` })).status).toBe(200);
+});
+
+test('a pool the Vault refuses is not asked again on later blocks; it keeps the subgraph values', async () => {
+  // C is in the catalogue but not registered in the node's Vault (getPoolTokens reverts).
+  const C = { id: `0x${'c3'.repeat(20)}000200000000000000000003`, address: `0x${'c3'.repeat(20)}` };
+  await srv.close();
+  srv = await startFollowing([subgraphPool(C, '7', '21000')]);
+  await until('the first read', (f) => f.stateBlock === 100);
+  const vaultReads = () => node.ethCalls.filter((c) => c.to === VAULT.toLowerCase() && c.block !== '0x64').length;
+  node.mine([]);
+  node.mine([]);
+  await until('block 102', (f) => f.stateBlock === 102);
+  node.mine([A.id]);
+  await until('block 103', (f) => f.stateBlock === 103);
+  // Only A's getPoolTokens, at block 103: C was not asked again.
+  expect(vaultReads()).toBe(1);
+  expect(await served(C.id)).toEqual([7n * 10n ** 18n, 21_000n * 10n ** 6n]);
+});
+
+test('a pool the catalogue drops leaves the chain state too (the state holds only listed pools)', async () => {
+  await srv.ctx.store.commit(1, { deletePoolIds: [B.id], bumpPoolsVersion: true });
+  await srv.ctx.readModel.refresh(1);
+  expect(srv.ctx.readModel.chainState(1)!.pools.has(B.id)).toBe(true);
+  node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect([...srv.ctx.readModel.chainState(1)!.pools.keys()]).toEqual([A.id]);
+  expect((await fetch(`${srv.url}/pools/1/${B.id}`)).status).toBe(404);
 });

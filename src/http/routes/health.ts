@@ -4,8 +4,10 @@ import { followStatusKey, isStale, type FollowStatus } from '../../jobs/headFoll
 
 /**
  * Per followed chain: the node's head, the block the served state was read at, how old that block
- * is (seconds since its timestamp) and how many blocks it trails the head; `stale` past
- * FOLLOW_STALE_SECONDS of failed polls. Null for chains whose head is not followed.
+ * is (seconds since its timestamp) and how many blocks it trails the head; `serving`: `chain` once
+ * a state was published, `subgraph` before (the node never answered a full read); `stale` past
+ * FOLLOW_STALE_SECONDS of failed polls while a chain state is served. Null for chains whose head
+ * is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -18,6 +20,7 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
     stateBlockHash: state?.hash ?? null,
     ageSeconds,
     lagBlocks: state && status.head ? Math.max(0, status.head.number - state.number) : null,
+    serving: state ? 'chain' : 'subgraph',
     stale: isStale(status, ctx.now(), ctx.config.follow.staleSeconds * 1000),
     failures: status.failures,
     lastError: status.lastError,

@@ -9,8 +9,9 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOut
  * number, so a read is the chain at that block and nothing else: the Vault's balances, and per
  * pool type the getters its math needs (domain/chainState.ts says how they replace the stored
  * values). Also the head block and the Vault's logs that name pools whose balances moved.
- * A node that fails a whole request is an `UpstreamError`; a getter that reverts (a pool type
- * without it) only leaves its field out.
+ * A node that fails a whole request, or any call for another reason than a revert (a block it
+ * does not have yet, a per-call rate limit, a missing answer), is an `UpstreamError`: a read is the
+ * whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field out.
  */
 
 const VAULT = new Interface([
@@ -175,8 +176,22 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
   return reads;
 }
 
-function decoded(read: Read, outcome: RpcOutcome | undefined): Result | undefined {
-  if (!outcome?.ok || typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
+/**
+ * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
+ * anything else a node says about one call (header not found, rate limited) is the node's failure.
+ */
+export function isRevert(outcome: { readonly error: string; readonly code?: number }): boolean {
+  return outcome.code === 3 || /revert/i.test(outcome.error);
+}
+
+function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: number): Result | undefined {
+  if (!outcome)
+    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
+  if (!outcome.ok) {
+    if (isRevert(outcome)) return undefined;
+    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
+  }
+  if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
   try {
     return read.iface.decodeFunctionResult(read.fn, outcome.result);
   } catch {
@@ -191,7 +206,8 @@ export function callsFor(vault: string, pools: readonly StoredPool[]): number {
 
 /**
  * The state of each pool at `blockNumber`, keyed by pool id. A pool whose `getPoolTokens` the
- * Vault refuses (not registered there) is left out.
+ * Vault refuses (reverts: not registered there) is left out; a call the node fails otherwise
+ * throws `UpstreamError`, so the caller publishes nothing of this block.
  */
 export async function readPoolStates(
   rpc: JsonRpcOptions,
@@ -210,7 +226,7 @@ export async function readPoolStates(
     const draft: Draft = { poolId: pool.id, tokens: [] };
     let known = true;
     reads.forEach((read, i) => {
-      const result = decoded(read, outcomes[at + i]);
+      const result = decoded(read, outcomes[at + i], blockNumber);
       if (result) read.apply(draft, result);
       else if (i === 0) known = false;
     });
@@ -346,6 +362,9 @@ const POOL_STATE_TOPICS: readonly string[] = new Interface([
   'event TokenRateProviderSet(uint256 indexed tokenIndex, address indexed provider, uint256 cacheDuration)',
   'event ProtocolFeePercentageCacheUpdated(uint256 indexed feeType, uint256 protocolFeePercentage)',
   'event TargetsSet(address indexed token, uint256 lowerTarget, uint256 upperTarget)',
+  'event PriceRateCacheUpdated(address indexed token, uint256 rate)',
+  'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
+  'event SwapEnabledSet(bool swapEnabled)',
 ]).fragments
   .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
   .concat(
@@ -355,8 +374,15 @@ const POOL_STATE_TOPICS: readonly string[] = new Interface([
     ]).fragments.map((f) => (f as EventFragment).topicHash),
   );
 
-function logsOf(outcome: RpcOutcome | undefined): { address?: unknown; topics?: unknown }[] {
-  if (!outcome?.ok) throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs failed: ${outcome?.error ?? 'no answer'}`);
+/**
+ * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
+ * count): a smaller range may pass, unlike a node that does not answer at all.
+ */
+export class LogsRefusedError extends UpstreamError {}
+
+function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): { address?: unknown; topics?: unknown }[] {
+  if (!outcome?.ok)
+    throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
   if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
   return outcome.result as { address?: unknown; topics?: unknown }[];
 }
@@ -364,7 +390,8 @@ function logsOf(outcome: RpcOutcome | undefined): { address?: unknown; topics?: 
 /**
  * What moved in blocks `from`..`to`: ids of the pools whose Vault balances moved (Swap,
  * PoolBalanceChanged, PoolBalanceManaged) and lower-case addresses of contracts that emitted a
- * pool state event (`POOL_STATE_TOPICS`), in one set (ids and addresses differ in length).
+ * pool state event (`POOL_STATE_TOPICS`), in one set (ids and addresses differ in length). A
+ * refused query is a `LogsRefusedError`.
  */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
@@ -378,10 +405,11 @@ export async function readMovedPools(
     { method: 'eth_getLogs', params: [{ ...range, topics: [POOL_STATE_TOPICS] }] },
   ]);
   const moved = new Set<string>();
-  for (const log of logsOf(balances)) {
+  for (const log of logsOf(balances, from, to)) {
     const topic = Array.isArray(log?.topics) ? (log.topics as unknown[])[1] : undefined;
     if (typeof topic === 'string') moved.add(topic.toLowerCase());
   }
-  for (const log of logsOf(states)) if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
+  for (const log of logsOf(states, from, to))
+    if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
   return moved;
 }

@@ -13,7 +13,9 @@ export interface RpcCall {
 }
 
 export type RpcOutcome =
-  { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
+  | { readonly ok: true; readonly result: unknown }
+  /** `code` is the JSON-RPC error code when the node gave one (3: execution reverted). */
+  | { readonly ok: false; readonly error: string; readonly code?: number };
 
 export interface JsonRpcOptions {
   readonly url: string;
@@ -28,7 +30,7 @@ export interface JsonRpcOptions {
 interface RpcAnswer {
   readonly id?: unknown;
   readonly result?: unknown;
-  readonly error?: { readonly message?: unknown } | null;
+  readonly error?: { readonly message?: unknown; readonly code?: unknown } | null;
 }
 
 /** Sends `calls` in batches; outcomes come back in the order of `calls`. */
@@ -70,7 +72,11 @@ async function sendBatch(opts: JsonRpcOptions, chunk: readonly RpcCall[]): Promi
     const a = byId.get(i);
     if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
     else if (a.error)
-      out.push({ ok: false, error: typeof a.error.message === 'string' ? a.error.message : 'call failed' });
+      out.push({
+        ok: false,
+        error: typeof a.error.message === 'string' ? a.error.message : 'call failed',
+        ...(typeof a.error.code === 'number' ? { code: a.error.code } : {}),
+      });
     else out.push({ ok: true, result: a.result });
   });
   return out;
