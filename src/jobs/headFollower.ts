@@ -249,7 +249,8 @@ export class HeadFollower {
   }
 
   /**
-   * The pools the Vault's logs name in `from`..`to`. Providers cap `eth_getLogs` by block range or
+   * What moved in `from`..`to`: ids of the pools the Vault's logs name and addresses of the pools
+   * that emitted a state event of their own (`readMovedPools`). Providers cap `eth_getLogs` by block range or
    * result count, so a refused range is halved and each half asked again; null when even a single
    * block is refused. A node that does not answer at all fails the step as usual.
    */
