@@ -1,4 +1,4 @@
-import { Contract, id as keccakId, parseUnits } from 'ethers';
+import { Contract, parseUnits } from 'ethers';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader, type OnchainPool } from '../../src/devnet/indexer/onchainPools';
@@ -17,6 +17,7 @@ import {
   deployContract,
   fund,
   querySwap,
+  setProtocolFees,
   startChainPools,
   swap,
   taskArtifact,
@@ -37,11 +38,6 @@ import { initStable } from '../domain/swap/stableDevnet';
  * A real BPT swap then mints the fees: the state `apply` threads on must match the chain's after it.
  */
 
-const COLLECTOR = ['function setSwapFeePercentage(uint256)', 'function getActionId(bytes4) view returns (bytes32)'];
-const PROVIDER = [
-  'function setFeeTypePercentage(uint256 feeType, uint256 percentage)',
-  'function getActionId(bytes4) view returns (bytes32)',
-];
 const POOL = [
   'function getLastJoinExitData() view returns (uint256, uint256)',
   'function getProtocolFeePercentageCache(uint256) view returns (uint256)',
@@ -49,7 +45,6 @@ const POOL = [
 ];
 const SWAP_FEE = parseUnits('0.5', 18);
 const YIELD_FEE = parseUnits('0.3', 18);
-const FEE_TYPE_YIELD = 2;
 
 let env: ChainPools;
 const tokens: Record<string, { address: string; decimals: number }> = {};
@@ -143,24 +138,7 @@ beforeAll(async () => {
     await fund(env, t.address, parseUnits('1000000000', t.decimals));
   }
 
-  // Protocol fees: the Authorizer's admin (the deployer) grants itself the two setters.
-  const authorizer = new Contract(devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
-  const collector = new Contract(
-    String(await env.vault.getFunction('getProtocolFeesCollector')()),
-    COLLECTOR,
-    env.deployer,
-  );
-  const provider = new Contract(devnet.addresses.protocolFeePercentagesProvider, PROVIDER, env.deployer);
-  const selector = (sig: string) => keccakId(sig).slice(0, 10);
-  for (const [c, sig] of [
-    [collector, 'setSwapFeePercentage(uint256)'],
-    [provider, 'setFeeTypePercentage(uint256,uint256)'],
-  ] as const) {
-    const action = String(await c.getFunction('getActionId')(selector(sig)));
-    await (await authorizer.getFunction('grantRole')(action, env.owner)).wait();
-  }
-  await (await collector.getFunction('setSwapFeePercentage')(SWAP_FEE)).wait();
-  await (await provider.getFunction('setFeeTypePercentage')(FEE_TYPE_YIELD, YIELD_FEE)).wait();
+  await setProtocolFees(env, { swap: SWAP_FEE, yield: YIELD_FEE });
 
   // USDC's rate is charged the yield fee, USDT's is exempt; DAI has no provider.
   const usdcRate = await deploySettableRateProvider(10n ** 18n);

@@ -1,4 +1,4 @@
-import { Contract, id as keccakId, parseUnits } from 'ethers';
+import { Contract, parseUnits } from 'ethers';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
@@ -21,6 +21,7 @@ import {
   join,
   queryExit,
   queryJoin,
+  setProtocolFees,
   startChainPools,
   swap,
   taskArtifact,
@@ -39,17 +40,11 @@ import {
  * the state applyJoin/applyExit thread must match the chain's supply and basis after them.
  */
 
-const COLLECTOR = ['function setSwapFeePercentage(uint256)', 'function getActionId(bytes4) view returns (bytes32)'];
-const PROVIDER = [
-  'function setFeeTypePercentage(uint256 feeType, uint256 percentage)',
-  'function getActionId(bytes4) view returns (bytes32)',
-];
 const POOL = [
   'function getLastPostJoinExitInvariant() view returns (uint256)',
   'function totalSupply() view returns (uint256)',
 ];
 const HALF = parseUnits('0.5', 18);
-const FEE_TYPE_YIELD = 2;
 const ZERO = '0x0000000000000000000000000000000000000000';
 
 interface Token {
@@ -94,24 +89,7 @@ beforeAll(async () => {
     await fund(env, t.address, parseUnits('1000000000', t.decimals));
   }
 
-  // Protocol fees: the Authorizer's admin (the deployer) grants itself the two setters.
-  const authorizer = new Contract(devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
-  const collector = new Contract(
-    String(await env.vault.getFunction('getProtocolFeesCollector')()),
-    COLLECTOR,
-    env.deployer,
-  );
-  const provider = new Contract(devnet.addresses.protocolFeePercentagesProvider, PROVIDER, env.deployer);
-  const selector = (sig: string) => keccakId(sig).slice(0, 10);
-  for (const [c, sig] of [
-    [collector, 'setSwapFeePercentage(uint256)'],
-    [provider, 'setFeeTypePercentage(uint256,uint256)'],
-  ] as const) {
-    const action = String(await c.getFunction('getActionId')(selector(sig)));
-    await (await authorizer.getFunction('grantRole')(action, env.owner)).wait();
-  }
-  await (await collector.getFunction('setSwapFeePercentage')(HALF)).wait();
-  await (await provider.getFunction('setFeeTypePercentage')(FEE_TYPE_YIELD, HALF)).wait();
+  await setProtocolFees(env, { swap: HALF, yield: HALF });
 
   const [DAI, USDC, WBTC] = ['DAI', 'USDC', 'WBTC'].map((s) => tokens[s]!) as [Token, Token, Token];
   const entries = [

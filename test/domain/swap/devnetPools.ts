@@ -1,4 +1,13 @@
-import { AbiCoder, Contract, ContractFactory, MaxUint256, ZeroAddress, type InterfaceAbi, type Signer } from 'ethers';
+import {
+  AbiCoder,
+  Contract,
+  ContractFactory,
+  id as keccakId,
+  MaxUint256,
+  ZeroAddress,
+  type InterfaceAbi,
+  type Signer,
+} from 'ethers';
 import { devAccount, traderAccounts } from '../../../src/devnet/accounts';
 import { balancerAbi, balancerArtifact } from '../../../src/devnet/artifacts';
 import { deployDevnet } from '../../../src/devnet/deploy';
@@ -35,6 +44,38 @@ export async function startChainPools(): Promise<ChainPools> {
     await chain.close();
     throw e;
   }
+}
+
+/** The protocol fee provider's fee type for yield (ProtocolFeeType.YIELD). */
+const FEE_TYPE_YIELD = 2;
+
+/**
+ * Switches the chain's protocol fees on as governance would: the Authorizer's admin (the deployer)
+ * grants itself the fee collector's and the fee percentages provider's setters, then sets the swap
+ * fee (on the collector) and the yield fee (on the provider), 18-decimal fractions.
+ */
+export async function setProtocolFees(env: ChainPools, fees: { swap: bigint; yield: bigint }): Promise<void> {
+  const actionIdFn = 'function getActionId(bytes4) view returns (bytes32)';
+  const authorizer = new Contract(env.devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
+  const collector = new Contract(
+    String(await env.vault.getFunction('getProtocolFeesCollector')()),
+    ['function setSwapFeePercentage(uint256)', actionIdFn],
+    env.deployer,
+  );
+  const provider = new Contract(
+    env.devnet.addresses.protocolFeePercentagesProvider,
+    ['function setFeeTypePercentage(uint256 feeType, uint256 percentage)', actionIdFn],
+    env.deployer,
+  );
+  for (const [c, sig] of [
+    [collector, 'setSwapFeePercentage(uint256)'],
+    [provider, 'setFeeTypePercentage(uint256,uint256)'],
+  ] as const) {
+    const action = String(await c.getFunction('getActionId')(keccakId(sig).slice(0, 10)));
+    await (await authorizer.getFunction('grantRole')(action, env.owner)).wait();
+  }
+  await (await collector.getFunction('setSwapFeePercentage')(fees.swap)).wait();
+  await (await provider.getFunction('setFeeTypePercentage')(FEE_TYPE_YIELD, fees.yield)).wait();
 }
 
 const TASKS = '@balancer-labs/v2-deployments/dist/tasks/';
