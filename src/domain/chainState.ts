@@ -52,6 +52,26 @@ export interface PoolChainState {
   readonly lastPostJoinExitInvariant?: bigint;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
+  /** Liquidity bootstrapping pools: whether the owner lets anyone swap (`getSwapEnabled()`). */
+  readonly swapEnabled?: boolean;
+  /**
+   * A liquidity bootstrapping pool's weight update still moving at the block read (its last
+   * `GradualWeightUpdateScheduled` with the getter's times and end weights); `weights` is then its
+   * value at the block's timestamp or, once evaluated (`chainTime.ts`), at the quote's.
+   */
+  readonly weightUpdate?: WeightUpdate;
+}
+
+/**
+ * A gradual weight update as the pool stores it: times in unix seconds, weights in the Vault's
+ * token order at the precision the pool keeps them in (start weights in 31 bits, end weights in
+ * 16: `chainTime.ts` `storedStartWeight`), which is what its swaps use.
+ */
+export interface WeightUpdate {
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+  readonly startWeights: readonly bigint[];
+  readonly endWeights: readonly bigint[];
 }
 
 /** An amp ramp as the pool stores it: values with the amp's precision, times in unix seconds. */
@@ -116,6 +136,7 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
     ...(s.swapFee !== undefined ? { swapFee: unitsToDecimal(s.swapFee, 18) } : {}),
     ...(s.paused !== undefined ? { isPaused: s.paused } : {}),
     ...(s.recoveryMode !== undefined ? { isInRecoveryMode: s.recoveryMode } : {}),
+    ...(s.swapEnabled !== undefined ? { swapEnabled: s.swapEnabled } : {}),
     ...(s.totalSupply !== undefined ? { totalShares: unitsToDecimal(s.totalSupply - ownBpt, 18) } : {}),
     ...(amp !== undefined ? { amp } : {}),
     ...(s.lastJoinExit && s.amp && s.amp.precision > 0n

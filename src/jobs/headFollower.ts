@@ -2,7 +2,7 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
-import { needsReread, stateAt } from '../domain/chainTime';
+import { movesWithTime, needsReread, stateAt } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
 import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
@@ -206,19 +206,20 @@ export class HeadFollower {
     if (!moved) return this.fullRead(snap.pools, head);
     const at = this.quoteTime(head);
     // Pools whose state moves without a Vault event (rate providers behind an expired cache,
-    // linear wrapped rates) are read again too; ramps only need evaluating at the new time.
+    // linear wrapped rates) are read again too; amp ramps and weight updates only need evaluating
+    // at the new time.
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
       return moved.has(p.id) || moved.has(p.address) || unread(p) || (s !== undefined && needsReread(s, at));
     });
     const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
-    const ramps = new Map<string, PoolChainState>();
+    const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
-      if (!s.ampRamp || read.has(id)) continue;
+      if (!movesWithTime(s) || read.has(id)) continue;
       const now = stateAt(s, at);
-      if (now !== s) ramps.set(id, now);
+      if (now !== s) timed.set(id, now);
     }
-    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), ramps) });
+    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), timed) });
     return { kind: 'blocks', block: head, poolsRead: toRead.length };
   }
 

@@ -1,10 +1,18 @@
 import type { PoolChainState } from '../../src/domain/chainState';
-import { ampAt, needsReread, stateAt } from '../../src/domain/chainTime';
+import {
+  ampAt,
+  movesWithTime,
+  needsReread,
+  stateAt,
+  storedEndWeight,
+  storedStartWeight,
+  weightsAt,
+} from '../../src/domain/chainTime';
 
 /**
  * State that moves with time and no event, as a swap in a later block sees it: an amp ramp at the
- * swap's timestamp and a rate cache that has expired by then (the swap refreshes it from the
- * provider first).
+ * swap's timestamp, a rate cache that has expired by then (the swap refreshes it from the
+ * provider first) and a liquidity bootstrapping pool's weights during a gradual update.
  */
 
 const TOKEN = '0x' + '11'.repeat(20);
@@ -78,4 +86,56 @@ test('an expired cache whose provider answered is read again at each head; a fre
   expect(stateAt(noProvider, 5_000).rates?.get(TOKEN)).toBe(E18);
   const linear: PoolChainState = { poolId: '0xlinear', tokens: [], targets: { lower: 0n, upper: E18 } };
   expect(needsReread(linear, 0)).toBe(true);
+});
+
+// A 90/10 -> 40/60 update over three days from t = 1000, as LiquidityBootstrappingPool stores it.
+const DAYS_3 = 259_200n;
+const lbpUpdate = {
+  startTime: 1_000n,
+  endTime: 1_000n + DAYS_3,
+  startWeights: [storedStartWeight(9n * 10n ** 17n), storedStartWeight(E18 / 10n)],
+  endWeights: [storedEndWeight(4n * 10n ** 17n), storedEndWeight(6n * 10n ** 17n)],
+};
+
+test('weights are kept as the pool stores them: start weights in 31 bits, end weights in 16, rounded up', () => {
+  // compress31(0.9) = ceil(0.9 * (2^31 - 1)) = 1932735283; uncompressed: ceil(1932735283e18 / (2^31 - 1)).
+  expect(lbpUpdate.startWeights).toEqual([900_000_000_325_962_902n, 100_000_000_139_698_387n]);
+  // 0.4 * 65535 and 0.6 * 65535 are whole: the 16-bit end weights are exact.
+  expect(lbpUpdate.endWeights).toEqual([4n * 10n ** 17n, 6n * 10n ** 17n]);
+  // A weight that is not a whole number of 16-bit steps comes back rounded up: ceil(19661 * 1e18 / 65535), 19661 = ceil(0.3 * 65535).
+  expect(storedEndWeight(3n * 10n ** 17n)).toBe(300_007_629_510_948_349n);
+});
+
+test('weights move as the contract computes them: progress rounded down, then each weight by progress times distance, rounded down', () => {
+  // Before and at the start: the start weights (their sum is above 1e18, as on chain).
+  expect(weightsAt(lbpUpdate, 999n)).toEqual(lbpUpdate.startWeights);
+  expect(weightsAt(lbpUpdate, 1_000n)).toEqual(lbpUpdate.startWeights);
+  // One second in: progress = floor(1e18 / 259200) = 3858024691358;
+  // 0.9... - floor(3858024691358 * (900000000325962902 - 4e17) / 1e18) and likewise upwards.
+  expect(weightsAt(lbpUpdate, 1_001n)).toEqual([899_998_071_313_615_966n, 100_001_929_152_043_527n]);
+  // Half way: progress is exactly 0.5.
+  expect(weightsAt(lbpUpdate, 1_000n + DAYS_3 / 2n)).toEqual([650_000_000_162_981_451n, 350_000_000_069_849_193n]);
+  expect(weightsAt(lbpUpdate, 1_000n + DAYS_3 - 1n)).toEqual([400_001_929_012_346_938n, 599_998_070_987_654_859n]);
+  // At the end and after: the end weights.
+  expect(weightsAt(lbpUpdate, 1_000n + DAYS_3)).toEqual(lbpUpdate.endWeights);
+  expect(weightsAt(lbpUpdate, 10n ** 10n)).toEqual(lbpUpdate.endWeights);
+  // A zero-length update is done at once.
+  expect(weightsAt({ ...lbpUpdate, endTime: lbpUpdate.startTime }, 1_000n)).toEqual(lbpUpdate.endWeights);
+});
+
+test('an LBP during a weight update quotes at the weights of the quote timestamp and is not read again for it', () => {
+  const s: PoolChainState = {
+    poolId: '0xlbp',
+    tokens: [],
+    weights: weightsAt(lbpUpdate, 1_000n),
+    weightUpdate: lbpUpdate,
+    swapEnabled: true,
+  };
+  expect(stateAt(s, 1_000)).toBe(s);
+  expect(stateAt(s, 1_001).weights).toEqual([899_998_071_313_615_966n, 100_001_929_152_043_527n]);
+  expect(movesWithTime(s)).toBe(true);
+  expect(needsReread(s, 1_001)).toBe(false);
+  const done: PoolChainState = { poolId: '0xlbp', tokens: [], weights: lbpUpdate.endWeights };
+  expect(movesWithTime(done)).toBe(false);
+  expect(stateAt(done, 99_999_999)).toBe(done);
 });

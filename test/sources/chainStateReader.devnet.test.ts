@@ -12,8 +12,8 @@ import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 
 /**
  * The chain-state reader on the real Balancer V2 contracts of the devnet (weighted v1 and v2,
- * stable, composable stable, linear; the weighted v2 and composable stable protocol fee basis
- * included): laid over pools whose chain-provided fields were spoiled,
+ * stable, composable stable, linear, liquidity bootstrapping; the weighted v2 and composable
+ * stable protocol fee basis and the LBPs' swap switch included): laid over pools whose chain-provided fields were spoiled,
  * what it reads at the head gives back, field for field, the pools the devnet's indexer builds from
  * the same chain (src/devnet/indexer/). So its units and conversions are the subgraph's.
  */
@@ -64,6 +64,8 @@ function spoiled(p: StoredPool): StoredPool {
     ...(p.protocolSwapFeeCache === undefined ? {} : { protocolSwapFeeCache: '0.9' }),
     protocolYieldFeeCache: p.protocolYieldFeeCache === null ? null : '0.9',
     routable: !p.routable,
+    // Only liquidity bootstrapping pools have a swap switch (getSwapEnabled).
+    swapEnabled: p.poolType === 'LiquidityBootstrapping' ? !p.swapEnabled : p.swapEnabled,
     tokens: p.tokens.map((t, i) => ({
       ...t,
       balance: '1',

@@ -1,5 +1,6 @@
 import { type EventFragment, Interface, type Result } from 'ethers';
-import type { AmpRamp, BlockRef, PoolChainState, RateCache } from '../../domain/chainState';
+import type { AmpRamp, BlockRef, PoolChainState, RateCache, WeightUpdate } from '../../domain/chainState';
+import { storedStartWeight } from '../../domain/chainTime';
 import type { StoredPool } from '../../domain/pool';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
@@ -59,6 +60,8 @@ type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> 
   /** Read in the first round, for the second (provider rates, the ramp): not part of the state. */
   rateProviders?: string[];
   ampUpdating?: boolean;
+  /** A liquidity bootstrapping pool's `getGradualWeightUpdateParams()`, for the second round. */
+  weightParams?: WeightParams;
 };
 
 /** One `eth_call` and what its answer sets in the pool's draft. */
@@ -161,6 +164,7 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
       ),
     );
+  if (pool.poolType === 'LiquidityBootstrapping') reads.push(...lbpReads(pool));
   if (pool.lowerTarget !== null && pool.upperTarget !== null) {
     reads.push(
       poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
@@ -236,7 +240,7 @@ export async function readPoolStates(
   await readTimeDependence(rpc, [...drafts.values()], blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const [id, { draft }] of drafts) {
-    const { rateProviders: _providers, ampUpdating: _updating, ...state } = draft;
+    const { rateProviders: _providers, ampUpdating: _updating, weightParams: _params, ...state } = draft;
     out.set(id, state);
   }
   return out;
@@ -245,7 +249,8 @@ export async function readPoolStates(
 /**
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
  * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
- * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log.
+ * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log; likewise an LBP's
+ * weight update in progress (`weightUpdateRead`).
  */
 async function readTimeDependence(
   rpc: JsonRpcOptions,
@@ -273,6 +278,11 @@ async function readTimeDependence(
         });
       }
     }
+    const weights = weightUpdateRead(pool, draft, blockNumber);
+    if (weights) {
+      calls.push(weights.call);
+      applies.push(weights.apply);
+    }
     if (draft.ampUpdating) {
       calls.push({
         method: 'eth_getLogs',
@@ -298,6 +308,99 @@ async function readTimeDependence(
   if (calls.length === 0) return;
   const outcomes = await callBatch(rpc, calls);
   applies.forEach((apply, i) => apply(outcomes[i]));
+}
+
+// Liquidity bootstrapping pools (2021 LBP and its no-protocol-fee copy): swaps switched on and off
+// by the owner, and the weights' gradual update, whose start weights no getter returns.
+
+const LBP = new Interface([
+  'function getSwapEnabled() view returns (bool)',
+  'function getGradualWeightUpdateParams() view returns (uint256 startTime, uint256 endTime, uint256[] endWeights)',
+  'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
+]);
+const GRADUAL_WEIGHT_UPDATE_SCHEDULED = LBP.getEvent('GradualWeightUpdateScheduled')!.topicHash;
+
+interface WeightParams {
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+  /** As stored (16 bits), uncompressed. */
+  readonly endWeights: readonly bigint[];
+}
+
+function lbpReads(pool: StoredPool): Read[] {
+  const call = (fn: string, apply: Read['apply']): Read => ({
+    to: pool.address,
+    data: LBP.encodeFunctionData(fn),
+    fn,
+    iface: LBP,
+    apply,
+  });
+  return [
+    call('getSwapEnabled', (d, r) => (d.swapEnabled = r[0] as boolean)),
+    call(
+      'getGradualWeightUpdateParams',
+      (d, r) =>
+        (d.weightParams = {
+          startTime: r[0] as bigint,
+          endTime: r[1] as bigint,
+          endWeights: [...(r[2] as bigint[])],
+        }),
+    ),
+  ];
+}
+
+/**
+ * The second round's read of an LBP whose weights still move (a weight differs from its end
+ * weight: interpolation reaches an end weight only at the end): its last
+ * `GradualWeightUpdateScheduled`, whose start weights the pool stored in 31 bits. The log must
+ * carry the getter's times, else the weights stay as read.
+ */
+function weightUpdateRead(
+  pool: StoredPool,
+  draft: Draft,
+  blockNumber: number,
+): { call: RpcCall; apply: (outcome: RpcOutcome | undefined) => void } | undefined {
+  const params = draft.weightParams;
+  const weights = draft.weights;
+  if (!params || !weights || weights.every((w, i) => w === params.endWeights[i])) return undefined;
+  return {
+    call: {
+      method: 'eth_getLogs',
+      params: [
+        {
+          address: pool.address,
+          fromBlock: '0x0',
+          toBlock: hex(blockNumber),
+          topics: [GRADUAL_WEIGHT_UPDATE_SCHEDULED],
+        },
+      ],
+    },
+    apply: (o) => {
+      if (!o?.ok)
+        throw new UpstreamError(
+          RPC_UPSTREAM,
+          `eth_getLogs(GradualWeightUpdateScheduled) failed: ${o?.error ?? 'no answer'}`,
+        );
+      const logs = Array.isArray(o.result) ? (o.result as { data?: unknown; topics?: unknown }[]) : [];
+      const last = logs[logs.length - 1];
+      if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
+      const r = LBP.decodeEventLog('GradualWeightUpdateScheduled', last.data, last.topics as string[]);
+      const startWeights = (r[2] as bigint[]).map(storedStartWeight);
+      if (
+        (r[0] as bigint) !== params.startTime ||
+        (r[1] as bigint) !== params.endTime ||
+        startWeights.length !== params.endWeights.length
+      )
+        return;
+      const update: WeightUpdate = {
+        startTime: params.startTime,
+        endTime: params.endTime,
+        startWeights,
+        endWeights: params.endWeights,
+      };
+      draft.weightUpdate = update;
+    },
+  };
 }
 
 interface RawBlock {
@@ -349,7 +452,7 @@ export async function readHead(
 /**
  * Pool events that change what a pool's getters answer without any Vault log: a ramp started or
  * stopped, a fee or pause or recovery change, a rate cache refreshed or its provider replaced, the
- * protocol fee cache, linear targets. (Composable stable and StablePhantom key the rate cache
+ * protocol fee cache, linear targets, an LBP's weight update scheduled or its swaps switched. (Composable stable and StablePhantom key the rate cache
  * event by index and by token.)
  */
 const POOL_STATE_TOPICS: readonly string[] = new Interface([
