@@ -15,7 +15,9 @@ import { demoBanner } from './demoBanner';
 import { DEVNET_CHAIN_ID } from './devnet';
 import { ensureDevnet } from './ensure';
 import { ensureGauges, gaugeGenesis } from './gauges';
+import { lbpWeightUpdateInProgress, startLbpWeightUpdate } from './lbpWeightUpdate';
 import { LocalChain, serveChain } from './localChain';
+import { DEMO_LBP_WEIGHT_UPDATE } from './universe';
 import { DEVNET_BLOCKED_ADDRESS, DevnetUpstreams, startDevnetUpstreams } from './upstreams';
 
 /**
@@ -111,6 +113,15 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges\n`,
     );
+    // One LBP sells as LBPs do, its weights moving every second (a node reused through
+    // LOCALFORK_URL keeps the update it already has).
+    const moving = devnet.pools.find((p) => p.name === DEMO_LBP_WEIGHT_UPDATE.pool);
+    if (moving && !(await lbpWeightUpdateInProgress(chain.provider, moving))) {
+      const update = await startLbpWeightUpdate(chain.provider, devnet, DEMO_LBP_WEIGHT_UPDATE);
+      process.stdout.write(
+        `${moving.name} moves its weights until ${new Date(update.endTime * 1000).toISOString()} (chain time)\n`,
+      );
+    }
 
     const upstreams: DevnetUpstreams = await startDevnetUpstreams({
       provider: chain.provider,

@@ -1,4 +1,5 @@
 import type { Devnet } from './devnet';
+import { DEMO_LBP_WEIGHT_UPDATE } from './universe';
 
 /**
  * The text `npm run demo` prints once everything answers: where things are, what the tokens are,
@@ -51,11 +52,23 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
   const saleA = devnet.tokens.find((t) => t.symbol === 'SALEA');
   const saleB = devnet.tokens.find((t) => t.symbol === 'SALEB');
   const pool = devnet.pools[0]!;
+  const moving = devnet.pools.find((p) => p.name === DEMO_LBP_WEIGHT_UPDATE.pool);
+  const endWeights = Object.values(DEMO_LBP_WEIGHT_UPDATE.endWeights).join('/');
   return [
     { title: 'Health and readiness', method: 'GET', path: '/healthz', expectStatus: 200 },
     { title: '', method: 'GET', path: '/readyz', expectStatus: 200 },
     { title: 'All pools of the devnet', method: 'GET', path: `/pools/${chain}`, expectStatus: 200 },
     { title: `One pool (${pool.name})`, method: 'GET', path: `/pools/${chain}/${pool.id}`, expectStatus: 200 },
+    ...(moving
+      ? [
+          {
+            title: `A liquidity bootstrapping pool on sale (${moving.name}): its weights move towards ${endWeights} every second; each new block (any trade) shows them at the next block's time`,
+            method: 'GET' as const,
+            path: `/pools/${chain}/${moving.id}`,
+            expectStatus: 200,
+          },
+        ]
+      : []),
     {
       title: 'Re-index the pools from the chain (after you traded)',
       method: 'POST',

@@ -342,5 +342,16 @@ export const LBP_POOLS: readonly LbpSpec[] = [
   },
 ];
 
+/**
+ * The LBP `npm run demo` sets moving (demo.ts, lbpWeightUpdate.ts): its weights go from the
+ * deployed 90/10 to these end weights over `seconds`, every second, as a sale does. The deployment
+ * itself leaves every LBP still, so orders quoted from the indexed (not followed) pools stay exact.
+ */
+export const DEMO_LBP_WEIGHT_UPDATE = {
+  pool: 'SALEA-WETH LBP 90/10',
+  endWeights: { SALEA: '0.4', WETH: '0.6' } as Readonly<Record<string, string>>,
+  seconds: 3 * 86_400,
+} as const;
+
 /** Sale tokens each funded trader holds. */
 export const SALE_TRADER_FUNDS: Readonly<Record<string, string>> = { SALEA: '200000', SALEB: '100000' };
