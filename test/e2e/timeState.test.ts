@@ -3,16 +3,19 @@ import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { devAccount, DEPLOYER_INDEX } from '../../src/devnet/accounts';
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import { ampAt } from '../../src/domain/chainTime';
+import { lbpOwnerContract, startLbpWeightUpdate } from '../../src/devnet/lbpWeightUpdate';
+import { DEMO_LBP_WEIGHT_UPDATE } from '../../src/devnet/universe';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import { decodeBatchSwap, OrderResponse, postJson } from './helpers/orders';
 
 /**
  * State that moves with time and no Vault event, followed from the head with no pool update and a
- * frozen subgraph: an amp ramp in progress (the owner's startAmplificationParameterUpdate) and a
+ * frozen subgraph: an amp ramp in progress (the owner's startAmplificationParameterUpdate), a
  * composable stable pool's rate cache that expired while its rate provider's rate moved (yield
- * reaching the ERC-4626 vault behind the linear pool whose BPT the boosted pool holds). The served
- * pools show the values a swap in the next block uses, and an /order at slippage 0 sent in that
- * block pays and receives exactly the quote.
+ * reaching the ERC-4626 vault behind the linear pool whose BPT the boosted pool holds) and a
+ * liquidity bootstrapping pool's gradual weight update. The served pools show the values a swap in
+ * the next block uses, and an /order at slippage 0 sent in that block pays and receives exactly
+ * the quote.
  */
 
 const ERC20 = [
@@ -27,6 +30,7 @@ const POOL = [
   'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
   'function getRate() view returns (uint256)',
 ];
+const WEIGHTED = ['function getNormalizedWeights() view returns (uint256[])'];
 const DAY = 86_400;
 
 let env: E2eEnvironment;
@@ -35,7 +39,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface ServedPool {
   amp: string | null;
-  tokens: { address: string; balance: string; decimals: number; priceRate: string }[];
+  swapEnabled: boolean;
+  tokens: { address: string; balance: string; decimals: number; priceRate: string; weight: string | null }[];
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -185,4 +190,54 @@ test('after a rate cache expired the served rate is the provider rate, and an or
   expect(r.executed).toEqual(r.quoted);
   // The swap refreshed the cache from the provider, as the quote assumed.
   expect((await contract.getFunction('getTokenRate')(bpt)) as bigint).toBe(live);
+}, 120_000);
+
+test('during an LBP weight update orders into the sale token execute exactly as time moves, and none routes through it once swaps are off', async () => {
+  const lbp = pool(DEMO_LBP_WEIGHT_UPDATE.pool);
+  const weth = token('WETH').address;
+  const saleA = token('SALEA').address;
+  await (await new Contract(weth, ERC20, user).getFunction('approve')(env.devnet.addresses.vault, MaxUint256)).wait();
+  const update = await startLbpWeightUpdate(env.chain.provider, env.devnet, DEMO_LBP_WEIGHT_UPDATE);
+  const contract = new Contract(lbp.address, WEIGHTED, env.chain.provider);
+  const weightsServed: bigint[][] = [];
+  // Time moves with no event from the pool: only mined blocks and the clock.
+  for (const seconds of [600, 3 * 3600 + 7, DAY + 1]) {
+    await advance(seconds);
+    await caughtUp();
+    const servedTokens = (await served(lbp.id)).tokens;
+    // In the Vault's order, as the pool answers.
+    const servedWeights = lbp.tokens.map((a) => decimalToUnits(servedTokens.find((t) => t.address === a)!.weight!, 18));
+    const r = await orderExactly(weth, saleA, 10n ** 18n);
+    expect([...r.pools]).toEqual([lbp.id]);
+    expect(r.executed).toEqual(r.quoted);
+    // What the pool was served with is what the pool's swap used: its weights in the order's block.
+    const block = (await env.chain.provider.getBlock('latest'))!;
+    expect(block.timestamp).toBeLessThan(update.endTime);
+    expect(servedWeights).toEqual([
+      ...((await contract.getFunction('getNormalizedWeights')({ blockTag: block.number })) as bigint[]),
+    ]);
+    weightsServed.push(servedWeights);
+  }
+  // The sale token's weight fell between every two orders.
+  const sale = lbp.tokens.indexOf(saleA);
+  expect(weightsServed[1]![sale]).toBeLessThan(weightsServed[0]![sale]!);
+  expect(weightsServed[2]![sale]).toBeLessThan(weightsServed[1]![sale]!);
+
+  await (await lbpOwnerContract(env.chain.provider, lbp).getFunction('setSwapEnabled')(false)).wait();
+  await caughtUp();
+  expect((await served(lbp.id)).swapEnabled).toBe(false);
+  const at = await head();
+  const refused = await postJson<{ message?: string }>(`${env.apiUrl}/order/${DEVNET_CHAIN_ID}`, {
+    sellToken: weth,
+    buyToken: saleA,
+    orderKind: 'sell',
+    amount: (10n ** 18n).toString(),
+    gasPrice: '1000000000',
+    sender: user.address,
+    slippagePercentage: '0',
+    deadline: at.timestamp + 3600,
+  });
+  // The LBP is the only pool holding SALEA: with its swaps off there is no route at all.
+  expect(refused.status).toBe(422);
+  expect(JSON.stringify(refused.body)).toMatch(/no route/);
 }, 120_000);
