@@ -83,6 +83,11 @@ test("during a weight update the read state evaluated at later timestamps is the
   expect(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).toContain(lbp.address);
   expect(state.weightUpdate).toMatchObject({ startTime: BigInt(update.startTime), endTime: BigInt(update.endTime) });
   expect(state.weightUpdate?.endWeights).toEqual(update.endWeights);
+  // The devnet's indexer describes the moving pool as it stands at the head, as the reader does.
+  const indexed = (await new OnchainPoolReader(chain.provider, devnet.addresses).readAll()).find(
+    (p) => p.id === lbp.id,
+  )!;
+  expect(indexed.tokens.map((t) => t.weight)).toEqual(state.weights);
   const span = update.endTime - update.startTime;
   const offsets = [1, 2, 7, 3_600 + 13, Math.floor(span / 3), span - 1, span, span + 100];
   let moved = 0;
@@ -126,6 +131,10 @@ test("the owner's swap switch is read, names the pool for a re-read, and takes t
   expect(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).toContain(lbp.address);
   expect(state.swapEnabled).toBe(false);
   expect(applyChainState(stored, state).swapEnabled).toBe(false);
+  const indexed = (await new OnchainPoolReader(chain.provider, devnet.addresses).readAll()).find(
+    (p) => p.id === lbp.id,
+  )!;
+  expect(toSubgraphPool(indexed, pricesByAddress(devnet)).swapEnabled).toBe(false);
   await (await lbpOwnerContract(chain.provider, lbp).getFunction('setSwapEnabled')(true)).wait();
   expect((await readLbp()).state.swapEnabled).toBe(true);
 });
