@@ -28,8 +28,8 @@ import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } 
  * - Weighted v1-v4: swaps, and single-token joins and exits (weightedMath.ts has each generation's
  *   rounding).
  * - LiquidityBootstrapping (2021 LBP and its no-protocol-fee copy): the v1 arithmetic at the stored
- *   weights (the pool moves them over time; the store holds the weights it last read), swaps only
- *   while swapEnabled. Only the pool's owner may join (BAL#328), so joins are refused; exits work.
+ *   weights (the pool moves them over time; a followed chain's state holds them at the next
+ *   block's time, `domain/chainTime.ts`, else the subgraph's last), swaps only while swapEnabled. Only the pool's owner may join (BAL#328), so joins are refused; exits work.
  * - Investment (2021 InvestmentPool): the v1 swap, its own join/exit fee rounding, swaps and
  *   non-proportional joins/exits only while swapEnabled. The pool prices against its balances net
  *   of the management fees it has collected but not paid out; the store has no such figure, so the
