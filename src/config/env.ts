@@ -50,7 +50,12 @@ export interface Config {
   /** Gauges subgraph URL per enabled chain that has gauges (`GAUGES_SUBGRAPH_URL_<id>` or the chain default). */
   readonly gaugesSubgraphUrls: ReadonlyMap<number, string>;
   /** Subgraph client: time allowed per attempt, and retries after the first attempt. */
-  readonly subgraph: { readonly timeoutMs: number; readonly retries: number };
+  readonly subgraph: {
+    readonly timeoutMs: number;
+    readonly retries: number;
+    /** A pool update reads every pool at least this often; between, only the pools changed since the last run (0: always every pool). */
+    readonly fullEverySeconds: number;
+  };
   /**
    * A pool update answers (201 or an error) within this many seconds of its request, retries and
    * waiting for a run in flight included; below the scheduler's attempt deadline (infra/).
@@ -398,6 +403,7 @@ export function loadConfig(env: Env = process.env): Config {
     subgraph: {
       timeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 30_000, 1),
       retries: int(env, 'SUBGRAPH_RETRIES', 3, 0, 10),
+      fullEverySeconds: int(env, 'SUBGRAPH_FULL_EVERY_SECONDS', 600, 0),
     },
     updatePoolsDeadlineSeconds: int(env, 'UPDATE_POOLS_DEADLINE_SECONDS', 60, 1, 1_800),
     decoratePoolsDeadlineSeconds: int(env, 'DECORATE_POOLS_DEADLINE_SECONDS', 120, 1, 1_800),

@@ -142,6 +142,13 @@ export interface JobRecord {
   readonly lastRunAt: number;
   readonly lastSuccessAt: number | null;
   readonly lastError: string | null;
+  /**
+   * Pool update only: the block the subgraph had indexed when the run began, from which the next
+   * run asks only for pools changed since (src/jobs/updatePools.ts).
+   */
+  readonly subgraphBlock?: number;
+  /** Pool update only: unix ms of the last run that read every pool. */
+  readonly lastFullAt?: number;
 }
 
 export interface ChainMeta {

@@ -29,9 +29,15 @@ export async function commitOnCurrentPools(
   store: Store,
   chainId: number,
   build: (current: PoolsAt) => Promise<ChainChange | null> | ChainChange | null,
-  options: { readonly first?: PoolsAt; readonly signal?: AbortSignal } = {},
+  options: {
+    readonly first?: PoolsAt;
+    readonly signal?: AbortSignal;
+    /** How the pools are read (again, after a conflict); default every stored pool. */
+    readonly read?: () => Promise<PoolsAt>;
+  } = {},
 ): Promise<ChainMeta | null> {
-  let current = options.first ?? (await readPoolsAt(store, chainId));
+  const read = options.read ?? (() => readPoolsAt(store, chainId));
+  let current = options.first ?? (await read());
   for (let attempt = 1; ; attempt++) {
     const change = await build(current);
     if (change === null) return null;
@@ -41,7 +47,7 @@ export async function commitOnCurrentPools(
       return await store.commit(chainId, { ...change, ifPoolsVersion: current.version });
     } catch (e) {
       if (!(e instanceof VersionConflict) || attempt >= COMMIT_ATTEMPTS) throw e;
-      current = await readPoolsAt(store, chainId);
+      current = await read();
     }
   }
 }

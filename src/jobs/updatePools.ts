@@ -1,18 +1,30 @@
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { Logger } from '../log/logger';
+import { compareDecimal } from '../domain/decimal';
+import type { JobRecord, StoredPool } from '../domain/pool';
+import type { AllPools } from '../sources/subgraph/subgraphClient';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
-import { commitOnCurrentPools } from './commitOnCurrentPools';
+import { UpstreamError } from '../sources/upstream';
+import { commitOnCurrentPools, type PoolsAt } from './commitOnCurrentPools';
 import { JobCallOptions, runExclusive } from './exclusive';
 import { NormalizeMemo } from './normalizeMemo';
 import { planPoolUpdate, type PoolUpdatePlan } from './planPoolUpdate';
 import { RPC_DEFAULTS, withChainMetadata } from './tokenMetadataFromChain';
 
 /**
- * The pool-update job for one chain (docs/ARCHITECTURE.md, "A pool update"): under the chain's lease, read every pool
+ * The pool-update job for one chain (docs/ARCHITECTURE.md, "A pool update"): under the chain's lease, read the pools
  * from the subgraph, diff against the store, and commit the difference as ONE change, so a failure
  * anywhere before the commit leaves the store exactly as it was. Then wait for the read model, so
  * the caller's next GET already shows the result.
+ *
+ * A run reads only the pools whose entity changed since the block the last run began at (the
+ * subgraph's `_change_block` filter, the block from `_meta`), so a run after one trade costs that
+ * pool, not the universe. A run reads every pool (and drops the pools the subgraph no longer
+ * lists) when there is no earlier block, when the subgraph went back (a re-index), when it cannot
+ * say its block or refuses the filter, and at least every `SUBGRAPH_FULL_EVERY_SECONDS`: the
+ * filter sees changes to the pool entity, and a full read also catches what changed only in its
+ * tokens' entities.
  */
 export const UPDATE_POOLS_JOB = 'update-pools';
 
@@ -20,6 +32,8 @@ export interface PoolUpdateReport {
   readonly chainId: number;
   /** Pools the subgraph listed (malformed ones included). */
   readonly fetched: number;
+  /** Whether the run read every pool, or only those changed since the last run's block. */
+  readonly full: boolean;
   readonly pages: number;
   /** Pools stored because they are new or changed. */
   readonly written: number;
@@ -102,35 +116,109 @@ interface RunParts {
   readonly deadline: { readonly at: number; readonly label: string };
 }
 
+/** How a run reads the subgraph: every pool, or the pools changed since a block. */
+type ReadPlan = { readonly full: true; readonly why: string } | { readonly full: false; readonly since: number };
+
+function readPlan(
+  record: JobRecord | undefined,
+  indexed: number | undefined,
+  nowMs: number,
+  fullEveryMs: number,
+): ReadPlan {
+  if (indexed === undefined) return { full: true, why: 'the subgraph does not say which block it has indexed' };
+  if (record?.subgraphBlock === undefined || record.lastFullAt === undefined)
+    return { full: true, why: 'no earlier run recorded its block' };
+  if (indexed < record.subgraphBlock)
+    return { full: true, why: `the subgraph went back from block ${record.subgraphBlock} to ${indexed}` };
+  if (nowMs - record.lastFullAt >= fullEveryMs) return { full: true, why: 'the periodic full read is due' };
+  // The last run read after the subgraph had indexed its block, so that block's changes are in.
+  return { full: false, since: record.subgraphBlock + 1 };
+}
+
+/** A changed pool with no shares left: the full read lists only pools with shares, so it is gone. */
+function isEmptied(raw: unknown): boolean {
+  const shares = (raw as { totalShares?: unknown } | null)?.totalShares;
+  try {
+    return compareDecimal(String(shares ?? '0'), '0') <= 0;
+  } catch {
+    return false;
+  }
+}
+
 async function fetchDiffCommit(
   ctx: AppContext,
   chainId: number,
   { client, memo, signal, log, deadline }: RunParts,
 ): Promise<PoolUpdateReport> {
   const startedAt = ctx.now();
-  const all = await client.fetchAllPools({
+  const before = await ctx.store.getMeta(chainId);
+  const record = before.jobs[UPDATE_POOLS_JOB];
+  const indexed = await indexedBlock(client, deadline);
+  let plan0 = readPlan(record, indexed, startedAt, ctx.config.subgraph.fullEverySeconds * 1000);
+  const fetchOptions = {
     signal,
     deadline: deadline.at,
     deadlineLabel: deadline.label,
-    onPage: (p) => log.debug(p, 'subgraph page'),
-  });
+    onPage: (p: { number: number; pools: number }) => log.debug(p, 'subgraph page'),
+  };
+  let all: AllPools | undefined;
+  if (!plan0.full) {
+    try {
+      all = await client.fetchChangedPools(plan0.since, fetchOptions);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      plan0 = { full: true, why: `the subgraph refused the changed-since filter (${(e as Error).message})` };
+    }
+  }
+  if (plan0.full) {
+    log.debug({ why: plan0.why }, 'reading every pool');
+    all = await client.fetchAllPools(fetchOptions);
+  }
+  const fetched = all!;
+  const full = plan0.full;
+  // Changed pools that were emptied leave; the rest are diffed against their stored versions only.
+  const emptied = full ? [] : fetched.pools.filter(isEmptied);
+  const listed = full ? fetched.pools : fetched.pools.filter((p) => !isEmptied(p));
+  const ids = [...new Set(fetched.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase()))];
+  const readChanged = async (): Promise<PoolsAt> => {
+    const meta = await ctx.store.getMeta(chainId);
+    const pools = await Promise.all(ids.map((id) => ctx.store.getPool(chainId, id)));
+    return { version: meta.poolsVersion, pools: pools.filter((p): p is StoredPool => p !== undefined) };
+  };
 
   const known = new Set((await ctx.store.listTokens(chainId)).map((t) => t.address));
   let plan!: PoolUpdatePlan;
   let tokens!: Awaited<ReturnType<typeof withChainMetadata>>;
+  const jobRecord: JobRecord = {
+    lastRunAt: startedAt,
+    lastSuccessAt: startedAt,
+    lastError: null,
+    ...(indexed !== undefined ? { subgraphBlock: indexed } : {}),
+    ...(full ? { lastFullAt: startedAt } : record?.lastFullAt !== undefined ? { lastFullAt: record.lastFullAt } : {}),
+  };
   // Planned against the pools as stored at commit time: if decoration commits meanwhile, the plan
   // is made again so the decoration it wrote is carried over, not rolled back.
   const meta = (await commitOnCurrentPools(
     ctx.store,
     chainId,
     async ({ pools: stored }) => {
-      plan = planPoolUpdate(all.pools, stored, known, {
+      plan = planPoolUpdate(listed, stored, known, {
         nowSeconds: Math.floor(startedAt / 1000),
         // An empty answer from a subgraph that is re-indexing must not wipe the chain.
-        removeMissing: all.pools.length > 0,
+        removeMissing: full && fetched.pools.length > 0,
         normalize: memo.normalize,
       });
-      if (all.pools.length === 0 && stored.length > 0)
+      if (!full) {
+        const gone = new Set(emptied.map((p) => String((p as { id?: unknown }).id).toLowerCase()));
+        const deletePoolIds = stored.filter((p) => gone.has(p.id)).map((p) => p.id);
+        if (deletePoolIds.length > 0)
+          plan = {
+            ...plan,
+            change: { ...plan.change, deletePoolIds, bumpPoolsVersion: true },
+            removed: deletePoolIds.length,
+          };
+      }
+      if (full && fetched.pools.length === 0 && stored.length > 0)
         log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
       tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log, {
         ...RPC_DEFAULTS,
@@ -139,10 +227,10 @@ async function fetchDiffCommit(
       return {
         ...plan.change,
         tokens: tokens.tokens,
-        jobs: { [UPDATE_POOLS_JOB]: { lastRunAt: startedAt, lastSuccessAt: ctx.now(), lastError: null } },
+        jobs: { [UPDATE_POOLS_JOB]: { ...jobRecord, lastSuccessAt: ctx.now() } },
       };
     },
-    { signal },
+    { signal, ...(full ? {} : { read: readChanged }) },
   ))!;
   plan.skipped
     .slice(0, SKIPPED_LOG_LIMIT)
@@ -153,8 +241,9 @@ async function fetchDiffCommit(
 
   const report: PoolUpdateReport = {
     chainId,
-    fetched: plan.fetched,
-    pages: all.pages,
+    fetched: fetched.pools.length,
+    full,
+    pages: fetched.pages,
     written: plan.written,
     removed: plan.removed,
     skipped: plan.skipped,
@@ -167,4 +256,22 @@ async function fetchDiffCommit(
   const { chainId: _chain, ...fields } = report;
   log.info({ ...fields, skipped: report.skipped.length, revalidated: memo.misses }, 'pools updated');
   return report;
+}
+
+/** The subgraph's indexed block; undefined when it cannot say (no `_meta`, or GraphQL errors asking). */
+async function indexedBlock(
+  client: SubgraphClient,
+  deadline: { readonly at: number; readonly label: string },
+): Promise<number | undefined> {
+  try {
+    return await client.fetchIndexedBlock(deadline.at, deadline.label);
+  } catch (e) {
+    if (isRefusal(e)) return undefined;
+    throw e;
+  }
+}
+
+/** A subgraph that answered, refusing the query (GraphQL errors), rather than one that failed. */
+function isRefusal(e: unknown): boolean {
+  return e instanceof UpstreamError && e.status !== undefined && e.status < 300;
 }

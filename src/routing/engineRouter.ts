@@ -19,9 +19,10 @@ import type { SerializedSwapInfo } from './types';
  *
  * A router for the next pool version is built from the previous one (`previous`): the model of a
  * spec object the previous router already built is kept, with its edges and join/exit hop, so a
- * version that changes k pools builds k models. The graph over them and the candidate cache start
- * afresh: an edge's depth orders the pools of a hop and so decides which sequences a pair keeps,
- * so any changed balance can change any pair's candidates.
+ * version that changes k pools builds k models, and its engine's graph is the previous engine's
+ * with those k pools swapped (graph.ts `withChanges`). The candidate cache starts afresh: an
+ * edge's depth orders the pools of a hop and so decides which sequences a pair keeps, so any
+ * changed balance can change any pair's candidates.
  */
 
 /** What building one spec's model gave: the model, or why the pool is left out. */
@@ -35,6 +36,8 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export class EngineRouter {
   private engine: SwapEngine | undefined;
   private engineTimestamp: number | undefined;
+  /** The previous version's engine, whose graphs the first engine of this version derives from; then dropped. */
+  private inherited: SwapEngine | undefined;
   /** Models of pools whose swaps do not depend on time: built once per pool spec. */
   private readonly fixed: {
     readonly models: PoolModel[];
@@ -60,6 +63,7 @@ export class EngineRouter {
     previous?: EngineRouter,
   ) {
     this.edges = previous?.edges ?? new WeakMap();
+    this.inherited = previous?.engine ?? previous?.inherited;
     this.hops = previous?.hops ?? new WeakMap();
     const models: PoolModel[] = [];
     const skipped: { id: string; reason: string }[] = [];
@@ -93,9 +97,12 @@ export class EngineRouter {
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
       const timed = buildModels(this.fixed.timed, { timestamp });
+      const previous = this.engine ?? this.inherited;
+      this.inherited = undefined;
       this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, {
         joinExit: this.chain.joinExit === true,
         hopCache: this.hops,
+        ...(previous ? { previous } : {}),
       });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];

@@ -29,6 +29,11 @@ import { subgraphSdl } from '../../src/sources/subgraph/subgraphSdl';
  *
  * Faults are switched at run time through `fake.faults`; every pools query is logged in
  * `fake.queries` with the page number its cursor lands on.
+ *
+ * With `indexesBlocks`, the fake also keeps a block number, moved by every change to its pools,
+ * serves it as `_meta.block.number`, and applies `_change_block: {number_gte}` to the pools whose
+ * served object changed at or after that block, as graph-node does. Without it, `_meta` is null and
+ * the filter is refused, as on a graph-node too old to have it.
  */
 
 export interface SubgraphFaults {
@@ -72,6 +77,8 @@ export interface FakeSubgraphOptions {
   readonly port?: number;
   /** Apply `totalShares_gt` like graph-node does (default true). */
   readonly honourTotalSharesFilter?: boolean;
+  /** Serve `_meta.block` and the `_change_block` filter (default false). */
+  readonly indexesBlocks?: boolean;
 }
 
 /** The `Pool_filter` fields this fake applies; the schema has more (the devnet endpoint serves them all). */
@@ -84,6 +91,7 @@ const FILTERS_SERVED = new Set([
   'poolType',
   'poolType_in',
   'swapEnabled',
+  '_change_block',
 ]);
 
 /** Rebuilt when the registered pool types (and so the schema) change. */
@@ -189,6 +197,7 @@ interface PoolsArgs {
     poolType?: string;
     poolType_in?: string[];
     swapEnabled?: boolean;
+    _change_block?: { number_gte: number };
   };
 }
 
@@ -219,6 +228,9 @@ export class FakeSubgraph {
   /** Sorted pools passing a `totalShares_gt` value, per value, until the pools change. */
   private withShares = new Map<string, Pool[]>();
   private failedPageCount = 0;
+  /** With `indexesBlocks`: the indexed block, and the block each pool last changed at. */
+  private block = 1;
+  private readonly changedAt = new Map<string, number>();
   private readonly sockets = new Set<Socket>();
   private readonly waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private url_ = '';
@@ -226,12 +238,13 @@ export class FakeSubgraph {
   private constructor(
     private readonly server: Server,
     private readonly honourTotalSharesFilter: boolean,
+    private readonly indexesBlocks: boolean,
   ) {}
 
   /** Starts a fake serving `pools` (objects in the subgraph's pool shape). */
   static async start(pools: readonly unknown[] = [], options: FakeSubgraphOptions = {}): Promise<FakeSubgraph> {
     const server = createServer();
-    const fake = new FakeSubgraph(server, options.honourTotalSharesFilter ?? true);
+    const fake = new FakeSubgraph(server, options.honourTotalSharesFilter ?? true, options.indexesBlocks ?? false);
     fake.setPools(pools);
     server.on('request', (req, res) => void fake.handle(req, res));
     server.on('connection', (s) => {
@@ -254,8 +267,16 @@ export class FakeSubgraph {
 
   /** Replaces the served pools (deep-copied, so later edits of the caller's objects do not leak in). */
   setPools(pools: readonly unknown[]): void {
+    const before = new Map(this.pools.map((p) => [p.id, JSON.stringify(p)]));
     this.pools = structuredClone(pools) as Pool[];
+    this.block++;
+    for (const p of this.pools) if (before.get(p.id) !== JSON.stringify(p)) this.changedAt.set(p.id, this.block);
     this.invalidate();
+  }
+
+  /** The block the fake has indexed (with `indexesBlocks`; every change to the pools moves it). */
+  get indexedBlock(): number {
+    return this.block;
   }
 
   /** A deep copy of the served pools, in the order given. */
@@ -268,6 +289,7 @@ export class FakeSubgraph {
     const pool = this.pools.find((p) => p.id === id);
     if (!pool) throw new Error(`fake subgraph has no pool ${id}`);
     edit(pool);
+    this.changedAt.set(id, ++this.block);
     this.invalidate();
   }
 
@@ -275,6 +297,7 @@ export class FakeSubgraph {
     const before = this.pools.length;
     this.pools = this.pools.filter((p) => p.id !== id);
     if (this.pools.length === before) throw new Error(`fake subgraph has no pool ${id}`);
+    this.block++;
     this.invalidate();
   }
 
@@ -339,7 +362,9 @@ export class FakeSubgraph {
     if (args.orderBy !== undefined && args.orderBy !== 'id')
       throw new ResolverError(`this fake orders only by id, not ${args.orderBy}`);
     const w = args.where ?? {};
-    const unsupported = Object.keys(w).filter((k) => !FILTERS_SERVED.has(k));
+    const unsupported = Object.keys(w).filter(
+      (k) => !FILTERS_SERVED.has(k) || (k === '_change_block' && !this.indexesBlocks),
+    );
     if (unsupported.length > 0) throw new ResolverError(`this fake does not filter by ${unsupported.join(', ')}`);
     const sharesGt = w.totalShares_gt === undefined ? undefined : String(w.totalShares_gt);
     const matches = (p: Pool): boolean =>
@@ -348,9 +373,11 @@ export class FakeSubgraph {
       (w.id_in === undefined || w.id_in.includes(p.id)) &&
       (w.poolType === undefined || p.poolType === w.poolType) &&
       (w.poolType_in === undefined || w.poolType_in.includes(String(p.poolType))) &&
-      (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled);
+      (w.swapEnabled === undefined || p.swapEnabled === w.swapEnabled) &&
+      (w._change_block === undefined || (this.changedAt.get(p.id) ?? 0) >= w._change_block.number_gte);
     let list = this.sharesAbove(sharesGt);
     if (
+      w._change_block !== undefined ||
       w.id !== undefined ||
       w.id_lt !== undefined ||
       w.id_in !== undefined ||
@@ -428,6 +455,8 @@ export class FakeSubgraph {
             return fast ? [] : page;
           },
           pool: ({ id }: { id: string }) => this.byId().find((p) => p.id === id) ?? null,
+          _meta: () =>
+            this.indexesBlocks ? { block: { number: this.block }, deployment: 'fake', hasIndexingErrors: false } : null,
         },
       });
       if (fast && !result.errors) (result.data as Record<string, unknown>)[fast.key] = page.map(fast.project);

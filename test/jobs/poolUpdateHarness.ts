@@ -18,9 +18,12 @@ export interface Harness {
 export async function startHarness(
   pools: readonly unknown[],
   env: Record<string, string> = {},
-  options: { now?: () => number; honourTotalSharesFilter?: boolean } = {},
+  options: { now?: () => number; honourTotalSharesFilter?: boolean; indexesBlocks?: boolean } = {},
 ): Promise<Harness> {
-  const fake = await FakeSubgraph.start(pools, { honourTotalSharesFilter: options.honourTotalSharesFilter });
+  const fake = await FakeSubgraph.start(pools, {
+    honourTotalSharesFilter: options.honourTotalSharesFilter,
+    indexesBlocks: options.indexesBlocks,
+  });
   const server = await startTestServer({ NETWORKS: '1', SUBGRAPH_URL_1: fake.url, ...env }, { now: options.now });
   return {
     fake,

@@ -28,6 +28,15 @@ export interface EngineRequest {
 
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
+/** A change to more than this share of the pools builds the graph afresh rather than deriving it. */
+const MAX_DERIVED_SHARE = 0.25;
+
+/** Which of `before` are not in `after`, and which of `after` are new, by object identity. */
+function changed<T>(before: readonly T[], after: readonly T[]): { removed: T[]; added: T[] } {
+  const was = new Set(before);
+  const is = new Set(after);
+  return { removed: before.filter((m) => !is.has(m)), added: after.filter((m) => !was.has(m)) };
+}
 
 export class SwapEngine {
   readonly graph: PoolGraph;
@@ -47,6 +56,10 @@ export class SwapEngine {
    * routes. They are searched only for a sell from or to a joinable pool's BPT, or one with no
    * candidate path without them: every token would otherwise gain a dead-end hop into each BPT it
    * is part of, which costs every search and never helps a token -> token pair.
+   *
+   * `previous`: the engine of an earlier pool version or timestamp. Its graphs are carried over
+   * with the models that differ swapped (graph.ts `withChanges`), so a version that changes k
+   * pools costs those k pools' pairs, not the universe.
    */
   constructor(
     private readonly models: readonly PoolModel[],
@@ -55,12 +68,27 @@ export class SwapEngine {
       readonly joinExit?: boolean;
       /** Join/exit hops already made for a model (kept by the owner, like `edgeCache`). */
       readonly hopCache?: WeakMap<PoolModel, JoinExitPool | null>;
+      readonly previous?: SwapEngine;
     } = {},
   ) {
-    this.graph = new PoolGraph(models, edgeCache);
     this.byId = new Map(models.map((m) => [m.id, m]));
     this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
     this.joinExitBpts = new Set(this.joinExitHops.map((h) => h.address));
+    const prev = options.previous;
+    const change = prev ? changed(prev.models, models) : undefined;
+    if (prev && change && change.removed.length + change.added.length <= models.length * MAX_DERIVED_SHARE) {
+      this.graph = prev.graph.withChanges(change.removed, change.added, edgeCache);
+      if (prev.joinExitGraph && this.joinExitHops.length > 0) {
+        const hops = changed(prev.joinExitHops, this.joinExitHops);
+        this.joinExitGraph = prev.joinExitGraph.withChanges(
+          [...change.removed, ...hops.removed],
+          [...change.added, ...hops.added],
+          edgeCache,
+        );
+      }
+    } else {
+      this.graph = PoolGraph.build(models, edgeCache);
+    }
   }
 
   private graphFor(kind: OrderKind, tokenIn: string, tokenOut: string): PoolGraph {
@@ -70,7 +98,7 @@ export class SwapEngine {
       this.joinExitBpts.has(tokenOut) ||
       this.candidates(tokenIn, tokenOut).length === 0
     ) {
-      return (this.joinExitGraph ??= new PoolGraph([...this.models, ...this.joinExitHops], this.edgeCache));
+      return (this.joinExitGraph ??= PoolGraph.build([...this.models, ...this.joinExitHops], this.edgeCache));
     }
     return this.graph;
   }

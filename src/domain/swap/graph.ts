@@ -4,8 +4,14 @@ import type { Hop } from './route';
 
 /**
  * The token graph of one pool set: for every ordered token pair the pools that swap it, best
- * first. Built once per pool version. Depth and spot price are floats read at the stored balances;
- * they rank candidates, and never become amounts.
+ * first. Depth and spot price are floats read at the stored balances; they rank candidates, and
+ * never become amounts.
+ *
+ * A graph is immutable. The graph of the next pool version (or of the next timestamp, for the
+ * pools whose swaps depend on it) is derived from this one (`withChanges`): only the pairs of the
+ * pools that changed are re-ranked, and every other pair's lists, and every token's map that holds
+ * no changed pair, are shared. Ranking is a total order (depth, then pool id and token indexes), so
+ * a derived graph equals one built from nothing over the same pools.
  */
 
 export interface Edge {
@@ -31,71 +37,127 @@ export function isEndOnlyPool(pool: PoolModel): boolean {
 /** Parallel pools kept per token pair: more only slow the search and rarely join a split. */
 export const MAX_PARALLEL_POOLS = 4;
 
-export class PoolGraph {
-  /** token -> next token -> edges, deepest first. */
-  private readonly edges = new Map<string, Map<string, Edge[]>>();
+/** token -> next token -> edges, best first. */
+type PairMap = Map<string, Map<string, Edge[]>>;
+
+/** The pairs of one kind of pool (through or end-only): every edge, and the best few. */
+interface Pairs {
+  readonly all: PairMap;
+  readonly top: PairMap;
+}
+
+interface GraphParts {
+  readonly through: Pairs;
   /**
    * Pools that are only a path's end (`isEndOnlyPool`), kept apart: a route goes through one only
    * to buy or sell the order's own token (its first or last hop, or both).
    */
-  private readonly lbpEdges = new Map<string, Map<string, Edge[]>>();
+  readonly ends: Pairs;
+  readonly bpts: ReadonlySet<string>;
+  readonly decimals: ReadonlyMap<string, number>;
+  readonly byHop: WeakMap<Hop, Edge>;
+}
+
+/** Deepest first; ties by pool id and token indexes, so the order never depends on how the graph was made. */
+function rank(a: Edge, b: Edge): number {
+  if (a.depth !== b.depth) return b.depth - a.depth;
+  const x = a.hop.pool.id;
+  const y = b.hop.pool.id;
+  if (x !== y) return x < y ? -1 : 1;
+  return a.hop.i - b.hop.i || a.hop.j - b.hop.j;
+}
+
+/** The edges a model gives, through the owner's cache of them when there is one. */
+function edgesFor(pool: PoolModel, edgeCache: WeakMap<PoolModel, readonly Edge[]> | undefined): readonly Edge[] {
+  let edges = edgeCache?.get(pool);
+  if (!edges) {
+    edges = edgesOf(pool);
+    edgeCache?.set(pool, edges);
+  }
+  return edges;
+}
+
+export class PoolGraph {
+  private readonly through: Pairs;
+  private readonly ends: Pairs;
   /** BPT addresses of the pools in the set: hops through them may need a fourth leg. */
   readonly bpts: ReadonlySet<string>;
-  readonly decimals = new Map<string, number>();
-  private readonly byHop = new WeakMap<Hop, Edge>();
+  readonly decimals: ReadonlyMap<string, number>;
+  /** Shared by every graph derived from one another: a hop object belongs to one model. */
+  private readonly byHop: WeakMap<Hop, Edge>;
 
-  constructor(
-    readonly models: readonly PoolModel[],
-    /** Edges already read from a model (kept by the owner across graphs of the same pool version). */
-    edgeCache?: WeakMap<PoolModel, readonly Edge[]>,
-  ) {
-    this.bpts = new Set(models.map((m) => m.address));
-    for (const pool of models) {
-      pool.tokens.forEach((t, k) => this.decimals.set(t, pool.decimals[k]!));
-      let edges = edgeCache?.get(pool);
-      if (!edges) {
-        edges = edgesOf(pool);
-        edgeCache?.set(pool, edges);
-      }
-      for (const e of edges) {
-        this.byHop.set(e.hop, e);
-        const map = isEndOnlyPool(pool) ? this.lbpEdges : this.edges;
-        this.add(map, pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
-      }
-    }
-    for (const byNext of [...this.edges.values(), ...this.lbpEdges.values()]) {
-      for (const [next, list] of byNext)
-        byNext.set(next, list.sort((a, b) => b.depth - a.depth).slice(0, MAX_PARALLEL_POOLS));
-    }
+  private constructor(parts: GraphParts) {
+    this.through = parts.through;
+    this.ends = parts.ends;
+    this.bpts = parts.bpts;
+    this.decimals = parts.decimals;
+    this.byHop = parts.byHop;
   }
 
-  private add(map: Map<string, Map<string, Edge[]>>, from: string, to: string, edge: Edge): void {
-    let byNext = map.get(from);
-    if (!byNext) {
-      byNext = new Map();
-      map.set(from, byNext);
+  /** The graph of `models`, from nothing. `edgeCache`: edges already read from a model, kept by the owner. */
+  static build(models: readonly PoolModel[], edgeCache?: WeakMap<PoolModel, readonly Edge[]>): PoolGraph {
+    const empty = (): Pairs => ({ all: new Map(), top: new Map() });
+    return new PoolGraph({
+      through: empty(),
+      ends: empty(),
+      bpts: new Set(),
+      decimals: new Map(),
+      byHop: new WeakMap(),
+    }).withChanges([], models, edgeCache);
+  }
+
+  /**
+   * The graph with `removed` models taken out and `added` ones put in (a changed pool is both: its
+   * old model removed, its new one added). Costs the changed pools' pairs, plus one copy of the
+   * token index; this graph is left as it was.
+   */
+  withChanges(
+    removed: readonly PoolModel[],
+    added: readonly PoolModel[],
+    edgeCache?: WeakMap<PoolModel, readonly Edge[]>,
+  ): PoolGraph {
+    const gone = new Set(removed);
+    const through = new PairEdits(this.through, gone);
+    const ends = new PairEdits(this.ends, gone);
+    const bpts = new Set(this.bpts);
+    let decimals = this.decimals as Map<string, number>;
+    for (const pool of removed) {
+      bpts.delete(pool.address);
+      const edits = isEndOnlyPool(pool) ? ends : through;
+      for (const from of pool.tokens) for (const to of pool.tokens) if (from !== to) edits.touch(from, to);
     }
-    const list = byNext.get(to);
-    if (list) list.push(edge);
-    else byNext.set(to, [edge]);
+    for (const pool of added) {
+      bpts.add(pool.address);
+      pool.tokens.forEach((t, k) => {
+        if (decimals.get(t) === pool.decimals[k]) return;
+        if (decimals === this.decimals) decimals = new Map(decimals);
+        decimals.set(t, pool.decimals[k]!);
+      });
+      const edits = isEndOnlyPool(pool) ? ends : through;
+      for (const e of edgesFor(pool, edgeCache)) {
+        this.byHop.set(e.hop, e);
+        edits.add(pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
+      }
+    }
+    return new PoolGraph({ through: through.done(), ends: ends.done(), bpts, decimals, byHop: this.byHop });
   }
 
   /** Tokens one hop from `token`, with their edges (deepest first). */
   next(token: string): ReadonlyMap<string, readonly Edge[]> {
-    return this.edges.get(token) ?? EMPTY;
+    return this.through.top.get(token) ?? EMPTY;
   }
 
   between(from: string, to: string): readonly Edge[] {
-    return this.edges.get(from)?.get(to) ?? [];
+    return this.through.top.get(from)?.get(to) ?? [];
   }
 
   /** Liquidity bootstrapping pools one hop from `token`. */
   lbpNext(token: string): ReadonlyMap<string, readonly Edge[]> {
-    return this.lbpEdges.get(token) ?? EMPTY;
+    return this.ends.top.get(token) ?? EMPTY;
   }
 
   lbpBetween(from: string, to: string): readonly Edge[] {
-    return this.lbpEdges.get(from)?.get(to) ?? [];
+    return this.ends.top.get(from)?.get(to) ?? [];
   }
 
   /** The edge a candidate's hop came from (its limits), undefined for a hop made elsewhere. */
@@ -104,7 +166,68 @@ export class PoolGraph {
   }
 
   has(token: string): boolean {
-    return this.edges.has(token) || this.lbpEdges.has(token);
+    return this.through.all.has(token) || this.ends.all.has(token);
+  }
+}
+
+/**
+ * The pairs a change touches, re-ranked on `done()` into maps that share everything else with
+ * the pairs they came from (copy on write, per token).
+ */
+class PairEdits {
+  /** from -> to -> edges added there. */
+  private readonly touched = new Map<string, Map<string, Edge[]>>();
+
+  constructor(
+    private readonly base: Pairs,
+    private readonly gone: ReadonlySet<PoolModel>,
+  ) {}
+
+  touch(from: string, to: string): Edge[] {
+    let byTo = this.touched.get(from);
+    if (!byTo) {
+      byTo = new Map();
+      this.touched.set(from, byTo);
+    }
+    let list = byTo.get(to);
+    if (!list) {
+      list = [];
+      byTo.set(to, list);
+    }
+    return list;
+  }
+
+  add(from: string, to: string, edge: Edge): void {
+    this.touch(from, to).push(edge);
+  }
+
+  done(): Pairs {
+    if (this.touched.size === 0) return this.base;
+    const all = new Map(this.base.all);
+    const top = new Map(this.base.top);
+    for (const [from, byTo] of this.touched) {
+      const allFrom = new Map(this.base.all.get(from));
+      const topFrom = new Map(this.base.top.get(from));
+      for (const [to, added] of byTo) {
+        const kept = (allFrom.get(to) ?? []).filter((e) => !this.gone.has(e.hop.pool));
+        const list = added.length > 0 ? [...kept, ...added].sort(rank) : kept;
+        if (list.length === 0) {
+          allFrom.delete(to);
+          topFrom.delete(to);
+        } else {
+          allFrom.set(to, list);
+          topFrom.set(to, list.length > MAX_PARALLEL_POOLS ? list.slice(0, MAX_PARALLEL_POOLS) : list);
+        }
+      }
+      if (allFrom.size === 0) {
+        all.delete(from);
+        top.delete(from);
+      } else {
+        all.set(from, allFrom);
+        top.set(from, topFrom);
+      }
+    }
+    return { all, top };
   }
 }
 

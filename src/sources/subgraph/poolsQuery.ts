@@ -32,25 +32,55 @@ export function poolScalarFields(): string[] {
   return [...POOL_FRAME_FIELDS, ...storedFields().all.map((f) => f.name)];
 }
 
-let cached: { version: number; query: string } | undefined;
+let cached: { version: number; all: string; changed: string } | undefined;
+
+function poolsSelection(): string {
+  return `${poolScalarFields().join('\n    ')}
+    tokens { ${TOKEN_FIELDS.join(' ')} }
+    priceRateProviders { address token { address } }`;
+}
 
 /** The pools query for the pool types registered now (rebuilt only when the registry changes). */
 export function poolsQuery(): string {
-  if (cached?.version !== registryVersion()) {
-    const query = `query Pools($first: Int!, $lastId: ID!) {
-  pools(first: $first, orderBy: id, orderDirection: asc, where: { id_gt: $lastId, totalShares_gt: "0" }) {
-    ${poolScalarFields().join('\n    ')}
-    tokens { ${TOKEN_FIELDS.join(' ')} }
-    priceRateProviders { address token { address } }
-  }
-}`;
-    cached = { version: registryVersion(), query };
-  }
-  return cached.query;
+  return queries().all;
 }
+
+/**
+ * Pools whose entity changed at or after block `$since` (graph-node's `_change_block` filter),
+ * whatever their shares: a pool emptied since then comes back with zero shares, which is how the
+ * caller learns it left (the full query filters such pools out).
+ */
+export function changedPoolsQuery(): string {
+  return queries().changed;
+}
+
+function queries(): { all: string; changed: string } {
+  if (cached?.version !== registryVersion()) {
+    const fields = poolsSelection();
+    cached = {
+      version: registryVersion(),
+      all: `query Pools($first: Int!, $lastId: ID!) {
+  pools(first: $first, orderBy: id, orderDirection: asc, where: { id_gt: $lastId, totalShares_gt: "0" }) {
+    ${fields}
+  }
+}`,
+      changed: `query ChangedPools($first: Int!, $lastId: ID!, $since: Int!) {
+  pools(first: $first, orderBy: id, orderDirection: asc, where: { id_gt: $lastId, _change_block: { number_gte: $since } }) {
+    ${fields}
+  }
+}`,
+    };
+  }
+  return cached;
+}
+
+/** The block the subgraph has indexed up to. */
+export const META_QUERY = 'query Meta { _meta { block { number } } }';
 
 export interface PoolsQueryVariables {
   readonly first: number;
   /** Empty string for the first page: every id sorts after it. */
   readonly lastId: string;
+  /** Only pools changed at or after this block (`changedPoolsQuery`). */
+  readonly since?: number;
 }

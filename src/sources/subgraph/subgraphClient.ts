@@ -1,5 +1,5 @@
 import { requestJson, RetryPolicy, UpstreamError } from '../upstream';
-import { MAX_PAGE_SIZE, poolsQuery, PoolsQueryVariables } from './poolsQuery';
+import { changedPoolsQuery, MAX_PAGE_SIZE, META_QUERY, poolsQuery, PoolsQueryVariables } from './poolsQuery';
 
 /**
  * Typed client for a Balancer V2 subgraph (The Graph). It returns pools as the subgraph sends
@@ -39,7 +39,7 @@ export interface AllPools {
 }
 
 interface GraphQlAnswer {
-  readonly data?: { readonly pools?: unknown } | null;
+  readonly data?: { readonly pools?: unknown; readonly _meta?: unknown } | null;
   readonly errors?: readonly { readonly message?: unknown }[];
 }
 
@@ -53,9 +53,45 @@ export class SubgraphClient {
     }
   }
 
-  /** One page: pools with id greater than `lastId`, at most `pageSize` of them. */
-  async fetchPoolsPage(lastId: string, deadline?: number, deadlineLabel?: string): Promise<unknown[]> {
-    const variables: PoolsQueryVariables = { first: this.pageSize, lastId };
+  /** One page: pools with id greater than `lastId`, at most `pageSize` of them (changed since `since`, if given). */
+  async fetchPoolsPage(lastId: string, deadline?: number, deadlineLabel?: string, since?: number): Promise<unknown[]> {
+    const variables: PoolsQueryVariables = { first: this.pageSize, lastId, ...(since !== undefined ? { since } : {}) };
+    const { answer, status } = await this.ask(
+      since === undefined ? poolsQuery() : changedPoolsQuery(),
+      variables,
+      deadline,
+      deadlineLabel,
+    );
+    const pools = answer?.data?.pools;
+    if (!Array.isArray(pools))
+      throw new UpstreamError(SUBGRAPH_UPSTREAM, 'answered without a data.pools array', status, answer);
+    if (pools.length > this.pageSize) {
+      throw new UpstreamError(
+        SUBGRAPH_UPSTREAM,
+        `answered ${pools.length} pools to a request for at most ${this.pageSize}`,
+        status,
+      );
+    }
+    return pools;
+  }
+
+  /**
+   * The block the subgraph has indexed up to (`_meta.block.number`), or undefined when it does not
+   * say (a server without `_meta`): then it cannot be asked for changes since a block either.
+   */
+  async fetchIndexedBlock(deadline?: number, deadlineLabel?: string): Promise<number | undefined> {
+    const { answer } = await this.ask(META_QUERY, {}, deadline, deadlineLabel);
+    const meta = answer?.data?._meta as { block?: { number?: unknown } } | null | undefined;
+    const n = meta?.block?.number;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  }
+
+  private async ask(
+    query: string,
+    variables: object,
+    deadline: number | undefined,
+    deadlineLabel: string | undefined,
+  ): Promise<{ answer: GraphQlAnswer; status: number }> {
     const retry: RetryPolicy = {
       attempts: this.options.retries + 1,
       baseDelayMs: this.options.baseDelayMs ?? 250,
@@ -65,12 +101,7 @@ export class SubgraphClient {
     };
     const res = await requestJson<GraphQlAnswer>(
       SUBGRAPH_UPSTREAM,
-      {
-        url: this.options.url,
-        method: 'POST',
-        body: { query: poolsQuery(), variables },
-        timeoutMs: this.options.timeoutMs,
-      },
+      { url: this.options.url, method: 'POST', body: { query, variables }, timeoutMs: this.options.timeoutMs },
       retry,
     );
     const answer = res.body;
@@ -84,27 +115,29 @@ export class SubgraphClient {
         answer,
       );
     }
-    const pools = answer?.data?.pools;
-    if (!Array.isArray(pools))
-      throw new UpstreamError(SUBGRAPH_UPSTREAM, 'answered without a data.pools array', res.status, answer);
-    if (pools.length > this.pageSize) {
-      throw new UpstreamError(
-        SUBGRAPH_UPSTREAM,
-        `answered ${pools.length} pools to a request for at most ${this.pageSize}`,
-        res.status,
-      );
-    }
-    return pools;
+    return { answer, status: res.status };
   }
 
   /** Every pool, page by page, each page starting after the last id of the previous one. */
-  async fetchAllPools(opts: FetchAllOptions = {}): Promise<AllPools> {
+  fetchAllPools(opts: FetchAllOptions = {}): Promise<AllPools> {
+    return this.walk(undefined, opts);
+  }
+
+  /**
+   * Every pool whose entity changed at or after block `since`, emptied ones included (zero
+   * shares). A subgraph that refuses the filter (an old graph-node) answers with GraphQL errors.
+   */
+  fetchChangedPools(since: number, opts: FetchAllOptions = {}): Promise<AllPools> {
+    return this.walk(since, opts);
+  }
+
+  private async walk(since: number | undefined, opts: FetchAllOptions): Promise<AllPools> {
     const all: unknown[] = [];
     let lastId = '';
     let pages = 0;
     while (true) {
       opts.signal?.throwIfAborted();
-      const page = await this.fetchPoolsPage(lastId, opts.deadline, opts.deadlineLabel);
+      const page = await this.fetchPoolsPage(lastId, opts.deadline, opts.deadlineLabel, since);
       pages++;
       opts.onPage?.({ number: pages, pools: page.length });
       for (const p of page) all.push(p);

@@ -51,6 +51,11 @@ function sdlFor(params: readonly ParamField[]): string {
     swapEnabled: Boolean
     totalShares_gt: BigDecimal
     totalLiquidity_gt: BigDecimal
+    _change_block: BlockChangedFilter
+  }
+
+  input BlockChangedFilter {
+    number_gte: Int!
   }
 
   type PoolToken {
