@@ -49,7 +49,11 @@ function compareBy(field: string): (a: SubgraphPool, b: SubgraphPool) => number 
   };
 }
 
-/** graph-node's `pools(...)` semantics over a list of pools: filter, order (ties by id), page. Pure. */
+/**
+ * graph-node's `pools(...)` semantics over a list of pools: filter, order (ties by id), page. Pure.
+ * `_change_block` is not applied: this index reads the chain at the head, so any pool may have
+ * changed since any block, and it answers every pool (a pool update then diffs them all).
+ */
 export function selectPools(pools: readonly SubgraphPool[], args: PoolsArgs): SubgraphPool[] {
   if (args.first < 0 || args.first > 1000)
     throw new SubgraphQueryError(`The \`first\` argument must be between 0 and 1000, but is ${args.first}`);
