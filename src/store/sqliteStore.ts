@@ -119,8 +119,10 @@ export class SqliteStore implements Store {
       if (!row) return sinceVersion === 0 ? { version: 0, pools: [], deletedIds: [], total: 0 } : undefined;
       if (row.changes_from === null || sinceVersion < row.changes_from || sinceVersion > row.pools_version)
         return undefined;
+      // No ORDER BY: ordering by id walks the primary key through every pool instead of the
+      // version index through the changed ones.
       const docs = this.db
-        .prepare('SELECT doc FROM pools WHERE chain_id = ? AND version > ? ORDER BY id')
+        .prepare('SELECT doc FROM pools WHERE chain_id = ? AND version > ?')
         .pluck()
         .all(chainId, sinceVersion) as string[];
       const pools = docs.map((d) => JSON.parse(d) as StoredPool);
