@@ -1,5 +1,6 @@
 import type { Firestore } from '@google-cloud/firestore';
-import { Emulator, firestoreStore, startEmulator } from '../helpers/firestoreEmulator';
+import { FirestoreStore } from '../../src/store/firestoreStore';
+import { Emulator, firestoreStore, startEmulator, unlimitedBudgets } from '../helpers/firestoreEmulator';
 import { applyChanges, makePool, storeContract } from './storeContract';
 
 let emulator: Emulator;
@@ -63,6 +64,24 @@ describe('FirestoreStore pool changes', () => {
     await db.doc('chains/1').set({ poolsVersion: 2, tokensVersion: 0, jobs: {} });
     expect(await store.listPoolChanges(1, 1)).toBeUndefined();
     expect(await store.getPool(1, makePool(3).id)).toEqual(makePool(3));
+    await store.close();
+  });
+
+  test('pruned tombstones make versions from before them unanswerable, later ones still answer', async () => {
+    const db: Firestore = emulator.client();
+    const store = new FirestoreStore(db, unlimitedBudgets(), 1);
+    await store.commit(1, { pools: [1, 2, 3].map((i) => makePool(i)), bumpPoolsVersion: true }); // 1
+    await store.commit(1, { deletePoolIds: [makePool(1).id], bumpPoolsVersion: true }); // 2
+    expect((await store.listPoolChanges(1, 1))?.deletedIds).toEqual([makePool(1).id]);
+    await store.commit(1, { deletePoolIds: [makePool(2).id], bumpPoolsVersion: true }); // 3: drops version 2's tombstone
+    expect(await store.listPoolChanges(1, 1)).toBeUndefined();
+    expect(await store.listPoolChanges(1, 2)).toEqual({
+      version: 3,
+      pools: [],
+      deletedIds: [makePool(2).id],
+      total: 1,
+    });
+    expect((await db.collection('chains/1/poolTombstones').get()).docs.map((d) => d.id)).toEqual([makePool(2).id]);
     await store.close();
   });
 });
