@@ -189,14 +189,11 @@ export class ReadModel {
       // The snapshot now current: a block the follower published meanwhile is newer than `prev`.
       const cur = this.snapshots.get(chainId);
       const pools = this.overlay(base.pools, state);
-      next = new ChainSnapshot({
-        chainId,
-        meta,
-        pools: cur && samePools(pools, cur.pools) ? cur.pools : pools,
-        tokens,
-        loadedAt: this.now(),
-        block: state?.block ?? null,
-      });
+      // No pool changed (a bump that rewrote pools as they were): keep the pools and their body.
+      next =
+        cur && samePools(pools, cur.pools)
+          ? cur.withTokens(meta, tokens, this.now())
+          : new ChainSnapshot({ chainId, meta, pools, tokens, loadedAt: this.now(), block: state?.block ?? null });
     }
     this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(

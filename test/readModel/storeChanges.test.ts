@@ -99,9 +99,13 @@ test('deletions and additions land in id order; a pool written again unchanged k
   expect(after.poolsById.has(makePool(1000).id)).toBe(true);
   expect(after.poolsById.get(makePool(20).id)).toBe(before.poolsById.get(makePool(20).id));
   expect(shared(before, after)).toHaveLength(POOLS - 3); // minus two deleted, one changed
-  // Nothing changed at all: the same pools array.
+  // Nothing changed at all: the same pools array, and the `/pools` body is not serialized again.
+  const body = after.poolsBody;
   await store.commit(1, { pools: [makePool(20)], bumpPoolsVersion: true });
-  expect((await model.refresh(1)).pools).toBe(after.pools);
+  const unchanged = await model.refresh(1);
+  expect(unchanged.poolsVersion).toBe(3);
+  expect(unchanged.pools).toBe(after.pools);
+  expect(unchanged.poolsBody).toBe(body);
 });
 
 test('a write that does not bump the version shows with the next bump', async () => {
