@@ -1,7 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '../log/logger';
 import { applyChainState, type ChainState, type PoolChainState } from '../domain/chainState';
 import type { ChainMeta, StoredPool } from '../domain/pool';
-import type { Store, Unsubscribe } from '../store/Store';
+import type { PoolChanges, Store, Unsubscribe } from '../store/Store';
 import { ChainSnapshot } from './chainSnapshot';
 
 export type ReloadListener = (next: ChainSnapshot, previous: ChainSnapshot | undefined) => void;
@@ -15,6 +16,12 @@ export type ReloadListener = (next: ChainSnapshot, previous: ChainSnapshot | und
  * (`setChainState`) is laid over the store's pools: every snapshot, including one reloaded from
  * the store after a subgraph update, shows the chain's values for every pool the follower has read,
  * and the store's (subgraph) values for the rest. The chain state is never written to the store.
+ *
+ * A reload after the store's `poolsVersion` moved reads only the pools changed since the version
+ * held (`Store.listPoolChanges`) and keeps the objects of every other pool, so the snapshot and
+ * everything built on it by object identity (the quote threads' pool deltas, the chain state
+ * overlay) cost O(changed pools); it reads every pool when the store cannot say what changed or
+ * the merged set does not add up.
  */
 export class ReadModel {
   private readonly snapshots = new Map<number, ChainSnapshot>();
@@ -22,7 +29,7 @@ export class ReadModel {
   private readonly pending = new Set<number>();
   private readonly listeners = new Set<ReloadListener>();
   /** Per chain: the pools as the store holds them, and the followed chain state laid over them. */
-  private readonly storePools = new Map<number, readonly StoredPool[]>();
+  private readonly stored = new Map<number, StorePools>();
   private readonly chainStates = new Map<number, ChainState>();
   /** Each pool state applied once: a block that changes k pools builds k pool objects. */
   private readonly applied = new WeakMap<PoolChainState, { readonly base: StoredPool; readonly pool: StoredPool }>();
@@ -88,6 +95,15 @@ export class ReadModel {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * The store's pools (without the chain state), in id order, at the pools version last loaded:
+   * they are at least that version, so a commit conditional on it (`ifPoolsVersion`) never
+   * applies over newer pools. Undefined while the chain is not loaded.
+   */
+  storePools(chainId: number): StorePools | undefined {
+    return this.stored.get(chainId);
+  }
+
   /** The chain state last set for the chain, if a node is followed. */
   chainState(chainId: number): ChainState | undefined {
     return this.chainStates.get(chainId);
@@ -100,9 +116,9 @@ export class ReadModel {
   setChainState(chainId: number, state: ChainState): ChainSnapshot | undefined {
     this.chainStates.set(chainId, state);
     const cur = this.snapshots.get(chainId);
-    const base = this.storePools.get(chainId);
+    const base = this.stored.get(chainId);
     if (!cur || !base) return undefined;
-    const pools = this.overlay(base, state);
+    const pools = this.overlay(base.pools, state);
     const unchanged = pools.length === cur.pools.length && pools.every((p, i) => p === cur.pools[i]);
     const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now());
     this.publish(next, cur);
@@ -163,18 +179,21 @@ export class ReadModel {
       // A block the follower published meanwhile is newer than `prev`: keep its pools.
       next = (this.snapshots.get(chainId) ?? prev).withTokens(meta, tokens, this.now());
     } else {
-      const [pools, tokens] = await Promise.all([this.store.listPools(chainId), this.store.listTokens(chainId)]);
-      const base = byKey(pools, (p) => p.id);
-      this.storePools.set(chainId, base);
+      const sameTokens = prev !== undefined && prev.tokensVersion === meta.tokensVersion;
+      const [base, tokens] = await Promise.all([
+        this.loadStorePools(chainId, meta.poolsVersion),
+        sameTokens ? prev.tokens : this.store.listTokens(chainId).then((t) => byKey(t, (x) => x.address)),
+      ]);
+      this.stored.set(chainId, base);
       const state = this.chainStates.get(chainId);
-      next = new ChainSnapshot({
-        chainId,
-        meta,
-        pools: this.overlay(base, state),
-        tokens: byKey(tokens, (t) => t.address),
-        loadedAt: this.now(),
-        block: state?.block ?? null,
-      });
+      // The snapshot now current: a block the follower published meanwhile is newer than `prev`.
+      const cur = this.snapshots.get(chainId);
+      const pools = this.overlay(base.pools, state);
+      // No pool changed (a bump that rewrote pools as they were): keep the pools and their body.
+      next =
+        cur && samePools(pools, cur.pools)
+          ? cur.withTokens(meta, tokens, this.now())
+          : new ChainSnapshot({ chainId, meta, pools, tokens, loadedAt: this.now(), block: state?.block ?? null });
     }
     this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(
@@ -190,6 +209,26 @@ export class ReadModel {
     return next;
   }
 
+  /**
+   * The store's pools at `version` or later: the held pools with the changes since their version
+   * applied, or every pool when the store cannot say what changed or the result does not add up.
+   */
+  private async loadStorePools(chainId: number, version: number): Promise<StorePools> {
+    const held = this.stored.get(chainId);
+    const changes = held ? await this.store.listPoolChanges(chainId, held.version) : undefined;
+    if (held && changes) {
+      const pools = applyPoolChanges(held.pools, changes);
+      if (changes.version >= version && (changes.total === undefined || changes.total === pools.length))
+        return { version: changes.version, pools };
+      this.logger.warn(
+        { chainId, held: held.version, version: changes.version, total: changes.total, merged: pools.length },
+        'pool changes did not add up; reading every pool',
+      );
+    }
+    // Pools read after the meta are at least its version.
+    return { version, pools: byKey(await this.store.listPools(chainId), (p) => p.id) };
+  }
+
   private publish(next: ChainSnapshot, prev: ChainSnapshot | undefined): void {
     const { chainId } = next;
     this.snapshots.set(chainId, next);
@@ -201,6 +240,49 @@ export class ReadModel {
       }
     }
   }
+}
+
+/** A chain's pools as the store holds them, at (at least) one pools version. */
+export interface StorePools {
+  readonly version: number;
+  /** In id order. */
+  readonly pools: readonly StoredPool[];
+}
+
+function samePools(a: readonly StoredPool[], b: readonly StoredPool[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+/**
+ * `held` (in id order) with `changes` applied, in id order, keeping the object of every pool the
+ * changes leave alone or rewrite with the same contents (a store may report a pool written again
+ * unchanged); the same array when nothing changed.
+ */
+export function applyPoolChanges(held: readonly StoredPool[], changes: PoolChanges): readonly StoredPool[] {
+  if (changes.pools.length === 0 && changes.deletedIds.length === 0) return held;
+  const written = byKey([...changes.pools], (p) => p.id);
+  const gone = new Set(changes.deletedIds);
+  const out: StoredPool[] = [];
+  let j = 0;
+  let changed = false;
+  for (const p of held) {
+    while (j < written.length && written[j]!.id < p.id) {
+      out.push(written[j++]!);
+      changed = true;
+    }
+    const w = j < written.length && written[j]!.id === p.id ? written[j++] : undefined;
+    if (w) {
+      const same = isDeepStrictEqual(w, p);
+      out.push(same ? p : w);
+      changed ||= !same;
+    } else if (gone.has(p.id)) changed = true;
+    else out.push(p);
+  }
+  if (j < written.length) {
+    out.push(...written.slice(j));
+    changed = true;
+  }
+  return changed ? out : held;
 }
 
 /** Stores differ in the order they list documents; the API always answers in id order. */

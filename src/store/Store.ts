@@ -50,11 +50,32 @@ export interface LeaseInfo {
 
 export type Unsubscribe = () => void;
 
+/**
+ * What changed in a chain's pools since a version the caller holds: applying it to the pools the
+ * caller read at that version gives the store's current pools.
+ */
+export interface PoolChanges {
+  /** The chain's `poolsVersion` the caller holds once it has applied the changes. */
+  readonly version: number;
+  /** Pools written since (their current contents); may include pools whose contents are unchanged. */
+  readonly pools: readonly StoredPool[];
+  /** Ids of pools deleted since and not written again. */
+  readonly deletedIds: readonly string[];
+  /** How many pools the chain holds now, when the store can say so cheaply (a consistency check). */
+  readonly total?: number;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'firestore';
   getMeta(chainId: number): Promise<ChainMeta>;
   listPools(chainId: number): Promise<StoredPool[]>;
   getPool(chainId: number, id: string): Promise<StoredPool | undefined>;
+  /**
+   * The pools written and deleted since `sinceVersion` (writes of commits that did not bump the
+   * version included), or undefined when the store cannot say (a version older than its change
+   * record, or newer than the chain's): the caller then reads every pool with `listPools`.
+   */
+  listPoolChanges(chainId: number, sinceVersion: number): Promise<PoolChanges | undefined>;
   listTokens(chainId: number): Promise<StoredToken[]>;
   /** Applies the change atomically: on failure nothing of it is visible. Returns the new meta. */
   commit(chainId: number, change: ChainChange): Promise<ChainMeta>;

@@ -15,6 +15,7 @@ import {
   HistoryQuery,
   LeaseInfo,
   LeaseRequest,
+  PoolChanges,
   Store,
   StoreError,
   Unsubscribe,
@@ -24,7 +25,8 @@ import {
 /**
  * Cloud store on Firestore (the contract both stores keep: docs/ARCHITECTURE.md, "The store contract"):
  *   chains/{chainId}                      meta: poolsVersion, tokensVersion, jobs
- *   chains/{chainId}/pools/{poolId}
+ *   chains/{chainId}/pools/{poolId}         the pool, plus `writtenAtVersion`
+ *   chains/{chainId}/poolTombstones/{poolId} `writtenAtVersion` of the pool's deletion
  *   chains/{chainId}/tokens/{address}
  *   chains/{chainId}/poolSnapshots/{poolId}_{hourBucket}
  *   chains/{scope}/leases/{job}
@@ -33,6 +35,13 @@ import {
  * writes batches in order with the meta (version bump) last, and if a batch fails it writes the
  * documents' previous contents back. Readers only reload on a version bump, so they never see a
  * half-applied change.
+ *
+ * Pool changes since a version (`listPoolChanges`) are the pools and tombstones whose
+ * `writtenAtVersion` (the version before their commit + 1) is newer; the meta's `changesFrom` is the
+ * oldest version they can answer from. A writer that does not know these fields replaces the meta
+ * without `changesFrom`, so readers fall back to reading every pool until the next commit here.
+ * Documents a failed commit puts back are stamped anew, so a reader that saw them mid-commit
+ * reads them again.
  */
 export interface FirestoreBudgets {
   readonly poolsRead: TokenBucket;
@@ -43,6 +52,10 @@ export interface FirestoreBudgets {
 
 const BATCH_LIMIT = 500;
 const GET_ALL_CHUNK = 300;
+/** Stamp on pool and tombstone documents; never part of a `StoredPool`. */
+const VERSION_FIELD = 'writtenAtVersion';
+/** A count aggregation costs one read per this many index entries. */
+const COUNT_ENTRIES_PER_READ = 1000;
 
 type Op = {
   ref: DocumentReference;
@@ -51,7 +64,14 @@ type Op = {
   bucket: TokenBucket;
   /** Write only if the document is unchanged since this read (`create` when it did not exist). */
   unchangedSince?: DocumentSnapshot;
+  /** The pool a pool document's write or deletion is for. */
+  poolId?: string;
 };
+
+function poolFrom(data: Record<string, unknown>): StoredPool {
+  const { [VERSION_FIELD]: _stamp, ...pool } = data;
+  return pool as unknown as StoredPool;
+}
 
 export class FirestoreStore implements Store {
   readonly kind = 'firestore' as const;
@@ -59,6 +79,8 @@ export class FirestoreStore implements Store {
   constructor(
     private readonly db: Firestore,
     private readonly budgets: FirestoreBudgets,
+    /** Tombstones older than this many versions are pruned; readers further behind read everything. */
+    private readonly changeVersionsKept = 10_000,
   ) {}
 
   private chain(chainId: number | string): DocumentReference {
@@ -79,13 +101,36 @@ export class FirestoreStore implements Store {
   async listPools(chainId: number): Promise<StoredPool[]> {
     const snap = await this.chain(chainId).collection('pools').get();
     await this.budgets.poolsRead.take(snap.size);
-    return snap.docs.map((d) => d.data() as StoredPool);
+    return snap.docs.map((d) => poolFrom(d.data()));
   }
 
   async getPool(chainId: number, id: string): Promise<StoredPool | undefined> {
     await this.budgets.poolsRead.take(1);
     const snap = await this.chain(chainId).collection('pools').doc(id.toLowerCase()).get();
-    return snap.exists ? (snap.data() as StoredPool) : undefined;
+    return snap.exists ? poolFrom(snap.data()!) : undefined;
+  }
+
+  async listPoolChanges(chainId: number, sinceVersion: number): Promise<PoolChanges | undefined> {
+    const chainRef = this.chain(chainId);
+    await this.budgets.poolsRead.take(1);
+    const metaSnap = await chainRef.get();
+    if (!metaSnap.exists) return sinceVersion === 0 ? { version: 0, pools: [], deletedIds: [], total: 0 } : undefined;
+    const version = FirestoreStore.metaFrom(chainId, metaSnap).poolsVersion;
+    const changesFrom = (metaSnap.data() as { changesFrom?: unknown }).changesFrom;
+    if (typeof changesFrom !== 'number' || sinceVersion < changesFrom || sinceVersion > version) return undefined;
+    const [written, tombstones, count] = await Promise.all([
+      chainRef.collection('pools').where(VERSION_FIELD, '>', sinceVersion).get(),
+      chainRef.collection('poolTombstones').where(VERSION_FIELD, '>', sinceVersion).get(),
+      chainRef.collection('pools').count().get(),
+    ]);
+    const total = count.data().count;
+    await this.budgets.poolsRead.take(
+      Math.max(1, written.size) + Math.max(1, tombstones.size) + Math.max(1, Math.ceil(total / COUNT_ENTRIES_PER_READ)),
+    );
+    const pools = written.docs.map((d) => poolFrom(d.data()));
+    const ids = new Set(pools.map((p) => p.id));
+    const deletedIds = tombstones.docs.map((d) => d.id).filter((id) => !ids.has(id));
+    return { version, pools, deletedIds, total };
   }
 
   async listTokens(chainId: number): Promise<StoredToken[]> {
@@ -96,13 +141,30 @@ export class FirestoreStore implements Store {
 
   async commit(chainId: number, change: ChainChange): Promise<ChainMeta> {
     const chainRef = this.chain(chainId);
+    const beforeSnap = await chainRef.get();
+    const before = FirestoreStore.metaFrom(chainId, beforeSnap);
+    if (change.ifPoolsVersion !== undefined && before.poolsVersion !== change.ifPoolsVersion) {
+      throw new VersionConflict(chainId, change.ifPoolsVersion, before.poolsVersion);
+    }
+    const stamp = before.poolsVersion + 1;
     const ops: Op[] = [];
     for (const p of change.pools ?? []) {
       checkDocumentSize('pool', p.id, JSON.stringify(p));
-      ops.push({ ref: chainRef.collection('pools').doc(p.id), data: plainObject(p), bucket: this.budgets.poolsWrite });
+      ops.push({
+        ref: chainRef.collection('pools').doc(p.id),
+        data: { ...plainObject(p), [VERSION_FIELD]: stamp },
+        bucket: this.budgets.poolsWrite,
+        poolId: p.id,
+      });
     }
-    for (const id of change.deletePoolIds ?? [])
-      ops.push({ ref: chainRef.collection('pools').doc(id), data: null, bucket: this.budgets.poolsWrite });
+    for (const id of change.deletePoolIds ?? []) {
+      ops.push({ ref: chainRef.collection('pools').doc(id), data: null, bucket: this.budgets.poolsWrite, poolId: id });
+      ops.push({
+        ref: chainRef.collection('poolTombstones').doc(id),
+        data: { [VERSION_FIELD]: stamp },
+        bucket: this.budgets.poolsWrite,
+      });
+    }
     for (const t of change.tokens ?? []) {
       checkDocumentSize('token', t.address, JSON.stringify(t));
       ops.push({
@@ -120,12 +182,13 @@ export class FirestoreStore implements Store {
       });
     }
 
-    const beforeSnap = await chainRef.get();
-    const before = FirestoreStore.metaFrom(chainId, beforeSnap);
-    if (change.ifPoolsVersion !== undefined && before.poolsVersion !== change.ifPoolsVersion) {
-      throw new VersionConflict(chainId, change.ifPoolsVersion, before.poolsVersion);
-    }
     const previous = await this.readPrevious(ops.map((o) => o.ref));
+    // A new chain has every change recorded; one last written without stamps, those from here on.
+    const recorded = (beforeSnap.data() as { changesFrom?: unknown } | undefined)?.changesFrom;
+    let changesFrom = !beforeSnap.exists ? 0 : typeof recorded === 'number' ? recorded : stamp;
+    const prune = (change.deletePoolIds?.length ?? 0) > 0 ? await this.oldTombstones(chainRef, stamp) : [];
+    // A reader behind the newest pruned tombstone could miss that deletion.
+    for (const t of prune) changesFrom = Math.max(changesFrom, t.get(VERSION_FIELD) as number);
     const meta: ChainMeta = {
       chainId,
       poolsVersion: before.poolsVersion + (change.bumpPoolsVersion ? 1 : 0),
@@ -137,7 +200,7 @@ export class FirestoreStore implements Store {
     for (let i = 0; i < ops.length; i += BATCH_LIMIT) chunks.push(ops.slice(i, i + BATCH_LIMIT));
     const metaOp: Op = {
       ref: chainRef,
-      data: { poolsVersion: meta.poolsVersion, tokensVersion: meta.tokensVersion, jobs: meta.jobs },
+      data: { poolsVersion: meta.poolsVersion, tokensVersion: meta.tokensVersion, jobs: meta.jobs, changesFrom },
       bucket: this.budgets.poolsWrite,
       // The version bump is the last write; made conditional it fails (and the earlier batches are
       // restored) if another commit moved the chain after the check above.
@@ -154,10 +217,32 @@ export class FirestoreStore implements Store {
         written.push(chunk);
       }
     } catch (e) {
-      await this.restore(written.flat(), previous);
+      await this.restore(written.flat(), previous, chainRef, stamp);
       throw new StoreError(`firestore commit for chain ${chainId} failed and was rolled back: ${(e as Error).message}`);
     }
+    // After the meta has raised `changesFrom` past them; left behind, they only cost storage.
+    if (prune.length > 0) await this.deleteDocs(prune.map((t) => t.ref)).catch(() => undefined);
     return meta;
+  }
+
+  /** Tombstones older than the versions kept (checked only by commits that delete, which add them). */
+  private async oldTombstones(chainRef: DocumentReference, stamp: number): Promise<DocumentSnapshot[]> {
+    const snap = await chainRef
+      .collection('poolTombstones')
+      .where(VERSION_FIELD, '<=', stamp - this.changeVersionsKept)
+      .get();
+    await this.budgets.poolsRead.take(Math.max(1, snap.size));
+    return snap.docs;
+  }
+
+  private async deleteDocs(refs: DocumentReference[]): Promise<void> {
+    for (let i = 0; i < refs.length; i += BATCH_LIMIT) {
+      const batch = this.db.batch();
+      const chunk = refs.slice(i, i + BATCH_LIMIT);
+      for (const ref of chunk) batch.delete(ref);
+      await this.budgets.poolsWrite.take(chunk.length);
+      await batch.commit();
+    }
   }
 
   private async writeChunk(chunk: Op[]): Promise<void> {
@@ -187,14 +272,28 @@ export class FirestoreStore implements Store {
     return out;
   }
 
-  private async restore(written: Op[], previous: Map<string, Record<string, unknown> | null>): Promise<void> {
-    for (let i = 0; i < written.length; i += BATCH_LIMIT) {
+  private async restore(
+    written: Op[],
+    previous: Map<string, Record<string, unknown> | null>,
+    chainRef: DocumentReference,
+    stamp: number,
+  ): Promise<void> {
+    const writes: { ref: DocumentReference; data: Record<string, unknown> | null }[] = [];
+    for (const op of written) {
+      if (!previous.has(op.ref.path)) continue; // the meta document: it was never changed
+      const prev = previous.get(op.ref.path) ?? null;
+      if (op.poolId === undefined) writes.push({ ref: op.ref, data: prev });
+      else if (prev !== null) writes.push({ ref: op.ref, data: { ...prev, [VERSION_FIELD]: stamp } });
+      else {
+        writes.push({ ref: op.ref, data: null });
+        writes.push({ ref: chainRef.collection('poolTombstones').doc(op.poolId), data: { [VERSION_FIELD]: stamp } });
+      }
+    }
+    for (let i = 0; i < writes.length; i += BATCH_LIMIT) {
       const batch = this.db.batch();
-      for (const op of written.slice(i, i + BATCH_LIMIT)) {
-        if (!previous.has(op.ref.path)) continue; // the meta document: it was never changed
-        const prev = previous.get(op.ref.path) ?? null;
-        if (prev === null) batch.delete(op.ref);
-        else batch.set(op.ref, prev);
+      for (const w of writes.slice(i, i + BATCH_LIMIT)) {
+        if (w.data === null) batch.delete(w.ref);
+        else batch.set(w.ref, w.data);
       }
       await batch.commit();
     }

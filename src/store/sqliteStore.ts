@@ -9,6 +9,7 @@ import {
   HistoryQuery,
   LeaseInfo,
   LeaseRequest,
+  PoolChanges,
   Store,
   Unsubscribe,
   VersionConflict,
@@ -18,6 +19,13 @@ import {
  * Embedded store: one SQLite file (WAL), one table per Firestore collection, every change in one
  * transaction. Other processes (e.g. `npm run seed` while the server runs) are noticed by polling
  * `PRAGMA data_version`, which only moves when another connection commits.
+ *
+ * Pool changes since a version (`listPoolChanges`): each pool row carries the version its last
+ * write belongs to (the version before the commit + 1, so a write that does not bump is still
+ * newer than what a reader at the current version holds), deletions leave a tombstone with the
+ * same stamp, and `chains.changes_from` is the oldest version the rows can answer from (NULL
+ * until this code's first commit on a file written before stamps existed; raised when old
+ * tombstones are pruned).
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -31,6 +39,8 @@ export class SqliteStore implements Store {
   constructor(
     file: string,
     private readonly pollMs = 1000,
+    /** Tombstones older than this many versions are pruned; readers further behind read everything. */
+    private readonly changeVersionsKept = 10_000,
   ) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
@@ -39,9 +49,12 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS chains (chain_id INTEGER PRIMARY KEY, pools_version INTEGER NOT NULL,
-        tokens_version INTEGER NOT NULL, jobs TEXT NOT NULL);
+        tokens_version INTEGER NOT NULL, jobs TEXT NOT NULL, changes_from INTEGER);
       CREATE TABLE IF NOT EXISTS pools (chain_id INTEGER NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
-        PRIMARY KEY (chain_id, id)) WITHOUT ROWID;
+        version INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (chain_id, id)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS pool_tombstones (chain_id INTEGER NOT NULL, id TEXT NOT NULL,
+        version INTEGER NOT NULL, PRIMARY KEY (chain_id, id)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS pool_tombstones_version ON pool_tombstones (chain_id, version);
       CREATE TABLE IF NOT EXISTS tokens (chain_id INTEGER NOT NULL, address TEXT NOT NULL, doc TEXT NOT NULL,
         PRIMARY KEY (chain_id, address)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS pool_snapshots (chain_id INTEGER NOT NULL, pool_id TEXT NOT NULL,
@@ -55,6 +68,14 @@ export class SqliteStore implements Store {
     const leaseColumns = this.db.prepare("SELECT name FROM pragma_table_info('leases')").pluck().all() as string[];
     if (!leaseColumns.includes('acquired_at'))
       this.db.exec('ALTER TABLE leases ADD COLUMN acquired_at INTEGER NOT NULL DEFAULT 0');
+    // Files written before pool rows carried their version: their chains answer no changes (NULL
+    // `changes_from`) until the first commit here.
+    const poolColumns = this.db.prepare("SELECT name FROM pragma_table_info('pools')").pluck().all() as string[];
+    if (!poolColumns.includes('version'))
+      this.db.exec('ALTER TABLE pools ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
+    const chainColumns = this.db.prepare("SELECT name FROM pragma_table_info('chains')").pluck().all() as string[];
+    if (!chainColumns.includes('changes_from')) this.db.exec('ALTER TABLE chains ADD COLUMN changes_from INTEGER');
+    this.db.exec('CREATE INDEX IF NOT EXISTS pools_version ON pools (chain_id, version)');
     this.events.setMaxListeners(0);
     this.dataVersion = this.readDataVersion();
   }
@@ -91,6 +112,33 @@ export class SqliteStore implements Store {
     return doc === undefined ? undefined : (JSON.parse(doc) as StoredPool);
   }
 
+  async listPoolChanges(chainId: number, sinceVersion: number): Promise<PoolChanges | undefined> {
+    const read = this.db.transaction((): PoolChanges | undefined => {
+      const row = this.db.prepare('SELECT pools_version, changes_from FROM chains WHERE chain_id = ?').get(chainId) as
+        { pools_version: number; changes_from: number | null } | undefined;
+      if (!row) return sinceVersion === 0 ? { version: 0, pools: [], deletedIds: [], total: 0 } : undefined;
+      if (row.changes_from === null || sinceVersion < row.changes_from || sinceVersion > row.pools_version)
+        return undefined;
+      // No ORDER BY: ordering by id walks the primary key through every pool instead of the
+      // version index through the changed ones.
+      const docs = this.db
+        .prepare('SELECT doc FROM pools WHERE chain_id = ? AND version > ?')
+        .pluck()
+        .all(chainId, sinceVersion) as string[];
+      const pools = docs.map((d) => JSON.parse(d) as StoredPool);
+      const written = new Set(pools.map((p) => p.id));
+      const deletedIds = (
+        this.db
+          .prepare('SELECT id FROM pool_tombstones WHERE chain_id = ? AND version > ? ORDER BY id')
+          .pluck()
+          .all(chainId, sinceVersion) as string[]
+      ).filter((id) => !written.has(id));
+      const total = this.db.prepare('SELECT COUNT(*) FROM pools WHERE chain_id = ?').pluck().get(chainId) as number;
+      return { version: row.pools_version, pools, deletedIds, total };
+    });
+    return read();
+  }
+
   async listTokens(chainId: number): Promise<StoredToken[]> {
     const rows = this.db
       .prepare('SELECT doc FROM tokens WHERE chain_id = ? ORDER BY address')
@@ -116,14 +164,17 @@ export class SqliteStore implements Store {
       (h) => [h.poolId, historyBucket(h.timestamp), h.timestamp, JSON.stringify(h)] as const,
     );
 
-    const putPool = this.db.prepare('INSERT OR REPLACE INTO pools (chain_id, id, doc) VALUES (?, ?, ?)');
+    const putPool = this.db.prepare('INSERT OR REPLACE INTO pools (chain_id, id, doc, version) VALUES (?, ?, ?, ?)');
     const delPool = this.db.prepare('DELETE FROM pools WHERE chain_id = ? AND id = ?');
+    const putTombstone = this.db.prepare(
+      'INSERT OR REPLACE INTO pool_tombstones (chain_id, id, version) VALUES (?, ?, ?)',
+    );
     const putToken = this.db.prepare('INSERT OR REPLACE INTO tokens (chain_id, address, doc) VALUES (?, ?, ?)');
     const putPoint = this.db.prepare(
       'INSERT OR REPLACE INTO pool_snapshots (chain_id, pool_id, bucket, ts, doc) VALUES (?, ?, ?, ?, ?)',
     );
     const putMeta = this.db.prepare(
-      'INSERT OR REPLACE INTO chains (chain_id, pools_version, tokens_version, jobs) VALUES (?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO chains (chain_id, pools_version, tokens_version, jobs, changes_from) VALUES (?, ?, ?, ?, ?)',
     );
 
     const run = this.db.transaction((): ChainMeta => {
@@ -131,8 +182,17 @@ export class SqliteStore implements Store {
       if (change.ifPoolsVersion !== undefined && before.poolsVersion !== change.ifPoolsVersion) {
         throw new VersionConflict(chainId, change.ifPoolsVersion, before.poolsVersion);
       }
-      for (const [id, json] of pools) putPool.run(chainId, id, json);
-      for (const id of change.deletePoolIds ?? []) delPool.run(chainId, id);
+      const stamp = before.poolsVersion + 1;
+      const row = this.db.prepare('SELECT changes_from FROM chains WHERE chain_id = ?').get(chainId) as
+        { changes_from: number | null } | undefined;
+      // A new chain has every change recorded; one from before stamps, only those from here on.
+      let changesFrom = row === undefined ? 0 : (row.changes_from ?? stamp);
+      for (const [id, json] of pools) putPool.run(chainId, id, json, stamp);
+      for (const id of change.deletePoolIds ?? []) {
+        delPool.run(chainId, id);
+        putTombstone.run(chainId, id, stamp);
+      }
+      if (change.bumpPoolsVersion) changesFrom = this.pruneTombstones(chainId, stamp, changesFrom);
       for (const [address, json] of tokens) putToken.run(chainId, address, json);
       for (const [poolId, bucket, ts, json] of history) putPoint.run(chainId, poolId, bucket, ts, json);
       const meta: ChainMeta = {
@@ -141,13 +201,26 @@ export class SqliteStore implements Store {
         tokensVersion: before.tokensVersion + (change.bumpTokensVersion ? 1 : 0),
         jobs: { ...before.jobs, ...(change.jobs ?? {}) },
       };
-      putMeta.run(chainId, meta.poolsVersion, meta.tokensVersion, JSON.stringify(meta.jobs));
+      putMeta.run(chainId, meta.poolsVersion, meta.tokensVersion, JSON.stringify(meta.jobs), changesFrom);
       return meta;
     });
     const meta = run.immediate();
     this.dataVersion = this.readDataVersion();
     this.notify(meta);
     return meta;
+  }
+
+  /** Drops tombstones too old to keep; returns the oldest version changes can then be read from. */
+  private pruneTombstones(chainId: number, version: number, changesFrom: number): number {
+    const cutoff = version - this.changeVersionsKept;
+    const newest = this.db
+      .prepare('SELECT MAX(version) FROM pool_tombstones WHERE chain_id = ? AND version <= ?')
+      .pluck()
+      .get(chainId, cutoff) as number | null;
+    if (newest === null) return changesFrom;
+    this.db.prepare('DELETE FROM pool_tombstones WHERE chain_id = ? AND version <= ?').run(chainId, cutoff);
+    // A reader behind the newest dropped tombstone could miss that deletion.
+    return Math.max(changesFrom, newest);
   }
 
   async readHistory(chainId: number, q: HistoryQuery): Promise<PoolHistoryPoint[]> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/store/sqliteStore';
-import { makePool, storeContract } from './storeContract';
+import { applyChanges, makePool, storeContract } from './storeContract';
 
 let dir: string;
 storeContract(
@@ -58,5 +58,58 @@ describe('SqliteStore on a file written by an earlier version', () => {
     });
     await store.close();
     rmSync(d, { recursive: true, force: true });
+  });
+});
+
+describe('SqliteStore pool changes', () => {
+  let d: string;
+  beforeEach(() => {
+    d = mkdtempSync(join(tmpdir(), 'bps-sqlite-'));
+  });
+  afterEach(() => rmSync(d, { recursive: true, force: true }));
+
+  test('a file written before pool rows carried versions answers changes only from its first commit here', async () => {
+    const old = new Database(join(d, 's.sqlite'));
+    old.exec(`
+      CREATE TABLE chains (chain_id INTEGER PRIMARY KEY, pools_version INTEGER NOT NULL,
+        tokens_version INTEGER NOT NULL, jobs TEXT NOT NULL);
+      CREATE TABLE pools (chain_id INTEGER NOT NULL, id TEXT NOT NULL, doc TEXT NOT NULL,
+        PRIMARY KEY (chain_id, id)) WITHOUT ROWID;
+    `);
+    old.prepare('INSERT INTO chains VALUES (1, 4, 0, ?)').run('{}');
+    for (const i of [1, 2, 3])
+      old.prepare('INSERT INTO pools VALUES (1, ?, ?)').run(makePool(i).id, JSON.stringify(makePool(i)));
+    old.close();
+
+    const store = new SqliteStore(join(d, 's.sqlite'), 0);
+    expect(await store.listPools(1)).toEqual([makePool(1), makePool(2), makePool(3)]);
+    // The old rows say nothing of when they were written.
+    expect(await store.listPoolChanges(1, 4)).toBeUndefined();
+    await store.commit(1, {
+      pools: [makePool(2, { swapFee: '0.02' })],
+      deletePoolIds: [makePool(3).id],
+      bumpPoolsVersion: true,
+    });
+    // A reader at 4 may have missed a write the old code made at 4 without bumping: still unknown.
+    expect(await store.listPoolChanges(1, 4)).toBeUndefined();
+    const held = await store.listPools(1);
+    await store.commit(1, { pools: [makePool(1, { swapFee: '0.01' })], bumpPoolsVersion: true });
+    const changes = await store.listPoolChanges(1, 5);
+    expect(changes).toMatchObject({ version: 6, deletedIds: [], total: 2 });
+    expect(applyChanges(held, changes!)).toEqual(await store.listPools(1));
+    await store.close();
+  });
+
+  test('pruned tombstones make versions from before them unanswerable, later ones still answer', async () => {
+    const store = new SqliteStore(join(d, 's.sqlite'), 0, 3);
+    await store.commit(1, { pools: [1, 2, 3, 4].map((i) => makePool(i)), bumpPoolsVersion: true }); // 1
+    await store.commit(1, { deletePoolIds: [makePool(1).id], bumpPoolsVersion: true }); // 2
+    await store.commit(1, { pools: [makePool(2, { swapFee: '0.02' })], bumpPoolsVersion: true }); // 3
+    await store.commit(1, { pools: [makePool(3, { swapFee: '0.03' })], bumpPoolsVersion: true }); // 4
+    expect((await store.listPoolChanges(1, 1))?.deletedIds).toEqual([makePool(1).id]);
+    await store.commit(1, { pools: [makePool(4, { swapFee: '0.04' })], bumpPoolsVersion: true }); // 5: drops version 2's tombstone
+    expect(await store.listPoolChanges(1, 1)).toBeUndefined();
+    expect((await store.listPoolChanges(1, 2))?.pools.map((p) => p.symbol).sort()).toEqual(['P2', 'P3', 'P4']);
+    await store.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Address } from '../../src/domain/address';
 import type { PoolHistoryPoint, StoredPool, StoredToken } from '../../src/domain/pool';
-import { MAX_DOCUMENT_BYTES, Store } from '../../src/store/Store';
+import { MAX_DOCUMENT_BYTES, PoolChanges, Store } from '../../src/store/Store';
 import { storedPool } from '../helpers/poolFixtures';
 
 /**
@@ -58,6 +58,16 @@ export function makeToken(address: string, overrides: Partial<StoredToken> = {})
   };
 }
 
+const byId = (a: StoredPool, b: StoredPool): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** What a reader holding `held` has once it applies `changes` (the read model does the same). */
+export function applyChanges(held: readonly StoredPool[], changes: PoolChanges): StoredPool[] {
+  const written = new Map(changes.pools.map((p) => [p.id, p]));
+  const gone = new Set(changes.deletedIds);
+  const kept = held.filter((p) => !written.has(p.id) && !gone.has(p.id));
+  return [...kept, ...written.values()].sort(byId);
+}
+
 function point(poolId: string, timestamp: number, volume: string): PoolHistoryPoint {
   return {
     poolId,
@@ -112,6 +122,78 @@ export function storeContract(name: string, makeStore: () => Promise<Store>, aft
       expect(back.get(changed[0]!.id)!.swapFee).toBe('0.01');
       expect(back.get(changed[1]!.id)!.totalShares).toBe('5');
       expect(back.get(pools[10]!.id)).toEqual(pools[10]);
+    });
+
+    test('pool changes since a version: writes, deletions and writes that do not bump the version', async () => {
+      const ids = (changes: PoolChanges | undefined) => ({
+        version: changes?.version,
+        pools: changes?.pools.map((p) => p.symbol).sort(),
+        deletedIds: [...(changes?.deletedIds ?? [])].sort(),
+      });
+      expect(await store.listPoolChanges(1, 0)).toEqual({ version: 0, pools: [], deletedIds: [], total: 0 });
+      await store.commit(1, { pools: Array.from({ length: 10 }, (_, i) => makePool(i + 1)), bumpPoolsVersion: true });
+      const first = await store.listPoolChanges(1, 0);
+      expect(first).toMatchObject({ version: 1, deletedIds: [], total: 10 });
+      expect([...first!.pools].sort(byId)).toEqual(await store.listPools(1).then((p) => p.sort(byId)));
+      expect(await store.listPoolChanges(1, 1)).toEqual({ version: 1, pools: [], deletedIds: [], total: 10 });
+
+      await store.commit(1, {
+        pools: [makePool(3, { swapFee: '0.01' }), makePool(11)],
+        deletePoolIds: [makePool(5).id],
+        bumpPoolsVersion: true,
+      });
+      const second = await store.listPoolChanges(1, 1);
+      expect(ids(second)).toEqual({ version: 2, pools: ['P11', 'P3'], deletedIds: [makePool(5).id] });
+      expect(second!.pools.find((p) => p.symbol === 'P3')).toEqual(makePool(3, { swapFee: '0.01' }));
+      expect(second!.total).toBe(10);
+      // Job bookkeeping (no pools) changes nothing.
+      await store.commit(1, { jobs: { 'update-pools': { lastRunAt: 1, lastSuccessAt: 1, lastError: null } } });
+      expect(ids(await store.listPoolChanges(1, 2))).toEqual({ version: 2, pools: [], deletedIds: [] });
+
+      // A write that does not bump reaches a reader already at the current version, then and at the next bump.
+      await store.commit(1, { pools: [makePool(4, { name: 'renamed' })] });
+      expect(ids(await store.listPoolChanges(1, 2))).toEqual({ version: 2, pools: ['P4'], deletedIds: [] });
+      await store.commit(1, { pools: [makePool(6, { swapFee: '0.2' })], bumpPoolsVersion: true });
+      expect(ids(await store.listPoolChanges(1, 2))).toEqual({ version: 3, pools: ['P4', 'P6'], deletedIds: [] });
+      expect(ids(await store.listPoolChanges(1, 3))).toEqual({ version: 3, pools: [], deletedIds: [] });
+
+      // Deleted, then written again: a written pool, not a deletion.
+      await store.commit(1, { deletePoolIds: [makePool(7).id], bumpPoolsVersion: true });
+      await store.commit(1, { pools: [makePool(7, { swapFee: '0.07' })], bumpPoolsVersion: true });
+      expect(ids(await store.listPoolChanges(1, 3))).toEqual({ version: 5, pools: ['P7'], deletedIds: [] });
+      expect(ids(await store.listPoolChanges(1, 1))).toEqual({
+        version: 5,
+        pools: ['P11', 'P3', 'P4', 'P6', 'P7'],
+        deletedIds: [makePool(5).id],
+      });
+      // A version the chain never reached: the store cannot say.
+      expect(await store.listPoolChanges(1, 6)).toBeUndefined();
+      expect(await store.listPoolChanges(137, 1)).toBeUndefined();
+    });
+
+    test('a reader that applies the changes since its version to what it held has exactly the store pools', async () => {
+      await store.commit(1, { pools: Array.from({ length: 30 }, (_, i) => makePool(i + 1)), bumpPoolsVersion: true });
+      let held = (await store.listPools(1)).sort(byId);
+      let version = (await store.getMeta(1)).poolsVersion;
+      const steps: Parameters<Store['commit']>[1][] = [
+        { pools: [makePool(2, { swapFee: '0.02' })], bumpPoolsVersion: true },
+        { deletePoolIds: [makePool(9).id, makePool(10).id], pools: [makePool(40)], bumpPoolsVersion: true },
+        { pools: [makePool(12, { isPaused: true })] },
+        { pools: [makePool(9), makePool(2, { swapFee: '0.03' })], deletePoolIds: [makePool(40).id] },
+        { jobs: { 'update-pools': { lastRunAt: 2, lastSuccessAt: 2, lastError: null } }, bumpPoolsVersion: true },
+        { pools: Array.from({ length: 5 }, (_, i) => makePool(20 + i, { totalShares: '7' })), bumpPoolsVersion: true },
+      ];
+      for (const step of steps) {
+        await store.commit(1, step);
+        const changes = await store.listPoolChanges(1, version);
+        expect(changes).toBeDefined();
+        held = applyChanges(held, changes!);
+        version = changes!.version;
+        const current = (await store.listPools(1)).sort(byId);
+        expect(held).toEqual(current);
+        expect(changes!.total ?? current.length).toBe(current.length);
+      }
+      expect(version).toBe((await store.getMeta(1)).poolsVersion);
     });
 
     test('tokens and the token version are independent of pools', async () => {
