@@ -11,6 +11,8 @@ import { createGraphqlServer, DEFAULT_LIMITS, GRAPHQL_PATH, type GraphqlLimits }
 
 /** The fields the old front end filtered on (tokens, pool types, dust, excluded ids). */
 const FRONT_END_FILTER_FIELDS = ['tokensList', 'poolType', 'totalShares', 'id'] as const;
+/** At most one pool index prepared ahead per chain this often. */
+const WARM_INTERVAL_MS = 1_000;
 
 function exampleQuery(chainId: number): string {
   return `# Pools of chain ${chainId} by liquidity; pass nextToken back to page on.
@@ -36,14 +38,33 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     endpoint: GRAPHQL_PATH,
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
-  // Prepare each new snapshot for the old front end's query right away, so no request waits for it.
+  // Prepare new snapshots for the old front end's query, so requests rarely wait for it. A followed
+  // chain publishes a snapshot per block (four a second on Arbitrum) and an index over 11,000
+  // pools costs tens of ms of the event loop, so after the first, at most one snapshot per chain
+  // and WARM_INTERVAL_MS is prepared: the latest, once the interval has passed.
   const warm = (snap: ChainSnapshot) =>
     poolIndexFor(ctx.state, snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
   for (const chain of ctx.config.chains) {
     const snap = ctx.readModel.get(chain.id);
     if (snap) warm(snap);
   }
-  const stopWarming = ctx.readModel.onReload((next) => warm(next));
+  const pending = new Map<number, NodeJS.Timeout>();
+  const stopListening = ctx.readModel.onReload((next, previous) => {
+    if (previous && next.pools === previous.pools) return;
+    if (pending.has(next.chainId)) return;
+    const timer = setTimeout(() => {
+      pending.delete(next.chainId);
+      const latest = ctx.readModel.get(next.chainId);
+      if (latest) warm(latest);
+    }, WARM_INTERVAL_MS);
+    timer.unref();
+    pending.set(next.chainId, timer);
+  });
+  const stopWarming = () => {
+    stopListening();
+    for (const t of pending.values()) clearTimeout(t);
+    pending.clear();
+  };
   const router = Router();
   router.all(GRAPHQL_PATH, (req, res) => {
     if (wantsGraphiql(req)) return page.send(req, res);
