@@ -46,10 +46,23 @@ export interface PoolChainState {
   readonly oldRates?: ReadonlyMap<string, bigint>;
   /** Composable stable protocol fee basis. */
   readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
+  /**
+   * The pool's `getProtocolFeePercentageCache(0)` (composable stable, weighted v2+); for weighted
+   * v1, which has no cache, the fees collector's `getSwapFeePercentage()`, what the Vault hands it
+   * at each join or exit.
+   */
   readonly protocolSwapFeeCache?: bigint;
   readonly protocolYieldFeeCache?: bigint;
-  /** Weighted v2+ protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`. */
+  /**
+   * Weighted protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`
+   * (v2+), `getLastInvariant()` (v1).
+   */
   readonly lastPostJoinExitInvariant?: bigint;
+  /**
+   * Weighted v1: the Vault's ProtocolFeesCollector (lower case), whose percentage is
+   * `protocolSwapFeeCache`; its fee change event re-reads the pool (jobs/headFollower.ts).
+   */
+  readonly protocolFeesCollector?: string;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
 }

@@ -347,23 +347,27 @@ test('protocol fees switched on: joins, exits and composable stable BPT swaps af
     for (let i = 0; i < n; i++) block = (await thirdPartyTrade(env, third, random, [p])).block;
     return block;
   };
-  // Weighted v2+ pools only: a v1 pool pays the protocol's due fee out of its largest-weight
-  // token's balance at each join or exit, from a basis the service does not read yet, so a join
-  // or exit in that token is not exact (see the report; BAL-DAI 60/40 (v1) is left out).
-  const weighted = ['WETH-USDC 50/50', 'WBTC-USDT 50/50', 'DAI-WETH 50/50'].map(pool);
-  for (const p of weighted) {
-    const [tokenIn, tokenOut] = p.tokens.filter((t) => t !== p.address);
+  // Weighted v2+ pools mint the protocol's share as BPT; the v1 pool pays it out of its
+  // largest-weight token (BAL) at each join or exit, so that one joins with BAL and exits to BAL.
+  for (const [name, joinWith, exitTo] of [
+    ['WETH-USDC 50/50', 'USDC', 'WETH'],
+    ['BAL-DAI 60/40 (v1)', 'BAL', 'BAL'],
+    ['WBTC-USDT 50/50', 'WBTC', 'USDT'],
+    ['DAI-WETH 50/50', 'WETH', 'DAI'],
+  ] as const) {
+    const p = pool(name);
+    const [tokenIn, tokenOut] = [token(joinWith), token(exitTo)];
     const { tokens, balances } = await poolTokens(env, p.id);
-    const amount = share(random, balances[tokens.indexOf(tokenIn!)]!, await balanceOf(tokenIn!, user.address)) / 4n;
-    const join = await exactOrder('fees', `${amount} -> BPT(${p.name})`, await trades(p, 2), {
-      sell: tokenIn!,
+    const amount = share(random, balances[tokens.indexOf(tokenIn)]!, await balanceOf(tokenIn, user.address)) / 4n;
+    const join = await exactOrder('fees', `${amount} ${joinWith} -> BPT(${p.name})`, await trades(p, 2), {
+      sell: tokenIn,
       buy: p.address,
       amount,
     });
     expect(join.route).toContain('joinPool');
-    const exit = await exactOrder('fees', `BPT(${p.name}) ${join.received} -> token`, await trades(p, 1), {
+    const exit = await exactOrder('fees', `BPT(${p.name}) ${join.received} -> ${exitTo}`, await trades(p, 1), {
       sell: p.address,
-      buy: tokenOut!,
+      buy: tokenOut,
       amount: join.received,
     });
     expect(exit.route).toContain('exitPool');
@@ -386,7 +390,7 @@ test('protocol fees switched on: joins, exits and composable stable BPT swaps af
     });
     expect(fromBpt.route).toContain(p.id);
   }
-  expectRoundExact('fees', 10);
+  expectRoundExact('fees', 12);
 }, 180_000);
 
 test('with the subgraph a minute of chain time behind, orders after third-party trades execute exactly', async () => {

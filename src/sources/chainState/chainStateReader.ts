@@ -16,6 +16,7 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOut
 
 const VAULT = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
+  'function getProtocolFeesCollector() view returns (address)',
   'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
   'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
   'event PoolBalanceManaged(bytes32 indexed poolId, address indexed assetManager, address indexed token, int256 cashDelta, int256 managedDelta)',
@@ -33,6 +34,7 @@ const POOL = new Interface([
   'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
   'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
   'function getLastPostJoinExitInvariant() view returns (uint256)',
+  'function getLastInvariant() view returns (uint256)',
   'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
   'function getWrappedTokenRate() view returns (uint256)',
   'function getRateProviders() view returns (address[])',
@@ -40,6 +42,7 @@ const POOL = new Interface([
 ]);
 
 const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
+const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
 const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
@@ -161,6 +164,20 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
       ),
     );
+  // Weighted v1 pays the due protocol fee out of its balances at a join or exit, from the invariant
+  // after the last one and the percentage the Vault hands it: the ProtocolFeesCollector's, read in
+  // the second round once the Vault named the collector.
+  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2)
+    reads.push(
+      poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
+      {
+        to: vault,
+        data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
+        fn: 'getProtocolFeesCollector',
+        iface: VAULT,
+        apply: (d, r) => (d.protocolFeesCollector = (r[0] as string).toLowerCase()),
+      },
+    );
   if (pool.lowerTarget !== null && pool.upperTarget !== null) {
     reads.push(
       poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
@@ -245,7 +262,9 @@ export async function readPoolStates(
 /**
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
  * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
- * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log.
+ * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log. Also the protocol swap
+ * fee percentage of the fees collector the first round named for weighted v1 pools (one call per
+ * collector).
  */
 async function readTimeDependence(
   rpc: JsonRpcOptions,
@@ -254,6 +273,25 @@ async function readTimeDependence(
 ): Promise<void> {
   const calls: RpcCall[] = [];
   const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
+  const collectors = new Map<string, Draft[]>();
+  for (const { draft } of drafts)
+    if (draft.protocolFeesCollector)
+      collectors.set(draft.protocolFeesCollector, [...(collectors.get(draft.protocolFeesCollector) ?? []), draft]);
+  for (const [collector, owing] of collectors) {
+    // Like a first-round getter: a revert leaves the field out, any other failure fails the read.
+    const read: Read = {
+      to: collector,
+      data: FEES_COLLECTOR.encodeFunctionData('getSwapFeePercentage'),
+      fn: 'getSwapFeePercentage',
+      iface: FEES_COLLECTOR,
+      apply: (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+    };
+    calls.push({ method: 'eth_call', params: [{ to: read.to, data: read.data }, hex(blockNumber)] });
+    applies.push((o) => {
+      const result = decoded(read, o, blockNumber);
+      if (result) for (const d of owing) read.apply(d, result);
+    });
+  }
   for (const { pool, draft } of drafts) {
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {
