@@ -44,12 +44,15 @@ export interface PoolChainState {
   readonly rates?: ReadonlyMap<string, bigint>;
   /** The rate cache's old rate per token (composable stable tokens with a rate provider). */
   readonly oldRates?: ReadonlyMap<string, bigint>;
-  /** Composable stable protocol fee basis. */
+  /**
+   * Composable stable protocol fee basis (`getLastJoinExitData()`); legacy Stable v1/v2:
+   * `getLastInvariant()`, the invariant after the last join or exit and the amp it was taken at.
+   */
   readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
   /**
    * The pool's `getProtocolFeePercentageCache(0)` (composable stable, weighted v2+); for weighted
-   * v1, which has no cache, the fees collector's `getSwapFeePercentage()`, what the Vault hands it
-   * at each join or exit.
+   * v1 and legacy Stable, which have no cache, the fees collector's `getSwapFeePercentage()`, what
+   * the Vault hands them at each join or exit.
    */
   readonly protocolSwapFeeCache?: bigint;
   readonly protocolYieldFeeCache?: bigint;
@@ -59,7 +62,7 @@ export interface PoolChainState {
    */
   readonly lastPostJoinExitInvariant?: bigint;
   /**
-   * Weighted v1: the Vault's ProtocolFeesCollector (lower case), whose percentage is
+   * Weighted v1, legacy Stable: the Vault's ProtocolFeesCollector (lower case), whose percentage is
    * `protocolSwapFeeCache`; its fee change event re-reads the pool (jobs/headFollower.ts).
    */
   readonly protocolFeesCollector?: string;

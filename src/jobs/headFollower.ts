@@ -209,7 +209,7 @@ export class HeadFollower {
     // linear wrapped rates) are read again too; ramps only need evaluating at the new time.
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
-      // A v1 weighted pool's protocol fee is the collector's: its change event names the collector.
+      // A weighted v1 or legacy stable pool's protocol fee is the collector's: its change event names the collector.
       const collector = s?.protocolFeesCollector;
       return (
         moved.has(p.id) ||

@@ -347,13 +347,15 @@ test('protocol fees switched on: joins, exits and composable stable BPT swaps af
     for (let i = 0; i < n; i++) block = (await thirdPartyTrade(env, third, random, [p])).block;
     return block;
   };
-  // Weighted v2+ pools mint the protocol's share as BPT; the v1 pool pays it out of its
-  // largest-weight token (BAL) at each join or exit, so that one joins with BAL and exits to BAL.
+  // Weighted v2+ pools mint the protocol's share as BPT; the weighted v1 pool pays it out of its
+  // largest-weight token (BAL) at each join or exit, so that one joins with BAL and exits to BAL;
+  // the Stable v2 pool pays it out of its largest balance.
   for (const [name, joinWith, exitTo] of [
     ['WETH-USDC 50/50', 'USDC', 'WETH'],
     ['BAL-DAI 60/40 (v1)', 'BAL', 'BAL'],
     ['WBTC-USDT 50/50', 'WBTC', 'USDT'],
     ['DAI-WETH 50/50', 'WETH', 'DAI'],
+    ['USDC-USDT stable (v2)', 'USDC', 'USDT'],
   ] as const) {
     const p = pool(name);
     const [tokenIn, tokenOut] = [token(joinWith), token(exitTo)];
@@ -390,7 +392,7 @@ test('protocol fees switched on: joins, exits and composable stable BPT swaps af
     });
     expect(fromBpt.route).toContain(p.id);
   }
-  expectRoundExact('fees', 12);
+  expectRoundExact('fees', 14);
 }, 180_000);
 
 test('with the subgraph a minute of chain time behind, orders after third-party trades execute exactly', async () => {

@@ -87,33 +87,41 @@ test('what it reads at the head restores every pool type exactly as the indexer 
       chain.provider,
     ).getFunction('getProtocolFeesCollector')(),
   ).toLowerCase();
-  let v1 = 0;
+  const legacy = { weighted: 0, stable: 0 };
   for (const pool of indexed) {
-    // Weighted v1 also gets the fee basis the subgraph lacks for it: the invariant after its last
-    // join or exit and the collector's protocol swap fee percentage (zero on this chain).
-    const expected =
-      pool.poolType === 'Weighted' && pool.poolTypeVersion === 1
-        ? {
-            ...pool,
-            lastPostJoinExitInvariant: unitsToDecimal(
-              (await new Contract(
-                pool.address,
-                ['function getLastInvariant() view returns (uint256)'],
-                chain.provider,
-              ).getFunction('getLastInvariant')()) as bigint,
-              18,
-            ),
-            protocolSwapFeeCache: '0',
-          }
-        : pool;
-    if (expected !== pool) {
-      v1++;
-      expect(states.get(pool.id)!.protocolFeesCollector).toBe(collector);
+    // Weighted v1 and legacy Stable also get the fee basis the subgraph lacks for them: the
+    // invariant after their last join or exit (with its amp, for stable) and the collector's
+    // protocol swap fee percentage (zero on this chain).
+    const lastInvariant = new Contract(
+      pool.address,
+      ['function getLastInvariant() view returns (uint256 invariant, uint256 amp)'],
+      chain.provider,
+    ).getFunction('getLastInvariant');
+    let expected = pool;
+    if (pool.poolType === 'Weighted' && pool.poolTypeVersion === 1) {
+      const weighted = new Contract(
+        pool.address,
+        ['function getLastInvariant() view returns (uint256)'],
+        chain.provider,
+      );
+      const invariant = (await weighted.getFunction('getLastInvariant')()) as bigint;
+      expected = { ...pool, lastPostJoinExitInvariant: unitsToDecimal(invariant, 18), protocolSwapFeeCache: '0' };
+      legacy.weighted++;
+    } else if (pool.poolType === 'Stable') {
+      const [invariant, amp] = (await lastInvariant()) as [bigint, bigint];
+      expected = {
+        ...pool,
+        lastPostJoinExitInvariant: unitsToDecimal(invariant, 18),
+        lastJoinExitAmp: unitsToDecimal(amp, 3),
+        protocolSwapFeeCache: '0',
+      };
+      legacy.stable++;
     }
+    if (expected !== pool) expect(states.get(pool.id)!.protocolFeesCollector).toBe(collector);
     // The pool's name leads the diff when one differs.
     expect([pool.name, applyChainState(spoiled(pool), states.get(pool.id)!)]).toEqual([pool.name, expected]);
   }
-  expect(v1).toBeGreaterThan(0);
+  expect(legacy).toEqual({ weighted: 1, stable: 1 });
   process.stdout.write(
     `chain state reader: ${indexed.length} devnet pools (${[...new Set(indexed.map((p) => p.poolType))].join(', ')}) ` +
       `in ${callsFor(devnet.addresses.vault, indexed)} eth_calls at block ${head.number}\n`,

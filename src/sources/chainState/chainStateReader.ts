@@ -43,6 +43,10 @@ const POOL = new Interface([
 
 const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
 const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
+/** Legacy StablePool (v1, v2): the same selector as weighted v1's getter, with the amp beside the invariant. */
+const LEGACY_STABLE = new Interface([
+  'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
+]);
 const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
@@ -164,12 +168,22 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
       ),
     );
-  // Weighted v1 pays the due protocol fee out of its balances at a join or exit, from the invariant
-  // after the last one and the percentage the Vault hands it: the ProtocolFeesCollector's, read in
-  // the second round once the Vault named the collector.
-  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2)
+  // Weighted v1 and legacy Stable pools pay the due protocol fee out of their balances at a join
+  // or exit, from the invariant after the last one (with its amp, for stable) and the percentage
+  // the Vault hands them: the ProtocolFeesCollector's, read in the second round once the Vault
+  // named the collector.
+  const legacyStable = pool.poolType === 'Stable';
+  if (legacyStable || (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2))
     reads.push(
-      poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
+      legacyStable
+        ? {
+            to: pool.address,
+            data: LEGACY_STABLE.encodeFunctionData('getLastInvariant'),
+            fn: 'getLastInvariant',
+            iface: LEGACY_STABLE,
+            apply: (d, r) => (d.lastJoinExit = { amp: r[1] as bigint, invariant: r[0] as bigint }),
+          }
+        : poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
       {
         to: vault,
         data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
@@ -263,8 +277,8 @@ export async function readPoolStates(
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
  * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
  * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log. Also the protocol swap
- * fee percentage of the fees collector the first round named for weighted v1 pools (one call per
- * collector).
+ * fee percentage of the fees collector the first round named for weighted v1 and legacy stable
+ * pools (one call per collector).
  */
 async function readTimeDependence(
   rpc: JsonRpcOptions,
