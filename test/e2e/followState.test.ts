@@ -50,6 +50,8 @@ let user: HDNodeWallet;
 let third: HDNodeWallet;
 const random = seededRandom(20261127);
 const rounds = new Map<string, { orders: number; exact: number; inexact: string[] }>();
+/** stETH sold: what the sender's balance fell by beyond the amount (Lido's share rounding), in wei. */
+const lidoRounding: bigint[] = [];
 
 const token = (symbol: string) => env.devnet.tokens.find((t) => t.symbol === symbol)!.address;
 const pool = (name: string) => env.devnet.pools.find((p) => p.name === name)!;
@@ -181,7 +183,8 @@ afterAll(async () => {
   const per = [...rounds.entries()].map(([name, r]) => `${name} ${r.exact}/${r.orders}`).join(', ');
   const inexact = all.flatMap((r) => r.inexact);
   process.stdout.write(
-    `e2e follow state (${env?.description}): ${exact}/${orders} orders at slippage 0 paid and received exactly the quote (${per})` +
+    `e2e follow state (${env?.description}): ${exact}/${orders} orders at slippage 0 paid and received exactly the quote (${per}; ` +
+      `stETH sold moved the sender's balance by the amount ${lidoRounding.map((d) => `${d >= 0n ? '+' : ''}${d}`).join(', ')} wei, Lido's share rounding)` +
       `${inexact.length ? `; inexact: ${inexact.join('; ')}` : ''}\n`,
   );
   await env?.close();
@@ -309,6 +312,7 @@ test('a stETH rebase: wraps and unwraps at the new ratio through the relayer exe
     const got = (await balanceOf(token('WETH'), user.address)) - buyBefore;
     const tally = rounds.get('rebase')!;
     tally.orders++;
+    lidoRounding.push(paid - wrapIn);
     if (got.toString() === res.body.price.buyAmount && paid - wrapIn >= -2n && paid - wrapIn <= 2n) tally.exact++;
     else
       tally.inexact.push(
