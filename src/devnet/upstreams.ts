@@ -14,7 +14,8 @@ import { GaugePoolEntry, gaugesRootValue, gaugesSubgraphSchema, readGaugeEntries
 /**
  * The devnet's two upstreams on one loopback HTTP server:
  * - `POST /subgraphs/name/localdev`: a subgraph-shaped GraphQL endpoint whose pools are read from
- *   the chain at the latest block (so a trade shows up at the next pool update);
+ *   the chain at the latest block (so a trade shows up at the next pool update), or frozen at
+ *   its first answer, or lagging a set time behind the head (`UpstreamsOptions`);
  * - `POST /subgraphs/name/localdev-gauges`: the gauges subgraph (pool -> preferential gauge and
  *   its reward tokens) over the gauge system on the chain (src/devnet/gauges.ts), if it has one;
  * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
@@ -59,6 +60,13 @@ export interface UpstreamsOptions {
    * the end-to-end suite shows with it that quotes follow the chain, not the subgraph.
    */
   readonly frozenSubgraph?: boolean;
+  /**
+   * Answer every subgraph query from the newest copy of the index recorded at least this many
+   * seconds of chain time before the head, like a hosted subgraph lagging behind the chain (a
+   * copy is recorded at the head each time a query comes in; until one is that old, the first
+   * copy is served). Chain time, so a suite moves it with evm_increaseTime instead of waiting.
+   */
+  readonly subgraphLagSeconds?: number;
 }
 
 function jsonError(res: Response, status: number, error: string): void {
@@ -69,14 +77,20 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   const reader = new OnchainPoolReader(options.provider, options.devnet.addresses);
   const prices = pricesByAddress(options.devnet);
   const stats = { subgraphRequests: 0, chainReads: 0 };
+  /** The index as read at one block: the pools and the block they were read at. */
+  interface IndexCopy {
+    readonly hash: string;
+    readonly number: number;
+    readonly timestamp: number;
+    readonly pools: Promise<SubgraphPool[]>;
+  }
   // Keyed by block hash, not number: after evm_revert a block number comes back with new state.
-  let cache: { hash: string; number: number; timestamp: number; pools: Promise<SubgraphPool[]> } | undefined;
+  let cache: IndexCopy | undefined;
+  /** With a lag: the copies recorded so far, oldest first, at most one per block. */
+  let copies: IndexCopy[] = [];
+  const lag = options.subgraphLagSeconds;
 
-  async function poolsAtLatest(): Promise<{ pools: SubgraphPool[]; number: number; hash: string; timestamp: number }> {
-    if (options.frozenSubgraph && cache) {
-      const c = cache;
-      return { pools: await c.pools, number: c.number, hash: c.hash, timestamp: c.timestamp };
-    }
+  async function copyAtLatest(): Promise<IndexCopy> {
     const block = await options.provider.getBlock('latest');
     if (!block?.hash) throw new Error('the chain returned no latest block');
     if (cache?.hash !== block.hash) {
@@ -85,9 +99,34 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
       cache = { hash: block.hash, number: block.number, timestamp: block.timestamp, pools: read };
       read.catch(() => {
         if (cache?.hash === block.hash) cache = undefined;
+        copies = copies.filter((c) => c.hash !== block.hash);
       });
+      if (lag !== undefined) {
+        // Copies of blocks the chain no longer has (rewound past them) are not the index's past.
+        copies = copies.filter((c) => c.number < block.number);
+        copies.push(cache);
+      }
     }
-    const c = cache;
+    return cache;
+  }
+
+  /** The copy a lagging subgraph serves with the head at `head`: the newest at least `lag` older. */
+  function lagging(head: IndexCopy, lagSeconds: number): IndexCopy {
+    let served = copies[0] ?? head;
+    for (const c of copies) if (c.timestamp <= head.timestamp - lagSeconds) served = c;
+    // Older copies than the one served are never served again.
+    const at = copies.indexOf(served);
+    if (at > 0) copies = copies.slice(at);
+    return served;
+  }
+
+  async function poolsAtLatest(): Promise<{ pools: SubgraphPool[]; number: number; hash: string; timestamp: number }> {
+    const c =
+      options.frozenSubgraph && cache
+        ? cache
+        : lag !== undefined
+          ? lagging(await copyAtLatest(), lag)
+          : await copyAtLatest();
     return { pools: await c.pools, number: c.number, hash: c.hash, timestamp: c.timestamp };
   }
 

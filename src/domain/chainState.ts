@@ -44,12 +44,28 @@ export interface PoolChainState {
   readonly rates?: ReadonlyMap<string, bigint>;
   /** The rate cache's old rate per token (composable stable tokens with a rate provider). */
   readonly oldRates?: ReadonlyMap<string, bigint>;
-  /** Composable stable protocol fee basis. */
+  /**
+   * Composable stable protocol fee basis (`getLastJoinExitData()`); legacy Stable v1/v2:
+   * `getLastInvariant()`, the invariant after the last join or exit and the amp it was taken at.
+   */
   readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
+  /**
+   * The pool's `getProtocolFeePercentageCache(0)` (composable stable, weighted v2+); for weighted
+   * v1 and legacy Stable, which have no cache, the fees collector's `getSwapFeePercentage()`, what
+   * the Vault hands them at each join or exit.
+   */
   readonly protocolSwapFeeCache?: bigint;
   readonly protocolYieldFeeCache?: bigint;
-  /** Weighted v2+ protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`. */
+  /**
+   * Weighted protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`
+   * (v2+), `getLastInvariant()` (v1).
+   */
   readonly lastPostJoinExitInvariant?: bigint;
+  /**
+   * Weighted v1, legacy Stable: the Vault's ProtocolFeesCollector (lower case), whose percentage is
+   * `protocolSwapFeeCache`; its fee change event re-reads the pool (jobs/headFollower.ts).
+   */
+  readonly protocolFeesCollector?: string;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
   /** Liquidity bootstrapping pools: whether the owner lets anyone swap (`getSwapEnabled()`). */

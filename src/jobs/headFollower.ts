@@ -210,7 +210,15 @@ export class HeadFollower {
     // at the new time.
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
-      return moved.has(p.id) || moved.has(p.address) || unread(p) || (s !== undefined && needsReread(s, at));
+      // A weighted v1 or legacy stable pool's protocol fee is the collector's: its change event names the collector.
+      const collector = s?.protocolFeesCollector;
+      return (
+        moved.has(p.id) ||
+        moved.has(p.address) ||
+        (collector !== undefined && moved.has(collector)) ||
+        unread(p) ||
+        (s !== undefined && needsReread(s, at))
+      );
     });
     const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
     const timed = new Map<string, PoolChainState>();

@@ -42,6 +42,7 @@ import {
 
 const POOL = [
   'function getLastPostJoinExitInvariant() view returns (uint256)',
+  'function getLastInvariant() view returns (uint256)',
   'function totalSupply() view returns (uint256)',
 ];
 const HALF = parseUnits('0.5', 18);
@@ -83,7 +84,7 @@ async function onchainBasis(address: string): Promise<{ supply: bigint; invarian
 beforeAll(async () => {
   env = await startChainPools();
   const { devnet } = env;
-  for (const s of ['DAI', 'USDC', 'WBTC']) {
+  for (const s of ['DAI', 'USDC', 'WBTC', 'BAL']) {
     const t = tokenBySymbol(devnet, s);
     tokens[s] = { address: t.address, decimals: t.decimals };
     await fund(env, t.address, parseUnits('1000000000', t.decimals));
@@ -218,4 +219,91 @@ describe('Weighted single-token joins and exits with a protocol swap fee due', (
       expect({ supply: s2.totalSupply, invariant: s2.lastInvariant }).toEqual(chain);
     },
   );
+});
+
+/**
+ * Weighted v1 (the devnet's 2021 BAL-DAI 60/40 pool) has no fee cache and mints no fee BPT: at a
+ * join or exit the Vault hands it the collector's protocol swap fee percentage and the pool pays
+ * the protocol's share of the invariant growth since its last join or exit (`getLastInvariant()`)
+ * out of its largest-weight token (BAL). The follower reads both into the fee basis fields
+ * (sources/chainState/chainStateReader.ts); with them the model must answer as the chain.
+ */
+describe('Weighted v1 joins and exits with a protocol swap fee due (paid in the largest-weight token)', () => {
+  const v1Spec = async (id: string): Promise<PoolSpec> => {
+    const p = env.devnet.pools.find((x) => x.id === id)!;
+    const reader = new OnchainPoolReader(env.chain.provider, env.devnet.addresses);
+    const read = (await reader.readAll()).find((x) => x.id === id)!;
+    const normalized = normalizePool(toSubgraphPool(read, new Map()));
+    if (!normalized.ok) throw new Error(normalized.error);
+    const spec = (JSON.parse(JSON.stringify(toRoutingPool(normalized.pool))) as RoutingPool).spec;
+    const pool = new Contract(p.address, POOL, env.chain.provider);
+    const collector = new Contract(
+      String(await env.vault.getFunction('getProtocolFeesCollector')()),
+      ['function getSwapFeePercentage() view returns (uint256)'],
+      env.chain.provider,
+    );
+    return {
+      ...spec,
+      lastPostJoinExitInvariant: unitsToDecimal((await pool.getFunction('getLastInvariant')()) as bigint, 18),
+      protocolSwapFeeCache: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
+    } as PoolSpec;
+  };
+
+  test('join and exit per token = BalancerQueries; a real join and exit leave the balances and basis the model threads', async () => {
+    const p = env.devnet.pools.find((x) => x.name === 'BAL-DAI 60/40 (v1)')!;
+    const [BAL, DAI] = [tokenBySymbol(env.devnet, 'BAL').address, tokenBySymbol(env.devnet, 'DAI').address];
+    await swap(env, p.id, 'givenIn', DAI, BAL, parseUnits('40000', 18));
+    await swap(env, p.id, 'givenIn', BAL, DAI, parseUnits('9000', 18));
+    const spec = await v1Spec(p.id);
+    expect(spec.protocolSwapFeeCache).toBe('0.5');
+    const withFees = model(spec);
+    const noBasis = model(withoutFeeBasis(spec));
+    const at = (t: string) => withFees.tokens.indexOf(t);
+    const figures: string[] = [];
+    for (const [label, i, amountIn, bptIn] of [
+      ['BAL', at(BAL), parseUnits('3000', 18), parseUnits('2000', 18)],
+      ['DAI', at(DAI), parseUnits('25000', 18), parseUnits('5000', 18)],
+    ] as const) {
+      const ourJoin = withFees.joinGivenIn(withFees.initialState(), i, amountIn);
+      const ourExit = withFees.exitGivenIn(withFees.initialState(), i, bptIn);
+      const chainJoin = await queryJoin(env, p.id, [...withFees.tokens], i, amountIn);
+      const chainExit = await queryExit(env, p.id, [...withFees.tokens], i, bptIn);
+      figures.push(
+        `v1 ${label}: join model ${ourJoin} chain ${String(chainJoin)} no-basis ${noBasis.joinGivenIn(noBasis.initialState(), i, amountIn)}; exit model ${ourExit} chain ${String(chainExit)} no-basis ${noBasis.exitGivenIn(noBasis.initialState(), i, bptIn)}`,
+      );
+      expect({ label, ourJoin, ourExit }).toEqual({ label, ourJoin: chainJoin, ourExit: chainExit });
+    }
+    // The fee comes out of BAL: a BAL join or exit prices on the reduced balance, a DAI one does not.
+    expect(noBasis.joinGivenIn(noBasis.initialState(), at(BAL), parseUnits('3000', 18))).not.toBe(
+      withFees.joinGivenIn(withFees.initialState(), at(BAL), parseUnits('3000', 18)),
+    );
+    console.log(figures.join('\n'));
+
+    // A real join then exit: the balances, supply and basis the model threads are the chain's.
+    const vaultBalances = async () =>
+      ((await env.vault.getFunction('getPoolTokens')(p.id)) as [string[], bigint[]])[1].map((b) => b);
+    const onchain = async () => {
+      const pool = new Contract(p.address, POOL, env.chain.provider);
+      return {
+        balances: await vaultBalances(),
+        supply: (await pool.getFunction('totalSupply')()) as bigint,
+        invariant: (await pool.getFunction('getLastInvariant')()) as bigint,
+      };
+    };
+    const state: WeightedState = withFees.initialState();
+    const bptOut = withFees.joinGivenIn(state, at(BAL), parseUnits('3000', 18));
+    await join(env, p.id, [...withFees.tokens], at(BAL), parseUnits('3000', 18));
+    withFees.applyJoin(state, at(BAL), parseUnits('3000', 18), bptOut);
+    expect({ balances: state.balances, supply: state.totalSupply, invariant: state.lastInvariant }).toEqual(
+      await onchain(),
+    );
+    await swap(env, p.id, 'givenIn', DAI, BAL, parseUnits('30000', 18));
+    const fresh = model(await v1Spec(p.id));
+    const s2 = fresh.initialState();
+    const out = fresh.exitGivenIn(s2, at(BAL), parseUnits('1500', 18));
+    expect(out).toBe(await queryExit(env, p.id, [...fresh.tokens], at(BAL), parseUnits('1500', 18)));
+    await exit(env, p.id, [...fresh.tokens], at(BAL), parseUnits('1500', 18));
+    fresh.applyExit(s2, at(BAL), parseUnits('1500', 18), out);
+    expect({ balances: s2.balances, supply: s2.totalSupply, invariant: s2.lastInvariant }).toEqual(await onchain());
+  });
 });

@@ -6,6 +6,9 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
  * (number, hash, parent hash, timestamp), the Vault's `Swap` logs, pools' `SwapFeePercentageChanged` logs, and `eth_call`s of the Vault's
  * `getPoolTokens` and a pool's `getSwapFeePercentage` answered at the block they are pinned to.
+ * With `feesCollector` set, also the Vault's `getProtocolFeesCollector`, that collector's
+ * `getSwapFeePercentage` (`protocolSwapFee`) and a pool's `getLastInvariant` (`lastInvariant`),
+ * as a weighted v1 pool's fee basis.
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
@@ -16,6 +19,8 @@ export interface FakeChainPool {
   readonly tokens: readonly string[];
   balances: bigint[];
   swapFee: bigint;
+  /** A weighted v1 pool's `getLastInvariant()`; absent: the getter reverts. */
+  lastInvariant?: bigint;
 }
 
 interface Block {
@@ -29,13 +34,19 @@ interface Block {
   readonly poolLogs: readonly { address: string; topic: string }[];
   /** Each pool's balances and fee at the end of this block. */
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
+  /** The fees collector's protocol swap fee percentage at the end of this block. */
+  readonly protocolSwapFee: bigint;
 }
 
 const VAULT = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
   'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
+  'function getProtocolFeesCollector() view returns (address)',
 ]);
-const POOL = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
+const POOL = new Interface([
+  'function getSwapFeePercentage() view returns (uint256)',
+  'function getLastInvariant() view returns (uint256)',
+]);
 const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
 
 interface RpcRequest {
@@ -62,6 +73,10 @@ export class FakeChainRpc {
   callError: ((call: FakeCall) => { code: number; message: string } | undefined) | undefined;
   /** `eth_call`s answered, with the block tag each was pinned to. */
   readonly ethCalls: { to: string; selector: string; block: string }[] = [];
+  /** The Vault's ProtocolFeesCollector (lower case); undefined: the Vault's getter reverts. */
+  feesCollector: string | undefined;
+  /** The collector's swap fee percentage from the next mined block on (1e18 = 100 %). */
+  protocolSwapFee = 0n;
   private readonly blocks: Block[] = [];
   private fork = 0;
 
@@ -117,6 +132,7 @@ export class FakeChainRpc {
       swaps: [...swapped],
       poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
+      protocolSwapFee: this.protocolSwapFee,
     };
     this.blocks.push(block);
     return block;
@@ -197,9 +213,18 @@ export class FakeChainRpc {
           if (!pool || !s) return { error: { code: 3, message: 'execution reverted: BAL#500' } };
           return { result: VAULT.encodeFunctionResult('getPoolTokens', [pool.tokens, s.balances, block.number]) };
         }
-        const pool = [...this.pools.values()].find((p) => p.address === call.to.toLowerCase());
+        const to = call.to.toLowerCase();
+        if (this.feesCollector !== undefined) {
+          if (to === this.vault && selector === VAULT.getFunction('getProtocolFeesCollector')!.selector)
+            return { result: VAULT.encodeFunctionResult('getProtocolFeesCollector', [this.feesCollector]) };
+          if (to === this.feesCollector && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
+            return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.protocolSwapFee]) };
+        }
+        const pool = [...this.pools.values()].find((p) => p.address === to);
         if (pool && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
           return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.state.get(pool.id)!.swapFee]) };
+        if (pool?.lastInvariant !== undefined && selector === POOL.getFunction('getLastInvariant')!.selector)
+          return { result: POOL.encodeFunctionResult('getLastInvariant', [pool.lastInvariant]) };
         return { error: { code: 3, message: 'execution reverted' } };
       }
       default:

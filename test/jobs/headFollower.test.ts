@@ -155,6 +155,32 @@ test("a pool's own state event (its owner changed the fee) re-reads it though no
   expect(atBlock.some((c) => c.to === A.address)).toBe(false);
 });
 
+test("the fees collector's percentage change re-reads the weighted v1 pools, whose due protocol fee it sets", async () => {
+  await srv.close();
+  await node.close();
+  const collector = `0x${'fc'.repeat(20)}`;
+  node = await FakeChainRpc.start(VAULT, [
+    { ...chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n), lastInvariant: 5_000n * 10n ** 18n },
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+  ]);
+  node.feesCollector = collector;
+  srv = await startFollowing();
+  await until('the first read', (f) => f.stateBlock === 100);
+  const basis = async (id: string) => {
+    const p = (await (await fetch(`${srv.url}/pools/1/${id}`)).json()) as Record<string, unknown>;
+    return { invariant: p.lastPostJoinExitInvariant, pct: p.protocolSwapFeeCache };
+  };
+  expect(await basis(A.id)).toEqual({ invariant: '5000', pct: '0' });
+  // B answers no getLastInvariant: no basis, none due, whatever the percentage.
+  expect((await basis(B.id)).invariant).toBeUndefined();
+
+  // Governance sets the protocol swap fee: only the collector emits, no pool and no Vault log.
+  node.protocolSwapFee = 5n * 10n ** 17n;
+  node.mine([], [{ address: collector, topic: eventTopic('SwapFeePercentageChanged(uint256)') }]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect(await basis(A.id)).toEqual({ invariant: '5000', pct: '0.5' });
+});
+
 test('a reorg (another block at the same height) re-reads every pool: the state is the new chain', async () => {
   node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
   const first = node.mine([A.id]);
@@ -277,7 +303,10 @@ test('a pool the Vault refuses is not asked again on later blocks; it keeps the 
   await srv.close();
   srv = await startFollowing([subgraphPool(C, '7', '21000')]);
   await until('the first read', (f) => f.stateBlock === 100);
-  const vaultReads = () => node.ethCalls.filter((c) => c.to === VAULT.toLowerCase() && c.block !== '0x64').length;
+  const getPoolTokens = eventTopic('getPoolTokens(bytes32)').slice(0, 10);
+  const vaultReads = () =>
+    node.ethCalls.filter((c) => c.to === VAULT.toLowerCase() && c.selector === getPoolTokens && c.block !== '0x64')
+      .length;
   node.mine([]);
   node.mine([]);
   await until('block 102', (f) => f.stateBlock === 102);

@@ -1,4 +1,6 @@
+import { Contract } from 'ethers';
 import { applyChainState } from '../../src/domain/chainState';
+import { unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { normalizePool } from '../../src/domain/normalizePool';
 import { ensureDevnet } from '../../src/devnet/ensure';
@@ -80,10 +82,48 @@ test('what it reads at the head restores every pool type exactly as the indexer 
   const { head } = await readHead(rpc);
   const states = await readPoolStates(rpc, devnet.addresses.vault, indexed, head.number);
   expect([...states.keys()].sort()).toEqual(indexed.map((p) => p.id).sort());
+  const collector = String(
+    await new Contract(
+      devnet.addresses.vault,
+      ['function getProtocolFeesCollector() view returns (address)'],
+      chain.provider,
+    ).getFunction('getProtocolFeesCollector')(),
+  ).toLowerCase();
+  const legacy = { weighted: 0, stable: 0 };
   for (const pool of indexed) {
+    // Weighted v1 and legacy Stable also get the fee basis the subgraph lacks for them: the
+    // invariant after their last join or exit (with its amp, for stable) and the collector's
+    // protocol swap fee percentage (zero on this chain).
+    const lastInvariant = new Contract(
+      pool.address,
+      ['function getLastInvariant() view returns (uint256 invariant, uint256 amp)'],
+      chain.provider,
+    ).getFunction('getLastInvariant');
+    let expected = pool;
+    if (pool.poolType === 'Weighted' && pool.poolTypeVersion === 1) {
+      const weighted = new Contract(
+        pool.address,
+        ['function getLastInvariant() view returns (uint256)'],
+        chain.provider,
+      );
+      const invariant = (await weighted.getFunction('getLastInvariant')()) as bigint;
+      expected = { ...pool, lastPostJoinExitInvariant: unitsToDecimal(invariant, 18), protocolSwapFeeCache: '0' };
+      legacy.weighted++;
+    } else if (pool.poolType === 'Stable') {
+      const [invariant, amp] = (await lastInvariant()) as [bigint, bigint];
+      expected = {
+        ...pool,
+        lastPostJoinExitInvariant: unitsToDecimal(invariant, 18),
+        lastJoinExitAmp: unitsToDecimal(amp, 3),
+        protocolSwapFeeCache: '0',
+      };
+      legacy.stable++;
+    }
+    if (expected !== pool) expect(states.get(pool.id)!.protocolFeesCollector).toBe(collector);
     // The pool's name leads the diff when one differs.
-    expect([pool.name, applyChainState(spoiled(pool), states.get(pool.id)!)]).toEqual([pool.name, pool]);
+    expect([pool.name, applyChainState(spoiled(pool), states.get(pool.id)!)]).toEqual([pool.name, expected]);
   }
+  expect(legacy).toEqual({ weighted: 1, stable: 1 });
   process.stdout.write(
     `chain state reader: ${indexed.length} devnet pools (${[...new Set(indexed.map((p) => p.poolType))].join(', ')}) ` +
       `in ${callsFor(devnet.addresses.vault, indexed)} eth_calls at block ${head.number}\n`,

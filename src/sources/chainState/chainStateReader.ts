@@ -17,6 +17,7 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOut
 
 const VAULT = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
+  'function getProtocolFeesCollector() view returns (address)',
   'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
   'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
   'event PoolBalanceManaged(bytes32 indexed poolId, address indexed assetManager, address indexed token, int256 cashDelta, int256 managedDelta)',
@@ -34,6 +35,7 @@ const POOL = new Interface([
   'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
   'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
   'function getLastPostJoinExitInvariant() view returns (uint256)',
+  'function getLastInvariant() view returns (uint256)',
   'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
   'function getWrappedTokenRate() view returns (uint256)',
   'function getRateProviders() view returns (address[])',
@@ -41,6 +43,11 @@ const POOL = new Interface([
 ]);
 
 const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
+const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
+/** Legacy StablePool (v1, v2): the same selector as weighted v1's getter, with the amp beside the invariant. */
+const LEGACY_STABLE = new Interface([
+  'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
+]);
 const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
@@ -165,6 +172,30 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       ),
     );
   if (pool.poolType === 'LiquidityBootstrapping') reads.push(...lbpReads(pool));
+  // Weighted v1 and legacy Stable pools pay the due protocol fee out of their balances at a join
+  // or exit, from the invariant after the last one (with its amp, for stable) and the percentage
+  // the Vault hands them: the ProtocolFeesCollector's, read in the second round once the Vault
+  // named the collector.
+  const legacyStable = pool.poolType === 'Stable';
+  if (legacyStable || (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2))
+    reads.push(
+      legacyStable
+        ? {
+            to: pool.address,
+            data: LEGACY_STABLE.encodeFunctionData('getLastInvariant'),
+            fn: 'getLastInvariant',
+            iface: LEGACY_STABLE,
+            apply: (d, r) => (d.lastJoinExit = { amp: r[1] as bigint, invariant: r[0] as bigint }),
+          }
+        : poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
+      {
+        to: vault,
+        data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
+        fn: 'getProtocolFeesCollector',
+        iface: VAULT,
+        apply: (d, r) => (d.protocolFeesCollector = (r[0] as string).toLowerCase()),
+      },
+    );
   if (pool.lowerTarget !== null && pool.upperTarget !== null) {
     reads.push(
       poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
@@ -250,7 +281,9 @@ export async function readPoolStates(
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
  * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
  * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log; likewise an LBP's
- * weight update in progress (`weightUpdateRead`).
+ * weight update in progress (`weightUpdateRead`). Also the protocol swap fee percentage of the
+ * fees collector the first round named for weighted v1 and legacy stable pools (one call per
+ * collector).
  */
 async function readTimeDependence(
   rpc: JsonRpcOptions,
@@ -259,6 +292,25 @@ async function readTimeDependence(
 ): Promise<void> {
   const calls: RpcCall[] = [];
   const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
+  const collectors = new Map<string, Draft[]>();
+  for (const { draft } of drafts)
+    if (draft.protocolFeesCollector)
+      collectors.set(draft.protocolFeesCollector, [...(collectors.get(draft.protocolFeesCollector) ?? []), draft]);
+  for (const [collector, owing] of collectors) {
+    // Like a first-round getter: a revert leaves the field out, any other failure fails the read.
+    const read: Read = {
+      to: collector,
+      data: FEES_COLLECTOR.encodeFunctionData('getSwapFeePercentage'),
+      fn: 'getSwapFeePercentage',
+      iface: FEES_COLLECTOR,
+      apply: (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+    };
+    calls.push({ method: 'eth_call', params: [{ to: read.to, data: read.data }, hex(blockNumber)] });
+    applies.push((o) => {
+      const result = decoded(read, o, blockNumber);
+      if (result) for (const d of owing) read.apply(d, result);
+    });
+  }
   for (const { pool, draft } of drafts) {
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {

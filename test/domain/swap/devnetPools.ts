@@ -54,7 +54,10 @@ const FEE_TYPE_YIELD = 2;
  * grants itself the fee collector's and the fee percentages provider's setters, then sets the swap
  * fee (on the collector) and the yield fee (on the provider), 18-decimal fractions.
  */
-export async function setProtocolFees(env: ChainPools, fees: { swap: bigint; yield: bigint }): Promise<void> {
+export async function setProtocolFees(
+  env: Pick<ChainPools, 'devnet' | 'vault' | 'deployer' | 'owner'>,
+  fees: { swap: bigint; yield: bigint },
+): Promise<void> {
   const actionIdFn = 'function getActionId(bytes4) view returns (bytes32)';
   const authorizer = new Contract(env.devnet.addresses.authorizer, balancerAbi('Authorizer'), env.deployer);
   const collector = new Contract(

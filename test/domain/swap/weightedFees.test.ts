@@ -1,5 +1,10 @@
 import { divDown, mulDown, ONE } from '../../../src/domain/swap/math/fixedPoint';
-import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant } from '../../../src/domain/swap/pools/weightedFees';
+import {
+  postJoinExitFeeBpt,
+  preJoinExitFeeBpt,
+  v1DueProtocolFee,
+  weightedInvariant,
+} from '../../../src/domain/swap/pools/weightedFees';
 
 /**
  * The weighted v2+ protocol swap fee rule in isolation (the devnet suite test/devnet/weightedFees.test.ts
@@ -34,4 +39,28 @@ test('a join that grows the invariant no faster than the supply owes nothing aft
   // The same invariant growth for 9 % more supply (the rest was the join's swap fee).
   expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, half)).toBeGreaterThan(0n);
   expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, 0n)).toBe(0n);
+});
+
+describe('weighted v1: the due fee is paid in the largest-weight token', () => {
+  const balance = 120_000n * E18;
+  const w = (6n * E18) / 10n;
+  const last = 2_000_000n * E18;
+
+  test('nothing is due without growth or with a zero percentage', () => {
+    expect(v1DueProtocolFee(balance, w, last, last, half)).toBe(0n);
+    expect(v1DueProtocolFee(balance, w, last, last - 1n, half)).toBe(0n);
+    expect(v1DueProtocolFee(balance, w, last, last * 2n, 0n)).toBe(0n);
+  });
+
+  test('1 % growth at 50 %: half of the token balance that carries the growth, balance * (1 - (1/1.01)^(1/w)) / 2', () => {
+    const due = v1DueProtocolFee(balance, w, last, (last * 101n) / 100n, half);
+    const expected = (120_000 * (1 - (1 / 1.01) ** (1 / 0.6))) / 2;
+    expect(Math.abs(Number(due) / 1e18 - expected)).toBeLessThan(1e-6);
+  });
+
+  test('growth beyond 1 / 0.7 is charged as if it were 1 / 0.7 (the power base is floored)', () => {
+    const atFloor = v1DueProtocolFee(balance, w, 7n * E18, 10n * E18, half);
+    expect(v1DueProtocolFee(balance, w, 7n * E18, 20n * E18, half)).toBe(atFloor);
+    expect(v1DueProtocolFee(balance, w, 7n * E18, 9n * E18, half)).toBeLessThan(atFloor);
+  });
 });

@@ -42,6 +42,13 @@ export interface E2eOptions {
   readonly follow?: boolean;
   /** Serve a subgraph frozen at its first answer (a subgraph that stopped indexing). */
   readonly frozenSubgraph?: boolean;
+  /** Serve a subgraph this many seconds of chain time behind the head (upstreams.ts `subgraphLagSeconds`). */
+  readonly subgraphLagSeconds?: number;
+  /**
+   * With `follow`: the catalogue update from the subgraph runs every this many seconds (the
+   * embedded timer), so a lagging subgraph's old values keep reaching the store.
+   */
+  readonly poolUpdateSeconds?: number;
 }
 
 async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain; how: string }> {
@@ -105,6 +112,7 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
       provider: chain.provider,
       devnet,
       frozenSubgraph: options.frozenSubgraph === true,
+      subgraphLagSeconds: options.subgraphLagSeconds,
     });
     closers.push(() => upstreams.close());
     const follow = options.follow === true;
@@ -117,6 +125,9 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         ...routerSettings(),
         ...(chain.rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl } : {}),
         ...(follow ? { FOLLOW_INTERVAL_MS: '250' } : { FOLLOW_HEAD: 'off' }),
+        ...(follow && options.poolUpdateSeconds !== undefined
+          ? { UPDATE_POOLS_INTERVAL_IN_MINUTES: String(options.poolUpdateSeconds / 60) }
+          : {}),
       },
       { background: follow },
     );

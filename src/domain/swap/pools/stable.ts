@@ -1,5 +1,5 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp, sub } from '../math/fixedPoint';
 import * as S from '../math/stableMath';
 import {
   Revert,
@@ -24,10 +24,14 @@ import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, wi
  *
  * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
  * against the BPT total supply the state carries. Before either, these pools pay the protocol's
- * share of the swap fees earned since the last join or exit, in tokens, out of the balances; that
- * amount comes from the invariant stored at the last join or exit, which the store does not hold,
- * so the model assumes none is due (exact with a zero protocol swap fee percentage, as on the
- * devnet; otherwise the pool prices a join or exit against slightly lower balances).
+ * share of the swap fees earned since the last join or exit, in the token of the largest upscaled
+ * balance, out of the balances (StableMath._calcDueTokenProtocolSwapFeeAmount: that balance less
+ * the one that would keep the last invariant at the last amp, times the percentage), then price
+ * on the reduced balances. 'Stable' pools stored with that basis (`lastPostJoinExitInvariant`,
+ * `lastJoinExitAmp` from `getLastInvariant()`, and as `protocolSwapFeeCache` the fees collector's
+ * percentage the Vault hands them, all read by the head follower; the subgraph has none) are
+ * modelled so; without it, and for MetaStable, none is taken to be due (exact with a zero
+ * protocol swap fee percentage).
  *
  * The amplification parameter is the stored one; a pool in the middle of an amp ramp moves it
  * every block and is priced at the value the store last read.
@@ -98,6 +102,16 @@ export function floatBalances(up: readonly bigint[]): number[] {
 export interface StableState extends PoolState {
   /** BPT total supply (raw, 18 decimals): joins and exits read it. */
   totalSupply: bigint;
+  /** With a fee basis: the invariant after the last join or exit and the amp it was taken at. */
+  lastInvariant?: bigint;
+  lastAmp?: bigint;
+}
+
+/** A legacy stable pool's protocol fee basis: the last invariant, its amp (x1000), the percentage. */
+interface StableFeeBasis {
+  readonly lastInvariant: bigint;
+  readonly lastAmp: bigint;
+  readonly pct: bigint;
 }
 
 export class StableModel extends VaultPool<StableState> implements JoinExitModel<StableState> {
@@ -105,6 +119,8 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   readonly scalingFactors: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
+  /** 'Stable' pools stored with their protocol fee basis; null: none is taken to be due. */
+  readonly feeBasis: StableFeeBasis | null;
 
   constructor(spec: PoolSpec, generation: S.StableGeneration) {
     super(spec);
@@ -122,10 +138,50 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.rates = this.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
+    const { lastPostJoinExitInvariant: last, lastJoinExitAmp: lastAmp, protocolSwapFeeCache: pct } = spec;
+    this.feeBasis =
+      spec.poolType === 'Stable' && last != null && lastAmp != null && pct != null
+        ? {
+            lastInvariant: decimalToUnits(last, 18),
+            lastAmp: decimalToUnits(lastAmp, 3),
+            pct: decimalToUnits(pct, 18),
+          }
+        : null;
   }
 
   protected stateAt(balances: bigint[]): StableState {
-    return { balances, totalSupply: this.totalSupply };
+    const state: StableState = { balances, totalSupply: this.totalSupply };
+    if (this.feeBasis) {
+      state.lastInvariant = this.feeBasis.lastInvariant;
+      state.lastAmp = this.feeBasis.lastAmp;
+    }
+    return state;
+  }
+
+  /**
+   * What a join or exit prices on (StablePool _onJoinPool/_onExitPool): the upscaled balances less
+   * the protocol's due fee, taken from the token of the largest upscaled balance (the first such).
+   */
+  private preJoinExit(state: StableState): { up: bigint[]; due: bigint; at: number } {
+    const sf = this.scalingFactors;
+    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    if (!this.feeBasis || this.feeBasis.pct === 0n || state.lastInvariant === undefined || state.lastAmp === undefined)
+      return { up, due: 0n, at: 0 };
+    let at = 0;
+    for (let k = 1; k < up.length; k++) if (up[k]! > up[at]!) at = k;
+    const final = S.tokenBalanceGivenInvariant(state.lastAmp, up, state.lastInvariant, at);
+    const due = up[at]! > final ? mulDown(up[at]! - final, this.feeBasis.pct) : 0n;
+    up[at] = sub(up[at]!, due);
+    return { up, due, at };
+  }
+
+  /** After a join or exit: the Vault takes the due fee (rounded down), the pool keeps the new basis. */
+  private afterJoinExit(state: StableState, pre: { due: bigint; at: number }, invariant: bigint): void {
+    if (!this.feeBasis) return;
+    const at = pre.at;
+    state.balances[at] = state.balances[at]! - divDown(pre.due, this.scalingFactors[at]!);
+    state.lastInvariant = invariant;
+    state.lastAmp = this.params.amp;
   }
 
   protected poolSwap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
@@ -159,7 +215,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     if (amountIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
-    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const { up } = this.preJoinExit(state);
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
     const bptOut = S.bptOutGivenExactTokensIn(
@@ -179,7 +235,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     this.checkToken(i);
     if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
-    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const { up } = this.preJoinExit(state);
     const { generation, amp, fee } = this.params;
     const out = S.tokenOutGivenExactBptIn(
       amp,
@@ -195,11 +251,31 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   }
 
   applyJoin(state: StableState, i: number, amountIn: bigint, bptOut: bigint): void {
+    if (this.feeBasis) {
+      const pre = this.preJoinExit(state);
+      const invariant = this.storeInvariantAfter(pre.up, i, mulDown(amountIn, this.scalingFactors[i]!));
+      this.afterJoinExit(state, pre, invariant);
+    }
     state.balances[i] = state.balances[i]! + this.takenIn(i, amountIn);
     state.totalSupply += bptOut;
   }
 
   applyExit(state: StableState, i: number, bptIn: bigint, amountOut: bigint): void {
+    if (this.feeBasis) {
+      const pre = this.preJoinExit(state);
+      const { generation, amp, fee } = this.params;
+      // The basis takes the upscaled amount out before it rounds down.
+      const out = S.tokenOutGivenExactBptIn(
+        amp,
+        pre.up,
+        i,
+        bptIn,
+        state.totalSupply,
+        S.calculateInvariant(generation, amp, pre.up, true),
+        fee,
+      );
+      this.afterJoinExit(state, pre, this.storeInvariantAfter(pre.up, i, -out));
+    }
     state.balances[i] = state.balances[i]! - amountOut;
     state.totalSupply -= bptIn;
   }
@@ -220,10 +296,10 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
    * protocol fees); where that computation overflows or does not converge, the join or exit
    * reverts, so the model runs it too.
    */
-  private storeInvariantAfter(up: readonly bigint[], i: number, delta: bigint): void {
+  private storeInvariantAfter(up: readonly bigint[], i: number, delta: bigint): bigint {
     const after = [...up];
     after[i] = after[i]! + delta;
-    S.calculateInvariant(this.params.generation, this.params.amp, after, true);
+    return S.calculateInvariant(this.params.generation, this.params.amp, after, true);
   }
 
   /**

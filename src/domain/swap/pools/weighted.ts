@@ -16,7 +16,13 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
-import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant, type WeightedFeeBasis } from './weightedFees';
+import {
+  postJoinExitFeeBpt,
+  preJoinExitFeeBpt,
+  v1DueProtocolFee,
+  weightedInvariant,
+  type WeightedFeeBasis,
+} from './weightedFees';
 import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
 
 /**
@@ -44,8 +50,11 @@ import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } 
  * Protocol fees around joins and exits: Weighted v2+ pools mint the protocol's share of the
  * invariant growth since the last join or exit as BPT first (weightedFees.ts), from the basis the
  * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache); a pool stored without it is taken
- * to owe none. v1 pools pay due fees out of their balances, from a basis the store does not carry,
- * so their joins and exits assume none is due (exact with a zero protocol fee percentage).
+ * to owe none. Weighted v1 pools pay the due fee out of their largest-weight token's balance
+ * instead (weightedFees.ts v1DueProtocolFee), from the same stored fields as the follower reads
+ * them for v1 (`getLastInvariant()`, and the ProtocolFeesCollector's swap fee percentage, which
+ * the Vault hands the pool at each join or exit); stored without them (the subgraph has neither
+ * for v1), none is taken to be due. v1 liquidity bootstrapping pools assume none either.
  */
 
 const MAX_IN_RATIO = 3n * 10n ** 17n;
@@ -113,7 +122,7 @@ export function weightedInGivenOut(
 export interface WeightedState extends PoolState {
   /** BPT total supply (raw, 18 decimals): joins and exits read it. */
   totalSupply: bigint;
-  /** Weighted v2+ with a fee basis: the invariant after the last join or exit (18 decimals). */
+  /** Weighted with a fee basis: the invariant after the last join or exit (18 decimals). */
   lastInvariant?: bigint;
 }
 
@@ -208,21 +217,60 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   readonly generation: WeightedGeneration;
   /** Weighted v2+ pools stored with their protocol fee basis; null: no fee is taken to be due. */
   readonly feeBasis: WeightedFeeBasis | null;
+  /** Weighted v1 pools stored with their protocol fee basis (paid in tokens); null: none due. */
+  readonly v1Fees: WeightedFeeBasis | null;
+  /** The token a v1 pool pays the protocol in: the first of the largest weight. */
+  private readonly maxWeightIndex: number;
 
   constructor(spec: PoolSpec, generation: WeightedGeneration) {
     super(spec);
     this.generation = generation;
     const last = spec.lastPostJoinExitInvariant;
     const pct = spec.protocolSwapFeeCache;
-    this.feeBasis =
-      spec.poolType === 'Weighted' && generation === 'v2' && last != null && pct != null
+    const basis =
+      spec.poolType === 'Weighted' && last != null && pct != null
         ? { lastInvariant: decimalToUnits(last, 18), swapPct: decimalToUnits(pct, 18) }
         : null;
+    this.feeBasis = generation === 'v2' ? basis : null;
+    this.v1Fees = generation === 'v1' ? basis : null;
+    const w = this.params.weights;
+    this.maxWeightIndex = w.reduce((best, x, k) => (x > w[best]! ? k : best), 0);
   }
 
   protected override stateAt(balances: bigint[]): WeightedState {
     const state = super.stateAt(balances);
-    return this.feeBasis ? { ...state, lastInvariant: this.feeBasis.lastInvariant } : state;
+    const basis = this.feeBasis ?? this.v1Fees;
+    return basis ? { ...state, lastInvariant: basis.lastInvariant } : state;
+  }
+
+  /**
+   * A v1 join or exit before it prices (WeightedPool 2021 _onJoinPool/_onExitPool): the upscaled
+   * balances less the protocol's due fee, taken from the largest-weight token; null without a basis.
+   */
+  private v1PreJoinExit(state: WeightedState): { balances: bigint[]; due: bigint } | null {
+    if (!this.v1Fees || state.lastInvariant === undefined) return null;
+    const balances = this.upscaled(state);
+    const m = this.maxWeightIndex;
+    const invariant = weightedInvariant(this.params.weights, balances, false);
+    const due = v1DueProtocolFee(
+      balances[m]!,
+      this.params.weights[m]!,
+      state.lastInvariant,
+      invariant,
+      this.v1Fees.swapPct,
+    );
+    balances[m] = sub(balances[m]!, due);
+    return { balances, due };
+  }
+
+  /**
+   * After a v1 join or exit: the Vault takes the due fee (rounded down) from the raw balance, and
+   * the pool keeps the invariant of its upscaled balances after the join or exit as the new basis.
+   */
+  private v1AfterJoinExit(state: WeightedState, due: bigint, postUpscaled: readonly bigint[]): void {
+    const m = this.maxWeightIndex;
+    state.balances[m] = state.balances[m]! - divDown(due, this.params.scalingFactors[m]!);
+    state.lastInvariant = weightedInvariant(this.params.weights, postUpscaled, false);
   }
 
   private upscaled(state: WeightedState): bigint[] {
@@ -266,12 +314,13 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     if (state.balances[i]! + amountIn > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
     const sf = this.params.scalingFactors;
     const amounts = state.balances.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
+    const v1 = this.v1PreJoinExit(state);
     return bptOutGivenExactTokensIn(
       this.generation,
-      this.upscaled(state),
+      v1 ? v1.balances : this.upscaled(state),
       this.params.weights,
       amounts,
-      this.preJoinExit(state).supply,
+      v1 ? state.totalSupply : this.preJoinExit(state).supply,
       this.params.fee,
     );
   }
@@ -281,24 +330,50 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     this.checkToken(i);
     if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.params.scalingFactors[i]!;
+    const v1 = this.v1PreJoinExit(state);
     const out = tokenOutGivenExactBptIn(
       this.generation,
-      mulDown(state.balances[i]!, sf),
+      v1 ? v1.balances[i]! : mulDown(state.balances[i]!, sf),
       this.params.weights[i]!,
       bptIn,
-      this.preJoinExit(state).supply,
+      v1 ? state.totalSupply : this.preJoinExit(state).supply,
       this.params.fee,
     );
     return divDown(out, sf);
   }
 
   applyJoin(state: WeightedState, i: number, amountIn: bigint, bptOut: bigint): void {
+    const v1 = this.v1PreJoinExit(state);
+    if (v1) {
+      v1.balances[i] = v1.balances[i]! + mulDown(amountIn, this.params.scalingFactors[i]!);
+      this.v1AfterJoinExit(state, v1.due, v1.balances);
+      state.balances[i] = state.balances[i]! + amountIn;
+      state.totalSupply += bptOut;
+      return;
+    }
     const pre = this.preJoinExit(state);
     state.balances[i] = state.balances[i]! + amountIn;
     this.afterJoinExit(state, pre, pre.supply + bptOut, () => this.upscaled(state));
   }
 
   applyExit(state: WeightedState, i: number, bptIn: bigint, amountOut: bigint): void {
+    const v1 = this.v1PreJoinExit(state);
+    if (v1) {
+      // The basis takes the upscaled amount out before it rounds down.
+      const out = tokenOutGivenExactBptIn(
+        this.generation,
+        v1.balances[i]!,
+        this.params.weights[i]!,
+        bptIn,
+        state.totalSupply,
+        this.params.fee,
+      );
+      v1.balances[i] = sub(v1.balances[i]!, out);
+      this.v1AfterJoinExit(state, v1.due, v1.balances);
+      state.balances[i] = state.balances[i]! - amountOut;
+      state.totalSupply -= bptIn;
+      return;
+    }
     const pre = this.preJoinExit(state);
     // The pool takes the post-exit invariant from the upscaled amount out before it rounds it down.
     const post = this.feeBasis ? this.upscaled(state) : [];

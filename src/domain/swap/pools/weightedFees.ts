@@ -1,4 +1,4 @@
-import { complement, divDown, mulDown, ONE } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, ONE, powUp } from '../math/fixedPoint';
 import { Revert } from '../math/revert';
 import { powDown } from '../math/weightedMath';
 
@@ -26,10 +26,11 @@ export interface WeightedFeeBasis {
   readonly swapPct: bigint;
 }
 
-/** WeightedMath._calculateInvariant (2022 on: powDown takes the exact shortcuts). */
-export function weightedInvariant(weights: readonly bigint[], balances: readonly bigint[]): bigint {
+/** WeightedMath._calculateInvariant (2022 on, `shortcuts`: powDown takes the exact shortcuts; 2021: none). */
+export function weightedInvariant(weights: readonly bigint[], balances: readonly bigint[], shortcuts = true): bigint {
   let invariant = ONE;
-  for (let k = 0; k < balances.length; k++) invariant = mulDown(invariant, powDown(balances[k]!, weights[k]!, true));
+  for (let k = 0; k < balances.length; k++)
+    invariant = mulDown(invariant, powDown(balances[k]!, weights[k]!, shortcuts));
   if (invariant <= 0n) throw new Revert('zero invariant (BAL#311)');
   return invariant;
 }
@@ -68,4 +69,28 @@ export function postJoinExitFeeBpt(
   if (swapPct === 0n) return 0n;
   const pct = ownershipPercentage(divDown(postInvariant, preInvariant), divDown(postSupply, preSupply), swapPct);
   return bptForOwnership(postSupply, pct);
+}
+
+/** FixedPoint (2021).MIN_POW_BASE_FREE_EXPONENT: the lowest base the v1 due-fee power takes. */
+const MIN_POW_BASE_FREE_EXPONENT = 7n * 10n ** 17n;
+
+/**
+ * Weighted v1 (2021 WeightedPool and WeightedPool2Tokens): the protocol's due swap fee, paid at a
+ * join or exit out of the largest-weight token's upscaled balance rather than minted as BPT
+ * (WeightedMath._calcDueTokenProtocolSwapFeeAmount): pct * balance * (1 - (last / now)^(1 / w)),
+ * the base rounded up and floored at 0.7, the power without the 2022 shortcuts. `pct` is what the
+ * Vault hands the pool, the ProtocolFeesCollector's swap fee percentage; zero with no growth.
+ */
+export function v1DueProtocolFee(
+  balance: bigint,
+  weight: bigint,
+  lastInvariant: bigint,
+  invariant: bigint,
+  pct: bigint,
+): bigint {
+  if (pct === 0n || invariant <= lastInvariant) return 0n;
+  let base = divUp(lastInvariant, invariant);
+  if (base < MIN_POW_BASE_FREE_EXPONENT) base = MIN_POW_BASE_FREE_EXPONENT;
+  const power = powUp(base, divDown(ONE, weight), false);
+  return mulDown(mulDown(balance, complement(power)), pct);
 }
