@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/env';
+import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
+import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { updatePools } from '../../src/jobs/updatePools';
+import { silentLogger } from '../../src/log/logger';
+import { routingFeature } from '../../src/routing/routingFeature';
+import { createContext, startServer } from '../../src/server';
+
+/**
+ * Child process of `follow.bench.ts`: the service on the devnet, with only what the benchmark
+ * measures: the catalogue from one pool update against the devnet subgraph (before listening, no
+ * pool update afterwards), then the head follower (RPC through the bench's counting proxy) and
+ * `/sor`. Env: BENCH_SUBGRAPH_URL, BENCH_RPC_URL, FOLLOW_INTERVAL_MS, ROUTER_WORKERS. Prints
+ * `READY <url> <catalogue ms>`; stops on SIGTERM.
+ */
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bps-bench-followserver-'));
+  const env: Record<string, string> = {
+    NETWORKS: String(DEVNET_CHAIN_ID),
+    DATA_DIR: dataDir,
+    STORE: 'sqlite',
+    [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: process.env.BENCH_SUBGRAPH_URL!,
+    [`RPC_URL_${DEVNET_CHAIN_ID}`]: process.env.BENCH_RPC_URL!,
+    FOLLOW_INTERVAL_MS: process.env.FOLLOW_INTERVAL_MS ?? '50',
+  };
+  for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const)
+    if (process.env[k] !== undefined) env[k] = process.env[k];
+  const ctx = await createContext(loadConfig(env), { logger: silentLogger() });
+  const t = performance.now();
+  await updatePools(ctx, DEVNET_CHAIN_ID);
+  const catalogueMs = performance.now() - t;
+  const server = await startServer(ctx, 0, {
+    host: '127.0.0.1',
+    features: [headFollowFeature, routingFeature],
+    background: true,
+  });
+  process.stdout.write(`READY ${server.url} ${catalogueMs.toFixed(0)}\n`);
+  process.on('SIGTERM', () => {
+    void server.close().then(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
+}
+
+if (require.main === module) {
+  main().catch((e: Error) => {
+    process.stderr.write(`follow server failed: ${e.stack ?? e.message}\n`);
+    process.exit(1);
+  });
+}
