@@ -3,6 +3,7 @@ import type { AmpRamp, BlockRef, PoolChainState, RateCache } from '../../domain/
 import type { StoredPool } from '../../domain/pool';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
+import { wordDecoder, type WordDecoder } from './abiWords';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
@@ -67,7 +68,17 @@ interface Read {
   readonly data: string;
   readonly fn: string;
   readonly iface: Interface;
-  readonly apply: (draft: Draft, result: Result) => void;
+  readonly apply: (draft: Draft, result: Result | readonly unknown[]) => void;
+}
+
+/** Word decoders per interface and function, built once (undefined: ethers decodes it). */
+const decoders = new Map<Interface, Map<string, WordDecoder | undefined>>();
+
+function decoderFor(iface: Interface, fn: string): WordDecoder | undefined {
+  let byFn = decoders.get(iface);
+  if (!byFn) decoders.set(iface, (byFn = new Map()));
+  if (!byFn.has(fn)) byFn.set(fn, wordDecoder(iface.getFunction(fn)!));
+  return byFn.get(fn);
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
@@ -184,7 +195,11 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
   return outcome.code === 3 || /revert/i.test(outcome.error);
 }
 
-function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: number): Result | undefined {
+function decoded(
+  read: Read,
+  outcome: RpcOutcome | undefined,
+  blockNumber: number,
+): Result | readonly unknown[] | undefined {
   if (!outcome)
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
@@ -192,6 +207,8 @@ function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: numbe
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
   }
   if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
+  const words = decoderFor(read.iface, read.fn);
+  if (words) return words(outcome.result);
   try {
     return read.iface.decodeFunctionResult(read.fn, outcome.result);
   } catch {
@@ -199,9 +216,23 @@ function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: numbe
   }
 }
 
+/**
+ * A pool's reads depend only on its stored shape, so they are encoded once per stored pool (a new
+ * catalogue version brings new objects), not again at every block that moves the pool.
+ */
+const planned = new WeakMap<StoredPool, { readonly vault: string; readonly reads: readonly Read[] }>();
+
+function plannedReads(vault: string, pool: StoredPool): readonly Read[] {
+  const known = planned.get(pool);
+  if (known?.vault === vault) return known.reads;
+  const reads = readsFor(vault, pool);
+  planned.set(pool, { vault, reads });
+  return reads;
+}
+
 /** How many calls a read of these pools makes (the README's per-block figures). */
 export function callsFor(vault: string, pools: readonly StoredPool[]): number {
-  return pools.reduce((n, p) => n + readsFor(vault, p).length, 0);
+  return pools.reduce((n, p) => n + plannedReads(vault, p).length, 0);
 }
 
 /**
@@ -215,7 +246,7 @@ export async function readPoolStates(
   pools: readonly StoredPool[],
   blockNumber: number,
 ): Promise<Map<string, PoolChainState>> {
-  const plans = pools.map((p) => ({ pool: p, reads: readsFor(vault, p) }));
+  const plans = pools.map((p) => ({ pool: p, reads: plannedReads(vault, p) }));
   const calls: RpcCall[] = plans.flatMap(({ reads }) =>
     reads.map((r) => ({ method: 'eth_call', params: [{ to: r.to, data: r.data }, hex(blockNumber)] })),
   );
