@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Interface, MaxUint256 } from 'ethers';
+import { Interface, MaxInt256, MaxUint256 } from 'ethers';
 import { devAccount, traderAccounts } from '../../src/devnet/accounts';
 import { deployDevnet } from '../../src/devnet/deploy';
 import type { Devnet, DevnetPool, DevnetToken } from '../../src/devnet/devnet';
 import { deployExtraPools } from '../../src/devnet/extraPools';
 import { serveChain } from '../../src/devnet/localChain';
 import { startDevnetUpstreams } from '../../src/devnet/upstreams';
-import { countsBetween, startCountingRpcProxy, type RpcCounts } from './lib/countingRpcProxy';
+import { readFileSync } from 'node:fs';
+import { countsBetween, startCountingRpcProxy, type RpcCounts, type RpcExchange } from './lib/countingRpcProxy';
 import { figure } from './lib/report';
 
 /**
@@ -20,7 +21,7 @@ import { figure } from './lib/report';
  *    head follower every FOLLOW_INTERVAL_MS (default 50 here) through a counting JSON-RPC proxy
  *    (lib/countingRpcProxy.ts), and /sor. No pool update runs after the start.
  *  - A block every 250 ms, each holding third-party swaps on k = 1, 10, 100 distinct random extra
- *    pools (sent, then one evm_mine), BENCH_BLOCKS (default 48) blocks per k.
+ *    pools (one batchSwap transaction, then one evm_mine), BENCH_BLOCKS (default 48) blocks per k.
  *  - Block-to-quotable latency: from the end of evm_mine until a /sor answer for a pair through a
  *    pool the block changed carries that blockNumber (a probe asks every 5 ms, all phases alike).
  *  - RPC requests, calls and bytes per block, by kind (head polls, logs, eth_call batches).
@@ -32,7 +33,7 @@ const EXTRA_POOLS = Number(process.env.BENCH_EXTRA_POOLS ?? 1000);
 const EXTRA_TOKENS = 40;
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 48);
 const BLOCK_MS = 250;
-const KS = [1, 10, 100];
+const KS = (process.env.BENCH_KS ?? '1,10,100').split(',').map(Number);
 const CONNECTIONS = 8;
 const BASELINE_MS = Number(process.env.BENCH_BASELINE_SECONDS ?? 12) * 1000;
 const FOLLOW_MS = process.env.FOLLOW_INTERVAL_MS ?? '50';
@@ -42,9 +43,10 @@ const SWAPPER_INDEX = 11;
 const CHAIN_ID = 31337;
 
 const VAULT = new Interface([
-  'function swap((bytes32 poolId, uint8 kind, address assetIn, address assetOut, uint256 amount, bytes userData) singleSwap, (address sender, bool fromInternalBalance, address recipient, bool toInternalBalance) funds, uint256 limit, uint256 deadline) returns (uint256)',
+  'function batchSwap(uint8 kind, (bytes32 poolId, uint256 assetInIndex, uint256 assetOutIndex, uint256 amount, bytes userData)[] swaps, address[] assets, (address sender, bool fromInternalBalance, address recipient, bool toInternalBalance) funds, int256[] limits, uint256 deadline) returns (int256[])',
 ]);
 
+const hex = (n: number) => `0x${n.toString(16)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 
@@ -119,7 +121,9 @@ function quoteMix(devnet: Devnet, extra: readonly DevnetToken[]): Quote[] {
 async function startFollowServer(
   env: Record<string, string>,
 ): Promise<{ url: string; child: ChildProcess; catalogueMs: number }> {
-  const child = spawn(process.execPath, [...process.execArgv, join(__dirname, 'followServer.ts')], {
+  // BENCH_SERVICE_PROF=<dir>: the service writes a V8 CPU profile there when it stops.
+  const prof = process.env.BENCH_SERVICE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...prof, join(__dirname, 'followServer.ts')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -160,6 +164,47 @@ async function readyz(
     chains: { pools: number; follow: { serving: string; stateBlock: number | null } | null }[];
   };
   return r.chains[0]!;
+}
+
+/** When the service learnt what of which block, from its RPC traffic (performance.now()). */
+interface Sighting {
+  readonly stage: 'head' | 'logs' | 'reads' | 'published';
+  readonly block: number;
+  readonly at: number;
+}
+
+/**
+ * What an exchange tells about the follower's progress: a head poll's answer names the newest
+ * block; a logs query names its last block; an eth_call batch, the block it is pinned to.
+ */
+function sightings(x: RpcExchange): Sighting[] {
+  const first = x.calls[0] as { method?: unknown; params?: unknown[] } | undefined;
+  const num = (h: unknown) => (typeof h === 'string' && h.startsWith('0x') ? Number(BigInt(h)) : undefined);
+  if (first?.method === 'eth_getBlockByNumber' && first.params?.[0] === 'latest') {
+    try {
+      const answers = JSON.parse(x.answer) as { result?: { number?: string } }[];
+      const block = num(answers.find((a) => a.result)?.result?.number);
+      return block === undefined ? [] : [{ stage: 'head', block, at: x.answeredAt }];
+    } catch {
+      return [];
+    }
+  }
+  if (first?.method === 'eth_getLogs') {
+    const block = num((first.params?.[0] as { toBlock?: unknown } | undefined)?.toBlock);
+    return block === undefined ? [] : [{ stage: 'logs', block, at: x.answeredAt }];
+  }
+  if (first?.method === 'eth_call') {
+    const block = num(first.params?.[1]);
+    return block === undefined ? [] : [{ stage: 'reads', block, at: x.answeredAt }];
+  }
+  return [];
+}
+
+/** CPU seconds (user + system, all threads) of a process, from /proc. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface Phase {
@@ -221,7 +266,8 @@ export async function run(): Promise<void> {
     };
     const upstreams = await startDevnetUpstreams({ provider: chain.provider, devnet: all });
     closers.push(() => upstreams.close());
-    const proxy = await startCountingRpcProxy(chain.rpcUrl!);
+    const seen: Sighting[] = [];
+    const proxy = await startCountingRpcProxy(chain.rpcUrl!, (x) => seen.push(...sightings(x)));
     closers.push(() => proxy.close());
 
     // 2. The service: catalogue from the subgraph, then the first full read of every pool.
@@ -269,6 +315,7 @@ export async function run(): Promise<void> {
     );
     let probePool: DevnetPool = extra.pools[0]!;
     const waiting: { number: number; minedAt: number; latencies: number[] }[] = [];
+    const mined: { k: number; number: number; minedAt: number }[] = [];
     let probeFailures = 0;
     let probeN = 0;
     const probe = (async () => {
@@ -290,12 +337,29 @@ export async function run(): Promise<void> {
       }
     })();
 
+    // The read model's block as /readyz shows it (published, before the router has it).
+    const published = (async () => {
+      while (!stop) {
+        const s = await readyz(server.url);
+        if (s.follow?.stateBlock != null)
+          seen.push({ stage: 'published', block: s.follow.stateBlock, at: performance.now() });
+        await sleep(PROBE_PAUSE_MS);
+      }
+    })();
     const phases: Phase[] = [];
+    const cpu = new Map<string, { service: number; bench: number }>();
+    const cpuNow = () => ({ service: cpuSeconds(server.child.pid!), bench: cpuSeconds(process.pid) });
+    const cpuSince = (name: string, before: { service: number; bench: number }) => {
+      const after = cpuNow();
+      cpu.set(name, { service: after.service - before.service, bench: after.bench - before.bench });
+    };
     const idle = async (name: string) => {
       const s = performance.now();
       const before = proxy.snapshot();
+      const cpuBefore = cpuNow();
       await sleep(BASELINE_MS);
       phases.push({ name, start: s, end: performance.now() });
+      cpuSince(name, cpuBefore);
       return countsBetween(before, proxy.snapshot());
     };
     const idleBefore = await idle('no blocks (before)');
@@ -318,6 +382,7 @@ export async function run(): Promise<void> {
       const hashes: string[] = [];
       const phaseStart = performance.now();
       const before = proxy.snapshot();
+      const cpuBefore = cpuNow();
       let number = Number(await chain.provider.send('eth_blockNumber', []));
       for (let b = 0; b < BLOCKS; b++) {
         const due = phaseStart + b * BLOCK_MS;
@@ -326,31 +391,34 @@ export async function run(): Promise<void> {
         while (chosen.size < k) chosen.add(Math.floor(rand() * extra.pools.length));
         const pools = [...chosen].map((i) => extra.pools[i]!);
         const sendStart = performance.now();
+        // One batchSwap over the k pools (one transaction, one Swap log per pool): the chain's
+        // own cost per block stays small next to what the service does with it.
+        const assets = [...new Set(pools.flatMap((p) => p.tokens))];
+        const swaps = pools.map((p) => {
+          const inFirst = rand() < 0.5;
+          const assetIn = inFirst ? p.tokens[0]! : p.tokens[1]!;
+          const assetOut = inFirst ? p.tokens[1]! : p.tokens[0]!;
+          const units = assetIn === all.addresses.weth ? 10n ** 16n : 10n ** 19n;
+          return {
+            poolId: p.id,
+            assetInIndex: assets.indexOf(assetIn),
+            assetOutIndex: assets.indexOf(assetOut),
+            amount: units * BigInt(1 + Math.floor(rand() * 100)),
+            userData: '0x',
+          };
+        });
+        const data = VAULT.encodeFunctionData('batchSwap', [
+          0,
+          swaps,
+          assets,
+          { sender: swapper, fromInternalBalance: false, recipient: swapper, toInternalBalance: false },
+          assets.map(() => MaxInt256),
+          MaxUint256,
+        ]);
         hashes.push(
-          ...(await Promise.all(
-            pools.map((p) => {
-              const inFirst = rand() < 0.5;
-              const assetIn = inFirst ? p.tokens[0]! : p.tokens[1]!;
-              const assetOut = inFirst ? p.tokens[1]! : p.tokens[0]!;
-              const units = assetIn === all.addresses.weth ? 10n ** 16n : 10n ** 19n;
-              const data = VAULT.encodeFunctionData('swap', [
-                {
-                  poolId: p.id,
-                  kind: 0,
-                  assetIn,
-                  assetOut,
-                  amount: units * BigInt(1 + Math.floor(rand() * 100)),
-                  userData: '0x',
-                },
-                { sender: swapper, fromInternalBalance: false, recipient: swapper, toInternalBalance: false },
-                0n,
-                MaxUint256,
-              ]);
-              return chain.provider.send('eth_sendTransaction', [
-                { from: swapper, to: all.addresses.vault, data, gas: '0x61a80' },
-              ]) as Promise<string>;
-            }),
-          )),
+          (await chain.provider.send('eth_sendTransaction', [
+            { from: swapper, to: all.addresses.vault, data, gas: hex(200_000 + 120_000 * k) },
+          ])) as string,
         );
         await chain.provider.send('evm_mine', []);
         const minedAt = performance.now();
@@ -358,12 +426,14 @@ export async function run(): Promise<void> {
         number++;
         probePool = pools[0]!;
         waiting.push({ number, minedAt, latencies });
+        mined.push({ k, number, minedAt });
       }
       // The last block's answer, then the phase ends.
       const until = performance.now() + 5_000;
       while (waiting.length > 0 && performance.now() < until) await sleep(10);
       const missed = waiting.splice(0).length;
       const phase = { name: `k=${k}`, start: phaseStart, end: performance.now() };
+      cpuSince(phase.name, cpuBefore);
       const rpc = countsBetween(before, proxy.snapshot());
       phases.push(phase);
       const receipts = (await Promise.all(
@@ -380,35 +450,46 @@ export async function run(): Promise<void> {
       });
     }
     await chain.provider.send('evm_setAutomine', [true]);
+    // The service catches up before the load without blocks is measured again.
+    const head = Number(await chain.provider.send('eth_blockNumber', []));
+    const catchUp = performance.now();
+    while ((await readyz(server.url)).follow?.stateBlock !== head && performance.now() - catchUp < 60_000)
+      await sleep(50);
     const idleAfter = await idle('no blocks (after)');
     stop = true;
-    await Promise.all([load, probe]);
+    await Promise.all([load, probe, published]);
 
     // 5. Figures.
     const base = [loadOf(answers, phases[0]!), loadOf(answers, phases[phases.length - 1]!)];
     const baseRate = (base[0]!.rate + base[1]!.rate) / 2;
     process.stdout.write(
-      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + 1 probe\n`,
+      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + a /sor probe and a /readyz probe every ${PROBE_PAUSE_MS} ms\n`,
     );
     base.forEach((b, i) =>
       process.stdout.write(
         `/sor without blocks (${i === 0 ? 'before' : 'after'}): ${f1(b.rate)} answers/s  p50 ${f1(b.p50)} ms  p99 ${f1(b.p99)} ms  (n=${b.n}, non-200 ${b.failed})\n`,
       ),
     );
-    const idleSeconds = idleBefore.requests + idleAfter.requests > 0 ? (BASELINE_MS * 2) / 1000 : 1;
-    const idleAll = { requests: idleBefore.requests + idleAfter.requests, calls: idleBefore.calls + idleAfter.calls };
+    const cpuLine = (name: string, seconds: number, answered: number) => {
+      const c = cpu.get(name)!;
+      return `CPU: service ${f1((100 * c.service) / seconds)} %, bench process (chain, load, proxy) ${f1((100 * c.bench) / seconds)} % of one core; service ${f1((1000 * c.service) / Math.max(1, answered))} ms per answer`;
+    };
+    for (const p of [phases[0]!, phases[phases.length - 1]!])
+      process.stdout.write(`  ${p.name}: ${cpuLine(p.name, (p.end - p.start) / 1000, loadOf(answers, p).n)}\n`);
+    const idleSeconds = (phases[0]!.end - phases[0]!.start) / 1000;
     process.stdout.write(
-      `RPC with no new block (head polls only): ${f1(idleAll.requests / idleSeconds)} requests/s, ${f1(idleAll.calls / idleSeconds)} calls/s\n`,
+      `RPC with no new block (head polls only, before the blocks): ${f1(idleBefore.requests / idleSeconds)} requests/s, ${f1(idleBefore.calls / idleSeconds)} calls/s, ${f1(idleBefore.bytesIn / idleSeconds / 1024)} KiB/s received\n`,
     );
+    void idleAfter;
     for (const r of results) {
       const l = loadOf(answers, r.phase);
       const n = r.latencies.length;
       process.stdout.write(
-        `\n-- k = ${r.k} pools changed per block: ${n} blocks seen, ${r.missed} not seen within 5 s, ${r.failedSwaps} swaps failed --\n`,
+        `\n-- k = ${r.k} pools changed per block: ${n} blocks seen, ${r.missed} not seen within 5 s, ${r.failedSwaps} batchSwaps failed --\n`,
       );
       figure(`block-to-quotable p50 (k=${r.k})`, pct(r.latencies, 50), 'ms');
       figure(`block-to-quotable p99 (k=${r.k})`, pct(r.latencies, 99), 'ms');
-      figure(`sending ${r.k} swaps + evm_mine p50 (k=${r.k})`, pct(r.mineMs, 50), 'ms');
+      figure(`sending the batchSwap + evm_mine p50 (k=${r.k})`, pct(r.mineMs, 50), 'ms');
       figure(`RPC requests per block (k=${r.k})`, r.rpc.requests / BLOCKS, 'req');
       figure(`RPC calls per block (k=${r.k})`, r.rpc.calls / BLOCKS, 'calls');
       figure(
@@ -417,6 +498,21 @@ export async function run(): Promise<void> {
         `KiB / ${f1(r.rpc.bytesIn / BLOCKS / 1024)} KiB`,
       );
       process.stdout.write(`  by request: ${perBlock(r.rpc, BLOCKS)}\n`);
+      // Where the time goes: the first sighting of the block (or a later one) in each stage.
+      const stageMs = (stage: Sighting['stage']) =>
+        mined
+          .filter((m) => m.k === r.k)
+          .map((m) => {
+            const first = seen.find((s) => s.stage === stage && s.block >= m.number && s.at >= m.minedAt);
+            // A block's reads come in several batches: the last one answered completes them.
+            return first && seen.findLast((s) => s.stage === stage && s.block === first.block);
+          })
+          .map((s, i) => (s ? s.at - mined.filter((m) => m.k === r.k)[i]!.minedAt : NaN))
+          .filter(Number.isFinite);
+      process.stdout.write(
+        `  after the block, p50 / p99 ms: head poll answered ${f1(pct(stageMs('head'), 50))} / ${f1(pct(stageMs('head'), 99))}, logs answered ${f1(pct(stageMs('logs'), 50))} / ${f1(pct(stageMs('logs'), 99))}, pool reads answered ${f1(pct(stageMs('reads'), 50))} / ${f1(pct(stageMs('reads'), 99))}, read model published (/readyz) ${f1(pct(stageMs('published'), 50))} / ${f1(pct(stageMs('published'), 99))}, quotable ${f1(pct(r.latencies, 50))} / ${f1(pct(r.latencies, 99))}\n`,
+      );
+      process.stdout.write(`  ${cpuLine(r.phase.name, (r.phase.end - r.phase.start) / 1000, l.n)}\n`);
       figure(
         `/sor answers/s during blocks (k=${r.k})`,
         l.rate,

@@ -64,16 +64,29 @@ export function countsBetween(before: RpcCounts, after: RpcCounts): RpcCounts {
   return { ...minus(after, before), byMethod, byRequest };
 }
 
-export async function startCountingRpcProxy(target: string): Promise<CountingRpcProxy> {
+/** One exchange through the proxy: the calls sent, the answer's text, when each way happened (performance.now()). */
+export interface RpcExchange {
+  readonly calls: readonly { readonly method?: unknown; readonly params?: unknown }[];
+  readonly answer: string;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+}
+
+export async function startCountingRpcProxy(
+  target: string,
+  onExchange?: (exchange: RpcExchange) => void,
+): Promise<CountingRpcProxy> {
   const counts = emptyCounts();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const sentAt = performance.now();
       const body = Buffer.concat(chunks);
-      let calls: { method?: unknown }[] = [];
+      let calls: { method?: unknown; params?: unknown }[] = [];
       try {
-        const parsed = JSON.parse(body.toString('utf8')) as { method?: unknown } | { method?: unknown }[];
+        const parsed = JSON.parse(body.toString('utf8')) as
+          { method?: unknown; params?: unknown } | { method?: unknown; params?: unknown }[];
         calls = Array.isArray(parsed) ? parsed : [parsed];
       } catch {
         // Not JSON: forwarded as it is, counted as a request without calls.
@@ -93,6 +106,7 @@ export async function startCountingRpcProxy(target: string): Promise<CountingRpc
           const answer = Buffer.from(await upstream.arrayBuffer());
           counts.bytesIn += answer.length;
           tally.bytesIn += answer.length;
+          onExchange?.({ calls, answer: answer.toString('utf8'), sentAt, answeredAt: performance.now() });
           res.writeHead(upstream.status, { 'content-type': 'application/json' });
           res.end(answer);
         })
