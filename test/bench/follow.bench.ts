@@ -120,6 +120,7 @@ function quoteMix(devnet: Devnet, extra: readonly DevnetToken[]): Quote[] {
 
 async function startFollowServer(
   env: Record<string, string>,
+  onPublished: (block: number, at: number, ms: number) => void,
 ): Promise<{ url: string; child: ChildProcess; catalogueMs: number }> {
   // BENCH_SERVICE_PROF=<dir>: the service writes a V8 CPU profile there when it stops.
   const prof = process.env.BENCH_SERVICE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
@@ -131,8 +132,15 @@ async function startFollowServer(
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
-      const m = /READY (\S+) (\d+)/.exec(buf);
-      if (m) resolve({ url: m[1]!, child, catalogueMs: Number(m[2]) });
+      const lines = buf.split('\n');
+      buf = lines.pop()!;
+      for (const line of lines) {
+        const ready = /^READY (\S+) (\d+)/.exec(line);
+        if (ready) resolve({ url: ready[1]!, child, catalogueMs: Number(ready[2]) });
+        const published = /^PUBLISHED (\d+) ([\d.]+) ([\d.]+)/.exec(line);
+        if (published)
+          onPublished(Number(published[1]), Number(published[2]) - performance.timeOrigin, Number(published[3]));
+      }
     });
     child.once('exit', (code) => reject(new Error(`follow server exited with ${code}`)));
   });
@@ -233,7 +241,7 @@ function perBlock(c: RpcCounts, blocks: number): string {
     .sort((a, b) => b[1].calls - a[1].calls)
     .map(
       ([m, t]) =>
-        `${m}: ${f1(t.requests / blocks)} req, ${f1(t.calls / blocks)} calls, ${f1(t.bytesOut / blocks / 1024)} KiB out, ${f1(t.bytesIn / blocks / 1024)} KiB in`,
+        `${m}: ${f1(t.requests / blocks)} req, ${f1(t.calls / blocks)} calls, ${f1(t.bytesOut / blocks / 1024)} KiB out, ${f1(t.bytesIn / blocks / 1024)} KiB in, node ${f1(t.nodeMs / Math.max(1, t.requests))} ms per request`,
     );
   return kinds.join('; ');
 }
@@ -272,11 +280,18 @@ export async function run(): Promise<void> {
 
     // 2. The service: catalogue from the subgraph, then the first full read of every pool.
     t = performance.now();
-    const server = await startFollowServer({
-      BENCH_SUBGRAPH_URL: upstreams.subgraphUrl,
-      BENCH_RPC_URL: proxy.url,
-      FOLLOW_INTERVAL_MS: FOLLOW_MS,
-    });
+    const publishMs = new Map<number, number>();
+    const server = await startFollowServer(
+      {
+        BENCH_SUBGRAPH_URL: upstreams.subgraphUrl,
+        BENCH_RPC_URL: proxy.url,
+        FOLLOW_INTERVAL_MS: FOLLOW_MS,
+      },
+      (block, at, ms) => {
+        seen.push({ stage: 'published', block, at });
+        publishMs.set(block, ms);
+      },
+    );
     closers.push(async () => {
       server.child.kill('SIGTERM');
       await new Promise((r) => server.child.once('exit', r));
@@ -337,15 +352,6 @@ export async function run(): Promise<void> {
       }
     })();
 
-    // The read model's block as /readyz shows it (published, before the router has it).
-    const published = (async () => {
-      while (!stop) {
-        const s = await readyz(server.url);
-        if (s.follow?.stateBlock != null)
-          seen.push({ stage: 'published', block: s.follow.stateBlock, at: performance.now() });
-        await sleep(PROBE_PAUSE_MS);
-      }
-    })();
     const phases: Phase[] = [];
     const cpu = new Map<string, { service: number; bench: number }>();
     const cpuNow = () => ({ service: cpuSeconds(server.child.pid!), bench: cpuSeconds(process.pid) });
@@ -457,13 +463,13 @@ export async function run(): Promise<void> {
       await sleep(50);
     const idleAfter = await idle('no blocks (after)');
     stop = true;
-    await Promise.all([load, probe, published]);
+    await Promise.all([load, probe]);
 
     // 5. Figures.
     const base = [loadOf(answers, phases[0]!), loadOf(answers, phases[phases.length - 1]!)];
     const baseRate = (base[0]!.rate + base[1]!.rate) / 2;
     process.stdout.write(
-      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + a /sor probe and a /readyz probe every ${PROBE_PAUSE_MS} ms\n`,
+      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + a /sor probe every ${PROBE_PAUSE_MS} ms\n`,
     );
     base.forEach((b, i) =>
       process.stdout.write(
@@ -505,12 +511,19 @@ export async function run(): Promise<void> {
           .map((m) => {
             const first = seen.find((s) => s.stage === stage && s.block >= m.number && s.at >= m.minedAt);
             // A block's reads come in several batches: the last one answered completes them.
+            if (stage !== 'reads') return first;
             return first && seen.findLast((s) => s.stage === stage && s.block === first.block);
           })
           .map((s, i) => (s ? s.at - mined.filter((m) => m.k === r.k)[i]!.minedAt : NaN))
           .filter(Number.isFinite);
       process.stdout.write(
-        `  after the block, p50 / p99 ms: head poll answered ${f1(pct(stageMs('head'), 50))} / ${f1(pct(stageMs('head'), 99))}, logs answered ${f1(pct(stageMs('logs'), 50))} / ${f1(pct(stageMs('logs'), 99))}, pool reads answered ${f1(pct(stageMs('reads'), 50))} / ${f1(pct(stageMs('reads'), 99))}, read model published (/readyz) ${f1(pct(stageMs('published'), 50))} / ${f1(pct(stageMs('published'), 99))}, quotable ${f1(pct(r.latencies, 50))} / ${f1(pct(r.latencies, 99))}\n`,
+        `  after the block, p50 / p99 ms: head poll answered ${f1(pct(stageMs('head'), 50))} / ${f1(pct(stageMs('head'), 99))}, logs answered ${f1(pct(stageMs('logs'), 50))} / ${f1(pct(stageMs('logs'), 99))}, pool reads answered ${f1(pct(stageMs('reads'), 50))} / ${f1(pct(stageMs('reads'), 99))}, published to the read model ${f1(pct(stageMs('published'), 50))} / ${f1(pct(stageMs('published'), 99))}, quotable ${f1(pct(r.latencies, 50))} / ${f1(pct(r.latencies, 99))}\n`,
+      );
+      const snapshotMs = mined
+        .filter((m) => m.k === r.k && publishMs.has(m.number))
+        .map((m) => publishMs.get(m.number)!);
+      process.stdout.write(
+        `  new read-model snapshot and its listeners (setChainState, synchronous on the request thread): p50 ${f1(pct(snapshotMs, 50))} ms, p99 ${f1(pct(snapshotMs, 99))} ms\n`,
       );
       process.stdout.write(`  ${cpuLine(r.phase.name, (r.phase.end - r.phase.start) / 1000, l.n)}\n`);
       figure(

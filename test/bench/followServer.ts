@@ -14,7 +14,8 @@ import { createContext, startServer } from '../../src/server';
  * measures: the catalogue from one pool update against the devnet subgraph (before listening, no
  * pool update afterwards), then the head follower (RPC through the bench's counting proxy) and
  * `/sor`. Env: BENCH_SUBGRAPH_URL, BENCH_RPC_URL, FOLLOW_INTERVAL_MS, ROUTER_WORKERS. Prints
- * `READY <url> <catalogue ms>`; stops on SIGTERM.
+ * `READY <url> <catalogue ms>`, then `PUBLISHED <block> <unix ms> <ms>` per chain state the
+ * follower publishes; stops on SIGTERM.
  */
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bps-bench-followserver-'));
@@ -29,6 +30,18 @@ async function main(): Promise<void> {
   for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const)
     if (process.env[k] !== undefined) env[k] = process.env[k];
   const ctx = await createContext(loadConfig(env), { logger: silentLogger() });
+  // For the bench's stage times: when the follower publishes a block to the read model (clock
+  // comparable across processes) and how long the new snapshot and its listeners took.
+  const setChainState = ctx.readModel.setChainState.bind(ctx.readModel);
+  ctx.readModel.setChainState = (chainId, state) => {
+    const t = performance.now();
+    const out = setChainState(chainId, state);
+    const ms = performance.now() - t;
+    process.stdout.write(
+      `PUBLISHED ${state.block.number} ${(performance.timeOrigin + t).toFixed(3)} ${ms.toFixed(3)}\n`,
+    );
+    return out;
+  };
   const t = performance.now();
   await updatePools(ctx, DEVNET_CHAIN_ID);
   const catalogueMs = performance.now() - t;

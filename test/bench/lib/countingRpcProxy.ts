@@ -11,6 +11,8 @@ export interface RpcTally {
   calls: number;
   bytesOut: number;
   bytesIn: number;
+  /** Sum over requests of the time from the request's end to the node's whole answer (through the proxy). */
+  nodeMs: number;
 }
 
 export interface RpcCounts extends RpcTally {
@@ -29,7 +31,7 @@ export interface CountingRpcProxy {
 }
 
 export function emptyCounts(): RpcCounts {
-  return { requests: 0, calls: 0, bytesOut: 0, bytesIn: 0, byMethod: new Map(), byRequest: new Map() };
+  return { requests: 0, calls: 0, bytesOut: 0, bytesIn: 0, nodeMs: 0, byMethod: new Map(), byRequest: new Map() };
 }
 
 function minus(a: RpcTally, b: RpcTally | undefined): RpcTally {
@@ -38,6 +40,7 @@ function minus(a: RpcTally, b: RpcTally | undefined): RpcTally {
     calls: a.calls - (b?.calls ?? 0),
     bytesOut: a.bytesOut - (b?.bytesOut ?? 0),
     bytesIn: a.bytesIn - (b?.bytesIn ?? 0),
+    nodeMs: a.nodeMs - (b?.nodeMs ?? 0),
   };
 }
 
@@ -95,7 +98,7 @@ export async function startCountingRpcProxy(
       for (const call of calls) counts.byMethod.set(methodOf(call), (counts.byMethod.get(methodOf(call)) ?? 0) + 1);
       const kind = methodOf(calls[0]);
       let tally = counts.byRequest.get(kind);
-      if (!tally) counts.byRequest.set(kind, (tally = { requests: 0, calls: 0, bytesOut: 0, bytesIn: 0 }));
+      if (!tally) counts.byRequest.set(kind, (tally = { requests: 0, calls: 0, bytesOut: 0, bytesIn: 0, nodeMs: 0 }));
       for (const t of [counts, tally]) {
         t.requests++;
         t.calls += calls.length;
@@ -104,9 +107,12 @@ export async function startCountingRpcProxy(
       fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         .then(async (upstream) => {
           const answer = Buffer.from(await upstream.arrayBuffer());
-          counts.bytesIn += answer.length;
-          tally.bytesIn += answer.length;
-          onExchange?.({ calls, answer: answer.toString('utf8'), sentAt, answeredAt: performance.now() });
+          const answeredAt = performance.now();
+          for (const t of [counts, tally]) {
+            t.bytesIn += answer.length;
+            t.nodeMs += answeredAt - sentAt;
+          }
+          onExchange?.({ calls, answer: answer.toString('utf8'), sentAt, answeredAt });
           res.writeHead(upstream.status, { 'content-type': 'application/json' });
           res.end(answer);
         })
