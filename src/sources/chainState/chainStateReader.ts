@@ -217,16 +217,29 @@ function decoded(
 }
 
 /**
- * A pool's reads depend only on its stored shape, so they are encoded once per stored pool (a new
- * catalogue version brings new objects), not again at every block that moves the pool.
+ * What `readsFor` asks about a pool depends only on these fields of its stored shape, which the
+ * chain state laid over it (balances, fee, rates) never changes.
  */
-const planned = new WeakMap<StoredPool, { readonly vault: string; readonly reads: readonly Read[] }>();
+function shapeOf(vault: string, pool: StoredPool): string {
+  const tokens = pool.tokens.map((t) => `${t.address}${t.weight === null ? '' : 'w'}`).join(',');
+  const linear = pool.lowerTarget !== null && pool.upperTarget !== null ? `l${pool.wrappedIndex}` : '';
+  return `${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${pool.amp !== null}|${linear}|${tokens}`;
+}
+
+/**
+ * Each pool's reads, encoded once rather than at every block that moves it (the read model hands
+ * the follower a new pool object each time its chain state changes, so this is keyed by id and
+ * checked against the shape). It holds one entry per pool id ever read by this process: the
+ * followed catalogues, a few thousand pools, plus the few the subgraph dropped since.
+ */
+const planned = new Map<string, { readonly shape: string; readonly reads: readonly Read[] }>();
 
 function plannedReads(vault: string, pool: StoredPool): readonly Read[] {
-  const known = planned.get(pool);
-  if (known?.vault === vault) return known.reads;
+  const shape = shapeOf(vault, pool);
+  const known = planned.get(pool.id);
+  if (known?.shape === shape) return known.reads;
   const reads = readsFor(vault, pool);
-  planned.set(pool, { vault, reads });
+  planned.set(pool.id, { shape, reads });
   return reads;
 }
 
