@@ -4,6 +4,7 @@ import { storedStartWeight } from '../../domain/chainTime';
 import type { StoredPool } from '../../domain/pool';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
+import { wordDecoder, type WordDecoder } from './abiWords';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
@@ -77,7 +78,17 @@ interface Read {
   readonly data: string;
   readonly fn: string;
   readonly iface: Interface;
-  readonly apply: (draft: Draft, result: Result) => void;
+  readonly apply: (draft: Draft, result: Result | readonly unknown[]) => void;
+}
+
+/** Word decoders per interface and function, built once (undefined: ethers decodes it). */
+const decoders = new Map<Interface, Map<string, WordDecoder | undefined>>();
+
+function decoderFor(iface: Interface, fn: string): WordDecoder | undefined {
+  let byFn = decoders.get(iface);
+  if (!byFn) decoders.set(iface, (byFn = new Map()));
+  if (!byFn.has(fn)) byFn.set(fn, wordDecoder(iface.getFunction(fn)!));
+  return byFn.get(fn);
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
@@ -219,7 +230,11 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
   return outcome.code === 3 || /revert/i.test(outcome.error);
 }
 
-function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: number): Result | undefined {
+function decoded(
+  read: Read,
+  outcome: RpcOutcome | undefined,
+  blockNumber: number,
+): Result | readonly unknown[] | undefined {
   if (!outcome)
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
@@ -227,6 +242,8 @@ function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: numbe
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
   }
   if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
+  const words = decoderFor(read.iface, read.fn);
+  if (words) return words(outcome.result);
   try {
     return read.iface.decodeFunctionResult(read.fn, outcome.result);
   } catch {
@@ -234,9 +251,36 @@ function decoded(read: Read, outcome: RpcOutcome | undefined, blockNumber: numbe
   }
 }
 
+/**
+ * What `readsFor` asks about a pool depends only on these fields of its stored shape, which the
+ * chain state laid over it (balances, fee, rates) never changes.
+ */
+function shapeOf(vault: string, pool: StoredPool): string {
+  const tokens = pool.tokens.map((t) => `${t.address}${t.weight === null ? '' : 'w'}`).join(',');
+  const linear = pool.lowerTarget !== null && pool.upperTarget !== null ? `l${pool.wrappedIndex}` : '';
+  return `${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${pool.amp !== null}|${linear}|${tokens}`;
+}
+
+/**
+ * Each pool's reads, encoded once rather than at every block that moves it (the read model hands
+ * the follower a new pool object each time its chain state changes, so this is keyed by id and
+ * checked against the shape). It holds one entry per pool id ever read by this process: the
+ * followed catalogues, a few thousand pools, plus the few the subgraph dropped since.
+ */
+const planned = new Map<string, { readonly shape: string; readonly reads: readonly Read[] }>();
+
+function plannedReads(vault: string, pool: StoredPool): readonly Read[] {
+  const shape = shapeOf(vault, pool);
+  const known = planned.get(pool.id);
+  if (known?.shape === shape) return known.reads;
+  const reads = readsFor(vault, pool);
+  planned.set(pool.id, { shape, reads });
+  return reads;
+}
+
 /** How many calls a read of these pools makes (the README's per-block figures). */
 export function callsFor(vault: string, pools: readonly StoredPool[]): number {
-  return pools.reduce((n, p) => n + readsFor(vault, p).length, 0);
+  return pools.reduce((n, p) => n + plannedReads(vault, p).length, 0);
 }
 
 /**
@@ -250,7 +294,7 @@ export async function readPoolStates(
   pools: readonly StoredPool[],
   blockNumber: number,
 ): Promise<Map<string, PoolChainState>> {
-  const plans = pools.map((p) => ({ pool: p, reads: readsFor(vault, p) }));
+  const plans = pools.map((p) => ({ pool: p, reads: plannedReads(vault, p) }));
   const calls: RpcCall[] = plans.flatMap(({ reads }) =>
     reads.map((r) => ({ method: 'eth_call', params: [{ to: r.to, data: r.data }, hex(blockNumber)] })),
   );

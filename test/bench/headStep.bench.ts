@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHAINS } from '../../src/config/chains';
+import { loadConfig } from '../../src/config/env';
+import { decimalToUnits } from '../../src/domain/decimal';
+import { HeadFollower } from '../../src/jobs/headFollower';
+import { silentLogger } from '../../src/log/logger';
+import { createContext } from '../../src/server';
+import { SqliteStore } from '../../src/store/sqliteStore';
+import { FakeChainRpc } from '../fakes/chainRpcServer';
+import { syntheticPools } from '../fakes/syntheticPools';
+import { seedStore } from '../helpers/testServer';
+import { figure } from './lib/report';
+
+/**
+ * One head follower step in isolation, over a fake node (test/fakes/chainRpcServer.ts, loopback
+ * HTTP, answers without an EVM) with 2,000 synthetic pools and no quote load: the first full read,
+ * an idle poll, and a block that moves 5 pools (logs, the pools' reads pinned to the block, the
+ * read model's new snapshot), in ms per poll. The follower's own cost, apart from the node's and
+ * the router's; `follow.bench.ts` measures the whole on a real devnet.
+ */
+const POOLS = 2_000;
+const BLOCKS = 100;
+const MOVED = 5;
+
+export async function run(): Promise<void> {
+  const chain = CHAINS.find((c) => c.id === 1)!;
+  const raw = syntheticPools(POOLS);
+  const node = await FakeChainRpc.start(
+    chain.vault,
+    raw.map((p) => ({
+      id: p.id,
+      address: p.address,
+      tokens: p.tokens.map((t) => t.address),
+      balances: p.tokens.map((t) => decimalToUnits(t.balance, t.decimals)),
+      swapFee: decimalToUnits(p.swapFee, 18),
+    })),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'bps-bench-follow-'));
+  const store = new SqliteStore(join(dir, 'bench.sqlite'), 0);
+  try {
+    await seedStore(store, 1, raw);
+    const ctx = await createContext(loadConfig({ NETWORKS: '1', DATA_DIR: dir, RPC_URL_1: node.url }), {
+      logger: silentLogger(),
+      store,
+    });
+    await ctx.readModel.start();
+    const follower = new HeadFollower(ctx, chain, node.url);
+
+    let t = performance.now();
+    const first = await follower.step();
+    figure(`first read of ${POOLS} pools (${first.kind})`, performance.now() - t, 'ms');
+
+    t = performance.now();
+    for (let i = 0; i < BLOCKS; i++) await follower.step();
+    figure('idle poll (no new block)', (performance.now() - t) / BLOCKS, 'ms');
+
+    let total = 0;
+    for (let b = 0; b < BLOCKS; b++) {
+      const moved = Array.from({ length: MOVED }, (_, k) => raw[(b * 37 + k * 401) % POOLS]!.id);
+      for (const id of moved) {
+        const p = node.pools.get(id)!;
+        p.balances = p.balances.map((x) => x + 1n);
+      }
+      node.mine(moved);
+      t = performance.now();
+      const r = await follower.step();
+      total += performance.now() - t;
+      if (r.kind !== 'blocks' || r.poolsRead !== MOVED) throw new Error(`unexpected step ${JSON.stringify(r)}`);
+    }
+    figure(`block moving ${MOVED} of ${POOLS} pools`, total / BLOCKS, 'ms', { op: '<', value: 100 });
+    ctx.readModel.stop();
+  } finally {
+    await store.close();
+    await node.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,55 @@
+import { Interface } from 'ethers';
+import { wordDecoder } from '../../src/sources/chainState/abiWords';
+
+const IFACE = new Interface([
+  'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
+  'function getPausedState() view returns (bool paused, uint256 pauseWindowEndTime, uint256 bufferPeriodEndTime)',
+  'function getNormalizedWeights() view returns (uint256[])',
+  'function getRateProviders() view returns (address[])',
+  'function getSwapFeePercentage() view returns (uint256)',
+  'function name() view returns (string)',
+  'function pair() view returns (uint256[2])',
+]);
+
+const decoder = (fn: string) => wordDecoder(IFACE.getFunction(fn)!);
+const A = '0x1111111111111111111111111111111111111111';
+const B = '0xabcdefabcdefabcdefabcdefabcdefabcdefabcd';
+
+/** What ethers decodes, with addresses lower-case as the reader keeps them. */
+function viaEthers(fn: string, data: string): unknown[] {
+  const lower = (v: unknown): unknown =>
+    typeof v === 'string' ? v.toLowerCase() : Array.isArray(v) ? v.map(lower) : v;
+  return [...IFACE.decodeFunctionResult(fn, data)].map(lower);
+}
+
+describe('wordDecoder', () => {
+  it.each([
+    ['getPoolTokens', [[A, B], [10n ** 24n, 7n], 123n]],
+    ['getPoolTokens', [[], [], 0n]],
+    ['getPausedState', [true, 2n ** 255n, 1n]],
+    ['getPausedState', [false, 0n, 0n]],
+    ['getNormalizedWeights', [[8n * 10n ** 17n, 2n * 10n ** 17n]]],
+    ['getRateProviders', [[A, '0x0000000000000000000000000000000000000000', B]]],
+    ['getSwapFeePercentage', [2n ** 256n - 1n]],
+  ])('decodes %s as ethers does', (fn, values) => {
+    const data = IFACE.encodeFunctionResult(fn, values);
+    expect(decoder(fn)!(data)).toEqual(viaEthers(fn, data));
+  });
+
+  it('leaves strings and fixed-size arrays to ethers', () => {
+    expect(decoder('name')).toBeUndefined();
+    expect(decoder('pair')).toBeUndefined();
+  });
+
+  it('answers undefined for data that is not the getter’s answer', () => {
+    const tokens = IFACE.encodeFunctionResult('getPoolTokens', [[A, B], [1n, 2n], 3n]);
+    const decode = decoder('getPoolTokens')!;
+    expect(decode(tokens.slice(0, -64))).toBeUndefined(); // cut short
+    expect(decode('0x1234')).toBeUndefined(); // not whole words
+    expect(decode(`0x${'00'.repeat(31)}ff${'00'.repeat(64)}`)).toBeUndefined(); // offset past the end
+    const notAnAddress = `0x${'ff'.repeat(32)}`;
+    expect(
+      decoder('getRateProviders')!(`0x${'00'.repeat(31)}20${'00'.repeat(31)}01${notAnAddress.slice(2)}`),
+    ).toBeUndefined();
+  });
+});
