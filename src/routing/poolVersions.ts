@@ -8,7 +8,9 @@ import { encodeShared } from './sharedJson';
  * travels as a delta: the pools that changed, appeared or went, on top of the last full set (the
  * base). A task carries the base and every delta since, all in SharedArrayBuffers (no copy): a
  * thread that holds an earlier version applies only the deltas after it, a new one decodes the
- * base first. A version that changes much, or a delta chain grown long, becomes the next base.
+ * base first. A version that changes much, or a delta chain grown long, becomes the next base;
+ * it also carries the delta from the version before it (`bridge`), so a thread that holds that
+ * version applies the delta rather than decoding the new base and building every model afresh.
  */
 
 export interface PoolDelta {
@@ -30,6 +32,8 @@ export interface PoolsInput {
   readonly base: SharedPart;
   /** Deltas from the base to this version, oldest first (`PoolDelta` as JSON); empty for a base. */
   readonly deltas: readonly SharedPart[];
+  /** For a new base: the delta to it from the chain's previous version, whose key is `from`. */
+  readonly bridge?: { readonly from: string; readonly delta: SharedPart };
 }
 
 /** A delta chain longer than this, or carrying more pools than this share of the set, is folded into a new base. */
@@ -69,11 +73,9 @@ export class PoolVersions {
         carried: prev.carried + size,
       };
     } else {
-      line = {
-        pools,
-        input: { key, base: { key, data: encodeShared(toRoutingPools(pools)) }, deltas: [] },
-        carried: 0,
-      };
+      const base = { key, data: encodeShared(toRoutingPools(pools)) };
+      const bridge = prev && delta ? { from: prev.input.key, delta: { key, data: encodeShared(delta) } } : undefined;
+      line = { pools, input: { key, base, deltas: [], ...(bridge ? { bridge } : {}) }, carried: 0 };
     }
     this.last.set(chainId, line);
     this.inputs.set(pools, line.input);

@@ -66,6 +66,14 @@ export class RouterHost {
   private poolSet(input: PoolsInput): RoutingPool[] {
     const held = this.pools.get(input.key);
     if (held) return held;
+    const before = input.bridge && this.pools.get(input.bridge.from);
+    if (before) {
+      // A new base this thread can reach from the version it holds: the objects of every pool the
+      // delta leaves alone are kept, and with them their models.
+      const pools = applyPoolDelta(before, decodeShared<PoolDelta>(input.bridge!.delta.data));
+      this.pools.set(input.key, pools);
+      return pools;
+    }
     const keys = [input.base.key, ...input.deltas.map((d) => d.key)];
     let from = keys.length - 1;
     while (from >= 0 && !this.pools.has(keys[from]!)) from--;
@@ -84,7 +92,11 @@ export class RouterHost {
       const floor = aboveLiquidityFloor(this.poolSet(task.pools), task.minLiquidityUsd);
       if (task.engine === 'sor') router = ChainRouter.create(task.chain, floor);
       else {
-        const earlier = [task.pools.base.key, ...task.pools.deltas.map((d) => d.key)]
+        const earlier = [
+          ...(task.pools.bridge ? [task.pools.bridge.from] : []),
+          task.pools.base.key,
+          ...task.pools.deltas.map((d) => d.key),
+        ]
           .reverse()
           .map((k) => this.routers.get(keyOf(k)))
           .find((r) => r !== undefined);

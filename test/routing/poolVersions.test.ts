@@ -145,6 +145,26 @@ describeWithSnapshot('pool versions as deltas on the mainnet snapshot', () => {
     expect(JSON.stringify(late.info)).toBe(JSON.stringify(fresh.info));
   }, 60_000);
 
+  test('a thread holding the last version crosses to a new base by its bridge and answers as a fresh thread', async () => {
+    let pools = storedPools();
+    const versions = new PoolVersions();
+    const host = new RouterHost();
+    const first = versions.input(1, 1, pools);
+    await host.quote({ ...task(first, MAINNET.WETH, MAINNET.DAI, 'sell', 10n ** 18n), warmOnly: true });
+    // A third of the pools move: too much for a delta, so the version is a new base.
+    pools = pools.map((p, k) => (k % 3 === 0 ? rebalanced(p, 95) : p));
+    const input = versions.input(1, 2, pools);
+    expect(input.deltas).toHaveLength(0);
+    expect(input.bridge?.from).toBe(first.key);
+    const fresh = new PoolVersions().input(1, 2, pools);
+    expect(fresh.bridge).toBeUndefined();
+    for (const [a, b] of PAIRS) {
+      const ours = await host.quote(task(input, a, b, 'sell', 10n ** 18n));
+      const theirs = await new RouterHost().quote(task(fresh, a, b, 'sell', 10n ** 18n));
+      expect(JSON.stringify(ours.info)).toBe(JSON.stringify(theirs.info));
+    }
+  }, 60_000);
+
   test('a version that changes most pools is sent whole', () => {
     const pools = storedPools();
     const versions = new PoolVersions();
