@@ -176,7 +176,7 @@ export class HeadFollower {
     }
     const catalogue = new Set(snap.pools.map((p) => p.id));
     const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
-    const { head, atKnown } = await readHead(this.rpc, known?.number);
+    const { head, atKnown } = await readHead(this.rpc, known);
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();

@@ -130,12 +130,19 @@ test('what it reads at the head restores every pool type exactly as the indexer 
   );
 });
 
-test('the head comes with its hash and parent hash, and the block at a known height in the same batch', async () => {
+test('the head comes with its hash and parent hash, and the block now at a known height', async () => {
   const { head } = await readHead(rpc);
   await chain.provider.send('evm_mine', []);
-  const next = await readHead(rpc, head.number);
+  // The head's parent is the known block: it vouches for it.
+  const next = await readHead(rpc, head);
   expect(next.head.number).toBe(head.number + 1);
   expect(next.head.parentHash).toBe(head.hash);
   expect(next.atKnown?.hash).toBe(head.hash);
-  expect((await readHead(rpc, next.head.number + 5)).atKnown).toBeNull();
+  // A known block the chain does not have at its height (a reorg replaced it): the chain's block is read.
+  const replaced = { ...head, hash: `0x${'ab'.repeat(32)}` };
+  expect((await readHead(rpc, replaced)).atKnown?.hash).toBe(head.hash);
+  // A known block beyond the head (the node was rewound): nothing is there.
+  expect(
+    (await readHead(rpc, { ...next.head, number: next.head.number + 5, hash: `0x${'cd'.repeat(32)}` })).atKnown,
+  ).toBeNull();
 });

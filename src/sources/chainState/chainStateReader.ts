@@ -530,19 +530,23 @@ function toBlock(outcome: RpcOutcome | undefined, what: string): BlockRef | null
 }
 
 /**
- * The head block and, in the same batch, the block now at `known` (null when the chain is
- * shorter): whether it still has the hash the state was read at tells a reorg apart.
+ * The head block, and the block now at the height of `known` (null when the chain is shorter):
+ * whether it still has the hash the state was read at tells a reorg apart. A head that is `known`
+ * itself, or its child, vouches for it, so only a head further on (or one whose parent is not
+ * `known`) costs a second request: an idle poll carries one block, not two.
  */
 export async function readHead(
   rpc: JsonRpcOptions,
-  known?: number,
+  known?: BlockRef,
 ): Promise<{ head: BlockRef; atKnown: BlockRef | null | undefined }> {
-  const calls: RpcCall[] = [{ method: 'eth_getBlockByNumber', params: ['latest', false] }];
-  if (known !== undefined) calls.push({ method: 'eth_getBlockByNumber', params: [hex(known), false] });
-  const [latest, atKnown] = await callBatch(rpc, calls);
+  const [latest] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: ['latest', false] }]);
   const head = toBlock(latest, 'latest');
   if (!head) throw new UpstreamError(RPC_UPSTREAM, 'eth_getBlockByNumber(latest) answered null');
-  return { head, atKnown: known === undefined ? undefined : toBlock(atKnown, hex(known)) };
+  if (known === undefined) return { head, atKnown: undefined };
+  if (head.hash === known.hash || (head.number === known.number + 1 && head.parentHash === known.hash))
+    return { head, atKnown: known };
+  const [again] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: [hex(known.number), false] }]);
+  return { head, atKnown: toBlock(again, hex(known.number)) };
 }
 
 /**
