@@ -1,4 +1,4 @@
-import type { ComposableStableSpecParams } from '../poolTypes/composableStable/params';
+import type { StablePhantomSpecParams } from '../poolTypes/composableStable/params';
 import type { ElementSpecParams } from '../poolTypes/element/params';
 import type { GyroParams } from '../poolTypes/gyro/params';
 import type { LinearSpecParams } from '../poolTypes/linear/params';
@@ -73,7 +73,7 @@ export interface PoolSpec
     LinearSpecParams,
     ManagedSpecParams,
     WeightedFeeSpecParams,
-    ComposableStableSpecParams {}
+    StablePhantomSpecParams {}
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {

@@ -39,6 +39,17 @@ const POOL = new Interface([
   'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
 ]);
 
+/** Getters of the fee and rate state of weighted v2+, StablePhantom and MetaStable pools. */
+const FEE_STATE = new Interface([
+  'function getATHRateProduct() view returns (uint256)',
+  'function getRateProviders() view returns (address[])',
+  'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
+  'function getTokenRate(address token) view returns (uint256)',
+  'function getDueProtocolFeeBptAmount() view returns (uint256)',
+  'function getCachedProtocolSwapFeePercentage() view returns (uint256)',
+  'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
+]);
+
 const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
 const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
@@ -59,6 +70,8 @@ type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> 
   /** Read in the first round, for the second (provider rates, the ramp): not part of the state. */
   rateProviders?: string[];
   ampUpdating?: boolean;
+  /** Weighted v2+: `getATHRateProduct()`, for the second round's provider rates. */
+  weightedAth?: bigint;
 };
 
 /** One `eth_call` and what its answer sets in the pool's draft. */
@@ -173,8 +186,106 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         ),
       );
   }
+  reads.push(...feeStateReads(pool));
   return reads;
 }
+
+// --- Protocol fee and rate state of weighted v2+, StablePhantom and MetaStable pools ---
+
+function feeStateCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['apply']): Read {
+  return { to: pool.address, data: FEE_STATE.encodeFunctionData(fn, args), fn, iface: FEE_STATE, apply };
+}
+
+const setProviders = (d: Draft, r: Result) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase()));
+
+/**
+ * Weighted v2+ (WeightedPoolProtocolFees): the yield fee basis, the all-time high rate product
+ * and the providers (their rates are read in the second round). StablePhantom: its cached token
+ * rates, the protocol fee BPT it owes (part of its virtual supply) and its cached protocol swap fee
+ * percentage; no rate cache expiry, since its swaps price with the cached rate before refreshing
+ * it (`domain/chainTime.ts`). MetaStable: each token's price rate cache (a token without a provider
+ * has an empty one, left out) and the providers, whose rate a swap after expiry caches first.
+ */
+function feeStateReads(pool: StoredPool): Read[] {
+  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) >= 2)
+    return [
+      feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
+      feeStateCall(pool, 'getRateProviders', [], setProviders),
+      feeStateCall(
+        pool,
+        'getProtocolFeePercentageCache',
+        [FEE_TYPE_YIELD],
+        (d, r) => (d.protocolYieldFeeCache = r[0] as bigint),
+      ),
+    ];
+  if (pool.poolType === 'StablePhantom')
+    return [
+      ...pool.tokens
+        .filter((t) => t.address !== pool.address)
+        .map((t) =>
+          feeStateCall(pool, 'getTokenRate', [t.address], (d, r) =>
+            (d.rates ??= new Map()).set(t.address, r[0] as bigint),
+          ),
+        ),
+      feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
+      feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
+    ];
+  if (pool.poolType === 'MetaStable')
+    return [
+      ...pool.tokens.map((t) =>
+        feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
+          const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
+          // A cache ever written expires after its block's timestamp: an empty one has no provider.
+          if (rate === 0n && expires === 0n) return;
+          (d.rates ??= new Map()).set(t.address, rate);
+          (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
+        }),
+      ),
+      feeStateCall(pool, 'getRateProviders', [], setProviders),
+    ];
+  return [];
+}
+
+const isZeroAddress = (a: string) => /^0x0+$/.test(a);
+
+/**
+ * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()`.
+ * The yield basis is set only when every provider answered (a provider that reverts makes the
+ * pool's joins and exits revert too; without the basis the model charges no yield fee).
+ */
+function weightedYieldCalls(
+  draft: Draft,
+  blockNumber: number,
+): { calls: RpcCall[]; apply: (outcomes: readonly (RpcOutcome | undefined)[]) => void } {
+  const ath = draft.weightedAth;
+  const providers = draft.rateProviders ?? [];
+  const rated = draft.tokens.flatMap((t, i) => {
+    const provider = providers[i];
+    return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
+  });
+  if (ath === undefined || rated.length === 0) return { calls: [], apply: () => undefined };
+  return {
+    calls: rated.map(({ provider }) => ({
+      method: 'eth_call',
+      params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
+    })),
+    apply: (outcomes) => {
+      const providerRates = new Map<string, bigint>();
+      for (const [k, { token }] of rated.entries()) {
+        const o = outcomes[k];
+        if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
+        try {
+          providerRates.set(token, RATE_PROVIDER.decodeFunctionResult('getRate', o.result)[0] as bigint);
+        } catch {
+          return;
+        }
+      }
+      draft.weightedYield = { athRateProduct: ath, providerRates };
+    },
+  };
+}
+
+// --- end of the protocol fee and rate state section ---
 
 /**
  * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
@@ -236,7 +347,7 @@ export async function readPoolStates(
   await readTimeDependence(rpc, [...drafts.values()], blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const [id, { draft }] of drafts) {
-    const { rateProviders: _providers, ampUpdating: _updating, ...state } = draft;
+    const { rateProviders: _providers, ampUpdating: _updating, weightedAth: _ath, ...state } = draft;
     out.set(id, state);
   }
   return out;
@@ -244,7 +355,8 @@ export async function readPoolStates(
 
 /**
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
- * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
+ * rate, which a swap after the cache expired uses (and a weighted pool's join or exit, uncached),
+ * and the amp ramp in progress, which no getter
  * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log.
  */
 async function readTimeDependence(
@@ -254,7 +366,16 @@ async function readTimeDependence(
 ): Promise<void> {
   const calls: RpcCall[] = [];
   const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
+  /** Applied once all answers are in: what needs several answers together. */
+  const whole: (() => void)[] = [];
   for (const { pool, draft } of drafts) {
+    const yieldRates = weightedYieldCalls(draft, blockNumber);
+    if (yieldRates.calls.length > 0) {
+      const answers: (RpcOutcome | undefined)[] = [];
+      calls.push(...yieldRates.calls);
+      applies.push(...yieldRates.calls.map(() => (o: RpcOutcome | undefined) => void answers.push(o)));
+      whole.push(() => yieldRates.apply(answers));
+    }
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {
         const provider = draft.rateProviders[draft.tokens.findIndex((t) => t.address === token)];
@@ -298,6 +419,7 @@ async function readTimeDependence(
   if (calls.length === 0) return;
   const outcomes = await callBatch(rpc, calls);
   applies.forEach((apply, i) => apply(outcomes[i]));
+  for (const apply of whole) apply();
 }
 
 interface RawBlock {

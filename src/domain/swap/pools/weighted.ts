@@ -16,7 +16,13 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
-import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant, type WeightedFeeBasis } from './weightedFees';
+import {
+  postJoinExitFeeBpt,
+  preJoinExitFeeBpt,
+  weightedInvariant,
+  yieldOwnership,
+  type WeightedFeeBasis,
+} from './weightedFees';
 import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
 
 /**
@@ -42,9 +48,11 @@ import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } 
  *   either, so a swap that trips one is quoted but reverts on chain.
  *
  * Protocol fees around joins and exits: Weighted v2+ pools mint the protocol's share of the
- * invariant growth since the last join or exit as BPT first (weightedFees.ts), from the basis the
- * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache); a pool stored without it is taken
- * to owe none. v1 pools pay due fees out of their balances, from a basis the store does not carry,
+ * invariant growth since the last join or exit, and of their rate product's growth over its
+ * all-time high (pools with a rate provider), as BPT first (weightedFees.ts), from the basis the
+ * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache; athRateProduct, rateProduct,
+ * protocolYieldFeeCache); a pool stored without the swap part is taken to owe none, without the
+ * yield part no yield fee. v1 pools pay due fees out of their balances, from a basis the store does not carry,
  * so their joins and exits assume none is due (exact with a zero protocol fee percentage).
  */
 
@@ -115,6 +123,8 @@ export interface WeightedState extends PoolState {
   totalSupply: bigint;
   /** Weighted v2+ with a fee basis: the invariant after the last join or exit (18 decimals). */
   lastInvariant?: bigint;
+  /** ... and with a yield fee basis: the all-time high rate product (a join or exit raises it). */
+  athRateProduct?: bigint;
 }
 
 /** Types whose swaps the owner can switch off. */
@@ -214,15 +224,44 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     this.generation = generation;
     const last = spec.lastPostJoinExitInvariant;
     const pct = spec.protocolSwapFeeCache;
+    const { athRateProduct: ath, rateProduct: product } = spec;
     this.feeBasis =
       spec.poolType === 'Weighted' && generation === 'v2' && last != null && pct != null
-        ? { lastInvariant: decimalToUnits(last, 18), swapPct: decimalToUnits(pct, 18) }
+        ? {
+            lastInvariant: decimalToUnits(last, 18),
+            swapPct: decimalToUnits(pct, 18),
+            ...(ath != null && product != null
+              ? {
+                  yield: {
+                    athRateProduct: decimalToUnits(ath, 18),
+                    rateProduct: decimalToUnits(product, 18),
+                    yieldPct: decimalToUnits(spec.protocolYieldFeeCache ?? '0', 18),
+                  },
+                }
+              : {}),
+          }
         : null;
   }
 
   protected override stateAt(balances: bigint[]): WeightedState {
     const state = super.stateAt(balances);
-    return this.feeBasis ? { ...state, lastInvariant: this.feeBasis.lastInvariant } : state;
+    if (!this.feeBasis) return state;
+    const ath = this.feeBasis.yield?.athRateProduct;
+    return {
+      ...state,
+      lastInvariant: this.feeBasis.lastInvariant,
+      ...(ath !== undefined ? { athRateProduct: ath } : {}),
+    };
+  }
+
+  /** The fee basis as the state has moved it (the last invariant, the all-time high). */
+  private basisOf(state: WeightedState, lastInvariant: bigint): WeightedFeeBasis {
+    const y = this.feeBasis?.yield;
+    return {
+      lastInvariant,
+      swapPct: this.feeBasis!.swapPct,
+      ...(y ? { yield: { ...y, athRateProduct: state.athRateProduct ?? y.athRateProduct } } : {}),
+    };
   }
 
   private upscaled(state: WeightedState): bigint[] {
@@ -236,7 +275,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   private preJoinExit(state: WeightedState): { invariant: bigint; supply: bigint } {
     if (!this.feeBasis || state.lastInvariant === undefined) return { invariant: 0n, supply: state.totalSupply };
     const invariant = weightedInvariant(this.params.weights, this.upscaled(state));
-    const basis = { lastInvariant: state.lastInvariant, swapPct: this.feeBasis.swapPct };
+    const basis = this.basisOf(state, state.lastInvariant);
     return { invariant, supply: state.totalSupply + preJoinExitFeeBpt(invariant, state.totalSupply, basis) };
   }
 
@@ -251,6 +290,9 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
       state.totalSupply = postSupply;
       return;
     }
+    // _beforeJoinExit raised the all-time high to the rate product if it passed it.
+    const { newHigh } = yieldOwnership(this.basisOf(state, state.lastInvariant).yield);
+    if (newHigh !== undefined) state.athRateProduct = newHigh;
     const postInvariant = weightedInvariant(this.params.weights, postUpscaled());
     const fee = postJoinExitFeeBpt(pre.invariant, postInvariant, pre.supply, postSupply, this.feeBasis.swapPct);
     state.totalSupply = postSupply + fee;
