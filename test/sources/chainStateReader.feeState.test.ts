@@ -167,6 +167,8 @@ describe('weighted v2+: the yield fee basis', () => {
 
   test('a pool without any provider is exempt: no yield basis, no reread; one whose provider reverts has none either', () => {
     expect(stateOf(EXEMPT).weightedYield).toBeUndefined();
+    // Nor does it get a yield fee percentage: it pays none.
+    expect(stateOf(EXEMPT).protocolYieldFeeCache).toBeUndefined();
     expect(needsReread(stateOf(EXEMPT), 0)).toBe(false);
     expect(applyChainState(storedOf(EXEMPT), stateOf(EXEMPT))).not.toHaveProperty('rateProduct');
     expect(stateOf(BROKEN).weightedYield).toBeUndefined();

@@ -200,7 +200,8 @@ const setProviders = (d: Draft, r: Result) => (d.rateProviders = (r[0] as string
 
 /**
  * Weighted v2+ (WeightedPoolProtocolFees): the yield fee basis, the all-time high rate product
- * and the providers (their rates are read in the second round). StablePhantom: its cached token
+ * and the providers (their rates and the yield fee percentage are read in the second round, for
+ * pools with a provider only: the others are exempt). StablePhantom: its cached token
  * rates, the protocol fee BPT it owes (part of its virtual supply) and its cached protocol swap fee
  * percentage; no rate cache expiry, since its swaps price with the cached rate before refreshing
  * it (`domain/chainTime.ts`). MetaStable: each token's price rate cache (a token without a provider
@@ -211,12 +212,6 @@ function feeStateReads(pool: StoredPool): Read[] {
     return [
       feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
       feeStateCall(pool, 'getRateProviders', [], setProviders),
-      feeStateCall(
-        pool,
-        'getProtocolFeePercentageCache',
-        [FEE_TYPE_YIELD],
-        (d, r) => (d.protocolYieldFeeCache = r[0] as bigint),
-      ),
     ];
   if (pool.poolType === 'StablePhantom')
     return [
@@ -249,11 +244,13 @@ function feeStateReads(pool: StoredPool): Read[] {
 const isZeroAddress = (a: string) => /^0x0+$/.test(a);
 
 /**
- * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()`.
- * The yield basis is set only when every provider answered (a provider that reverts makes the
- * pool's joins and exits revert too; without the basis the model charges no yield fee).
+ * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()` and
+ * the pool's yield fee percentage (`getProtocolFeePercentageCache(2)`). The yield basis is set only
+ * when all answered (a provider that reverts makes the pool's joins and exits revert too; without
+ * the basis the model charges no yield fee).
  */
 function weightedYieldCalls(
+  pool: StoredPool,
   draft: Draft,
   blockNumber: number,
 ): { calls: RpcCall[]; apply: (outcomes: readonly (RpcOutcome | undefined)[]) => void } {
@@ -264,23 +261,34 @@ function weightedYieldCalls(
     return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
   });
   if (ath === undefined || rated.length === 0) return { calls: [], apply: () => undefined };
+  const call = (to: string, iface: Interface, fn: string, args: unknown[]): RpcCall => ({
+    method: 'eth_call',
+    params: [{ to, data: iface.encodeFunctionData(fn, args) }, hex(blockNumber)],
+  });
+  const value = (o: RpcOutcome | undefined, iface: Interface, fn: string): bigint | undefined => {
+    if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return undefined;
+    try {
+      return iface.decodeFunctionResult(fn, o.result)[0] as bigint;
+    } catch {
+      return undefined;
+    }
+  };
   return {
-    calls: rated.map(({ provider }) => ({
-      method: 'eth_call',
-      params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
-    })),
+    calls: [
+      ...rated.map(({ provider }) => call(provider, RATE_PROVIDER, 'getRate', [])),
+      call(pool.address, FEE_STATE, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
+    ],
     apply: (outcomes) => {
       const providerRates = new Map<string, bigint>();
       for (const [k, { token }] of rated.entries()) {
-        const o = outcomes[k];
-        if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
-        try {
-          providerRates.set(token, RATE_PROVIDER.decodeFunctionResult('getRate', o.result)[0] as bigint);
-        } catch {
-          return;
-        }
+        const rate = value(outcomes[k], RATE_PROVIDER, 'getRate');
+        if (rate === undefined) return;
+        providerRates.set(token, rate);
       }
+      const pct = value(outcomes[rated.length], FEE_STATE, 'getProtocolFeePercentageCache');
+      if (pct === undefined) return;
       draft.weightedYield = { athRateProduct: ath, providerRates };
+      draft.protocolYieldFeeCache = pct;
     },
   };
 }
@@ -369,7 +377,7 @@ async function readTimeDependence(
   /** Applied once all answers are in: what needs several answers together. */
   const whole: (() => void)[] = [];
   for (const { pool, draft } of drafts) {
-    const yieldRates = weightedYieldCalls(draft, blockNumber);
+    const yieldRates = weightedYieldCalls(pool, draft, blockNumber);
     if (yieldRates.calls.length > 0) {
       const answers: (RpcOutcome | undefined)[] = [];
       calls.push(...yieldRates.calls);
