@@ -1,5 +1,12 @@
 import { divDown, mulDown, ONE } from '../../../src/domain/swap/math/fixedPoint';
-import { postJoinExitFeeBpt, preJoinExitFeeBpt, weightedInvariant } from '../../../src/domain/swap/pools/weightedFees';
+import { Revert } from '../../../src/domain/swap/math/revert';
+import {
+  postJoinExitFeeBpt,
+  preJoinExitFeeBpt,
+  weightedInvariant,
+  weightedRateProduct,
+  yieldOwnership,
+} from '../../../src/domain/swap/pools/weightedFees';
 
 /**
  * The weighted v2+ protocol swap fee rule in isolation (the devnet suite test/devnet/weightedFees.test.ts
@@ -34,4 +41,44 @@ test('a join that grows the invariant no faster than the supply owes nothing aft
   // The same invariant growth for 9 % more supply (the rest was the join's swap fee).
   expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, half)).toBeGreaterThan(0n);
   expect(postJoinExitFeeBpt(pre, proportional, supply, (supply * 109n) / 100n, 0n)).toBe(0n);
+});
+
+describe('the yield part (pools with a rate provider)', () => {
+  const last = 2_000_000n * E18;
+  const yieldOf = (rateProduct: bigint) => ({ athRateProduct: E18, rateProduct, yieldPct: half });
+
+  test('nothing while the rate product is at or below its all-time high; the high stays', () => {
+    expect(yieldOwnership(yieldOf(E18))).toEqual({ percentage: 0n });
+    expect(yieldOwnership(yieldOf(E18 - 1n))).toEqual({ percentage: 0n });
+    expect(preJoinExitFeeBpt(last, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(E18 - 1n) })).toBe(0n);
+  });
+
+  test('5 % above the high at a 50 % yield fee: p = (1 - 1/1.05) / 2, and the product is the new high', () => {
+    const product = (E18 * 105n) / 100n;
+    const p = mulDown(ONE - divDown(ONE, divDown(product, E18)), half);
+    expect(yieldOwnership(yieldOf(product))).toEqual({ percentage: p, newHigh: product });
+    const minted = preJoinExitFeeBpt(last, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(product) });
+    expect(minted).toBe((supply * p) / (ONE - p));
+  });
+
+  test('swap and yield percentages are added, then minted in one division (not two mintings)', () => {
+    const product = (E18 * 105n) / 100n;
+    const grown = (last * 101n) / 100n;
+    const swapP = mulDown(ONE - divDown(ONE, divDown(grown, last)), half);
+    const yieldP = yieldOwnership(yieldOf(product)).percentage;
+    const both = preJoinExitFeeBpt(grown, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(product) });
+    expect(both).toBe((supply * (swapP + yieldP)) / (ONE - swapP - yieldP));
+    const apart = (supply * swapP) / (ONE - swapP) + (supply * yieldP) / (ONE - yieldP);
+    expect(both).not.toBe(apart);
+  });
+
+  test('a zero high with a product above it divides by zero, as the pool reverts', () => {
+    expect(() => yieldOwnership({ athRateProduct: 0n, rateProduct: E18, yieldPct: half })).toThrow(Revert);
+  });
+
+  test('the rate product: tokens without a provider count 1, an exponent of 1 is exact', () => {
+    expect(weightedRateProduct([half, half], [null, null])).toBe(ONE);
+    // A single weight of 1 takes powDown's shortcut: the rate itself.
+    expect(weightedRateProduct([ONE], [1_234_567_890_123_456_789n])).toBe(1_234_567_890_123_456_789n);
+  });
 });
