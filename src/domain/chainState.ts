@@ -59,6 +59,13 @@ export interface PoolChainState {
   readonly weightedYield?: { readonly athRateProduct: bigint; readonly providerRates: ReadonlyMap<string, bigint> };
   /** StablePhantom: protocol fee BPT owed and not yet minted (`getDueProtocolFeeBptAmount()`). */
   readonly dueProtocolFeeBpt?: bigint;
+  /**
+   * Stable v2 and MetaStable: the invariant and amp (with the amp's precision) stored at the last
+   * join or exit (`getLastInvariant()`), and the protocol swap fee percentage the Vault hands them
+   * (its ProtocolFeesCollector's `getSwapFeePercentage()`).
+   */
+  readonly lastInvariant?: { readonly invariant: bigint; readonly amp: bigint };
+  readonly vaultProtocolSwapFee?: bigint;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
 }
@@ -172,6 +179,18 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
         }
       : {}),
     ...(s.dueProtocolFeeBpt !== undefined ? { dueProtocolFeeBpt: unitsToDecimal(s.dueProtocolFeeBpt, 18) } : {}),
+    ...(s.lastInvariant
+      ? {
+          lastInvariant: unitsToDecimal(s.lastInvariant.invariant, 18),
+          lastInvariantAmp: storedAmp({
+            value: s.lastInvariant.amp,
+            precision: s.amp && s.amp.precision > 0n ? s.amp.precision : 1000n,
+          }),
+        }
+      : {}),
+    ...(s.vaultProtocolSwapFee !== undefined
+      ? { vaultProtocolSwapFee: unitsToDecimal(s.vaultProtocolSwapFee, 18) }
+      : {}),
     ...(s.targets && pool.lowerTarget !== null
       ? { lowerTarget: unitsToDecimal(s.targets.lower, 18), upperTarget: unitsToDecimal(s.targets.upper, 18) }
       : {}),

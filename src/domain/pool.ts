@@ -3,6 +3,7 @@ import type { StablePhantomStoredParams } from './poolTypes/composableStable/par
 import type { ElementStoredParams } from './poolTypes/element/params';
 import type { GyroParams } from './poolTypes/gyro/params';
 import type { LinearStoredParams } from './poolTypes/linear/params';
+import type { LegacyStableFeeStoredParams } from './poolTypes/stable/params';
 import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
@@ -40,7 +41,8 @@ export type StoredTypeParams = ElementStoredParams &
   LinearStoredParams &
   ManagedStoredParams &
   WeightedFeeStoredParams &
-  StablePhantomStoredParams;
+  StablePhantomStoredParams &
+  LegacyStableFeeStoredParams;
 
 /**
  * Fields the subgraph owns; the pool-update job writes these. Beside the fields every pool has,

@@ -13,7 +13,7 @@ import {
   type ComposableStableModel,
   type ComposableStableState,
 } from '../../src/domain/swap/pools/composableStable';
-import { createStableModel } from '../../src/domain/swap/pools/stable';
+import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
 import {
   createWeightedModel,
   type WeightedJoinExitModel,
@@ -25,6 +25,7 @@ import { storedPool } from '../helpers/poolFixtures';
 import {
   createPool,
   deployContract,
+  exit as exitPool,
   fund,
   initJoin,
   join,
@@ -54,6 +55,9 @@ import { initStable, linkedArtifact } from '../domain/swap/stableDevnet';
  *   each swap adds to it exactly what `apply` adds; an expired rate cache is refreshed only after
  *   the swap priced with it.
  * - MetaStable: a swap after its price rate cache expired uses the provider's rate.
+ * - Stable v2 and MetaStable: a join or exit first pays the protocol's share of the swap fees
+ *   since the last one out of the balances (from `getLastInvariant()` and the Vault's percentage;
+ *   the 2021-06 Stable v1 has no such getter, so its basis is not read).
  */
 const E18 = 10n ** 18n;
 const HALF = E18 / 2n;
@@ -430,4 +434,119 @@ describe('MetaStable: a swap after the price rate cache expired uses the provide
       expect(quote(createStableModel(stale, { timestamp: 0 }), kind, tIn, tOut, amount)).not.toBe(chain);
     }
   });
+});
+
+describe('Stable v2 and MetaStable: due protocol fees paid out of the balances at joins and exits', () => {
+  const LEGACY = [
+    'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
+    'function totalSupply() view returns (uint256)',
+  ];
+  const made: { name: string; pool: StoredPool }[] = [];
+
+  beforeAll(async () => {
+    const { DAI, USDC, USDT } = tok as Record<string, Token>;
+    const three = [DAI!, USDC!, USDT!].map((t) => t.address).sort();
+    const pair = [DAI!, USDC!].map((t) => t.address).sort();
+    const seed: Record<string, bigint> = {
+      [DAI!.address]: parseUnits('400000', 18),
+      [USDC!.address]: parseUnits('250000', 6),
+      [USDT!.address]: parseUnits('350000', 6),
+    };
+    const fee = parseUnits('0.0004', 18);
+    const v2 = await deployContract(
+      env.deployer,
+      taskArtifact('deprecated/20220609-stable-pool-v2/artifact/StablePoolFactory.json'),
+      [env.devnet.addresses.vault],
+    );
+    const meta = await deployContract(
+      env.deployer,
+      await linkedArtifact(env, 'deprecated/20210727-meta-stable-pool/artifact/MetaStablePoolFactory.json', {
+        QueryProcessor: 'deprecated/20210727-meta-stable-pool/artifact/QueryProcessor.json',
+      }),
+      [env.devnet.addresses.vault],
+    );
+    const provider = await settableRateProvider(1_030_000_000_000_000_000n);
+    const s2 = await createPool(v2, ['Stable v2 fees', 'S2F', three, 300n, fee, env.owner]);
+    await initStable(env, s2, (t) => seed[t]!);
+    made.push({ name: 'Stable v2', pool: await catalogued(s2, 'Stable', 2) });
+    const m = await createPool(meta, [
+      'MetaStable fees',
+      'MSF',
+      pair,
+      80n,
+      pair.map((t) => (t === DAI!.address ? provider : ZERO)),
+      pair.map(() => 3600n),
+      fee,
+      false,
+      env.owner,
+    ]);
+    await initStable(env, m, (t) => seed[t]!);
+    made.push({ name: 'MetaStable', pool: await catalogued(m, 'MetaStable', 1) });
+    // Swap fees grow the invariants (swaps pay no protocol fee: the next join or exit does).
+    for (const { pool } of made) {
+      await swap(env, pool.id, 'givenIn', DAI!.address, USDC!.address, parseUnits('90000', 18));
+      await swap(env, pool.id, 'givenIn', USDC!.address, DAI!.address, parseUnits('120000', 6));
+    }
+  }, 120_000);
+
+  test.each(['Stable v2', 'MetaStable'])(
+    '%s: joins and exits equal BalancerQueries to the wei; without the basis they do not',
+    async (name) => {
+      const { pool } = made.find((m) => m.name === name)!;
+      const { spec } = await readAtHead(pool);
+      expect(spec.vaultProtocolSwapFee).toBe('0.5');
+      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
+      const noBasis = createStableModel({ ...spec, lastInvariant: null }, { timestamp: 0 }) as StableModel;
+      const tokens = [...model.tokens];
+      for (const [i, t] of tokens.entries()) {
+        const d = Object.values(tok).find((x) => x.address === t)!.decimals;
+        const amountIn = parseUnits('5000', d);
+        const bptIn = parseUnits('3000', 18);
+        const ourJoin = ours(() => model.joinGivenIn(model.initialState(), i, amountIn));
+        const ourExit = ours(() => model.exitGivenIn(model.initialState(), i, bptIn));
+        expect({ i, join: ourJoin, exit: ourExit }).toEqual({
+          i,
+          join: await queryJoin(env, pool.id, tokens, i, amountIn),
+          exit: await queryExit(env, pool.id, tokens, i, bptIn),
+        });
+        expect(noBasis.joinGivenIn(noBasis.initialState(), i, amountIn)).not.toBe(ourJoin);
+      }
+    },
+  );
+
+  test.each(['Stable v2', 'MetaStable'])(
+    '%s: a real join then exit pay the fee; balances, supply and basis threaded by the model match the chain',
+    async (name) => {
+      const { pool } = made.find((m) => m.name === name)!;
+      const { spec } = await readAtHead(pool);
+      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
+      const state: StableState = model.initialState();
+      const tokens = [...model.tokens];
+      const i = tokens.indexOf(tok.USDC!.address);
+      const amountIn = parseUnits('20000', 6);
+      const bptOut = model.joinGivenIn(state, i, amountIn);
+      model.applyJoin(state, i, amountIn, bptOut);
+      await join(env, pool.id, tokens, i, amountIn);
+      const onchain = new Contract(pool.address, LEGACY, env.chain.provider);
+      const basis = async () => {
+        const [invariant, amp] = (await onchain.getFunction('getLastInvariant')()) as [bigint, bigint];
+        const supply = (await onchain.getFunction('totalSupply')()) as bigint;
+        return { balances: (await poolTokens(env, pool.id)).balances, supply, invariant, amp };
+      };
+      const ours = () => ({
+        balances: state.balances,
+        supply: state.totalSupply,
+        invariant: state.lastInvariant,
+        amp: state.lastAmp,
+      });
+      expect(ours()).toEqual(await basis());
+      // The exit right after owes nothing more (no swap between): its answer needs the new basis.
+      const bptIn = parseUnits('10000', 18);
+      const out = model.exitGivenIn(state, i, bptIn);
+      expect(out).toBe(await queryExit(env, pool.id, tokens, i, bptIn));
+      model.applyExit(state, i, bptIn, out);
+      await exitPool(env, pool.id, tokens, i, bptIn);
+      expect(ours()).toEqual(await basis());
+    },
+  );
 });

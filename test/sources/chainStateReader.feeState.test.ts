@@ -33,6 +33,9 @@ const GETTERS = new Interface([
   'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
   'function getRate() view returns (uint256)',
   'function getNormalizedWeights() view returns (uint256[])',
+  'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
+  'function getProtocolFeesCollector() view returns (address)',
+  'function getSwapFeePercentage() view returns (uint256)',
 ]);
 
 function poolAt(n: number): { id: string; address: string } {
@@ -75,6 +78,10 @@ answer(MS.address, 'getPriceRateCache', [T1], [1_020_000_000_000_000_000n, 600n,
 // A MetaStable token without a provider: its cache was never written.
 answer(MS.address, 'getPriceRateCache', [T2], [0n, 0n, 0n]);
 answer(MS.address, 'getRateProviders', [], [[P1, ZERO]]);
+const COLLECTOR = '0x' + 'c0'.repeat(20);
+answer(MS.address, 'getLastInvariant', [], [2_000_000n * E18 + 7n, 50_000n]);
+answer(VAULT, 'getProtocolFeesCollector', [], [COLLECTOR]);
+answer(COLLECTOR, 'getSwapFeePercentage', [], [E18 / 2n]);
 
 const token = (address: string, decimals: number, weight: string | null) => ({
   address: address as Address,
@@ -226,5 +233,16 @@ describe('MetaStable: price rate caches that a swap refreshes first once expired
     expect(needsReread(s, Number(CACHE_EXPIRES))).toBe(false);
     expect(at(CACHE_EXPIRES + 1n)).toEqual(['1.05', '1']);
     expect(needsReread(s, Number(CACHE_EXPIRES + 1n))).toBe(true);
+  });
+
+  test("its protocol fee basis: the last invariant and amp, and the Vault's protocol swap fee percentage", () => {
+    const s = stateOf(MS);
+    expect(s.lastInvariant).toEqual({ invariant: 2_000_000n * E18 + 7n, amp: 50_000n });
+    expect(s.vaultProtocolSwapFee).toBe(E18 / 2n);
+    expect(applyChainState(storedOf(MS), s)).toMatchObject({
+      lastInvariant: '2000000.000000000000000007',
+      lastInvariantAmp: '50',
+      vaultProtocolSwapFee: '0.5',
+    });
   });
 });

@@ -2,6 +2,7 @@ import type { StablePhantomSpecParams } from '../poolTypes/composableStable/para
 import type { ElementSpecParams } from '../poolTypes/element/params';
 import type { GyroParams } from '../poolTypes/gyro/params';
 import type { LinearSpecParams } from '../poolTypes/linear/params';
+import type { LegacyStableFeeSpecParams } from '../poolTypes/stable/params';
 import type { ManagedSpecParams, WeightedFeeSpecParams } from '../poolTypes/weighted/params';
 export { isRevert, Revert } from './math/revert';
 
@@ -73,7 +74,8 @@ export interface PoolSpec
     LinearSpecParams,
     ManagedSpecParams,
     WeightedFeeSpecParams,
-    StablePhantomSpecParams {}
+    StablePhantomSpecParams,
+    LegacyStableFeeSpecParams {}
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {

@@ -48,6 +48,9 @@ const FEE_STATE = new Interface([
   'function getDueProtocolFeeBptAmount() view returns (uint256)',
   'function getCachedProtocolSwapFeePercentage() view returns (uint256)',
   'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
+  'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
+  'function getProtocolFeesCollector() view returns (address)',
+  'function getSwapFeePercentage() view returns (uint256)',
 ]);
 
 const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
@@ -72,6 +75,8 @@ type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> 
   ampUpdating?: boolean;
   /** Weighted v2+: `getATHRateProduct()`, for the second round's provider rates. */
   weightedAth?: bigint;
+  /** Stable v2, MetaStable: the Vault's ProtocolFeesCollector, asked in the second round. */
+  feesCollector?: string;
 };
 
 /** One `eth_call` and what its answer sets in the pool's draft. */
@@ -186,7 +191,7 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         ),
       );
   }
-  reads.push(...feeStateReads(pool));
+  reads.push(...feeStateReads(vault, pool));
   return reads;
 }
 
@@ -206,8 +211,9 @@ const setProviders = (d: Draft, r: Result) => (d.rateProviders = (r[0] as string
  * percentage; no rate cache expiry, since its swaps price with the cached rate before refreshing
  * it (`domain/chainTime.ts`). MetaStable: each token's price rate cache (a token without a provider
  * has an empty one, left out) and the providers, whose rate a swap after expiry caches first.
+ * Stable v2 and MetaStable: their protocol fee basis (`legacyStableFeeReads`).
  */
-function feeStateReads(pool: StoredPool): Read[] {
+function feeStateReads(vault: string, pool: StoredPool): Read[] {
   if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) >= 2)
     return [
       feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
@@ -225,8 +231,11 @@ function feeStateReads(pool: StoredPool): Read[] {
       feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
       feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
     ];
+  // The 2021-06 Stable v1 keeps the same basis but has no getter for it.
+  if (pool.poolType === 'Stable' && (pool.poolTypeVersion ?? 1) >= 2) return legacyStableFeeReads(vault, pool);
   if (pool.poolType === 'MetaStable')
     return [
+      ...legacyStableFeeReads(vault, pool),
       ...pool.tokens.map((t) =>
         feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
           const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
@@ -239,6 +248,29 @@ function feeStateReads(pool: StoredPool): Read[] {
       feeStateCall(pool, 'getRateProviders', [], setProviders),
     ];
   return [];
+}
+
+/**
+ * Stable v2 and MetaStable pools pay due protocol fees out of their balances at a join or exit,
+ * measured from `getLastInvariant()` at the percentage the Vault hands them: its
+ * ProtocolFeesCollector's, asked in the second round.
+ */
+function legacyStableFeeReads(vault: string, pool: StoredPool): Read[] {
+  return [
+    feeStateCall(
+      pool,
+      'getLastInvariant',
+      [],
+      (d, r) => (d.lastInvariant = { invariant: r[0] as bigint, amp: r[1] as bigint }),
+    ),
+    {
+      to: vault,
+      data: FEE_STATE.encodeFunctionData('getProtocolFeesCollector'),
+      fn: 'getProtocolFeesCollector',
+      iface: FEE_STATE,
+      apply: (d, r) => (d.feesCollector = String(r[0]).toLowerCase()),
+    },
+  ];
 }
 
 const isZeroAddress = (a: string) => /^0x0+$/.test(a);
@@ -355,7 +387,13 @@ export async function readPoolStates(
   await readTimeDependence(rpc, [...drafts.values()], blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const [id, { draft }] of drafts) {
-    const { rateProviders: _providers, ampUpdating: _updating, weightedAth: _ath, ...state } = draft;
+    const {
+      rateProviders: _providers,
+      ampUpdating: _updating,
+      weightedAth: _ath,
+      feesCollector: _collector,
+      ...state
+    } = draft;
     out.set(id, state);
   }
   return out;
@@ -383,6 +421,24 @@ async function readTimeDependence(
       calls.push(...yieldRates.calls);
       applies.push(...yieldRates.calls.map(() => (o: RpcOutcome | undefined) => void answers.push(o)));
       whole.push(() => yieldRates.apply(answers));
+    }
+    if (draft.feesCollector && draft.lastInvariant) {
+      calls.push({
+        method: 'eth_call',
+        params: [
+          { to: draft.feesCollector, data: FEE_STATE.encodeFunctionData('getSwapFeePercentage') },
+          hex(blockNumber),
+        ],
+      });
+      // Without the percentage the basis is of no use: the model then assumes no fee is due.
+      applies.push((o) => {
+        if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
+        try {
+          draft.vaultProtocolSwapFee = FEE_STATE.decodeFunctionResult('getSwapFeePercentage', o.result)[0] as bigint;
+        } catch {
+          // A collector answering something else leaves the basis unused.
+        }
+      });
     }
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {

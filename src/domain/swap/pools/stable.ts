@@ -24,10 +24,14 @@ import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, wi
  *
  * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
  * against the BPT total supply the state carries. Before either, these pools pay the protocol's
- * share of the swap fees earned since the last join or exit, in tokens, out of the balances; that
- * amount comes from the invariant stored at the last join or exit, which the store does not hold,
- * so the model assumes none is due (exact with a zero protocol swap fee percentage, as on the
- * devnet; otherwise the pool prices a join or exit against slightly lower balances).
+ * share of the swap fees earned since the last join or exit out of their balances, in the token
+ * with the largest upscaled balance: what that token's balance exceeds the one the invariant and
+ * amp stored then would give it (StableMath._calcDueTokenProtocolSwapFeeAmount), times the Vault's
+ * protocol swap fee percentage; the join or exit is priced on the balances without it, and the
+ * pool stores the invariant after it (rounded up) and the current amp as the next basis. The model
+ * does the same where the store holds that basis (`lastInvariant`, `lastInvariantAmp`,
+ * `vaultProtocolSwapFee`, from the chain: poolTypes/stable/params.ts); without it, it assumes none
+ * is due (exact with a zero protocol swap fee percentage). Swaps never pay protocol fees here.
  *
  * The amplification parameter is the stored one; a pool in the middle of an amp ramp moves it
  * every block and is priced at the value the store last read.
@@ -98,6 +102,17 @@ export function floatBalances(up: readonly bigint[]): number[] {
 export interface StableState extends PoolState {
   /** BPT total supply (raw, 18 decimals): joins and exits read it. */
   totalSupply: bigint;
+  /** With a protocol fee basis: the invariant and amp (x1000) stored at the last join or exit. */
+  lastInvariant?: bigint;
+  lastAmp?: bigint;
+}
+
+/** What a join or exit sees: the upscaled balances without the due fee, and that fee. */
+interface PreJoinExit {
+  readonly up: bigint[];
+  readonly feeIndex: number;
+  /** Upscaled amount of token `feeIndex` paid to the protocol. */
+  readonly fee: bigint;
 }
 
 export class StableModel extends VaultPool<StableState> implements JoinExitModel<StableState> {
@@ -105,6 +120,8 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   readonly scalingFactors: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
+  /** The protocol fee basis where stored with a non-zero percentage (else no fee is due). */
+  readonly feeBasis: { readonly lastInvariant: bigint; readonly lastAmp: bigint; readonly pct: bigint } | null;
 
   constructor(spec: PoolSpec, generation: S.StableGeneration) {
     super(spec);
@@ -122,10 +139,36 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.rates = this.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
+    this.feeBasis = feeBasisOf(spec);
   }
 
   protected stateAt(balances: bigint[]): StableState {
-    return { balances, totalSupply: this.totalSupply };
+    const b = this.feeBasis;
+    return b
+      ? { balances, totalSupply: this.totalSupply, lastInvariant: b.lastInvariant, lastAmp: b.lastAmp }
+      : { balances, totalSupply: this.totalSupply };
+  }
+
+  /** _getDueProtocolFeeAmounts on the upscaled balances, and the balances a join or exit then sees. */
+  private preJoinExit(state: StableState): PreJoinExit {
+    const up = state.balances.map((b, k) => mulDown(b, this.scalingFactors[k]!));
+    const b = this.feeBasis;
+    if (!b || state.lastInvariant === undefined || state.lastAmp === undefined) return { up, feeIndex: 0, fee: 0n };
+    let k = 0;
+    for (let m = 1; m < up.length; m++) if (up[m]! > up[k]!) k = m;
+    const final = S.tokenBalanceGivenInvariant(state.lastAmp, up, state.lastInvariant, k);
+    const fee = up[k]! > final ? mulDown(up[k]! - final, b.pct) : 0n;
+    up[k] = up[k]! - fee;
+    return { up, feeIndex: k, fee };
+  }
+
+  /** The Vault takes the due fee, downscaled rounding down; the pool stores the new basis. */
+  private afterJoinExit(state: StableState, pre: PreJoinExit, post: readonly bigint[]): void {
+    if (!this.feeBasis) return;
+    const k = pre.feeIndex;
+    state.balances[k] = state.balances[k]! - divDown(pre.fee, this.scalingFactors[k]!);
+    state.lastInvariant = S.calculateInvariant(this.params.generation, this.params.amp, post, true);
+    state.lastAmp = this.params.amp;
   }
 
   protected poolSwap(state: StableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
@@ -159,7 +202,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     if (amountIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
     if (state.balances[i]! + this.takenIn(i, amountIn) > MAX_BALANCE) throw new Revert('balance above 2^112 (BAL#526)');
-    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const { up } = this.preJoinExit(state);
     const amounts = up.map((_, k) => (k === i ? mulDown(amountIn, sf[k]!) : 0n));
     const { generation, amp, fee } = this.params;
     const bptOut = S.bptOutGivenExactTokensIn(
@@ -179,7 +222,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     this.checkToken(i);
     if (bptIn < 0n) throw new Revert('negative amount');
     const sf = this.scalingFactors;
-    const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
+    const { up } = this.preJoinExit(state);
     const { generation, amp, fee } = this.params;
     const out = S.tokenOutGivenExactBptIn(
       amp,
@@ -195,13 +238,26 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   }
 
   applyJoin(state: StableState, i: number, amountIn: bigint, bptOut: bigint): void {
+    const pre = this.preJoinExit(state);
     state.balances[i] = state.balances[i]! + this.takenIn(i, amountIn);
     state.totalSupply += bptOut;
+    const post = [...pre.up];
+    post[i] = post[i]! + mulDown(amountIn, this.scalingFactors[i]!);
+    this.afterJoinExit(state, pre, post);
   }
 
   applyExit(state: StableState, i: number, bptIn: bigint, amountOut: bigint): void {
+    const pre = this.preJoinExit(state);
+    // The pool takes the post-exit invariant from the upscaled amount out before it rounds it down.
+    const post = [...pre.up];
+    if (this.feeBasis) {
+      const { generation, amp, fee } = this.params;
+      const invariant = S.calculateInvariant(generation, amp, pre.up, true);
+      post[i] = post[i]! - S.tokenOutGivenExactBptIn(amp, pre.up, i, bptIn, state.totalSupply, invariant, fee);
+    }
     state.balances[i] = state.balances[i]! - amountOut;
     state.totalSupply -= bptIn;
+    this.afterJoinExit(state, pre, post);
   }
 
   maxJoin(state: StableState, i: number): bigint {
@@ -234,6 +290,20 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     const sf = this.scalingFactors[i]!;
     return divUp(mulDown(amountIn, sf), sf);
   }
+}
+
+/** The stored protocol fee basis, or null without it or with a zero percentage (no fee due). */
+function feeBasisOf(spec: PoolSpec): StableModel['feeBasis'] {
+  const { lastInvariant, lastInvariantAmp, vaultProtocolSwapFee } = spec;
+  if (lastInvariant == null || lastInvariantAmp == null || vaultProtocolSwapFee == null) return null;
+  const basis = {
+    lastInvariant: decimalToUnits(lastInvariant, 18),
+    lastAmp: decimalToUnits(lastInvariantAmp, 3),
+    pct: decimalToUnits(vaultProtocolSwapFee, 18),
+  };
+  if (basis.pct <= 0n || basis.pct >= 10n ** 18n || basis.lastInvariant <= 0n || basis.lastAmp < S.AMP_PRECISION)
+    return null;
+  return basis;
 }
 
 export const createStableModel: ModelFactory = (spec) => {
