@@ -1,11 +1,11 @@
-import { Interface } from 'ethers';
+import { id as eventTopic, Interface } from 'ethers';
 import type { Address } from '../../src/domain/address';
 import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
 import { needsReread, stateAt } from '../../src/domain/chainTime';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { weightedRateProduct } from '../../src/domain/swap/pools/weightedFees';
-import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
+import { readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { FakeChainRpc, type FakeChainPool } from '../fakes/chainRpcServer';
 import { storedPool } from '../helpers/poolFixtures';
@@ -205,6 +205,12 @@ describe('StablePhantom: cached rates and the protocol fee BPT it owes', () => {
     expect(s.rateCaches).toBeUndefined();
     expect(stateAt(s, 2_000_000_000)).toBe(s);
     expect(needsReread(s, 2_000_000_000)).toBe(false);
+  });
+
+  test('a refresh of its cached protocol fee percentage (no Vault log) names the pool for a reread', async () => {
+    const topic = eventTopic('CachedProtocolSwapFeePercentageUpdated(uint256)');
+    const block = node.mine([], [{ address: SP.address, topic }]);
+    expect(await readMovedPools(rpc, VAULT, block.number, block.number)).toEqual(new Set([SP.address]));
   });
 
   test('stored: the rates as priceRate, the due BPT in 18 decimals', () => {

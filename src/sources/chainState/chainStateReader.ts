@@ -551,6 +551,8 @@ const POOL_STATE_TOPICS: readonly string[] = new Interface([
   'event PriceRateCacheUpdated(address indexed token, uint256 rate)',
   'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
   'event SwapEnabledSet(bool swapEnabled)',
+  // StablePhantom: anyone may refresh its cached protocol swap fee percentage.
+  'event CachedProtocolSwapFeePercentageUpdated(uint256 protocolSwapFeePercentage)',
 ]).fragments
   .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
   .concat(
