@@ -7,6 +7,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { weightedRateProduct } from '../../src/domain/swap/pools/weightedFees';
 import { readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
+import { UpstreamError } from '../../src/sources/upstream';
 import { FakeChainRpc, type FakeChainPool } from '../fakes/chainRpcServer';
 import { storedPool } from '../helpers/poolFixtures';
 
@@ -250,5 +251,13 @@ describe('MetaStable: price rate caches that a swap refreshes first once expired
       lastInvariantAmp: '50',
       vaultProtocolSwapFee: '0.5',
     });
+  });
+
+  test("a node failing the collector's or a provider's call (not a revert) fails the whole read", async () => {
+    for (const failing of [COLLECTOR, P1]) {
+      node.callError = (c) => (c.to === failing ? { code: -32005, message: 'rate limited' } : undefined);
+      await expect(readPoolStates(rpc, VAULT, stored, node.head.number)).rejects.toThrow(UpstreamError);
+    }
+    node.callError = undefined;
   });
 });

@@ -276,9 +276,27 @@ function legacyStableFeeReads(vault: string, pool: StoredPool): Read[] {
 const isZeroAddress = (a: string) => /^0x0+$/.test(a);
 
 /**
+ * A second-round answer of these reads: the value, or undefined where the contract reverted (or
+ * answered something else); a node's own failure throws, as in the first round.
+ */
+function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
+  if (!o) throw new UpstreamError(RPC_UPSTREAM, `eth_call ${fn} at block ${blockNumber}: no answer for this call`);
+  if (!o.ok) {
+    if (isRevert(o)) return undefined;
+    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${fn} at block ${blockNumber} failed: ${o.error}`);
+  }
+  if (typeof o.result !== 'string' || o.result === '0x') return undefined;
+  try {
+    return iface.decodeFunctionResult(fn, o.result)[0] as bigint;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()` and
  * the pool's yield fee percentage (`getProtocolFeePercentageCache(2)`). The yield basis is set only
- * when all answered (a provider that reverts makes the pool's joins and exits revert too; without
+ * when none reverted (a provider that reverts makes the pool's joins and exits revert too; without
  * the basis the model charges no yield fee).
  */
 function weightedYieldCalls(
@@ -297,28 +315,17 @@ function weightedYieldCalls(
     method: 'eth_call',
     params: [{ to, data: iface.encodeFunctionData(fn, args) }, hex(blockNumber)],
   });
-  const value = (o: RpcOutcome | undefined, iface: Interface, fn: string): bigint | undefined => {
-    if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return undefined;
-    try {
-      return iface.decodeFunctionResult(fn, o.result)[0] as bigint;
-    } catch {
-      return undefined;
-    }
-  };
+  const value = (o: RpcOutcome | undefined, iface: Interface, fn: string) => answered(o, iface, fn, blockNumber);
   return {
     calls: [
       ...rated.map(({ provider }) => call(provider, RATE_PROVIDER, 'getRate', [])),
       call(pool.address, FEE_STATE, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
     ],
     apply: (outcomes) => {
-      const providerRates = new Map<string, bigint>();
-      for (const [k, { token }] of rated.entries()) {
-        const rate = value(outcomes[k], RATE_PROVIDER, 'getRate');
-        if (rate === undefined) return;
-        providerRates.set(token, rate);
-      }
+      const rates = rated.map((_, k) => value(outcomes[k], RATE_PROVIDER, 'getRate'));
       const pct = value(outcomes[rated.length], FEE_STATE, 'getProtocolFeePercentageCache');
-      if (pct === undefined) return;
+      if (pct === undefined || rates.some((r) => r === undefined)) return;
+      const providerRates = new Map(rated.map(({ token }, k) => [token, rates[k]!]));
       draft.weightedYield = { athRateProduct: ath, providerRates };
       draft.protocolYieldFeeCache = pct;
     },
@@ -432,12 +439,8 @@ async function readTimeDependence(
       });
       // Without the percentage the basis is of no use: the model then assumes no fee is due.
       applies.push((o) => {
-        if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
-        try {
-          draft.vaultProtocolSwapFee = FEE_STATE.decodeFunctionResult('getSwapFeePercentage', o.result)[0] as bigint;
-        } catch {
-          // A collector answering something else leaves the basis unused.
-        }
+        const pct = answered(o, FEE_STATE, 'getSwapFeePercentage', blockNumber);
+        if (pct !== undefined) draft.vaultProtocolSwapFee = pct;
       });
     }
     if (draft.rateCaches && draft.rateProviders) {
