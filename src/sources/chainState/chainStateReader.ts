@@ -43,12 +43,12 @@ const POOL = new Interface([
   'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
 ]);
 
-/** Getters of the fee and rate state of weighted v2+, StablePhantom, Stable v2 and MetaStable pools. */
+/**
+ * Getters of the fee and rate state of weighted v2+, StablePhantom, Stable v2 and MetaStable pools
+ * beside `POOL`'s (stable pools' `getLastInvariant` also answers the amp: same selector).
+ */
 const FEE_STATE = new Interface([
   'function getATHRateProduct() view returns (uint256)',
-  'function getRateProviders() view returns (address[])',
-  'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
-  'function getTokenRate(address token) view returns (uint256)',
   'function getDueProtocolFeeBptAmount() view returns (uint256)',
   'function getCachedProtocolSwapFeePercentage() view returns (uint256)',
   'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
@@ -155,12 +155,7 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       );
     }
     reads.push(
-      poolCall(
-        pool,
-        'getRateProviders',
-        [],
-        (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase())),
-      ),
+      poolCall(pool, 'getRateProviders', [], setProviders),
       poolCall(
         pool,
         'getLastJoinExitData',
@@ -232,16 +227,14 @@ function feeStateReads(vault: string, pool: StoredPool): Read[] {
   if (pool.poolType === 'Weighted')
     return [
       feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
-      feeStateCall(pool, 'getRateProviders', [], setProviders),
+      poolCall(pool, 'getRateProviders', [], setProviders),
     ];
   if (pool.poolType === 'StablePhantom')
     return [
       ...pool.tokens
         .filter((t) => t.address !== pool.address)
         .map((t) =>
-          feeStateCall(pool, 'getTokenRate', [t.address], (d, r) =>
-            (d.rates ??= new Map()).set(t.address, r[0] as bigint),
-          ),
+          poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
         ),
       feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
       feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
@@ -260,7 +253,7 @@ function feeStateReads(vault: string, pool: StoredPool): Read[] {
           (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
         }),
       ),
-      feeStateCall(pool, 'getRateProviders', [], setProviders),
+      poolCall(pool, 'getRateProviders', [], setProviders),
     ];
   return [];
 }
@@ -299,7 +292,7 @@ const isZeroAddress = (a: string) => /^0x0+$/.test(a);
  * answered something else); a node's own failure throws, as in the first round.
  */
 function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
-  const r = decoded({ to: '', data: '', fn, iface, apply: () => undefined }, o, blockNumber);
+  const r = decoded({ fn, iface }, o, blockNumber);
   return r === undefined ? undefined : (r[0] as bigint);
 }
 
@@ -329,11 +322,11 @@ function weightedYieldCalls(
   return {
     calls: [
       ...rated.map(({ provider }) => call(provider, RATE_PROVIDER, 'getRate', [])),
-      call(pool.address, FEE_STATE, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
+      call(pool.address, POOL, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
     ],
     apply: (outcomes) => {
       const rates = rated.map((_, k) => value(outcomes[k], RATE_PROVIDER, 'getRate'));
-      const pct = value(outcomes[rated.length], FEE_STATE, 'getProtocolFeePercentageCache');
+      const pct = value(outcomes[rated.length], POOL, 'getProtocolFeePercentageCache');
       if (pct === undefined || rates.some((r) => r === undefined)) return;
       const providerRates = new Map(rated.map(({ token }, k) => [token, rates[k]!]));
       draft.weightedYield = { athRateProduct: ath, providerRates };
@@ -353,7 +346,7 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
 }
 
 function decoded(
-  read: Read,
+  read: Pick<Read, 'fn' | 'iface'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): Result | readonly unknown[] | undefined {
