@@ -1,5 +1,6 @@
-import { isZeroDecimal, unitsToDecimal } from './decimal';
+import { decimalToUnits, isZeroDecimal, unitsToDecimal } from './decimal';
 import type { StoredPool, StoredPoolToken } from './pool';
+import { weightedRateProduct } from './swap/pools/weightedFees';
 
 /**
  * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a
@@ -44,27 +45,33 @@ export interface PoolChainState {
   readonly rates?: ReadonlyMap<string, bigint>;
   /** The rate cache's old rate per token (composable stable tokens with a rate provider). */
   readonly oldRates?: ReadonlyMap<string, bigint>;
-  /**
-   * Composable stable protocol fee basis (`getLastJoinExitData()`); legacy Stable v1/v2:
-   * `getLastInvariant()`, the invariant after the last join or exit and the amp it was taken at.
-   */
+  /** Composable stable protocol fee basis (`getLastJoinExitData()`). */
   readonly lastJoinExit?: { readonly amp: bigint; readonly invariant: bigint };
   /**
-   * The pool's `getProtocolFeePercentageCache(0)` (composable stable, weighted v2+); for weighted
-   * v1 and legacy Stable, which have no cache, the fees collector's `getSwapFeePercentage()`, what
-   * the Vault hands them at each join or exit.
+   * The pool's cached protocol swap fee percentage: `getProtocolFeePercentageCache(0)` (composable
+   * stable, weighted v2+), `getCachedProtocolSwapFeePercentage()` (StablePhantom).
    */
   readonly protocolSwapFeeCache?: bigint;
   readonly protocolYieldFeeCache?: bigint;
-  /**
-   * Weighted protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`
-   * (v2+), `getLastInvariant()` (v1).
-   */
+  /** Weighted v2+ protocol fee basis (with `protocolSwapFeeCache`): `getLastPostJoinExitInvariant()`. */
   readonly lastPostJoinExitInvariant?: bigint;
   /**
-   * Weighted v1, legacy Stable: the Vault's ProtocolFeesCollector (lower case), whose percentage is
-   * `protocolSwapFeeCache`; its fee change event re-reads the pool (jobs/headFollower.ts).
+   * Weighted v2+ pools with a rate provider (the others are exempt from yield fees): the all-time
+   * high of their rate product (`getATHRateProduct()`) and each provider's `getRate()` per
+   * lower-case token. The pool asks its providers at every join or exit, no cache in between.
    */
+  readonly weightedYield?: { readonly athRateProduct: bigint; readonly providerRates: ReadonlyMap<string, bigint> };
+  /** StablePhantom: protocol fee BPT owed and not yet minted (`getDueProtocolFeeBptAmount()`). */
+  readonly dueProtocolFeeBpt?: bigint;
+  /**
+   * Pools paying due protocol fees in tokens at a join or exit (weighted v1, Stable v2,
+   * MetaStable): the invariant stored at the last one (`getLastInvariant()`; stable pools also the
+   * amp it was taken at, with the amp's precision).
+   */
+  readonly lastInvariant?: { readonly invariant: bigint; readonly amp?: bigint };
+  /** ... and the percentage the Vault hands them: its ProtocolFeesCollector's `getSwapFeePercentage()`. */
+  readonly vaultProtocolSwapFee?: bigint;
+  /** ... and that collector (lower case): its fee change event re-reads the pool (jobs/headFollower.ts). */
   readonly protocolFeesCollector?: string;
   /** Linear pools' targets, 18-decimal main token units. */
   readonly targets?: { readonly lower: bigint; readonly upper: bigint };
@@ -98,10 +105,14 @@ export interface AmpRamp {
   readonly endTime: bigint;
 }
 
-/** A composable stable pool's rate cache for one token (`getTokenRateCache`) and its provider's `getRate()`. */
+/**
+ * A token's rate cache as the pool keeps it (composable stable `getTokenRateCache`, meta stable
+ * `getPriceRateCache`) and its provider's `getRate()`.
+ */
 export interface RateCache {
   readonly rate: bigint;
-  readonly oldRate: bigint;
+  /** Composable stable only: the rate at the last join or exit. */
+  readonly oldRate?: bigint;
   readonly duration: bigint;
   /** Unix seconds; a swap in a later block first refreshes the cache from the provider. */
   readonly expires: bigint;
@@ -118,6 +129,24 @@ export interface ChainState {
 /** Amp as stored: without its precision, to 3 decimals (Balancer's precision is 1000). */
 function storedAmp(amp: { value: bigint; precision: bigint }): string {
   return unitsToDecimal((amp.value * 1000n) / amp.precision, 3);
+}
+
+/**
+ * A weighted pool's rate product from its providers' rates, with the weights of `s` (else the
+ * stored ones) in the Vault's token order; undefined without a weight for every token.
+ */
+function rateProductOf(pool: StoredPool, s: PoolChainState, rates: ReadonlyMap<string, bigint>): bigint | undefined {
+  const stored = new Map<string, string | null>(pool.tokens.map((t) => [t.address, t.weight]));
+  const weights: bigint[] = [];
+  for (const [i, t] of s.tokens.entries()) {
+    const w = s.weights?.[i] ?? stored.get(t.address);
+    if (w === undefined || w === null) return undefined;
+    weights.push(typeof w === 'bigint' ? w : decimalToUnits(w, 18));
+  }
+  return weightedRateProduct(
+    weights,
+    s.tokens.map((t) => rates.get(t.address) ?? null),
+  );
 }
 
 /**
@@ -146,6 +175,7 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
   // the total supply less what the Vault holds for the pool.
   const ownBpt = onChain.get(pool.address)?.balance ?? 0n;
   const amp = s.amp && pool.amp !== null && s.amp.precision > 0n ? storedAmp(s.amp) : undefined;
+  const rateProduct = s.weightedYield && rateProductOf(pool, s, s.weightedYield.providerRates);
   return {
     ...pool,
     tokens,
@@ -169,6 +199,25 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
       : {}),
     ...(s.protocolYieldFeeCache !== undefined
       ? { protocolYieldFeeCache: unitsToDecimal(s.protocolYieldFeeCache, 18) }
+      : {}),
+    ...(s.weightedYield && rateProduct !== undefined
+      ? {
+          athRateProduct: unitsToDecimal(s.weightedYield.athRateProduct, 18),
+          rateProduct: unitsToDecimal(rateProduct, 18),
+        }
+      : {}),
+    ...(s.dueProtocolFeeBpt !== undefined ? { dueProtocolFeeBpt: unitsToDecimal(s.dueProtocolFeeBpt, 18) } : {}),
+    ...(s.lastInvariant ? { lastInvariant: unitsToDecimal(s.lastInvariant.invariant, 18) } : {}),
+    ...(s.lastInvariant?.amp !== undefined
+      ? {
+          lastInvariantAmp: storedAmp({
+            value: s.lastInvariant.amp,
+            precision: s.amp && s.amp.precision > 0n ? s.amp.precision : 1000n,
+          }),
+        }
+      : {}),
+    ...(s.vaultProtocolSwapFee !== undefined
+      ? { vaultProtocolSwapFee: unitsToDecimal(s.vaultProtocolSwapFee, 18) }
       : {}),
     ...(s.targets && pool.lowerTarget !== null
       ? { lowerTarget: unitsToDecimal(s.targets.lower, 18), upperTarget: unitsToDecimal(s.targets.upper, 18) }

@@ -6,7 +6,10 @@ import type { AmpRamp, PoolChainState, WeightUpdate } from './chainState';
  * answer at the block they were read at; a quote is executed in a later block, so the follower
  * evaluates them at that block's timestamp exactly as the pools do
  * (`StablePoolAmplification._getAmplificationParameter`, `ComposableStablePoolRates
- * ._cacheTokenRateIfNecessary`, `LiquidityBootstrappingPool._getNormalizedWeights`). Pure.
+ * ._cacheTokenRateIfNecessary`, `MetaStablePool._cachePriceRatesIfNecessary`: both refresh an
+ * expired cache before the swap scales its amounts; `LiquidityBootstrappingPool
+ * ._getNormalizedWeights`). StablePhantom pools refresh after scaling, so the reader gives them no
+ * rate caches: their swap uses the cached rate. Pure.
  */
 
 const ONE = 10n ** 18n;
@@ -111,11 +114,12 @@ export function movesWithTime(s: PoolChainState): boolean {
 
 /**
  * Whether a pool's state at `timestamp` may differ from what was read with no Vault event: a rate
- * provider behind an expired cache (its rate moves freely) or a linear pool's wrapped rate. Such a
- * pool is read again at each new head; a ramp or a weight update alone only needs `stateAt` again.
+ * provider behind an expired cache (its rate moves freely), a linear pool's wrapped rate, or a
+ * weighted pool's rate providers (asked at every join or exit, no cache). Such a pool is read again
+ * at each new head; a ramp or a weight update alone only needs `stateAt` again.
  */
 export function needsReread(s: PoolChainState, timestamp: number): boolean {
-  if (s.targets) return true;
+  if (s.targets || s.weightedYield) return true;
   const ts = BigInt(timestamp);
   for (const c of s.rateCaches?.values() ?? []) if (ts > c.expires && c.providerRate !== undefined) return true;
   return false;

@@ -1,9 +1,10 @@
 import type { Address } from './address';
-import type { ComposableStableStoredParams } from './poolTypes/composableStable/params';
+import type { StablePhantomStoredParams } from './poolTypes/composableStable/params';
 import type { ElementStoredParams } from './poolTypes/element/params';
 import type { GyroParams } from './poolTypes/gyro/params';
 import type { LinearStoredParams } from './poolTypes/linear/params';
-import type { ManagedStoredParams } from './poolTypes/weighted/params';
+import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
+import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
  * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token
@@ -39,7 +40,9 @@ export interface AprBreakdown {
 export type StoredTypeParams = ElementStoredParams &
   LinearStoredParams &
   ManagedStoredParams &
-  ComposableStableStoredParams;
+  WeightedFeeStoredParams &
+  StablePhantomStoredParams &
+  LegacyFeeBasisStoredParams;
 
 /**
  * Fields the subgraph owns; the pool-update job writes these. Beside the fields every pool has,

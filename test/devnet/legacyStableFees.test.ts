@@ -70,9 +70,9 @@ async function specWithBasis(id: string, address: string): Promise<PoolSpec> {
   );
   return {
     ...spec,
-    lastPostJoinExitInvariant: unitsToDecimal(invariant, 18),
-    lastJoinExitAmp: unitsToDecimal(amp, 3),
-    protocolSwapFeeCache: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
+    lastInvariant: unitsToDecimal(invariant, 18),
+    lastInvariantAmp: unitsToDecimal(amp, 3),
+    vaultProtocolSwapFee: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
   };
 }
 
@@ -82,13 +82,13 @@ test('join and exit per token = BalancerQueries; a real join and exit leave the 
   await swap(env, p.id, 'givenIn', USDC, USDT, parseUnits('150000', 6));
   await swap(env, p.id, 'givenIn', USDT, USDC, parseUnits('90000', 6));
   const spec = await specWithBasis(p.id, p.address);
-  expect(spec.protocolSwapFeeCache).toBe('0.5');
+  expect(spec.vaultProtocolSwapFee).toBe('0.5');
   const withFees = model(spec);
   const noBasis = model({
     ...spec,
-    lastPostJoinExitInvariant: null,
-    lastJoinExitAmp: null,
-    protocolSwapFeeCache: null,
+    lastInvariant: null,
+    lastInvariantAmp: null,
+    vaultProtocolSwapFee: null,
   });
   const at = (t: string) => withFees.tokens.indexOf(t);
   const figures: string[] = [];

@@ -71,6 +71,8 @@ const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
   ...spec,
   lastPostJoinExitInvariant: null,
   protocolSwapFeeCache: null,
+  lastInvariant: null,
+  vaultProtocolSwapFee: null,
 });
 
 async function onchainBasis(address: string): Promise<{ supply: bigint; invariant: bigint }> {
@@ -244,8 +246,8 @@ describe('Weighted v1 joins and exits with a protocol swap fee due (paid in the 
     );
     return {
       ...spec,
-      lastPostJoinExitInvariant: unitsToDecimal((await pool.getFunction('getLastInvariant')()) as bigint, 18),
-      protocolSwapFeeCache: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
+      lastInvariant: unitsToDecimal((await pool.getFunction('getLastInvariant')()) as bigint, 18),
+      vaultProtocolSwapFee: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
     } as PoolSpec;
   };
 
@@ -255,7 +257,7 @@ describe('Weighted v1 joins and exits with a protocol swap fee due (paid in the 
     await swap(env, p.id, 'givenIn', DAI, BAL, parseUnits('40000', 18));
     await swap(env, p.id, 'givenIn', BAL, DAI, parseUnits('9000', 18));
     const spec = await v1Spec(p.id);
-    expect(spec.protocolSwapFeeCache).toBe('0.5');
+    expect(spec.vaultProtocolSwapFee).toBe('0.5');
     const withFees = model(spec);
     const noBasis = model(withoutFeeBasis(spec));
     const at = (t: string) => withFees.tokens.indexOf(t);

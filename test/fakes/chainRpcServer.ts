@@ -71,6 +71,11 @@ export class FakeChainRpc {
   failStatus: number | undefined;
   /** The error to answer a call with instead of its result, or undefined to answer it. */
   callError: ((call: FakeCall) => { code: number; message: string } | undefined) | undefined;
+  /**
+   * Answers other `eth_call`s (any contract's getters, as the test sets them): the ABI-encoded
+   * result, or undefined to revert as a contract without that getter does.
+   */
+  contractCall: ((call: { to: string; data: string; block: number }) => string | undefined) | undefined;
   /** `eth_call`s answered, with the block tag each was pinned to. */
   readonly ethCalls: { to: string; selector: string; block: string }[] = [];
   /** The Vault's ProtocolFeesCollector (lower case); undefined: the Vault's getter reverts. */
@@ -225,6 +230,8 @@ export class FakeChainRpc {
           return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.state.get(pool.id)!.swapFee]) };
         if (pool?.lastInvariant !== undefined && selector === POOL.getFunction('getLastInvariant')!.selector)
           return { result: POOL.encodeFunctionResult('getLastInvariant', [pool.lastInvariant]) };
+        const other = this.contractCall?.({ to: call.to.toLowerCase(), data: call.data, block: block.number });
+        if (other !== undefined) return { result: other };
         return { error: { code: 3, message: 'execution reverted' } };
       }
       default:

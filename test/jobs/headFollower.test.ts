@@ -168,7 +168,7 @@ test("the fees collector's percentage change re-reads the weighted v1 pools, who
   await until('the first read', (f) => f.stateBlock === 100);
   const basis = async (id: string) => {
     const p = (await (await fetch(`${srv.url}/pools/1/${id}`)).json()) as Record<string, unknown>;
-    return { invariant: p.lastPostJoinExitInvariant, pct: p.protocolSwapFeeCache };
+    return { invariant: p.lastInvariant, pct: p.vaultProtocolSwapFee };
   };
   expect(await basis(A.id)).toEqual({ invariant: '5000', pct: '0' });
   // B answers no getLastInvariant: no basis, none due, whatever the percentage.

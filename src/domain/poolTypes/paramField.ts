@@ -17,6 +17,11 @@ export interface ParamField {
    * before). Parameters of a group are stored together under the group's key.
    */
   readonly absent: 'null' | 'omit';
+  /**
+   * The subgraph has no such field: only the chain-state reader fills it (`sources/chainState/`),
+   * so the pools query does not ask for it and the subgraph stand-ins' schema does not declare it.
+   */
+  readonly chainOnly?: boolean;
 }
 
 type StoredValue<P extends ParamField> = P['stored'] extends 'int' ? number : string;

@@ -44,6 +44,8 @@ export interface StoredFields {
   readonly groups: ReadonlyMap<string, readonly ParamField[]>;
   /** Every parameter, top-level and grouped, once. */
   readonly all: readonly ParamField[];
+  /** The parameters the subgraph has (`all` without the chain-only ones). */
+  readonly subgraph: readonly ParamField[];
 }
 
 /** Adds a pool type. Throws when a name is taken or a parameter is declared differently elsewhere. */
@@ -122,7 +124,8 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
           before.group === group &&
           before.field.subgraph === field.subgraph &&
           before.field.stored === field.stored &&
-          before.field.absent === field.absent;
+          before.field.absent === field.absent &&
+          before.field.chainOnly === field.chainOnly;
         if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
         continue;
       }
@@ -130,7 +133,8 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
       if (group === undefined) top.push(field);
       else groups.set(group, [...(groups.get(group) ?? []), field]);
     }
-  return { top, groups, all: [...top, ...[...groups.values()].flat()] };
+  const all = [...top, ...[...groups.values()].flat()];
+  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true) };
 }
 
 for (const def of BUILT_IN) registerPoolType(def);

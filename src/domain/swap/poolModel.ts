@@ -1,7 +1,8 @@
-import type { ComposableStableSpecParams } from '../poolTypes/composableStable/params';
+import type { StablePhantomSpecParams } from '../poolTypes/composableStable/params';
 import type { ElementSpecParams } from '../poolTypes/element/params';
 import type { GyroParams } from '../poolTypes/gyro/params';
 import type { LinearSpecParams } from '../poolTypes/linear/params';
+import type { LegacyFeeBasisSpecParams } from '../poolTypes/legacyFeeBasis';
 import type { ManagedSpecParams, WeightedFeeSpecParams } from '../poolTypes/weighted/params';
 export { isRevert, Revert } from './math/revert';
 
@@ -73,7 +74,8 @@ export interface PoolSpec
     LinearSpecParams,
     ManagedSpecParams,
     WeightedFeeSpecParams,
-    ComposableStableSpecParams {}
+    StablePhantomSpecParams,
+    LegacyFeeBasisSpecParams {}
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {

@@ -43,12 +43,20 @@ const POOL = new Interface([
   'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
 ]);
 
-const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
-const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
-/** Legacy StablePool (v1, v2): the same selector as weighted v1's getter, with the amp beside the invariant. */
-const LEGACY_STABLE = new Interface([
+/**
+ * Getters of the fee and rate state of weighted v2+, StablePhantom, Stable v2 and MetaStable pools
+ * beside `POOL`'s (stable pools' `getLastInvariant` also answers the amp: same selector).
+ */
+const FEE_STATE = new Interface([
+  'function getATHRateProduct() view returns (uint256)',
+  'function getDueProtocolFeeBptAmount() view returns (uint256)',
+  'function getCachedProtocolSwapFeePercentage() view returns (uint256)',
+  'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
   'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
 ]);
+
+const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
+const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
 const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
 
 /** ProtocolFeeType ids of the protocol fee percentage cache. */
@@ -70,6 +78,8 @@ type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> 
   ampUpdating?: boolean;
   /** A liquidity bootstrapping pool's `getGradualWeightUpdateParams()`, for the second round. */
   weightParams?: WeightParams;
+  /** Weighted v2+: `getATHRateProduct()`, for the second round's provider rates. */
+  weightedAth?: bigint;
 };
 
 /** One `eth_call` and what its answer sets in the pool's draft. */
@@ -145,12 +155,7 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       );
     }
     reads.push(
-      poolCall(
-        pool,
-        'getRateProviders',
-        [],
-        (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase())),
-      ),
+      poolCall(pool, 'getRateProviders', [], setProviders),
       poolCall(
         pool,
         'getLastJoinExitData',
@@ -183,30 +188,6 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       ),
     );
   if (pool.poolType === 'LiquidityBootstrapping') reads.push(...lbpReads(pool));
-  // Weighted v1 and legacy Stable pools pay the due protocol fee out of their balances at a join
-  // or exit, from the invariant after the last one (with its amp, for stable) and the percentage
-  // the Vault hands them: the ProtocolFeesCollector's, read in the second round once the Vault
-  // named the collector.
-  const legacyStable = pool.poolType === 'Stable';
-  if (legacyStable || (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2))
-    reads.push(
-      legacyStable
-        ? {
-            to: pool.address,
-            data: LEGACY_STABLE.encodeFunctionData('getLastInvariant'),
-            fn: 'getLastInvariant',
-            iface: LEGACY_STABLE,
-            apply: (d, r) => (d.lastJoinExit = { amp: r[1] as bigint, invariant: r[0] as bigint }),
-          }
-        : poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
-      {
-        to: vault,
-        data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
-        fn: 'getProtocolFeesCollector',
-        iface: VAULT,
-        apply: (d, r) => (d.protocolFeesCollector = (r[0] as string).toLowerCase()),
-      },
-    );
   if (pool.lowerTarget !== null && pool.upperTarget !== null) {
     reads.push(
       poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
@@ -219,8 +200,142 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
         ),
       );
   }
+  reads.push(...feeStateReads(vault, pool));
   return reads;
 }
+
+// --- Protocol fee and rate state of weighted, StablePhantom, Stable v2 and MetaStable pools ---
+
+function feeStateCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['apply']): Read {
+  return { to: pool.address, data: FEE_STATE.encodeFunctionData(fn, args), fn, iface: FEE_STATE, apply };
+}
+
+const setProviders: Read['apply'] = (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase()));
+
+/**
+ * Weighted v2+ (WeightedPoolProtocolFees): the yield fee basis, the all-time high rate product
+ * and the providers (their rates and the yield fee percentage are read in the second round, for
+ * pools with a provider only: the others are exempt). StablePhantom: its cached token
+ * rates, the protocol fee BPT it owes (part of its virtual supply) and its cached protocol swap fee
+ * percentage; no rate cache expiry, since its swaps price with the cached rate before refreshing
+ * it (`domain/chainTime.ts`). MetaStable: each token's price rate cache (a token without a provider
+ * has an empty one, left out) and the providers, whose rate a swap after expiry caches first.
+ * Weighted v1, Stable v2 and MetaStable: their protocol fee basis (`legacyFeeBasisReads`).
+ */
+function feeStateReads(vault: string, pool: StoredPool): Read[] {
+  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2) return legacyFeeBasisReads(vault, pool, false);
+  if (pool.poolType === 'Weighted')
+    return [
+      feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
+      poolCall(pool, 'getRateProviders', [], setProviders),
+    ];
+  if (pool.poolType === 'StablePhantom')
+    return [
+      ...pool.tokens
+        .filter((t) => t.address !== pool.address)
+        .map((t) =>
+          poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
+        ),
+      feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
+      feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
+    ];
+  // The 2021-06 Stable v1 keeps the same basis but has no getter for it.
+  if (pool.poolType === 'Stable' && (pool.poolTypeVersion ?? 1) >= 2) return legacyFeeBasisReads(vault, pool, true);
+  if (pool.poolType === 'MetaStable')
+    return [
+      ...legacyFeeBasisReads(vault, pool, true),
+      ...pool.tokens.map((t) =>
+        feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
+          const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
+          // A cache ever written expires after its block's timestamp: an empty one has no provider.
+          if (rate === 0n && expires === 0n) return;
+          (d.rates ??= new Map()).set(t.address, rate);
+          (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
+        }),
+      ),
+      poolCall(pool, 'getRateProviders', [], setProviders),
+    ];
+  return [];
+}
+
+/**
+ * Weighted v1, Stable v2 and MetaStable pools pay due protocol fees out of their balances at a
+ * join or exit (`domain/poolTypes/legacyFeeBasis.ts`), measured from `getLastInvariant()` (stable
+ * pools also answer the amp it was taken at; weighted v1 the invariant alone, same selector) at
+ * the percentage the Vault hands them: its ProtocolFeesCollector's, asked in the second round
+ * once per collector. The collector stays in the state: its fee change event re-reads these pools.
+ */
+function legacyFeeBasisReads(vault: string, pool: StoredPool, stable: boolean): Read[] {
+  return [
+    stable
+      ? feeStateCall(
+          pool,
+          'getLastInvariant',
+          [],
+          (d, r) => (d.lastInvariant = { invariant: r[0] as bigint, amp: r[1] as bigint }),
+        )
+      : poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastInvariant = { invariant: r[0] as bigint })),
+    {
+      to: vault,
+      data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
+      fn: 'getProtocolFeesCollector',
+      iface: VAULT,
+      apply: (d, r) => (d.protocolFeesCollector = String(r[0]).toLowerCase()),
+    },
+  ];
+}
+
+const isZeroAddress = (a: string) => /^0x0+$/.test(a);
+
+/**
+ * A second-round answer of these reads: the value, or undefined where the contract reverted (or
+ * answered something else); a node's own failure throws, as in the first round.
+ */
+function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
+  const r = decoded({ fn, iface }, o, blockNumber);
+  return r === undefined ? undefined : (r[0] as bigint);
+}
+
+/**
+ * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()` and
+ * the pool's yield fee percentage (`getProtocolFeePercentageCache(2)`). The yield basis is set only
+ * when none reverted (a provider that reverts makes the pool's joins and exits revert too; without
+ * the basis the model charges no yield fee).
+ */
+function weightedYieldCalls(
+  pool: StoredPool,
+  draft: Draft,
+  blockNumber: number,
+): { calls: RpcCall[]; apply: (outcomes: readonly (RpcOutcome | undefined)[]) => void } {
+  const ath = draft.weightedAth;
+  const providers = draft.rateProviders ?? [];
+  const rated = draft.tokens.flatMap((t, i) => {
+    const provider = providers[i];
+    return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
+  });
+  if (ath === undefined || rated.length === 0) return { calls: [], apply: () => undefined };
+  const call = (to: string, iface: Interface, fn: string, args: unknown[]): RpcCall => ({
+    method: 'eth_call',
+    params: [{ to, data: iface.encodeFunctionData(fn, args) }, hex(blockNumber)],
+  });
+  const value = (o: RpcOutcome | undefined, iface: Interface, fn: string) => answered(o, iface, fn, blockNumber);
+  return {
+    calls: [
+      ...rated.map(({ provider }) => call(provider, RATE_PROVIDER, 'getRate', [])),
+      call(pool.address, POOL, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
+    ],
+    apply: (outcomes) => {
+      const rates = rated.map((_, k) => value(outcomes[k], RATE_PROVIDER, 'getRate'));
+      const pct = value(outcomes[rated.length], POOL, 'getProtocolFeePercentageCache');
+      if (pct === undefined || rates.some((r) => r === undefined)) return;
+      const providerRates = new Map(rated.map(({ token }, k) => [token, rates[k]!]));
+      draft.weightedYield = { athRateProduct: ath, providerRates };
+      draft.protocolYieldFeeCache = pct;
+    },
+  };
+}
+
+// --- end of the protocol fee and rate state section ---
 
 /**
  * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
@@ -231,7 +346,7 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
 }
 
 function decoded(
-  read: Read,
+  read: Pick<Read, 'fn' | 'iface'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): Result | readonly unknown[] | undefined {
@@ -315,7 +430,13 @@ export async function readPoolStates(
   await readTimeDependence(rpc, [...drafts.values()], blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const [id, { draft }] of drafts) {
-    const { rateProviders: _providers, ampUpdating: _updating, weightParams: _params, ...state } = draft;
+    const {
+      rateProviders: _providers,
+      ampUpdating: _updating,
+      weightParams: _params,
+      weightedAth: _ath,
+      ...state
+    } = draft;
     out.set(id, state);
   }
   return out;
@@ -323,11 +444,11 @@ export async function readPoolStates(
 
 /**
  * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
- * rate, which a swap after the cache expired uses, and the amp ramp in progress, which no getter
- * returns (the pool keeps it in storage): its last `AmpUpdateStarted` log; likewise an LBP's
- * weight update in progress (`weightUpdateRead`). Also the protocol swap fee percentage of the
- * fees collector the first round named for weighted v1 and legacy stable pools (one call per
- * collector).
+ * rate, which a swap after the cache expired uses (and a weighted pool's join or exit, uncached),
+ * and the amp ramp in progress, which no getter returns (the pool keeps it in storage): its last
+ * `AmpUpdateStarted` log; likewise an LBP's weight update in progress (`weightUpdateRead`). Also
+ * the protocol swap fee percentage of the fees collector the first round named for pools paying
+ * fees in tokens (`legacyFeeBasisReads`), one call per collector.
  */
 async function readTimeDependence(
   rpc: JsonRpcOptions,
@@ -338,7 +459,8 @@ async function readTimeDependence(
   const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
   const collectors = new Map<string, Draft[]>();
   for (const { draft } of drafts)
-    if (draft.protocolFeesCollector)
+    // Without the invariant the percentage is of no use: the model then assumes no fee is due.
+    if (draft.protocolFeesCollector && draft.lastInvariant)
       collectors.set(draft.protocolFeesCollector, [...(collectors.get(draft.protocolFeesCollector) ?? []), draft]);
   for (const [collector, owing] of collectors) {
     // Like a first-round getter: a revert leaves the field out, any other failure fails the read.
@@ -347,7 +469,7 @@ async function readTimeDependence(
       data: FEES_COLLECTOR.encodeFunctionData('getSwapFeePercentage'),
       fn: 'getSwapFeePercentage',
       iface: FEES_COLLECTOR,
-      apply: (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+      apply: (d, r) => (d.vaultProtocolSwapFee = r[0] as bigint),
     };
     calls.push({ method: 'eth_call', params: [{ to: read.to, data: read.data }, hex(blockNumber)] });
     applies.push((o) => {
@@ -355,7 +477,16 @@ async function readTimeDependence(
       if (result) for (const d of owing) read.apply(d, result);
     });
   }
+  /** Applied once all answers are in: what needs several answers together. */
+  const whole: (() => void)[] = [];
   for (const { pool, draft } of drafts) {
+    const yieldRates = weightedYieldCalls(pool, draft, blockNumber);
+    if (yieldRates.calls.length > 0) {
+      const answers: (RpcOutcome | undefined)[] = [];
+      calls.push(...yieldRates.calls);
+      applies.push(...yieldRates.calls.map(() => (o: RpcOutcome | undefined) => void answers.push(o)));
+      whole.push(() => yieldRates.apply(answers));
+    }
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {
         const provider = draft.rateProviders[draft.tokens.findIndex((t) => t.address === token)];
@@ -404,6 +535,7 @@ async function readTimeDependence(
   if (calls.length === 0) return;
   const outcomes = await callBatch(rpc, calls);
   applies.forEach((apply, i) => apply(outcomes[i]));
+  for (const apply of whole) apply();
 }
 
 // Liquidity bootstrapping pools (2021 LBP and its no-protocol-fee copy): swaps switched on and off
@@ -568,6 +700,8 @@ const POOL_STATE_TOPICS: readonly string[] = new Interface([
   'event PriceRateCacheUpdated(address indexed token, uint256 rate)',
   'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
   'event SwapEnabledSet(bool swapEnabled)',
+  // StablePhantom: anyone may refresh its cached protocol swap fee percentage.
+  'event CachedProtocolSwapFeePercentageUpdated(uint256 protocolSwapFeePercentage)',
 ]).fragments
   .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
   .concat(

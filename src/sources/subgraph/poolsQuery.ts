@@ -29,7 +29,7 @@ const TOKEN_FIELDS = [
 
 /** Every scalar pool field the query asks for: the frame, then every registered type's parameters. */
 export function poolScalarFields(): string[] {
-  return [...POOL_FRAME_FIELDS, ...storedFields().all.map((f) => f.name)];
+  return [...POOL_FRAME_FIELDS, ...storedFields().subgraph.map((f) => f.name)];
 }
 
 let cached: { version: number; all: string; changed: string } | undefined;

@@ -11,7 +11,8 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
  * type's own parameters (`domain/poolTypes/<family>/params.ts`) after the fields every pool has.
  */
 export function subgraphSdl(): string {
-  if (cached?.version !== registryVersion()) cached = { version: registryVersion(), sdl: sdlFor(storedFields().all) };
+  if (cached?.version !== registryVersion())
+    cached = { version: registryVersion(), sdl: sdlFor(storedFields().subgraph) };
   return cached.sdl;
 }
 

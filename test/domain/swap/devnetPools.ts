@@ -12,7 +12,7 @@ import { devAccount, traderAccounts } from '../../../src/devnet/accounts';
 import { balancerAbi, balancerArtifact } from '../../../src/devnet/artifacts';
 import { deployDevnet } from '../../../src/devnet/deploy';
 import type { Devnet } from '../../../src/devnet/devnet';
-import { startInProcessChain, type LocalChain } from '../../../src/devnet/localChain';
+import { serveChain, startInProcessChain, type LocalChain } from '../../../src/devnet/localChain';
 import { unitsToDecimal } from '../../../src/domain/decimal';
 import type { PoolSpec, SwapKind } from '../../../src/domain/swap/poolModel';
 
@@ -32,8 +32,9 @@ export interface ChainPools {
   close(): Promise<void>;
 }
 
-export async function startChainPools(): Promise<ChainPools> {
-  const chain = startInProcessChain();
+/** `serve`: also on a loopback JSON-RPC port (`chain.rpcUrl`), for code that talks to a node by URL. */
+export async function startChainPools(options: { serve?: boolean } = {}): Promise<ChainPools> {
+  const chain = options.serve ? await serveChain('127.0.0.1', 0) : startInProcessChain();
   try {
     const deployer = devAccount(0, chain.provider);
     const devnet = await deployDevnet(deployer, { traders: traderAccounts(chain.provider) });

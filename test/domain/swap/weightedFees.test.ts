@@ -1,9 +1,12 @@
 import { divDown, mulDown, ONE } from '../../../src/domain/swap/math/fixedPoint';
+import { Revert } from '../../../src/domain/swap/math/revert';
 import {
   postJoinExitFeeBpt,
   preJoinExitFeeBpt,
   v1DueProtocolFee,
   weightedInvariant,
+  weightedRateProduct,
+  yieldOwnership,
 } from '../../../src/domain/swap/pools/weightedFees';
 
 /**
@@ -62,5 +65,45 @@ describe('weighted v1: the due fee is paid in the largest-weight token', () => {
     const atFloor = v1DueProtocolFee(balance, w, 7n * E18, 10n * E18, half);
     expect(v1DueProtocolFee(balance, w, 7n * E18, 20n * E18, half)).toBe(atFloor);
     expect(v1DueProtocolFee(balance, w, 7n * E18, 9n * E18, half)).toBeLessThan(atFloor);
+  });
+});
+
+describe('the yield part (pools with a rate provider)', () => {
+  const last = 2_000_000n * E18;
+  const yieldOf = (rateProduct: bigint) => ({ athRateProduct: E18, rateProduct, yieldPct: half });
+
+  test('nothing while the rate product is at or below its all-time high; the high stays', () => {
+    expect(yieldOwnership(yieldOf(E18))).toEqual({ percentage: 0n });
+    expect(yieldOwnership(yieldOf(E18 - 1n))).toEqual({ percentage: 0n });
+    expect(preJoinExitFeeBpt(last, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(E18 - 1n) })).toBe(0n);
+  });
+
+  test('5 % above the high at a 50 % yield fee: p = (1 - 1/1.05) / 2, and the product is the new high', () => {
+    const product = (E18 * 105n) / 100n;
+    const p = mulDown(ONE - divDown(ONE, divDown(product, E18)), half);
+    expect(yieldOwnership(yieldOf(product))).toEqual({ percentage: p, newHigh: product });
+    const minted = preJoinExitFeeBpt(last, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(product) });
+    expect(minted).toBe((supply * p) / (ONE - p));
+  });
+
+  test('swap and yield percentages are added, then minted in one division (not two mintings)', () => {
+    const product = (E18 * 105n) / 100n;
+    const grown = (last * 101n) / 100n;
+    const swapP = mulDown(ONE - divDown(ONE, divDown(grown, last)), half);
+    const yieldP = yieldOwnership(yieldOf(product)).percentage;
+    const both = preJoinExitFeeBpt(grown, supply, { lastInvariant: last, swapPct: half, yield: yieldOf(product) });
+    expect(both).toBe((supply * (swapP + yieldP)) / (ONE - swapP - yieldP));
+    const apart = (supply * swapP) / (ONE - swapP) + (supply * yieldP) / (ONE - yieldP);
+    expect(both).not.toBe(apart);
+  });
+
+  test('a zero high with a product above it divides by zero, as the pool reverts', () => {
+    expect(() => yieldOwnership({ athRateProduct: 0n, rateProduct: E18, yieldPct: half })).toThrow(Revert);
+  });
+
+  test('the rate product: tokens without a provider count 1, an exponent of 1 is exact', () => {
+    expect(weightedRateProduct([half, half], [null, null])).toBe(ONE);
+    // A single weight of 1 takes powDown's shortcut: the rate itself.
+    expect(weightedRateProduct([ONE], [1_234_567_890_123_456_789n])).toBe(1_234_567_890_123_456_789n);
   });
 });

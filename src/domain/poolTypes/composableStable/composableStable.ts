@@ -1,6 +1,6 @@
 import { createComposableStableModel } from '../../swap/pools/composableStable';
 import type { PoolTypeDef } from '../poolTypeDef';
-import { COMPOSABLE_STABLE_PARAMS } from './params';
+import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 
 /**
  * Stable pools holding their own BPT (StablePhantom, ComposableStable v1-v6): `swap/pools/composableStable.ts`.
@@ -18,7 +18,12 @@ const frame = {
   chainReads: [],
 } as const;
 
-export const STABLE_PHANTOM: PoolTypeDef = { ...frame, names: ['StablePhantom'], versions: [1] };
+export const STABLE_PHANTOM: PoolTypeDef = {
+  ...frame,
+  names: ['StablePhantom'],
+  versions: [1],
+  params: STABLE_PHANTOM_PARAMS,
+};
 
 export const COMPOSABLE_STABLE: PoolTypeDef = {
   ...frame,

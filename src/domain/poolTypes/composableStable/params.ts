@@ -15,3 +15,17 @@ export const COMPOSABLE_STABLE_PARAMS = [
 
 export type ComposableStableSpecParams = SpecParamsOf<typeof COMPOSABLE_STABLE_PARAMS>;
 export type ComposableStableStoredParams = StoredParamsOf<typeof COMPOSABLE_STABLE_PARAMS>;
+
+/**
+ * StablePhantom pools also owe protocol fee BPT they have not minted yet
+ * (`getDueProtocolFeeBptAmount()`, 18-decimal BPT): it counts in the virtual supply their BPT swaps
+ * are priced on. The subgraph does not have it; only the chain-state reader fills it. Their
+ * `protocolSwapFeeCache` is `getCachedProtocolSwapFeePercentage()`.
+ */
+export const STABLE_PHANTOM_PARAMS = [
+  ...COMPOSABLE_STABLE_PARAMS,
+  { name: 'dueProtocolFeeBpt', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit', chainOnly: true },
+] as const satisfies readonly ParamField[];
+
+export type StablePhantomSpecParams = SpecParamsOf<typeof STABLE_PHANTOM_PARAMS>;
+export type StablePhantomStoredParams = StoredParamsOf<typeof STABLE_PHANTOM_PARAMS>;

@@ -1,5 +1,6 @@
 import { createStableModel } from '../../swap/pools/stable';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 
 /**
  * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
@@ -8,7 +9,7 @@ import type { PoolTypeDef } from '../poolTypeDef';
 const frame = {
   family: 'stable',
   createModel: createStableModel,
-  params: [],
+  params: LEGACY_FEE_BASIS_PARAMS,
   timeDependent: false,
   joins: true,
   exits: true,

@@ -9,13 +9,20 @@ export type ManagedSpecParams = SpecParamsOf<typeof MANAGED_PARAMS>;
 export type ManagedStoredParams = StoredParamsOf<typeof MANAGED_PARAMS>;
 
 /**
- * Weighted v2+ pools' protocol swap fee basis (`getLastPostJoinExitInvariant()` in 18-decimal
- * units, `getProtocolFeePercentageCache(0)` as an 18-decimal fraction), the subgraph's names.
- * Without them the model assumes no protocol fee is due.
+ * Weighted v2+ pools' protocol fee basis. Swap part: `getLastPostJoinExitInvariant()` in 18-decimal
+ * units and `getProtocolFeePercentageCache(0)` as an 18-decimal fraction, the subgraph's names.
+ * Yield part (pools with a rate provider; the yield percentage is the `protocolYieldFeeCache`
+ * every pool stores, `composableStable/params.ts`): `getATHRateProduct()` and the rate product
+ * now, the product of each provider's `getRate()` to the power of its token's weight, both
+ * 18-decimal; the subgraph has neither, only the chain-state reader fills them. Without the swap
+ * part the model assumes no protocol fee is due; without the yield part, no yield fee.
  */
 export const WEIGHTED_FEE_PARAMS = [
   { name: 'protocolSwapFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
   { name: 'lastPostJoinExitInvariant', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+  { name: 'athRateProduct', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit', chainOnly: true },
+  { name: 'rateProduct', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit', chainOnly: true },
 ] as const satisfies readonly ParamField[];
 
 export type WeightedFeeSpecParams = SpecParamsOf<typeof WEIGHTED_FEE_PARAMS>;
+export type WeightedFeeStoredParams = StoredParamsOf<typeof WEIGHTED_FEE_PARAMS>;

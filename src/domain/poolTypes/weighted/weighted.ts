@@ -1,4 +1,5 @@
 import { createWeightedModel } from '../../swap/pools/weighted';
+import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
@@ -15,7 +16,8 @@ export const WEIGHTED: PoolTypeDef = {
   ...frame,
   names: ['Weighted'],
   versions: [1, 2, 3, 4],
-  params: WEIGHTED_FEE_PARAMS,
+  // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
+  params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
   joins: true,
   exits: true,
   userData: 'weighted',

@@ -63,8 +63,16 @@ import {
  * upscaled amount in is recomputed), which is the pool's own unless both kinds fit the same raw
  * amounts.
  *
- * A StablePhantom pool counts the fee BPT it owes in its virtual supply, measured by figures the
- * store does not hold: the model assumes none is due there (exact with zero protocol fees).
+ * A StablePhantom pool has no fee basis: it charges the protocol's share of each swap's fee as it
+ * goes, in BPT it owes and mints only when collected (`getDueProtocolFeeBptAmount()`), and that
+ * owed BPT counts in the virtual supply its BPT swaps are priced on (`_dropBptItem`: the pre-minted
+ * supply less the Vault's BPT plus the due BPT). The model prices on the stored due BPT
+ * (`dueProtocolFeeBpt`, from the chain; zero where the store lacks it) and `apply` adds what the
+ * swap accrues, at the cached protocol swap fee percentage (`getCachedProtocolSwapFeePercentage()`,
+ * stored as protocolSwapFeeCache): for a BPT swap the fee share of the BPT amount, for a token swap
+ * the share of the invariant growth times the virtual supply. Its token rates are the pool's
+ * cached ones: a v1 swap upscales with them before it refreshes an expired cache, so only a later
+ * swap sees the provider's new rate (the refresh is a pool event the follower rereads on).
  */
 
 export interface ComposableStableState extends PoolState {
@@ -72,6 +80,8 @@ export interface ComposableStableState extends PoolState {
   totalSupply: bigint;
   /** The protocol fee basis, where the store holds it (null: no protocol fee is assumed due). */
   fees: FeeState | null;
+  /** StablePhantom: the protocol fee BPT owed and not minted, which counts as circulating (else 0). */
+  phantomDue: bigint;
 }
 
 export interface FeeState {
@@ -97,6 +107,9 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
   private readonly currentRates: readonly bigint[];
   private readonly exempt: readonly boolean[];
   private readonly fees: FeeState | null;
+  /** StablePhantom: due protocol fee BPT as stored, and the cached protocol swap fee percentage. */
+  private readonly phantomDue: bigint;
+  private readonly phantomPct: bigint;
 
   /** `generation` defaults to the family's StableMath (2021 for StablePhantom, 2022 otherwise). */
   constructor(spec: PoolSpec, family: Family, generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022') {
@@ -125,6 +138,10 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
     this.currentRates = others.map((t) => parseOptional(t.priceRate, 18) ?? ONE);
     this.exempt = others.map((t) => t.isExemptFromYieldProtocolFee === true);
     this.fees = family === 'composable' ? feeStateOf(spec, others) : null;
+    const phantom = family === 'phantom';
+    this.phantomDue = phantom ? (parseOptional(spec.dueProtocolFeeBpt, 18) ?? 0n) : 0n;
+    const pct = phantom ? (parseOptional(spec.protocolSwapFeeCache, 18) ?? 0n) : 0n;
+    this.phantomPct = pct < ONE ? pct : 0n;
   }
 
   protected stateAt(balances: bigint[]): ComposableStableState {
@@ -132,12 +149,18 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
       balances,
       totalSupply: this.totalSupply,
       fees: this.fees && { basis: this.fees.basis, oldRates: this.fees.oldRates },
+      phantomDue: this.phantomDue,
     };
   }
 
   override cloneState(state: ComposableStableState): ComposableStableState {
     // The fee state's memo belongs to the balances of one state: copied, not shared.
-    return { balances: [...state.balances], totalSupply: state.totalSupply, fees: state.fees && { ...state.fees } };
+    return {
+      balances: [...state.balances],
+      totalSupply: state.totalSupply,
+      fees: state.fees && { ...state.fees },
+      phantomDue: state.phantomDue,
+    };
   }
 
   /**
@@ -186,6 +209,8 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
   }
 
   override apply(state: ComposableStableState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    if (this.family === 'phantom' && this.phantomPct > 0n)
+      state.phantomDue += this.phantomAccrual(state, i, j, amountIn, amountOut);
     const fees = state.fees;
     if (fees && this.family === 'composable' && (i === this.bptIndex || j === this.bptIndex)) {
       // Before the swap: fees due are minted. After: the swap's own protocol fee, and a new basis.
@@ -215,6 +240,59 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
       };
     }
     super.apply(state, i, j, amountIn, amountOut);
+  }
+
+  /**
+   * The protocol fee BPT a StablePhantom swap adds to what the pool owes (`_trackDueProtocolFeeByBpt`,
+   * `_trackDueProtocolFeeByInvariantIncrement`), measured on the state before it. Which kind the
+   * swap was is read from the raw amounts (given in where that reproduces them).
+   */
+  private phantomAccrual(
+    state: ComposableStableState,
+    i: number,
+    j: number,
+    amountIn: bigint,
+    amountOut: bigint,
+  ): bigint {
+    const { generation, amp, fee } = this.params;
+    const c = complement(fee);
+    const pct = this.phantomPct;
+    const feeOn = (bpt: bigint) => mulDown(divUp(bpt, c) - bpt, pct);
+    let givenIn: boolean;
+    try {
+      givenIn = this.swap(state, 'givenIn', i, j, amountIn) === amountOut;
+    } catch (e) {
+      if (!(e instanceof Revert)) throw e;
+      givenIn = false;
+    }
+    const sf = this.scalingFactors;
+    const up = this.upscaled(state);
+    const supply = this.virtualSupply(state);
+    // BPT out: the amount out either way (the BPT's scaling factor is 1).
+    if (j === this.bptIndex) return feeOn(amountOut);
+    if (i === this.bptIndex) {
+      if (givenIn) return feeOn(amountIn - mulUp(amountIn, fee));
+      const invariant = S.calculateInvariant(generation, amp, up, true);
+      const amounts = up.map((_, m) => (m === this.skip(j) ? mulDown(amountOut, sf[j]!) : 0n));
+      return feeOn(S.bptInGivenExactTokensOut(generation, amp, up, amounts, supply, invariant, 0n));
+    }
+    const a = this.skip(i);
+    const b = this.skip(j);
+    const invariant = S.calculateInvariant(generation, amp, up, true);
+    let upIn: bigint;
+    let upOut: bigint;
+    if (givenIn) {
+      upIn = mulDown(amountIn - mulUp(amountIn, fee), sf[i]!);
+      upOut = S.outGivenIn(amp, up, a, b, upIn, invariant);
+    } else {
+      upOut = mulDown(amountOut, sf[j]!);
+      upIn = S.inGivenOut(amp, up, a, b, upOut, invariant);
+    }
+    const after = [...up];
+    after[a] = after[a]! + divUp(upIn, c);
+    after[b] = after[b]! - upOut;
+    const ratio = divDown(S.calculateInvariant(generation, amp, after, false), invariant);
+    return ratio > ONE ? mulDown(pct, mulDown(ratio - ONE, supply)) : 0n;
   }
 
   /**
@@ -329,9 +407,9 @@ export class ComposableStableModel extends VaultPool<ComposableStableState> {
     return withRates(upscaledPrice, this.rates, i, j);
   }
 
-  /** The circulating BPT the pool prices joins and exits on. */
+  /** The circulating BPT the pool prices joins and exits on (a phantom pool's owed fee BPT counts). */
   virtualSupply(state: ComposableStableState): bigint {
-    return state.totalSupply - state.balances[this.bptIndex]!;
+    return state.totalSupply - state.balances[this.bptIndex]! + state.phantomDue;
   }
 
   private onSwap(state: ComposableStableState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {

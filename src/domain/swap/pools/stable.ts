@@ -24,14 +24,14 @@ import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, wi
  *
  * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
  * against the BPT total supply the state carries. Before either, these pools pay the protocol's
- * share of the swap fees earned since the last join or exit, in the token of the largest upscaled
- * balance, out of the balances (StableMath._calcDueTokenProtocolSwapFeeAmount: that balance less
- * the one that would keep the last invariant at the last amp, times the percentage), then price
- * on the reduced balances. 'Stable' pools stored with that basis (`lastPostJoinExitInvariant`,
- * `lastJoinExitAmp` from `getLastInvariant()`, and as `protocolSwapFeeCache` the fees collector's
- * percentage the Vault hands them, all read by the head follower; the subgraph has none) are
- * modelled so; without it, and for MetaStable, none is taken to be due (exact with a zero
- * protocol swap fee percentage).
+ * share of the swap fees earned since the last join or exit out of their balances, in the token
+ * with the largest upscaled balance: what that token's balance exceeds the one the invariant and
+ * amp stored then would give it (StableMath._calcDueTokenProtocolSwapFeeAmount), times the Vault's
+ * protocol swap fee percentage; the join or exit is priced on the balances without it, and the
+ * pool stores the invariant after it (rounded up) and the current amp as the next basis. The model
+ * does the same where the store holds that basis (`lastInvariant`, `lastInvariantAmp`,
+ * `vaultProtocolSwapFee`, from the chain: poolTypes/legacyFeeBasis.ts); without it, it assumes none
+ * is due (exact with a zero protocol swap fee percentage). Swaps never pay protocol fees here.
  *
  * The amplification parameter is the stored one; a pool in the middle of an amp ramp moves it
  * every block and is priced at the value the store last read.
@@ -102,12 +102,15 @@ export function floatBalances(up: readonly bigint[]): number[] {
 export interface StableState extends PoolState {
   /** BPT total supply (raw, 18 decimals): joins and exits read it. */
   totalSupply: bigint;
-  /** With a fee basis: the invariant after the last join or exit and the amp it was taken at. */
+  /** With a protocol fee basis: the invariant and amp (x1000) stored at the last join or exit. */
   lastInvariant?: bigint;
   lastAmp?: bigint;
 }
 
-/** A legacy stable pool's protocol fee basis: the last invariant, its amp (x1000), the percentage. */
+/**
+ * A Stable v1/v2 or MetaStable pool's protocol fee basis: the last invariant, its amp (x1000), the
+ * Vault's percentage.
+ */
 interface StableFeeBasis {
   readonly lastInvariant: bigint;
   readonly lastAmp: bigint;
@@ -119,7 +122,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   readonly scalingFactors: readonly bigint[];
   private readonly totalSupply: bigint;
   private readonly rates: readonly number[];
-  /** 'Stable' pools stored with their protocol fee basis; null: none is taken to be due. */
+  /** The protocol fee basis where stored with a non-zero percentage; null: none is taken to be due. */
   readonly feeBasis: StableFeeBasis | null;
 
   constructor(spec: PoolSpec, generation: S.StableGeneration) {
@@ -138,15 +141,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     this.params = { generation, amp: parseAmp(spec), fee: parseFee(spec) };
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.rates = this.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
-    const { lastPostJoinExitInvariant: last, lastJoinExitAmp: lastAmp, protocolSwapFeeCache: pct } = spec;
-    this.feeBasis =
-      spec.poolType === 'Stable' && last != null && lastAmp != null && pct != null
-        ? {
-            lastInvariant: decimalToUnits(last, 18),
-            lastAmp: decimalToUnits(lastAmp, 3),
-            pct: decimalToUnits(pct, 18),
-          }
-        : null;
+    this.feeBasis = feeBasisOf(spec);
   }
 
   protected stateAt(balances: bigint[]): StableState {
@@ -165,7 +160,7 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
   private preJoinExit(state: StableState): { up: bigint[]; due: bigint; at: number } {
     const sf = this.scalingFactors;
     const up = state.balances.map((b, k) => mulDown(b, sf[k]!));
-    if (!this.feeBasis || this.feeBasis.pct === 0n || state.lastInvariant === undefined || state.lastAmp === undefined)
+    if (!this.feeBasis || state.lastInvariant === undefined || state.lastAmp === undefined)
       return { up, due: 0n, at: 0 };
     let at = 0;
     for (let k = 1; k < up.length; k++) if (up[k]! > up[at]!) at = k;
@@ -310,6 +305,20 @@ export class StableModel extends VaultPool<StableState> implements JoinExitModel
     const sf = this.scalingFactors[i]!;
     return divUp(mulDown(amountIn, sf), sf);
   }
+}
+
+/** The stored protocol fee basis, or null without it or with a zero percentage (no fee due). */
+function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
+  const { lastInvariant, lastInvariantAmp, vaultProtocolSwapFee } = spec;
+  if (lastInvariant == null || lastInvariantAmp == null || vaultProtocolSwapFee == null) return null;
+  const basis = {
+    lastInvariant: decimalToUnits(lastInvariant, 18),
+    lastAmp: decimalToUnits(lastInvariantAmp, 3),
+    pct: decimalToUnits(vaultProtocolSwapFee, 18),
+  };
+  if (basis.pct <= 0n || basis.pct >= 10n ** 18n || basis.lastInvariant <= 0n || basis.lastAmp < S.AMP_PRECISION)
+    return null;
+  return basis;
 }
 
 export const createStableModel: ModelFactory = (spec) => {

@@ -21,6 +21,7 @@ import {
   preJoinExitFeeBpt,
   v1DueProtocolFee,
   weightedInvariant,
+  yieldOwnership,
   type WeightedFeeBasis,
 } from './weightedFees';
 import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
@@ -48,13 +49,15 @@ import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } 
  *   either, so a swap that trips one is quoted but reverts on chain.
  *
  * Protocol fees around joins and exits: Weighted v2+ pools mint the protocol's share of the
- * invariant growth since the last join or exit as BPT first (weightedFees.ts), from the basis the
- * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache); a pool stored without it is taken
- * to owe none. Weighted v1 pools pay the due fee out of their largest-weight token's balance
- * instead (weightedFees.ts v1DueProtocolFee), from the same stored fields as the follower reads
- * them for v1 (`getLastInvariant()`, and the ProtocolFeesCollector's swap fee percentage, which
- * the Vault hands the pool at each join or exit); stored without them (the subgraph has neither
- * for v1), none is taken to be due. v1 liquidity bootstrapping pools assume none either.
+ * invariant growth since the last join or exit, and of their rate product's growth over its
+ * all-time high (pools with a rate provider), as BPT first (weightedFees.ts), from the basis the
+ * pool stores (lastPostJoinExitInvariant, protocolSwapFeeCache; athRateProduct, rateProduct,
+ * protocolYieldFeeCache); a pool stored without the swap part is taken to owe none, without the
+ * yield part no yield fee. Weighted v1 pools pay the due fee out of their largest-weight token's
+ * balance instead (weightedFees.ts v1DueProtocolFee), from the basis every pool paying fees in
+ * tokens stores (lastInvariant, vaultProtocolSwapFee: poolTypes/legacyFeeBasis.ts, read from the
+ * chain; the subgraph has neither), as legacy stable pools do; stored without it, none is taken
+ * to be due. v1 liquidity bootstrapping pools assume none either.
  */
 
 const MAX_IN_RATIO = 3n * 10n ** 17n;
@@ -124,6 +127,8 @@ export interface WeightedState extends PoolState {
   totalSupply: bigint;
   /** Weighted with a fee basis: the invariant after the last join or exit (18 decimals). */
   lastInvariant?: bigint;
+  /** ... and with a yield fee basis: the all-time high rate product (a join or exit raises it). */
+  athRateProduct?: bigint;
 }
 
 /** Types whose swaps the owner can switch off. */
@@ -227,12 +232,28 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     this.generation = generation;
     const last = spec.lastPostJoinExitInvariant;
     const pct = spec.protocolSwapFeeCache;
-    const basis =
-      spec.poolType === 'Weighted' && last != null && pct != null
-        ? { lastInvariant: decimalToUnits(last, 18), swapPct: decimalToUnits(pct, 18) }
+    const { athRateProduct: ath, rateProduct: product } = spec;
+    this.feeBasis =
+      spec.poolType === 'Weighted' && generation === 'v2' && last != null && pct != null
+        ? {
+            lastInvariant: decimalToUnits(last, 18),
+            swapPct: decimalToUnits(pct, 18),
+            ...(ath != null && product != null
+              ? {
+                  yield: {
+                    athRateProduct: decimalToUnits(ath, 18),
+                    rateProduct: decimalToUnits(product, 18),
+                    yieldPct: decimalToUnits(spec.protocolYieldFeeCache ?? '0', 18),
+                  },
+                }
+              : {}),
+          }
         : null;
-    this.feeBasis = generation === 'v2' ? basis : null;
-    this.v1Fees = generation === 'v1' ? basis : null;
+    const { lastInvariant: v1Last, vaultProtocolSwapFee: v1Pct } = spec;
+    this.v1Fees =
+      spec.poolType === 'Weighted' && generation === 'v1' && v1Last != null && v1Pct != null
+        ? { lastInvariant: decimalToUnits(v1Last, 18), swapPct: decimalToUnits(v1Pct, 18) }
+        : null;
     const w = this.params.weights;
     this.maxWeightIndex = w.reduce((best, x, k) => (x > w[best]! ? k : best), 0);
   }
@@ -240,7 +261,13 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   protected override stateAt(balances: bigint[]): WeightedState {
     const state = super.stateAt(balances);
     const basis = this.feeBasis ?? this.v1Fees;
-    return basis ? { ...state, lastInvariant: basis.lastInvariant } : state;
+    if (!basis) return state;
+    const ath = this.feeBasis?.yield?.athRateProduct;
+    return {
+      ...state,
+      lastInvariant: basis.lastInvariant,
+      ...(ath !== undefined ? { athRateProduct: ath } : {}),
+    };
   }
 
   /**
@@ -273,6 +300,16 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
     state.lastInvariant = weightedInvariant(this.params.weights, postUpscaled, false);
   }
 
+  /** The fee basis as the state has moved it (the last invariant, the all-time high). */
+  private basisOf(state: WeightedState, lastInvariant: bigint): WeightedFeeBasis {
+    const y = this.feeBasis?.yield;
+    return {
+      lastInvariant,
+      swapPct: this.feeBasis!.swapPct,
+      ...(y ? { yield: { ...y, athRateProduct: state.athRateProduct ?? y.athRateProduct } } : {}),
+    };
+  }
+
   private upscaled(state: WeightedState): bigint[] {
     return state.balances.map((b, k) => mulDown(b, this.params.scalingFactors[k]!));
   }
@@ -284,7 +321,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   private preJoinExit(state: WeightedState): { invariant: bigint; supply: bigint } {
     if (!this.feeBasis || state.lastInvariant === undefined) return { invariant: 0n, supply: state.totalSupply };
     const invariant = weightedInvariant(this.params.weights, this.upscaled(state));
-    const basis = { lastInvariant: state.lastInvariant, swapPct: this.feeBasis.swapPct };
+    const basis = this.basisOf(state, state.lastInvariant);
     return { invariant, supply: state.totalSupply + preJoinExitFeeBpt(invariant, state.totalSupply, basis) };
   }
 
@@ -299,6 +336,9 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
       state.totalSupply = postSupply;
       return;
     }
+    // _beforeJoinExit raised the all-time high to the rate product if it passed it.
+    const { newHigh } = yieldOwnership(this.basisOf(state, state.lastInvariant).yield);
+    if (newHigh !== undefined) state.athRateProduct = newHigh;
     const postInvariant = weightedInvariant(this.params.weights, postUpscaled());
     const fee = postJoinExitFeeBpt(pre.invariant, postInvariant, pre.supply, postSupply, this.feeBasis.swapPct);
     state.totalSupply = postSupply + fee;
