@@ -17,11 +17,15 @@ describe('the reads planned for a pool', () => {
     const calls = callsFor(VAULT, [weighted]);
     // The same pool as the read model hands it over after a block: a new object, same shape.
     expect(callsFor(VAULT, [{ ...weighted, swapFee: '0.5' }])).toBe(calls);
-    // The catalogue now says it has an amp (a stable pool under that id): one more getter.
-    const withAmp = { ...weighted, amp: '100' } as StoredPool;
-    expect(callsFor(VAULT, [withAmp])).toBe(calls + 1);
-    // Without weights: one getter less than the weighted pool.
-    const unweighted = { ...weighted, tokens: weighted.tokens.map((t) => ({ ...t, weight: null })) };
-    expect(callsFor(VAULT, [unweighted])).toBe(calls - 1);
+    // The catalogue now says it is a stable pool under that id: its type's reads, not the cached ones.
+    const asStable = { ...weighted, poolType: 'Stable', poolTypeVersion: 2, amp: '100' } as StoredPool;
+    const freshStable = { ...asStable, id: `${weighted.id.slice(0, -4)}beef` };
+    expect(callsFor(VAULT, [asStable])).toBe(callsFor(VAULT, [freshStable]));
+    expect(callsFor(VAULT, [asStable])).not.toBe(calls);
+  });
+
+  it('read a pool of a type the service does not carry with the frame alone (Vault balances, fee, pause, recovery, supply)', () => {
+    const weighted = stored(syntheticPools(1)[0]);
+    expect(callsFor(VAULT, [{ ...weighted, poolType: 'SomethingNew' }])).toBe(5);
   });
 });

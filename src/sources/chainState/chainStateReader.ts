@@ -2,6 +2,8 @@ import { type EventFragment, Interface, type Result } from 'ethers';
 import type { AmpRamp, BlockRef, PoolChainState, RateCache, WeightUpdate } from '../../domain/chainState';
 import { storedStartWeight } from '../../domain/chainTime';
 import type { StoredPool } from '../../domain/pool';
+import type { ChainReadGroup } from '../../domain/poolTypes/poolTypeDef';
+import { chainReadsOf } from '../../domain/poolTypes/registry';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
 import { wordDecoder, type WordDecoder } from './abiWords';
@@ -107,7 +109,11 @@ function poolCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['ap
   return { to: pool.address, data: POOL.encodeFunctionData(fn, args), fn, iface: POOL, apply };
 }
 
-/** What to ask about one pool, by what its stored shape says it has. */
+/**
+ * What to ask about one pool: the frame every pool is read with (the Vault's balances, swap fee,
+ * pause and recovery state, total supply), then each group of getters its pool type declares
+ * (`chainReads` in its definition, `domain/poolTypes/`), read as `GROUP_READS` says.
+ */
 function readsFor(vault: string, pool: StoredPool): Read[] {
   const reads: Read[] = [
     {
@@ -126,23 +132,36 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
     poolCall(pool, 'inRecoveryMode', [], (d, r) => (d.recoveryMode = r[0] as boolean)),
     poolCall(pool, 'totalSupply', [], (d, r) => (d.totalSupply = r[0] as bigint)),
   ];
-  if (pool.tokens.some((t) => t.weight !== null))
-    reads.push(poolCall(pool, 'getNormalizedWeights', [], (d, r) => (d.weights = [...(r[0] as bigint[])])));
-  if (pool.amp !== null)
-    reads.push(
-      poolCall(pool, 'getAmplificationParameter', [], (d, r) => {
-        d.amp = { value: r[0] as bigint, precision: r[2] as bigint };
-        d.ampUpdating = r[1] as boolean;
-      }),
+  for (const group of chainReadsOf(pool.poolType, pool.poolTypeVersion)) reads.push(...GROUP_READS[group](vault, pool));
+  return reads;
+}
+
+const setProviders: Read['apply'] = (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase()));
+
+/** A token's own rate getter, for each token but the pool's BPT. */
+function tokenRates(pool: StoredPool): Read[] {
+  return pool.tokens
+    .filter((t) => t.address !== pool.address)
+    .map((t) =>
+      poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
     );
-  if (pool.poolType === 'ComposableStable') {
-    for (const t of pool.tokens) {
-      if (t.address === pool.address) continue;
-      reads.push(
-        poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
-      );
-      // Reverts for tokens without a rate provider: they have no cache and no old rate.
-      reads.push(
+}
+
+/** The reads of each group a pool type may declare (`ChainReadGroup` says what each is for). */
+const GROUP_READS: Record<ChainReadGroup, (vault: string, pool: StoredPool) => Read[]> = {
+  weights: (_, pool) => [poolCall(pool, 'getNormalizedWeights', [], (d, r) => (d.weights = [...(r[0] as bigint[])]))],
+  amp: (_, pool) => [
+    poolCall(pool, 'getAmplificationParameter', [], (d, r) => {
+      d.amp = { value: r[0] as bigint, precision: r[2] as bigint };
+      d.ampUpdating = r[1] as boolean;
+    }),
+  ],
+  composableRates: (_, pool) => [
+    ...tokenRates(pool),
+    // Reverts for tokens without a rate provider: they have no cache and no old rate.
+    ...pool.tokens
+      .filter((t) => t.address !== pool.address)
+      .map((t) =>
         poolCall(pool, 'getTokenRateCache', [t.address], (d, r) => {
           (d.oldRates ??= new Map()).set(t.address, r[1] as bigint);
           (d.rateCaches ??= new Map()).set(t.address, {
@@ -152,110 +171,86 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
             expires: r[3] as bigint,
           });
         }),
-      );
-    }
-    reads.push(
-      poolCall(pool, 'getRateProviders', [], setProviders),
-      poolCall(
-        pool,
-        'getLastJoinExitData',
-        [],
-        (d, r) => (d.lastJoinExit = { amp: r[0] as bigint, invariant: r[1] as bigint }),
       ),
-      poolCall(
-        pool,
-        'getProtocolFeePercentageCache',
-        [FEE_TYPE_SWAP],
-        (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
-      ),
-      poolCall(
-        pool,
-        'getProtocolFeePercentageCache',
-        [FEE_TYPE_YIELD],
-        (d, r) => (d.protocolYieldFeeCache = r[0] as bigint),
-      ),
-    );
-  }
-  // Weighted v2+ protocol swap fee basis (v1 pools have neither getter).
-  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) >= 2)
-    reads.push(
-      poolCall(pool, 'getLastPostJoinExitInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
-      poolCall(
-        pool,
-        'getProtocolFeePercentageCache',
-        [FEE_TYPE_SWAP],
-        (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
-      ),
-    );
-  if (pool.poolType === 'LiquidityBootstrapping') reads.push(...lbpReads(pool));
-  if (pool.lowerTarget !== null && pool.upperTarget !== null) {
-    reads.push(
-      poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
-    );
+    poolCall(pool, 'getRateProviders', [], setProviders),
+  ],
+  composableFeeBasis: (_, pool) => [
+    poolCall(
+      pool,
+      'getLastJoinExitData',
+      [],
+      (d, r) => (d.lastJoinExit = { amp: r[0] as bigint, invariant: r[1] as bigint }),
+    ),
+    poolCall(
+      pool,
+      'getProtocolFeePercentageCache',
+      [FEE_TYPE_SWAP],
+      (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+    ),
+    poolCall(
+      pool,
+      'getProtocolFeePercentageCache',
+      [FEE_TYPE_YIELD],
+      (d, r) => (d.protocolYieldFeeCache = r[0] as bigint),
+    ),
+  ],
+  // WeightedPoolProtocolFees: the swap fee basis, and the yield fee basis (the all-time high rate
+  // product and the providers; their rates and the yield fee percentage are read in the second
+  // round, for pools with a provider only: the others are exempt).
+  weightedFeeBasis: (_, pool) => [
+    poolCall(pool, 'getLastPostJoinExitInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
+    poolCall(
+      pool,
+      'getProtocolFeePercentageCache',
+      [FEE_TYPE_SWAP],
+      (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
+    ),
+    feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
+    poolCall(pool, 'getRateProviders', [], setProviders),
+  ],
+  legacyFeeBasis: (vault, pool) => legacyFeeBasisReads(vault, pool, false),
+  legacyStableFeeBasis: (vault, pool) => legacyFeeBasisReads(vault, pool, true),
+  lbpSchedule: (_, pool) => lbpReads(pool),
+  linearTargets: (_, pool) => {
+    if (pool.lowerTarget === null || pool.upperTarget === null) return [];
     const wrapped = pool.wrappedIndex === null ? undefined : pool.tokens[pool.wrappedIndex];
-    if (wrapped)
-      reads.push(
-        poolCall(pool, 'getWrappedTokenRate', [], (d, r) =>
-          (d.rates ??= new Map()).set(wrapped.address, r[0] as bigint),
-        ),
-      );
-  }
-  reads.push(...feeStateReads(vault, pool));
-  return reads;
-}
-
-// --- Protocol fee and rate state of weighted, StablePhantom, Stable v2 and MetaStable pools ---
+    return [
+      poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
+      ...(wrapped
+        ? [
+            poolCall(pool, 'getWrappedTokenRate', [], (d, r) =>
+              (d.rates ??= new Map()).set(wrapped.address, r[0] as bigint),
+            ),
+          ]
+        : []),
+    ];
+  },
+  // StablePhantom: its cached token rates, the protocol fee BPT it owes (part of its virtual supply)
+  // and its cached protocol swap fee percentage; no rate cache expiry, since its swaps price with the
+  // cached rate before refreshing it (`domain/chainTime.ts`).
+  phantomState: (_, pool) => [
+    ...tokenRates(pool),
+    feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
+    feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
+  ],
+  // MetaStable: each token's price rate cache (a token without a provider has an empty one, left
+  // out) and the providers, whose rate a swap after expiry caches first.
+  priceRateCaches: (_, pool) => [
+    ...pool.tokens.map((t) =>
+      feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
+        const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
+        // A cache ever written expires after its block's timestamp: an empty one has no provider.
+        if (rate === 0n && expires === 0n) return;
+        (d.rates ??= new Map()).set(t.address, rate);
+        (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
+      }),
+    ),
+    poolCall(pool, 'getRateProviders', [], setProviders),
+  ],
+};
 
 function feeStateCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['apply']): Read {
   return { to: pool.address, data: FEE_STATE.encodeFunctionData(fn, args), fn, iface: FEE_STATE, apply };
-}
-
-const setProviders: Read['apply'] = (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase()));
-
-/**
- * Weighted v2+ (WeightedPoolProtocolFees): the yield fee basis, the all-time high rate product
- * and the providers (their rates and the yield fee percentage are read in the second round, for
- * pools with a provider only: the others are exempt). StablePhantom: its cached token
- * rates, the protocol fee BPT it owes (part of its virtual supply) and its cached protocol swap fee
- * percentage; no rate cache expiry, since its swaps price with the cached rate before refreshing
- * it (`domain/chainTime.ts`). MetaStable: each token's price rate cache (a token without a provider
- * has an empty one, left out) and the providers, whose rate a swap after expiry caches first.
- * Weighted v1, Stable v2 and MetaStable: their protocol fee basis (`legacyFeeBasisReads`).
- */
-function feeStateReads(vault: string, pool: StoredPool): Read[] {
-  if (pool.poolType === 'Weighted' && (pool.poolTypeVersion ?? 1) < 2) return legacyFeeBasisReads(vault, pool, false);
-  if (pool.poolType === 'Weighted')
-    return [
-      feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
-      poolCall(pool, 'getRateProviders', [], setProviders),
-    ];
-  if (pool.poolType === 'StablePhantom')
-    return [
-      ...pool.tokens
-        .filter((t) => t.address !== pool.address)
-        .map((t) =>
-          poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
-        ),
-      feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
-      feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
-    ];
-  // The 2021-06 Stable v1 keeps the same basis but has no getter for it.
-  if (pool.poolType === 'Stable' && (pool.poolTypeVersion ?? 1) >= 2) return legacyFeeBasisReads(vault, pool, true);
-  if (pool.poolType === 'MetaStable')
-    return [
-      ...legacyFeeBasisReads(vault, pool, true),
-      ...pool.tokens.map((t) =>
-        feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
-          const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
-          // A cache ever written expires after its block's timestamp: an empty one has no provider.
-          if (rate === 0n && expires === 0n) return;
-          (d.rates ??= new Map()).set(t.address, rate);
-          (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
-        }),
-      ),
-      poolCall(pool, 'getRateProviders', [], setProviders),
-    ];
-  return [];
 }
 
 /**
@@ -367,13 +362,14 @@ function decoded(
 }
 
 /**
- * What `readsFor` asks about a pool depends only on these fields of its stored shape, which the
- * chain state laid over it (balances, fee, rates) never changes.
+ * What `readsFor` asks about a pool depends only on these fields of its stored shape (its type and
+ * version pick the groups, its tokens the per-token calls), which the chain state laid over it
+ * (balances, fee, rates) never changes.
  */
 function shapeOf(vault: string, pool: StoredPool): string {
-  const tokens = pool.tokens.map((t) => `${t.address}${t.weight === null ? '' : 'w'}`).join(',');
+  const tokens = pool.tokens.map((t) => t.address).join(',');
   const linear = pool.lowerTarget !== null && pool.upperTarget !== null ? `l${pool.wrappedIndex}` : '';
-  return `${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${pool.amp !== null}|${linear}|${tokens}`;
+  return `${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${linear}|${tokens}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
+import { chainReadsOf, poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
 import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
@@ -9,6 +9,19 @@ describe('the pool type registry', () => {
     for (const name of ['ERC4626Linear', 'AaveLinear', 'EulerLinear', 'GearboxLinear'])
       expect(poolTypeDef(name)?.family).toBe('linear');
     expect(poolTypeDef('FX')).toBeUndefined();
+  });
+
+  test("what a pool is read as at the head follows its type's contracts, version by version", () => {
+    // Weighted v1 pays protocol fees in tokens from its last invariant; v2+ mint BPT from theirs.
+    expect(chainReadsOf('Weighted', 1)).toEqual(['weights', 'legacyFeeBasis']);
+    expect(chainReadsOf('Weighted', 4)).toEqual(['weights', 'weightedFeeBasis']);
+    // The 2021 stable pool has no getter for its basis; the 2022 one has.
+    expect(chainReadsOf('Stable', 1)).toEqual(['amp']);
+    expect(chainReadsOf('Stable', 2)).toEqual(['amp', 'legacyStableFeeBasis']);
+    expect(chainReadsOf('AaveLinear', 1)).toEqual(['linearTargets']);
+    expect(chainReadsOf('LiquidityBootstrapping', 1)).toContain('lbpSchedule');
+    // A type the service does not carry: the frame alone.
+    expect(chainReadsOf('FX', 1)).toEqual([]);
   });
 
   test('a name already taken is refused', () => {

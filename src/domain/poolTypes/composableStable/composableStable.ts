@@ -15,7 +15,6 @@ const frame = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chainReads: [],
 } as const;
 
 export const STABLE_PHANTOM: PoolTypeDef = {
@@ -23,12 +22,14 @@ export const STABLE_PHANTOM: PoolTypeDef = {
   names: ['StablePhantom'],
   versions: [1],
   params: STABLE_PHANTOM_PARAMS,
+  chainReads: [{ group: 'amp' }, { group: 'phantomState' }],
 };
 
 export const COMPOSABLE_STABLE: PoolTypeDef = {
   ...frame,
   names: ['ComposableStable'],
   versions: [1, 2, 3, 4, 5, 6],
+  chainReads: [{ group: 'amp' }, { group: 'composableRates' }, { group: 'composableFeeBasis' }],
   userData: 'composableStable',
   devnetKind: 'composableStable',
 };

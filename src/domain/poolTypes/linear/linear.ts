@@ -15,6 +15,6 @@ export const LINEAR: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chainReads: [],
+  chainReads: [{ group: 'linearTargets' }],
   devnetKind: 'linear',
 };

@@ -15,9 +15,21 @@ const frame = {
   exits: true,
   userData: 'legacyStable',
   pathRole: 'through',
-  chainReads: [],
+  chainReads: [{ group: 'amp' }],
 } as const;
 
-export const STABLE: PoolTypeDef = { ...frame, names: ['Stable'], versions: [1, 2], devnetKind: 'stable' };
+export const STABLE: PoolTypeDef = {
+  ...frame,
+  names: ['Stable'],
+  versions: [1, 2],
+  // The 2021 (v1) contract keeps the same basis but has no getter for it.
+  chainReads: [{ group: 'amp' }, { group: 'legacyStableFeeBasis', since: 2 }],
+  devnetKind: 'stable',
+};
 
-export const META_STABLE: PoolTypeDef = { ...frame, names: ['MetaStable'], versions: [1] };
+export const META_STABLE: PoolTypeDef = {
+  ...frame,
+  names: ['MetaStable'],
+  versions: [1],
+  chainReads: [{ group: 'amp' }, { group: 'legacyStableFeeBasis' }, { group: 'priceRateCaches' }],
+};

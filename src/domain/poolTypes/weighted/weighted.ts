@@ -9,7 +9,7 @@ const frame = {
   createModel: createWeightedModel,
   timeDependent: false,
   pathRole: 'through',
-  chainReads: [],
+  chainReads: [{ group: 'weights' }],
 } as const;
 
 export const WEIGHTED: PoolTypeDef = {
@@ -18,6 +18,7 @@ export const WEIGHTED: PoolTypeDef = {
   versions: [1, 2, 3, 4],
   // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
   params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
+  chainReads: [{ group: 'weights' }, { group: 'legacyFeeBasis', before: 2 }, { group: 'weightedFeeBasis', since: 2 }],
   joins: true,
   exits: true,
   userData: 'weighted',
@@ -30,6 +31,7 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
   names: ['LiquidityBootstrapping'],
   versions: [1],
   params: [],
+  chainReads: [{ group: 'weights' }, { group: 'lbpSchedule' }],
   joins: false,
   exits: true,
   userData: 'weighted',
