@@ -83,6 +83,11 @@ export interface PoolChainState {
    * value at the block's timestamp or, once evaluated (`chainTime.ts`), at the quote's.
    */
   readonly weightUpdate?: WeightUpdate;
+  /**
+   * The node would not give the event a ramp or weight update starts from (a log query it refused):
+   * the values are the head's as read, and the pool is read again at every new block.
+   */
+  readonly timeUnknown?: true;
 }
 
 /**

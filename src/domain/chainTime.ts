@@ -119,7 +119,7 @@ export function movesWithTime(s: PoolChainState): boolean {
  * at each new head; a ramp or a weight update alone only needs `stateAt` again.
  */
 export function needsReread(s: PoolChainState, timestamp: number): boolean {
-  if (s.targets || s.weightedYield) return true;
+  if (s.targets || s.weightedYield || s.timeUnknown) return true;
   const ts = BigInt(timestamp);
   for (const c of s.rateCaches?.values() ?? []) if (ts > c.expires && c.providerRate !== undefined) return true;
   return false;

@@ -38,10 +38,10 @@ export function graphqlFeature(ctx: AppContext, limits: GraphqlLimits = DEFAULT_
     endpoint: GRAPHQL_PATH,
     defaultQuery: exampleQuery(ctx.config.chains[0]?.id ?? 1),
   });
-  // Prepare new snapshots for the old front end's query, so requests rarely wait for it. A followed
-  // chain publishes a snapshot per block (four a second on Arbitrum) and an index over 11,000
-  // pools costs tens of ms of the event loop, so after the first, at most one snapshot per chain
-  // and WARM_INTERVAL_MS is prepared: the latest, once the interval has passed.
+  // Prepare snapshots for the old front end's query, so requests rarely wait for it: each chain's
+  // at start, then, as a followed chain publishes a snapshot per block (four a second on Arbitrum)
+  // and an index over 11,000 pools costs tens of ms of the event loop, the latest one
+  // WARM_INTERVAL_MS after a change, at most one per chain and interval.
   const warm = (snap: ChainSnapshot) =>
     poolIndexFor(ctx.state, snap.chainId, snap.pools).prepare(DEFAULT_SORT_FIELD, 'desc', FRONT_END_FILTER_FIELDS);
   for (const chain of ctx.config.chains) {

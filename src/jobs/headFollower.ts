@@ -223,7 +223,8 @@ export class HeadFollower {
     const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
     const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
-      if (!movesWithTime(s) || read.has(id)) continue;
+      // A pool the catalogue dropped stays dropped, however its schedule moves.
+      if (!movesWithTime(s) || read.has(id) || !catalogue.has(id)) continue;
       const now = stateAt(s, at);
       if (now !== s) timed.set(id, now);
     }

@@ -116,6 +116,9 @@ interface RunParts {
   readonly deadline: { readonly at: number; readonly label: string };
 }
 
+/** Blocks before the last run's that a changed-since read asks again. */
+const CHANGED_SINCE_MARGIN_BLOCKS = 100;
+
 /** How a run reads the subgraph: every pool, or the pools changed since a block. */
 type ReadPlan = { readonly full: true; readonly why: string } | { readonly full: false; readonly since: number };
 
@@ -131,8 +134,11 @@ function readPlan(
   if (indexed < record.subgraphBlock)
     return { full: true, why: `the subgraph went back from block ${record.subgraphBlock} to ${indexed}` };
   if (nowMs - record.lastFullAt >= fullEveryMs) return { full: true, why: 'the periodic full read is due' };
-  // The last run read after the subgraph had indexed its block, so that block's changes are in.
-  return { full: false, since: record.subgraphBlock + 1 };
+  // The last run read after the subgraph said it had indexed its block, so that block's changes
+  // are in; the margin covers a subgraph that re-indexed the last blocks (a reorg) or answered the
+  // pages from an indexer a little behind the one that answered `_meta` (a gateway). Pools it
+  // brings again unchanged are dropped by the diff.
+  return { full: false, since: Math.max(0, record.subgraphBlock + 1 - CHANGED_SINCE_MARGIN_BLOCKS) };
 }
 
 /** A changed pool with no shares left: the full read lists only pools with shares, so it is gone. */

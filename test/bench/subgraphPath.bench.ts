@@ -58,6 +58,8 @@ export async function run(): Promise<void> {
           const list = p.tokens as { balance: string }[];
           list[0]!.balance = String(Number(list[0]!.balance) * 0.97);
         });
+        // A trade's block, some blocks after the last run's.
+        fake.indexBlocks(200);
         t = performance.now();
         const report = await updatePools(server.ctx, 1);
         updates.push(performance.now() - t);

@@ -274,6 +274,11 @@ export class FakeSubgraph {
     this.invalidate();
   }
 
+  /** The chain moved on by `n` blocks that changed no pool (time passing between two pool updates). */
+  indexBlocks(n: number): void {
+    this.block += n;
+  }
+
   /** The block the fake has indexed (with `indexesBlocks`; every change to the pools moves it). */
   get indexedBlock(): number {
     return this.block;

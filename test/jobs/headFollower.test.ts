@@ -1,4 +1,4 @@
-import { id as eventTopic } from 'ethers';
+import { AbiCoder, id as eventTopic, Interface } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
@@ -325,4 +325,50 @@ test('a pool the catalogue drops leaves the chain state too (the state holds onl
   await until('block 101', (f) => f.stateBlock === 101);
   expect([...srv.ctx.readModel.chainState(1)!.pools.keys()]).toEqual([A.id]);
   expect((await fetch(`${srv.url}/pools/1/${B.id}`)).status).toBe(404);
+});
+
+test('a node that refuses the history an LBP weight update starts from: the follower does not stall, the pool is read at every block', async () => {
+  await srv.close();
+  await node.close();
+  const L = { id: `0x${'c3'.repeat(20)}000200000000000000000003`, address: `0x${'c3'.repeat(20)}` };
+  node = await FakeChainRpc.start(VAULT, [
+    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+    chainPool(L, 10n ** 18n * 50n, 100_000n * 10n ** 6n),
+  ]);
+  const coder = AbiCoder.defaultAbiCoder();
+  const lbp = new Interface([
+    'function getNormalizedWeights() view returns (uint256[])',
+    'function getGradualWeightUpdateParams() view returns (uint256 startTime, uint256 endTime, uint256[] endWeights)',
+    'function getSwapEnabled() view returns (bool)',
+  ]);
+  const E18 = 10n ** 18n;
+  // Mid-update: the weights read are not the end weights, so the update's start is looked for.
+  node.contractCall = (c) => {
+    if (c.to !== L.address) return undefined;
+    const selector = c.data.slice(0, 10);
+    if (selector === lbp.getFunction('getNormalizedWeights')!.selector)
+      return coder.encode(['uint256[]'], [[(E18 * 7n) / 10n, (E18 * 3n) / 10n]]);
+    if (selector === lbp.getFunction('getGradualWeightUpdateParams')!.selector)
+      return coder.encode(['uint256', 'uint256', 'uint256[]'], [1n, 4_000_000_000n, [E18 / 2n, E18 / 2n]]);
+    if (selector === lbp.getFunction('getSwapEnabled')!.selector) return coder.encode(['bool'], [true]);
+    return undefined;
+  };
+  // The node caps log queries: a pool's whole history is refused.
+  node.callError = (call) =>
+    call.method === 'eth_getLogs' && call.fromBlock === 0
+      ? { code: -32005, message: 'query exceeds max block range' }
+      : undefined;
+  srv = await startFollowing([{ ...subgraphPool(L, '40', '90000'), poolType: 'LiquidityBootstrapping' }]);
+  await until('the first read', (f) => f.stateBlock === 100);
+  const weights = async () =>
+    ((await (await fetch(`${srv.url}/pools/1/${L.id}`)).json()) as { tokens: { weight: string }[] }).tokens.map(
+      (t) => t.weight,
+    );
+  expect(await weights()).toEqual(['0.7', '0.3']);
+  // A block that names only A: the LBP, whose weights move with no event, is read again anyway.
+  const readsOfL = () => node.ethCalls.filter((c) => c.to === L.address && c.block === '0x65').length;
+  node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect(readsOfL()).toBeGreaterThan(0);
 });

@@ -11,8 +11,12 @@ import { Harness, startHarness, ViewPool } from './poolUpdateHarness';
 
 const POOLS = 1_500;
 
-/** One run, as POST /pools/1/update makes it (which answers 201 and no body), with its report. */
+/**
+ * One run, as POST /pools/1/update makes it (which answers 201 and no body), with its report,
+ * some minutes after the last: the chain, and the subgraph's indexed block, moved on meanwhile.
+ */
 function run(h: Harness): Promise<PoolUpdateReport> {
+  h.fake.indexBlocks(500);
   return updatePools(h.server.ctx, 1, { waitForRunning: true });
 }
 

@@ -11,7 +11,8 @@ import type { Hop } from './route';
  * pools whose swaps depend on it) is derived from this one (`withChanges`): only the pairs of the
  * pools that changed are re-ranked, and every other pair's lists, and every token's map that holds
  * no changed pair, are shared. Ranking is a total order (depth, then pool id and token indexes), so
- * a derived graph equals one built from nothing over the same pools.
+ * a derived graph ranks every pair as one built from nothing over the same pools; only its token
+ * decimals may still list a token whose last pool left, which no path reaches.
  */
 
 export interface Edge {

@@ -486,18 +486,16 @@ async function readTimeDependence(
     if (draft.rateCaches && draft.rateProviders) {
       for (const [token, cache] of draft.rateCaches) {
         const provider = draft.rateProviders[draft.tokens.findIndex((t) => t.address === token)];
-        if (!provider || /^0x0+$/.test(provider)) continue;
+        if (!provider || isZeroAddress(provider)) continue;
         calls.push({
           method: 'eth_call',
           params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
         });
+        // A node's failure fails the read, as in the first round; a provider that reverts (or
+        // answers something else) leaves the cached rate in use.
         applies.push((o) => {
-          if (!o?.ok || typeof o.result !== 'string' || o.result === '0x') return;
-          try {
-            cache.providerRate = RATE_PROVIDER.decodeFunctionResult('getRate', o.result)[0] as bigint;
-          } catch {
-            // A provider answering something else leaves the cached rate in use.
-          }
+          const r = decoded({ fn: 'getRate', iface: RATE_PROVIDER }, o, blockNumber);
+          if (r) cache.providerRate = r[0] as bigint;
         });
       }
     }
@@ -507,17 +505,8 @@ async function readTimeDependence(
       applies.push(weights.apply);
     }
     if (draft.ampUpdating) {
-      calls.push({
-        method: 'eth_getLogs',
-        params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [AMP_UPDATE_STARTED] }],
-      });
-      applies.push((o) => {
-        if (!o?.ok)
-          throw new UpstreamError(RPC_UPSTREAM, `eth_getLogs(AmpUpdateStarted) failed: ${o?.error ?? 'no answer'}`);
-        const logs = Array.isArray(o.result) ? (o.result as { data?: unknown; topics?: unknown }[]) : [];
-        const last = logs[logs.length - 1];
-        if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
-        const r = POOL.decodeEventLog('AmpUpdateStarted', last.data, last.topics as string[]);
+      const read = lastPoolEvent(pool, AMP_UPDATE_STARTED, blockNumber, draft, (log) => {
+        const r = POOL.decodeEventLog('AmpUpdateStarted', log.data, log.topics);
         const ramp: AmpRamp = {
           startValue: r[0] as bigint,
           endValue: r[1] as bigint,
@@ -526,12 +515,51 @@ async function readTimeDependence(
         };
         draft.ampRamp = ramp;
       });
+      calls.push(read.call);
+      applies.push(read.apply);
     }
   }
   if (calls.length === 0) return;
   const outcomes = await callBatch(rpc, calls);
   applies.forEach((apply, i) => apply(outcomes[i]));
   for (const apply of whole) apply();
+}
+
+/**
+ * The second round's read of a pool's last event with `topic` (the start of an amp ramp or of a
+ * weight update, which no getter returns), over the pool's whole history. A node that refuses or
+ * fails that query (providers cap log ranges) does not fail the block: the pool's values stay as
+ * read at the head and the pool is read again at every new block (`timeUnknown`), so its quotes
+ * are off by one block's movement at most rather than the follower stalling on it.
+ */
+function lastPoolEvent(
+  pool: StoredPool,
+  topic: string,
+  blockNumber: number,
+  draft: Draft,
+  decode: (log: { data: string; topics: string[] }) => void,
+): { call: RpcCall; apply: (outcome: RpcOutcome | undefined) => void } {
+  return {
+    call: {
+      method: 'eth_getLogs',
+      params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [topic] }],
+    },
+    apply: (o) => {
+      if (!o?.ok || !Array.isArray(o.result)) {
+        draft.timeUnknown = true;
+        return;
+      }
+      const logs = o.result as { data?: unknown; topics?: unknown }[];
+      const last = logs[logs.length - 1];
+      if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
+      try {
+        decode({ data: last.data, topics: last.topics as string[] });
+      } catch {
+        // A log that does not decode as the event: the values stay as read, and are read again.
+        draft.timeUnknown = true;
+      }
+    },
+  };
 }
 
 // Liquidity bootstrapping pools (2021 LBP and its no-protocol-fee copy): swaps switched on and off
@@ -587,45 +615,42 @@ function weightUpdateRead(
   const params = draft.weightParams;
   const weights = draft.weights;
   if (!params || !weights || weights.every((w, i) => w === params.endWeights[i])) return undefined;
-  return {
-    call: {
-      method: 'eth_getLogs',
-      params: [
-        {
-          address: pool.address,
-          fromBlock: '0x0',
-          toBlock: hex(blockNumber),
-          topics: [GRADUAL_WEIGHT_UPDATE_SCHEDULED],
-        },
-      ],
-    },
-    apply: (o) => {
-      if (!o?.ok)
-        throw new UpstreamError(
-          RPC_UPSTREAM,
-          `eth_getLogs(GradualWeightUpdateScheduled) failed: ${o?.error ?? 'no answer'}`,
-        );
-      const logs = Array.isArray(o.result) ? (o.result as { data?: unknown; topics?: unknown }[]) : [];
-      const last = logs[logs.length - 1];
-      if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
-      const r = LBP.decodeEventLog('GradualWeightUpdateScheduled', last.data, last.topics as string[]);
-      const startWeights = (r[2] as bigint[]).map(storedStartWeight);
-      if (
-        (r[0] as bigint) !== params.startTime ||
-        (r[1] as bigint) !== params.endTime ||
-        startWeights.length !== params.endWeights.length
-      )
-        return;
-      const update: WeightUpdate = {
-        startTime: params.startTime,
-        endTime: params.endTime,
-        startWeights,
-        endWeights: params.endWeights,
-      };
-      draft.weightUpdate = update;
-    },
-  };
+  // The getter's times and end weights name the update; its start weights were found once.
+  const key = `${pool.id}|${params.startTime}|${params.endTime}|${params.endWeights.join(',')}`;
+  const known = weightUpdates.get(key);
+  if (known) {
+    draft.weightUpdate = known;
+    return undefined;
+  }
+  return lastPoolEvent(pool, GRADUAL_WEIGHT_UPDATE_SCHEDULED, blockNumber, draft, (log) => {
+    const r = LBP.decodeEventLog('GradualWeightUpdateScheduled', log.data, log.topics);
+    const startWeights = (r[2] as bigint[]).map(storedStartWeight);
+    if (
+      (r[0] as bigint) !== params.startTime ||
+      (r[1] as bigint) !== params.endTime ||
+      startWeights.length !== params.endWeights.length
+    ) {
+      draft.timeUnknown = true;
+      return;
+    }
+    const update: WeightUpdate = {
+      startTime: params.startTime,
+      endTime: params.endTime,
+      startWeights,
+      endWeights: params.endWeights,
+    };
+    if (weightUpdates.size >= MAX_WEIGHT_UPDATES) weightUpdates.delete(weightUpdates.keys().next().value!);
+    weightUpdates.set(key, update);
+    draft.weightUpdate = update;
+  });
 }
+
+/**
+ * Weight updates whose start weights a log gave, by pool and the getter's parameters, so a moving
+ * LBP's history is queried once per update rather than at every block that trades it.
+ */
+const weightUpdates = new Map<string, WeightUpdate>();
+const MAX_WEIGHT_UPDATES = 1_000;
 
 interface RawBlock {
   readonly number?: unknown;
