@@ -215,15 +215,19 @@ export class ReadModel {
    */
   private async loadStorePools(chainId: number, version: number): Promise<StorePools> {
     const held = this.stored.get(chainId);
-    const changes = held ? await this.store.listPoolChanges(chainId, held.version) : undefined;
-    if (held && changes) {
+    // Twice: a store whose reads of the changes are not one snapshot (Firestore) can see a commit
+    // land between them, and the next try, a few documents, is far cheaper than every pool.
+    for (let attempt = 1; held && attempt <= 2; attempt++) {
+      const changes = await this.store.listPoolChanges(chainId, held.version);
+      if (!changes) break;
       const pools = applyPoolChanges(held.pools, changes);
       if (changes.version >= version && (changes.total === undefined || changes.total === pools.length))
         return { version: changes.version, pools };
-      this.logger.warn(
-        { chainId, held: held.version, version: changes.version, total: changes.total, merged: pools.length },
-        'pool changes did not add up; reading every pool',
-      );
+      if (attempt === 2)
+        this.logger.warn(
+          { chainId, held: held.version, version: changes.version, total: changes.total, merged: pools.length },
+          'pool changes did not add up; reading every pool',
+        );
     }
     // Pools read after the meta are at least its version.
     return { version, pools: byKey(await this.store.listPools(chainId), (p) => p.id) };

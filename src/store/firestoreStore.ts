@@ -217,7 +217,14 @@ export class FirestoreStore implements Store {
         written.push(chunk);
       }
     } catch (e) {
-      await this.restore(written.flat(), previous, chainRef, stamp);
+      // A reader may have seen the failed writes under the version a winning commit has moved to
+      // meanwhile (the usual failure is that conflict): the restored documents must be newer than
+      // any version it holds, so they are stamped after the chain's version as it is now.
+      const now = await chainRef.get().then(
+        (m) => Number((m.data() as { poolsVersion?: number } | undefined)?.poolsVersion ?? before.poolsVersion),
+        () => before.poolsVersion,
+      );
+      await this.restore(written.flat(), previous, chainRef, Math.max(stamp, now + 1));
       throw new StoreError(`firestore commit for chain ${chainId} failed and was rolled back: ${(e as Error).message}`);
     }
     // After the meta has raised `changesFrom` past them; left behind, they only cost storage.
