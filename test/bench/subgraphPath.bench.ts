@@ -22,6 +22,8 @@ export async function run(): Promise<void> {
     ['every pool read (SUBGRAPH_FULL_EVERY_SECONDS=0)', { SUBGRAPH_FULL_EVERY_SECONDS: '0' }],
   ] as const) {
     const fake = await FakeSubgraph.start(pools, { indexesBlocks: true });
+    // The universe was indexed long before the first run (a chain far past its pools' creation).
+    fake.indexBlocks(1_000);
     const server = await startTestServer(
       { NETWORKS: '1', SUBGRAPH_URL_1: fake.url, MIN_LIQUIDITY_USD: '0', ...env },
       { features: [routingFeature] },
