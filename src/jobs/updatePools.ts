@@ -116,6 +116,9 @@ interface RunParts {
   readonly deadline: { readonly at: number; readonly label: string };
 }
 
+/** Changed pools read from the store one by one; more are read with every stored pool. */
+const MAX_POOLS_READ_ONE_BY_ONE = 500;
+
 /** Blocks before the last run's that a changed-since read asks again. */
 const CHANGED_SINCE_MARGIN_BLOCKS = 100;
 
@@ -236,7 +239,9 @@ async function fetchDiffCommit(
         jobs: { [UPDATE_POOLS_JOB]: { ...jobRecord, lastSuccessAt: ctx.now() } },
       };
     },
-    { signal, ...(full ? {} : { read: readChanged }) },
+    // Many changed pools (or a subgraph that answers every pool to the filter) are read in one
+    // listing rather than one document each.
+    { signal, ...(full || ids.length > MAX_POOLS_READ_ONE_BY_ONE ? {} : { read: readChanged }) },
   ))!;
   plan.skipped
     .slice(0, SKIPPED_LOG_LIMIT)
