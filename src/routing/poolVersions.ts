@@ -32,7 +32,10 @@ export interface PoolsInput {
   readonly base: SharedPart;
   /** Deltas from the base to this version, oldest first (`PoolDelta` as JSON); empty for a base. */
   readonly deltas: readonly SharedPart[];
-  /** For a new base: the delta to it from the chain's previous version, whose key is `from`. */
+  /**
+   * The delta to the base from the version before it (key `from`), carried by the base and the
+   * deltas on it: a thread that held that version but no version since crosses to the base by it.
+   */
   readonly bridge?: { readonly from: string; readonly delta: SharedPart };
 }
 
@@ -69,7 +72,12 @@ export class PoolVersions {
       const part = { key, data: encodeShared(delta) };
       line = {
         pools,
-        input: { key, base: prev.input.base, deltas: [...prev.input.deltas, part] },
+        input: {
+          key,
+          base: prev.input.base,
+          deltas: [...prev.input.deltas, part],
+          ...(prev.input.bridge ? { bridge: prev.input.bridge } : {}),
+        },
         carried: prev.carried + size,
       };
     } else {

@@ -66,13 +66,11 @@ export class RouterHost {
   private poolSet(input: PoolsInput): RoutingPool[] {
     const held = this.pools.get(input.key);
     if (held) return held;
-    const before = input.bridge && this.pools.get(input.bridge.from);
+    const before = input.bridge && !this.pools.has(input.base.key) && this.pools.get(input.bridge.from);
     if (before) {
-      // A new base this thread can reach from the version it holds: the objects of every pool the
+      // A base this thread can reach from the version it holds: the objects of every pool the
       // delta leaves alone are kept, and with them their models.
-      const pools = applyPoolDelta(before, decodeShared<PoolDelta>(input.bridge!.delta.data));
-      this.pools.set(input.key, pools);
-      return pools;
+      this.pools.set(input.base.key, applyPoolDelta(before, decodeShared<PoolDelta>(input.bridge!.delta.data)));
     }
     const keys = [input.base.key, ...input.deltas.map((d) => d.key)];
     let from = keys.length - 1;

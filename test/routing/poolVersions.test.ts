@@ -163,6 +163,20 @@ describeWithSnapshot('pool versions as deltas on the mainnet snapshot', () => {
       const theirs = await new RouterHost().quote(task(fresh, a, b, 'sell', 10n ** 18n));
       expect(JSON.stringify(ours.info)).toBe(JSON.stringify(theirs.info));
     }
+    // A thread that held the first version and got no task for the new base crosses by the bridge
+    // the deltas on that base still carry.
+    const skipper = new RouterHost();
+    await skipper.quote({ ...task(first, MAINNET.WETH, MAINNET.DAI, 'sell', 10n ** 18n), warmOnly: true });
+    pools = pools.map((p, k) => (k % 50 === 1 ? rebalanced(p, 98) : p));
+    const third = versions.input(1, 3, pools);
+    expect(third.deltas).toHaveLength(1);
+    expect(third.bridge?.from).toBe(first.key);
+    const freshThird = new PoolVersions().input(1, 3, pools);
+    for (const [a, b] of PAIRS) {
+      const ours = await skipper.quote(task(third, a, b, 'sell', 10n ** 18n));
+      const theirs = await new RouterHost().quote(task(freshThird, a, b, 'sell', 10n ** 18n));
+      expect(JSON.stringify(ours.info)).toBe(JSON.stringify(theirs.info));
+    }
   }, 60_000);
 
   test('a version that changes most pools is sent whole', () => {
