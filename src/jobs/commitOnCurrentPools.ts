@@ -11,13 +11,24 @@ export const COMMIT_ATTEMPTS = 3;
 
 export interface PoolsAt {
   readonly version: number;
-  readonly pools: StoredPool[];
+  readonly pools: readonly StoredPool[];
 }
 
-export async function readPoolsAt(store: Store, chainId: number): Promise<PoolsAt> {
+/**
+ * The chain's stored pools and their version. `held`: the pools as the caller already holds them
+ * (the read model's, `ReadModel.storePools`), taken when they are the store's current version:
+ * every pool write moves the version, so they are then exactly what the store would list, without
+ * reading every document again.
+ */
+export async function readPoolsAt(
+  store: Store,
+  chainId: number,
+  held?: { readonly version: number; readonly pools: readonly StoredPool[] },
+): Promise<PoolsAt> {
   // Meta first: pools read after it are at least that version, so a commit conditional on it
   // can only be refused, never applied over newer pools.
   const meta = await store.getMeta(chainId);
+  if (held?.version === meta.poolsVersion) return { version: meta.poolsVersion, pools: held.pools };
   return { version: meta.poolsVersion, pools: await store.listPools(chainId) };
 }
 
@@ -34,9 +45,11 @@ export async function commitOnCurrentPools(
     readonly signal?: AbortSignal;
     /** How the pools are read (again, after a conflict); default every stored pool. */
     readonly read?: () => Promise<PoolsAt>;
+    /** For the default read: the pools the caller holds, used when they are the store's version. */
+    readonly held?: () => PoolsAt | undefined;
   } = {},
 ): Promise<ChainMeta | null> {
-  const read = options.read ?? (() => readPoolsAt(store, chainId));
+  const read = options.read ?? (() => readPoolsAt(store, chainId, options.held?.()));
   let current = options.first ?? (await read());
   for (let attempt = 1; ; attempt++) {
     const change = await build(current);

@@ -105,7 +105,7 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
       const started = ctx.now();
       const nowSeconds = Math.floor(started / 1000);
       const [first, tokens, history, fetched] = await Promise.all([
-        readPoolsAt(ctx.store, chainId),
+        readPoolsAt(ctx.store, chainId, ctx.readModel.storePools(chainId)),
         ctx.store.listTokens(chainId),
         ctx.store.readHistory(chainId, { from: nowSeconds - HISTORY_RETENTION_SECONDS, to: nowSeconds }),
         fetchGauges(ctx, chainId, nowSeconds),
@@ -163,7 +163,7 @@ export async function decoratePools(ctx: AppContext, chainId: number): Promise<D
           written = writes.length;
           return writes.length === 0 ? null : { pools: writes, bumpPoolsVersion: true };
         },
-        { first, signal },
+        { first, signal, held: () => ctx.readModel.storePools(chainId) },
       );
       if (meta) await ctx.readModel.refresh(chainId);
       const prunedHistory = await ctx.store.pruneHistory(chainId, nowSeconds - HISTORY_RETENTION_SECONDS);

@@ -241,7 +241,12 @@ async function fetchDiffCommit(
     },
     // Many changed pools (or a subgraph that answers every pool to the filter) are read in one
     // listing rather than one document each.
-    { signal, ...(full || ids.length > MAX_POOLS_READ_ONE_BY_ONE ? {} : { read: readChanged }) },
+    {
+      signal,
+      ...(full || ids.length > MAX_POOLS_READ_ONE_BY_ONE
+        ? { held: () => ctx.readModel.storePools(chainId) }
+        : { read: readChanged }),
+    },
   ))!;
   plan.skipped
     .slice(0, SKIPPED_LOG_LIMIT)

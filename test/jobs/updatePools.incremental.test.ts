@@ -1,5 +1,10 @@
 import { updatePools, type PoolUpdateReport } from '../../src/jobs/updatePools';
-import { syntheticPools } from '../fakes/subgraphServer';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../../src/store/sqliteStore';
+import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
+import { startTestServer } from '../helpers/testServer';
 import { Harness, startHarness, ViewPool } from './poolUpdateHarness';
 
 /**
@@ -122,6 +127,41 @@ describe('SUBGRAPH_FULL_EVERY_SECONDS', () => {
       expect((await run(h)).full).toBe(false);
     } finally {
       await h.close();
+    }
+  });
+});
+
+describe('a run that reads every pool from the subgraph', () => {
+  test('diffs against the pools the read model holds at the store version, without listing them from the store again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bps-listing-'));
+    let listings = 0;
+    // The real SQLite store, counting how often every pool is listed.
+    class CountingStore extends SqliteStore {
+      override async listPools(chainId: number) {
+        listings++;
+        return super.listPools(chainId);
+      }
+    }
+    const store = new CountingStore(join(dir, 'count.sqlite'), 0);
+    const fake = await FakeSubgraph.start(syntheticPools(200));
+    const server = await startTestServer({ SUBGRAPH_URL_1: fake.url, SUBGRAPH_FULL_EVERY_SECONDS: '0' }, { store });
+    try {
+      expect((await updatePools(server.ctx, 1)).written).toBe(200);
+      fake.updatePool(syntheticPools(200)[5]!.id, (p) => {
+        p.swapFee = '0.0077';
+      });
+      listings = 0;
+      const report = await updatePools(server.ctx, 1);
+      expect(report).toMatchObject({ full: true, fetched: 200, written: 1 });
+      expect(listings).toBe(0);
+      const pool = (await (await fetch(`${server.url}/pools/1/${syntheticPools(200)[5]!.id}`)).json()) as {
+        swapFee: string;
+      };
+      expect(pool.swapFee).toBe('0.0077');
+    } finally {
+      await server.close();
+      await fake.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
