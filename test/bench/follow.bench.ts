@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { seededRandom } from '../e2e/helpers/randomOrders';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Interface, MaxInt256, MaxUint256 } from 'ethers';
@@ -56,18 +57,6 @@ function pct(values: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
-/** Deterministic, so every run asks the same mix and changes the same pools. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Quote {
   readonly sellToken: string;
   readonly buyToken: string;
@@ -90,7 +79,7 @@ function hundredUsd(t: DevnetToken): bigint {
 function quoteMix(devnet: Devnet, extra: readonly DevnetToken[]): Quote[] {
   const by = (s: string) => devnet.tokens.find((t) => t.symbol === s)!;
   const main = ['WETH', 'USDC', 'DAI', 'WBTC', 'BAL', 'LINK'].map(by);
-  const rand = prng(7);
+  const rand = seededRandom(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
   const pairs: [DevnetToken, DevnetToken][] = [];
   for (let i = 0; i < 8; i++) {
@@ -382,7 +371,7 @@ export async function run(): Promise<void> {
     idles.push(phases[phases.length - 1]!);
 
     // 4. Blocks every 250 ms, each with swaps on k distinct pools.
-    const rand = prng(11);
+    const rand = seededRandom(11);
     const results: {
       k: number;
       phase: Phase;

@@ -7,7 +7,7 @@ import { stateAt } from '../../src/domain/chainTime';
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
-import { Revert, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
+import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
 import {
   createComposableStableModel,
   type ComposableStableModel,
@@ -21,6 +21,7 @@ import {
 } from '../../src/domain/swap/pools/weighted';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../helpers/nodeRpc';
 import { storedPool } from '../helpers/poolFixtures';
 import {
   createPool,
@@ -38,6 +39,7 @@ import {
   swap,
   taskArtifact,
   type Answer,
+  ours,
   type ChainPools,
 } from '../domain/swap/devnetPools';
 import { initStable, linkedArtifact } from '../domain/swap/stableDevnet';
@@ -133,23 +135,9 @@ async function readAtHead(
   return { s, spec: JSON.parse(JSON.stringify(specFromStoredPool(applied))) as PoolSpec };
 }
 
-function ours(f: () => bigint): Answer {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Revert) return 'revert';
-    throw e;
-  }
-}
-
 beforeAll(async () => {
   env = await startChainPools({ serve: true });
-  rpc = {
-    url: env.chain.rpcUrl!,
-    timeoutMs: 10_000,
-    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
-    batchSize: 100,
-  };
+  rpc = nodeRpc(env.chain.rpcUrl!);
   for (const s of ['DAI', 'USDC', 'USDT', 'WBTC']) {
     const t = tokenBySymbol(env.devnet, s);
     tok[s] = { address: t.address, decimals: t.decimals };

@@ -13,6 +13,7 @@ import { pricesByAddress } from '../../src/devnet/prices';
 import { LocalChain, serveChain } from '../../src/devnet/localChain';
 import { callsFor, readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../helpers/nodeRpc';
 
 /**
  * The chain-state reader on the real Balancer V2 contracts of the devnet (weighted v1 and v2,
@@ -29,12 +30,7 @@ let indexed: StoredPool[];
 beforeAll(async () => {
   chain = await serveChain('127.0.0.1', 0);
   devnet = (await ensureDevnet(chain.provider)).devnet;
-  rpc = {
-    url: chain.rpcUrl!,
-    timeoutMs: 10_000,
-    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
-    batchSize: 100,
-  };
+  rpc = nodeRpc(chain.rpcUrl!);
   const onchain = await new OnchainPoolReader(chain.provider, devnet.addresses).readAll();
   const prices = pricesByAddress(devnet);
   indexed = onchain.map((p) => {

@@ -7,6 +7,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { weightedRateProduct } from '../../src/domain/swap/pools/weightedFees';
 import { readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../helpers/nodeRpc';
 import { UpstreamError } from '../../src/sources/upstream';
 import { FakeChainRpc, type FakeChainPool } from '../fakes/chainRpcServer';
 import { storedPool } from '../helpers/poolFixtures';
@@ -139,7 +140,7 @@ let states: Map<string, PoolChainState>;
 beforeAll(async () => {
   node = await FakeChainRpc.start(VAULT, stored.map(chainPool));
   node.contractCall = (c) => answers.get(`${c.to}:${c.data}`);
-  rpc = { url: node.url, timeoutMs: 5_000, retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 }, batchSize: 100 };
+  rpc = nodeRpc(node.url, 5_000);
   states = await readPoolStates(rpc, VAULT, stored, node.head.number);
 });
 

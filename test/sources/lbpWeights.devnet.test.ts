@@ -13,6 +13,7 @@ import { pricesByAddress } from '../../src/devnet/prices';
 import { DEMO_LBP_WEIGHT_UPDATE } from '../../src/devnet/universe';
 import { readHead, readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../helpers/nodeRpc';
 
 /**
  * A liquidity bootstrapping pool during a gradual weight update on the real 2021 LBP contract
@@ -31,12 +32,7 @@ const WEIGHTS = ['function getNormalizedWeights() view returns (uint256[])'];
 beforeAll(async () => {
   chain = await serveChain('127.0.0.1', 0);
   devnet = (await ensureDevnet(chain.provider)).devnet;
-  rpc = {
-    url: chain.rpcUrl!,
-    timeoutMs: 10_000,
-    retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
-    batchSize: 100,
-  };
+  rpc = nodeRpc(chain.rpcUrl!);
   lbp = devnet.pools.find((p) => p.name === DEMO_LBP_WEIGHT_UPDATE.pool)!;
   const onchain = (await new OnchainPoolReader(chain.provider, devnet.addresses).readAll()).find(
     (p) => p.id === lbp.id,

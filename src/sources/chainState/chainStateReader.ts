@@ -499,7 +499,7 @@ async function readTimeDependence(
         });
       }
     }
-    const weights = weightUpdateRead(pool, draft, blockNumber);
+    const weights = weightUpdateRead(pool, draft, blockNumber, weightUpdatesOf(rpc));
     if (weights) {
       calls.push(weights.call);
       applies.push(weights.apply);
@@ -611,6 +611,7 @@ function weightUpdateRead(
   pool: StoredPool,
   draft: Draft,
   blockNumber: number,
+  weightUpdates: Map<string, WeightUpdate>,
 ): { call: RpcCall; apply: (outcome: RpcOutcome | undefined) => void } | undefined {
   const params = draft.weightParams;
   const weights = draft.weights;
@@ -649,7 +650,14 @@ function weightUpdateRead(
  * Weight updates whose start weights a log gave, by pool and the getter's parameters, so a moving
  * LBP's history is queried once per update rather than at every block that trades it.
  */
-const weightUpdates = new Map<string, WeightUpdate>();
+const weightUpdatesByNode = new WeakMap<JsonRpcOptions, Map<string, WeightUpdate>>();
+
+/** Per node (the follower's RPC options for one chain): a pool id names a pool on one chain only. */
+function weightUpdatesOf(rpc: JsonRpcOptions): Map<string, WeightUpdate> {
+  let map = weightUpdatesByNode.get(rpc);
+  if (!map) weightUpdatesByNode.set(rpc, (map = new Map()));
+  return map;
+}
 const MAX_WEIGHT_UPDATES = 1_000;
 
 interface RawBlock {

@@ -14,7 +14,7 @@ import { deployDevnet } from '../../../src/devnet/deploy';
 import type { Devnet } from '../../../src/devnet/devnet';
 import { serveChain, startInProcessChain, type LocalChain } from '../../../src/devnet/localChain';
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import type { PoolSpec, SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**
  * The real Balancer contracts on an in-process chain for the pool-model tests: the devnet (its
@@ -190,6 +190,16 @@ function exitRequest(tokens: string[], i: number, bptIn: bigint) {
 
 /** The contract's answer, or the revert reason's BAL code ("BAL#304") when it reverts. */
 export type Answer = bigint | string;
+
+/** The model's answer in the same terms: the amount, or 'revert' where it throws as the contract reverts. */
+export function ours(f: () => bigint): Answer {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Revert) return 'revert';
+    throw e;
+  }
+}
 
 async function answer(f: () => Promise<bigint>): Promise<Answer> {
   try {

@@ -1,6 +1,6 @@
 import { Contract, MaxUint256, parseUnits, type InterfaceAbi } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createLinearModel, type LinearModel } from '../../../src/domain/swap/pools/linear';
 import { linearTestArtifact } from './contracts/compile';
 import {
@@ -13,7 +13,7 @@ import {
   startChainPools,
   swap,
   taskArtifact,
-  type Answer,
+  ours,
   type ChainPools,
 } from './devnetPools';
 
@@ -46,15 +46,6 @@ const asAbi = (a: { abi: readonly unknown[]; bytecode: string }) => ({
 async function modelOf(pool: TestPool): Promise<{ model: LinearModel; tokens: string[] }> {
   const spec = await readLinearSpec(env, pool, pool.poolType, pool.version);
   return { model: createLinearModel(spec, { timestamp: 0 }) as LinearModel, tokens: spec.tokens.map((t) => t.address) };
-}
-
-function ours(f: () => bigint): Answer {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Revert) return 'revert';
-    throw e;
-  }
 }
 
 const scaled = (raw: bigint, fraction: number) => (raw * BigInt(Math.round(fraction * 1e9))) / 1_000_000_000n;

@@ -1,6 +1,6 @@
 import { AbiCoder, type Contract, MaxUint256, parseUnits, ZeroAddress } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createWeightedModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
 import {
   createPool,
@@ -12,7 +12,7 @@ import {
   startChainPools,
   swap,
   taskArtifact,
-  type Answer,
+  ours,
   type ChainPools,
 } from './devnetPools';
 
@@ -97,15 +97,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await env?.close();
 });
-
-function ours(f: () => bigint): Answer {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Revert) return 'revert';
-    throw e;
-  }
-}
 
 test('token swaps of a Managed pool match querySwap to the wei, both kinds, reverts included; BPT swaps are not offered', async () => {
   const spec = await readWeightedSpec(env, pool, 'Managed', 1);

@@ -1,6 +1,6 @@
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
-import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { type SwapKind } from '../../../src/domain/swap/poolModel';
 import { createStableModel, type StableModel, type StableState } from '../../../src/domain/swap/pools/stable';
 import {
   createPool,
@@ -16,6 +16,7 @@ import {
   swap,
   taskArtifact,
   type Answer,
+  ours,
   type ChainPools,
 } from './devnetPools';
 import { deployConstantRateProvider, initStable, linkedArtifact, readStableSpec } from './stableDevnet';
@@ -41,15 +42,6 @@ interface TestPool {
 
 let env: ChainPools;
 const pools: TestPool[] = [];
-
-function ours(f: () => bigint): Answer {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Revert) return 'revert';
-    throw e;
-  }
-}
 
 function mismatch(label: string, model: Answer, chain: Answer): string[] {
   if (typeof chain === 'bigint' ? model === chain : model === 'revert') return [];

@@ -25,6 +25,7 @@ import {
   swap,
   taskArtifact,
   type Answer,
+  ours,
   type ChainPools,
 } from './devnetPools';
 
@@ -54,15 +55,6 @@ async function modelOf(pool: TestPool): Promise<{ spec: PoolSpec; model: Weighte
   const spec = await readWeightedSpec(env, pool, pool.poolType, pool.version);
   const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
   return { spec, model, tokens: spec.tokens.map((t) => t.address) };
-}
-
-function ours(f: () => bigint): Answer {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Revert) return 'revert';
-    throw e;
-  }
 }
 
 /** Mismatches between the model and the chain: equal amounts, or both reverting. */
