@@ -2,9 +2,15 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
-import { movesWithTime, needsReread, stateAt } from '../domain/chainTime';
+import { movesWithTime, needsReread, stateAt, watchedContracts } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
-import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
+import {
+  LogsRefusedError,
+  newChainReadCache,
+  readHead,
+  readMovedPools,
+  readPoolStates,
+} from '../sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -81,6 +87,8 @@ export interface StepResult {
 
 export class HeadFollower {
   private readonly rpc: JsonRpcOptions;
+  /** The reader's encodings, decoders and pool types' memos for this chain's node. */
+  private readonly reads = newChainReadCache();
   private readonly status: FollowStatus;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -211,11 +219,10 @@ export class HeadFollower {
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
       // A weighted v1 or legacy stable pool's protocol fee is the collector's: its change event names the collector.
-      const collector = s?.protocolFeesCollector;
       return (
         moved.has(p.id) ||
         moved.has(p.address) ||
-        (collector !== undefined && moved.has(collector)) ||
+        (s !== undefined && watchedContracts(s).some((c) => moved.has(c))) ||
         unread(p) ||
         (s !== undefined && needsReread(s, at))
       );
@@ -252,7 +259,7 @@ export class HeadFollower {
     blockNumber: number,
     timestamp: number,
   ): Promise<Map<string, PoolChainState>> {
-    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber);
+    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber, this.reads);
     for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
     for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
     return read;
@@ -265,7 +272,7 @@ export class HeadFollower {
    * block is refused. A node that does not answer at all fails the step as usual.
    */
   private movedPools(from: number, to: number): Promise<Set<string> | null> {
-    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b));
+    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b, this.reads));
   }
 
   private publish(state: ChainState): void {

@@ -1,4 +1,5 @@
 import type { ModelFactory } from '../swap/poolModel';
+import type { ChainReads } from './chainReads';
 import type { ParamField } from './paramField';
 
 /**
@@ -16,47 +17,6 @@ export type UserDataFamily = 'weighted' | 'legacyStable' | 'composableStable';
  * pool's own tokens for the order (liquidity bootstrapping pools, whose prices are meant to move).
  */
 export type PathRole = 'through' | 'ends';
-
-/**
- * A group of getters a pool type's math needs from the chain at the head, beside the frame every
- * pool is read with (Vault balances, swap fee, pause and recovery state, total supply). The
- * chain-state reader (`sources/chainState/chainStateReader.ts`) implements each group once, and
- * `domain/chainState.ts` says which stored fields its answers replace:
- * - `weights`: `getNormalizedWeights()`;
- * - `amp`: `getAmplificationParameter()`, and the ramp in progress from its `AmpUpdateStarted`;
- * - `composableRates`: each token's `getTokenRate` and `getTokenRateCache`, `getRateProviders()`
- *   and the providers' `getRate()` (a swap after expiry caches the provider's rate first);
- * - `composableFeeBasis`: `getLastJoinExitData()` and the swap and yield protocol fee caches;
- * - `weightedFeeBasis`: `getLastPostJoinExitInvariant()`, the swap fee cache, and for yield fees
- *   `getATHRateProduct()`, the providers' rates and the yield fee cache;
- * - `legacyFeeBasis` / `legacyStableFeeBasis`: `getLastInvariant()` (stable: with its amp) and the
- *   Vault's fees collector's swap fee percentage, which such pools pay at joins and exits;
- * - `lbpSchedule`: `getSwapEnabled()` and `getGradualWeightUpdateParams()`, with the start weights
- *   from its `GradualWeightUpdateScheduled`;
- * - `linearTargets`: `getTargets()` and `getWrappedTokenRate()`;
- * - `phantomState`: StablePhantom's cached token rates and the protocol fee BPT it owes;
- * - `priceRateCaches`: MetaStable's `getPriceRateCache(token)` and the providers' `getRate()`.
- */
-export type ChainReadGroup =
-  | 'weights'
-  | 'amp'
-  | 'composableRates'
-  | 'composableFeeBasis'
-  | 'weightedFeeBasis'
-  | 'legacyFeeBasis'
-  | 'legacyStableFeeBasis'
-  | 'lbpSchedule'
-  | 'linearTargets'
-  | 'phantomState'
-  | 'priceRateCaches';
-
-export interface ChainRead {
-  readonly group: ChainReadGroup;
-  /** The first version (`poolTypeVersion`) whose contract has these getters (default: every version). */
-  readonly since?: number;
-  /** The first version whose contract no longer has them (default: none). */
-  readonly before?: number;
-}
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
   /** The subgraph's `poolType` names this definition covers. */
@@ -81,8 +41,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   /** How the relayer encodes its joins and exits; absent when it has none. */
   readonly userData?: UserDataFamily;
   readonly pathRole: PathRole;
-  /** What its pools' state at the head is read as, beyond the frame (`ChainReadGroup`). */
-  readonly chainReads: readonly ChainRead[];
+  /**
+   * What its pools read at the head beside the Vault's frame, how that becomes its state, replaces
+   * the stored values, moves with time and asks to be read again (`chainReads.ts`); absent for a
+   * type that reads nothing but the frame.
+   */
+  readonly chain?: ChainReads;
   /** The devnet's name for the kind of pool it deploys of this type (`devnet/indexer`), if it deploys one. */
   readonly devnetKind?: string;
 }

@@ -5,7 +5,7 @@ import { POOL_FRAME_FIELDS } from './frameFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
 import { LINEAR } from './linear/linear';
 import type { ParamField } from './paramField';
-import type { ChainReadGroup, PathRole, PoolTypeDef } from './poolTypeDef';
+import type { PathRole, PoolTypeDef } from './poolTypeDef';
 import { STABLE, META_STABLE } from './stable/stable';
 import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
 
@@ -86,13 +86,6 @@ export function storedFields(): StoredFields {
 /** Where a route may use pools of this type; unknown types never reach a route. */
 export function pathRoleOf(poolType: string): PathRole {
   return poolTypeDef(poolType)?.pathRole ?? 'through';
-}
-
-/** The chain reads a pool of this type and version takes beyond the frame; none for a type not carried. */
-export function chainReadsOf(poolType: string, version: number | null): readonly ChainReadGroup[] {
-  const v = version ?? 1;
-  const reads = poolTypeDef(poolType)?.chainReads ?? [];
-  return reads.filter((r) => v >= (r.since ?? 0) && v < (r.before ?? Infinity)).map((r) => r.group);
 }
 
 export function isTimeDependentType(poolType: string): boolean {

@@ -1,5 +1,6 @@
 import { createComposableStableModel } from '../../swap/pools/composableStable';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { COMPOSABLE_STABLE_CHAIN, STABLE_PHANTOM_CHAIN } from './chain';
 import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 
 /**
@@ -22,14 +23,14 @@ export const STABLE_PHANTOM: PoolTypeDef = {
   names: ['StablePhantom'],
   versions: [1],
   params: STABLE_PHANTOM_PARAMS,
-  chainReads: [{ group: 'amp' }, { group: 'phantomState' }],
+  chain: STABLE_PHANTOM_CHAIN,
 };
 
 export const COMPOSABLE_STABLE: PoolTypeDef = {
   ...frame,
   names: ['ComposableStable'],
   versions: [1, 2, 3, 4, 5, 6],
-  chainReads: [{ group: 'amp' }, { group: 'composableRates' }, { group: 'composableFeeBasis' }],
+  chain: COMPOSABLE_STABLE_CHAIN,
   userData: 'composableStable',
   devnetKind: 'composableStable',
 };

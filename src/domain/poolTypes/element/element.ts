@@ -13,5 +13,4 @@ export const ELEMENT: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chainReads: [],
 };

@@ -1,6 +1,7 @@
 import { createWeightedModel } from '../../swap/pools/weighted';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './chain';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
 /** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
@@ -9,7 +10,7 @@ const frame = {
   createModel: createWeightedModel,
   timeDependent: false,
   pathRole: 'through',
-  chainReads: [{ group: 'weights' }],
+  chain: WEIGHTS_ONLY_CHAIN,
 } as const;
 
 export const WEIGHTED: PoolTypeDef = {
@@ -18,7 +19,7 @@ export const WEIGHTED: PoolTypeDef = {
   versions: [1, 2, 3, 4],
   // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
   params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
-  chainReads: [{ group: 'weights' }, { group: 'legacyFeeBasis', before: 2 }, { group: 'weightedFeeBasis', since: 2 }],
+  chain: WEIGHTED_CHAIN,
   joins: true,
   exits: true,
   userData: 'weighted',
@@ -31,7 +32,7 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
   names: ['LiquidityBootstrapping'],
   versions: [1],
   params: [],
-  chainReads: [{ group: 'weights' }, { group: 'lbpSchedule' }],
+  chain: LBP_CHAIN,
   joins: false,
   exits: true,
   userData: 'weighted',
