@@ -7,6 +7,7 @@
  * gateway URL with an API key) in production.
  */
 import { parseAddress, type Address } from '../domain/address';
+import type { ProtocolVersion } from '../domain/pool';
 
 /** `A` is `Address` once parsed; the table below is written with plain strings and parsed at load. */
 export interface ChainInfo<A extends string = Address> {
@@ -60,9 +61,6 @@ export interface ChainV3<A extends string = Address> {
   readonly vaultExplorer: A;
   readonly permit2: A;
 }
-
-/** The protocols a chain's pools belong to: each has its own Vault. */
-export type ProtocolVersion = 2 | 3;
 
 /** The Vault of `protocol` on `chain`, or undefined where that protocol is not deployed. */
 export function vaultOf(chain: ChainInfo, protocol: ProtocolVersion): Address | undefined {

@@ -161,6 +161,8 @@ export function normalizePool(raw: unknown): NormalizeResult {
       address: p.address,
       poolType: p.poolType,
       poolTypeVersion: p.poolTypeVersion ?? 1,
+      // The V2 subgraph's pools are all V2 Vault pools.
+      protocolVersion: 2,
       factory: p.factory,
       owner: p.owner,
       symbol: p.symbol ?? null,

@@ -26,6 +26,9 @@ export interface StoredPoolToken {
   readonly isExemptFromYieldProtocolFee?: boolean;
 }
 
+/** The Balancer protocols; each has its own Vault (`config/chains.ts` `vaultOf`). */
+export type ProtocolVersion = 2 | 3;
+
 export interface AprBreakdown {
   readonly swapFees: number;
   readonly tokenAprs: { readonly total: number; readonly breakdown: Readonly<Record<string, number>> };
@@ -55,6 +58,8 @@ export interface PoolCore extends StoredTypeParams {
   readonly address: Address;
   readonly poolType: string;
   readonly poolTypeVersion: number;
+  /** The Balancer protocol whose Vault holds the pool: 2 for every pool of the V2 subgraph. */
+  readonly protocolVersion: ProtocolVersion;
   readonly factory: string | null;
   readonly owner: string | null;
   readonly symbol: string | null;
