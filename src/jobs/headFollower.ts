@@ -4,13 +4,8 @@ import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import { movesWithTime, needsReread, stateAt, watchedContracts } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
-import {
-  LogsRefusedError,
-  newChainReadCache,
-  readHead,
-  readMovedPools,
-  readPoolStates,
-} from '../sources/chainState/chainStateReader';
+import { LogsRefusedError, readHead } from '../sources/chainState/chainStateReader';
+import { protocolOf, v2ChainStateSource, type ChainStateSource } from '../sources/chainState/chainStateSource';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -87,8 +82,8 @@ export interface StepResult {
 
 export class HeadFollower {
   private readonly rpc: JsonRpcOptions;
-  /** The reader's encodings, decoders and pool types' memos for this chain's node. */
-  private readonly reads = newChainReadCache();
+  /** One per protocol deployed on the chain, each owning what its reads keep across blocks. */
+  private readonly sources: readonly ChainStateSource[];
   private readonly status: FollowStatus;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -109,6 +104,7 @@ export class HeadFollower {
     // No retry inside a poll: the next poll is the retry, after the back-off.
     // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
     this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
+    this.sources = [v2ChainStateSource(this.rpc, chain.vault)];
     this.status = {
       chainId: chain.id,
       head: null,
@@ -259,7 +255,11 @@ export class HeadFollower {
     blockNumber: number,
     timestamp: number,
   ): Promise<Map<string, PoolChainState>> {
-    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber, this.reads);
+    const read = new Map<string, PoolChainState>();
+    for (const source of this.sources) {
+      const mine = pools.filter((p) => protocolOf(p) === source.protocol);
+      if (mine.length > 0) for (const [id, s] of await source.readPools(mine, blockNumber)) read.set(id, s);
+    }
     for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
     for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
     return read;
@@ -271,8 +271,14 @@ export class HeadFollower {
    * result count, so a refused range is halved and each half asked again; null when even a single
    * block is refused. A node that does not answer at all fails the step as usual.
    */
-  private movedPools(from: number, to: number): Promise<Set<string> | null> {
-    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b, this.reads));
+  private async movedPools(from: number, to: number): Promise<Set<string> | null> {
+    const moved = new Set<string>();
+    for (const source of this.sources) {
+      const named = await halving(from, to, (a, b) => source.movedPools(a, b));
+      if (!named) return null;
+      for (const id of named) moved.add(id);
+    }
+    return moved;
   }
 
   private publish(state: ChainState): void {

@@ -10,7 +10,7 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from './stable';
-import { floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, withRates } from './vaultPool';
+import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
 import {
   dueProtocolFeeBpt,
   feeRulesOf,
@@ -95,7 +95,7 @@ export interface FeeState {
 
 export type Family = 'phantom' | 'composable';
 
-export class ComposableStableModel extends VaultPool<ComposableStableState> {
+export class ComposableStableModel extends V2VaultPool<ComposableStableState> {
   readonly params: StableParams;
   readonly family: Family;
   readonly bptIndex: number;

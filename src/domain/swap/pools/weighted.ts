@@ -24,7 +24,7 @@ import {
   yieldOwnership,
   type WeightedFeeBasis,
 } from './weightedFees';
-import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
+import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from './vaultPool';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /
@@ -134,7 +134,7 @@ export interface WeightedState extends PoolState {
 /** Types whose swaps the owner can switch off. */
 const SWAP_SWITCH = new Set(['LiquidityBootstrapping', 'Investment', 'Managed']);
 
-export class WeightedModel extends VaultPool<WeightedState> {
+export class WeightedModel extends V2VaultPool<WeightedState> {
   readonly params: WeightedParams;
   /** The pool's own BPT among its tokens (Managed pools), else -1. */
   readonly bptIndex: number;
