@@ -4,7 +4,8 @@ import type { Path } from './route';
 /**
  * Candidate paths between two tokens: every token sequence of up to three hops, and four when
  * the middle token is a pool token (BPT) next to another (a boosted pool's
- * main -> linear BPT -> composable BPT -> linear BPT -> main). Each sequence first takes the
+ * main -> linear BPT -> composable BPT -> linear BPT -> main, also after an LBP's first hop; in
+ * Balancer V3 a buffer's ERC-4626 token counts as such a pool token). Each sequence first takes the
  * deepest pool of every hop; `withParallelPools` adds the other pools of the same hops for the few
  * sequences a quote keeps. An end-only pool (graph.ts: liquidity bootstrapping pools) is the
  * first hop, the last hop or both, so a token that lives only in such pools reaches any other
@@ -79,6 +80,13 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
       for (const [y, ey] of graph.next(x)) {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
         if (yo) push([e, ey[0]!, yo]);
+        // A fourth hop when the LBP's other token enters a boosted pool: BPT next to BPT.
+        if (y === tokenIn || y === tokenOut || !graph.bpts.has(y)) continue;
+        for (const [z, ez] of graph.next(y)) {
+          if (z === tokenIn || z === tokenOut || z === x || !graph.bpts.has(z)) continue;
+          const zo = graph.between(z, tokenOut)[0];
+          if (zo) push([e, ey[0]!, ez[0]!, zo]);
+        }
       }
     }
   }
