@@ -1,0 +1,39 @@
+import { lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpPool';
+import { lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
+import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
+import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
+import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
+import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
+import { loadV3Vector, swapTitle, vectorFrameState } from '../../../../helpers/v3Vectors';
+
+const vector = loadV3Vector('11155111-8085514-LBP-BAL-DAI.json');
+const p = vector.pool;
+const projectTokenIndex = p.num('projectTokenIndex');
+const state: LbpState = {
+  ...vectorFrameState(p),
+  projectTokenIndex,
+  reserveTokenIndex: 1 - projectTokenIndex,
+  startTime: p.big('startTime'),
+  endTime: p.big('endTime'),
+  isProjectTokenSwapInBlocked: p.bool('isProjectTokenSwapInBlocked'),
+  startWeights: p.bigs('startWeights'),
+  endWeights: p.bigs('endWeights'),
+};
+const timestamp = p.big('currentTimestamp');
+const pool: V3Pool = { state, math: lbpMath(state, timestamp), hook: lbpHook(state, timestamp) };
+
+describe(`${vector.file}: a V3 LBP mid-sale (weights moving with time) at block ${p.blockNumber}`, () => {
+  test("the weights at the block's timestamp are the ones the pool reported", () => {
+    expect(lbpWeights(state, timestamp)).toEqual(p.bigs('weights'));
+  });
+
+  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: the chain query exactly', (_t, swap) => {
+    const result = vaultSwap(pool, {
+      kind: swap.kind,
+      tokenIn: swap.tokenIn,
+      tokenOut: swap.tokenOut,
+      amountGivenRaw: swap.amountRaw,
+    });
+    expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
+  });
+});
