@@ -1,0 +1,80 @@
+import { MaxTradeSizeRatioExceeded, quantAmmMath } from '../../../../src/domain/poolTypes/quantAmm/quantAmmPool';
+import { quantAmmWeights } from '../../../../src/domain/poolTypes/quantAmm/quantAmmWeights';
+import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/state';
+import type { PoolSwapParams } from '../../../../src/domain/protocols/v3/poolMath';
+import { isRevert } from '../../../../src/domain/swap/math/revert';
+import { loadV3Vector, vectorFrameState } from '../../../helpers/v3Vectors';
+
+// A real pool's state (the QuantAMM vector) as the starting point; times moved around it.
+const p = loadV3Vector('1-22524240-QuantAMM.json').pool;
+const state: QuantAmmState = {
+  ...vectorFrameState(p),
+  firstFourWeightsAndMultipliers: p.bigs('firstFourWeightsAndMultipliers'),
+  secondFourWeightsAndMultipliers: p.bigs('secondFourWeightsAndMultipliers'),
+  lastUpdateTime: p.big('lastUpdateTime'),
+  lastInteropTime: p.big('lastInteropTime'),
+  maxTradeSizeRatio: p.big('maxTradeSizeRatio'),
+};
+const ONE = 10n ** 18n;
+const balances = state.balancesLiveScaled18;
+const wbtcToUsdc = (amountGivenScaled18: bigint, kind: PoolSwapParams['kind'] = 'exactIn'): PoolSwapParams => ({
+  kind,
+  amountGivenScaled18,
+  balancesScaled18: balances,
+  indexIn: 0,
+  indexOut: 2,
+});
+
+describe('QuantAMM weights move with the block time', () => {
+  test('at the last update the weights are the stored ones; a second later each moved by its multiplier', () => {
+    const atUpdate = quantAmmWeights(state, 3, state.lastUpdateTime);
+    const later = quantAmmWeights(state, 3, state.lastUpdateTime + 1n);
+    const word = state.firstFourWeightsAndMultipliers;
+    expect(atUpdate).toEqual(word.slice(0, 3));
+    expect(later.map((w, k) => w - atUpdate[k]!)).toEqual(word.slice(3, 6));
+  });
+
+  test('the weights stop at lastInteropTime: a quote a day later equals one at that second', () => {
+    const atEnd = quantAmmMath(state, state.lastInteropTime).onSwap(wbtcToUsdc(ONE / 100n));
+    const dayLater = quantAmmMath(state, state.lastInteropTime + 86_400n).onSwap(wbtcToUsdc(ONE / 100n));
+    const before = quantAmmMath(state, state.lastInteropTime - 3_600n).onSwap(wbtcToUsdc(ONE / 100n));
+    expect(dayLater).toBe(atEnd);
+    expect(before).not.toBe(atEnd);
+  });
+
+  test('the weights keep summing to one while they move (this pool moves weight from USDC to WBTC)', () => {
+    for (const t of [state.lastUpdateTime, p.big('currentTimestamp'), state.lastInteropTime]) {
+      expect(quantAmmWeights(state, 3, t).reduce((a, b) => a + b)).toBe(ONE);
+    }
+  });
+
+  test('a time before the last weight update cannot be priced', () => {
+    expect(() => quantAmmWeights(state, 3, state.lastUpdateTime - 1n)).toThrow(/before the last weight update/);
+  });
+});
+
+describe("QuantAMM's max trade size ratio caps both sides of a swap", () => {
+  const math = quantAmmMath(state, p.big('currentTimestamp'));
+  const cap = (balances[0]! * state.maxTradeSizeRatio) / ONE;
+
+  test('exact in: up to the cap of the balance in is priced, one wei more is refused', () => {
+    expect(math.onSwap(wbtcToUsdc(cap))).toBeGreaterThan(0n);
+    expect(() => math.onSwap(wbtcToUsdc(cap + 1n))).toThrow(MaxTradeSizeRatioExceeded);
+  });
+
+  test('exact out: asking more than the cap of the balance out is refused as a revert', () => {
+    const capOut = (balances[2]! * state.maxTradeSizeRatio) / ONE;
+    let error: unknown;
+    try {
+      math.onSwap(wbtcToUsdc(capOut + 1n, 'exactOut'));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MaxTradeSizeRatioExceeded);
+    expect(isRevert(error)).toBe(true);
+  });
+
+  test('routes see the cap as the swap ratio (below the weighted 30%)', () => {
+    expect(math.maxSwapRatio).toEqual({ in: state.maxTradeSizeRatio, out: state.maxTradeSizeRatio });
+  });
+});
