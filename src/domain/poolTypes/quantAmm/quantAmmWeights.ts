@@ -30,7 +30,8 @@ function weightAt(state: QuantAmmState, tokenCount: number, token: number, elaps
   const tokensInWord = inFirst ? Math.min(tokenCount, TOKENS_PER_WORD) : tokenCount - TOKENS_PER_WORD;
   const weight = word[index];
   const multiplier = word[index + tokensInWord];
-  if (weight === undefined || multiplier === undefined) throw new RangeError(`QuantAMM state has no weight for token ${token}`);
+  if (weight === undefined || multiplier === undefined)
+    throw new RangeError(`QuantAMM state has no weight for token ${token}`);
   // The contract scales the multiplier by 1e18 and mulDowns by the seconds: exactly multiplier * seconds.
   const moved = weight + multiplier * elapsed;
   if (moved < 0n) throw new Revert('QuantAMM weight below zero (checked arithmetic)');

@@ -17,13 +17,17 @@ const state: QuantAmmState = {
 };
 const ONE = 10n ** 18n;
 const balances = state.balancesLiveScaled18;
-const wbtcToUsdc = (amountGivenScaled18: bigint, kind: PoolSwapParams['kind'] = 'exactIn'): PoolSwapParams => ({
-  kind,
-  amountGivenScaled18,
-  balancesScaled18: balances,
-  indexIn: 0,
-  indexOut: 2,
-});
+const swapParams =
+  (indexIn: number, indexOut: number) =>
+  (amountGivenScaled18: bigint, kind: PoolSwapParams['kind'] = 'exactIn'): PoolSwapParams => ({
+    kind,
+    amountGivenScaled18,
+    balancesScaled18: balances,
+    indexIn,
+    indexOut,
+  });
+const wbtcToUsdc = swapParams(0, 2);
+const usdcToWbtc = swapParams(2, 0);
 
 describe('QuantAMM weights move with the block time', () => {
   test('at the last update the weights are the stored ones; a second later each moved by its multiplier', () => {
@@ -42,10 +46,13 @@ describe('QuantAMM weights move with the block time', () => {
     expect(before).not.toBe(atEnd);
   });
 
-  test('the weights keep summing to one while they move (this pool moves weight from USDC to WBTC)', () => {
-    for (const t of [state.lastUpdateTime, p.big('currentTimestamp'), state.lastInteropTime]) {
-      expect(quantAmmWeights(state, 3, t).reduce((a, b) => a + b)).toBe(ONE);
-    }
+  test('this pool moves weight from USDC to WBTC, their sum unchanged', () => {
+    const sum = (ws: readonly bigint[]): bigint => ws.reduce((a, b) => a + b);
+    const atUpdate = quantAmmWeights(state, 3, state.lastUpdateTime);
+    const now = quantAmmWeights(state, 3, p.big('currentTimestamp'));
+    expect(now[0]).toBeGreaterThan(atUpdate[0]!);
+    expect(now[2]).toBeLessThan(atUpdate[2]!);
+    expect(sum(now)).toBe(sum(atUpdate));
   });
 
   test('a time before the last weight update cannot be priced', () => {
@@ -55,18 +62,22 @@ describe('QuantAMM weights move with the block time', () => {
 
 describe("QuantAMM's max trade size ratio caps both sides of a swap", () => {
   const math = quantAmmMath(state, p.big('currentTimestamp'));
-  const cap = (balances[0]! * state.maxTradeSizeRatio) / ONE;
+  const capOf = (k: number): bigint => (balances[k]! * state.maxTradeSizeRatio) / ONE;
 
   test('exact in: up to the cap of the balance in is priced, one wei more is refused', () => {
-    expect(math.onSwap(wbtcToUsdc(cap))).toBeGreaterThan(0n);
-    expect(() => math.onSwap(wbtcToUsdc(cap + 1n))).toThrow(MaxTradeSizeRatioExceeded);
+    expect(math.onSwap(usdcToWbtc(capOf(2)))).toBeLessThan(capOf(0));
+    expect(() => math.onSwap(usdcToWbtc(capOf(2) + 1n))).toThrow(MaxTradeSizeRatioExceeded);
+  });
+
+  test('exact in: an amount in within the cap is still refused when what it buys passes the cap out', () => {
+    // WBTC carries two thirds of the weight, so a tenth of its balance buys more than a tenth of the USDC.
+    expect(() => math.onSwap(wbtcToUsdc(capOf(0)))).toThrow(/amount out above/);
   });
 
   test('exact out: asking more than the cap of the balance out is refused as a revert', () => {
-    const capOut = (balances[2]! * state.maxTradeSizeRatio) / ONE;
     let error: unknown;
     try {
-      math.onSwap(wbtcToUsdc(capOut + 1n, 'exactOut'));
+      math.onSwap(wbtcToUsdc(capOf(2) + 1n, 'exactOut'));
     } catch (e) {
       error = e;
     }

@@ -19,14 +19,18 @@ export class SwapOfProjectTokenIn extends Revert {
 export class AddingLiquidityNotAllowed extends Revert {
   override readonly name = 'AddingLiquidityNotAllowed';
   constructor() {
-    super('an LBP takes liquidity only from its owner before the sale (AddingLiquidityNotAllowed)', { code: 'AddingLiquidityNotAllowed' });
+    super('an LBP takes liquidity only from its owner before the sale (AddingLiquidityNotAllowed)', {
+      code: 'AddingLiquidityNotAllowed',
+    });
   }
 }
 
 export class RemovingLiquidityNotAllowed extends Revert {
   override readonly name = 'RemovingLiquidityNotAllowed';
   constructor() {
-    super('an LBP refuses removes during its sale (RemovingLiquidityNotAllowed)', { code: 'RemovingLiquidityNotAllowed' });
+    super('an LBP refuses removes during its sale (RemovingLiquidityNotAllowed)', {
+      code: 'RemovingLiquidityNotAllowed',
+    });
   }
 }
 

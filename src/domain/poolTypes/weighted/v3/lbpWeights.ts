@@ -8,7 +8,11 @@ import type { LbpState } from './lbpState';
  */
 export function lbpWeights(state: LbpState, timestamp: bigint): bigint[] {
   const project = state.projectTokenIndex;
-  const projectWeight = interpolate(state.startWeights[project]!, state.endWeights[project]!, progress(state, timestamp));
+  const projectWeight = interpolate(
+    state.startWeights[project]!,
+    state.endWeights[project]!,
+    progress(state, timestamp),
+  );
   const weights = [0n, 0n];
   weights[project] = projectWeight;
   weights[state.reserveTokenIndex] = ONE - projectWeight;

@@ -115,7 +115,11 @@ describe('V3 fixed-price LBP', () => {
   });
 
   test('the project token is never taken in, and nothing trades outside the window', () => {
-    const sell: PoolSwapParams = { ...buy('exactIn', ONE), indexIn: state.projectTokenIndex, indexOut: state.reserveTokenIndex };
+    const sell: PoolSwapParams = {
+      ...buy('exactIn', ONE),
+      indexIn: state.projectTokenIndex,
+      indexOut: state.reserveTokenIndex,
+    };
     expect(() => open.onSwap(sell)).toThrow(SwapOfProjectTokenIn);
     expect(() => fixedPriceLbpMath(state, state.endTime + 1n).onSwap(buy('exactIn', ONE))).toThrow(SwapsDisabled);
   });

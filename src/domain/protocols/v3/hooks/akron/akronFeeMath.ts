@@ -1,5 +1,5 @@
 import { divUp, ONE, powUp } from '../../../../swap/math/fixedPoint';
-import { mulDivUp } from '../../../fixedPointV3';
+import { mulDivUp } from '../../fixedPointV3';
 
 /**
  * AkronWeightedMath: the swap fee percentage equal to the swap's expected loss-versus-rebalancing

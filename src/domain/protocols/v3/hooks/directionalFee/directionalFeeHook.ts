@@ -23,12 +23,7 @@ export function directionalFeeHook(): V3Hook {
   };
 }
 
-export function directionalFee(
-  balances: readonly bigint[],
-  amount: bigint,
-  indexIn: number,
-  indexOut: number,
-): bigint {
+export function directionalFee(balances: readonly bigint[], amount: bigint, indexIn: number, indexOut: number): bigint {
   const finalIn = balances[indexIn]! + amount;
   const finalOut = balances[indexOut]! - amount;
   if (finalOut < 0n) throw new Revert('directional fee: amount above the balance out (checked arithmetic)');
