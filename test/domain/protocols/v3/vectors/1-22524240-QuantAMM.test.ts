@@ -1,8 +1,8 @@
 import { quantAmmMath } from '../../../../../src/domain/poolTypes/quantAmm/quantAmmPool';
 import type { QuantAmmState } from '../../../../../src/domain/poolTypes/quantAmm/state';
-import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
-import { loadV3Vector, swapTitle, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { vectorCases } from '../../../../helpers/v3VectorCases';
+import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('1-22524240-QuantAMM.json');
 const p = vector.pool;
@@ -17,13 +17,5 @@ const state: QuantAmmState = {
 const pool: V3Pool = { state, math: quantAmmMath(state, p.big('currentTimestamp')) };
 
 describe(`${vector.file}: a QuantAMM pool (WBTC, PAXG, USDC) with weights moving at block ${p.blockNumber}`, () => {
-  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: the chain query exactly', (_t, swap) => {
-    const result = vaultSwap(pool, {
-      kind: swap.kind,
-      tokenIn: swap.tokenIn,
-      tokenOut: swap.tokenOut,
-      amountGivenRaw: swap.amountRaw,
-    });
-    expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
-  });
+  vectorCases(vector, pool);
 });

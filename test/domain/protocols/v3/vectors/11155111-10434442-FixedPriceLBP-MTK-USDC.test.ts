@@ -1,9 +1,9 @@
 import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpPool';
 import { lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
 import type { FixedPriceLbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
-import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
-import { loadV3Vector, swapTitle, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { vectorCases } from '../../../../helpers/v3VectorCases';
+import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('11155111-10434442-FixedPriceLBP-MTK-USDC.json');
 const p = vector.pool;
@@ -19,13 +19,5 @@ const timestamp = p.big('currentTimestamp');
 const pool: V3Pool = { state, math: fixedPriceLbpMath(state, timestamp), hook: lbpHook(state, timestamp) };
 
 describe(`${vector.file}: a fixed-price V3 LBP selling MTK for USDC (6 decimals) at block ${p.blockNumber}`, () => {
-  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: the chain query exactly', (_t, swap) => {
-    const result = vaultSwap(pool, {
-      kind: swap.kind,
-      tokenIn: swap.tokenIn,
-      tokenOut: swap.tokenOut,
-      amountGivenRaw: swap.amountRaw,
-    });
-    expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
-  });
+  vectorCases(vector, pool);
 });

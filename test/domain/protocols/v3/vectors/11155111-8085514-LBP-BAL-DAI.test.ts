@@ -2,9 +2,9 @@ import { lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpPool
 import { lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
 import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
 import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
-import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
-import { loadV3Vector, swapTitle, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { vectorCases } from '../../../../helpers/v3VectorCases';
+import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('11155111-8085514-LBP-BAL-DAI.json');
 const p = vector.pool;
@@ -27,13 +27,5 @@ describe(`${vector.file}: a V3 LBP mid-sale (weights moving with time) at block 
     expect(lbpWeights(state, timestamp)).toEqual(p.bigs('weights'));
   });
 
-  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: the chain query exactly', (_t, swap) => {
-    const result = vaultSwap(pool, {
-      kind: swap.kind,
-      tokenIn: swap.tokenIn,
-      tokenOut: swap.tokenOut,
-      amountGivenRaw: swap.amountRaw,
-    });
-    expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
-  });
+  vectorCases(vector, pool);
 });
