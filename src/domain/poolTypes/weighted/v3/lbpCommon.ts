@@ -34,12 +34,23 @@ export class RemovingLiquidityNotAllowed extends Revert {
   }
 }
 
+export class RemoveOnlyThroughMigrationRouter extends Revert {
+  override readonly name = 'RemoveOnlyThroughMigrationRouter';
+  constructor() {
+    super('this LBP takes removes only through its migration router (BeforeRemoveLiquidityHookFailed)', {
+      code: 'BeforeRemoveLiquidityHookFailed',
+    });
+  }
+}
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
 /**
  * LBPCommon's rules, at one block's timestamp: swaps only inside the sale window (both ends
  * included), the project token never in when the sale is buy-only. Adds come only from the owner
  * through the trusted router before the sale, which a quote for a user never is, so every add is
- * refused; removes are refused during the sale. (Before or after it a remove passes the pool's own
- * check; a pool with a migration router takes removes only through that router.)
+ * refused; removes are refused during the sale, and before or after it too when the pool names a
+ * migration router (the pool's migration, not a user's remove, goes through it).
  */
 export function ensureSwapAllowed(
   state: LbpSaleState,
@@ -60,6 +71,9 @@ export function lbpHook(state: LbpSaleState, timestamp: bigint): V3Hook {
     },
     beforeRemoveLiquidity(): undefined {
       if (isSaleOpen(state, timestamp)) throw new RemovingLiquidityNotAllowed();
+      if (state.migrationRouter !== undefined && state.migrationRouter !== ZERO_ADDRESS) {
+        throw new RemoveOnlyThroughMigrationRouter();
+      }
       return undefined;
     },
   };

@@ -12,6 +12,11 @@ export interface LbpSaleState extends V3PoolState {
   /** Sale window, unix seconds, both ends included. */
   readonly startTime: bigint;
   readonly endTime: bigint;
+  /**
+   * Weighted LBPs from June 2025 may name a migration router (`getMigrationRouter`); such a pool
+   * takes removes only through it. Absent or the zero address: removes through any router.
+   */
+  readonly migrationRouter?: string;
 }
 
 /** The weighted LBP: the project token's weight moves linearly from start to end over the sale. */

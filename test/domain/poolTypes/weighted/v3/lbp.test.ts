@@ -2,6 +2,7 @@ import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/
 import {
   AddingLiquidityNotAllowed,
   lbpHook,
+  RemoveOnlyThroughMigrationRouter,
   RemovingLiquidityNotAllowed,
   SwapOfProjectTokenIn,
   SwapsDisabled,
@@ -11,6 +12,9 @@ import type { FixedPriceLbpState, LbpState } from '../../../../../src/domain/poo
 import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
 import type { LiquidityHookParams } from '../../../../../src/domain/protocols/v3/hooks/hook';
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
+import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
+import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
+import { Revert } from '../../../../../src/domain/swap/math/revert';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
 const ONE = 10n ** 18n;
@@ -77,6 +81,13 @@ describe('V3 LBP sale rules', () => {
     expect(lbpHook(lbp, lbp.endTime + 1n).beforeRemoveLiquidity!(liquidity, lbp)).toBeUndefined();
   });
 
+  test('a pool with a migration router takes no user remove, even after the sale', () => {
+    const migrating: LbpState = { ...lbp, migrationRouter: '0x00000000000000000000000000000000000000aa' };
+    expect(() => lbpHook(migrating, lbp.endTime + 1n).beforeRemoveLiquidity!(liquidity, migrating)).toThrow(
+      RemoveOnlyThroughMigrationRouter,
+    );
+  });
+
   test('a seedless LBP prices with its virtual reserve but pays out only the reserve it holds', () => {
     const seedless: LbpState = { ...lbp, reserveTokenVirtualBalanceScaled18: 1000n * ONE };
     const t = lbp.startTime + 60n;
@@ -122,5 +133,18 @@ describe('V3 fixed-price LBP', () => {
     };
     expect(() => open.onSwap(sell)).toThrow(SwapOfProjectTokenIn);
     expect(() => fixedPriceLbpMath(state, state.endTime + 1n).onSwap(buy('exactIn', ONE))).toThrow(SwapsDisabled);
+  });
+
+  test('buying more project tokens than the pool holds is refused by the Vault', () => {
+    const pool: V3Pool = { state, math: open };
+    const reserve = state.tokens[state.reserveTokenIndex]!;
+    const project = state.tokens[state.projectTokenIndex]!;
+    const held = state.balancesLiveScaled18[state.projectTokenIndex]!;
+    // The reserve is USDC (6 decimals): 4 USDC buys one project token.
+    const allOfIt = (held * 4n) / 10n ** 12n;
+    const swap = (amountGivenRaw: bigint) =>
+      vaultSwap(pool, { kind: 'exactIn', tokenIn: reserve, tokenOut: project, amountGivenRaw });
+    expect(() => swap(allOfIt * 2n)).toThrow(Revert);
+    expect(swap(allOfIt / 2n).amountOutRaw).toBeGreaterThan(0n);
   });
 });
