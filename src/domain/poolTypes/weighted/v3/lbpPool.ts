@@ -41,9 +41,12 @@ export function lbpMath(state: LbpState, timestamp: bigint): V3PoolMath {
     onSwap(p: PoolSwapParams): bigint {
       ensureSwapAllowed(state, timestamp, p.indexIn, state.isProjectTokenSwapInBlocked);
       const calculated = weighted.onSwap({ ...p, balancesScaled18: priced(p.balancesScaled18) });
-      const amountOut = p.kind === 'exactIn' ? calculated : p.amountGivenScaled18;
-      if (virtual > 0n && p.indexOut === reserve && amountOut > p.balancesScaled18[reserve]!) {
-        throw new InsufficientRealReserveBalance();
+      if (virtual > 0n && p.indexOut === reserve) {
+        const checked =
+          p.kind === 'exactIn' || state.checksCalculatedAmountAgainstReserve === true
+            ? calculated
+            : p.amountGivenScaled18;
+        if (checked > p.balancesScaled18[reserve]!) throw new InsufficientRealReserveBalance();
       }
       return calculated;
     },

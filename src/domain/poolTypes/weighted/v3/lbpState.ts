@@ -31,6 +31,12 @@ export interface LbpState extends LbpSaleState {
    * hold, 18 decimals; zero (or absent) for a seeded pool.
    */
   readonly reserveTokenVirtualBalanceScaled18?: bigint;
+  /**
+   * The seedless build of the npm 1.0.0 sources checks the swap's calculated amount against the real
+   * reserve when the reserve goes out, which for an exact-out swap is the project amount in; builds
+   * from February 2026 check the reserve amount out. True for the former.
+   */
+  readonly checksCalculatedAmountAgainstReserve?: boolean;
   /** Builds from January 2026 (npm 1.0.0): the weighted pool's minimum balances (see `WeightedV3State`). */
   readonly minTokenBalances?: readonly bigint[];
 }

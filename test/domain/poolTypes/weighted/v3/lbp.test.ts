@@ -97,6 +97,19 @@ describe('V3 LBP sale rules', () => {
     // Selling it back asks for reserve the pool does not have.
     expect(() => lbpMath(seedless, t).onSwap(swap(0, ONE / 100n, noReserve))).toThrow(InsufficientRealReserveBalance);
   });
+
+  test('the npm 1.0.0 seedless build refuses an exact-out sale whose project amount in passes the real reserve', () => {
+    const t = lbp.startTime + 60n;
+    const seedless: LbpState = { ...lbp, reserveTokenVirtualBalanceScaled18: 1000n * ONE };
+    // A million project tokens against 10 real (and 1000 virtual) reserve tokens: one reserve token
+    // out costs about a thousand project tokens in, more than the 10 reserve tokens held.
+    const balances = [1_000_000n * ONE, 10n * ONE];
+    const sell = { ...swap(0, ONE, balances), kind: 'exactOut' } as const;
+    expect(lbpMath(seedless, t).onSwap(sell)).toBeGreaterThan(10n * ONE);
+    expect(() => lbpMath({ ...seedless, checksCalculatedAmountAgainstReserve: true }, t).onSwap(sell)).toThrow(
+      InsufficientRealReserveBalance,
+    );
+  });
 });
 
 describe('V3 fixed-price LBP', () => {
