@@ -55,6 +55,19 @@ describe('QuantAMM weights move with the block time', () => {
     expect(sum(now)).toBe(sum(atUpdate));
   });
 
+  test('pools of more than four tokens keep tokens 4.. in the second word, weights then multipliers', () => {
+    const w = (k: bigint): bigint => (k + 1n) * 10n ** 16n;
+    const m = (k: bigint): bigint => (k % 2n === 0n ? 1n : -1n) * (k + 1n) * 10n ** 9n;
+    const six: QuantAmmState = {
+      ...state,
+      firstFourWeightsAndMultipliers: [w(0n), w(1n), w(2n), w(3n), m(0n), m(1n), m(2n), m(3n)],
+      secondFourWeightsAndMultipliers: [w(4n), w(5n), m(4n), m(5n), 0n, 0n, 0n, 0n],
+      lastInteropTime: state.lastUpdateTime + 1000n,
+    };
+    const weights = quantAmmWeights(six, 6, state.lastUpdateTime + 10n);
+    expect(weights).toEqual([0n, 1n, 2n, 3n, 4n, 5n].map((k) => w(k) + 10n * m(k)));
+  });
+
   test('a time before the last weight update cannot be priced', () => {
     expect(() => quantAmmWeights(state, 3, state.lastUpdateTime - 1n)).toThrow(/before the last weight update/);
   });
