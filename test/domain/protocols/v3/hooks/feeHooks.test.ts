@@ -3,7 +3,11 @@ import { akronHook } from '../../../../../src/domain/protocols/v3/hooks/akron/ak
 import { directionalFeeHook } from '../../../../../src/domain/protocols/v3/hooks/directionalFee/directionalFeeHook';
 import { ExitFeeOnlyProportional, exitFeeHook } from '../../../../../src/domain/protocols/v3/hooks/exitFee/exitFeeHook';
 import type { V3Hook } from '../../../../../src/domain/protocols/v3/hooks/hook';
-import { mevCaptureHookAtStaticFee } from '../../../../../src/domain/protocols/v3/hooks/mevCapture/mevCaptureHook';
+import {
+  mevCaptureHook,
+  mevCaptureHookAtStaticFee,
+  MevTaxedLiquidityRefused,
+} from '../../../../../src/domain/protocols/v3/hooks/mevCapture/mevCaptureHook';
 import type { SwapKind } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
@@ -72,6 +76,28 @@ describe('Akron LVR fee hook', () => {
     expect(pct[0]).toBeGreaterThan(state.staticSwapFee);
     expect(pct[1]).toBeGreaterThan(pct[0]!);
     expect(pct[2]).toBeGreaterThan(pct[1]!);
+  });
+});
+
+describe('MEV capture hook at a given priority fee', () => {
+  const GWEI = 10n ** 9n;
+  const params = { mevTaxEnabled: true, threshold: GWEI, multiplier: 10n ** 25n, maxMevSwapFeePercentage: ONE / 2n };
+  const fee = (priority: bigint, p = params) =>
+    quote(mevCaptureHook(p, priority), USDC, DAI, 10n * USDC_UNIT).swapFeePercentage;
+
+  test('at or below the threshold the static fee; above it static + (priority - threshold) * multiplier', () => {
+    expect(fee(GWEI)).toBe(state.staticSwapFee);
+    // 2 gwei above the threshold at 1e25: 2e9 * 1e25 / 1e18 = 2% on top of the static 1%.
+    expect(fee(3n * GWEI)).toBe(state.staticSwapFee + 2n * 10n ** 16n);
+    expect(fee(1000n * GWEI)).toBe(params.maxMevSwapFeePercentage);
+    expect(fee(3n * GWEI, { ...params, mevTaxEnabled: false })).toBe(state.staticSwapFee);
+  });
+
+  test('above the threshold only proportional liquidity passes', () => {
+    const hook = mevCaptureHook(params, 3n * GWEI);
+    const liquidity = { kind: 'unbalanced', amountsScaled18: [0n, 0n], bptAmount: 0n, balancesScaled18: [] } as const;
+    expect(() => hook.beforeAddLiquidity!(liquidity, state)).toThrow(MevTaxedLiquidityRefused);
+    expect(hook.beforeAddLiquidity!({ ...liquidity, kind: 'proportional' }, state)).toBeUndefined();
   });
 });
 
