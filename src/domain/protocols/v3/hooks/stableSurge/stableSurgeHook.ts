@@ -14,7 +14,9 @@ export interface StableSurgeParams {
 export class SurgingLiquidityRefused extends Revert {
   override readonly name = 'SurgingLiquidityRefused';
   constructor(operation: 'add' | 'remove') {
-    super(`StableSurge refuses an unbalanced ${operation} that takes the pool past its surge threshold`);
+    super(`StableSurge refuses an unbalanced ${operation} that takes the pool past its surge threshold`, {
+      code: operation === 'add' ? 'AfterAddLiquidityHookFailed' : 'AfterRemoveLiquidityHookFailed',
+    });
   }
 }
 
