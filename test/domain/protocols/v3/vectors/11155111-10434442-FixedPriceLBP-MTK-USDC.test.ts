@@ -1,5 +1,5 @@
 import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpPool';
-import { lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
+import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
 import type { FixedPriceLbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
@@ -19,5 +19,9 @@ const timestamp = p.big('currentTimestamp');
 const pool: V3Pool = { state, math: fixedPriceLbpMath(state, timestamp), hook: lbpHook(state, timestamp) };
 
 describe(`${vector.file}: a fixed-price V3 LBP selling MTK for USDC (6 decimals) at block ${p.blockNumber}`, () => {
+  test("the sale is open at the block's timestamp, as the pool reported", () => {
+    expect(isSaleOpen(state, timestamp)).toBe(p.bool('isSwapEnabled'));
+  });
+
   vectorCases(vector, pool);
 });

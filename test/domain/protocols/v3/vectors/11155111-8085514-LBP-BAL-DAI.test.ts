@@ -1,5 +1,5 @@
 import { lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpPool';
-import { lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
+import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
 import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
 import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
@@ -25,6 +25,10 @@ const pool: V3Pool = { state, math: lbpMath(state, timestamp), hook: lbpHook(sta
 describe(`${vector.file}: a V3 LBP mid-sale (weights moving with time) at block ${p.blockNumber}`, () => {
   test("the weights at the block's timestamp are the ones the pool reported", () => {
     expect(lbpWeights(state, timestamp)).toEqual(p.bigs('weights'));
+  });
+
+  test("the sale is open at the block's timestamp, as the pool reported", () => {
+    expect(isSaleOpen(state, timestamp)).toBe(p.bool('isSwapEnabled'));
   });
 
   vectorCases(vector, pool);
