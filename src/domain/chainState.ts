@@ -1,6 +1,7 @@
 import { isZeroDecimal, unitsToDecimal } from './decimal';
 import type { StoredPool, StoredPoolToken } from './pool';
 import type { FrameTokens, OwnChainState } from './poolTypes/chainReads';
+import type { StoredBuffer } from './protocols/v3/stored/storedV3';
 
 /**
  * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a
@@ -45,6 +46,11 @@ export interface PoolChainState extends FrameTokens {
 export interface ChainState {
   readonly block: BlockRef;
   readonly pools: ReadonlyMap<string, PoolChainState>;
+  /**
+   * The V3 Vault's ERC-4626 buffers read at the block, by wrapped token (lower case); absent on a
+   * chain without V3. Buffers are not pools: routes step through them beside the pools.
+   */
+  readonly buffers?: ReadonlyMap<string, StoredBuffer>;
 }
 
 /**

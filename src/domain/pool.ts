@@ -2,6 +2,7 @@ import type { Address } from './address';
 import type { StablePhantomStoredParams } from './poolTypes/composableStable/params';
 import type { ElementStoredParams } from './poolTypes/element/params';
 import type { GyroParams } from './poolTypes/gyro/params';
+import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
 import type { LinearStoredParams } from './poolTypes/linear/params';
 import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
 import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
@@ -79,6 +80,11 @@ export interface PoolCore extends StoredTypeParams {
   readonly tokens: readonly StoredPoolToken[];
   readonly tokensList: readonly string[];
   readonly priceRateProviders: readonly { readonly address: string; readonly token: string }[];
+  /**
+   * What the V3 Vault holds for a V3 pool beyond the fields above (aggregate fees, yield fee
+   * basis, hook): `protocols/v3/stored/storedV3.ts`; absent for V2 pools.
+   */
+  readonly v3?: StoredV3Frame;
   /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
   readonly gyro: GyroParams | null;
   /** Liquidity the subgraph reported (USD); used until decoration computes our own. */

@@ -120,7 +120,7 @@ export class ReadModel {
     if (!cur || !base) return undefined;
     const pools = this.overlay(base.pools, state);
     const unchanged = pools.length === cur.pools.length && pools.every((p, i) => p === cur.pools[i]);
-    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now());
+    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now(), state.buffers);
     this.publish(next, cur);
     return next;
   }
@@ -193,7 +193,15 @@ export class ReadModel {
       next =
         cur && samePools(pools, cur.pools)
           ? cur.withTokens(meta, tokens, this.now())
-          : new ChainSnapshot({ chainId, meta, pools, tokens, loadedAt: this.now(), block: state?.block ?? null });
+          : new ChainSnapshot({
+              chainId,
+              meta,
+              pools,
+              tokens,
+              loadedAt: this.now(),
+              block: state?.block ?? null,
+              ...(state?.buffers ? { buffers: state.buffers } : {}),
+            });
     }
     this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(

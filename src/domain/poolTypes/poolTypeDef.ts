@@ -1,3 +1,6 @@
+import type { ProtocolVersion, StoredPool } from '../pool';
+import type { V3PoolMath } from '../protocols/v3/poolMath';
+import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { ModelFactory } from '../swap/poolModel';
 import type { ChainReads } from './chainReads';
 import type { ParamField } from './paramField';
@@ -18,7 +21,23 @@ export type UserDataFamily = 'weighted' | 'legacyStable' | 'composableStable';
  */
 export type PathRole = 'through' | 'ends';
 
+/**
+ * A V3 pool type's math for a stored pool: the V3 Vault's frame runs it (`protocols/v3/vault/`),
+ * `frame` being the pool's Vault state (`protocols/v3/stored/v3PoolState.ts`).
+ */
+export interface V3TypeMath {
+  /** The pool's math as a swap in a block at `timestamp` prices it. Throws when the stored pool lacks a parameter. */
+  math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
+  /** Its normalized weights where it has them (a hook such as Akron prices with them). */
+  weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
+}
+
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
+  /**
+   * The protocol whose Vault holds its pools; absent means 2. A name is a type per protocol: the
+   * V3 Vault's `Weighted` is another type than the V2 Vault's, with its own def.
+   */
+  readonly protocol?: ProtocolVersion;
   /** The subgraph's `poolType` names this definition covers. */
   readonly names: readonly string[];
   /** Also covers every name ending so (the linear variants: AaveLinear, ERC4626Linear, ...). */
@@ -31,7 +50,10 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly params: F;
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
-  readonly createModel: ModelFactory;
+  /** The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). */
+  readonly createModel?: ModelFactory;
+  /** A V3 type's math. */
+  readonly v3?: V3TypeMath;
   /** Swaps depend on the quote's timestamp: the model is rebuilt when it moves. */
   readonly timeDependent: boolean;
   /** Anyone may join it with one token (a route's token -> BPT hop through the relayer). */

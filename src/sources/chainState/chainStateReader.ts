@@ -10,7 +10,7 @@ import type {
   ChainReads,
   LastLogRead,
 } from '../../domain/poolTypes/chainReads';
-import { poolTypeDef, poolTypeDefs, registryVersion } from '../../domain/poolTypes/registry';
+import { poolTypeDef, poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
 import {
   V2_POOL_FRAME_EVENTS,
   V2_VAULT_BALANCE_EVENTS,
@@ -394,7 +394,12 @@ export const VAULT_BALANCE_TOPICS: readonly string[] = V2_VAULT_BALANCE_EVENTS.m
 export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): readonly string[] {
   const version = registryVersion();
   if (cache.topics?.version === version) return cache.topics.topics;
-  const events = [...V2_POOL_FRAME_EVENTS, ...poolTypeDefs().flatMap((d) => d.chain?.events ?? [])];
+  const events = [
+    ...V2_POOL_FRAME_EVENTS,
+    ...poolTypeDefs()
+      .filter((d) => protocolOfDef(d) === 2)
+      .flatMap((d) => d.chain?.events ?? []),
+  ];
   const topics = [...new Set(events.map(topicOf))];
   cache.topics = { version, topics };
   return topics;

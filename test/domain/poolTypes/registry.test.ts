@@ -61,8 +61,20 @@ describe('the pool type registry', () => {
 
   test('a name already taken is refused', () => {
     expect(() => registerPoolType({ ...FIXED_RATE, names: ['Weighted'] })).toThrow(
-      'pool type Weighted is already registered (family weighted)',
+      'pool type Weighted is already registered for V2 (family weighted)',
     );
+    expect(() => registerPoolType({ ...FIXED_RATE, protocol: 3, names: ['Stable'] })).toThrow(
+      'pool type Stable is already registered for V3 (family stable)',
+    );
+  });
+
+  test('a name is a type per protocol: the V3 Vault Weighted pool is not the V2 one', () => {
+    const v2 = poolTypeDef('Weighted');
+    const v3 = poolTypeDef('Weighted', 3);
+    expect(v2?.createModel).toBeDefined();
+    expect(v3?.v3).toBeDefined();
+    expect(v3?.createModel).toBeUndefined();
+    expect(poolTypeDef('ERC4626Linear', 3)).toBeUndefined();
   });
 
   test('a parameter declared unlike another type is refused, and the query and schema stay as they were', () => {
