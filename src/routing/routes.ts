@@ -14,6 +14,8 @@ import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
 import { hasRoute } from './serialize';
+import { sorTimestamp } from './sorConfig';
+import { V3Router } from './v3/v3Router';
 import type { QuoteRequest, SerializedSwapInfo } from './types';
 
 /** `POST /sor/{chainId}` and `POST /order/{chainId}`. */
@@ -81,12 +83,27 @@ function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null)
   return 'try another amount or pair';
 }
 
+/** A V3 order on a chain where Balancer V3 is not deployed: the caller's to fix. */
+function requireV3(chain: ChainInfo): void {
+  if (!chain.v3)
+    throw new HttpError(
+      400,
+      `protocolVersion: Balancer V3 is not deployed on chain ${chain.id} (${chain.name}); send 2 or leave it out`,
+    );
+}
+
 export function routingRouter(
   ctx: AppContext,
   quotes: QuoteService,
   wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
 ): Router {
   const r = Router();
+  const v3 = new V3Router((chainId, poolId, err) =>
+    ctx.logger.error(
+      { chainId, poolId, err },
+      'V3 pool model failed to build: a bug in the engine, the pool is left out of routes',
+    ),
+  );
   // stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts).
   const quote = (chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest) =>
     quoteWithLido(chain, wstEthRates(chain.id), req, (q) => quotes.quote(chain, snap, q)).catch((e: unknown) => {
@@ -103,8 +120,14 @@ export function routingRouter(
     const chain = resolveChainParam(req.params.chainId, ctx.config);
     const snap = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
+    if (body.protocolVersion === 3) {
+      requireV3(chain);
+      const v3Quote = v3.quote(chain, snap, quoteRequest(ctx, req, chain, body), sorTimestamp(ctx.now()));
+      res.json(atBlock(v3Quote.info, snap));
+      return;
+    }
     const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(atBlock(info, snap));
+    res.json(atBlock({ protocolVersion: 2, ...info }, snap));
   });
 
   r.post('/order/:chainId', async (req, res) => {

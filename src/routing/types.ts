@@ -121,3 +121,32 @@ export interface SorOrderResponse {
   /** In order: what the sender must approve first (none for a native-asset sell through the Vault). */
   readonly approvals: readonly Approval[];
 }
+
+/** A step of a V3 path as the BatchRouter takes it: a pool (or, for a buffer, the ERC-4626 token) and the token it gives. */
+export interface SerializedV3Step {
+  readonly pool: string;
+  readonly tokenOut: string;
+  readonly isBuffer: boolean;
+}
+
+/** A V3 path with its exact amounts (replayed in order with every earlier path's state). */
+export interface SerializedV3Path {
+  /** The wrapped native token where the order sells the native asset (the router wraps it with `wethIsEth`). */
+  readonly tokenIn: string;
+  readonly steps: readonly SerializedV3Step[];
+  readonly amountIn: string;
+  readonly amountOut: string;
+}
+
+/** `/sor` with `protocolVersion: 3`: BatchRouter paths instead of a V2 `batchSwap`. */
+export interface SerializedV3SwapInfo {
+  readonly protocolVersion: 3;
+  readonly paths: readonly SerializedV3Path[];
+  readonly swapAmount: string;
+  readonly returnAmount: string;
+  readonly returnAmountConsideringFees: string;
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly marketSp: string;
+  readonly priceImpact: string;
+}
