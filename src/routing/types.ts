@@ -91,17 +91,38 @@ export type Approval =
       readonly data: string;
     }
   | {
-      /** `token.approve(spender, amount)`: the least allowance the Vault needs to pull the sell token. */
+      /**
+       * `token.approve(spender, amount)`: the least allowance the Vault needs to pull the sell
+       * token (V2), or Permit2 needs (V3: the spender is Permit2).
+       */
       readonly kind: 'erc20';
       readonly token: string;
       readonly spender: string;
       readonly amount: string;
       readonly to: string;
       readonly data: string;
+    }
+  | {
+      /**
+       * V3: `Permit2.approve(token, spender, amount, expiration)`, sent by the sender to Permit2, so
+       * the V3 router (`spender`) may pull `amount` of the sell token until `expiration` (unix seconds).
+       */
+      readonly kind: 'permit2';
+      readonly token: string;
+      readonly spender: string;
+      readonly amount: string;
+      readonly expiration: number;
+      readonly to: string;
+      readonly data: string;
     };
 
-/** `POST /order/{chainId}`: a `Vault.batchSwap` or `BatchRelayer.multicall` transaction ready to sign and send. */
+/**
+ * `POST /order/{chainId}`: a `Vault.batchSwap` or `BatchRelayer.multicall` transaction ready to sign
+ * and send (V2), or a V3 router's swap (`protocolVersion: 3`).
+ */
 export interface SorOrderResponse {
+  /** The Vault the transaction swaps through (absent in answers built before V3). */
+  readonly protocolVersion?: 2 | 3;
   readonly price: OrderPrice;
   /** Contract to call: the Vault, or the batch relayer when `relayerApprovalRequired`. */
   readonly to: string;
