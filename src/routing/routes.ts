@@ -12,11 +12,21 @@ import { buildOrder, checkParties } from './buildOrder';
 import { knownContracts } from './knownContracts';
 import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
-import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
+import { LimitError } from './limits';
+import {
+  parseMinLiquidity,
+  parseOrderBody,
+  parseSorBody,
+  RequestError,
+  type OrderBody,
+  type SorBody,
+} from './requestSchema';
 import { hasRoute } from './serialize';
 import { sorTimestamp } from './sorConfig';
 import { V3Router } from './v3/v3Router';
-import type { QuoteRequest, SerializedSwapInfo } from './types';
+import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
+import { encodeV3Order } from './v3/encodeV3Order';
+import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 
 /** `POST /sor/{chainId}` and `POST /order/{chainId}`. */
 
@@ -83,6 +93,17 @@ function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null)
   return 'try another amount or pair';
 }
 
+/**
+ * Whether the V3 answer serves the user better than the V2 one after gas: more received for a
+ * sell, less paid for a buy (`returnAmountConsideringFees`, gas priced alike for both); a tie
+ * stays with V2.
+ */
+function betterForUser(kind: OrderKind, v3Info: SerializedV3SwapInfo, v2Info: SerializedSwapInfo): boolean {
+  const a = BigInt(v3Info.returnAmountConsideringFees);
+  const b = BigInt(v2Info.returnAmountConsideringFees);
+  return kind === 'sell' ? a > b : a < b;
+}
+
 /** A V3 order on a chain where Balancer V3 is not deployed: the caller's to fix. */
 function requireV3(chain: ChainInfo): void {
   if (!chain.v3)
@@ -96,6 +117,8 @@ export function routingRouter(
   ctx: AppContext,
   quotes: QuoteService,
   wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
+  /** Reads a V3 order's sender's allowances at the head; without one every Permit2 approval is listed. */
+  allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
 ): Router {
   const r = Router();
   const v3 = new V3Router((chainId, poolId, err) =>
@@ -142,17 +165,78 @@ export function routingRouter(
         `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
       );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
+    if (body.protocolVersion === 3) {
+      requireV3(chain);
+      if (body.receiver !== body.sender)
+        throw new HttpError(
+          400,
+          `receiver: Balancer V3's routers pay the sender, so a V3 order's receiver must be its sender (${body.sender}); leave receiver out, or send protocolVersion 2`,
+        );
+    }
     checkParties(body, chain, knownContracts(chain, snap, relayer));
     refuseStaleState(ctx, chain);
-    const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    if (!hasRoute(info)) {
+    const request = quoteRequest(ctx, req, chain, body);
+    // Without protocolVersion both Vaults quote and the user gets the better after gas; V3 only
+    // where it is deployed and the sender receives (its routers pay msg.sender).
+    const v3Quote =
+      chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
+        ? v3.quote(chain, snap, request, sorTimestamp(ctx.now()))
+        : undefined;
+    const v2Info = body.protocolVersion === 3 ? undefined : await quote(chain, snap, request);
+    const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;
+    const v2Routed = v2Info && hasRoute(v2Info) ? v2Info : undefined;
+    if (!v3Routed && !v2Routed) {
       throw new HttpError(
         422,
-        `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
+        `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}${body.protocolVersion ? ` in Balancer V${body.protocolVersion}` : ''}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
       );
     }
-    res.json(atBlock(buildOrder(body, info, { chain, snap, relayer, deadline }), snap));
+    if (v3Routed && (!v2Routed || betterForUser(body.orderKind, v3Routed, v2Routed))) {
+      res.json(atBlock(await v3Order(chain, snap, body, v3Routed, deadline), snap));
+      return;
+    }
+    res.json(atBlock({ protocolVersion: 2, ...buildOrder(body, v2Routed!, { chain, snap, relayer, deadline }) }, snap));
   });
+
+  /** The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave missing. */
+  async function v3Order(
+    chain: ChainInfo,
+    snap: ChainSnapshot,
+    body: OrderBody,
+    info: SerializedV3SwapInfo,
+    deadline: number,
+  ) {
+    const v3Chain = chain.v3!;
+    const nativeIn = NATIVE_ASSET_ALIASES.includes(body.sellToken);
+    const nativeOut = NATIVE_ASSET_ALIASES.includes(body.buyToken);
+    const single = info.paths.length === 1 && info.paths[0]!.steps.length === 1 && !info.paths[0]!.steps[0]!.isBuffer;
+    const reader = allowances(chain.id);
+    const current =
+      nativeIn || !reader
+        ? undefined
+        : await reader.read({
+            token: info.paths[0]!.tokenIn,
+            sender: body.sender,
+            router: single ? v3Chain.router : v3Chain.batchRouter,
+            permit2: v3Chain.permit2,
+            block: snap.block ? `0x${snap.block.number.toString(16)}` : 'latest',
+          });
+    try {
+      return encodeV3Order({
+        kind: body.orderKind,
+        info,
+        slippage: body.slippage,
+        deadline,
+        v3: v3Chain,
+        nativeIn,
+        nativeOut,
+        ...(current ? { allowances: current } : {}),
+      });
+    } catch (e) {
+      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+      throw e;
+    }
+  }
 
   return r;
 }
