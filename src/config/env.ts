@@ -9,7 +9,9 @@ import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
  * API keeps its name and default; a bad value stops the process with one line that names the
  * variable and the fix (`ConfigError`).
  */
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override readonly name: string = 'ConfigError';
+}
 
 /** Balancer V2's protocol swap fee percentage on every chain since 2023 (50 %). */
 export const DEFAULT_PROTOCOL_SWAP_FEE = 0.5;

@@ -374,7 +374,9 @@ export async function readHead(
  * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
  * count): a smaller range may pass, unlike a node that does not answer at all.
  */
-export class LogsRefusedError extends UpstreamError {}
+export class LogsRefusedError extends UpstreamError {
+  override readonly name: string = 'LogsRefusedError';
+}
 
 function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): { address?: unknown; topics?: unknown }[] {
   if (!outcome?.ok)
