@@ -106,6 +106,9 @@ export const followersKey = appStateKey('head followers', () => new Map<number, 
  * block's anyway): it polls this many times less often, at most every 30 s.
  */
 const SUBSCRIBED_POLL_FACTOR = 10;
+/** While a wanted block is missing the follower asks again this often, for `WANTED_MS` unless the waiter says how long. */
+const CATCH_UP_MS = 100;
+const WANTED_MS = 5_000;
 const SUBSCRIBED_POLL_MAX_MS = 30_000;
 
 /** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
@@ -130,8 +133,12 @@ export class HeadFollower {
   private running: Promise<void> | undefined;
   /** Set by `nudge` during a step: read again at once instead of sleeping. */
   private nudged = false;
-  /** The newest head announced (subscription) or asked for (a waiter): read until the state has it. */
-  private wanted = -1;
+  /**
+   * The newest head announced (subscription) or waited for, and until when (unix ms): until the
+   * state has it, the follower asks again every `CATCH_UP_MS` instead of every interval (a node
+   * whose \`latest\` lags the head announced or seen elsewhere).
+   */
+  private wanted = { block: -1, until: 0 };
   /**
    * Pools the Vault refused (not registered there), not asked again until the catalogue changes
    * (the store's `poolsVersion` moves): otherwise every poll would re-read them for nothing.
@@ -169,9 +176,11 @@ export class HeadFollower {
    * Read the head now rather than at the next tick: a block `target` (when given) was announced
    * or is waited for. During a step, the next step follows at once.
    */
-  nudge(target?: number): void {
-    if (target !== undefined && target > this.wanted) {
-      this.wanted = target;
+  nudge(target?: number, forMs = WANTED_MS): void {
+    if (target !== undefined) {
+      const until = this.ctx.now() + forMs;
+      if (target > this.wanted.block || this.ctx.now() > this.wanted.until) this.wanted = { block: target, until };
+      else if (target === this.wanted.block) this.wanted = { block: target, until: Math.max(until, this.wanted.until) };
       const state = this.status.stateBlock?.number ?? -1;
       if (target > state) this.status.behindSince ??= this.ctx.now();
     }
@@ -224,15 +233,17 @@ export class HeadFollower {
           );
       }
       if (this.stopped) break;
-      const behind = this.wanted > (this.status.stateBlock?.number ?? -1);
+      const behind = this.wanted.block > (this.status.stateBlock?.number ?? -1) && this.ctx.now() < this.wanted.until;
       const delay =
         this.status.failures > 0
           ? Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10))
           : this.nudged
             ? 0
-            : this.status.heads === 'subscription' && !behind
-              ? Math.max(interval, Math.min(SUBSCRIBED_POLL_MAX_MS, interval * SUBSCRIBED_POLL_FACTOR))
-              : interval;
+            : behind
+              ? Math.min(interval, CATCH_UP_MS)
+              : this.status.heads === 'subscription'
+                ? Math.max(interval, Math.min(SUBSCRIBED_POLL_MAX_MS, interval * SUBSCRIBED_POLL_FACTOR))
+                : interval;
       if (delay === 0) continue;
       await new Promise<void>((resolve) => {
         this.wake = () => {
@@ -357,7 +368,8 @@ export class HeadFollower {
     if (this.stopped) return;
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
-    if (state.block.number >= Math.max(this.wanted, this.status.head?.number ?? -1)) this.status.behindSince = null;
+    if (state.block.number >= Math.max(this.wanted.block, this.status.head?.number ?? -1))
+      this.status.behindSince = null;
   }
 }
 

@@ -115,7 +115,8 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
   const served = () => current()?.block?.number ?? -1;
   if (served() >= target) return current()!;
   if (head !== undefined) status.behindSince ??= ctx.now();
-  const snap = await publishedAt(ctx, chain.id, target, () => follower.nudge(target));
+  const waitMs = ctx.config.follow.waitMs;
+  const snap = await publishedAt(ctx, chain.id, target, () => follower.nudge(target, waitMs));
   if (snap) return snap;
   // Too far behind to catch up soon: say how far, and ask for a later retry.
   const { maxLagBlocks, maxLagSeconds } = ctx.config.follow;
@@ -130,7 +131,7 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
     );
   throw new StateBehindHead(
     `chain ${chain.id}'s pool state is block ${served()} and the block asked for is ${target}` +
-      `${head !== undefined ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state did not reach it within ${ctx.config.follow.waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
+      `${head !== undefined ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head !== undefined ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
     1,
   );
 }

@@ -83,8 +83,9 @@ export class NewHeadsSubscription {
       const n = params?.result?.number;
       if (typeof n === 'string' && /^0x[0-9a-f]+$/i.test(n)) this.listener.onHead(Number(BigInt(n)));
     };
-    // Node's client reports a failed socket as an error followed by a close: act on the close.
-    socket.onerror = () => undefined;
+    // A refused handshake is an error with no close event in Node's client; an open socket that
+    // fails gets both: whichever comes first schedules the next try.
+    socket.onerror = () => this.drop(socket, 'the socket failed (refused, or no WebSocket at this URL)');
     socket.onclose = (event: CloseEvent) => {
       if (this.socket !== socket) return;
       clearTimeout(this.confirm);
@@ -96,7 +97,12 @@ export class NewHeadsSubscription {
   private drop(socket: WebSocket, reason: string): void {
     if (this.socket !== socket) return;
     this.socket = undefined;
-    socket.close();
+    clearTimeout(this.confirm);
+    try {
+      socket.close();
+    } catch {
+      // Already closing.
+    }
     this.down(reason);
   }
 
