@@ -181,8 +181,6 @@ export class HeadFollower {
       const until = this.ctx.now() + forMs;
       if (target > this.wanted.block || this.ctx.now() > this.wanted.until) this.wanted = { block: target, until };
       else if (target === this.wanted.block) this.wanted = { block: target, until: Math.max(until, this.wanted.until) };
-      const state = this.status.stateBlock?.number ?? -1;
-      if (target > state) this.status.behindSince ??= this.ctx.now();
     }
     this.nudged = true;
     this.wake?.();
@@ -368,8 +366,8 @@ export class HeadFollower {
     if (this.stopped) return;
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
-    if (state.block.number >= Math.max(this.wanted.block, this.status.head?.number ?? -1))
-      this.status.behindSince = null;
+    // Lag counts from heads the node reported, never from a block a client only asked for.
+    if (state.block.number >= (this.status.head?.number ?? -1)) this.status.behindSince = null;
   }
 }
 

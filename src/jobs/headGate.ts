@@ -114,7 +114,8 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
   const target = Math.max(head ?? -1, wanted.minBlock ?? -1);
   const served = () => current()?.block?.number ?? -1;
   if (served() >= target) return current()!;
-  if (head !== undefined) status.behindSince ??= ctx.now();
+  // The node reported a head past the state: the lag counts from now (`lagReason`).
+  if (head !== undefined && head > served()) status.behindSince ??= ctx.now();
   const waitMs = ctx.config.follow.waitMs;
   const snap = await publishedAt(ctx, chain.id, target, () => follower.nudge(target, waitMs));
   if (snap) return snap;
