@@ -263,6 +263,19 @@ test('a state more than FOLLOW_MAX_LAG_BLOCKS behind the head degrades /readyz a
   expect((await post('/order/1', { ...quote, sender: SENDER })).status).toBe(200);
 });
 
+test('a slow node (answers after 5 s): /order does not build on the state it cannot vouch for, and says the node did not answer', async () => {
+  await start();
+  node.delayMs = 5_000;
+  const order = await post('/order/1', { ...quote, sender: SENDER });
+  expect(order.status).toBe(503);
+  expect(order.headers.get('retry-after')).toBe('5');
+  expect(((await order.json()) as { error: string }).error).toMatch(
+    /^the RPC node of chain 1 \(RPC_URL_1\) did not say its head \(RPC: no answer within 2000 ms.*\), so the service cannot tell whether its pool state is current/,
+  );
+  // /sor without minBlockNumber answers from the state it has, saying which block.
+  expect(((await (await post('/sor/1', quote)).json()) as { blockNumber: number }).blockNumber).toBe(100);
+});
+
 test('a ws:// RPC URL: the follower reads each block the newHeads subscription announces, polls while it is down, and subscribes again', async () => {
   // Polling every 5 s (every 30 s while subscribed): a block read within a second came from the subscription.
   await start({ RPC_URL_1: node.wsUrl, FOLLOW_INTERVAL_MS: '5000' });
