@@ -131,7 +131,7 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
       5,
     );
   throw new StateBehindHead(
-    `chain ${chain.id}'s pool state is block ${served()} and the block asked for is ${target}` +
+    `chain ${chain.id}'s pool state is ${served() < 0 ? 'not read from the chain yet (the first full read is under way)' : `block ${served()}`} and the block asked for is ${target}` +
       `${head !== undefined ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head !== undefined ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
     1,
   );
