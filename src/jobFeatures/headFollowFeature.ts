@@ -27,14 +27,20 @@ export function headFollowFeature(ctx: AppContext): Feature {
         follower.start();
         const socketUrl = ctx.config.rpcSocketUrls.get(chain.id);
         if (!socketUrl) continue;
-        const subscription = new NewHeadsSubscription(socketUrl, {
-          onHead: (blockNumber) => follower.nudge(blockNumber),
-          onLive: (live, reason) => {
-            follower.setSubscribed(live);
-            if (live) ctx.logger.info({ chainId: chain.id }, 'head follower: subscribed to new heads');
-            else ctx.logger.warn({ chainId: chain.id, reason }, 'head follower: new heads subscription down; polling');
+        const subscription = new NewHeadsSubscription(
+          socketUrl,
+          {
+            onHead: (blockNumber) => follower.nudge(blockNumber),
+            onLive: (live, reason) => {
+              follower.setSubscribed(live);
+              if (live) ctx.logger.info({ chainId: chain.id }, 'head follower: subscribed to new heads');
+              else
+                ctx.logger.warn({ chainId: chain.id, reason }, 'head follower: new heads subscription down; polling');
+            },
           },
-        });
+          // Ten blocks without a word on a chain that makes blocks on a timer: the socket is dead.
+          { silenceMs: chain.blockSeconds === undefined ? undefined : Math.max(30_000, chain.blockSeconds * 10_000) },
+        );
         subscriptions.push(subscription);
         subscription.start();
       }

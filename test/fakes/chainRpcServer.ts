@@ -92,6 +92,10 @@ export class FakeChainRpc {
   private readonly blocks: Block[] = [];
   private fork = 0;
   private readonly subscribers = new Map<WsPeer, string>();
+  /** `eth_subscribe` calls answered. */
+  subscribeCalls = 0;
+  /** While true, sockets stay open but announce no block (a connection dead without a close). */
+  muted = false;
   private socketsDown = false;
 
   private constructor(
@@ -117,6 +121,7 @@ export class FakeChainRpc {
       onMessage: (peer, text) => {
         const r = JSON.parse(text) as RpcRequest;
         if (r.method === 'eth_subscribe') {
+          fake.subscribeCalls++;
           const id = `0x${(fake.subscribers.size + 1).toString(16)}`;
           fake.subscribers.set(peer, id);
           peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: id }));
@@ -180,7 +185,7 @@ export class FakeChainRpc {
       protocolSwapFee: this.protocolSwapFee,
     };
     this.blocks.push(block);
-    for (const [peer, subscription] of this.subscribers)
+    for (const [peer, subscription] of this.muted ? [] : this.subscribers)
       peer.send(
         JSON.stringify({
           jsonrpc: '2.0',

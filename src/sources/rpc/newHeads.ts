@@ -12,6 +12,15 @@ export interface NewHeadsListener {
   onLive(live: boolean, reason?: string): void;
 }
 
+export interface NewHeadsOptions {
+  /**
+   * A live subscription that announces nothing for this long is taken for a socket that died
+   * without closing (a NAT or proxy dropped it) and is opened again; undefined for chains that
+   * may go without blocks for any time (blocks only for transactions).
+   */
+  readonly silenceMs?: number;
+}
+
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 /** A socket that opens but never confirms the subscription is given up after this long. */
@@ -24,10 +33,12 @@ export class NewHeadsSubscription {
   private retryMs = FIRST_RETRY_MS;
   private retry: NodeJS.Timeout | undefined;
   private confirm: NodeJS.Timeout | undefined;
+  private silence: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
     private readonly listener: NewHeadsListener,
+    private readonly options: NewHeadsOptions = {},
   ) {}
 
   start(): void {
@@ -39,8 +50,14 @@ export class NewHeadsSubscription {
     this.stopped = true;
     clearTimeout(this.retry);
     clearTimeout(this.confirm);
-    this.socket?.close();
+    clearTimeout(this.silence);
+    const socket = this.socket;
     this.socket = undefined;
+    try {
+      socket?.close();
+    } catch {
+      // Already closing.
+    }
     this.setLive(false, 'stopped');
   }
 
@@ -75,13 +92,16 @@ export class NewHeadsSubscription {
         subscription = message.result;
         this.retryMs = FIRST_RETRY_MS;
         this.setLive(true);
+        this.watch(socket);
         return;
       }
       if (message.method !== 'eth_subscription') return;
       const params = message.params as { subscription?: unknown; result?: { number?: unknown } } | undefined;
       if (params?.subscription !== subscription) return;
       const n = params?.result?.number;
-      if (typeof n === 'string' && /^0x[0-9a-f]+$/i.test(n)) this.listener.onHead(Number(BigInt(n)));
+      if (typeof n !== 'string' || !/^0x[0-9a-f]+$/i.test(n)) return;
+      this.watch(socket);
+      this.listener.onHead(Number(BigInt(n)));
     };
     // A refused handshake is an error with no close event in Node's client; an open socket that
     // fails gets both: whichever comes first schedules the next try.
@@ -89,8 +109,21 @@ export class NewHeadsSubscription {
     socket.onclose = (event: CloseEvent) => {
       if (this.socket !== socket) return;
       clearTimeout(this.confirm);
+      clearTimeout(this.silence);
       this.down(`the socket closed (code ${event.code}${event.reason ? `: ${event.reason}` : ''})`);
     };
+  }
+
+  /** (Re)starts the silence timer of a live socket. */
+  private watch(socket: WebSocket): void {
+    const { silenceMs } = this.options;
+    if (silenceMs === undefined) return;
+    clearTimeout(this.silence);
+    this.silence = setTimeout(
+      () => this.drop(socket, `no new head announced for ${Math.round(silenceMs / 1000)} s`),
+      silenceMs,
+    );
+    this.silence.unref();
   }
 
   /** Closes a socket that cannot serve the subscription; its close schedules the next try. */
@@ -98,6 +131,7 @@ export class NewHeadsSubscription {
     if (this.socket !== socket) return;
     this.socket = undefined;
     clearTimeout(this.confirm);
+    clearTimeout(this.silence);
     try {
       socket.close();
     } catch {
