@@ -102,8 +102,9 @@ export interface StateWanted {
 /**
  * The chain's snapshot once its state includes what `wanted` asks, waiting for the follower up
  * to `FOLLOW_WAIT_MS`; the current snapshot when the chain is not followed. Throws
- * `StateBehindHead` when the node cannot say its head, the state lags past the configured limits,
- * or the block is not published in time.
+ * `StateBehindHead` when the node cannot say its head or the block is not published in time
+ * (naming the lag when it is past `FOLLOW_MAX_LAG_BLOCKS` or `FOLLOW_MAX_LAG_SECONDS`). Waiting
+ * comes first: a state the follower brings to the head within the bound lags by nothing.
  */
 export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
   const follower = ctx.state.get(followersKey).get(chain.id);
@@ -132,7 +133,7 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
     );
   throw new StateBehindHead(
     `chain ${chain.id}'s pool state is ${served() < 0 ? 'not read from the chain yet (the first full read is under way)' : `block ${served()}`} and the block asked for is ${target}` +
-      `${head !== undefined ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head !== undefined ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
+      `${head === target ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head === target ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
     1,
   );
 }
