@@ -1,4 +1,5 @@
 import { divDown, divUp, mulDown, mulUp, ONE } from '../../swap/math/fixedPoint';
+import { mulDivUp } from '../../protocols/v3/fixedPointV3';
 import { Revert } from '../../swap/math/revert';
 
 /**
@@ -10,7 +11,9 @@ import { Revert } from '../../swap/math/revert';
 export class ReClammAmountOutGreaterThanBalance extends Revert {
   override readonly name = 'ReClammAmountOutGreaterThanBalance';
   constructor() {
-    super('ReClamm amount out above the real balance (AmountOutGreaterThanBalance)');
+    super('ReClamm amount out above the real balance (AmountOutGreaterThanBalance)', {
+      code: 'AmountOutGreaterThanBalance',
+    });
   }
 }
 
@@ -70,13 +73,6 @@ export function reClammInGivenOut(
   if (amountOut > balances[indexOut]!) throw new ReClammAmountOutGreaterThanBalance();
   const [virtualIn, virtualOut] = virtualInOut(indexIn, virtualA, virtualB);
   return mulDivUp(balances[indexIn]! + virtualIn, amountOut, balances[indexOut]! + virtualOut - amountOut);
-}
-
-/** FixedPoint.mulDivUp. */
-function mulDivUp(a: bigint, b: bigint, c: bigint): bigint {
-  if (c === 0n) throw new Revert('division by zero (ZeroDivision)');
-  const product = a * b;
-  return product === 0n ? 0n : (product - 1n) / c + 1n;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { V3PoolState } from '../../protocols/v3/vault/poolState';
+
 /**
  * A ReClamm pool's own state, as its `getReClammPoolDynamicData` answers it at a block. The virtual
  * balances stored are the ones the pool last wrote (`lastVirtualBalances` at `lastTimestamp`); the
@@ -18,6 +20,7 @@ export interface ReClammPriceRatioState {
   readonly priceRatioUpdateEndTime: bigint;
 }
 
+/** What the ReClamm math reads beyond the Vault's frame. */
 export interface ReClammState {
   readonly version: ReClammVersion;
   /** Scaled18, token order. */
@@ -30,3 +33,6 @@ export interface ReClammState {
   readonly centerednessMargin: bigint;
   readonly priceRatio: ReClammPriceRatioState;
 }
+
+/** A ReClamm pool: the Vault's frame plus its own state. */
+export interface ReClammV3State extends V3PoolState, ReClammState {}

@@ -27,7 +27,7 @@ export const ECLP_MAX_INVARIANT_RATIO = 500n * 10n ** 16n;
 export class EclpMaxInvariantExceeded extends Revert {
   override readonly name = 'EclpMaxInvariantExceeded';
   constructor() {
-    super('E-CLP invariant above its maximum (MaxInvariantExceeded)');
+    super('E-CLP invariant above its maximum (MaxInvariantExceeded)', { code: 'MaxInvariantExceeded' });
   }
 }
 
