@@ -15,3 +15,9 @@ export function mulDivUp(a: bigint, b: bigint, c: bigint): bigint {
 
 /** 99.9999%: no fee (static, dynamic, aggregate) may reach 100%. */
 export const MAX_FEE_PERCENTAGE = 999_999_000_000_000_000n;
+
+/** Solidity 0.8 checked subtraction: an underflow reverts (panic 0x11) rather than going negative. */
+export function csub(a: bigint, b: bigint): bigint {
+  if (b > a) throw new Revert('arithmetic underflow (panic 0x11)');
+  return a - b;
+}

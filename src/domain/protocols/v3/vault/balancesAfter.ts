@@ -1,3 +1,4 @@
+import { v3Revert } from './errors';
 import type { LoadedBalances } from './poolData';
 import type { V3PoolState } from './poolState';
 import { toScaled18ApplyRateRoundDown, toScaled18ApplyRateRoundUp } from './scaling';
@@ -16,13 +17,19 @@ export function balancesAfter(
   const factor = (i: number): bigint => pool.scalingFactors[i]!;
   const rate = (i: number): bigint => pool.tokenRates[i]!;
   if (loaded.raw !== undefined) {
-    const raw = loaded.raw.map((b, i) => b + deltasRaw[i]!);
+    const raw = loaded.raw.map((b, i) => nonNegative(b + deltasRaw[i]!, i));
     return { raw, live: raw.map((b, i) => toScaled18ApplyRateRoundDown(b, factor(i), rate(i))) };
   }
   const live = loaded.live.map((b, i) => {
     const d = deltasRaw[i]!;
     if (d >= 0n) return b + toScaled18ApplyRateRoundDown(d, factor(i), rate(i));
-    return b - toScaled18ApplyRateRoundUp(-d, factor(i), rate(i));
+    return nonNegative(b - toScaled18ApplyRateRoundUp(-d, factor(i), rate(i)), i);
   });
   return { live, raw: undefined };
+}
+
+/** A balance cannot go below zero: the Vault's checked subtraction reverts first. */
+function nonNegative(balance: bigint, index: number): bigint {
+  if (balance < 0n) throw v3Revert('Panic(0x11)', `token ${index} balance would go below zero`);
+  return balance;
 }
