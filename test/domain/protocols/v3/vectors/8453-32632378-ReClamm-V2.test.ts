@@ -1,22 +1,10 @@
-import { vaultSwap, type V3SwapRequest } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { reClammVectorPool } from '../../../../helpers/v3ReClammVector';
-import { loadV3Vector, swapTitle, type V3VectorSwap } from '../../../../helpers/v3Vectors';
+import { vectorCases } from '../../../../helpers/v3VectorCases';
+import { loadV3Vector } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('8453-32632378-ReClamm-V2.json');
-const pool = reClammVectorPool(vector.pool);
 
-const request = (swap: V3VectorSwap): V3SwapRequest => ({
-  kind: swap.kind,
-  tokenIn: swap.tokenIn,
-  tokenOut: swap.tokenOut,
-  amountGivenRaw: swap.amountRaw,
-});
-
+/** Swaps run in a block with the vector's timestamp: the pool's virtual balances moved to it. */
 describe(`${vector.file}: a ReClamm v2 pool (two 6-decimal tokens) in its target range at block ${vector.pool.blockNumber}`, () => {
-  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))(
-    'swap %s: the chain query exactly, virtual balances moved to the block timestamp',
-    (_t, swap) => {
-      expect(vaultSwap(pool, request(swap)).amountCalculatedRaw).toBe(swap.outputRaw);
-    },
-  );
+  vectorCases(vector, reClammVectorPool(vector.pool));
 });

@@ -1,28 +1,21 @@
-import { vaultSwap, type V3SwapRequest } from '../../../../../src/domain/protocols/v3/vault/swap';
+import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { reClammVectorPool } from '../../../../helpers/v3ReClammVector';
-import { loadV3Vector, swapTitle, type V3VectorSwap } from '../../../../helpers/v3Vectors';
+import { vectorCases } from '../../../../helpers/v3VectorCases';
+import { loadV3Vector } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('8453-32641745-ReClamm-V2-Out-Of-Range.json');
-const pool = reClammVectorPool(vector.pool);
 
-const request = (swap: V3VectorSwap): V3SwapRequest => ({
-  kind: swap.kind,
-  tokenIn: swap.tokenIn,
-  tokenOut: swap.tokenOut,
-  amountGivenRaw: swap.amountRaw,
-});
-
+/** Swaps run in a block with the vector's timestamp: the pool's virtual balances moved to it. */
 describe(`${vector.file}: a ReClamm v2 pool (WETH, USDC) out of range, ten seconds after its last update at block ${vector.pool.blockNumber}`, () => {
-  test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))(
-    'swap %s: the chain query exactly, virtual balances moved to the block timestamp',
-    (_t, swap) => {
-      expect(vaultSwap(pool, request(swap)).amountCalculatedRaw).toBe(swap.outputRaw);
-    },
-  );
+  vectorCases(vector, reClammVectorPool(vector.pool));
 
   test('priced at the stored virtual balances (time ignored), the quotes miss the chain', () => {
     const stale = reClammVectorPool(vector.pool, vector.pool.big('lastTimestamp'));
-    const misses = vector.swaps.filter((s) => vaultSwap(stale, request(s)).amountCalculatedRaw !== s.outputRaw);
+    const misses = vector.swaps.filter(
+      (s) =>
+        vaultSwap(stale, { kind: s.kind, tokenIn: s.tokenIn, tokenOut: s.tokenOut, amountGivenRaw: s.amountRaw })
+          .amountCalculatedRaw !== s.outputRaw,
+    );
     expect(misses.length).toBeGreaterThan(0);
   });
 });
