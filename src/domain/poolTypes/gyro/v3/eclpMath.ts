@@ -7,6 +7,7 @@ import {
   eclpCurve,
   eclpCurveAt,
   MAX_INVARIANT,
+  type EclpCurve,
   type EclpPool,
 } from '../../../swap/math/gyroEMath';
 import { toUint256 } from '../../../swap/math/gyroSignedFixedPoint';
@@ -39,19 +40,24 @@ export function eclpInvariant(e: EclpPool, balances: readonly bigint[], rounding
   return toUint256(rounding === 'down' ? invariant - err : invariant + err);
 }
 
+/** The curve a swap prices against, (L + 2 err, L) from the balances, as in V2. */
+export function eclpSwapCurve(e: EclpPool, balances: readonly bigint[]): EclpCurve {
+  const [invariant, err] = calculateInvariantWithError(e, balances[0]!, balances[1]!);
+  return eclpCurve(e, invariant, err);
+}
+
 /**
- * onSwap: the swap is priced against (L + 2 err, L), as in V2; the amount given is already net of
- * the swap fee (the Vault takes it), so this is the bare curve.
+ * onSwap on the curve of `balances` (eclpSwapCurve): the amount given is already net of the swap
+ * fee (the Vault takes it), so this is the bare curve.
  */
 export function eclpSwap(
   e: EclpPool,
+  curve: EclpCurve,
   balances: readonly bigint[],
   exactIn: boolean,
   indexIn: number,
   amountGiven: bigint,
 ): bigint {
-  const [invariant, err] = calculateInvariantWithError(e, balances[0]!, balances[1]!);
-  const curve = eclpCurve(e, invariant, err);
   return exactIn
     ? calcOutGivenIn(e, curve, pair(balances), amountGiven, indexIn === 0)
     : calcInGivenOut(e, curve, pair(balances), amountGiven, indexIn === 0);
