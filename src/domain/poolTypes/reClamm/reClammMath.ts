@@ -100,3 +100,13 @@ export function reClammPriceRatio(balances: readonly bigint[], virtualA: bigint,
   const maxPrice = divDown(invariant, mulDown(virtualA, virtualA));
   return divUp(maxPrice, minPrice);
 }
+
+/** isPoolWithinTargetRange: the centeredness at least the margin (on the virtual balances given). */
+export function reClammWithinTargetRange(
+  balances: readonly bigint[],
+  virtualA: bigint,
+  virtualB: bigint,
+  centerednessMargin: bigint,
+): boolean {
+  return reClammCenteredness(balances, virtualA, virtualB).centeredness >= centerednessMargin;
+}

@@ -1,5 +1,6 @@
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
-import { reClammVectorPool } from '../../../../helpers/v3ReClammVector';
+import { reClammWithinTargetRange } from '../../../../../src/domain/poolTypes/reClamm/reClammMath';
+import { reClammVectorPool, reClammVectorState } from '../../../../helpers/v3ReClammVector';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector } from '../../../../helpers/v3Vectors';
 
@@ -8,6 +9,13 @@ const vector = loadV3Vector('8453-31094381-ReClamm-WETH-USDC-Out-Of-Range.json')
 /** Swaps run in a block with the vector's timestamp: the pool's virtual balances moved to it. */
 describe(`${vector.file}: a ReClamm v1 pool out of range, two seconds after its last update at block ${vector.pool.blockNumber}`, () => {
   vectorCases(vector, reClammVectorPool(vector.pool));
+
+  test('in or out of its target range as the pool answered (isPoolWithinTargetRange)', () => {
+    const state = reClammVectorState(vector.pool);
+    const [virtualA, virtualB] = state.lastVirtualBalances;
+    const within = reClammWithinTargetRange(state.balancesLiveScaled18, virtualA, virtualB, state.centerednessMargin);
+    expect(within).toBe(vector.pool.bool('isPoolWithinTargetRange'));
+  });
 
   test('priced at the stored virtual balances (time ignored), the quotes miss the chain', () => {
     const stale = reClammVectorPool(vector.pool, vector.pool.big('lastTimestamp'));
