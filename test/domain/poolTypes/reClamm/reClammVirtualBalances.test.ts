@@ -6,6 +6,10 @@ import {
 } from '../../../../src/domain/poolTypes/reClamm/reClammMath';
 import type { ReClammState } from '../../../../src/domain/poolTypes/reClamm/reClammState';
 import {
+  reClammStateAfterLiquidity,
+  reClammStateAfterSwap,
+} from '../../../../src/domain/poolTypes/reClamm/reClammStateAfter';
+import {
   currentVirtualBalances,
   fourthRootPriceRatio,
 } from '../../../../src/domain/poolTypes/reClamm/reClammVirtualBalances';
@@ -92,5 +96,38 @@ describe('ReClamm price ratio update', () => {
     const before = reClammCenteredness(balances, lastA, lastB).centeredness;
     const after = reClammCenteredness(balances, virtualA, virtualB).centeredness;
     expect(within(after, before, 10n ** 9n)).toBe(true);
+  });
+});
+
+describe('ReClamm state after an operation in the same block', () => {
+  const pool = v2OutOfRange.pool;
+  const now = pool.big('currentTimestamp');
+  const state = reClammVectorState(pool);
+  const swap = v2OutOfRange.swaps[0]!;
+  const request = { kind: swap.kind, tokenIn: swap.tokenIn, tokenOut: swap.tokenOut, amountGivenRaw: swap.amountRaw };
+
+  test('a second swap in the block prices on what the first stored, without moving time again', () => {
+    const first = vaultSwap(reClammVectorPool(pool), request);
+    const after = reClammStateAfterSwap(state, state.balancesLiveScaled18, now);
+    expect(after.lastTimestamp).toBe(now);
+    const moved = currentVirtualBalances(state, state.balancesLiveScaled18, now);
+    expect(after.lastVirtualBalances).toEqual([moved.virtualA, moved.virtualB]);
+    const balances = first.balancesLiveScaled18After;
+    const second = currentVirtualBalances(after, balances, now);
+    expect(second).toEqual({ virtualA: moved.virtualA, virtualB: moved.virtualB, changed: false });
+    // Moving the stored state again from the new balances would price the second swap differently.
+    const twice = currentVirtualBalances(state, balances, now);
+    expect([twice.virtualA, twice.virtualB]).not.toEqual([moved.virtualA, moved.virtualB]);
+  });
+
+  test('a proportional add scales the virtual balances with the supply, keeping the centeredness', () => {
+    const supply = state.totalSupply;
+    const after = reClammStateAfterLiquidity(state, state.balancesLiveScaled18, now, supply, supply * 2n);
+    const moved = currentVirtualBalances(state, state.balancesLiveScaled18, now);
+    const [a, b] = after.lastVirtualBalances;
+    expect(within(a, moved.virtualA * 2n, 1n) && within(b, moved.virtualB * 2n, 1n)).toBe(true);
+    const doubled = state.balancesLiveScaled18.map((x) => x * 2n);
+    const before = reClammCenteredness(state.balancesLiveScaled18, moved.virtualA, moved.virtualB).centeredness;
+    expect(within(reClammCenteredness(doubled, a, b).centeredness, before, 10n)).toBe(true);
   });
 });
