@@ -22,7 +22,8 @@ import {
  * GyroECLPMath (the E-CLP: a rotated, stretched ellipse through the price range [alpha, beta]) in
  * bigint, operation for operation as the contract orders and rounds it. Parameters: alpha, beta,
  * c, s, lambda in 18 decimals; the derived tau, u, v, w, z and dSq in 38 decimals (extra
- * precision). Balances are upscaled, token 0 is x, token 1 is y.
+ * precision). Balances are upscaled, token 0 is x, token 1 is y. The V2 pools and the V3 pool
+ * (poolTypes/gyro/v3/) link the same library arithmetic, so both use this file.
  *
  * The contract recomputes every subexpression on each call. Here the ones that depend on the pool
  * parameters alone are computed once (`prepareEclp`) and the ones that depend on the invariant
