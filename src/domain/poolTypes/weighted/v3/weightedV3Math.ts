@@ -28,9 +28,22 @@ export function computeInvariantUp(weights: readonly bigint[], balances: readonl
   return invariant;
 }
 
+/**
+ * How `computeBalanceOutGivenInvariant` rounds the exponent 1/weight. solidity-utils before
+ * November 2025 tested `invariantRatio > 1` (raw 1, so it always rounded up); later builds round
+ * down for a remove (`invariantRatio <= FixedPoint.ONE`).
+ */
+export type BalanceExponentRounding = 'alwaysUp' | 'byDirection';
+
 /** The balance that scales the invariant by `invariantRatio`: balance * ratio^(1/weight), rounded up. */
-export function computeBalanceOutGivenInvariant(balance: bigint, weight: bigint, invariantRatio: bigint): bigint {
-  const exponent = invariantRatio > ONE ? divUp(ONE, weight) : divDown(ONE, weight);
+export function computeBalanceOutGivenInvariant(
+  balance: bigint,
+  weight: bigint,
+  invariantRatio: bigint,
+  exponentRounding: BalanceExponentRounding = 'byDirection',
+): bigint {
+  const roundUp = exponentRounding === 'alwaysUp' || invariantRatio > ONE;
+  const exponent = roundUp ? divUp(ONE, weight) : divDown(ONE, weight);
   return mulUp(balance, powUp(invariantRatio, exponent, true));
 }
 

@@ -18,8 +18,9 @@ import {
  *
  * Two builds are deployed. The launch pools (factory task 20241205-v3-weighted-pool, what every
  * chain has served since December 2024) price on the balances as given. The rebuilt pool of the
- * npm 1.0.0 sources (2026) also keeps a minimum balance per token (`getMinTokenBalances`) and
- * prices a swap on the balance in plus 1 wei; `minTokenBalances` is set for those pools only.
+ * npm 1.0.0 sources (2026) also keeps a minimum balance per token (`getMinTokenBalances`), prices
+ * a swap on the balance in plus 1 wei and, for a single-token remove, rounds the exponent 1/weight
+ * down where the launch pools round it up; `minTokenBalances` is set for those pools only.
  */
 export interface WeightedV3State extends V3PoolState {
   readonly weights: readonly bigint[];
@@ -28,6 +29,8 @@ export interface WeightedV3State extends V3PoolState {
 
 export function weightedV3Math(pool: WeightedV3State): V3PoolMath {
   const { weights, minTokenBalances } = pool;
+  // The launch build's solidity-utils rounds 1/weight up for removes too; the 2026 build down.
+  const exponentRounding = minTokenBalances === undefined ? 'alwaysUp' : 'byDirection';
   const ensureMinimum = (index: number, balance: bigint): void => {
     if (minTokenBalances !== undefined && balance < minTokenBalances[index]!) {
       throw v3Revert('TokenBalanceBelowMin', `token ${index} balance ${balance} below its minimum`);
@@ -58,7 +61,7 @@ export function weightedV3Math(pool: WeightedV3State): V3PoolMath {
     },
     computeBalance(balances: readonly bigint[], tokenIndex: number, invariantRatio: bigint): bigint {
       const original = balances[tokenIndex]!;
-      const balance = computeBalanceOutGivenInvariant(original, weights[tokenIndex]!, invariantRatio);
+      const balance = computeBalanceOutGivenInvariant(original, weights[tokenIndex]!, invariantRatio, exponentRounding);
       // An add is checked on the balance before, a remove on the balance after.
       ensureMinimum(tokenIndex, original <= balance ? original : balance);
       return balance;

@@ -11,7 +11,7 @@ import { DEPLOYED_VAULT_LIMITS, ensureValidTradeAmount, type V3VaultLimits } fro
 import { ensureOneAmountPerToken, ensureUnbalancedLiquidity, singleInputIndex } from './liquidityInputs';
 import { loadBalances } from './poolData';
 import { toRawUndoRateRoundUp, toScaled18ApplyRateRoundDown } from './scaling';
-import { ensureQuotable } from './tokens';
+import { ensureQuotable } from './quotable';
 import type { V3Pool } from './v3Pool';
 
 export interface V3AddLiquidityRequest {

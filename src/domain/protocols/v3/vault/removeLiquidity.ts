@@ -16,7 +16,7 @@ import {
 } from './liquidityInputs';
 import { loadBalances } from './poolData';
 import { toRawUndoRateRoundDown, toScaled18ApplyRateRoundUp } from './scaling';
-import { ensureQuotable } from './tokens';
+import { ensureQuotable } from './quotable';
 import type { V3Pool } from './v3Pool';
 
 export interface V3RemoveLiquidityRequest {

@@ -13,7 +13,8 @@ import {
   toScaled18ApplyRateRoundDown,
   toScaled18ApplyRateRoundUp,
 } from './scaling';
-import { ensureQuotable, tokenIndex } from './tokens';
+import { ensureQuotable } from './quotable';
+import { tokenIndex } from './tokens';
 import type { V3Pool } from './v3Pool';
 
 export interface V3SwapRequest {

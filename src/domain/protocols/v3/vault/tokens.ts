@@ -1,4 +1,4 @@
-import { PoolInRecoveryModeError, PoolPausedError, v3Revert } from './errors';
+import { v3Revert } from './errors';
 import type { V3PoolState } from './poolState';
 
 /** `_findTokenIndex`: tokens are compared as addresses (any letter case). */
@@ -7,10 +7,4 @@ export function tokenIndex(pool: V3PoolState, token: string): number {
   const index = pool.tokens.findIndex((t) => t.toLowerCase() === wanted);
   if (index < 0) throw v3Revert('TokenNotRegistered', `token ${token} is not in pool ${pool.address}`);
   return index;
-}
-
-/** Paused pools revert in the Vault; recovery-mode pools the service refuses (see `PoolInRecoveryModeError`). */
-export function ensureQuotable(pool: V3PoolState): void {
-  if (pool.paused) throw new PoolPausedError(pool.address);
-  if (pool.inRecoveryMode) throw new PoolInRecoveryModeError(pool.address);
 }

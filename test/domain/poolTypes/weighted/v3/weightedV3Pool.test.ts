@@ -71,4 +71,25 @@ describe('V3 weighted pool', () => {
     // A larger balance in asks for at least as much in.
     expect(rebuilt.onSwap(take(10n * E18))).toBeGreaterThanOrEqual(launch.onSwap(take(10n * E18)));
   });
+
+  test('a single-token remove from a launch pool rounds 1/weight up, so it pays at least what the 2026 build pays', () => {
+    // 1/0.3 is not a whole number, so the two roundings of the exponent differ.
+    const weights = [3n * 10n ** 17n, 7n * 10n ** 17n];
+    const launch = weightedV3Math(state({ weights }));
+    const rebuilt = weightedV3Math(state({ weights, minTokenBalances: [1n, 1n] }));
+    const balances = state().balancesLiveScaled18;
+    let larger = 0;
+    for (let k = 1n; k <= 20n; k++) {
+      const ratio = 10n ** 18n - k * 7n * 10n ** 15n;
+      const launchLeft = launch.computeBalance(balances, 0, ratio);
+      const rebuiltLeft = rebuilt.computeBalance(balances, 0, ratio);
+      expect(launchLeft).toBeLessThanOrEqual(rebuiltLeft);
+      if (launchLeft < rebuiltLeft) larger++;
+      // An add rounds the same way in both builds.
+      expect(launch.computeBalance(balances, 0, 2n * 10n ** 18n - ratio)).toBe(
+        rebuilt.computeBalance(balances, 0, 2n * 10n ** 18n - ratio),
+      );
+    }
+    expect(larger).toBeGreaterThan(0);
+  });
 });
