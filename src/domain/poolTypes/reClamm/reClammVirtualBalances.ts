@@ -24,7 +24,10 @@ export interface CurrentVirtualBalances {
   readonly changed: boolean;
 }
 
-/** A timestamp that precedes the pool's last update: the contract's uint32 subtraction underflows. */
+/**
+ * A timestamp before the pool's last update: the state and the timestamp come from different
+ * blocks (no block can precede what the pool stored), so nothing is priced on them.
+ */
 export class ReClammTimestampBeforeLastUpdate extends Revert {
   override readonly name = 'ReClammTimestampBeforeLastUpdate';
   constructor(now: bigint, last: bigint) {

@@ -55,7 +55,7 @@ describe('ReClamm virtual balances out of range', () => {
     expect(() => vaultSwap(stale, request)).toThrow(Revert);
   });
 
-  test('a timestamp before the last update is refused', () => {
+  test('a timestamp before the last update (state and time from different blocks) is refused', () => {
     expect(() => at(-1n)).toThrow(Revert);
   });
 });
