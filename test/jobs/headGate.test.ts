@@ -74,7 +74,8 @@ async function start(env: Record<string, string> = {}): Promise<TestServer> {
       RPC_URL_1: node.url,
       SUBGRAPH_URL_1: subgraph.url,
       FOLLOW_INTERVAL_MS: '600000',
-      FOLLOW_WAIT_MS: '2000',
+      // Long, so a busy CPU never turns a wait that succeeds into a 503; the tests of the bound set their own.
+      FOLLOW_WAIT_MS: '10000',
       ROUTER_WORKERS: '0',
       ...env,
     },
@@ -142,8 +143,8 @@ test('/order right after a block the state lacks waits for the follower to read 
 test('concurrent orders share one question for the head', async () => {
   await start();
   trade();
-  // A node 150 ms away: the orders all come while the first question is out.
-  node.delayMs = 150;
+  // A node 300 ms away: the orders all come while the first question is out.
+  node.delayMs = 300;
   const asked = node.methodCounts.get('eth_blockNumber') ?? 0;
   const orders = await Promise.all(
     Array.from({ length: 12 }, () => post('/order/1', { ...quote, sender: SENDER, slippagePercentage: '0' })),
@@ -264,7 +265,7 @@ test('a state more than FOLLOW_MAX_LAG_BLOCKS behind the head degrades /readyz a
 });
 
 test('a slow node (answers after 5 s): /order does not build on the state it cannot vouch for, and says the node did not answer', async () => {
-  await start();
+  await start({ FOLLOW_WAIT_MS: '2000' });
   node.delayMs = 5_000;
   const order = await post('/order/1', { ...quote, sender: SENDER });
   expect(order.status).toBe(503);
