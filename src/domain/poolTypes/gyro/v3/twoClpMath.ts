@@ -33,7 +33,10 @@ export class Gyro2ClpAssetBoundsExceeded extends Revert {
 /** Parameters no deployed 2-CLP can have: its constructor reverts `SqrtParamsWrong` unless sqrtAlpha < sqrtBeta. */
 export class Gyro2ClpParamsError extends Error {
   override readonly name = 'Gyro2ClpParamsError';
-  constructor(readonly sqrtAlpha: bigint, readonly sqrtBeta: bigint) {
+  constructor(
+    readonly sqrtAlpha: bigint,
+    readonly sqrtBeta: bigint,
+  ) {
     super(`2-CLP needs 0 < sqrtAlpha < sqrtBeta, got sqrtAlpha ${sqrtAlpha}, sqrtBeta ${sqrtBeta} (SqrtParamsWrong)`);
   }
 }
