@@ -4,6 +4,8 @@ import { Gyro2ClpAssetBoundsExceeded, Gyro2ClpParamsError } from '../../../../sr
 import { gyro2ClpV3Math } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';
 import type { V3PoolMath } from '../../../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../../../src/domain/swap/math/revert';
+import { vaultAddLiquidity } from '../../../../src/domain/protocols/v3/vault/addLiquidity';
+import { vaultRemoveLiquidity } from '../../../../src/domain/protocols/v3/vault/removeLiquidity';
 import { vaultSwap } from '../../../../src/domain/protocols/v3/vault/swap';
 import type { V3PoolState } from '../../../../src/domain/protocols/v3/vault/poolState';
 
@@ -290,6 +292,40 @@ test('through the Vault frame a stable pair quotes near 1:1 and a swap past the 
     vaultSwap(pool, { kind: 'exactOut', tokenIn: t0, tokenOut: t1, amountGivenRaw: 1_001n * 10n ** 6n }),
   ).toThrow(Gyro2ClpAssetBoundsExceeded);
   expect([pool.math.minimumInvariantRatio, pool.math.maximumInvariantRatio]).toEqual([0n, 2n ** 256n - 1n]);
+});
+
+test('through the Vault frame, a single-token add then remove of the same BPT returns less than it cost', () => {
+  const state: Gyro2ClpV3State = {
+    ...frame,
+    sqrtAlpha: 994_987_437_106_619_954n,
+    sqrtBeta: 1_004_987_562_112_089_027n,
+  };
+  // The supply a pool initialised at these balances would have: the invariant rounded down.
+  const supplied = {
+    ...state,
+    totalSupply: gyro2ClpV3Math(state).computeInvariant(state.balancesLiveScaled18, 'down'),
+  };
+  const pool = { state: supplied, math: gyro2ClpV3Math(supplied) };
+  const bpt = supplied.totalSupply / 100n;
+  const added = vaultAddLiquidity(pool, {
+    kind: 'singleTokenExactOut',
+    maxAmountsInRaw: [10n ** 30n, 0n],
+    minBptAmountOut: bpt,
+  });
+  const after = {
+    state: { ...supplied, balancesLiveScaled18: added.balancesLiveScaled18After, totalSupply: added.totalSupplyAfter },
+    math: pool.math,
+  };
+  const removed = vaultRemoveLiquidity(after, {
+    kind: 'singleTokenExactIn',
+    maxBptAmountIn: bpt,
+    minAmountsOutRaw: [1n, 0n],
+  });
+  // About 2% of the token for 1% of the supply (half the pool's value is in each token), and back less the fees.
+  expect(added.amountsInRaw[0]! * 1000n).toBeGreaterThan(19n * ONE * 1000n);
+  expect(added.amountsInRaw[0]!).toBeLessThan(21n * ONE);
+  expect(removed.amountsOutRaw[0]!).toBeLessThan(added.amountsInRaw[0]!);
+  expect(removed.amountsOutRaw[0]! * 100n).toBeGreaterThan(added.amountsInRaw[0]! * 99n);
 });
 
 test('a range with sqrtAlpha not below sqrtBeta is refused as the factory would', () => {
