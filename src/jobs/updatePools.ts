@@ -2,7 +2,7 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { Logger } from '../log/logger';
 import { compareDecimal } from '../domain/decimal';
-import type { JobRecord, StoredPool } from '../domain/pool';
+import type { ChainMeta, JobRecord, StoredPool } from '../domain/pool';
 import type { AllPools } from '../sources/subgraph/subgraphClient';
 import { SubgraphClient } from '../sources/subgraph/subgraphClient';
 import { UpstreamError } from '../sources/upstream';
@@ -154,79 +154,82 @@ function isEmptied(raw: unknown): boolean {
   }
 }
 
-async function fetchDiffCommit(
-  ctx: AppContext,
-  chainId: number,
-  { client, memo, signal, log, deadline }: RunParts,
-): Promise<PoolUpdateReport> {
-  const startedAt = ctx.now();
-  const before = await ctx.store.getMeta(chainId);
-  const record = before.jobs[UPDATE_POOLS_JOB];
-  const indexed = await indexedBlock(client, deadline);
-  let plan0 = readPlan(record, indexed, startedAt, ctx.config.subgraph.fullEverySeconds * 1000);
+/**
+ * The run's pools from the subgraph: those changed since the plan's block, or every pool when the
+ * plan says so or the subgraph refuses the changed-since filter.
+ */
+async function fetchPools(
+  client: SubgraphClient,
+  planned: ReadPlan,
+  { signal, log, deadline }: RunParts,
+): Promise<{ fetched: AllPools; full: boolean }> {
   const fetchOptions = {
     signal,
     deadline: deadline.at,
     deadlineLabel: deadline.label,
     onPage: (p: { number: number; pools: number }) => log.debug(p, 'subgraph page'),
   };
-  let all: AllPools | undefined;
-  if (!plan0.full) {
+  let why: string;
+  if (planned.full) why = planned.why;
+  else
     try {
-      all = await client.fetchChangedPools(plan0.since, fetchOptions);
+      return { fetched: await client.fetchChangedPools(planned.since, fetchOptions), full: false };
     } catch (e) {
       if (!isRefusal(e)) throw e;
-      plan0 = { full: true, why: `the subgraph refused the changed-since filter (${(e as Error).message})` };
+      why = `the subgraph refused the changed-since filter (${(e as Error).message})`;
     }
-  }
-  if (plan0.full) {
-    log.debug({ why: plan0.why }, 'reading every pool');
-    all = await client.fetchAllPools(fetchOptions);
-  }
-  const fetched = all!;
-  const full = plan0.full;
-  // Changed pools that were emptied leave; the rest are diffed against their stored versions only.
+  log.debug({ why }, 'reading every pool');
+  return { fetched: await client.fetchAllPools(fetchOptions), full: true };
+}
+
+/** Ids of the fetched pools (lower case, once each). */
+function fetchedIds(fetched: AllPools): string[] {
+  return [...new Set(fetched.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase()))];
+}
+
+/**
+ * The change planned against the pools as stored at commit time and committed with the job's
+ * record: if decoration commits meanwhile, the plan is made again so the decoration it wrote is
+ * carried over, not rolled back. Changed pools that were emptied leave; the rest are diffed
+ * against their stored versions only.
+ */
+async function planAndCommit(
+  ctx: AppContext,
+  chainId: number,
+  run: {
+    readonly fetched: AllPools;
+    readonly full: boolean;
+    readonly jobRecord: JobRecord;
+    readonly startedAt: number;
+  },
+  { memo, signal, log, deadline }: RunParts,
+): Promise<{ plan: PoolUpdatePlan; tokens: Awaited<ReturnType<typeof withChainMetadata>>; meta: ChainMeta }> {
+  const { fetched, full, jobRecord, startedAt } = run;
   const emptied = full ? [] : fetched.pools.filter(isEmptied);
   const listed = full ? fetched.pools : fetched.pools.filter((p) => !isEmptied(p));
-  const ids = [...new Set(fetched.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase()))];
+  const ids = fetchedIds(fetched);
   const readChanged = async (): Promise<PoolsAt> => {
     const meta = await ctx.store.getMeta(chainId);
     const pools = await Promise.all(ids.map((id) => ctx.store.getPool(chainId, id)));
     return { version: meta.poolsVersion, pools: pools.filter((p): p is StoredPool => p !== undefined) };
   };
-
   const known = new Set((await ctx.store.listTokens(chainId)).map((t) => t.address));
-  let plan!: PoolUpdatePlan;
-  let tokens!: Awaited<ReturnType<typeof withChainMetadata>>;
-  const jobRecord: JobRecord = {
-    lastRunAt: startedAt,
-    lastSuccessAt: startedAt,
-    lastError: null,
-    ...(indexed !== undefined ? { subgraphBlock: indexed } : {}),
-    ...(full ? { lastFullAt: startedAt } : record?.lastFullAt !== undefined ? { lastFullAt: record.lastFullAt } : {}),
-  };
-  // Planned against the pools as stored at commit time: if decoration commits meanwhile, the plan
-  // is made again so the decoration it wrote is carried over, not rolled back.
-  const meta = (await commitOnCurrentPools(
+  let plan: PoolUpdatePlan | undefined;
+  let tokens: Awaited<ReturnType<typeof withChainMetadata>> | undefined;
+  const meta = await commitOnCurrentPools(
     ctx.store,
     chainId,
     async ({ pools: stored }) => {
-      plan = planPoolUpdate(listed, stored, known, {
-        nowSeconds: Math.floor(startedAt / 1000),
-        // An empty answer from a subgraph that is re-indexing must not wipe the chain.
-        removeMissing: full && fetched.pools.length > 0,
-        normalize: memo.normalize,
-      });
-      if (!full) {
-        const gone = new Set(emptied.map((p) => String((p as { id?: unknown }).id).toLowerCase()));
-        const deletePoolIds = stored.filter((p) => gone.has(p.id)).map((p) => p.id);
-        if (deletePoolIds.length > 0)
-          plan = {
-            ...plan,
-            change: { ...plan.change, deletePoolIds, bumpPoolsVersion: true },
-            removed: deletePoolIds.length,
-          };
-      }
+      plan = withEmptiedRemoved(
+        planPoolUpdate(listed, stored, known, {
+          nowSeconds: Math.floor(startedAt / 1000),
+          // An empty answer from a subgraph that is re-indexing must not wipe the chain.
+          removeMissing: full && fetched.pools.length > 0,
+          normalize: memo.normalize,
+        }),
+        stored,
+        emptied,
+      );
       if (full && fetched.pools.length === 0 && stored.length > 0)
         log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
       tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log, {
@@ -247,7 +250,41 @@ async function fetchDiffCommit(
         ? { held: () => ctx.readModel.storePools(chainId) }
         : { read: readChanged }),
     },
-  ))!;
+  );
+  // The build above always returns a change, so a commit happened and planned it.
+  if (!meta || !plan || !tokens) throw new Error(`the pool update of chain ${chainId} committed nothing`);
+  return { plan, tokens, meta };
+}
+
+/** The plan with the emptied changed pools the store holds deleted (a changed-since run only). */
+function withEmptiedRemoved(
+  plan: PoolUpdatePlan,
+  stored: readonly StoredPool[],
+  emptied: readonly unknown[],
+): PoolUpdatePlan {
+  if (emptied.length === 0) return plan;
+  const gone = new Set(emptied.map((p) => String((p as { id?: unknown }).id).toLowerCase()));
+  const deletePoolIds = stored.filter((p) => gone.has(p.id)).map((p) => p.id);
+  if (deletePoolIds.length === 0) return plan;
+  return { ...plan, change: { ...plan.change, deletePoolIds, bumpPoolsVersion: true }, removed: deletePoolIds.length };
+}
+
+async function fetchDiffCommit(ctx: AppContext, chainId: number, parts: RunParts): Promise<PoolUpdateReport> {
+  const { client, memo, log, deadline } = parts;
+  const startedAt = ctx.now();
+  const before = await ctx.store.getMeta(chainId);
+  const record = before.jobs[UPDATE_POOLS_JOB];
+  const indexed = await indexedBlock(client, deadline);
+  const planned = readPlan(record, indexed, startedAt, ctx.config.subgraph.fullEverySeconds * 1000);
+  const { fetched, full } = await fetchPools(client, planned, parts);
+  const jobRecord: JobRecord = {
+    lastRunAt: startedAt,
+    lastSuccessAt: startedAt,
+    lastError: null,
+    ...(indexed !== undefined ? { subgraphBlock: indexed } : {}),
+    ...(full ? { lastFullAt: startedAt } : record?.lastFullAt !== undefined ? { lastFullAt: record.lastFullAt } : {}),
+  };
+  const { plan, tokens, meta } = await planAndCommit(ctx, chainId, { fetched, full, jobRecord, startedAt }, parts);
   plan.skipped
     .slice(0, SKIPPED_LOG_LIMIT)
     .forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));

@@ -6,6 +6,7 @@ import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
+import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -56,7 +57,34 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
   const minLiquidityUsd = badRequest(() =>
     parseMinLiquidity(req.query.minLiquidity, ctx.config.routing.minLiquidityUsd),
   );
-  return { ...body, minLiquidityUsd };
+  return {
+    sellToken: body.sellToken,
+    buyToken: body.buyToken,
+    orderKind: body.orderKind,
+    amount: body.amount,
+    gasPrice: body.gasPrice,
+    minLiquidityUsd,
+  };
+}
+
+/**
+ * The snapshot to answer from: at the node's head for `/order`, at `minBlockNumber` or later when
+ * asked (jobs/headGate.ts), else the current one. A state that cannot be had in time is a 503
+ * with Retry-After naming the node, never an answer on the older block.
+ */
+async function snapshotFor(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
+  if (wanted.minBlock !== undefined && !isFollowed(ctx, chain.id))
+    throw new HttpError(
+      400,
+      `minBlockNumber: chain ${chain.id}'s pools are the subgraph's values, read at no block (its head is not followed: no RPC_URL_${chain.id}, or FOLLOW_HEAD=off), so no block can be promised; leave minBlockNumber out`,
+    );
+  try {
+    return await stateAt(ctx, chain, wanted);
+  } catch (e) {
+    if (e instanceof StateBehindHead)
+      throw new HttpError(503, e.message, { 'Retry-After': String(e.retryAfterSeconds) });
+    throw e;
+  }
 }
 
 /**
@@ -141,8 +169,12 @@ export function routingRouter(
 
   r.post('/sor/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = loadedSnapshot(ctx, chain);
+    const loaded = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
+    const snap =
+      body.minBlockNumber === undefined
+        ? loaded
+        : await snapshotFor(ctx, chain, { atNodeHead: false, minBlock: body.minBlockNumber });
     if (body.protocolVersion === 3) {
       requireV3(chain);
       const v3Quote = v3.quote(chain, snap, quoteRequest(ctx, req, chain, body), sorTimestamp(ctx.now()));
@@ -155,7 +187,7 @@ export function routingRouter(
 
   r.post('/order/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = loadedSnapshot(ctx, chain);
+    const loaded = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseOrderBody(req.body));
     const nowSeconds = Math.floor(ctx.now() / 1000);
     const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
@@ -173,8 +205,10 @@ export function routingRouter(
           `receiver: Balancer V3's routers pay the sender, so a V3 order's receiver must be its sender (${body.sender}); leave receiver out, or send protocolVersion 2`,
         );
     }
-    checkParties(body, chain, knownContracts(chain, snap, relayer));
+    checkParties(body, chain, knownContracts(chain, loaded, relayer));
     refuseStaleState(ctx, chain);
+    // The client may have seen a block the served state lacks (its own or another party's trade).
+    const snap = await snapshotFor(ctx, chain, { atNodeHead: true, minBlock: body.minBlockNumber });
     const request = quoteRequest(ctx, req, chain, body);
     // Without protocolVersion both Vaults quote and the user gets the better after gas; V3 only
     // where it is deployed and the sender receives (its routers pay msg.sender).

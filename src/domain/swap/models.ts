@@ -36,9 +36,21 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
   const skipped: { id: string; reason: string }[] = [];
   const failed: { id: string; error: unknown }[] = [];
   for (const spec of specs) {
-    const factory = poolTypeDef(spec.poolType)?.createModel;
-    if (!factory) {
+    const def = poolTypeDef(spec.poolType);
+    if (!def) {
       skipped.push({ id: spec.id, reason: `pool type ${spec.poolType} is not carried` });
+      continue;
+    }
+    // The definition's versions are the ones its model carries: its factory is not asked again.
+    const version = spec.poolTypeVersion ?? 1;
+    if (def.versions !== 'all' && !def.versions.includes(version)) {
+      skipped.push({ id: spec.id, reason: `${spec.poolType} v${version} is not carried` });
+      continue;
+    }
+    // A V3 type has no V2 engine model: the V3 Vault's frame runs it (protocols/v3/engine/).
+    const factory = def.createModel;
+    if (!factory) {
+      skipped.push({ id: spec.id, reason: `${spec.poolType} is a V3 type, routed within the V3 Vault` });
       continue;
     }
     try {
