@@ -92,7 +92,9 @@ const ERC20_ABI = [
   'function approve(address spender, uint256 amount) returns (bool)',
 ];
 
-export class DeployError extends Error {}
+export class DeployError extends Error {
+  override readonly name: string = 'DeployError';
+}
 
 async function mined(tx: Promise<ContractTransactionResponse>, what: string) {
   const receipt = await (await tx).wait();

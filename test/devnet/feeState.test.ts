@@ -1,4 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
+import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import type { Address } from '../../src/domain/address';
@@ -16,11 +17,7 @@ import {
   type ComposableStableState,
 } from '../../src/domain/swap/pools/composableStable';
 import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
-import {
-  createWeightedModel,
-  type WeightedJoinExitModel,
-  type WeightedState,
-} from '../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
@@ -207,8 +204,8 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
     await setRate(daiProvider, 1_080_000_000_000_000_000n);
     const { spec } = await readAtHead(pool);
     expect(decimalToUnits(spec.rateProduct!, 18)).toBeGreaterThan(decimalToUnits(spec.athRateProduct!, 18));
-    const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
-    const noYield = createWeightedModel(
+    const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+    const noYield = modelOfType(
       { ...spec, athRateProduct: null, rateProduct: null },
       { timestamp: 0 },
     ) as WeightedJoinExitModel;
@@ -234,7 +231,7 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
 
   test('a real join raises the high to the rate product, as the state applyJoin threads says', async () => {
     const { spec } = await readAtHead(pool);
-    const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+    const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
     const state: WeightedState = model.initialState();
     const i = model.tokens.indexOf(tok.DAI!.address);
     const amountIn = parseUnits('2000', 18);

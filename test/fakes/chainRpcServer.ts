@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+import { serveWebSocket, type WsPeer } from './webSocketServer';
 
 /**
  * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
@@ -12,6 +13,8 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
+ * The same port speaks JSON-RPC over WebSocket (`wsUrl`), with `eth_subscribe("newHeads")`
+ * announcing each mined block; `socketDown` refuses sockets and drops the open ones.
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -89,8 +92,18 @@ export class FakeChainRpc {
   feesCollector: string | undefined;
   /** The collector's swap fee percentage from the next mined block on (1e18 = 100 %). */
   protocolSwapFee = 0n;
+  /** Each HTTP answer is sent this long after the request (a node far away). */
+  delayMs = 0;
+  /** JSON-RPC requests answered, per method (batched calls counted one by one). */
+  readonly methodCounts = new Map<string, number>();
   private readonly blocks: Block[] = [];
   private fork = 0;
+  private readonly subscribers = new Map<WsPeer, string>();
+  /** `eth_subscribe` calls answered. */
+  subscribeCalls = 0;
+  /** While true, sockets stay open but announce no block (a connection dead without a close). */
+  muted = false;
+  private socketsDown = false;
 
   private constructor(
     private readonly server: Server,
@@ -110,10 +123,26 @@ export class FakeChainRpc {
       new Map(pools.map((p) => [p.id, p])),
     );
     fake.mine([]);
+    serveWebSocket(server, {
+      accept: () => !fake.socketsDown,
+      onMessage: (peer, text) => {
+        const r = JSON.parse(text) as RpcRequest;
+        if (r.method === 'eth_subscribe') {
+          fake.subscribeCalls++;
+          const id = `0x${(fake.subscribers.size + 1).toString(16)}`;
+          fake.subscribers.set(peer, id);
+          peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: id }));
+          return;
+        }
+        peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) }));
+      },
+      onClose: (peer) => fake.subscribers.delete(peer),
+    });
     server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', () => setTimeout(respond, fake.delayMs));
+      const respond = () => {
         res.setHeader('content-type', 'application/json');
         if (fake.failStatus !== undefined) {
           res.statusCode = fake.failStatus;
@@ -123,9 +152,25 @@ export class FakeChainRpc {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
         res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
-      });
+      };
     });
     return fake;
+  }
+
+  /** The same node over WebSocket. */
+  get wsUrl(): string {
+    return this.url.replace(/^http/, 'ws');
+  }
+
+  /** While true, sockets are refused and the open ones dropped (HTTP still answers). */
+  set socketDown(down: boolean) {
+    this.socketsDown = down;
+    if (down) for (const peer of [...this.subscribers.keys()]) peer.destroy();
+  }
+
+  /** Sockets with a live newHeads subscription. */
+  get subscriptions(): number {
+    return this.subscribers.size;
   }
 
   get head(): Block {
@@ -147,6 +192,14 @@ export class FakeChainRpc {
       protocolSwapFee: this.protocolSwapFee,
     };
     this.blocks.push(block);
+    for (const [peer, subscription] of this.muted ? [] : this.subscribers)
+      peer.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'eth_subscription',
+          params: { subscription, result: { number: hex(number), hash: block.hash, parentHash: block.parentHash } },
+        }),
+      );
     return block;
   }
 
@@ -171,6 +224,7 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    this.methodCounts.set(String(r.method), (this.methodCounts.get(String(r.method)) ?? 0) + 1);
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
@@ -182,6 +236,8 @@ export class FakeChainRpc {
       if (error) return { error };
     }
     switch (r.method) {
+      case 'eth_blockNumber':
+        return { result: hex(this.head.number) };
       case 'eth_getBlockByNumber': {
         const b = this.blockAt(params[0]);
         return {

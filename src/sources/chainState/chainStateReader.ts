@@ -218,6 +218,16 @@ function decoded(
   return decoderOf(cache, read.outputs)(outcome.result);
 }
 
+/**
+ * How the reader reaches a node: JSON-RPC options (batched HTTP, `rpc/jsonRpc.ts`), or a function
+ * that answers a list of calls in order (the devnet indexer's in-process chain).
+ */
+export type ChainTransport = JsonRpcOptions | ((calls: readonly RpcCall[]) => Promise<RpcOutcome[]>);
+
+function send(rpc: ChainTransport, calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  return typeof rpc === 'function' ? rpc(calls) : callBatch(rpc, calls);
+}
+
 const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
   method: 'eth_call',
   params: [{ to, data }, hex(blockNumber)],
@@ -230,7 +240,7 @@ const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
  * `UpstreamError`, so the caller publishes nothing of this block.
  */
 export async function readPoolStates(
-  rpc: JsonRpcOptions,
+  rpc: ChainTransport,
   vault: string,
   pools: readonly StoredPool[],
   blockNumber: number,
@@ -238,7 +248,7 @@ export async function readPoolStates(
   frame: VaultFrameReads = V2_FRAME,
 ): Promise<Map<string, PoolChainState>> {
   const plans = pools.map((p) => ({ pool: p, calls: plannedCalls(cache, vault, p, frame) }));
-  const outcomes = await callBatch(
+  const outcomes = await send(
     rpc,
     plans.flatMap(({ calls }) => calls.map((c) => ethCall(c.to, c.data, blockNumber))),
   );
@@ -285,7 +295,7 @@ const isLogRead = <D>(r: ChainCall<D> | LastLogRead<D>): r is LastLogRead<D> => 
  * call several pools make (one fees collector) is asked once.
  */
 async function secondRound(
-  rpc: JsonRpcOptions,
+  rpc: ChainTransport,
   cache: ChainReadCache,
   vault: string,
   drafts: readonly { pool: StoredPool; reads: ChainReads | undefined; draft: PoolDraft }[],
@@ -317,7 +327,7 @@ async function secondRound(
     }
   }
   if (calls.length === 0) return;
-  const outcomes = await callBatch(rpc, calls);
+  const outcomes = await send(rpc, calls);
   applies.forEach((list, i) => list.forEach((apply) => apply(outcomes[i])));
 }
 
@@ -415,7 +425,9 @@ export async function readHead(
  * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
  * count): a smaller range may pass, unlike a node that does not answer at all.
  */
-export class LogsRefusedError extends UpstreamError {}
+export class LogsRefusedError extends UpstreamError {
+  override readonly name: string = 'LogsRefusedError';
+}
 
 function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): { address?: unknown; topics?: unknown }[] {
   if (!outcome?.ok)

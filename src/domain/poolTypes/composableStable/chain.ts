@@ -44,6 +44,8 @@ export interface ComposableStableChainState extends AmpState, RateCacheState {
   readonly protocolYieldFeeCache?: bigint;
   /** StablePhantom: protocol fee BPT owed and not yet minted (`getDueProtocolFeeBptAmount()`). */
   readonly dueProtocolFeeBpt?: bigint;
+  /** ComposableStable: its rate providers in the Vault's token order (lower case; zero: none). */
+  readonly rateProviders?: readonly string[];
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -144,7 +146,7 @@ function composableReads(phantom: boolean): ChainReads<ComposableStableChainStat
       return [...providerRateCalls(draft, frame), ...ampRampReads(draft)];
     },
     finish(draft) {
-      const { rateProviders: _providers, ampUpdating: _updating, ...state } = draft;
+      const { ampUpdating: _updating, ...state } = draft;
       return state;
     },
     apply: applyComposable,

@@ -1,4 +1,4 @@
-import { createWeightedModel } from '../../swap/pools/weighted';
+import { weightedModelFactory } from '../../swap/pools/weighted';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './chain';
@@ -7,7 +7,6 @@ import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 /** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
 const frame = {
   family: 'weighted',
-  createModel: createWeightedModel,
   timeDependent: false,
   pathRole: 'through',
   chain: WEIGHTS_ONLY_CHAIN,
@@ -17,6 +16,13 @@ export const WEIGHTED: PoolTypeDef = {
   ...frame,
   names: ['Weighted'],
   versions: [1, 2, 3, 4],
+  // 2022 on: exact powDown shortcuts, the v2 join/exit rounding, protocol fee BPT.
+  createModel: weightedModelFactory({
+    swapSwitch: false,
+    shortcuts: (v) => v >= 2,
+    joinExit: (v) => (v <= 1 ? 'v1' : 'v2'),
+    feeBasis: true,
+  }),
   // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
   params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
   chain: WEIGHTED_CHAIN,
@@ -31,6 +37,12 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
   ...frame,
   names: ['LiquidityBootstrapping'],
   versions: [1],
+  createModel: weightedModelFactory({
+    swapSwitch: true,
+    shortcuts: () => false,
+    joinExit: () => 'v1',
+    ownerJoinsOnly: true,
+  }),
   params: [],
   chain: LBP_CHAIN,
   joins: false,
@@ -44,6 +56,7 @@ export const INVESTMENT: PoolTypeDef = {
   ...frame,
   names: ['Investment'],
   versions: [1],
+  createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => false, joinExit: () => 'investment' }),
   params: MANAGED_PARAMS,
   joins: false,
   exits: false,
@@ -54,6 +67,8 @@ export const MANAGED: PoolTypeDef = {
   ...frame,
   names: ['Managed'],
   versions: [1, 2],
+  // Its own BPT among its tokens, the fee on upscaled amounts; no join or exit modelled.
+  createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => true, feeOnUpscaled: true, ownBpt: true }),
   params: MANAGED_PARAMS,
   joins: false,
   exits: false,
