@@ -55,6 +55,12 @@ export interface ChainState {
    * chain without V3. Buffers are not pools: routes step through them beside the pools.
    */
   readonly buffers?: ReadonlyMap<string, StoredBuffer>;
+  /**
+   * V3 pools the Vault registered since the catalogue's last read (`PoolRegistered`), by id: stored
+   * pools only the chain describes (`protocols/v3/stored/registeredPool.ts`), served beside the
+   * catalogue's with their state in `pools` until the catalogue lists them.
+   */
+  readonly registered?: ReadonlyMap<string, StoredPool>;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type ChainStateSource,
   type MovedInBlocks,
 } from '../sources/chainState/chainStateSource';
+import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
@@ -347,8 +348,15 @@ export class HeadFollower {
       [...bufferCandidates(toRead.filter(unread)), ...movedIn.buffers],
       head.number,
     );
-    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), timed), ...buffers });
-    return { kind: 'blocks', block: head, poolsRead: toRead.length };
+    // Pools the V3 Vault registered that no one has catalogued yet: quotable from this block.
+    const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
+    this.publish({
+      block: head,
+      pools: merged(merged(merged(inCatalogue(state.pools, catalogue), read), timed), fresh.read),
+      ...buffers,
+      ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
+    });
+    return { kind: 'blocks', block: head, poolsRead: toRead.length + fresh.registered.size };
   }
 
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
@@ -363,6 +371,36 @@ export class HeadFollower {
     const buffers = await this.readBuffers(undefined, bufferCandidates(pools), head.number);
     this.publish({ block: head, pools: read, ...buffers });
     return { kind: 'full', block: head, poolsRead: pools.length };
+  }
+
+  /**
+   * The pools of `named` (registered in the blocks read: address -> factory) the served pools do
+   * not have, each typed like the catalogue's pools of its factory (a factory the catalogue has no
+   * pool of is not known to make a type the service carries: left out), read at `blockNumber`.
+   */
+  private async readRegistered(
+    named: ReadonlyMap<string, string>,
+    pools: readonly StoredPool[],
+    blockNumber: number,
+    timestamp: number,
+  ): Promise<{ registered: Map<string, StoredPool>; read: Map<string, PoolChainState> }> {
+    const registered = new Map<string, StoredPool>();
+    const known = new Set(pools.map((p) => p.id));
+    const byFactory = new Map<string, StoredPool>();
+    for (const p of pools) if (protocolOf(p) === 3 && p.factory !== null) byFactory.set(p.factory, p);
+    const skeletons: StoredPool[] = [];
+    for (const [address, factory] of named) {
+      const sibling = byFactory.get(factory);
+      if (!known.has(address) && sibling !== undefined) skeletons.push(registeredV3Pool(address, factory, sibling));
+    }
+    if (skeletons.length === 0) return { registered, read: new Map() };
+    const read = await this.readPools(skeletons, blockNumber, timestamp);
+    for (const skeleton of skeletons) {
+      const s = read.get(skeleton.id);
+      const factory = skeleton.factory!;
+      if (s) registered.set(skeleton.id, registeredV3Pool(skeleton.id, factory, byFactory.get(factory)!, s));
+    }
+    return { registered, read };
   }
 
   /**
@@ -422,8 +460,22 @@ export class HeadFollower {
     return moved ?? null;
   }
 
-  private publish(state: ChainState): void {
+  /**
+   * Publishes `state`, keeping the buffers and the chain-only pools of the state before where it
+   * names none; a chain-only pool leaves once the catalogue (the store) lists it.
+   */
+  private publish(next: ChainState): void {
     if (this.stopped) return;
+    const prev = this.ctx.readModel.chainState(this.chain.id);
+    const buffers = next.buffers ?? prev?.buffers;
+    const stored = new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? []);
+    const registered = [...(next.registered ?? prev?.registered ?? [])].filter(([id]) => !stored.has(id));
+    const { registered: _named, ...rest } = next;
+    const state: ChainState = {
+      ...rest,
+      ...(buffers ? { buffers } : {}),
+      ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
+    };
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
     // Lag counts from heads the node reported, never from a block a client only asked for.

@@ -256,3 +256,29 @@ test('pause and recovery changes follow the Vault: a paused pool is served pause
   expect(pool(W).isInRecoveryMode).toBe(true);
   expect(() => vaultSwap(v3PoolOf(pool(W), 0n)!, swap)).toThrow(PoolInRecoveryModeError);
 });
+
+test('a pool the V3 Vault registers after the catalogue read is served and priced from the next block', async () => {
+  const R = `0x${'e3'.repeat(20)}`;
+  v3.addPool({
+    ...weighted(),
+    address: R,
+    balancesRaw: [50n * E18, 60_000_000n],
+    weights: [8n * 10n ** 17n, 2n * 10n ** 17n],
+  });
+  node.mine([], [v3.registeredLog(R, `0x${'fa'.repeat(20)}`)]);
+  await until('the registered pool', () => snapshot().poolsById.has(R));
+  const r = pool(R);
+  expect(r).toMatchObject({ id: R, protocolVersion: 3, poolType: 'Weighted', routable: true });
+  expect(r.tokens.map((t) => [t.address, t.decimals, t.weight])).toEqual([
+    [DAI, 18, '0.8'],
+    [USDC, 6, '0.2'],
+  ]);
+  const state = v3PoolOf(r, 0n)!;
+  expect(state.state.balancesRaw).toEqual([50n * E18, 60_000_000n]);
+  const res = await fetch(`${srv.url}/pools/1/${R}`);
+  expect(res.status).toBe(200);
+  // A later block keeps it, read again when its logs name it.
+  v3.pools.get(R)!.balancesRaw = [51n * E18, 59_000_000n];
+  node.mine([], [v3.swapLog(R)]);
+  await until('the registered pool traded', () => pool(R).tokens[0]!.balance === '51');
+});
