@@ -1,7 +1,9 @@
 import { isZeroDecimal, unitsToDecimal } from './decimal';
 import type { StoredPool, StoredPoolToken } from './pool';
 import type { FrameTokens, OwnChainState } from './poolTypes/chainReads';
+import { applyV3Frame } from './protocols/v3/stored/applyV3Frame';
 import type { StoredBuffer } from './protocols/v3/stored/storedV3';
+import type { V3FrameChainState } from './protocols/v3/vaultFrame';
 
 /**
  * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a
@@ -35,6 +37,8 @@ export interface PoolChainState extends FrameTokens {
   readonly totalSupply?: bigint;
   /** The pool type's own state; absent for a type that reads nothing beyond the frame. */
   readonly own?: OwnChainState;
+  /** A V3 pool: the rest of the V3 Vault's frame (rates, aggregate fees, yield fee basis, hook). */
+  readonly v3?: V3FrameChainState;
   /**
    * The node would not give the event a schedule starts from (a log query it refused): the values
    * are the head's as read, and the pool is read again at every new block.
@@ -51,6 +55,12 @@ export interface ChainState {
    * chain without V3. Buffers are not pools: routes step through them beside the pools.
    */
   readonly buffers?: ReadonlyMap<string, StoredBuffer>;
+  /**
+   * V3 pools the Vault registered since the catalogue's last read (`PoolRegistered`), by id: stored
+   * pools only the chain describes (`protocols/v3/stored/registeredPool.ts`), served beside the
+   * catalogue's with their state in `pools` until the catalogue lists them.
+   */
+  readonly registered?: ReadonlyMap<string, StoredPool>;
 }
 
 /**
@@ -78,5 +88,6 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
     ...(s.totalSupply !== undefined ? { totalShares: unitsToDecimal(s.totalSupply - ownBpt, 18) } : {}),
     routable: tokens.some((t) => t.address !== pool.address && !isZeroDecimal(t.balance)),
   };
-  return s.own ? s.own.reads.apply(framed, s.own.state, s) : framed;
+  const v3 = s.v3 ? applyV3Frame(framed, s.v3, s.tokens) : framed;
+  return s.own ? s.own.reads.apply(v3, s.own.state, s) : v3;
 }

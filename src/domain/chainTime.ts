@@ -1,4 +1,5 @@
 import type { PoolChainState } from './chainState';
+import { hasRateProvider } from './protocols/v3/vaultFrame';
 
 /**
  * Chain state that moves with time and no event (an amp ramp in progress, rate caches that
@@ -32,6 +33,8 @@ export function movesWithTime(s: PoolChainState): boolean {
  */
 export function needsReread(s: PoolChainState, timestamp: number): boolean {
   if (s.timeUnknown) return true;
+  // A V3 token's rate comes from its provider at each call the Vault makes: it moves with no event.
+  if (s.v3 !== undefined && hasRateProvider(s.v3)) return true;
   return s.own?.reads.needsReread?.(s.own.state, BigInt(timestamp)) === true;
 }
 

@@ -1,11 +1,20 @@
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
-import type { ChainInfo } from '../config/chains';
+import { vaultOf, type ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import { movesWithTime, needsReread, stateAt, watchedContracts } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
 import { LogsRefusedError, readHead } from '../sources/chainState/chainStateReader';
-import { protocolOf, v2ChainStateSource, type ChainStateSource } from '../sources/chainState/chainStateSource';
+import {
+  addMoved,
+  protocolOf,
+  v2ChainStateSource,
+  v3ChainStateSource,
+  type ChainStateSource,
+  type MovedInBlocks,
+} from '../sources/chainState/chainStateSource';
+import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
+import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -148,6 +157,8 @@ export class HeadFollower {
    */
   private absent = new Set<string>();
   private absentVersion: number | undefined;
+  /** V3 pool tokens the Vault has no buffer for, not asked again until a buffer log names them. */
+  private noBuffer = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -157,7 +168,11 @@ export class HeadFollower {
     // No retry inside a poll: the next poll is the retry, after the back-off.
     // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
     this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
-    this.sources = [v2ChainStateSource(this.rpc, chain.vault)];
+    const v3Vault = vaultOf(chain, 3);
+    this.sources = [
+      v2ChainStateSource(this.rpc, chain.vault),
+      ...(v3Vault !== undefined ? [v3ChainStateSource(this.rpc, v3Vault)] : []),
+    ];
     this.status = {
       chainId: chain.id,
       head: null,
@@ -291,17 +306,19 @@ export class HeadFollower {
       const missing = snap.pools.filter(unread);
       const pruned = inCatalogue(state.pools, catalogue);
       if (missing.length === 0) {
-        if (pruned !== state.pools) this.publish({ block: known, pools: pruned });
+        if (pruned !== state.pools) this.publish({ ...state, block: known, pools: pruned });
         return { kind: 'idle', block: known, poolsRead: 0 };
       }
       const read = await this.readPools(missing, known.number, this.quoteTime(known));
-      this.publish({ block: known, pools: merged(pruned, read) });
+      const buffers = await this.readBuffers(state.buffers, bufferCandidates(missing), known.number);
+      this.publish({ block: known, pools: merged(pruned, read), ...buffers });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
-    const moved = await this.movedPools(known.number + 1, head.number);
+    const movedIn = await this.moved(known.number + 1, head.number);
     // Even one block's logs were refused: only a full read brings the state to the head.
-    if (!moved) return this.fullRead(snap.pools, head);
+    if (!movedIn) return this.fullRead(snap.pools, head);
+    const moved = movedIn.pools;
     const at = this.quoteTime(head);
     // Pools whose state moves without a Vault event (rate providers behind an expired cache,
     // linear wrapped rates) are read again too; amp ramps and weight updates only need evaluating
@@ -325,8 +342,21 @@ export class HeadFollower {
       const now = stateAt(s, at);
       if (now !== s) timed.set(id, now);
     }
-    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), timed) });
-    return { kind: 'blocks', block: head, poolsRead: toRead.length };
+    // Every known buffer is read again: its token's share price moves with no Vault event.
+    const buffers = await this.readBuffers(
+      state.buffers,
+      [...bufferCandidates(toRead.filter(unread)), ...movedIn.buffers],
+      head.number,
+    );
+    // Pools the V3 Vault registered that no one has catalogued yet: quotable from this block.
+    const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
+    this.publish({
+      block: head,
+      pools: merged(merged(merged(inCatalogue(state.pools, catalogue), read), timed), fresh.read),
+      ...buffers,
+      ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
+    });
+    return { kind: 'blocks', block: head, poolsRead: toRead.length + fresh.registered.size };
   }
 
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
@@ -336,8 +366,61 @@ export class HeadFollower {
 
   private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
     this.absent = new Set();
-    this.publish({ block: head, pools: await this.readPools(pools, head.number, this.quoteTime(head)) });
+    this.noBuffer = new Set();
+    const read = await this.readPools(pools, head.number, this.quoteTime(head));
+    const buffers = await this.readBuffers(undefined, bufferCandidates(pools), head.number);
+    this.publish({ block: head, pools: read, ...buffers });
     return { kind: 'full', block: head, poolsRead: pools.length };
+  }
+
+  /**
+   * The pools of `named` (registered in the blocks read: address -> factory) the served pools do
+   * not have, each typed like the catalogue's pools of its factory (a factory the catalogue has no
+   * pool of is not known to make a type the service carries: left out), read at `blockNumber`.
+   */
+  private async readRegistered(
+    named: ReadonlyMap<string, string>,
+    pools: readonly StoredPool[],
+    blockNumber: number,
+    timestamp: number,
+  ): Promise<{ registered: Map<string, StoredPool>; read: Map<string, PoolChainState> }> {
+    const registered = new Map<string, StoredPool>();
+    const known = new Set(pools.map((p) => p.id));
+    const byFactory = new Map<string, StoredPool>();
+    for (const p of pools) if (protocolOf(p) === 3 && p.factory !== null) byFactory.set(p.factory, p);
+    const skeletons: StoredPool[] = [];
+    for (const [address, factory] of named) {
+      const sibling = byFactory.get(factory);
+      if (!known.has(address) && sibling !== undefined) skeletons.push(registeredV3Pool(address, factory, sibling));
+    }
+    if (skeletons.length === 0) return { registered, read: new Map() };
+    const read = await this.readPools(skeletons, blockNumber, timestamp);
+    for (const skeleton of skeletons) {
+      const s = read.get(skeleton.id);
+      const factory = skeleton.factory!;
+      if (s) registered.set(skeleton.id, registeredV3Pool(skeleton.id, factory, byFactory.get(factory)!, s));
+    }
+    return { registered, read };
+  }
+
+  /**
+   * The V3 Vault's buffers at `blockNumber`: those `known` holds, read again, and any of
+   * `candidates` (V3 pool tokens, tokens the buffer logs name) not yet asked about; `{}` on a chain
+   * without V3. A token found without a buffer is not asked again until a buffer log names it.
+   */
+  private async readBuffers(
+    known: ReadonlyMap<string, StoredBuffer> | undefined,
+    candidates: readonly string[],
+    blockNumber: number,
+  ): Promise<{ buffers?: ReadonlyMap<string, StoredBuffer> }> {
+    const source = this.sources.find((s) => s.readBuffers !== undefined);
+    if (!source?.readBuffers) return {};
+    const ask = new Set(known?.keys() ?? []);
+    for (const t of candidates) if (!this.noBuffer.has(t)) ask.add(t);
+    if (ask.size === 0) return known ? { buffers: known } : {};
+    const buffers = await source.readBuffers([...ask], blockNumber);
+    for (const t of ask) if (!buffers.has(t)) this.noBuffer.add(t);
+    return { buffers };
   }
 
   /**
@@ -360,23 +443,39 @@ export class HeadFollower {
   }
 
   /**
-   * What moved in `from`..`to`: ids of the pools the Vault's logs name and addresses of the pools
-   * that emitted a state event of their own (`readMovedPools`). Providers cap `eth_getLogs` by block range or
-   * result count, so a refused range is halved and each half asked again; null when even a single
-   * block is refused. A node that does not answer at all fails the step as usual.
+   * What moved in `from`..`to` in each protocol's Vault: the pools its logs name and addresses of
+   * the pools that emitted a state event of their own, buffers, registrations. Providers cap
+   * `eth_getLogs` by block range or result count, so a refused range is halved and each half asked
+   * again; null when even a single block is refused. A node that does not answer at all fails the
+   * step as usual.
    */
-  private async movedPools(from: number, to: number): Promise<Set<string> | null> {
-    const moved = new Set<string>();
+  private async moved(from: number, to: number): Promise<MovedInBlocks | null> {
+    let moved: MovedInBlocks | undefined;
     for (const source of this.sources) {
-      const named = await halving(from, to, (a, b) => source.movedPools(a, b));
+      const named = await halving(from, to, (a, b) => source.moved(a, b));
       if (!named) return null;
-      for (const id of named) moved.add(id);
+      moved = moved ? addMoved(moved, named) : named;
     }
-    return moved;
+    for (const t of moved?.buffers ?? []) this.noBuffer.delete(t);
+    return moved ?? null;
   }
 
-  private publish(state: ChainState): void {
+  /**
+   * Publishes `state`, keeping the buffers and the chain-only pools of the state before where it
+   * names none; a chain-only pool leaves once the catalogue (the store) lists it.
+   */
+  private publish(next: ChainState): void {
     if (this.stopped) return;
+    const prev = this.ctx.readModel.chainState(this.chain.id);
+    const buffers = next.buffers ?? prev?.buffers;
+    const stored = new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? []);
+    const registered = [...(next.registered ?? prev?.registered ?? [])].filter(([id]) => !stored.has(id));
+    const { registered: _named, ...rest } = next;
+    const state: ChainState = {
+      ...rest,
+      ...(buffers ? { buffers } : {}),
+      ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
+    };
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
     // Lag counts from heads the node reported, never from a block a client only asked for.
@@ -391,8 +490,8 @@ export class HeadFollower {
 async function halving(
   from: number,
   to: number,
-  read: (from: number, to: number) => Promise<Set<string>>,
-): Promise<Set<string> | null> {
+  read: (from: number, to: number) => Promise<MovedInBlocks>,
+): Promise<MovedInBlocks | null> {
   try {
     return await read(from, to);
   } catch (e) {
@@ -404,8 +503,12 @@ async function halving(
   if (!low) return null;
   const high = await halving(mid + 1, to, read);
   if (!high) return null;
-  for (const id of high) low.add(id);
-  return low;
+  return addMoved(low, high);
+}
+
+/** The tokens of the V3 pools among `pools`: where the Vault may hold a buffer. */
+function bufferCandidates(pools: readonly StoredPool[]): string[] {
+  return [...new Set(pools.filter((p) => protocolOf(p) === 3).flatMap((p) => p.tokens.map((t) => t.address)))];
 }
 
 /** The state without the pools the catalogue no longer lists (the same map when none left). */

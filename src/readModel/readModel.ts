@@ -125,8 +125,16 @@ export class ReadModel {
     return next;
   }
 
-  private overlay(base: readonly StoredPool[], state: ChainState | undefined): readonly StoredPool[] {
-    if (!state) return base;
+  private overlay(stored: readonly StoredPool[], state: ChainState | undefined): readonly StoredPool[] {
+    if (!state) return stored;
+    // Pools only the chain knows yet (registered after the catalogue's read), until it lists them.
+    let base = stored;
+    const registered = state.registered;
+    if (registered !== undefined && registered.size > 0) {
+      const known = new Set(stored.map((p) => p.id));
+      const extra = [...registered.values()].filter((p) => !known.has(p.id));
+      if (extra.length > 0) base = [...stored, ...extra];
+    }
     return base.map((p) => {
       const s = state.pools.get(p.id);
       if (!s) return p;

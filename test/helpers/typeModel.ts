@@ -7,7 +7,6 @@ import type { ModelFactory } from '../../src/domain/swap/poolModel';
  */
 export const modelOfType: ModelFactory = (spec, ctx) => {
   const def = poolTypeDef(spec.poolType);
-  if (!def) throw new Error(`no pool type ${spec.poolType} is registered`);
-  if (!def.createModel) throw new Error(`pool type ${spec.poolType} has no V2 engine model`);
+  if (!def?.createModel) throw new Error(`no V2 pool type ${spec.poolType} is registered`);
   return def.createModel(spec, ctx);
 };

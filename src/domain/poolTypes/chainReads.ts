@@ -9,8 +9,15 @@ import type { StoredPool } from '../pool';
  * to the block and decodes the answers into the values the getters declare. Pure.
  */
 
-/** Return types the reader decodes; the getters a pool type reads return only these. */
-export type AbiWord = 'uint256' | 'bool' | 'address' | 'uint256[]' | 'address[]';
+/**
+ * Return types the reader decodes; the getters a pool type reads return only these. A static
+ * struct returned by value is its fields' words in order; `(uint256,address,bool)[]` is the V3
+ * Vault's `TokenInfo[]` (token type, rate provider, pays yield fees).
+ */
+export type AbiWord = 'uint256' | 'bool' | 'address' | 'uint256[]' | 'address[]' | '(uint256,address,bool)[]';
+
+/** One `(uint256,address,bool)` of such an array. */
+export type UintAddressBool = readonly [bigint, string, boolean];
 /** Argument types of those getters. */
 export type AbiInput = 'uint256' | 'address' | 'bytes32';
 
@@ -22,11 +29,13 @@ type WordValue<W extends AbiWord> = W extends 'uint256'
       ? string
       : W extends 'uint256[]'
         ? readonly bigint[]
-        : readonly string[];
+        : W extends 'address[]'
+          ? readonly string[]
+          : readonly UintAddressBool[];
 
 /** The decoded answer of a getter returning `O`: addresses in lower case. */
 export type WordValues<O extends readonly AbiWord[]> = { readonly [K in keyof O]: WordValue<O[K]> };
-export type AbiValue = bigint | boolean | string | readonly bigint[] | readonly string[];
+export type AbiValue = bigint | boolean | string | readonly bigint[] | readonly string[] | readonly UintAddressBool[];
 
 /** A view function: its name, argument types and return types (its selector is the reader's). */
 export interface Getter<O extends readonly AbiWord[] = readonly AbiWord[]> {

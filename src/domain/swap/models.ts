@@ -36,8 +36,9 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
   const skipped: { id: string; reason: string }[] = [];
   const failed: { id: string; error: unknown }[] = [];
   for (const spec of specs) {
+    // The engine prices V2 Vault pools: a V3 type's def has no V2 model.
     const def = poolTypeDef(spec.poolType);
-    if (!def) {
+    if (!def?.createModel) {
       skipped.push({ id: spec.id, reason: `pool type ${spec.poolType} is not carried` });
       continue;
     }
@@ -47,14 +48,9 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
       skipped.push({ id: spec.id, reason: `${spec.poolType} v${version} is not carried` });
       continue;
     }
-    // A V3 type has no V2 engine model: the V3 Vault's frame runs it (protocols/v3/engine/).
-    const factory = def.createModel;
-    if (!factory) {
-      skipped.push({ id: spec.id, reason: `${spec.poolType} is a V3 type, routed within the V3 Vault` });
-      continue;
-    }
     try {
-      models.push(factory(spec, ctx));
+      const createModel = def.createModel;
+      models.push(createModel(spec, ctx));
     } catch (e) {
       if (isBadPool(e)) skipped.push({ id: spec.id, reason: e.message });
       else failed.push({ id: spec.id, error: e });

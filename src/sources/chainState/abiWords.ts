@@ -1,5 +1,5 @@
 import type { FunctionFragment } from 'ethers';
-import type { AbiValue, AbiWord } from '../../domain/poolTypes/chainReads';
+import type { AbiValue, AbiWord, UintAddressBool } from '../../domain/poolTypes/chainReads';
 
 /**
  * A decoder for the return data of the getters the head follower reads, which return only
@@ -23,16 +23,27 @@ function address(hex: string): string {
   return `0x${hex.slice(24)}`.toLowerCase();
 }
 
-/** The words of the dynamic array whose offset is in `head`. */
-function arrayWords(data: string, head: string): string[] {
+/**
+ * The words of the dynamic array whose offset is in `head`, `width` words per element (a static
+ * struct's fields are inline).
+ */
+function arrayWords(data: string, head: string, width = 1): string[] {
   const offset = Number(uint(head));
   if (offset % 32 !== 0) throw new RangeError('misaligned offset');
   const at = offset / 32;
   const lengthWord = wordAt(data, at);
   if (lengthWord === undefined) throw new RangeError('short data');
-  const length = Number(uint(lengthWord));
+  const length = Number(uint(lengthWord)) * width;
   if (2 + (at + 1 + length) * 64 > data.length) throw new RangeError('short data');
   return Array.from({ length }, (_, j) => wordAt(data, at + 1 + j)!);
+}
+
+function uintAddressBools(data: string, head: string): UintAddressBool[] {
+  const words = arrayWords(data, head, 3);
+  const out: UintAddressBool[] = [];
+  for (let j = 0; j < words.length; j += 3)
+    out.push([uint(words[j]!), address(words[j + 1]!), uint(words[j + 2]!) !== 0n]);
+  return out;
 }
 
 function valueOf(type: AbiWord, data: string, head: string): AbiValue {
@@ -48,6 +59,8 @@ function valueOf(type: AbiWord, data: string, head: string): AbiValue {
       return arrayWords(data, head).map(uint);
     case 'address[]':
       return arrayWords(data, head).map(address);
+    case '(uint256,address,bool)[]':
+      return uintAddressBools(data, head);
   }
 }
 

@@ -1,6 +1,6 @@
 import { AbiCoder, id } from 'ethers';
 import type { BlockRef, PoolChainState } from '../../domain/chainState';
-import type { StoredPool } from '../../domain/pool';
+import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type {
   AbiValue,
   AbiWord,
@@ -17,6 +17,7 @@ import {
   v2FrameCalls,
   type V2FrameDraft,
 } from '../../domain/protocols/v2/vaultFrame';
+import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
 import { wordsDecoder, type WordDecoder } from './abiWords';
@@ -51,9 +52,26 @@ export function newChainReadCache(): ChainReadCache {
   return { planned: new Map(), selectors: new Map(), decoders: new Map(), memos: new Map() };
 }
 
+/** What a Vault's frame calls fill (the V3 frame's draft holds the V2 frame's fields and more). */
+type FrameDraft = V2FrameDraft & V3FrameDraft & { timeUnknown?: true };
+
+/**
+ * A Vault's frame: the calls it makes for every pool of its protocol, whatever the type (the first
+ * call's revert means the Vault does not know the pool). One per protocol (`V2_FRAME`, `V3_FRAME`).
+ */
+export interface VaultFrameReads {
+  readonly protocol: ProtocolVersion;
+  calls(pool: StoredPool): readonly ChainCall<FrameDraft>[];
+}
+
+/** The V2 Vault's frame (`domain/protocols/v2/vaultFrame.ts`), by pool id. */
+export const V2_FRAME: VaultFrameReads = { protocol: 2, calls: (pool) => v2FrameCalls(pool.id) };
+/** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
+export const V3_FRAME: VaultFrameReads = { protocol: 3, calls: (pool) => v3FrameCalls(pool.address) };
+
 /** A pool's draft while its answers come in: the Vault's frame and its type's own. */
 interface PoolDraft {
-  readonly frame: V2FrameDraft & { timeUnknown?: true };
+  readonly frame: FrameDraft;
   readonly own: unknown;
 }
 
@@ -107,17 +125,25 @@ function encoded<D>(
   return { to: targetOf(call.to, vault, pool), data: selector + args, fn: g.name, outputs: g.outputs, apply };
 }
 
-/** The pool type's chain reads, when the registry carries its type and the type reads anything. */
+/**
+ * The pool type's chain reads, when the registry carries its type (for the pool's protocol) and the
+ * type reads anything.
+ */
 function readsOf(pool: StoredPool): ChainReads | undefined {
-  return poolTypeDef(pool.poolType)?.chain;
+  return poolTypeDef(pool.poolType, pool.protocolVersion ?? 2)?.chain;
 }
 
 /**
- * What to ask about one pool in the first round: the V2 Vault's frame, then what its pool type
+ * What to ask about one pool in the first round: its Vault's frame, then what its pool type
  * declares.
  */
-function firstRound(cache: ChainReadCache, vault: string, pool: StoredPool): PlannedCall[] {
-  const frame = v2FrameCalls(pool.id).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.frame, v)));
+function firstRound(
+  cache: ChainReadCache,
+  vault: string,
+  pool: StoredPool,
+  frameReads: VaultFrameReads,
+): PlannedCall[] {
+  const frame = frameReads.calls(pool).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.frame, v)));
   const reads = readsOf(pool);
   const own = (reads?.first(pool) ?? []).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.own, v)));
   return [...frame, ...own];
@@ -140,18 +166,28 @@ function shapeOf(vault: string, pool: StoredPool): string {
  * and checked against the shape). It holds one entry per pool id ever read by the cache's owner:
  * the followed catalogue, a few thousand pools, plus the few the subgraph dropped since.
  */
-function plannedCalls(cache: ChainReadCache, vault: string, pool: StoredPool): readonly PlannedCall[] {
+function plannedCalls(
+  cache: ChainReadCache,
+  vault: string,
+  pool: StoredPool,
+  frame: VaultFrameReads,
+): readonly PlannedCall[] {
   const shape = shapeOf(vault, pool);
   const known = cache.planned.get(pool.id);
   if (known?.shape === shape) return known.calls;
-  const calls = firstRound(cache, vault, pool);
+  const calls = firstRound(cache, vault, pool, frame);
   cache.planned.set(pool.id, { shape, calls });
   return calls;
 }
 
 /** How many calls a read of these pools makes in its first round (the README's per-block figures). */
-export function callsFor(vault: string, pools: readonly StoredPool[], cache = newChainReadCache()): number {
-  return pools.reduce((n, p) => n + plannedCalls(cache, vault, p).length, 0);
+export function callsFor(
+  vault: string,
+  pools: readonly StoredPool[],
+  cache = newChainReadCache(),
+  frame: VaultFrameReads = V2_FRAME,
+): number {
+  return pools.reduce((n, p) => n + plannedCalls(cache, vault, p, frame).length, 0);
 }
 
 /**
@@ -198,9 +234,10 @@ const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
 });
 
 /**
- * The state of each pool at `blockNumber`, keyed by pool id. A pool whose `getPoolTokens` the
- * Vault refuses (reverts: not registered there) is left out; a call the node fails otherwise
- * throws `UpstreamError`, so the caller publishes nothing of this block.
+ * The state of each pool at `blockNumber`, keyed by pool id, read through `frame` (the V2 Vault's
+ * unless named). A pool whose first frame call the Vault refuses (reverts: not registered there),
+ * or a V3 pool whose frame is incomplete, is left out; a call the node fails otherwise throws
+ * `UpstreamError`, so the caller publishes nothing of this block.
  */
 export async function readPoolStates(
   rpc: ChainTransport,
@@ -208,8 +245,9 @@ export async function readPoolStates(
   pools: readonly StoredPool[],
   blockNumber: number,
   cache: ChainReadCache = newChainReadCache(),
+  frame: VaultFrameReads = V2_FRAME,
 ): Promise<Map<string, PoolChainState>> {
-  const plans = pools.map((p) => ({ pool: p, calls: plannedCalls(cache, vault, p) }));
+  const plans = pools.map((p) => ({ pool: p, calls: plannedCalls(cache, vault, p, frame) }));
   const outcomes = await send(
     rpc,
     plans.flatMap(({ calls }) => calls.map((c) => ethCall(c.to, c.data, blockNumber))),
@@ -231,11 +269,14 @@ export async function readPoolStates(
   await secondRound(rpc, cache, vault, drafts, blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const { pool, reads, draft } of drafts) {
-    const frame = draft.frame;
+    const { v3: v3Draft, ...framed } = draft.frame;
+    const v3 = v3Draft === undefined ? undefined : finishV3Frame(draft.frame);
+    if (v3Draft !== undefined && v3 === undefined) continue;
     out.set(pool.id, {
       poolId: pool.id,
-      ...frame,
-      ...(reads ? { own: { reads, state: reads.finish(draft.own, frame) } } : {}),
+      ...framed,
+      ...(v3 ? { v3 } : {}),
+      ...(reads ? { own: { reads, state: reads.finish(draft.own, framed) } } : {}),
     });
   }
   return out;

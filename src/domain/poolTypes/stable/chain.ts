@@ -106,6 +106,8 @@ function stableReads(o: {
   };
 }
 
+/** The V3 StablePool: its amp (the same getter and ramp events as V2's), no fee basis, no rate caches (the V3 Vault applies rates). */
+export const STABLE_V3_CHAIN = stableReads({ feeBasisSince: Number.POSITIVE_INFINITY, priceRates: false });
 /** The 2021 (v1) contract keeps the same basis but has no getter for it. */
 export const STABLE_CHAIN = stableReads({ feeBasisSince: 2, priceRates: false });
 export const META_STABLE_CHAIN = stableReads({ feeBasisSince: 0, priceRates: true });

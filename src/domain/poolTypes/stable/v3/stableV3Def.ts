@@ -1,4 +1,5 @@
 import type { PoolTypeDef } from '../../poolTypeDef';
+import { STABLE_V3_CHAIN } from '../chain';
 import { stableV3StateOf } from './stored';
 import { stableV3Math } from './stableV3Pool';
 
@@ -13,5 +14,6 @@ export const STABLE_V3: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
+  chain: STABLE_V3_CHAIN,
   v3: { math: (pool, frame, timestamp) => stableV3Math(stableV3StateOf(pool, frame), timestamp) },
 };
