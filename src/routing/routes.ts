@@ -14,6 +14,7 @@ import { knownContracts } from './knownContracts';
 import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
 import { LimitError } from './limits';
+import { v3IsBetter } from './protocolChoice';
 import {
   parseMinLiquidity,
   parseOrderBody,
@@ -25,7 +26,7 @@ import {
 import { hasRoute } from './serialize';
 import { sorTimestamp } from './sorConfig';
 import { V3Router } from './v3/v3Router';
-import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
+import type { QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
 import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 
@@ -121,17 +122,6 @@ function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null)
   return 'try another amount or pair';
 }
 
-/**
- * Whether the V3 answer serves the user better than the V2 one after gas: more received for a
- * sell, less paid for a buy (`returnAmountConsideringFees`, gas priced alike for both); a tie
- * stays with V2.
- */
-function betterForUser(kind: OrderKind, v3Info: SerializedV3SwapInfo, v2Info: SerializedSwapInfo): boolean {
-  const a = BigInt(v3Info.returnAmountConsideringFees);
-  const b = BigInt(v2Info.returnAmountConsideringFees);
-  return kind === 'sell' ? a > b : a < b;
-}
-
 /** A V3 order on a chain where Balancer V3 is not deployed: the caller's to fix. */
 function requireV3(chain: ChainInfo): void {
   if (!chain.v3)
@@ -225,7 +215,7 @@ export function routingRouter(
         `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}${body.protocolVersion ? ` in Balancer V${body.protocolVersion}` : ''}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
       );
     }
-    if (v3Routed && (!v2Routed || betterForUser(body.orderKind, v3Routed, v2Routed))) {
+    if (v3Routed && (!v2Routed || v3IsBetter(body.orderKind, v3Routed, v2Routed))) {
       res.json(atBlock(await v3Order(chain, snap, body, v3Routed, deadline), snap));
       return;
     }

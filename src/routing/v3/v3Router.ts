@@ -1,5 +1,5 @@
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../../config/chains';
-import type { StoredPool } from '../../domain/pool';
+import type { StoredPool, StoredToken } from '../../domain/pool';
 import { buildV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import { SwapEngine } from '../../domain/swap/engine';
@@ -36,6 +36,7 @@ export interface V3Quote {
 
 export class V3Router {
   private readonly universes = new WeakMap<readonly StoredPool[], Universe>();
+  private readonly gasPrices = new WeakMap<readonly StoredToken[], Record<string, string>>();
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
 
@@ -56,6 +57,16 @@ export class V3Router {
     return universe;
   }
 
+  /** Native price per token, once per token list (prices move with the token list's version). */
+  private gasPricesOf(tokens: readonly StoredToken[]): Record<string, string> {
+    let table = this.gasPrices.get(tokens);
+    if (!table) {
+      table = gasPriceTable(tokens);
+      this.gasPrices.set(tokens, table);
+    }
+    return table;
+  }
+
   quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, timestamp: number): V3Quote {
     const weth = chain.wrappedNative.toLowerCase();
     const nativeIn = NATIVE_ASSET_ALIASES.includes(req.sellToken.toLowerCase());
@@ -72,7 +83,7 @@ export class V3Router {
       tokenOut,
       kind: req.orderKind,
       amount: req.amount,
-      gasPerSwap: gasPerSwapIn(req.gasPrice, gasPriceTable(snap.tokens), weth, decimalsOf),
+      gasPerSwap: gasPerSwapIn(req.gasPrice, this.gasPricesOf(snap.tokens), weth, decimalsOf),
       ...(req.singlePath ? { singlePath: true } : {}),
     });
     if (!route) return empty;
