@@ -4,7 +4,8 @@ import type { Logger } from '../log/logger';
 import { compareDecimal } from '../domain/decimal';
 import type { JobRecord, StoredPool } from '../domain/pool';
 import type { AllPools } from '../sources/subgraph/subgraphClient';
-import { SubgraphClient } from '../sources/subgraph/subgraphClient';
+import { SubgraphClient, type FetchAllOptions } from '../sources/subgraph/subgraphClient';
+import { fetchV3Pools, V3_VAULT_POOLS, type V3CatalogueClients } from '../sources/subgraph/v3/v3Catalogue';
 import { UpstreamError } from '../sources/upstream';
 import { commitOnCurrentPools, type PoolsAt } from './commitOnCurrentPools';
 import { JobCallOptions, runExclusive } from './exclusive';
@@ -47,7 +48,12 @@ export interface PoolUpdateReport {
   readonly poolsVersion: number;
   readonly tokensVersion: number;
   readonly durationMs: number;
+  /** The V3 catalogue's part (pools listed, whether every pool was read, pages), where it is configured. */
+  readonly v3?: { readonly fetched: number; readonly full: boolean; readonly pages: number };
 }
+
+/** The V3 catalogue's own record (its subgraph's block and last full read), beside the V2 one. */
+export const UPDATE_POOLS_V3_RECORD = `${UPDATE_POOLS_JOB}:v3`;
 
 export function busyMessage(chainId: number): string {
   return `a pool update for chain ${chainId} is already running`;
@@ -80,6 +86,22 @@ export async function updatePools(
     retries: ctx.config.subgraph.retries,
   });
   const log = ctx.logger.child({ job: UPDATE_POOLS_JOB, chainId });
+  const v3Urls = ctx.config.subgraphV3Urls.get(chainId);
+  const v3 = v3Urls
+    ? {
+        vault: new SubgraphClient({
+          url: v3Urls.vault,
+          timeoutMs: ctx.config.subgraph.timeoutMs,
+          retries: ctx.config.subgraph.retries,
+          pools: V3_VAULT_POOLS,
+        }),
+        pools: new SubgraphClient({
+          url: v3Urls.pools,
+          timeoutMs: ctx.config.subgraph.timeoutMs,
+          retries: ctx.config.subgraph.retries,
+        }),
+      }
+    : undefined;
 
   const seconds = ctx.config.updatePoolsDeadlineSeconds;
   const deadline = {
@@ -97,7 +119,7 @@ export async function updatePools(
   return runExclusive(ctx, lease, async (signal) => {
     const memo = memoFor(ctx, chainId);
     try {
-      const report = await fetchDiffCommit(ctx, chainId, { client, memo, signal, log, deadline });
+      const report = await fetchDiffCommit(ctx, chainId, { client, v3, memo, signal, log, deadline });
       memo.commitRun();
       return report;
     } catch (e) {
@@ -109,6 +131,8 @@ export async function updatePools(
 
 interface RunParts {
   readonly client: SubgraphClient;
+  /** The V3 catalogue's subgraphs, where configured. */
+  readonly v3: V3CatalogueClients | undefined;
   readonly memo: NormalizeMemo;
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -157,7 +181,7 @@ function isEmptied(raw: unknown): boolean {
 async function fetchDiffCommit(
   ctx: AppContext,
   chainId: number,
-  { client, memo, signal, log, deadline }: RunParts,
+  { client, v3, memo, signal, log, deadline }: RunParts,
 ): Promise<PoolUpdateReport> {
   const startedAt = ctx.now();
   const before = await ctx.store.getMeta(chainId);
@@ -183,12 +207,27 @@ async function fetchDiffCommit(
     log.debug({ why: plan0.why }, 'reading every pool');
     all = await client.fetchAllPools(fetchOptions);
   }
-  const fetched = all!;
+  const fetchedV2 = all!;
+  // The V3 catalogue, read the same way (its own block and full-read record) in the same run.
+  const v3Read = v3
+    ? await readV3Catalogue(v3, before.jobs[UPDATE_POOLS_V3_RECORD], startedAt, ctx, fetchOptions, deadline)
+    : undefined;
   const full = plan0.full;
+  const fetched: AllPools = { pools: [...fetchedV2.pools, ...(v3Read?.all.pools ?? [])], pages: fetchedV2.pages };
   // Changed pools that were emptied leave; the rest are diffed against their stored versions only.
-  const emptied = full ? [] : fetched.pools.filter(isEmptied);
-  const listed = full ? fetched.pools : fetched.pools.filter((p) => !isEmptied(p));
+  const emptied = [
+    ...(full ? [] : fetchedV2.pools.filter(isEmptied)),
+    ...(v3Read && !v3Read.full ? v3Read.all.pools.filter(isEmptied) : []),
+  ];
+  const listed = [
+    ...(full ? fetchedV2.pools : fetchedV2.pools.filter((p) => !isEmptied(p))),
+    ...(v3Read ? (v3Read.full ? v3Read.all.pools : v3Read.all.pools.filter((p) => !isEmptied(p))) : []),
+  ];
   const ids = [...new Set(fetched.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase()))];
+  // A full read of one protocol's catalogue removes that protocol's pools it no longer lists; an
+  // empty answer (a subgraph re-indexing) removes nothing.
+  const removeV2 = full && fetchedV2.pools.length > 0;
+  const removeV3 = v3Read !== undefined && v3Read.full && v3Read.all.pools.length > 0;
   const readChanged = async (): Promise<PoolsAt> => {
     const meta = await ctx.store.getMeta(chainId);
     const pools = await Promise.all(ids.map((id) => ctx.store.getPool(chainId, id)));
@@ -214,20 +253,22 @@ async function fetchDiffCommit(
       plan = planPoolUpdate(listed, stored, known, {
         nowSeconds: Math.floor(startedAt / 1000),
         // An empty answer from a subgraph that is re-indexing must not wipe the chain.
-        removeMissing: full && fetched.pools.length > 0,
+        removeMissing: (p) => ((p.protocolVersion ?? 2) === 3 ? removeV3 : removeV2),
         normalize: memo.normalize,
       });
-      if (!full) {
+      if (emptied.length > 0) {
         const gone = new Set(emptied.map((p) => String((p as { id?: unknown }).id).toLowerCase()));
-        const deletePoolIds = stored.filter((p) => gone.has(p.id)).map((p) => p.id);
-        if (deletePoolIds.length > 0)
+        const already = new Set(plan.change.deletePoolIds ?? []);
+        const more = stored.filter((p) => gone.has(p.id) && !already.has(p.id)).map((p) => p.id);
+        const deletePoolIds = [...already, ...more];
+        if (more.length > 0)
           plan = {
             ...plan,
             change: { ...plan.change, deletePoolIds, bumpPoolsVersion: true },
             removed: deletePoolIds.length,
           };
       }
-      if (full && fetched.pools.length === 0 && stored.length > 0)
+      if (full && fetchedV2.pools.length === 0 && stored.length > 0)
         log.warn({ stored: stored.length }, 'subgraph listed no pools; keeping the stored ones');
       tokens ??= await withChainMetadata(ctx.config.rpcUrls.get(chainId), plan.change.tokens ?? [], log, {
         ...RPC_DEFAULTS,
@@ -236,7 +277,10 @@ async function fetchDiffCommit(
       return {
         ...plan.change,
         tokens: tokens.tokens,
-        jobs: { [UPDATE_POOLS_JOB]: { ...jobRecord, lastSuccessAt: ctx.now() } },
+        jobs: {
+          [UPDATE_POOLS_JOB]: { ...jobRecord, lastSuccessAt: ctx.now() },
+          ...(v3Read ? { [UPDATE_POOLS_V3_RECORD]: { ...v3Read.record, lastSuccessAt: ctx.now() } } : {}),
+        },
       };
     },
     // Many changed pools (or a subgraph that answers every pool to the filter) are read in one
@@ -268,10 +312,52 @@ async function fetchDiffCommit(
     poolsVersion: meta.poolsVersion,
     tokensVersion: meta.tokensVersion,
     durationMs: ctx.now() - startedAt,
+    ...(v3Read ? { v3: { fetched: v3Read.all.pools.length, full: v3Read.full, pages: v3Read.all.pages } } : {}),
   };
   const { chainId: _chain, ...fields } = report;
   log.info({ ...fields, skipped: report.skipped.length, revalidated: memo.misses }, 'pools updated');
   return report;
+}
+
+/**
+ * The V3 catalogue for this run: every pool, or those changed since its last run's block (its
+ * own `readPlan`, record and refusal fallback, as the V2 subgraph's), and the record to store.
+ */
+async function readV3Catalogue(
+  v3: V3CatalogueClients,
+  record: JobRecord | undefined,
+  startedAt: number,
+  ctx: AppContext,
+  fetchOptions: FetchAllOptions,
+  deadline: RunParts['deadline'],
+): Promise<{ all: AllPools; full: boolean; record: JobRecord }> {
+  const indexed = await indexedBlock(v3.vault, deadline);
+  let plan = readPlan(record, indexed, startedAt, ctx.config.subgraph.fullEverySeconds * 1000);
+  let all: AllPools | undefined;
+  if (!plan.full) {
+    try {
+      all = await fetchV3Pools(v3, plan.since, fetchOptions);
+    } catch (e) {
+      if (!isRefusal(e)) throw e;
+      plan = { full: true, why: `the V3 subgraph refused the changed-since filter (${(e as Error).message})` };
+    }
+  }
+  if (plan.full) all = await fetchV3Pools(v3, undefined, fetchOptions);
+  return {
+    all: all!,
+    full: plan.full,
+    record: {
+      lastRunAt: startedAt,
+      lastSuccessAt: startedAt,
+      lastError: null,
+      ...(indexed !== undefined ? { subgraphBlock: indexed } : {}),
+      ...(plan.full
+        ? { lastFullAt: startedAt }
+        : record?.lastFullAt !== undefined
+          ? { lastFullAt: record.lastFullAt }
+          : {}),
+    },
+  };
 }
 
 /** The subgraph's indexed block; undefined when it cannot say (no `_meta`, or GraphQL errors asking). */
