@@ -11,11 +11,7 @@ import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
-import {
-  createComposableStableModel,
-  type ComposableStableModel,
-  type ComposableStableState,
-} from '../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
 import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
 import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
@@ -301,7 +297,7 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
 
   test('every swap adds to the owed BPT exactly what apply adds', async () => {
     const { spec } = await readAtHead(pool);
-    const model = createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
+    const model = modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
     const state: ComposableStableState = model.initialState();
     expect(state.phantomDue).toBe(await due());
     for (const [kind, tIn, tOut, amount] of swaps()) {
@@ -319,8 +315,8 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
   test('BPT swaps are priced on the supply with the owed BPT; without it they are not', async () => {
     const { s, spec } = await readAtHead(pool);
     expect(ownStateOf(STABLE_PHANTOM_CHAIN, s.own)?.dueProtocolFeeBpt).toBe(await due());
-    const model = createComposableStableModel(spec, { timestamp: 0 });
-    const noDue = createComposableStableModel({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
+    const model = modelOfType(spec, { timestamp: 0 });
+    const noDue = modelOfType({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
     let differs = 0;
     for (const [kind, tIn, tOut, amount] of swaps()) {
       const [ourAnswer, chain] = [
@@ -339,8 +335,8 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
     const { spec } = await readAtHead(pool, (head) => head + 1);
     const usdc = spec.tokens.find((t) => t.address === tok.USDC!.address)!;
     expect(usdc.priceRate).toBe('1.02');
-    const model = createComposableStableModel(spec, { timestamp: 0 });
-    const fresh = createComposableStableModel(
+    const model = modelOfType(spec, { timestamp: 0 });
+    const fresh = modelOfType(
       { ...spec, tokens: spec.tokens.map((t) => (t === usdc ? { ...t, priceRate: '1.1' } : t)) },
       { timestamp: 0 },
     );

@@ -1,11 +1,6 @@
 import { buildModels } from '../../../src/domain/swap/models';
 import { modelOfType } from '../../helpers/typeModel';
-import {
-  canJoinExit,
-  Revert,
-  type PoolModel,
-  type PoolSpec,
-} from '../../../src/domain/swap/poolModel';
+import { canJoinExit, Revert, type PoolModel, type PoolSpec } from '../../../src/domain/swap/poolModel';
 import { type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
 
 /**

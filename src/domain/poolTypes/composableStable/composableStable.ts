@@ -1,4 +1,4 @@
-import { createComposableStableModel } from '../../swap/pools/composableStable';
+import { createComposableStableModel, createStablePhantomModel } from '../../swap/pools/composableStable';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { COMPOSABLE_STABLE_CHAIN, STABLE_PHANTOM_CHAIN } from './chain';
 import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
@@ -10,7 +10,6 @@ import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
  */
 const frame = {
   family: 'composableStable',
-  createModel: createComposableStableModel,
   params: COMPOSABLE_STABLE_PARAMS,
   timeDependent: false,
   joins: false,
@@ -22,6 +21,7 @@ export const STABLE_PHANTOM: PoolTypeDef = {
   ...frame,
   names: ['StablePhantom'],
   versions: [1],
+  createModel: createStablePhantomModel,
   params: STABLE_PHANTOM_PARAMS,
   chain: STABLE_PHANTOM_CHAIN,
 };
@@ -30,6 +30,7 @@ export const COMPOSABLE_STABLE: PoolTypeDef = {
   ...frame,
   names: ['ComposableStable'],
   versions: [1, 2, 3, 4, 5, 6],
+  createModel: createComposableStableModel,
   chain: COMPOSABLE_STABLE_CHAIN,
   userData: 'composableStable',
   devnetKind: 'composableStable',

@@ -177,7 +177,4 @@ export class ElementModel extends V2VaultPool<ElementState> {
   }
 }
 
-export const createElementModel: ModelFactory = (spec, ctx) => {
-  if (spec.poolType !== 'Element') throw new UnsupportedPoolError(`${spec.poolType} is not an element pool`);
-  return new ElementModel(spec, ctx);
-};
+export const createElementModel: ModelFactory = (spec, ctx) => new ElementModel(spec, ctx);

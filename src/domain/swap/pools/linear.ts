@@ -213,7 +213,4 @@ export class LinearModel extends V2VaultPool<LinearState> {
   }
 }
 
-export const createLinearModel: ModelFactory = (spec) => {
-  if (!spec.poolType.endsWith('Linear')) throw new UnsupportedPoolError(`${spec.poolType} is not a linear pool`);
-  return new LinearModel(spec);
-};
+export const createLinearModel: ModelFactory = (spec) => new LinearModel(spec);

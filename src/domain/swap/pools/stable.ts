@@ -321,10 +321,6 @@ function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
   return basis;
 }
 
-export const createStableModel: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType === 'Stable' && version === 1) return new StableModel(spec, '2021');
-  if (spec.poolType === 'Stable' && version === 2) return new StableModel(spec, '2022');
-  if (spec.poolType === 'MetaStable' && version === 1) return new StableModel(spec, '2021');
-  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried by the stable model`);
-};
+/** Stable v1 and MetaStable v1 have the 2021 StableMath, Stable v2 the 2022 one (their definitions carry no other). */
+export const createStableModel: ModelFactory = (spec) =>
+  new StableModel(spec, (spec.poolTypeVersion ?? 1) >= 2 ? '2022' : '2021');
