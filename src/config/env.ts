@@ -156,6 +156,11 @@ export interface Config {
     readonly enabled: boolean;
     readonly intervalMs: number;
     readonly staleSeconds: number;
+    /**
+     * `FOLLOW_RECHECK_CALLS_PER_BLOCK`: `eth_call`s per new block spent re-reading pools nothing
+     * named, in turn, so a wrong answer that passed every check is healed (0: off).
+     */
+    readonly recheckCallsPerBlock: number;
   };
   /** What Cloud Run says about the running service (`K_SERVICE`, `K_REVISION`); tags error reports. */
   readonly deployment: {
@@ -466,6 +471,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: oneOf(env, 'FOLLOW_HEAD', ['on', 'off'], 'on') === 'on',
       intervalMs: int(env, 'FOLLOW_INTERVAL_MS', 1000, 50, 600_000),
       staleSeconds: int(env, 'FOLLOW_STALE_SECONDS', 60, 1),
+      recheckCallsPerBlock: int(env, 'FOLLOW_RECHECK_CALLS_PER_BLOCK', 20, 0, 10_000),
     },
     deployment: { service: nonEmpty(env.K_SERVICE), revision: nonEmpty(env.K_REVISION) },
   };

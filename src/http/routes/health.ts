@@ -6,8 +6,10 @@ import { followStatusKey, isStale, type FollowStatus } from '../../jobs/headFoll
  * Per followed chain: the node's head, the block the served state was read at, how old that block
  * is (seconds since its timestamp) and how many blocks it trails the head; `serving`: `chain` once
  * a state was published, `subgraph` before (the node never answered a full read); `stale` past
- * FOLLOW_STALE_SECONDS of failed polls while a chain state is served. Null for chains whose head
- * is not followed.
+ * FOLLOW_STALE_SECONDS of failed polls while a chain state is served; polls failed on an answer
+ * that was not a real one (`malformedAnswers`), heads below the state's block that were ignored
+ * (`headsBehind`), and the slow re-read's pools and mismatches (`recheck`). Null for chains whose
+ * head is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -24,6 +26,14 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
     stale: isStale(status, ctx.now(), ctx.config.follow.staleSeconds * 1000),
     failures: status.failures,
     lastError: status.lastError,
+    malformedAnswers: status.malformedAnswers,
+    headsBehind: status.headsBehind,
+    lastHeadBehind: status.lastHeadBehind,
+    recheck: {
+      pools: status.rechecked,
+      mismatches: status.recheckMismatches,
+      lastMismatch: status.lastRecheckMismatch,
+    },
   };
 }
 
