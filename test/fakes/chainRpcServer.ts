@@ -13,7 +13,7 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit). A lying
  * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
- * `eth_call`s from an older block than asked, `shiftIds` shifts a batch's answer ids by one, and
+ * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one, and
  * `latestBehind` answers `latest` with an older block (a load balancer's lagging backend).
  */
 export interface FakeChainPool {
@@ -88,11 +88,13 @@ export class FakeChainRpc {
   /** The collector's swap fee percentage from the next mined block on (1e18 = 100 %). */
   protocolSwapFee = 0n;
   /** A result to answer a call with instead of the true one (`{ result }`), or undefined. */
-  lie: ((call: FakeCall) => { result: unknown } | undefined) | undefined;
+  lie: ((call: FakeCall & { data?: string }) => { result: unknown } | undefined) | undefined;
   /** `eth_call`s pinned to block N are answered from block N minus this (0: honest). */
   answerFromBlocksBack = 0;
-  /** Answer ids shifted by one in every batch of more than one call (the last answer gets an id not asked). */
-  shiftIds = false;
+  /** Answer ids rotated by one in every batch of more than one call: each id carries the next call's answer. */
+  rotateIds = false;
+  /** Calls answered per JSON-RPC method. */
+  readonly methods = new Map<string, number>();
   /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
   latestBehind: (() => number) | undefined;
   /** Addresses with code, for `eth_getCode` (the Vault and the pools always have code). */
@@ -132,8 +134,11 @@ export class FakeChainRpc {
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
         if (!Array.isArray(body)) return res.end(JSON.stringify(answer(body)));
         const answers = body.map(answer);
-        if (fake.shiftIds && answers.length > 1)
-          for (const a of answers) a.id = typeof a.id === 'number' ? a.id + 1 : a.id;
+        // Each answer under the id of the request before it: every call gets its neighbour's result.
+        if (fake.rotateIds && answers.length > 1) {
+          const ids = answers.map((a) => a.id);
+          answers.forEach((a, k) => (a.id = ids[(k + ids.length - 1) % ids.length]));
+        }
         res.end(JSON.stringify(answers));
       });
     });
@@ -194,6 +199,7 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    this.methods.set(String(r.method), (this.methods.get(String(r.method)) ?? 0) + 1);
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
@@ -208,7 +214,7 @@ export class FakeChainRpc {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const lie = this.lie({
         method: String(r.method),
-        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10), data: call.data } : {}),
       });
       if (lie) return lie;
     }
