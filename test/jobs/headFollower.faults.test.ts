@@ -7,6 +7,7 @@ import { routingFeature } from '../../src/routing/routingFeature';
 import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
 import { nodeRpc } from '../helpers/nodeRpc';
+import { createLogger } from '../../src/log/logger';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
 /**
@@ -58,6 +59,7 @@ interface Follow {
   stateBlock: number | null;
   failures: number;
   lastError: string | null;
+  stale: boolean;
   malformedAnswers: number;
   headsBehind: number;
   lastHeadBehind: { number: number } | null;
@@ -96,7 +98,7 @@ async function expectEveryPoolFresh(): Promise<void> {
   for (const [id, s] of fresh) expect({ id, same: sameState(state.pools.get(id), s) }).toEqual({ id, same: true });
 }
 
-const startFollowing = (env: Record<string, string> = {}) =>
+const startFollowing = (env: Record<string, string> = {}, options: Parameters<typeof startTestServer>[1] = {}) =>
   startTestServer(
     {
       RPC_URL_1: node.url,
@@ -110,6 +112,7 @@ const startFollowing = (env: Record<string, string> = {}) =>
       features: [headFollowFeature, routingFeature],
       background: true,
       seed: [{ chainId: 1, pools: [subgraphPool(A, '90', '310000'), subgraphPool(B, '4', '21000')] }],
+      ...options,
     },
   );
 
@@ -261,4 +264,47 @@ test('a node that no longer has the state block (its chain went back) is followe
   node.mine([B.id]);
   await until('block 101 of the new chain', (f) => f.stateBlock === 101);
   expect(await served(B.id)).toEqual([6n * E18, 16_700n * E6]);
+});
+
+test('/order refused on a stale state logs one warning per outage, none per request, and reports nothing to the error tracker', async () => {
+  const lines: { severity: string; message: string }[] = [];
+  const reported: unknown[] = [];
+  srv = await startFollowing(
+    { FOLLOW_STALE_SECONDS: '1' },
+    {
+      logger: createLogger({ debug: false, destination: { write: (l: string) => void lines.push(JSON.parse(l)) } }),
+      reportServerError: (err) => reported.push(err),
+    },
+  );
+  await until('the first read', (f) => f.stateBlock === 100);
+  const order = () =>
+    fetch(`${srv.url}/order/1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sellToken: WETH,
+        buyToken: USDC,
+        orderKind: 'sell',
+        amount: '1000000000000000',
+        gasPrice: '0',
+        sender: `0x${'5e'.repeat(20)}`,
+      }),
+    });
+  const refusals = () => lines.filter((l) => l.message === 'refusing requests: operational state');
+  const outage = async () => {
+    node.failStatus = 503;
+    node.mine([]);
+    // Back-off 100, 200, 400, 800 ms after the first failure: the fifth is past FOLLOW_STALE_SECONDS (1 s).
+    await until('stale on failing polls', (f) => f.failures >= 5 && f.stale);
+    for (let i = 0; i < 5; i++) expect((await order()).status).toBe(503);
+    node.failStatus = undefined;
+    await until('recovery', (f) => f.failures === 0 && f.stateBlock === node.head.number);
+  };
+  await outage();
+  expect(refusals()).toHaveLength(1);
+  expect(refusals()[0]!.severity).toBe('WARNING');
+  await outage();
+  expect(refusals()).toHaveLength(2);
+  expect(lines.filter((l) => l.severity === 'ERROR')).toEqual([]);
+  expect(reported).toEqual([]);
 });
