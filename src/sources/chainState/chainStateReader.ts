@@ -21,8 +21,10 @@ import { wordDecoder, type WordDecoder } from './abiWords';
  * pool type the getters its math needs (domain/chainState.ts says how they replace the stored
  * values). Also the head block and the Vault's logs that name pools whose balances moved.
  * A node that fails a whole request, or any call for another reason than a revert (a block it
- * does not have yet, a per-call rate limit, a missing answer), is an `UpstreamError`: a read is the
- * whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field out.
+ * does not have yet, a per-call rate limit), is an `UpstreamError`, and an answer that is not a
+ * real one (missing, null, empty, cut short, another call's) a `MalformedAnswerError`: a read is
+ * the whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field
+ * out, and only the Vault's unknown-pool revert a pool.
  */
 
 const VAULT = new Interface([
@@ -295,8 +297,8 @@ function legacyFeeBasisReads(vault: string, pool: StoredPool, stable: boolean): 
 const isZeroAddress = (a: string) => /^0x0+$/.test(a);
 
 /**
- * A second-round answer of these reads: the value, or undefined where the contract reverted (or
- * answered something else); a node's own failure throws, as in the first round.
+ * A second-round answer of these reads: the value, or undefined where the contract reverted; a
+ * node's own failure, and an answer that is not a value, throw, as in the first round.
  */
 function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
   const r = decoded({ fn, iface }, o, blockNumber);
@@ -550,8 +552,8 @@ async function readTimeDependence(
           method: 'eth_call',
           params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
         });
-        // A node's failure fails the read, as in the first round; a provider that reverts (or
-        // answers something else) leaves the cached rate in use.
+        // A node's failure or an answer that is not a rate fails the read, as in the first round;
+        // a provider that reverts (or has no code) leaves the cached rate in use.
         applies.push((o) => {
           const r = decoded({ fn: 'getRate', iface: RATE_PROVIDER }, o, blockNumber);
           if (r) cache.providerRate = r[0] as bigint;
