@@ -143,3 +143,48 @@ test('the slow re-read went over the real pools meanwhile and found none differi
   expect(ready.chains[0]!.follow.recheck.pools).toBeGreaterThan(0);
   expect(ready.chains[0]!.follow.recheck.mismatches).toBe(0);
 });
+
+test('a latest that flips 3 blocks back while third parties trade: stateBlock and /sor blockNumber never decrease, the state reaches every trade', async () => {
+  await caughtUp(env);
+  const lagging = `0x${((await env.chain.provider.getBlockNumber()) - 3).toString(16)}`;
+  let flip = 0;
+  // Every other head poll reaches a backend stuck 3 blocks back.
+  proxy.rewrite = (c) =>
+    c.method === 'eth_getBlockByNumber' && c.params?.[0] === 'latest' && flip++ % 2 === 0
+      ? { ...c, params: [lagging, ...(c.params ?? []).slice(1)] }
+      : c;
+  const states: number[] = [];
+  const quoted: number[] = [];
+  let sampling = true;
+  const pair = env.devnet.pools[0]!.tokens;
+  const sampler = (async () => {
+    while (sampling) {
+      states.push((await followStatus(env)).stateBlock!);
+      const sor = await postJson<{ blockNumber?: number }>(`${env.apiUrl}/sor/${DEVNET_CHAIN_ID}`, {
+        sellToken: pair[0],
+        buyToken: pair[1],
+        orderKind: 'sell',
+        amount: '1000',
+        gasPrice: '0',
+      });
+      if (sor.body.blockNumber !== undefined) quoted.push(sor.body.blockNumber);
+      await sleep(20);
+    }
+  })();
+  try {
+    const third = trader(env, 2);
+    for (let i = 0; i < 3; i++) {
+      const { block } = await thirdPartyTrade(env, third, random);
+      await reached(env, block);
+    }
+    await sleep(500);
+  } finally {
+    sampling = false;
+    await sampler;
+    proxy.rewrite = undefined;
+  }
+  const ready = await getJson<{ chains: { follow: { headsBehind: number } }[] }>(`${env.apiUrl}/readyz`);
+  expect(ready.chains[0]!.follow.headsBehind).toBeGreaterThan(0);
+  expect(quoted.length).toBeGreaterThan(10);
+  for (const list of [states, quoted]) expect(list.filter((n, i) => i > 0 && n < list[i - 1]!)).toEqual([]);
+});
