@@ -20,8 +20,11 @@ import { NO_RETRY } from '../sources/upstream';
  * (docs/ARCHITECTURE.md, "Chain state"). Each poll reads the head; for each new block the Vault's
  * balance logs since the state's block name the pools to re-read, and those are read at the head
  * in one batch of `eth_call`s. A head whose block at the state's height is not the state's block
- * (a reorg, or a chain rewound) re-reads every pool. Nothing is published before a whole block is
- * read: a node that fails keeps the last state, and the follower retries with back-off.
+ * (a reorg, or a chain rewound) re-reads every pool; a head below the state's block on the same
+ * chain is ignored. Nothing is published before a whole block is read and checked
+ * (`followChecks.ts`): a node that fails or answers something that is not an answer keeps the
+ * last state, and the follower retries with back-off. A few pools nothing named are read again
+ * with each new block, healing what no check could tell.
  */
 
 /** What `/readyz` shows per followed chain. */
@@ -116,7 +119,7 @@ export class HeadFollower {
   private absentVersion: number | undefined;
   /** The last pool id the slow re-read reached (`nextRecheck`). */
   private recheckCursor = '';
-  /** Since when the node has not had the state's block while its head is not past it (unix ms). */
+  /** Since when the node has answered that it has no block at the state's height (unix ms). */
   private missingKnownSince: number | undefined;
 
   constructor(
@@ -304,7 +307,7 @@ export class HeadFollower {
     if (this.status.headsBehind === 1 || this.status.headsBehind % WARN_EVERY === 0)
       this.ctx.logger.warn(
         { chainId: this.chain.id, head: head.number, stateBlock: known.number, headsBehind: this.status.headsBehind },
-        "head follower: the node's head is behind the state's block, which is still on its chain; ignoring it",
+        "head follower: the node's head is behind the state's block (or it lacks that block); ignoring it",
       );
     return true;
   }
