@@ -14,6 +14,7 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit). A lying
  * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
  * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one, and
+ * `drop` leaves chosen calls out of a batch's answer, and
  * `latestBehind` answers `latest` with an older block (a load balancer's lagging backend).
  */
 export interface FakeChainPool {
@@ -93,6 +94,8 @@ export class FakeChainRpc {
   answerFromBlocksBack = 0;
   /** Answer ids rotated by one in every batch of more than one call: each id carries the next call's answer. */
   rotateIds = false;
+  /** Calls left out of a batch's answer (no entry for their id). */
+  drop: ((call: FakeCall) => boolean) | undefined;
   /** Calls answered per JSON-RPC method. */
   readonly methods = new Map<string, number>();
   /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
@@ -133,7 +136,7 @@ export class FakeChainRpc {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
         if (!Array.isArray(body)) return res.end(JSON.stringify(answer(body)));
-        const answers = body.map(answer);
+        const answers = body.filter((r) => !fake.drop?.(fake.callOf(r))).map(answer);
         // Each answer under the id of the request before it: every call gets its neighbour's result.
         if (fake.rotateIds && answers.length > 1) {
           const ids = answers.map((a) => a.id);
@@ -185,6 +188,15 @@ export class FakeChainRpc {
       p.balances = [...s.balances];
       p.swapFee = s.swapFee;
     }
+  }
+
+  callOf(r: RpcRequest): FakeCall {
+    const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+    return {
+      method: String(r.method),
+      ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+    };
   }
 
   private blockAt(tag: unknown): Block | undefined {

@@ -151,6 +151,7 @@ const lies: [string, (f: FakeChainRpc) => void][] = [
         c.selector === GET_POOL_TOKENS_SELECTOR ? { code: 3, message: 'execution reverted' } : undefined),
   ],
   ["every id carrying its neighbour's answer", (f) => (f.rotateIds = true)],
+  ['no answer at all in the batch', (f) => (f.drop = (c) => c.selector === GET_POOL_TOKENS_SELECTOR)],
   ['an eth_call for the new block answered from the block before', (f) => (f.answerFromBlocksBack = 1)],
 ];
 
@@ -171,6 +172,7 @@ test.each(lies)(
     node.lie = undefined;
     node.callError = undefined;
     node.rotateIds = false;
+    node.drop = undefined;
     node.answerFromBlocksBack = 0;
     await until('recovery', (f) => f.stateBlock === 101 && f.failures === 0);
     expect(await served(A.id)).toEqual([101n * E18, 297_030n * E6]);

@@ -384,7 +384,8 @@ function decoded(
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): Result | readonly unknown[] | undefined {
-  if (!outcome) throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
+  if (!outcome || (!outcome.ok && outcome.missing))
+    throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
     if (isRevert(outcome)) return undefined;
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);

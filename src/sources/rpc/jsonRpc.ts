@@ -31,7 +31,14 @@ export type RpcOutcome =
    * `code` is the JSON-RPC error code when the node gave one (3: execution reverted), `data` the
    * error's data when it is hex (a revert's encoded reason).
    */
-  | { readonly ok: false; readonly error: string; readonly code?: number; readonly data?: string };
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly code?: number;
+      readonly data?: string;
+      /** The batch's answer had no entry for this call: the node said nothing about it. */
+      readonly missing?: true;
+    };
 
 export interface JsonRpcOptions {
   readonly url: string;
@@ -96,7 +103,7 @@ async function sendBatch(opts: JsonRpcOptions, chunk: readonly RpcCall[]): Promi
   }
   chunk.forEach((_c, i) => {
     const a = byId.get(i);
-    if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
+    if (!a) out.push({ ok: false, error: 'no answer for this call in the batch', missing: true });
     else if (a.error)
       out.push({
         ok: false,
