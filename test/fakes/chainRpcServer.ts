@@ -13,9 +13,9 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit). A lying
  * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
- * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one, and
- * `drop` leaves chosen calls out of a batch's answer, and
- * `latestBehind` answers `latest` with an older block (a load balancer's lagging backend).
+ * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one,
+ * `drop` leaves chosen calls out of a batch's answer, and `latestBehind` answers `latest` with an
+ * older block (a load balancer's lagging backend).
  */
 export interface FakeChainPool {
   readonly id: string;
