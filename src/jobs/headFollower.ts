@@ -25,6 +25,11 @@ import { NO_RETRY } from '../sources/upstream';
  * (`followChecks.ts`): a node that fails or answers something that is not an answer keeps the
  * last state, and the follower retries with back-off. A few pools nothing named are read again
  * with each new block, healing what no check could tell.
+ *
+ * When to read comes from a head source: the poll timer (`FOLLOW_INTERVAL_MS`), a `newHeads`
+ * subscription when the RPC URL is a WebSocket URL (jobFeatures/headFollowFeature.ts; the timer
+ * then only backs it up, and polls at its own pace again while the subscription is down), and
+ * `nudge` from whoever waits for a block (jobs/headGate.ts): each wakes the loop at once.
  */
 
 /** What `/readyz` shows per followed chain. */
@@ -45,6 +50,10 @@ export interface FollowStatus {
   /** Consecutive failed polls and the last failure. */
   failures: number;
   lastError: string | null;
+  /** What tells the follower a block came: `subscription` while a newHeads subscription is up, else `polling`. */
+  heads: 'polling' | 'subscription';
+  /** Since when (unix ms) a block newer than the served state is known to exist; null while the state is at the head. */
+  behindSince: number | null;
   /** Polls failed since the start because the node's answer was not a real one (`MalformedAnswerError`). */
   malformedAnswers: number;
   /**
@@ -85,8 +94,44 @@ export function staleReason(status: FollowStatus, nowMs: number, staleMs: number
   return null;
 }
 
+/** How far behind the node's head the served state may be before `/order` refuses it and `/readyz` degrades. */
+export interface LagLimits {
+  readonly maxBlocks: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * Why the served state is too far behind the node's head, or null: more than `maxBlocks` behind
+ * `head` (the newest head known, the follower's or one asked for a request), or a newer block
+ * known to exist for more than `maxSeconds` (a slow node or a follower that cannot keep up).
+ */
+export function lagReason(status: FollowStatus, head: number | null, nowMs: number, limits: LagLimits): string | null {
+  const state = status.stateBlock?.number;
+  if (state === undefined) return null;
+  const newest = Math.max(head ?? -1, status.head?.number ?? -1);
+  if (newest - state > limits.maxBlocks)
+    return `reports block ${newest} as its head, ${newest - state} blocks past the served state (more than FOLLOW_MAX_LAG_BLOCKS=${limits.maxBlocks})`;
+  const behindMs = status.behindSince === null ? 0 : nowMs - status.behindSince;
+  if (newest > state && behindMs > limits.maxSeconds * 1000)
+    return `has had blocks past the served state for ${Math.round(behindMs / 1000)} s (more than FOLLOW_MAX_LAG_SECONDS=${limits.maxSeconds}); its head is block ${newest}`;
+  return null;
+}
+
 /** The follow status of each followed chain of this app. */
 export const followStatusKey = appStateKey('head follower status', () => new Map<number, FollowStatus>());
+
+/** Each followed chain's follower, for those who wait for a block to be published (jobs/headGate.ts). */
+export const followersKey = appStateKey('head followers', () => new Map<number, HeadFollower>());
+
+/**
+ * With a live subscription the timer only backs it up (a lost notification is caught by the next
+ * block's anyway): it polls this many times less often, at most every 30 s.
+ */
+const SUBSCRIBED_POLL_FACTOR = 10;
+/** While a wanted block is missing the follower asks again this often, for `WANTED_MS` unless the waiter says how long. */
+const CATCH_UP_MS = 100;
+const WANTED_MS = 5_000;
+const SUBSCRIBED_POLL_MAX_MS = 30_000;
 
 /** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
 export const MAX_LOG_SPAN = 2_000;
@@ -111,6 +156,14 @@ export class HeadFollower {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  /** Set by `nudge` during a step: read again at once instead of sleeping. */
+  private nudged = false;
+  /**
+   * The newest head announced (subscription) or waited for, and until when (unix ms): until the
+   * state has it, the follower asks again every `CATCH_UP_MS` instead of every interval (a node
+   * whose \`latest\` lags the head announced or seen elsewhere).
+   */
+  private wanted = { block: -1, until: 0 };
   /**
    * Pools the Vault refused (not registered there), not asked again until the catalogue changes
    * (the store's `poolsVersion` moves): otherwise every poll would re-read them for nothing.
@@ -141,6 +194,8 @@ export class HeadFollower {
       lastSuccessAt: null,
       failures: 0,
       lastError: null,
+      heads: 'polling',
+      behindSince: null,
       malformedAnswers: 0,
       headsBehind: 0,
       lastHeadBehind: null,
@@ -149,6 +204,28 @@ export class HeadFollower {
       lastRecheckMismatch: null,
     };
     ctx.state.get(followStatusKey).set(chain.id, this.status);
+    ctx.state.get(followersKey).set(chain.id, this);
+  }
+
+  /**
+   * Read the head now rather than at the next tick: a block `target` (when given) was announced
+   * or is waited for. During a step, the next step follows at once.
+   */
+  nudge(target?: number, forMs = WANTED_MS): void {
+    if (target !== undefined) {
+      const until = this.ctx.now() + forMs;
+      if (target > this.wanted.block || this.ctx.now() > this.wanted.until) this.wanted = { block: target, until };
+      else if (target === this.wanted.block) this.wanted = { block: target, until: Math.max(until, this.wanted.until) };
+    }
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** Whether a newHeads subscription tells the follower of new blocks (the timer backs it up then). */
+  setSubscribed(live: boolean): void {
+    this.status.heads = live ? 'subscription' : 'polling';
+    // Back to polling: the next poll should not wait out the subscribed pace.
+    if (!live) this.wake?.();
   }
 
   start(): void {
@@ -157,6 +234,8 @@ export class HeadFollower {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    const followers = this.ctx.state.get(followersKey);
+    if (followers.get(this.chain.id) === this) followers.delete(this.chain.id);
     if (this.timer) clearTimeout(this.timer);
     this.wake?.();
     await this.running;
@@ -165,6 +244,7 @@ export class HeadFollower {
   private async loop(): Promise<void> {
     const interval = this.ctx.config.follow.intervalMs;
     while (!this.stopped) {
+      this.nudged = false;
       try {
         await this.step();
         if (this.status.failures > 0)
@@ -187,15 +267,28 @@ export class HeadFollower {
           );
       }
       if (this.stopped) break;
+      const behind = this.wanted.block > (this.status.stateBlock?.number ?? -1) && this.ctx.now() < this.wanted.until;
       const delay =
-        this.status.failures === 0
-          ? interval
-          : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10));
+        this.status.failures > 0
+          ? Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10))
+          : this.nudged
+            ? 0
+            : behind
+              ? Math.min(interval, CATCH_UP_MS)
+              : this.status.heads === 'subscription'
+                ? Math.max(interval, Math.min(SUBSCRIBED_POLL_MAX_MS, interval * SUBSCRIBED_POLL_FACTOR))
+                : interval;
+      if (delay === 0) continue;
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
+        this.wake = () => {
+          clearTimeout(this.timer);
+          this.wake = undefined;
+          resolve();
+        };
         this.timer = setTimeout(resolve, delay);
         this.timer.unref();
       });
+      this.wake = undefined;
     }
   }
 
@@ -217,6 +310,7 @@ export class HeadFollower {
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();
+    if (known && head.number > known.number) this.status.behindSince ??= ctx.now();
 
     // The state's block is no longer on the chain (a reorg, or a node rewound to an older block).
     const full =
@@ -376,6 +470,8 @@ export class HeadFollower {
     if (this.stopped) return;
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
+    // Lag counts from heads the node reported, never from a block a client only asked for.
+    if (state.block.number >= (this.status.head?.number ?? -1)) this.status.behindSince = null;
   }
 }
 

@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+import { serveWebSocket, type WsPeer } from './webSocketServer';
 
 /**
  * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
@@ -11,7 +12,9 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * as a weighted v1 pool's fee basis.
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
- * chosen calls inside an answered batch (a node a block behind, a per-call rate limit). A lying
+ * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
+ * The same port speaks JSON-RPC over WebSocket (`wsUrl`), with `eth_subscribe("newHeads")`
+ * announcing each mined block; `socketDown` refuses sockets and drops the open ones. A lying
  * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
  * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one,
  * `drop` leaves chosen calls out of a batch's answer, and `latestBehind` answers `latest` with an
@@ -96,14 +99,22 @@ export class FakeChainRpc {
   rotateIds = false;
   /** Calls left out of a batch's answer (no entry for their id). */
   drop: ((call: FakeCall) => boolean) | undefined;
-  /** Calls answered per JSON-RPC method. */
-  readonly methods = new Map<string, number>();
   /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
   latestBehind: (() => number) | undefined;
   /** Addresses with code, for `eth_getCode` (the Vault and the pools always have code). */
   readonly code = new Set<string>();
+  /** Each HTTP answer is sent this long after the request (a node far away). */
+  delayMs = 0;
+  /** JSON-RPC requests answered, per method (batched calls counted one by one). */
+  readonly methodCounts = new Map<string, number>();
   private readonly blocks: Block[] = [];
   private fork = 0;
+  private readonly subscribers = new Map<WsPeer, string>();
+  /** `eth_subscribe` calls answered. */
+  subscribeCalls = 0;
+  /** While true, sockets stay open but announce no block (a connection dead without a close). */
+  muted = false;
+  private socketsDown = false;
 
   private constructor(
     private readonly server: Server,
@@ -123,10 +134,26 @@ export class FakeChainRpc {
       new Map(pools.map((p) => [p.id, p])),
     );
     fake.mine([]);
+    serveWebSocket(server, {
+      accept: () => !fake.socketsDown,
+      onMessage: (peer, text) => {
+        const r = JSON.parse(text) as RpcRequest;
+        if (r.method === 'eth_subscribe') {
+          fake.subscribeCalls++;
+          const id = `0x${(fake.subscribers.size + 1).toString(16)}`;
+          fake.subscribers.set(peer, id);
+          peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: id }));
+          return;
+        }
+        peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) }));
+      },
+      onClose: (peer) => fake.subscribers.delete(peer),
+    });
     server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', () => setTimeout(respond, fake.delayMs));
+      const respond = () => {
         res.setHeader('content-type', 'application/json');
         if (fake.failStatus !== undefined) {
           res.statusCode = fake.failStatus;
@@ -143,9 +170,25 @@ export class FakeChainRpc {
           answers.forEach((a, k) => (a.id = ids[(k + ids.length - 1) % ids.length]));
         }
         res.end(JSON.stringify(answers));
-      });
+      };
     });
     return fake;
+  }
+
+  /** The same node over WebSocket. */
+  get wsUrl(): string {
+    return this.url.replace(/^http/, 'ws');
+  }
+
+  /** While true, sockets are refused and the open ones dropped (HTTP still answers). */
+  set socketDown(down: boolean) {
+    this.socketsDown = down;
+    if (down) for (const peer of [...this.subscribers.keys()]) peer.destroy();
+  }
+
+  /** Sockets with a live newHeads subscription. */
+  get subscriptions(): number {
+    return this.subscribers.size;
   }
 
   get head(): Block {
@@ -175,6 +218,14 @@ export class FakeChainRpc {
       lastChange,
     };
     this.blocks.push(block);
+    for (const [peer, subscription] of this.muted ? [] : this.subscribers)
+      peer.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'eth_subscription',
+          params: { subscription, result: { number: hex(number), hash: block.hash, parentHash: block.parentHash } },
+        }),
+      );
     return block;
   }
 
@@ -211,7 +262,7 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
-    this.methods.set(String(r.method), (this.methods.get(String(r.method)) ?? 0) + 1);
+    this.methodCounts.set(String(r.method), (this.methodCounts.get(String(r.method)) ?? 0) + 1);
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
@@ -236,6 +287,8 @@ export class FakeChainRpc {
         const hasCode = a === this.vault || this.code.has(a) || [...this.pools.values()].some((p) => p.address === a);
         return { result: hasCode ? '0x6080' : '0x' };
       }
+      case 'eth_blockNumber':
+        return { result: hex(this.head.number) };
       case 'eth_getBlockByNumber': {
         const b = this.blockAt(params[0]);
         return {

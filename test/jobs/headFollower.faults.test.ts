@@ -211,7 +211,7 @@ test('a latest that flips 3 blocks back: the served block never goes back, no po
   await until('the first read', (f) => f.stateBlock === 100);
   for (let i = 0; i < 4; i++) node.mine([]);
   await until('block 104', (f) => f.stateBlock === 104);
-  const calls = () => (node.methods.get('eth_call') ?? 0) + (node.methods.get('eth_getLogs') ?? 0);
+  const calls = () => (node.methodCounts.get('eth_call') ?? 0) + (node.methodCounts.get('eth_getLogs') ?? 0);
   const before = calls();
   let flip = 0;
   node.latestBehind = () => (flip++ % 2 === 0 ? 3 : 0);

@@ -40,6 +40,11 @@ export interface E2eOptions {
    * through POST /pools/31337/update as before.
    */
   readonly follow?: boolean;
+  /**
+   * With `follow`: give the API the node's WebSocket URL (hardhat serves one on its HTTP port), so
+   * the follower subscribes to new heads as the demo's does, polling only while that is down.
+   */
+  readonly subscribe?: boolean;
   /** Serve a subgraph frozen at its first answer (a subgraph that stopped indexing). */
   readonly frozenSubgraph?: boolean;
   /** Serve a subgraph this many seconds of chain time behind the head (upstreams.ts `subgraphLagSeconds`). */
@@ -134,7 +139,12 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
         PRICE_API_URL: upstreams.priceApiUrl,
         ...routerSettings(),
-        ...(rpcUrl ? { [`RPC_URL_${DEVNET_CHAIN_ID}`]: rpcUrl } : {}),
+        ...(rpcUrl
+          ? {
+              // A proxy (rpcThrough) speaks HTTP only: subscribing suites reach the node itself.
+              [`RPC_URL_${DEVNET_CHAIN_ID}`]: follow && options.subscribe ? chain.rpcUrl!.replace(/^http/, 'ws') : rpcUrl,
+            }
+          : {}),
         ...(follow ? { FOLLOW_INTERVAL_MS: '250' } : { FOLLOW_HEAD: 'off' }),
         ...(follow && options.poolUpdateSeconds !== undefined
           ? { UPDATE_POOLS_INTERVAL_IN_MINUTES: String(options.poolUpdateSeconds / 60) }
