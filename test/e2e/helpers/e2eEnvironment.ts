@@ -142,7 +142,8 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         ...(rpcUrl
           ? {
               // A proxy (rpcThrough) speaks HTTP only: subscribing suites reach the node itself.
-              [`RPC_URL_${DEVNET_CHAIN_ID}`]: follow && options.subscribe ? chain.rpcUrl!.replace(/^http/, 'ws') : rpcUrl,
+              [`RPC_URL_${DEVNET_CHAIN_ID}`]:
+                follow && options.subscribe ? chain.rpcUrl!.replace(/^http/, 'ws') : rpcUrl,
             }
           : {}),
         ...(follow ? { FOLLOW_INTERVAL_MS: '250' } : { FOLLOW_HEAD: 'off' }),
