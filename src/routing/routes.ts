@@ -5,6 +5,7 @@ import { HttpError, OperationalRefusal } from '../http/errors';
 import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
+import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
@@ -69,16 +70,7 @@ async function snapshotFor(ctx: AppContext, chain: ChainInfo, wanted: StateWante
   try {
     return await stateAt(ctx, chain, wanted);
   } catch (e) {
-    // An operational refusal, logged once per condition: the served block and the kind of
-    // refusal (its message without the numbers that move while it lasts).
-    if (e instanceof StateBehindHead)
-      throw new OperationalRefusal(
-        503,
-        e.message,
-        `state behind the head of chain ${chain.id}`,
-        `${ctx.state.get(followStatusKey).get(chain.id)?.stateBlock?.hash ?? 'none'} ${e.message.replace(/\d+/g, '#')}`,
-        { 'Retry-After': String(e.retryAfterSeconds) },
-      );
+    if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
     throw e;
   }
 }
