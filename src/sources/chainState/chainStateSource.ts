@@ -1,7 +1,7 @@
 import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type { JsonRpcOptions } from '../rpc/jsonRpc';
-import { newChainReadCache, readMovedPools, readPoolStates } from './chainStateReader';
+import { callsFor, newChainReadCache, readMovedPools, readPoolStates } from './chainStateReader';
 
 /**
  * Where one protocol's pools are read from on one chain: its Vault's frame and the pool types'
@@ -14,10 +14,13 @@ export interface ChainStateSource {
   /** The state of each of `pools` (all of this protocol) at `blockNumber`; the Vault's refusals left out. */
   readPools(pools: readonly StoredPool[], blockNumber: number): Promise<Map<string, PoolChainState>>;
   /**
-   * Ids of the pools whose Vault balances moved in `from`..`to` and addresses of contracts that
-   * emitted a pool state event; a refused log query is a `LogsRefusedError`.
+   * What moved in `from`..`to`, by pool id (the Vault's balance logs) or by the address of a
+   * contract that emitted a pool state event, with the last block of a cash change (-1 for the
+   * others: `readMovedPools`); a refused log query is a `LogsRefusedError`.
    */
-  movedPools(from: number, to: number): Promise<Set<string>>;
+  movedPools(from: number, to: number): Promise<Map<string, number>>;
+  /** How many calls the first round of a read of `pool` makes. */
+  callsFor(pool: StoredPool): number;
 }
 
 /** The V2 Vault's pools on a chain, read through `rpc`. */
@@ -27,6 +30,7 @@ export function v2ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainSta
     protocol: 2,
     readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache),
     movedPools: (from, to) => readMovedPools(rpc, vault, from, to, cache),
+    callsFor: (pool) => callsFor(vault, [pool], cache),
   };
 }
 
