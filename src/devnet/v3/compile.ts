@@ -132,7 +132,10 @@ function prepare(job: CompileJob, cacheDir: string): PreparedJob {
     sources: collectSources(Object.keys(job.contracts)),
     settings: { ...job.settings, outputSelection },
   });
-  const key = createHash('sha256').update(`${job.compiler}@${compilerVersion(job.compiler)}\n`).update(input).digest();
+  const key = createHash('sha256')
+    .update(`${job.compiler}@${compilerVersion(job.compiler)}\n`)
+    .update(input)
+    .digest();
   return { job, input, cacheFile: join(cacheDir, `${job.name}-${key.toString('hex').slice(0, 16)}.json`) };
 }
 
@@ -141,9 +144,14 @@ const CHILD = `const solc = require(process.argv[1]);
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (c) => (input += c));
-process.stdin.on('end', () => process.stdout.write(solc.compile(input)));`;
+process.stdin.on('end', () => {
+  process.stdout.write(solc.compile(input));
+  const cpu = process.cpuUsage();
+  process.stderr.write(String((cpu.user + cpu.system) / 1e6));
+});`;
 
-function runSolc(compiler: Compiler, input: string): Promise<string> {
+/** solc's output and the CPU seconds it took (the wall time depends on what else the machine runs). */
+function runSolc(compiler: Compiler, input: string): Promise<{ output: string; cpuSeconds: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD, require.resolve(compiler)], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -154,7 +162,11 @@ function runSolc(compiler: Compiler, input: string): Promise<string> {
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      if (code === 0)
+        resolve({
+          output: Buffer.concat(out).toString('utf8'),
+          cpuSeconds: Number(Buffer.concat(err).toString('utf8')),
+        });
       else reject(new V3CompileError(`${compiler} exited with ${code}: ${Buffer.concat(err).toString('utf8')}`));
     });
     child.stdin.end(input);
@@ -238,9 +250,11 @@ async function compileJob(prepared: PreparedJob, log: (line: string) => void): P
       closeSync(fd);
       const started = Date.now();
       log(`compiling Balancer V3 ${prepared.job.name} (${prepared.job.compiler}, viaIR; cached afterwards)`);
-      const contracts = pick(prepared.job, await runSolc(prepared.job.compiler, prepared.input));
+      const { output, cpuSeconds } = await runSolc(prepared.job.compiler, prepared.input);
+      const contracts = pick(prepared.job, output);
       writeCache(prepared.cacheFile, contracts);
-      log(`compiled Balancer V3 ${prepared.job.name} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const wall = ((Date.now() - started) / 1000).toFixed(1);
+      log(`compiled Balancer V3 ${prepared.job.name} in ${wall} s (${cpuSeconds.toFixed(1)} s of CPU)`);
       return contracts;
     } finally {
       rmSync(lock, { force: true });
