@@ -123,7 +123,7 @@ describe('trading on the V3 devnet', () => {
     const tOut = tokenBySymbol(devnet, tokenOut);
     const amountIn = parseUnits(amount, tIn.decimals);
     const router = new Contract(devnet.v3.addresses.router, v3Abi(contracts, 'Router'), trader);
-    const quoted = (await router
+    const quoted = (await (router.connect(chain.provider) as Contract)
       .getFunction('querySwapSingleTokenExactIn')
       .staticCall(p.address, tIn.address, tOut.address, amountIn, ZeroAddress, '0x', { from: ZeroAddress })) as bigint;
     expect(quoted).toBeGreaterThan(0n);
@@ -158,7 +158,7 @@ describe('trading on the V3 devnet', () => {
       minAmountOut: 0n,
     };
     const batchRouter = new Contract(devnet.v3.addresses.batchRouter, v3Abi(contracts, 'BatchRouter'), trader);
-    const [, , [quoted]] = (await batchRouter
+    const [, , [quoted]] = (await (batchRouter.connect(chain.provider) as Contract)
       .getFunction('querySwapExactIn')
       .staticCall([path], ZeroAddress, '0x', { from: ZeroAddress })) as [bigint[], string[], bigint[]];
     expect(quoted).toBeGreaterThan(0n);
