@@ -30,15 +30,8 @@ export class SourceResolutionError extends Error {
   }
 }
 
-const packageRoots = new Map<string, string>();
-
 function packageRoot(pkg: string): string {
-  let root = packageRoots.get(pkg);
-  if (!root) {
-    root = dirname(require.resolve(`${pkg}/package.json`));
-    packageRoots.set(pkg, root);
-  }
-  return root;
+  return dirname(require.resolve(`${pkg}/package.json`));
 }
 
 /** The file on disk behind a source unit name. */
