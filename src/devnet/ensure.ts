@@ -1,6 +1,7 @@
 import type { Provider, Signer } from 'ethers';
 import { devAccount, traderAccounts } from './accounts';
 import { deployDevnet, DeployOptions } from './deploy';
+import { DeployError } from './deployTools';
 import { Devnet, DevnetToken, expectedAddresses } from './devnet';
 import { OnchainPoolReader } from './indexer/onchainPools';
 import { STETH_SYMBOL, WETH_SYMBOL } from './universe';
@@ -13,9 +14,11 @@ import { readDevnetV3 } from './v3/read';
 export async function readDevnet(provider: Provider): Promise<Devnet | undefined> {
   const addresses = expectedAddresses(devAccount(0).address);
   if ((await provider.getCode(addresses.vault)) === '0x') return undefined;
-  // A node from before Balancer V3 joined the devnet is not this devnet: deploy afresh elsewhere.
   const v3 = await readDevnetV3(provider);
-  if (!v3) return undefined;
+  if (!v3)
+    throw new DeployError(
+      'this node holds the devnet without Balancer V3 (started before V3 joined the devnet): restart it so it deploys afresh',
+    );
   const pools = await new OnchainPoolReader(provider, addresses).readAll();
   const tokens = new Map<string, DevnetToken>();
   tokens.set(addresses.weth, { symbol: WETH_SYMBOL, name: 'Wrapped Ether', decimals: 18, address: addresses.weth });
