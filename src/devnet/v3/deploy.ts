@@ -59,7 +59,6 @@ interface Stack {
   readonly addresses: DevnetV3Addresses;
   readonly router: Contract;
   readonly bufferRouter: Contract;
-  readonly vault: Contract;
 }
 
 async function deployStack(admin: Signer, contracts: V3Contracts, v2: V2Side): Promise<Stack> {
@@ -86,7 +85,7 @@ async function deployStack(admin: Signer, contracts: V3Contracts, v2: V2Side): P
     'ProtocolFeeController',
     want.protocolFeeController,
   );
-  const vault = await deploy(
+  await deploy(
     admin,
     a('Vault'),
     [want.vaultExtension, v2.authorizer, want.protocolFeeController],
@@ -118,13 +117,7 @@ async function deployStack(admin: Signer, contracts: V3Contracts, v2: V2Side): P
     'StablePoolFactory',
     want.stablePoolFactory,
   );
-  // The Vault's ABI lacks the extension's and admin's functions (it forwards them): merge them.
-  const vaultAbi = [
-    ...(v3Abi(contracts, 'Vault') as readonly { type: string; name?: string }[]),
-    ...(v3Abi(contracts, 'VaultExtension') as readonly { type: string; name?: string }[]),
-    ...(v3Abi(contracts, 'VaultAdmin') as readonly { type: string; name?: string }[]),
-  ].filter((f) => f.type === 'function');
-  return { addresses: want, router, bufferRouter, vault: new Contract(vault.target, vaultAbi, admin) };
+  return { addresses: want, router, bufferRouter };
 }
 
 interface Wrapped {
@@ -172,7 +165,7 @@ async function deployWrapped(admin: Signer, v2: V2Side, traders: number): Promis
       contract,
     });
   }
-  // Deposits after the last creation, so the nonces above hold whatever the amounts.
+  // Deposits only after both creations: the creations' nonces must not depend on what else is sent.
   for (const w of out) {
     const asset = v2.tokenOf(w.spec.asset);
     const deposit = wrappedNeed(w.spec, asset.decimals, traders);
