@@ -1,6 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { collectSources } from './sources';
@@ -160,12 +170,16 @@ function runSolc(compiler: Compiler, input: string): Promise<{ output: string; c
     const child = spawn(process.execPath, ['-e', CHILD, require.resolve(compiler)], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // A demo stopped with Ctrl-C mid-compile must not leave solc burning a core for minutes.
+    const killChild = () => child.kill();
+    process.once('exit', killChild);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.on('error', reject);
     child.on('close', (code) => {
+      process.off('exit', killChild);
       if (code === 0)
         resolve({
           output: Buffer.concat(out).toString('utf8'),
@@ -228,6 +242,20 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Longer than a compile job takes on a loaded machine (12 minutes measured with eight others busy). */
+const STALE_LOCK_MS = 45 * 60_000;
+
+/** A dead holder, or one older than any compile (its pid may since name another process). */
+function staleLock(lock: string): boolean {
+  try {
+    const holder = Number(readFileSync(lock, 'utf8') || '0');
+    return (holder > 0 && !alive(holder)) || statSync(lock).mtimeMs < Date.now() - STALE_LOCK_MS;
+  } catch {
+    // Gone meanwhile: the holder finished; the next round reads its cache.
+    return false;
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -244,8 +272,7 @@ async function compileJob(prepared: PreparedJob, log: (line: string) => void): P
     try {
       fd = openSync(lock, 'wx');
     } catch {
-      const holder = Number(readFileSync(lock, 'utf8') || '0');
-      if (holder > 0 && !alive(holder)) rmSync(lock, { force: true });
+      if (staleLock(lock)) rmSync(lock, { force: true });
       else await sleep(500);
       continue;
     }
