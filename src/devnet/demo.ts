@@ -94,10 +94,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop(0));
 
   try {
-    // Balancer V3 compiles in child processes (minutes the first time, then from the cache) while
-    // the chain starts and the V2 side deploys.
-    const v3Build = compileBalancerV3({ log: (line) => process.stdout.write(`${line}\n`) });
-    v3Build.catch(() => undefined);
+    // Balancer V3 compiles in child processes (minutes the first time, then from the cache) before
+    // the chain starts: chain time runs from genesis, and the gauges need it still before the week.
+    const v3Contracts = await compileBalancerV3({ log: (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(`starting the local chain on ${HOST}:${rpcPort} ...\n`);
     // Started before the current week so the gauges' weights count at once (gauges.ts).
     const chain = await serveChain(HOST, rpcPort, {
@@ -107,7 +106,7 @@ async function main(): Promise<void> {
     });
     closers.push(() => chain.close());
 
-    const { devnet, deployed } = await ensureDevnet(chain.provider, { v3: { contracts: v3Build } });
+    const { devnet, deployed } = await ensureDevnet(chain.provider, { v3: { contracts: v3Contracts } });
     const gauges = await ensureGauges(chain.provider, devnet);
     if (deployed)
       await approveVaultForTraders(
