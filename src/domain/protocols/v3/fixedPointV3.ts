@@ -21,3 +21,16 @@ export function csub(a: bigint, b: bigint): bigint {
   if (b > a) throw new Revert('arithmetic underflow (panic 0x11)');
   return a - b;
 }
+
+/** Solidity 0.8 checked multiplication of raw integers: past uint256 it reverts (panic 0x11). */
+export function cmul(a: bigint, b: bigint): bigint {
+  const product = a * b;
+  if (product >= 1n << 256n) throw new Revert('arithmetic overflow (panic 0x11)');
+  return product;
+}
+
+/** `divUpRaw`: a / b rounded up for an `a` already carrying its decimals (a product of two scaled18). */
+export function divUpRaw(a: bigint, b: bigint): bigint {
+  if (b === 0n) throw new Revert('division by zero (ZeroDivision)', { code: 'ZeroDivision' });
+  return a === 0n ? 0n : (a - 1n) / b + 1n;
+}
