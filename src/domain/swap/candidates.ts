@@ -38,73 +38,134 @@ export function score(edges: readonly Edge[]): Candidate | undefined {
   return { path: edges.map((e) => e.hop), spot, depth };
 }
 
+/** The pairs a pool change touched (candidateUpdates.ts): a search focused on them yields only the sequences through them. */
+export interface PairFocus {
+  has(from: string, to: string): boolean;
+  /** Some touched pair leaves `token`. */
+  from(token: string): boolean;
+  /** Some touched pair reaches `token`. */
+  to(token: string): boolean;
+  /** Some touched pair leaves a token of `tokens` (the graph's BPTs: they may be a four-hop path's middle). */
+  fromAny(tokens: ReadonlySet<string>): boolean;
+}
+
+/**
+ * Rank order of a pair's candidates: best spot price first, ties by the pools and token indexes of
+ * the hops, so a pair's list never depends on the order the graph's maps were filled in (a
+ * derived graph's and a graph built from nothing list the same candidates in the same order).
+ */
+export function byRank(a: Candidate, b: Candidate): number {
+  if (a.spot !== b.spot) return a.spot < b.spot ? -1 : 1;
+  const n = Math.min(a.path.length, b.path.length);
+  for (let k = 0; k < n; k++) {
+    const x = a.path[k]!;
+    const y = b.path[k]!;
+    if (x.pool.id !== y.pool.id) return x.pool.id < y.pool.id ? -1 : 1;
+    if (x.i !== y.i) return x.i - y.i;
+    if (x.j !== y.j) return x.j - y.j;
+  }
+  return a.path.length - b.path.length;
+}
+
 export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: string): Candidate[] {
+  return pairSequences(graph, tokenIn, tokenOut).sort(byRank).slice(0, MAX_CANDIDATES);
+}
+
+/**
+ * Every candidate sequence of the pair, unranked. With `focus`, only those with a hop through a
+ * focused pair, and the loops that cannot reach one are skipped: a pool change then costs the
+ * sequences through the pairs it touched, not the pair's whole search.
+ */
+export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
   if (tokenIn === tokenOut || !graph.has(tokenIn) || !graph.has(tokenOut)) return [];
   const out: Candidate[] = [];
-  const push = (edges: readonly Edge[]) => {
+  const push = (edges: readonly Edge[], hit: boolean) => {
+    if (!hit) return;
     const c = score(edges);
     if (c) out.push(c);
   };
+  // Without a focus every sequence counts; with one, a hop through a focused pair makes it count.
+  const on = (from: string, to: string) => !focus || focus.has(from, to);
+  // Whether a loop past `x` (not itself on a focused pair) can still reach one: through a pair
+  // leaving x, one reaching tokenOut, or (four hops) one leaving a BPT.
+  const focusIntoOut = !!focus && focus.to(tokenOut);
+  const focusFromBpt = !!focus && focus.fromAny(graph.bpts);
+  const reachable = (x: string, hit: boolean) => !focus || hit || focus.from(x) || focusIntoOut;
   const first = graph.next(tokenIn);
   // Direct pools: all of them, they are the usual split partners.
-  for (const e of graph.between(tokenIn, tokenOut)) push([e]);
+  const direct = on(tokenIn, tokenOut);
+  for (const e of graph.between(tokenIn, tokenOut)) push([e], direct);
   for (const [x, ex] of first) {
     if (x === tokenOut) continue;
+    const t1 = on(tokenIn, x);
     const second = graph.next(x);
     const xo = second.get(tokenOut);
-    if (xo) push([ex[0]!, xo[0]!]);
+    if (xo) push([ex[0]!, xo[0]!], t1 || on(x, tokenOut));
+    if (!reachable(x, t1) && !focusFromBpt) continue;
     for (const [y, ey] of second) {
       if (y === tokenIn || y === tokenOut) continue;
+      const t2 = t1 || on(x, y);
       const third = graph.next(y);
       const yo = third.get(tokenOut);
-      if (yo) push([ex[0]!, ey[0]!, yo[0]!]);
+      if (yo) push([ex[0]!, ey[0]!, yo[0]!], t2 || on(y, tokenOut));
       if (!graph.bpts.has(y) || !(graph.bpts.has(x) || hasBptNeighbourTo(graph, y, tokenOut))) continue;
+      if (!reachable(y, t2)) continue;
       for (const [z, ez] of third) {
         if (z === tokenIn || z === tokenOut || z === x) continue;
         const zo = graph.next(z).get(tokenOut);
-        if (zo && (graph.bpts.has(x) || graph.bpts.has(z))) push([ex[0]!, ey[0]!, ez[0]!, zo[0]!]);
+        if (zo && (graph.bpts.has(x) || graph.bpts.has(z)))
+          push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
       }
     }
   }
   // End-only pools (graph.ts) only as the first or last hop of a path, or both: they sell or buy
   // the order's own token, never connect two other tokens.
   for (const [x, lx] of graph.lbpNext(tokenIn)) {
+    const t1 = on(tokenIn, x);
     for (const e of lx) {
       if (x === tokenOut) {
-        push([e]);
+        push([e], t1);
         continue;
       }
       const xo = graph.between(x, tokenOut)[0];
-      if (xo) push([e, xo]);
+      if (xo) push([e, xo], t1 || on(x, tokenOut));
+      if (!reachable(x, t1)) continue;
       for (const [y, ey] of graph.next(x)) {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
-        if (yo) push([e, ey[0]!, yo]);
+        if (yo) push([e, ey[0]!, yo], t1 || on(x, y) || on(y, tokenOut));
       }
     }
   }
   for (const [x, ex] of first) {
-    for (const e of graph.lbpBetween(x, tokenOut)) push([ex[0]!, e]);
+    const t1 = on(tokenIn, x) || on(x, tokenOut);
+    for (const e of graph.lbpBetween(x, tokenOut)) push([ex[0]!, e], t1);
   }
   for (const [x, ex] of first) {
     if (x === tokenOut) continue;
+    const t1 = on(tokenIn, x);
+    if (!reachable(x, t1)) continue;
     for (const [y, ey] of graph.next(x)) {
       if (y === tokenIn || y === tokenOut) continue;
-      for (const e of graph.lbpBetween(y, tokenOut)) push([ex[0]!, ey[0]!, e]);
+      const lasts = graph.lbpBetween(y, tokenOut);
+      if (lasts.length === 0) continue;
+      const t2 = t1 || on(x, y) || on(y, tokenOut);
+      for (const e of lasts) push([ex[0]!, ey[0]!, e], t2);
     }
   }
   // Both ends: tokenIn -> LBP -> x [-> y] -> LBP -> tokenOut, for tokens that live only in such pools.
   for (const [x, lx] of graph.lbpNext(tokenIn)) {
     if (x === tokenOut) continue;
+    const t1 = on(tokenIn, x);
     for (const e of lx) {
-      for (const last of graph.lbpBetween(x, tokenOut)) push([e, last]);
+      for (const last of graph.lbpBetween(x, tokenOut)) push([e, last], t1 || on(x, tokenOut));
+      if (!reachable(x, t1)) continue;
       for (const [y, ey] of graph.next(x)) {
         if (y === tokenIn || y === tokenOut) continue;
-        for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last]);
+        for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last], t1 || on(x, y) || on(y, tokenOut));
       }
     }
   }
-  out.sort((a, b) => a.spot - b.spot);
-  return out.slice(0, MAX_CANDIDATES);
+  return out;
 }
 
 function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boolean {
@@ -137,12 +198,18 @@ export function withParallelPools(graph: PoolGraph, c: Candidate): Candidate[] {
  * split, and the deepest pools rank sequences, not what a small share of an order meets.
  */
 export function twoHopVariants(graph: PoolGraph, tokenIn: string, tokenOut: string): Candidate[] {
+  return twoHopSequences(graph, tokenIn, tokenOut).sort(byRank).slice(0, MAX_CANDIDATES);
+}
+
+/** `twoHopVariants` unranked; with `focus`, only those through a focused pair. */
+export function twoHopSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
   const out: Candidate[] = [];
   if (tokenIn === tokenOut) return out;
   for (const [x, ex] of graph.next(tokenIn)) {
     if (x === tokenOut) continue;
     const xo = graph.next(x).get(tokenOut);
     if (!xo) continue;
+    if (focus && !focus.has(tokenIn, x) && !focus.has(x, tokenOut)) continue;
     ex.forEach((a, m) =>
       xo.forEach((b, n) => {
         if (m === 0 && n === 0) return;
@@ -151,5 +218,5 @@ export function twoHopVariants(graph: PoolGraph, tokenIn: string, tokenOut: stri
       }),
     );
   }
-  return out.sort((a, b) => a.spot - b.spot).slice(0, MAX_CANDIDATES);
+  return out;
 }
