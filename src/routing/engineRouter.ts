@@ -44,8 +44,8 @@ export class EngineRouter {
     readonly skipped: { id: string; reason: string }[];
     readonly timed: PoolSpec[];
   };
-  /** Per spec object: its model as built, which a router for the next version takes over. */
-  private readonly built = new Map<PoolSpec, Built>();
+  /** Per spec object: its model as built, shared with the routers of later versions (they keep unchanged specs' models). */
+  private readonly built: WeakMap<PoolSpec, Built>;
   private readonly edges: WeakMap<PoolModel, readonly Edge[]>;
   /** Join/exit hops per model, kept like the edges (src/domain/swap/joinExitPools.ts). */
   private readonly hops: WeakMap<PoolModel, JoinExitPool | null>;
@@ -63,6 +63,7 @@ export class EngineRouter {
     previous?: EngineRouter,
   ) {
     this.edges = previous?.edges ?? new WeakMap();
+    this.built = previous?.built ?? new WeakMap();
     this.inherited = previous?.engine ?? previous?.inherited;
     this.hops = previous?.hops ?? new WeakMap();
     const models: PoolModel[] = [];
@@ -73,7 +74,7 @@ export class EngineRouter {
         timed.push(spec);
         continue;
       }
-      let built = previous?.built.get(spec);
+      let built = this.built.get(spec);
       if (!built) {
         const one = buildModels([spec], { timestamp: 0 });
         built = one.models[0]
@@ -82,8 +83,8 @@ export class EngineRouter {
             ? { skipped: one.skipped[0] }
             : { failed: true };
         this.unreportedBugs.push(...modelBugsOf(one.failed));
+        this.built.set(spec, built);
       }
-      this.built.set(spec, built);
       if ('model' in built) models.push(built.model);
       else if ('skipped' in built) skipped.push(built.skipped);
     }

@@ -104,11 +104,34 @@ function stepOf(
   return new TouchedPairs([...removed, ...added]);
 }
 
-/** Which of `before` are not in `after`, and which of `after` are new, by object identity. */
+/**
+ * Which of `before` are not in `after`, and which of `after` are new, by object identity. The
+ * lists of two versions mostly hold the same objects in the same places: those are passed over
+ * side by side, and only the rest compared as sets.
+ */
 function changed<T>(before: readonly T[], after: readonly T[]): { removed: T[]; added: T[] } {
-  const was = new Set(before);
-  const is = new Set(after);
-  return { removed: before.filter((m) => !is.has(m)), added: after.filter((m) => !was.has(m)) };
+  const removed: T[] = [];
+  const added: T[] = [];
+  const restBefore: T[] = [];
+  const restAfter: T[] = [];
+  const n = Math.min(before.length, after.length);
+  for (let k = 0; k < n; k++) {
+    if (before[k] === after[k]) continue;
+    restBefore.push(before[k]!);
+    restAfter.push(after[k]!);
+  }
+  restBefore.push(...before.slice(n));
+  restAfter.push(...after.slice(n));
+  if (restBefore.length + restAfter.length > 64) {
+    const was = new Set(restBefore);
+    const is = new Set(restAfter);
+    for (const m of restBefore) if (!is.has(m)) removed.push(m);
+    for (const m of restAfter) if (!was.has(m)) added.push(m);
+  } else {
+    for (const m of restBefore) if (!restAfter.includes(m)) removed.push(m);
+    for (const m of restAfter) if (!restBefore.includes(m)) added.push(m);
+  }
+  return { removed, added };
 }
 
 export class SwapEngine {
@@ -143,11 +166,17 @@ export class SwapEngine {
       readonly previous?: SwapEngine;
     } = {},
   ) {
-    this.byId = new Map(models.map((m) => [m.id, m]));
     this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
     this.joinExitBpts = new Set(this.joinExitHops.map((h) => h.address));
     const prev = options.previous;
     const change = prev ? changed(prev.models, models) : undefined;
+    if (prev && change) {
+      this.byId = new Map(prev.byId);
+      for (const m of change.removed) this.byId.delete(m.id);
+      for (const m of change.added) this.byId.set(m.id, m);
+    } else {
+      this.byId = new Map(models.map((m) => [m.id, m]));
+    }
     let through: TouchedPairs | 'rebuilt' = 'rebuilt';
     let joins: TouchedPairs | 'rebuilt' = 'rebuilt';
     if (prev && change && change.removed.length + change.added.length <= models.length * MAX_DERIVED_SHARE) {
