@@ -107,12 +107,12 @@ export class TouchedPairs implements PairFocus {
     return this.byFrom.get(from)?.has(to) === true;
   }
 
-  from(token: string): boolean {
-    return this.byFrom.has(token);
+  fromOf(token: string): ReadonlySet<string> | undefined {
+    return this.byFrom.get(token);
   }
 
-  to(token: string): boolean {
-    return this.byTo.has(token);
+  intoOf(token: string): ReadonlySet<string> | undefined {
+    return this.byTo.get(token);
   }
 
   fromAny(tokens: ReadonlySet<string>): boolean {

@@ -41,10 +41,10 @@ export function score(edges: readonly Edge[]): Candidate | undefined {
 /** The pairs a pool change touched (candidateUpdates.ts): a search focused on them yields only the sequences through them. */
 export interface PairFocus {
   has(from: string, to: string): boolean;
-  /** Some touched pair leaves `token`. */
-  from(token: string): boolean;
-  /** Some touched pair reaches `token`. */
-  to(token: string): boolean;
+  /** The tokens a touched pair from `token` goes to. */
+  fromOf(token: string): ReadonlySet<string> | undefined;
+  /** The tokens a touched pair into `token` comes from. */
+  intoOf(token: string): ReadonlySet<string> | undefined;
   /** Some touched pair leaves a token of `tokens` (the graph's BPTs: they may be a four-hop path's middle). */
   fromAny(tokens: ReadonlySet<string>): boolean;
 }
@@ -73,8 +73,9 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
 
 /**
  * Every candidate sequence of the pair, unranked. With `focus`, only those with a hop through a
- * focused pair, and the loops that cannot reach one are skipped: a pool change then costs the
- * sequences through the pairs it touched, not the pair's whole search.
+ * focused pair: past a hop that is not, a loop goes on only to the tokens a focused pair leaves
+ * from there or reaches the order's token from, so a pool change costs the sequences through the
+ * pairs it touched, not the pair's whole search.
  */
 export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
   if (tokenIn === tokenOut || !graph.has(tokenIn) || !graph.has(tokenOut)) return [];
@@ -86,11 +87,13 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
   };
   // Without a focus every sequence counts; with one, a hop through a focused pair makes it count.
   const on = (from: string, to: string) => !focus || focus.has(from, to);
-  // Whether a loop past `x` (not itself on a focused pair) can still reach one: through a pair
-  // leaving x, one reaching tokenOut, or (four hops) one leaving a BPT.
-  const focusIntoOut = !!focus && focus.to(tokenOut);
-  const focusFromBpt = !!focus && focus.fromAny(graph.bpts);
-  const reachable = (x: string, hit: boolean) => !focus || hit || focus.from(x) || focusIntoOut;
+  const bpts = graph.bpts;
+  // A focused pair leaving a BPT can be the middle hop of a four-hop path behind any token.
+  const focusFromBpt = !!focus && focus.fromAny(bpts);
+  const intoOut = focus?.intoOf(tokenOut);
+  /** The neighbours a sequence at `from` goes on to: all, or (no focused hop yet) those a focused pair from `from` or into tokenOut reaches. */
+  const onward = (next: ReadonlyMap<string, readonly Edge[]>, from: string, hit: boolean) =>
+    !focus || hit ? next : focusedEntries(next, focus.fromOf(from), intoOut);
   const first = graph.next(tokenIn);
   // Direct pools: all of them, they are the usual split partners.
   const direct = on(tokenIn, tokenOut);
@@ -101,20 +104,32 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     const second = graph.next(x);
     const xo = second.get(tokenOut);
     if (xo) push([ex[0]!, xo[0]!], t1 || on(x, tokenOut));
-    if (!reachable(x, t1) && !focusFromBpt) continue;
-    for (const [y, ey] of second) {
+    const wide = t1 || focusFromBpt;
+    const visited = onward(second, x, wide);
+    for (const [y, ey] of visited) {
       if (y === tokenIn || y === tokenOut) continue;
       const t2 = t1 || on(x, y);
       const third = graph.next(y);
       const yo = third.get(tokenOut);
       if (yo) push([ex[0]!, ey[0]!, yo[0]!], t2 || on(y, tokenOut));
-      if (!graph.bpts.has(y) || !(graph.bpts.has(x) || hasBptNeighbourTo(graph, y, tokenOut))) continue;
-      if (!reachable(y, t2)) continue;
-      for (const [z, ez] of third) {
+      if (!bpts.has(y) || !(bpts.has(x) || hasBptNeighbourTo(graph, y, tokenOut))) continue;
+      for (const [z, ez] of onward(third, y, t2)) {
         if (z === tokenIn || z === tokenOut || z === x) continue;
         const zo = graph.next(z).get(tokenOut);
-        if (zo && (graph.bpts.has(x) || graph.bpts.has(z)))
+        if (zo && (bpts.has(x) || bpts.has(z)))
           push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
+      }
+    }
+    // Four hops whose only focused hop is the last, through a BPT the loop above passed over.
+    if (!intoOut || wide || visited === second) continue;
+    for (const [y, ey] of second) {
+      if (y === tokenIn || y === tokenOut || !bpts.has(y) || (visited as Map<string, unknown>).has(y)) continue;
+      const third = graph.next(y);
+      for (const z of intoOut) {
+        const ez = third.get(z);
+        if (!ez || z === tokenIn || z === tokenOut || z === x) continue;
+        const zo = graph.next(z).get(tokenOut);
+        if (zo && (bpts.has(x) || bpts.has(z))) push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], true);
       }
     }
   }
@@ -129,8 +144,7 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       }
       const xo = graph.between(x, tokenOut)[0];
       if (xo) push([e, xo], t1 || on(x, tokenOut));
-      if (!reachable(x, t1)) continue;
-      for (const [y, ey] of graph.next(x)) {
+      for (const [y, ey] of onward(graph.next(x), x, t1)) {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
         if (yo) push([e, ey[0]!, yo], t1 || on(x, y) || on(y, tokenOut));
       }
@@ -143,8 +157,7 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
   for (const [x, ex] of first) {
     if (x === tokenOut) continue;
     const t1 = on(tokenIn, x);
-    if (!reachable(x, t1)) continue;
-    for (const [y, ey] of graph.next(x)) {
+    for (const [y, ey] of onward(graph.next(x), x, t1)) {
       if (y === tokenIn || y === tokenOut) continue;
       const lasts = graph.lbpBetween(y, tokenOut);
       if (lasts.length === 0) continue;
@@ -158,11 +171,27 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     const t1 = on(tokenIn, x);
     for (const e of lx) {
       for (const last of graph.lbpBetween(x, tokenOut)) push([e, last], t1 || on(x, tokenOut));
-      if (!reachable(x, t1)) continue;
-      for (const [y, ey] of graph.next(x)) {
+      for (const [y, ey] of onward(graph.next(x), x, t1)) {
         if (y === tokenIn || y === tokenOut) continue;
         for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last], t1 || on(x, y) || on(y, tokenOut));
       }
+    }
+  }
+  return out;
+}
+
+/** The entries of `next` whose token is in `a` or `b` (each once). */
+function focusedEntries(
+  next: ReadonlyMap<string, readonly Edge[]>,
+  a: ReadonlySet<string> | undefined,
+  b: ReadonlySet<string> | undefined,
+): ReadonlyMap<string, readonly Edge[]> {
+  const out = new Map<string, readonly Edge[]>();
+  for (const set of [a, b]) {
+    if (!set) continue;
+    for (const t of set) {
+      const e = next.get(t);
+      if (e) out.set(t, e);
     }
   }
   return out;
