@@ -18,11 +18,11 @@ import type { SerializedSwapInfo } from './types';
  * Candidate paths are cached inside the engine per token pair.
  *
  * A router for the next pool version is built from the previous one (`previous`): the model of a
- * spec object the previous router already built is kept, with its edges and join/exit hop, so a
- * version that changes k pools builds k models, and its engine's graph is the previous engine's
- * with those k pools swapped (graph.ts `withChanges`). The candidate cache starts afresh: an
- * edge's depth orders the pools of a hop and so decides which sequences a pair keeps, so any
- * changed balance can change any pair's candidates.
+ * spec object the previous router already built is kept (time-dependent ones when built at the
+ * same timestamp), with its edges and join/exit hop, so a version that changes k pools builds k
+ * models, and its engine's graph is the previous engine's with those k pools swapped (graph.ts
+ * `withChanges`). Each pair's candidates are carried over to it, costing the sequences through
+ * the changed pools' pairs (candidateUpdates.ts).
  */
 
 /** What building one spec's model gave: the model, or why the pool is left out. */

@@ -8,8 +8,8 @@ import type { Path } from './route';
  * deepest pool of every hop; `withParallelPools` adds the other pools of the same hops for the few
  * sequences a quote keeps. An end-only pool (graph.ts: liquidity bootstrapping pools) is the
  * first hop, the last hop or both, so a token that lives only in such pools reaches any other
- * within the hop limit; it never connects two tokens that are not the order's own. Computed once
- * per pair and pool version (the engine caches them).
+ * within the hop limit; it never connects two tokens that are not the order's own. The engine
+ * keeps each pair's ranking and carries it across pool versions (candidateUpdates.ts).
  */
 
 export interface Candidate {

@@ -1,7 +1,8 @@
 import { SwapEngine } from '../../../src/domain/swap/engine';
 import { buildModels } from '../../../src/domain/swap/models';
 import type { PoolModel, PoolSpec } from '../../../src/domain/swap/poolModel';
-import type { Candidate } from '../../../src/domain/swap/candidates';
+import { MAX_CANDIDATES, type Candidate } from '../../../src/domain/swap/candidates';
+import { rankedFrom, RESERVE, TouchedPairs, updateRanked } from '../../../src/domain/swap/candidateUpdates';
 import { seededRandom } from '../../e2e/helpers/randomOrders';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../../helpers/snapshot';
 import { snapshotCopies } from '../../helpers/snapshotCopies';
@@ -179,5 +180,47 @@ describeWithSnapshot('candidate paths carried across pool versions', () => {
 
   test('ten copies sharing the hubs (3,720 pools), joins and exits on: as from nothing over 6 versions', () => {
     suite(10, 6, true);
+  });
+});
+
+describe('a cut ranking carried across a change', () => {
+  /** A one-hop candidate through pool `k` (its own token pair) at `spot`. */
+  const pools = Array.from({ length: 1500 }, (_, k) => ({ id: `p${k}`, tokens: [`a${k}`, `b${k}`] }));
+  const candidate = (k: number, spot: number): Candidate =>
+    ({ path: [{ pool: pools[k]!, i: 0, j: 1 }], spot, depth: 1 }) as unknown as Candidate;
+
+  test("keeps the new ranking's start exactly, or asks for a search when too little of it is known", () => {
+    const random = seededRandom(17);
+    let carried = 0;
+    let searched = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const spots = pools.map(() => random());
+      const before = rankedFrom(pools.map((_, k) => candidate(k, spots[k]!)));
+      expect(before.complete).toBe(false);
+      expect(before.ranked).toHaveLength(MAX_CANDIDATES + RESERVE);
+      // Some pools move: any of them to any price, or (odd trials) leaders to prices behind every other pool.
+      const moved = new Set<number>();
+      const count = 1 + Math.floor(random() * (trial % 2 === 0 ? 20 : 400));
+      const leaders = before.ranked.map((c) => Number(c.path[0]!.pool.id.slice(1)));
+      while (moved.size < count)
+        moved.add(
+          trial % 2 === 0 ? Math.floor(random() * pools.length) : leaders[Math.floor(random() * leaders.length)]!,
+        );
+      for (const k of moved) spots[k] = trial % 2 === 0 ? random() : 1 + random();
+      const touched = new TouchedPairs([...moved].map((k) => pools[k]! as never));
+      const fresh = [...moved].map((k) => candidate(k, spots[k]!));
+      const after = updateRanked(before, touched, fresh);
+      const expected = rankedFrom(pools.map((_, k) => candidate(k, spots[k]!)));
+      if (after === undefined) {
+        searched++;
+        continue;
+      }
+      carried++;
+      const ids = (list: readonly Candidate[]) => list.map((c) => `${c.path[0]!.pool.id} ${c.spot}`);
+      expect(ids(after.list)).toEqual(ids(expected.list));
+      expect(ids(after.ranked)).toEqual(ids(expected.ranked.slice(0, after.ranked.length)));
+    }
+    expect(carried).toBeGreaterThan(20);
+    expect(searched).toBeGreaterThan(5);
   });
 });
