@@ -45,8 +45,14 @@ export interface Config {
   readonly nodeProviderProjectId: string | undefined;
   /** Subgraph URL per enabled chain (`SUBGRAPH_URL_<id>` or the chain default). */
   readonly subgraphUrls: ReadonlyMap<number, string>;
-  /** RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura). */
+  /**
+   * HTTP(S) RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura); a
+   * WebSocket URL configured there is read over HTTP(S) at the same address (`ws` -> `http`,
+   * `wss` -> `https`) and kept in `rpcSocketUrls` for the head follower's subscription.
+   */
   readonly rpcUrls: ReadonlyMap<number, string>;
+  /** The WebSocket URL per chain whose RPC URL is one (`ws://`, `wss://`): the follower subscribes to new heads there. */
+  readonly rpcSocketUrls: ReadonlyMap<number, string>;
   /** Gauges subgraph URL per enabled chain that has gauges (`GAUGES_SUBGRAPH_URL_<id>` or the chain default). */
   readonly gaugesSubgraphUrls: ReadonlyMap<number, string>;
   /** Subgraph client: time allowed per attempt, and retries after the first attempt. */
@@ -156,6 +162,19 @@ export interface Config {
     readonly enabled: boolean;
     readonly intervalMs: number;
     readonly staleSeconds: number;
+    /**
+     * `FOLLOW_RECHECK_CALLS_PER_BLOCK`: `eth_call`s per new block spent re-reading pools nothing
+     * named, in turn, so a wrong answer that passed every check is healed (0: off).
+     */
+    readonly recheckCallsPerBlock: number;
+    /**
+     * How long `/order`, a `minBlockNumber` and the pool update wait for the follower to publish
+     * the block they need before answering 503 (`FOLLOW_WAIT_MS`; 0: do not wait).
+     */
+    readonly waitMs: number;
+    /** Past this many blocks, or seconds, behind the node's head the state is refused for `/order` and `/readyz` degrades. */
+    readonly maxLagBlocks: number;
+    readonly maxLagSeconds: number;
   };
   /** What Cloud Run says about the running service (`K_SERVICE`, `K_REVISION`); tags error reports. */
   readonly deployment: {
@@ -341,6 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const subgraphUrls = new Map<number, string>();
   const rpcUrls = new Map<number, string>();
+  const rpcSocketUrls = new Map<number, string>();
   const gaugesSubgraphUrls = new Map<number, string>();
   for (const chain of chains) {
     subgraphUrls.set(chain.id, url(env, `SUBGRAPH_URL_${chain.id}`, chain.subgraphUrl) as string);
@@ -357,7 +377,10 @@ export function loadConfig(env: Env = process.env): Config {
       (nodeProviderProjectId && chain.infuraNetwork
         ? `https://${chain.infuraNetwork}.infura.io/v3/${nodeProviderProjectId}`
         : undefined);
-    if (rpc) rpcUrls.set(chain.id, rpc);
+    if (rpc && /^wss?:/i.test(rpc)) {
+      rpcSocketUrls.set(chain.id, rpc);
+      rpcUrls.set(chain.id, rpc.replace(/^ws/i, 'http'));
+    } else if (rpc) rpcUrls.set(chain.id, rpc);
   }
   // Reject per-chain overrides for chains that are not enabled: almost always a typo.
   for (const key of Object.keys(env)) {
@@ -399,6 +422,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeProviderProjectId,
     subgraphUrls,
     rpcUrls,
+    rpcSocketUrls,
     gaugesSubgraphUrls,
     subgraph: {
       timeoutMs: int(env, 'SUBGRAPH_TIMEOUT_MS', 30_000, 1),
@@ -466,6 +490,10 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: oneOf(env, 'FOLLOW_HEAD', ['on', 'off'], 'on') === 'on',
       intervalMs: int(env, 'FOLLOW_INTERVAL_MS', 1000, 50, 600_000),
       staleSeconds: int(env, 'FOLLOW_STALE_SECONDS', 60, 1),
+      recheckCallsPerBlock: int(env, 'FOLLOW_RECHECK_CALLS_PER_BLOCK', 20, 0, 10_000),
+      waitMs: int(env, 'FOLLOW_WAIT_MS', 3000, 0, 60_000),
+      maxLagBlocks: int(env, 'FOLLOW_MAX_LAG_BLOCKS', 10, 1),
+      maxLagSeconds: int(env, 'FOLLOW_MAX_LAG_SECONDS', 30, 1),
     },
     deployment: { service: nonEmpty(env.K_SERVICE), revision: nonEmpty(env.K_REVISION) },
   };

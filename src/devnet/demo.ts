@@ -142,7 +142,9 @@ async function main(): Promise<void> {
       STORE: 'sqlite',
       [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
       [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
-      [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl,
+      // Hardhat serves JSON-RPC over WebSocket on the same port: the follower subscribes to new
+      // heads there and reads over HTTP (config/env.ts).
+      [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl!.replace(/^http/, 'ws'),
       PRICE_API_URL: upstreams.priceApiUrl,
       SANCTIONS_PROVIDER: 'chainalysis',
       SANCTIONS_API_URL: upstreams.sanctionsApiUrl,
@@ -152,7 +154,8 @@ async function main(): Promise<void> {
       SIMULATOR_PROJECT: 'devnet',
       SIMULATOR_ACCESS_KEY: 'devnet',
       // The API follows the chain's head through RPC_URL_31337: a trade is in GET /pools and in
-      // quotes within a second. The pool update (the catalogue: new pools) runs every minute.
+      // quotes as its block lands; the timer polls only while the subscription is down. The pool
+      // update (the catalogue: new pools) runs every minute.
       FOLLOW_INTERVAL_MS: '250',
       UPDATE_POOLS_INTERVAL_IN_MINUTES: '1',
       DECORATE_POOLS_INTERVAL_IN_MINUTES: '1',

@@ -27,6 +27,13 @@ export interface PoolChainState {
   readonly poolId: string;
   /** The Vault's `getPoolTokens`: lower-case addresses and balances in smallest units. */
   readonly tokens: readonly { readonly address: string; readonly balance: bigint }[];
+  /**
+   * The block the Vault last changed the pool's cash (its `getPoolTokens`' `lastChangeBlock`: every
+   * swap, join and exit sets it; an asset manager's moves keep it): a read at block N that names
+   * a later block, or an earlier one than the pool's last Swap or PoolBalanceChanged log, was
+   * answered from another block (`jobs/followChecks.ts`).
+   */
+  readonly lastChangeBlock?: number;
   /** 1e18 = 100 %. */
   readonly swapFee?: bigint;
   readonly paused?: boolean;

@@ -4,8 +4,15 @@ import type { ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
 import { movesWithTime, needsReread, stateAt } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
-import { LogsRefusedError, readHead, readMovedPools, readPoolStates } from '../sources/chainState/chainStateReader';
-import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import {
+  callsFor,
+  LogsRefusedError,
+  readHead,
+  readMovedPools,
+  readPoolStates,
+} from '../sources/chainState/chainStateReader';
+import { MalformedAnswerError, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { checkCashChanges, nextRecheck, sameState } from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
 
 /**
@@ -13,8 +20,16 @@ import { NO_RETRY } from '../sources/upstream';
  * (docs/ARCHITECTURE.md, "Chain state"). Each poll reads the head; for each new block the Vault's
  * balance logs since the state's block name the pools to re-read, and those are read at the head
  * in one batch of `eth_call`s. A head whose block at the state's height is not the state's block
- * (a reorg, or a chain rewound) re-reads every pool. Nothing is published before a whole block is
- * read: a node that fails keeps the last state, and the follower retries with back-off.
+ * (a reorg, or a chain rewound) re-reads every pool; a head below the state's block on the same
+ * chain is ignored. Nothing is published before a whole block is read and checked
+ * (`followChecks.ts`): a node that fails or answers something that is not an answer keeps the
+ * last state, and the follower retries with back-off. A few pools nothing named are read again
+ * with each new block, healing what no check could tell.
+ *
+ * When to read comes from a head source: the poll timer (`FOLLOW_INTERVAL_MS`), a `newHeads`
+ * subscription when the RPC URL is a WebSocket URL (jobFeatures/headFollowFeature.ts; the timer
+ * then only backs it up, and polls at its own pace again while the subscription is down), and
+ * `nudge` from whoever waits for a block (jobs/headGate.ts): each wakes the loop at once.
  */
 
 /** What `/readyz` shows per followed chain. */
@@ -35,6 +50,22 @@ export interface FollowStatus {
   /** Consecutive failed polls and the last failure. */
   failures: number;
   lastError: string | null;
+  /** What tells the follower a block came: `subscription` while a newHeads subscription is up, else `polling`. */
+  heads: 'polling' | 'subscription';
+  /** Since when (unix ms) a block newer than the served state is known to exist; null while the state is at the head. */
+  behindSince: number | null;
+  /** Polls failed since the start because the node's answer was not a real one (`MalformedAnswerError`). */
+  malformedAnswers: number;
+  /**
+   * Heads below the state's block whose chain still holds the state's block (a load-balanced
+   * node's lagging backend), ignored: the served block never goes back unless the chain did.
+   */
+  headsBehind: number;
+  lastHeadBehind: { number: number; seenAt: number } | null;
+  /** The slow re-read of pools nothing named: pools re-read, and those found differing (then healed). */
+  rechecked: number;
+  recheckMismatches: number;
+  lastRecheckMismatch: { poolId: string; block: number; at: number } | null;
 }
 
 /**
@@ -63,8 +94,44 @@ export function staleReason(status: FollowStatus, nowMs: number, staleMs: number
   return null;
 }
 
+/** How far behind the node's head the served state may be before `/order` refuses it and `/readyz` degrades. */
+export interface LagLimits {
+  readonly maxBlocks: number;
+  readonly maxSeconds: number;
+}
+
+/**
+ * Why the served state is too far behind the node's head, or null: more than `maxBlocks` behind
+ * `head` (the newest head known, the follower's or one asked for a request), or a newer block
+ * known to exist for more than `maxSeconds` (a slow node or a follower that cannot keep up).
+ */
+export function lagReason(status: FollowStatus, head: number | null, nowMs: number, limits: LagLimits): string | null {
+  const state = status.stateBlock?.number;
+  if (state === undefined) return null;
+  const newest = Math.max(head ?? -1, status.head?.number ?? -1);
+  if (newest - state > limits.maxBlocks)
+    return `reports block ${newest} as its head, ${newest - state} blocks past the served state (more than FOLLOW_MAX_LAG_BLOCKS=${limits.maxBlocks})`;
+  const behindMs = status.behindSince === null ? 0 : nowMs - status.behindSince;
+  if (newest > state && behindMs > limits.maxSeconds * 1000)
+    return `has had blocks past the served state for ${Math.round(behindMs / 1000)} s (more than FOLLOW_MAX_LAG_SECONDS=${limits.maxSeconds}); its head is block ${newest}`;
+  return null;
+}
+
 /** The follow status of each followed chain of this app. */
 export const followStatusKey = appStateKey('head follower status', () => new Map<number, FollowStatus>());
+
+/** Each followed chain's follower, for those who wait for a block to be published (jobs/headGate.ts). */
+export const followersKey = appStateKey('head followers', () => new Map<number, HeadFollower>());
+
+/**
+ * With a live subscription the timer only backs it up (a lost notification is caught by the next
+ * block's anyway): it polls this many times less often, at most every 30 s.
+ */
+const SUBSCRIBED_POLL_FACTOR = 10;
+/** While a wanted block is missing the follower asks again this often, for `WANTED_MS` unless the waiter says how long. */
+const CATCH_UP_MS = 100;
+const WANTED_MS = 5_000;
+const SUBSCRIBED_POLL_MAX_MS = 30_000;
 
 /** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
 export const MAX_LOG_SPAN = 2_000;
@@ -73,8 +140,11 @@ const MAX_BACKOFF_MS = 30_000;
 const WARN_EVERY = 30;
 
 export interface StepResult {
-  /** `full`: every pool re-read (start, reorg, long gap); `blocks`: new blocks; `idle`: none. */
-  readonly kind: 'full' | 'blocks' | 'idle' | 'not loaded';
+  /**
+   * `full`: every pool re-read (start, reorg, long gap); `blocks`: new blocks; `idle`: none;
+   * `behind`: a head below the state's block, ignored (`HeadFollower.behind`).
+   */
+  readonly kind: 'full' | 'blocks' | 'idle' | 'behind' | 'not loaded';
   readonly block: BlockRef | null;
   readonly poolsRead: number;
 }
@@ -86,12 +156,24 @@ export class HeadFollower {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
   private running: Promise<void> | undefined;
+  /** Set by `nudge` during a step: read again at once instead of sleeping. */
+  private nudged = false;
+  /**
+   * The newest head announced (subscription) or waited for, and until when (unix ms): until the
+   * state has it, the follower asks again every `CATCH_UP_MS` instead of every interval (a node
+   * whose \`latest\` lags the head announced or seen elsewhere).
+   */
+  private wanted = { block: -1, until: 0 };
   /**
    * Pools the Vault refused (not registered there), not asked again until the catalogue changes
    * (the store's `poolsVersion` moves): otherwise every poll would re-read them for nothing.
    */
   private absent = new Set<string>();
   private absentVersion: number | undefined;
+  /** The last pool id the slow re-read reached (`nextRecheck`). */
+  private recheckCursor = '';
+  /** Since when the node has answered that it has no block at the state's height (unix ms). */
+  private missingKnownSince: number | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -112,8 +194,38 @@ export class HeadFollower {
       lastSuccessAt: null,
       failures: 0,
       lastError: null,
+      heads: 'polling',
+      behindSince: null,
+      malformedAnswers: 0,
+      headsBehind: 0,
+      lastHeadBehind: null,
+      rechecked: 0,
+      recheckMismatches: 0,
+      lastRecheckMismatch: null,
     };
     ctx.state.get(followStatusKey).set(chain.id, this.status);
+    ctx.state.get(followersKey).set(chain.id, this);
+  }
+
+  /**
+   * Read the head now rather than at the next tick: a block `target` (when given) was announced
+   * or is waited for. During a step, the next step follows at once.
+   */
+  nudge(target?: number, forMs = WANTED_MS): void {
+    if (target !== undefined) {
+      const until = this.ctx.now() + forMs;
+      if (target > this.wanted.block || this.ctx.now() > this.wanted.until) this.wanted = { block: target, until };
+      else if (target === this.wanted.block) this.wanted = { block: target, until: Math.max(until, this.wanted.until) };
+    }
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** Whether a newHeads subscription tells the follower of new blocks (the timer backs it up then). */
+  setSubscribed(live: boolean): void {
+    this.status.heads = live ? 'subscription' : 'polling';
+    // Back to polling: the next poll should not wait out the subscribed pace.
+    if (!live) this.wake?.();
   }
 
   start(): void {
@@ -122,6 +234,8 @@ export class HeadFollower {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    const followers = this.ctx.state.get(followersKey);
+    if (followers.get(this.chain.id) === this) followers.delete(this.chain.id);
     if (this.timer) clearTimeout(this.timer);
     this.wake?.();
     await this.running;
@@ -130,6 +244,7 @@ export class HeadFollower {
   private async loop(): Promise<void> {
     const interval = this.ctx.config.follow.intervalMs;
     while (!this.stopped) {
+      this.nudged = false;
       try {
         await this.step();
         if (this.status.failures > 0)
@@ -142,6 +257,7 @@ export class HeadFollower {
         this.status.lastSuccessAt = this.ctx.now();
       } catch (e) {
         const message = (e as Error).message;
+        if (e instanceof MalformedAnswerError) this.status.malformedAnswers++;
         this.status.failures++;
         this.status.lastError = message;
         if (this.status.failures === 1 || this.status.failures % WARN_EVERY === 0)
@@ -151,15 +267,28 @@ export class HeadFollower {
           );
       }
       if (this.stopped) break;
+      const behind = this.wanted.block > (this.status.stateBlock?.number ?? -1) && this.ctx.now() < this.wanted.until;
       const delay =
-        this.status.failures === 0
-          ? interval
-          : Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10));
+        this.status.failures > 0
+          ? Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(this.status.failures, 10))
+          : this.nudged
+            ? 0
+            : behind
+              ? Math.min(interval, CATCH_UP_MS)
+              : this.status.heads === 'subscription'
+                ? Math.max(interval, Math.min(SUBSCRIBED_POLL_MAX_MS, interval * SUBSCRIBED_POLL_FACTOR))
+                : interval;
+      if (delay === 0) continue;
       await new Promise<void>((resolve) => {
-        this.wake = resolve;
+        this.wake = () => {
+          clearTimeout(this.timer);
+          this.wake = undefined;
+          resolve();
+        };
         this.timer = setTimeout(resolve, delay);
         this.timer.unref();
       });
+      this.wake = undefined;
     }
   }
 
@@ -177,9 +306,11 @@ export class HeadFollower {
     const catalogue = new Set(snap.pools.map((p) => p.id));
     const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
     const { head, atKnown } = await readHead(this.rpc, known);
+    if (known && this.behind(head, known, atKnown)) return { kind: 'behind', block: known, poolsRead: 0 };
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();
+    if (known && head.number > known.number) this.status.behindSince ??= ctx.now();
 
     // The state's block is no longer on the chain (a reorg, or a node rewound to an older block).
     const full =
@@ -220,7 +351,20 @@ export class HeadFollower {
         (s !== undefined && needsReread(s, at))
       );
     });
-    const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
+    // The slow re-read: a few pools nothing named, in turn, read with this block's (`followChecks.ts`).
+    const reading = new Set(toRead.map((p) => p.id));
+    const recheck = nextRecheck(
+      snap.pools,
+      this.recheckCursor,
+      ctx.config.follow.recheckCallsPerBlock,
+      (p) => reading.has(p.id),
+      (p) => callsFor(chain.vault, [p]),
+    );
+    const all = [...toRead, ...recheck.pools];
+    const read = all.length > 0 ? await this.readPools(all, head.number, at) : new Map<string, PoolChainState>();
+    checkCashChanges(read, moved, head.number);
+    this.recheckCursor = recheck.cursor;
+    this.compareRechecked(recheck.pools, state.pools, read, head, at);
     const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
       // A pool the catalogue dropped stays dropped, however its schedule moves.
@@ -229,7 +373,59 @@ export class HeadFollower {
       if (now !== s) timed.set(id, now);
     }
     this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), timed) });
-    return { kind: 'blocks', block: head, poolsRead: toRead.length };
+    return { kind: 'blocks', block: head, poolsRead: all.length };
+  }
+
+  /**
+   * Whether to ignore this head: it is below the state's block while the node still has the
+   * state's block (a lagging backend behind a load balancer, whose `latest` flips back and forth),
+   * or the node does not have the state's block at all, for less than the stale bound (a lagging
+   * backend answered that question, or the chain really went back: past the bound the state is
+   * read again at the head, as for a reorg). A state's block the node has with another hash is a
+   * reorg, never ignored.
+   */
+  private behind(head: BlockRef, known: BlockRef, atKnown: BlockRef | null | undefined): boolean {
+    const onChain = atKnown?.hash === known.hash;
+    if (atKnown === null) {
+      const since = (this.missingKnownSince ??= this.ctx.now());
+      if (this.ctx.now() - since > this.ctx.config.follow.staleSeconds * 1000) {
+        this.missingKnownSince = undefined;
+        return false;
+      }
+    } else {
+      this.missingKnownSince = undefined;
+      if (!onChain || head.number >= known.number) return false;
+    }
+    this.status.headsBehind++;
+    this.status.lastHeadBehind = { number: head.number, seenAt: this.ctx.now() };
+    if (this.status.headsBehind === 1 || this.status.headsBehind % WARN_EVERY === 0)
+      this.ctx.logger.warn(
+        { chainId: this.chain.id, head: head.number, stateBlock: known.number, headsBehind: this.status.headsBehind },
+        "head follower: the node's head is behind the state's block (or it lacks that block); ignoring it",
+      );
+    return true;
+  }
+
+  /** Counts and logs the re-read pools whose fresh read differs from the state (the read replaces it). */
+  private compareRechecked(
+    pools: readonly StoredPool[],
+    before: ReadonlyMap<string, PoolChainState>,
+    read: ReadonlyMap<string, PoolChainState>,
+    head: BlockRef,
+    at: number,
+  ): void {
+    this.status.rechecked += pools.length;
+    for (const p of pools) {
+      const old = before.get(p.id);
+      const expected = old && movesWithTime(old) ? stateAt(old, at) : old;
+      if (sameState(expected, read.get(p.id))) continue;
+      this.status.recheckMismatches++;
+      this.status.lastRecheckMismatch = { poolId: p.id, block: head.number, at: this.ctx.now() };
+      this.ctx.logger.warn(
+        { chainId: this.chain.id, poolId: p.id, block: head.number },
+        'head follower: a pool re-read differs from the state though nothing named it (a wrong answer before); the fresh read replaces it',
+      );
+    }
   }
 
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
@@ -253,7 +449,9 @@ export class HeadFollower {
     timestamp: number,
   ): Promise<Map<string, PoolChainState>> {
     const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber);
-    for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
+    for (const p of pools)
+      if (read.has(p.id)) this.absent.delete(p.id);
+      else this.absent.add(p.id);
     for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
     return read;
   }
@@ -264,7 +462,7 @@ export class HeadFollower {
    * result count, so a refused range is halved and each half asked again; null when even a single
    * block is refused. A node that does not answer at all fails the step as usual.
    */
-  private movedPools(from: number, to: number): Promise<Set<string> | null> {
+  private movedPools(from: number, to: number): Promise<Map<string, number> | null> {
     return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b));
   }
 
@@ -272,6 +470,8 @@ export class HeadFollower {
     if (this.stopped) return;
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
+    // Lag counts from heads the node reported, never from a block a client only asked for.
+    if (state.block.number >= (this.status.head?.number ?? -1)) this.status.behindSince = null;
   }
 }
 
@@ -282,8 +482,8 @@ export class HeadFollower {
 async function halving(
   from: number,
   to: number,
-  read: (from: number, to: number) => Promise<Set<string>>,
-): Promise<Set<string> | null> {
+  read: (from: number, to: number) => Promise<Map<string, number>>,
+): Promise<Map<string, number> | null> {
   try {
     return await read(from, to);
   } catch (e) {
@@ -295,7 +495,7 @@ async function halving(
   if (!low) return null;
   const high = await halving(mid + 1, to, read);
   if (!high) return null;
-  for (const id of high) low.add(id);
+  for (const [id, block] of high) low.set(id, Math.max(low.get(id) ?? -1, block));
   return low;
 }
 

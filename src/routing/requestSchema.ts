@@ -89,6 +89,24 @@ function uint256(what: string, positive: boolean) {
   });
 }
 
+/**
+ * The block the client needs the answer to include (its own transaction's, or the newest it has
+ * seen): a non-negative whole number, as a JSON number or a decimal string.
+ */
+const minBlockNumber = z
+  .union([z.number(), z.string()], { error: required('a block number, a non-negative whole number like 19000000') })
+  .transform((v, ctx) => {
+    const n = typeof v === 'string' && /^\d{1,16}$/.test(v.trim()) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a block number (a non-negative whole number like 19000000), got ${typeof v === 'number' ? String(v) : JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
+
 const orderKind = z.enum(['sell', 'buy'], {
   error: required("'sell' (amount is what you pay) or 'buy' (amount is what you get)"),
 });
@@ -100,6 +118,7 @@ export const sorBodySchema = z.object(
     orderKind,
     amount: uint256('amount in the smallest unit of the token', true),
     gasPrice: uint256('gas price in wei', false),
+    minBlockNumber: minBlockNumber.optional(),
   },
   { error: 'expected a JSON object body with sellToken, buyToken, orderKind, amount, gasPrice' },
 );
@@ -146,7 +165,7 @@ const deadline = z.union([z.number(), z.string()], { error: required('unix secon
   if (n >= MAX_DEADLINE) {
     ctx.addIssue({
       code: 'custom',
-      message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is past the year 5000); send Math.floor(ms / 1000)`,
+      message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is at or past ${MAX_DEADLINE}, the year 5138); send Math.floor(ms / 1000)`,
     });
     return z.NEVER;
   }
@@ -167,6 +186,8 @@ export interface SorBody {
   readonly orderKind: OrderKind;
   readonly amount: bigint;
   readonly gasPrice: bigint;
+  /** Answer from a state at this block or later (wait for it, or refuse). */
+  readonly minBlockNumber?: number;
 }
 
 export interface OrderBody extends SorBody {
@@ -211,6 +232,7 @@ export function parseOrderBody(body: unknown): OrderBody {
     orderKind: b.orderKind,
     amount: b.amount,
     gasPrice: b.gasPrice,
+    ...(b.minBlockNumber !== undefined ? { minBlockNumber: b.minBlockNumber } : {}),
     sender: b.sender,
     receiver: b.receiver ?? b.recipient ?? b.sender,
     slippage: b.slippagePercentage ?? DEFAULT_SLIPPAGE,

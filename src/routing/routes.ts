@@ -1,11 +1,13 @@
 import { Router, type Request } from 'express';
 import type { AppContext } from '../appContext';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
-import { HttpError } from '../http/errors';
+import { HttpError, OperationalRefusal } from '../http/errors';
 import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
+import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
+import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -44,7 +46,33 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
   const minLiquidityUsd = badRequest(() =>
     parseMinLiquidity(req.query.minLiquidity, ctx.config.routing.minLiquidityUsd),
   );
-  return { ...body, minLiquidityUsd };
+  return {
+    sellToken: body.sellToken,
+    buyToken: body.buyToken,
+    orderKind: body.orderKind,
+    amount: body.amount,
+    gasPrice: body.gasPrice,
+    minLiquidityUsd,
+  };
+}
+
+/**
+ * The snapshot to answer from: at the node's head for `/order`, at `minBlockNumber` or later when
+ * asked (jobs/headGate.ts), else the current one. A state that cannot be had in time is a 503
+ * with Retry-After naming the node, never an answer on the older block.
+ */
+async function snapshotFor(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
+  if (wanted.minBlock !== undefined && !isFollowed(ctx, chain.id))
+    throw new HttpError(
+      400,
+      `minBlockNumber: chain ${chain.id}'s pools are the subgraph's values, read at no block (its head is not followed: no RPC_URL_${chain.id}, or FOLLOW_HEAD=off), so no block can be promised; leave minBlockNumber out`,
+    );
+  try {
+    return await stateAt(ctx, chain, wanted);
+  } catch (e) {
+    if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
+    throw e;
+  }
 }
 
 /**
@@ -57,16 +85,23 @@ function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { b
 
 /**
  * A transaction built on state the chain's node has not confirmed for FOLLOW_STALE_SECONDS would
- * likely revert or pay less than quoted: `/order` answers 503 naming the node instead.
+ * likely revert or pay less than quoted: `/order` answers 503 naming the node instead, an
+ * operational refusal (logged once per outage, `http/errors.ts`): an outage of failing polls is
+ * the one since the last good poll, a stuck head the one since it last moved.
  */
 function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
   const status = ctx.state.get(followStatusKey).get(chain.id);
   const staleMs = ctx.config.follow.staleSeconds * 1000;
   const reason = status ? staleReason(status, ctx.now(), staleMs) : null;
   if (!status || !reason) return;
-  throw new HttpError(
+  const since = reason.startsWith('has failed every read')
+    ? `failing since ${status.lastSuccessAt ?? status.startedAt}`
+    : `head ${status.head?.number ?? 'none'} since ${status.headMovedAt}`;
+  throw new OperationalRefusal(
     503,
     `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) ${reason}; pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
+    `stale state of chain ${chain.id}`,
+    `${status.stateBlock?.hash ?? 'none'} ${since}`,
     { 'Retry-After': '5' },
   );
 }
@@ -101,15 +136,19 @@ export function routingRouter(
 
   r.post('/sor/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = loadedSnapshot(ctx, chain);
+    const loaded = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseSorBody(req.body));
+    const snap =
+      body.minBlockNumber === undefined
+        ? loaded
+        : await snapshotFor(ctx, chain, { atNodeHead: false, minBlock: body.minBlockNumber });
     const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     res.json(atBlock(info, snap));
   });
 
   r.post('/order/:chainId', async (req, res) => {
     const chain = resolveChainParam(req.params.chainId, ctx.config);
-    const snap = loadedSnapshot(ctx, chain);
+    const loaded = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseOrderBody(req.body));
     const nowSeconds = Math.floor(ctx.now() / 1000);
     const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
@@ -119,8 +158,10 @@ export function routingRouter(
         `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
       );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
-    checkParties(body, chain, knownContracts(chain, snap, relayer));
+    checkParties(body, chain, knownContracts(chain, loaded, relayer));
     refuseStaleState(ctx, chain);
+    // The client may have seen a block the served state lacks (its own or another party's trade).
+    const snap = await snapshotFor(ctx, chain, { atNodeHead: true, minBlock: body.minBlockNumber });
     const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
     if (!hasRoute(info)) {
       throw new HttpError(

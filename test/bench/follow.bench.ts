@@ -38,6 +38,8 @@ const KS = (process.env.BENCH_KS ?? '1,10,100').split(',').map(Number);
 const CONNECTIONS = 8;
 const BASELINE_MS = Number(process.env.BENCH_BASELINE_SECONDS ?? 12) * 1000;
 const FOLLOW_MS = process.env.FOLLOW_INTERVAL_MS ?? '50';
+/** `subscription`: the service gets the proxy's ws:// URL and learns blocks from newHeads (polling only backs it up). */
+const HEADS = process.env.BENCH_HEADS === 'subscription' ? 'subscription' : 'polling';
 const PROBE_PAUSE_MS = 5;
 /** The account that swaps in the measured blocks (a third party: not the pools' owner). */
 const SWAPPER_INDEX = 11;
@@ -273,7 +275,7 @@ export async function run(): Promise<void> {
     const server = await startFollowServer(
       {
         BENCH_SUBGRAPH_URL: upstreams.subgraphUrl,
-        BENCH_RPC_URL: proxy.url,
+        BENCH_RPC_URL: HEADS === 'subscription' ? proxy.url.replace(/^http/, 'ws') : proxy.url,
         FOLLOW_INTERVAL_MS: FOLLOW_MS,
       },
       (block, at, ms) => {
@@ -466,7 +468,7 @@ export async function run(): Promise<void> {
 
     // 5. Figures.
     process.stdout.write(
-      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + a /sor probe every ${PROBE_PAUSE_MS} ms\n`,
+      `\nservice: own process, FOLLOW_INTERVAL_MS=${FOLLOW_MS}, heads by ${HEADS}, ROUTER_WORKERS=${process.env.ROUTER_WORKERS ?? 'default'}; ${all.pools.length} pools; load: ${CONNECTIONS} connections of distinct /sor (${mix.length} requests in the mix) + a /sor probe every ${PROBE_PAUSE_MS} ms\n`,
     );
     const cpuLine = (name: string, seconds: number, answered: number) => {
       const c = cpu.get(name)!;

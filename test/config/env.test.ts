@@ -60,6 +60,11 @@ describe('configuration', () => {
     ],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
     [
+      'FOLLOW_RECHECK_CALLS_PER_BLOCK',
+      '-1',
+      /^FOLLOW_RECHECK_CALLS_PER_BLOCK: expected a whole number from 0 to 10000/,
+    ],
+    [
       'TRUST_PROXY',
       'yes',
       /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/,
@@ -67,6 +72,11 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('the slow re-read of followed pools: 20 calls per new block by default, 0 turns it off', () => {
+    expect(loadConfig({}).follow.recheckCallsPerBlock).toBe(20);
+    expect(loadConfig({ FOLLOW_RECHECK_CALLS_PER_BLOCK: '0' }).follow.recheckCallsPerBlock).toBe(0);
   });
 
   test('HTTP timeouts: 30 s for a whole request and 10 s for its headers by default, never above the request timeout', () => {
@@ -115,6 +125,33 @@ describe('configuration', () => {
     expect(c.database.pools.readsPerSecond).toBe(50);
     expect(c.database.autoscaleMaxMultiplier).toBe(3);
     expect(c.debug).toBe(true);
+  });
+
+  test('a WebSocket RPC URL is subscribed to there and read over HTTP(S) at the same address', () => {
+    const c = loadConfig({
+      NETWORKS: '1,137,42161',
+      RPC_URL_1: 'wss://eth.example.org/v2/key',
+      RPC_URL_137: 'ws://127.0.0.1:8545',
+      RPC_URL_42161: 'https://arb.example.org',
+    });
+    expect(c.rpcSocketUrls.get(1)).toBe('wss://eth.example.org/v2/key');
+    expect(c.rpcUrls.get(1)).toBe('https://eth.example.org/v2/key');
+    expect(c.rpcSocketUrls.get(137)).toBe('ws://127.0.0.1:8545');
+    expect(c.rpcUrls.get(137)).toBe('http://127.0.0.1:8545');
+    expect(c.rpcSocketUrls.has(42161)).toBe(false);
+    expect(c.rpcUrls.get(42161)).toBe('https://arb.example.org');
+  });
+
+  test('how long answers wait for the head, and the lag limits', () => {
+    expect(loadConfig({}).follow).toMatchObject({ waitMs: 3000, maxLagBlocks: 10, maxLagSeconds: 30 });
+    const c = loadConfig({ FOLLOW_WAIT_MS: '0', FOLLOW_MAX_LAG_BLOCKS: '3', FOLLOW_MAX_LAG_SECONDS: '12' });
+    expect(c.follow).toMatchObject({ waitMs: 0, maxLagBlocks: 3, maxLagSeconds: 12 });
+    expect(() => loadConfig({ FOLLOW_WAIT_MS: '90000' })).toThrow(
+      /^FOLLOW_WAIT_MS: expected a whole number from 0 to 60000/,
+    );
+    expect(() => loadConfig({ FOLLOW_MAX_LAG_BLOCKS: '0' })).toThrow(
+      /^FOLLOW_MAX_LAG_BLOCKS: expected a whole number from 1/,
+    );
   });
 
   test('the batch relayer per chain: the chain default, an override, or none (no join/exit routes)', () => {

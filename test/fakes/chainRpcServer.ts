@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+import { serveWebSocket, type WsPeer } from './webSocketServer';
 
 /**
  * A local EVM JSON-RPC node with a tiny chain of its own, enough for the head follower: blocks
@@ -12,6 +13,12 @@ import { id as keccakText, Interface, zeroPadValue } from 'ethers';
  * Every other call reverts (a pool without that getter). Blocks are mined and reorganized by the
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
+ * The same port speaks JSON-RPC over WebSocket (`wsUrl`), with `eth_subscribe("newHeads")`
+ * announcing each mined block; `socketDown` refuses sockets and drops the open ones. A lying
+ * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
+ * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one,
+ * `drop` leaves chosen calls out of a batch's answer, and `latestBehind` answers `latest` with an
+ * older block (a load balancer's lagging backend).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -36,6 +43,8 @@ interface Block {
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
   /** The fees collector's protocol swap fee percentage at the end of this block. */
   readonly protocolSwapFee: bigint;
+  /** Per pool, the last block its balances changed (the Vault's `lastChangeBlock`). */
+  readonly lastChange: ReadonlyMap<string, number>;
 }
 
 const VAULT = new Interface([
@@ -82,8 +91,30 @@ export class FakeChainRpc {
   feesCollector: string | undefined;
   /** The collector's swap fee percentage from the next mined block on (1e18 = 100 %). */
   protocolSwapFee = 0n;
+  /** A result to answer a call with instead of the true one (`{ result }`), or undefined. */
+  lie: ((call: FakeCall & { data?: string }) => { result: unknown } | undefined) | undefined;
+  /** `eth_call`s pinned to block N are answered from block N minus this (0: honest). */
+  answerFromBlocksBack = 0;
+  /** Answer ids rotated by one in every batch of more than one call: each id carries the next call's answer. */
+  rotateIds = false;
+  /** Calls left out of a batch's answer (no entry for their id). */
+  drop: ((call: FakeCall) => boolean) | undefined;
+  /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
+  latestBehind: (() => number) | undefined;
+  /** Addresses with code, for `eth_getCode` (the Vault and the pools always have code). */
+  readonly code = new Set<string>();
+  /** Each HTTP answer is sent this long after the request (a node far away). */
+  delayMs = 0;
+  /** JSON-RPC requests answered, per method (batched calls counted one by one). */
+  readonly methodCounts = new Map<string, number>();
   private readonly blocks: Block[] = [];
   private fork = 0;
+  private readonly subscribers = new Map<WsPeer, string>();
+  /** `eth_subscribe` calls answered. */
+  subscribeCalls = 0;
+  /** While true, sockets stay open but announce no block (a connection dead without a close). */
+  muted = false;
+  private socketsDown = false;
 
   private constructor(
     private readonly server: Server,
@@ -103,10 +134,26 @@ export class FakeChainRpc {
       new Map(pools.map((p) => [p.id, p])),
     );
     fake.mine([]);
+    serveWebSocket(server, {
+      accept: () => !fake.socketsDown,
+      onMessage: (peer, text) => {
+        const r = JSON.parse(text) as RpcRequest;
+        if (r.method === 'eth_subscribe') {
+          fake.subscribeCalls++;
+          const id = `0x${(fake.subscribers.size + 1).toString(16)}`;
+          fake.subscribers.set(peer, id);
+          peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, result: id }));
+          return;
+        }
+        peer.send(JSON.stringify({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) }));
+      },
+      onClose: (peer) => fake.subscribers.delete(peer),
+    });
     server.on('request', (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', () => setTimeout(respond, fake.delayMs));
+      const respond = () => {
         res.setHeader('content-type', 'application/json');
         if (fake.failStatus !== undefined) {
           res.statusCode = fake.failStatus;
@@ -115,10 +162,33 @@ export class FakeChainRpc {
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
-        res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
-      });
+        if (!Array.isArray(body)) return res.end(JSON.stringify(answer(body)));
+        const answers = body.filter((r) => !fake.drop?.(fake.callOf(r))).map(answer);
+        // Each answer under the id of the request before it: every call gets its neighbour's result.
+        if (fake.rotateIds && answers.length > 1) {
+          const ids = answers.map((a) => a.id);
+          answers.forEach((a, k) => (a.id = ids[(k + ids.length - 1) % ids.length]));
+        }
+        res.end(JSON.stringify(answers));
+      };
     });
     return fake;
+  }
+
+  /** The same node over WebSocket. */
+  get wsUrl(): string {
+    return this.url.replace(/^http/, 'ws');
+  }
+
+  /** While true, sockets are refused and the open ones dropped (HTTP still answers). */
+  set socketDown(down: boolean) {
+    this.socketsDown = down;
+    if (down) for (const peer of [...this.subscribers.keys()]) peer.destroy();
+  }
+
+  /** Sockets with a live newHeads subscription. */
+  get subscriptions(): number {
+    return this.subscribers.size;
   }
 
   get head(): Block {
@@ -129,6 +199,13 @@ export class FakeChainRpc {
   mine(swapped: readonly string[], poolLogs: readonly { address: string; topic: string }[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
+    const lastChange = new Map(
+      [...this.pools].map(([id, p]) => {
+        const before = parent?.state.get(id);
+        const moved = !before || swapped.includes(id) || before.balances.some((b, i) => b !== p.balances[i]);
+        return [id, moved ? number : parent!.lastChange.get(id)!];
+      }),
+    );
     const block: Block = {
       number,
       hash: keccakText(`block ${number} fork ${this.fork}`),
@@ -138,8 +215,17 @@ export class FakeChainRpc {
       poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
       protocolSwapFee: this.protocolSwapFee,
+      lastChange,
     };
     this.blocks.push(block);
+    for (const [peer, subscription] of this.muted ? [] : this.subscribers)
+      peer.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          method: 'eth_subscription',
+          params: { subscription, result: { number: hex(number), hash: block.hash, parentHash: block.parentHash } },
+        }),
+      );
     return block;
   }
 
@@ -155,8 +241,20 @@ export class FakeChainRpc {
     }
   }
 
+  callOf(r: RpcRequest): FakeCall {
+    const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+    return {
+      method: String(r.method),
+      ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+    };
+  }
+
   private blockAt(tag: unknown): Block | undefined {
-    if (tag === 'latest') return this.head;
+    if (tag === 'latest') {
+      const back = Math.min(this.latestBehind?.() ?? 0, this.blocks.length - 1);
+      return this.blocks[this.blocks.length - 1 - back];
+    }
     if (typeof tag !== 'string') return undefined;
     const n = Number(BigInt(tag));
     return this.blocks.find((b) => b.number === n);
@@ -164,6 +262,7 @@ export class FakeChainRpc {
 
   private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    this.methodCounts.set(String(r.method), (this.methodCounts.get(String(r.method)) ?? 0) + 1);
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
@@ -174,7 +273,22 @@ export class FakeChainRpc {
       });
       if (error) return { error };
     }
+    if (this.lie) {
+      const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+      const lie = this.lie({
+        method: String(r.method),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10), data: call.data } : {}),
+      });
+      if (lie) return lie;
+    }
     switch (r.method) {
+      case 'eth_getCode': {
+        const a = String(params[0]).toLowerCase();
+        const hasCode = a === this.vault || this.code.has(a) || [...this.pools.values()].some((p) => p.address === a);
+        return { result: hasCode ? '0x6080' : '0x' };
+      }
+      case 'eth_blockNumber':
+        return { result: hex(this.head.number) };
       case 'eth_getBlockByNumber': {
         const b = this.blockAt(params[0]);
         return {
@@ -207,7 +321,8 @@ export class FakeChainRpc {
       }
       case 'eth_call': {
         const call = params[0] as { to: string; data: string };
-        const block = this.blockAt(params[1]);
+        const asked = this.blockAt(params[1]);
+        const block = asked && this.blockAt(hex(Math.max(100, asked.number - this.answerFromBlocksBack)));
         const selector = call.data.slice(0, 10);
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
         if (!block) return { error: { code: -32000, message: 'header not found' } };
@@ -216,7 +331,13 @@ export class FakeChainRpc {
           const pool = this.pools.get(poolId);
           const s = block.state.get(poolId);
           if (!pool || !s) return { error: { code: 3, message: 'execution reverted: BAL#500' } };
-          return { result: VAULT.encodeFunctionResult('getPoolTokens', [pool.tokens, s.balances, block.number]) };
+          return {
+            result: VAULT.encodeFunctionResult('getPoolTokens', [
+              pool.tokens,
+              s.balances,
+              block.lastChange.get(poolId)!,
+            ]),
+          };
         }
         const to = call.to.toLowerCase();
         if (this.feesCollector !== undefined) {

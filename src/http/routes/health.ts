@@ -1,13 +1,16 @@
 import { Router } from 'express';
 import type { AppContext } from '../../appContext';
-import { followStatusKey, isStale, type FollowStatus } from '../../jobs/headFollower';
+import { followStatusKey, isStale, lagReason, type FollowStatus } from '../../jobs/headFollower';
 
 /**
  * Per followed chain: the node's head, the block the served state was read at, how old that block
  * is (seconds since its timestamp) and how many blocks it trails the head; `serving`: `chain` once
  * a state was published, `subgraph` before (the node never answered a full read); `stale` past
- * FOLLOW_STALE_SECONDS of failed polls while a chain state is served. Null for chains whose head
- * is not followed.
+ * FOLLOW_STALE_SECONDS of failed polls while a chain state is served; `lagging` (with why) past
+ * FOLLOW_MAX_LAG_BLOCKS or FOLLOW_MAX_LAG_SECONDS behind the head; `heads`: how new blocks are
+ * learnt (`subscription` or `polling`); polls failed on an answer that was not a real one
+ * (`malformedAnswers`), heads below the state's block that were ignored (`headsBehind`), and the
+ * slow re-read's pools and mismatches (`recheck`). Null for chains whose head is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -22,8 +25,21 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
     lagBlocks: state && status.head ? Math.max(0, status.head.number - state.number) : null,
     serving: state ? 'chain' : 'subgraph',
     stale: isStale(status, ctx.now(), ctx.config.follow.staleSeconds * 1000),
+    lagging: lagReason(status, null, ctx.now(), {
+      maxBlocks: ctx.config.follow.maxLagBlocks,
+      maxSeconds: ctx.config.follow.maxLagSeconds,
+    }),
+    heads: status.heads,
     failures: status.failures,
     lastError: status.lastError,
+    malformedAnswers: status.malformedAnswers,
+    headsBehind: status.headsBehind,
+    lastHeadBehind: status.lastHeadBehind,
+    recheck: {
+      pools: status.rechecked,
+      mismatches: status.recheckMismatches,
+      lastMismatch: status.lastRecheckMismatch,
+    },
   };
 }
 
@@ -57,9 +73,9 @@ export function healthRouter(ctx: AppContext): Router {
       };
     });
     const ready = loaded && storeOk;
-    // A stale chain degrades the answer but not readiness: the instance still serves every read,
+    // A stale or lagging chain degrades the answer but not readiness: the instance still serves every read,
     // and /order refuses that chain itself (routing/routes.ts).
-    const degraded = chains.some((c) => c.follow?.stale === true);
+    const degraded = chains.some((c) => c.follow?.stale === true || (c.follow?.lagging ?? null) !== null);
     res.status(ready ? 200 : 503).json({
       status: ready ? (degraded ? 'degraded' : 'ready') : 'not ready',
       store: storeOk ? 'ok' : storeError,

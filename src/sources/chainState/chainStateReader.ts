@@ -5,7 +5,14 @@ import type { StoredPool } from '../../domain/pool';
 import type { ChainReadGroup } from '../../domain/poolTypes/poolTypeDef';
 import { chainReadsOf } from '../../domain/poolTypes/registry';
 import { UpstreamError } from '../upstream';
-import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
+import {
+  callBatch,
+  MalformedAnswerError,
+  RPC_UPSTREAM,
+  type JsonRpcOptions,
+  type RpcCall,
+  type RpcOutcome,
+} from '../rpc/jsonRpc';
 import { wordDecoder, type WordDecoder } from './abiWords';
 
 /**
@@ -14,8 +21,10 @@ import { wordDecoder, type WordDecoder } from './abiWords';
  * pool type the getters its math needs (domain/chainState.ts says how they replace the stored
  * values). Also the head block and the Vault's logs that name pools whose balances moved.
  * A node that fails a whole request, or any call for another reason than a revert (a block it
- * does not have yet, a per-call rate limit, a missing answer), is an `UpstreamError`: a read is the
- * whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field out.
+ * does not have yet, a per-call rate limit), is an `UpstreamError`, and an answer that is not a
+ * real one (missing, null, empty, cut short, another call's) a `MalformedAnswerError`: a read is
+ * the whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field
+ * out, and only the Vault's unknown-pool revert a pool.
  */
 
 const VAULT = new Interface([
@@ -124,7 +133,12 @@ function readsFor(vault: string, pool: StoredPool): Read[] {
       apply: (d, r) => {
         const addresses = r[0] as string[];
         const balances = r[1] as bigint[];
-        d.tokens = addresses.map((a, i) => ({ address: a.toLowerCase(), balance: balances[i] ?? 0n }));
+        if (addresses.length !== balances.length)
+          throw new MalformedAnswerError(
+            `getPoolTokens of pool ${pool.id} answered ${addresses.length} tokens with ${balances.length} balances`,
+          );
+        d.tokens = addresses.map((a, i) => ({ address: a.toLowerCase(), balance: balances[i]! }));
+        d.lastChangeBlock = Number(r[2] as bigint);
       },
     },
     poolCall(pool, 'getSwapFeePercentage', [], (d, r) => (d.swapFee = r[0] as bigint)),
@@ -283,8 +297,8 @@ function legacyFeeBasisReads(vault: string, pool: StoredPool, stable: boolean): 
 const isZeroAddress = (a: string) => /^0x0+$/.test(a);
 
 /**
- * A second-round answer of these reads: the value, or undefined where the contract reverted (or
- * answered something else); a node's own failure throws, as in the first round.
+ * A second-round answer of these reads: the value, or undefined where the contract reverted; a
+ * node's own failure, and an answer that is not a value, throw, as in the first round.
  */
 function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
   const r = decoded({ fn, iface }, o, blockNumber);
@@ -340,25 +354,60 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
   return outcome.code === 3 || /revert/i.test(outcome.error);
 }
 
+/** `Error(string)`'s selector: a revert with a reason carries it before the encoded string. */
+const ERROR_STRING = new Interface(['function Error(string)']);
+
+/**
+ * The Vault's answer for a pool it does not know: `getPoolTokens` reverts with BAL#500
+ * (INVALID_POOL_ID), in the node's message or in the revert data. Any other failure of that call,
+ * a revert without that reason included, says nothing about the pool.
+ */
+export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
+  if (!outcome || outcome.ok || !isRevert(outcome)) return false;
+  if (/BAL#500\b/.test(outcome.error)) return true;
+  if (!outcome.data?.startsWith(ERROR_STRING.getFunction('Error')!.selector)) return false;
+  try {
+    return String(ERROR_STRING.decodeFunctionData('Error', outcome.data)[0]) === 'BAL#500';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One call's answer, decoded; undefined for a revert (the contract's answer: a getter it lacks).
+ * Anything else that is not a full answer fails the read: no answer, a node's error, a result
+ * that is not hex, is empty (`0x`, which a contract with the getter never returns) or does not
+ * decode as the function's outputs (cut short, or another call's answer).
+ */
 function decoded(
   read: Pick<Read, 'fn' | 'iface'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): Result | readonly unknown[] | undefined {
-  if (!outcome)
-    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
+  if (!outcome || (!outcome.ok && outcome.missing))
+    throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
     if (isRevert(outcome)) return undefined;
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
   }
-  if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
+  const bad = (what: string) =>
+    new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber} answered ${what}`);
+  if (typeof outcome.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(outcome.result))
+    throw bad(
+      `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
+    );
+  if (outcome.result === '0x') throw bad('empty return data (0x)');
   const words = decoderFor(read.iface, read.fn);
-  if (words) return words(outcome.result);
-  try {
-    return read.iface.decodeFunctionResult(read.fn, outcome.result);
-  } catch {
-    return undefined;
-  }
+  let result: Result | readonly unknown[] | undefined;
+  if (words) result = words(outcome.result);
+  else
+    try {
+      result = read.iface.decodeFunctionResult(read.fn, outcome.result);
+    } catch {
+      result = undefined;
+    }
+  if (result === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
+  return result;
 }
 
 /**
@@ -414,14 +463,27 @@ export async function readPoolStates(
   let at = 0;
   for (const { pool, reads } of plans) {
     const draft: Draft = { poolId: pool.id, tokens: [] };
-    let known = true;
+    // The first read is the Vault's getPoolTokens: only its "unknown pool" revert leaves the pool
+    // out (its other answers then say nothing); any other revert of it is no answer about the pool.
+    const vaultAnswer = outcomes[at];
+    if (isPoolUnknown(vaultAnswer)) {
+      at += reads.length;
+      continue;
+    }
+    if (vaultAnswer && !vaultAnswer.ok && isRevert(vaultAnswer))
+      throw new MalformedAnswerError(
+        `eth_call getPoolTokens of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
+      );
     reads.forEach((read, i) => {
       const result = decoded(read, outcomes[at + i], blockNumber);
       if (result) read.apply(draft, result);
-      else if (i === 0) known = false;
     });
+    if (draft.lastChangeBlock !== undefined && draft.lastChangeBlock > blockNumber)
+      throw new MalformedAnswerError(
+        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.lastChangeBlock}: an answer from another block`,
+      );
     at += reads.length;
-    if (known) drafts.set(pool.id, { pool, draft });
+    drafts.set(pool.id, { pool, draft });
   }
   await readTimeDependence(rpc, [...drafts.values()], blockNumber);
   const out = new Map<string, PoolChainState>();
@@ -491,8 +553,8 @@ async function readTimeDependence(
           method: 'eth_call',
           params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
         });
-        // A node's failure fails the read, as in the first round; a provider that reverts (or
-        // answers something else) leaves the cached rate in use.
+        // A node's failure or an answer that is not a rate fails the read, as in the first round;
+        // a provider that reverts (or has no code) leaves the cached rate in use.
         applies.push((o) => {
           const r = decoded({ fn: 'getRate', iface: RATE_PROVIDER }, o, blockNumber);
           if (r) cache.providerRate = r[0] as bigint;
@@ -521,8 +583,48 @@ async function readTimeDependence(
   }
   if (calls.length === 0) return;
   const outcomes = await callBatch(rpc, calls);
+  await codelessAsReverts(rpc, calls, outcomes, blockNumber);
   applies.forEach((apply, i) => apply(outcomes[i]));
   for (const apply of whole) apply();
+}
+
+/**
+ * A second-round call answered with empty data (`0x`) is a contract the pool names (a rate
+ * provider) that has no code at that block, or a node that answered nothing: `eth_getCode` tells
+ * them apart. A call to an address without code counts as a revert (the pool's own calls to it
+ * would revert too); an empty answer from a contract with code fails the read, as in the first round.
+ */
+async function codelessAsReverts(
+  rpc: JsonRpcOptions,
+  calls: readonly RpcCall[],
+  outcomes: RpcOutcome[],
+  blockNumber: number,
+): Promise<void> {
+  const empty = calls.flatMap((c, i) => {
+    const o = outcomes[i];
+    return c.method === 'eth_call' && o?.ok && o.result === '0x' ? [i] : [];
+  });
+  if (empty.length === 0) return;
+  const target = (i: number) => (calls[i]!.params[0] as { to: string }).to.toLowerCase();
+  const targets = [...new Set(empty.map(target))];
+  const codes = await callBatch(
+    rpc,
+    targets.map((t) => ({ method: 'eth_getCode', params: [t, hex(blockNumber)] })),
+  );
+  const codeless = new Set<string>();
+  targets.forEach((t, k) => {
+    const o = codes[k];
+    if (!o?.ok)
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `eth_getCode ${t} at block ${blockNumber} failed: ${o?.error ?? 'no answer'}`,
+      );
+    if (typeof o.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(o.result))
+      throw new MalformedAnswerError(`eth_getCode ${t} at block ${blockNumber} answered something other than code`);
+    if (o.result === '0x') codeless.add(t);
+  });
+  for (const i of empty)
+    if (codeless.has(target(i))) outcomes[i] = { ok: false, error: `no contract code at ${target(i)}`, code: 3 };
 }
 
 /**
@@ -545,10 +647,12 @@ function lastPoolEvent(
       params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [topic] }],
     },
     apply: (o) => {
-      if (!o?.ok || !Array.isArray(o.result)) {
+      if (!o?.ok) {
         draft.timeUnknown = true;
         return;
       }
+      if (!Array.isArray(o.result))
+        throw new MalformedAnswerError(`eth_getLogs of pool ${pool.address} answered without a list`);
       const logs = o.result as { data?: unknown; topics?: unknown }[];
       const last = logs[logs.length - 1];
       if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
@@ -746,36 +850,72 @@ const POOL_STATE_TOPICS: readonly string[] = new Interface([
  */
 export class LogsRefusedError extends UpstreamError {}
 
-function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): { address?: unknown; topics?: unknown }[] {
+interface RawLog {
+  readonly address?: unknown;
+  readonly topics?: unknown;
+  readonly blockNumber?: unknown;
+}
+
+function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): RawLog[] {
   if (!outcome?.ok)
     throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
-  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
-  return outcome.result as { address?: unknown; topics?: unknown }[];
+  if (!Array.isArray(outcome.result)) throw new MalformedAnswerError('eth_getLogs answered without a list');
+  return outcome.result as RawLog[];
 }
 
 /**
- * What moved in blocks `from`..`to`: ids of the pools whose Vault balances moved (Swap,
- * PoolBalanceChanged, PoolBalanceManaged) and lower-case addresses of contracts that emitted a
- * pool state event (`POOL_STATE_TOPICS`), in one set (ids and addresses differ in length). A
- * refused query is a `LogsRefusedError`.
+ * A log as asked: from `address` when given, topic 0 among `topics`, in `from`..`to`; anything else
+ * (a log of another range or event, one without its topics) is not an answer to the query.
+ */
+function checkedLog(
+  log: RawLog,
+  query: { from: number; to: number; address?: string; topics: readonly string[] },
+): { address: string; topics: string[]; block: number } {
+  const bad = (what: string) =>
+    new MalformedAnswerError(`eth_getLogs ${query.from}..${query.to} answered a log ${what}`);
+  if (log === null || typeof log !== 'object') throw bad('that is not an object');
+  const { address, topics, blockNumber } = log;
+  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('without an address');
+  if (query.address !== undefined && address.toLowerCase() !== query.address) throw bad(`from ${address}, not asked`);
+  if (!Array.isArray(topics) || !topics.every((t) => typeof t === 'string' && /^0x[0-9a-fA-F]{64}$/.test(t)))
+    throw bad('without its topics');
+  if (!query.topics.includes(String(topics[0]).toLowerCase())) throw bad(`of event ${String(topics[0])}, not asked`);
+  const block = typeof blockNumber === 'string' && /^0x[0-9a-fA-F]+$/.test(blockNumber) ? Number(blockNumber) : NaN;
+  if (!(block >= query.from && block <= query.to)) throw bad(`of block ${String(blockNumber)}, outside the range`);
+  return { address: address.toLowerCase(), topics: (topics as string[]).map((t) => t.toLowerCase()), block };
+}
+
+const CASH_TOPICS: readonly string[] = ['Swap', 'PoolBalanceChanged'].map((name) => VAULT.getEvent(name)!.topicHash);
+
+/**
+ * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
+ * PoolBalanceChanged, PoolBalanceManaged) or by the lower-case address of a contract that emitted
+ * a pool state event (`POOL_STATE_TOPICS`), in one map (ids and addresses differ in length). The
+ * value is the last block of a Swap or PoolBalanceChanged of that pool, which sets the Vault's
+ * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. Every log is
+ * checked to be one the query asked for; a refused query is a `LogsRefusedError`.
  */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
   vault: string,
   from: number,
   to: number,
-): Promise<Set<string>> {
+): Promise<Map<string, number>> {
   const range = { fromBlock: hex(from), toBlock: hex(to) };
   const [balances, states] = await callBatch(rpc, [
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
     { method: 'eth_getLogs', params: [{ ...range, topics: [POOL_STATE_TOPICS] }] },
   ]);
-  const moved = new Set<string>();
-  for (const log of logsOf(balances, from, to)) {
-    const topic = Array.isArray(log?.topics) ? (log.topics as unknown[])[1] : undefined;
-    if (typeof topic === 'string') moved.add(topic.toLowerCase());
+  const moved = new Map<string, number>();
+  const note = (key: string, block: number) => moved.set(key, Math.max(moved.get(key) ?? -1, block));
+  for (const raw of logsOf(balances, from, to)) {
+    const log = checkedLog(raw, { from, to, address: vault.toLowerCase(), topics: VAULT_BALANCE_TOPICS });
+    const poolId = log.topics[1];
+    if (poolId === undefined)
+      throw new MalformedAnswerError(`eth_getLogs ${from}..${to} answered a Vault log without its pool id`);
+    note(poolId, CASH_TOPICS.includes(log.topics[0]!) ? log.block : -1);
   }
-  for (const log of logsOf(states, from, to))
-    if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
+  for (const raw of logsOf(states, from, to))
+    note(checkedLog(raw, { from, to, topics: POOL_STATE_TOPICS }).address, -1);
   return moved;
 }

@@ -1,10 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 
 /**
  * A loopback JSON-RPC proxy that counts what a client asks a node: HTTP requests, the calls inside
  * them (a batch is one request, many calls), per method, and bytes each way. The benchmark puts
  * it between the service and the devnet's node to measure the head follower's RPC load.
+ * WebSocket upgrades (a newHeads subscription) are piped to the node as they are, uncounted: the
+ * follower reads over HTTP, which is what the counts are about.
  */
 export interface RpcTally {
   requests: number;
@@ -121,6 +123,22 @@ export async function startCountingRpcProxy(
           res.end(JSON.stringify({ error: `proxy: ${e.message}` }));
         });
     });
+  });
+  const node = new URL(target);
+  server.on('upgrade', (req, socket, head) => {
+    const upstream = connect(Number(node.port), node.hostname, () => {
+      const headers = Object.entries(req.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`);
+      upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`);
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const drop = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
+    upstream.on('error', drop);
+    socket.on('error', drop);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -14,4 +14,6 @@ export const ELEMENT: PoolTypeDef = {
   exits: false,
   pathRole: 'through',
   chainReads: [],
+  // Its fee is a share of the yield its curve trades, not the Vault's swap fee: any fraction.
+  swapFeeBounds: { min: '0', max: '1' },
 };

@@ -54,6 +54,8 @@ export const MANAGED: PoolTypeDef = {
   names: ['Managed'],
   versions: [1, 2],
   params: MANAGED_PARAMS,
+  // ManagedPoolSettings: up to 95 %.
+  swapFeeBounds: { min: '0.000001', max: '0.95' },
   joins: false,
   exits: false,
 };

@@ -31,6 +31,18 @@ export function virtualOffsets(invariant: bigint, sqrtAlpha: bigint, sqrtBeta: b
 }
 
 /**
+ * The swap on virtual reserves (balance plus offset) already formed: out = virtOut dx / (virtIn + dx),
+ * rounded down. V2 and V3 pools run this same arithmetic and differ only in how they form the
+ * offsets and in the revert they raise past the balance out, which is the caller's to check.
+ */
+export const outGivenInVirtual = (virtIn: bigint, virtOut: bigint, amountIn: bigint): bigint =>
+  divDown(mulDown(virtOut, amountIn), add(virtIn, amountIn));
+
+/** in = virtIn dy / (virtOut - dy), rounded up; the caller checks dy against the balance out first. */
+export const inGivenOutVirtual = (virtIn: bigint, virtOut: bigint, amountOut: bigint): bigint =>
+  divUp(mulUp(virtIn, amountOut), sub(virtOut, amountOut));
+
+/**
  * Amount out for `amountIn` (fee already off), with the contract's safety margin: the offset of
  * the token in is taken 2e-18 larger, that of the token out 1e-18 smaller.
  */
@@ -43,7 +55,7 @@ export function calcOutGivenIn(
 ): bigint {
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));
-  const amountOut = divDown(mulDown(virtOutUnder, amountIn), add(virtInOver, amountIn));
+  const amountOut = outGivenInVirtual(virtInOver, virtOutUnder, amountIn);
   if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   return amountOut;
 }
@@ -59,5 +71,5 @@ export function calcInGivenOut(
   if (amountOut > balanceOut) throw new Revert('asset bounds exceeded (GYR#357)');
   const virtInOver = add(balanceIn, mulUp(offsetIn, ONE + 2n));
   const virtOutUnder = add(balanceOut, mulDown(offsetOut, ONE - 1n));
-  return divUp(mulUp(virtInOver, amountOut), sub(virtOutUnder, amountOut));
+  return inGivenOutVirtual(virtInOver, virtOutUnder, amountOut);
 }

@@ -22,7 +22,8 @@ import {
  * GyroECLPMath (the E-CLP: a rotated, stretched ellipse through the price range [alpha, beta]) in
  * bigint, operation for operation as the contract orders and rounds it. Parameters: alpha, beta,
  * c, s, lambda in 18 decimals; the derived tau, u, v, w, z and dSq in 38 decimals (extra
- * precision). Balances are upscaled, token 0 is x, token 1 is y.
+ * precision). Balances are upscaled, token 0 is x, token 1 is y. The V2 pools and the V3 pool
+ * (poolTypes/gyro/v3/) link the same library arithmetic, so both use this file.
  *
  * The contract recomputes every subexpression on each call. Here the ones that depend on the pool
  * parameters alone are computed once (`prepareEclp`) and the ones that depend on the invariant
@@ -54,7 +55,7 @@ export interface EclpDerived {
 }
 
 const MAX_BALANCES = 10n ** 34n;
-const MAX_INVARIANT = 3n * 10n ** 37n;
+export const MAX_INVARIANT = 3n * 10n ** 37n;
 
 function fail(what: string): never {
   throw new Revert(what);
@@ -285,7 +286,14 @@ export interface EclpCurve {
 }
 
 export function eclpCurve(e: EclpPool, invariant: bigint, err: bigint): EclpCurve {
-  const r = { x: invariant + 2n * err, y: invariant };
+  return eclpCurveAt(e, { x: invariant + 2n * err, y: invariant });
+}
+
+/**
+ * The curve for an invariant vector the caller chose: the V3 pool's computeBalance passes (L + err,
+ * L - err) scaled by the invariant ratio instead of the swap's (L + 2 err, L).
+ */
+export function eclpCurveAt(e: EclpPool, r: Vector2): EclpCurve {
   const a = virtualOffset0(e, r);
   const b = virtualOffset1(e, r);
   const maxX = maxBalances0(e, r);
@@ -338,6 +346,13 @@ function solveQuadraticSwap(e: EclpPool, curve: EclpCurve, dir: 0 | 1, x: bigint
   const result = qb - qc > 0n ? mulUpXpToNpU(qb - qc, k.invSTermYPlus) : mulUpXpToNpU(qb - qc, k.invSTermX);
   return result + cd.offsetSolved;
 }
+
+/**
+ * The balance of the other token on `curve` when token `givenIndex` holds `given` (calcYGivenX for
+ * index 0, calcXGivenY for index 1), an overestimate, without the asset bound check the swaps make.
+ */
+export const balanceGivenOther = (e: EclpPool, curve: EclpCurve, givenIndex: 0 | 1, given: bigint): bigint =>
+  solveQuadraticSwap(e, curve, givenIndex, given);
 
 function checkAssetBounds(curve: EclpCurve, newBalance: bigint, index: 0 | 1): void {
   const max = index === 0 ? curve.maxX : curve.maxY;

@@ -7,7 +7,7 @@
  * one cost more than the swap arithmetic itself (a tenth of a quote's CPU).
  */
 export class Revert extends Error {
-  override readonly name = 'Revert';
+  override readonly name: string = 'Revert';
   /**
    * The contract's revert code, e.g. 'BAL#304' or 'GYR#121'; undefined where the contract has
    * none (a checked-arithmetic panic, a failed square root, a request no pool takes).

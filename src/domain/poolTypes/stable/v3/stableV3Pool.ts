@@ -1,0 +1,97 @@
+import type { AmpRamp } from '../../../chainState';
+import { ampAt } from '../../../chainTime';
+import { mulUp } from '../../../swap/math/fixedPoint';
+import type { PoolSwapParams, Rounding, V3PoolMath } from '../../../protocols/v3/poolMath';
+import { v3Revert } from '../../../protocols/v3/vault/errors';
+import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
+import {
+  computeInGivenExactOut,
+  computeOutGivenExactIn,
+  computeStableBalance,
+  computeStableInvariant,
+  MAX_INVARIANT_RATIO,
+  MIN_INVARIANT_RATIO,
+} from './stableV3Math';
+
+/**
+ * A V3 StablePool: the Vault's frame plus its amplification state (`getAmplificationState`:
+ * values with the 1000 precision, a ramp when start and end differ).
+ *
+ * Two builds are deployed. The launch pools (task 20241205-v3-stable-pool and its successors)
+ * take any balances. The rebuilt pool of the npm 1.0.0 sources (2026) refuses an operation whose
+ * balances, before or after, have a largest-to-smallest ratio of `maxImbalanceRatio` (10,000) or
+ * more; set it for those pools only.
+ */
+export interface StableV3State extends V3PoolState {
+  readonly amp: AmpRamp;
+  readonly maxImbalanceRatio?: bigint;
+}
+
+/** An amp with no ramp (start and end equal). */
+export const steadyAmp = (value: bigint): AmpRamp => ({
+  startValue: value,
+  endValue: value,
+  startTime: 0n,
+  endTime: 0n,
+});
+
+/** The pool as it prices in a block at `timestamp` (the amp ramp evaluated as `_getAmplificationParameter`). */
+export function stableV3Math(pool: StableV3State, timestamp: bigint): V3PoolMath {
+  const amp = ampAt(pool.amp, timestamp);
+  const limit = pool.maxImbalanceRatio;
+  const ensureBalanced = (min: bigint, max: bigint): void => {
+    if (limit === undefined) return;
+    if (min === 0n) throw v3Revert('ZeroDivision', 'a stable balance is zero');
+    if (max / min >= limit) throw v3Revert('MaxImbalanceRatioExceeded', `balances ${max} and ${min} too far apart`);
+  };
+  const invariantOf = (balances: readonly bigint[], rounding: Rounding): bigint => {
+    const invariant = computeStableInvariant(amp, balances);
+    return invariant > 0n && rounding === 'up' ? invariant + 1n : invariant;
+  };
+  return {
+    minimumInvariantRatio: MIN_INVARIANT_RATIO,
+    maximumInvariantRatio: MAX_INVARIANT_RATIO,
+    onSwap(p: PoolSwapParams): bigint {
+      let [min, max] = extremes(p.balancesScaled18);
+      const invariant = invariantOf(p.balancesScaled18, 'down');
+      const { indexIn, indexOut, amountGivenScaled18: given } = p;
+      const exactIn = p.kind === 'exactIn';
+      const calculated = exactIn
+        ? computeOutGivenExactIn(amp, p.balancesScaled18, indexIn, indexOut, given, invariant)
+        : computeInGivenExactOut(amp, p.balancesScaled18, indexIn, indexOut, given, invariant);
+      const newIn = p.balancesScaled18[indexIn]! + (exactIn ? given : calculated);
+      const newOut = p.balancesScaled18[indexOut]! - (exactIn ? calculated : given);
+      if (newIn > max) max = newIn;
+      if (newOut < min) min = newOut;
+      ensureBalanced(min, max);
+      return calculated;
+    },
+    computeInvariant(balances: readonly bigint[], rounding: Rounding): bigint {
+      ensureBalanced(...extremes(balances));
+      return invariantOf(balances, rounding);
+    },
+    computeBalance(balances: readonly bigint[], tokenIndex: number, invariantRatio: bigint): bigint {
+      let [min, max] = extremes(balances);
+      const balance = computeStableBalance(
+        amp,
+        balances,
+        mulUp(invariantOf(balances, 'up'), invariantRatio),
+        tokenIndex,
+      );
+      if (balance < min) min = balance;
+      else if (balance > max) max = balance;
+      ensureBalanced(min, max);
+      return balance;
+    },
+  };
+}
+
+function extremes(balances: readonly bigint[]): [bigint, bigint] {
+  let min = balances[0]!;
+  let max = min;
+  for (const b of balances) {
+    if (b < min) min = b;
+    if (b > max) max = b;
+  }
+  return [min, max];
+}

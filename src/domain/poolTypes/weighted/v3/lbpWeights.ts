@@ -1,0 +1,32 @@
+import { divDown, mulDown, ONE } from '../../../swap/math/fixedPoint';
+import type { LbpState } from './lbpState';
+
+/**
+ * The weighted LBP's normalized weights at a block's timestamp (LBPool with GradualValueChange):
+ * the project token's weight moves linearly from its start to its end weight over the sale window,
+ * held before and after; the reserve token takes the rest of 1e18.
+ */
+export function lbpWeights(state: LbpState, timestamp: bigint): bigint[] {
+  const project = state.projectTokenIndex;
+  const projectWeight = interpolate(
+    state.startWeights[project]!,
+    state.endWeights[project]!,
+    progress(state, timestamp),
+  );
+  const weights = [0n, 0n];
+  weights[project] = projectWeight;
+  weights[state.reserveTokenIndex] = ONE - projectWeight;
+  return weights;
+}
+
+function progress(state: LbpState, timestamp: bigint): bigint {
+  if (timestamp >= state.endTime) return ONE;
+  if (timestamp <= state.startTime) return 0n;
+  return divDown(timestamp - state.startTime, state.endTime - state.startTime);
+}
+
+function interpolate(start: bigint, end: bigint, pctProgress: bigint): bigint {
+  if (pctProgress >= ONE || start === end) return end;
+  if (pctProgress === 0n) return start;
+  return start > end ? start - mulDown(pctProgress, start - end) : start + mulDown(pctProgress, end - start);
+}

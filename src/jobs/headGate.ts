@@ -1,0 +1,169 @@
+import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
+import type { ChainInfo } from '../config/chains';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
+import { callBatch, RPC_UPSTREAM, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { NO_RETRY, UpstreamError } from '../sources/upstream';
+import { followersKey, followStatusKey, lagReason } from './headFollower';
+
+/**
+ * No answer older than the head the client may have seen (docs/ARCHITECTURE.md, "Chain state"):
+ * `/order` asks the chain's node for its head and, while the served state is older, nudges the
+ * follower and waits for it to publish that block, up to `FOLLOW_WAIT_MS`; a `minBlockNumber`
+ * and the pool update wait the same way. What cannot be had in time is a `StateBehindHead`,
+ * answered as 503 with Retry-After naming the node: never an answer built on the older block.
+ */
+
+/** The served state is not at the block a request needs, and did not get there in time. */
+export class StateBehindHead extends Error {
+  override readonly name = 'StateBehindHead';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * `eth_blockNumber` for one chain, one request at a time shared by every caller that arrived
+ * before it was sent. A caller arriving while a request is in flight waits for the next one: the
+ * one in flight may have been answered before the block the caller has just seen.
+ */
+class HeadProbe {
+  private inFlight: Promise<number> | undefined;
+  private next: Promise<number> | undefined;
+
+  constructor(private readonly rpc: JsonRpcOptions) {}
+
+  latest(): Promise<number> {
+    if (this.next) return this.next;
+    if (!this.inFlight) {
+      this.inFlight = this.ask().finally(() => (this.inFlight = undefined));
+      return this.inFlight;
+    }
+    this.next = this.inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.latest();
+      });
+    return this.next;
+  }
+
+  private async ask(): Promise<number> {
+    const [answer] = await callBatch(this.rpc, [{ method: 'eth_blockNumber', params: [] }]);
+    if (!answer?.ok || typeof answer.result !== 'string' || !/^0x[0-9a-f]+$/i.test(answer.result))
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `eth_blockNumber failed: ${answer && !answer.ok ? answer.error : 'no block number in the answer'}`,
+      );
+    return Number(BigInt(answer.result));
+  }
+}
+
+const headProbesKey = appStateKey('head probes', () => new Map<number, HeadProbe>());
+
+/** Whether the chain's head is followed here: only then can a request ask for a block. */
+export function isFollowed(ctx: AppContext, chainId: number): boolean {
+  return ctx.state.get(followersKey).has(chainId);
+}
+
+const nodeName = (chain: ChainInfo) => `the RPC node of chain ${chain.id} (RPC_URL_${chain.id})`;
+
+/** The node's head now, asked once for every caller waiting for it (`HeadProbe`). */
+export async function nodeHead(ctx: AppContext, chain: ChainInfo): Promise<number> {
+  const probes = ctx.state.get(headProbesKey);
+  let probe = probes.get(chain.id);
+  if (!probe) {
+    const url = ctx.config.rpcUrls.get(chain.id);
+    if (!url) throw new StateBehindHead(`chain ${chain.id} has no RPC URL (RPC_URL_${chain.id}) to ask its head`, 60);
+    // Short: a node that cannot say its head in a second will not give a state at it in time.
+    probe = new HeadProbe({ url, timeoutMs: Math.max(1000, ctx.config.follow.waitMs), retry: NO_RETRY, batchSize: 1 });
+    probes.set(chain.id, probe);
+  }
+  try {
+    return await probe.latest();
+  } catch (e) {
+    throw new StateBehindHead(
+      `${nodeName(chain)} did not say its head (${(e as Error).message}), so the service cannot tell whether its pool state is current; no answer is built on it; retry later`,
+      5,
+    );
+  }
+}
+
+export interface StateWanted {
+  /** Ask the node for its head and wait for the state at it. */
+  readonly atNodeHead: boolean;
+  /** A block the client needs the state to include (`minBlockNumber`). */
+  readonly minBlock?: number;
+}
+
+/**
+ * The chain's snapshot once its state includes what `wanted` asks, waiting for the follower up
+ * to `FOLLOW_WAIT_MS`; the current snapshot when the chain is not followed. Throws
+ * `StateBehindHead` when the node cannot say its head or the block is not published in time
+ * (naming the lag when it is past `FOLLOW_MAX_LAG_BLOCKS` or `FOLLOW_MAX_LAG_SECONDS`). Waiting
+ * comes first: a state the follower brings to the head within the bound lags by nothing.
+ */
+export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
+  const follower = ctx.state.get(followersKey).get(chain.id);
+  const status = ctx.state.get(followStatusKey).get(chain.id);
+  const current = () => ctx.readModel.get(chain.id);
+  if (!follower || !status) return current()!;
+  const head = wanted.atNodeHead ? await nodeHead(ctx, chain) : undefined;
+  const target = Math.max(head ?? -1, wanted.minBlock ?? -1);
+  const served = () => current()?.block?.number ?? -1;
+  if (served() >= target) return current()!;
+  // The node reported a head past the state: the lag counts from now (`lagReason`).
+  if (head !== undefined && head > served()) status.behindSince ??= ctx.now();
+  const waitMs = ctx.config.follow.waitMs;
+  const snap = await publishedAt(ctx, chain.id, target, () => follower.nudge(target, waitMs));
+  if (snap) return snap;
+  // Too far behind to catch up soon: say how far, and ask for a later retry.
+  const { maxLagBlocks, maxLagSeconds } = ctx.config.follow;
+  const lag =
+    head === undefined
+      ? null
+      : lagReason(status, head, ctx.now(), { maxBlocks: maxLagBlocks, maxSeconds: maxLagSeconds });
+  if (lag)
+    throw new StateBehindHead(
+      `${nodeName(chain)} ${lag}; pool state is block ${served()}, so no answer is built on it; retry later`,
+      5,
+    );
+  throw new StateBehindHead(
+    `chain ${chain.id}'s pool state is ${served() < 0 ? 'not read from the chain yet (the first full read is under way)' : `block ${served()}`} and the block asked for is ${target}` +
+      `${head === target ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head === target ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
+    1,
+  );
+}
+
+/**
+ * Resolves with the first snapshot of the chain at `block` or later, or undefined after
+ * `FOLLOW_WAIT_MS`. `nudge` runs at once and after each publish still short of the block (a node
+ * whose `latest` lags the head another of its servers announced).
+ */
+function publishedAt(
+  ctx: AppContext,
+  chainId: number,
+  block: number,
+  nudge: () => void,
+): Promise<ChainSnapshot | undefined> {
+  const waitMs = ctx.config.follow.waitMs;
+  if (waitMs === 0) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const done = (snap: ChainSnapshot | undefined) => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(snap);
+    };
+    const unsubscribe = ctx.readModel.onReload((next) => {
+      if (next.chainId !== chainId) return;
+      if ((next.block?.number ?? -1) >= block) done(next);
+      else nudge();
+    });
+    const timer = setTimeout(() => done(undefined), waitMs);
+    timer.unref();
+    nudge();
+  });
+}

@@ -1,0 +1,95 @@
+import { vaultAddLiquidity } from '../../src/domain/protocols/v3/vault/addLiquidity';
+import { vaultRemoveLiquidity } from '../../src/domain/protocols/v3/vault/removeLiquidity';
+import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
+import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
+import { swapTitle, type V3Vector } from './v3Vectors';
+
+/**
+ * Registers one test per operation of a vector against a pool built from it: swaps and removes
+ * must be the chain's answers exactly; adds within 1 wei, because the vector's live balances were
+ * read rounded down while the Vault loads them rounded up for an add.
+ */
+export function vectorCases(vector: V3Vector, pool: V3Pool): void {
+  const swaps = vector.swaps.map((s) => [swapTitle(s), s] as const);
+  const adds = vector.adds.map((a) => [`${a.kind} ${a.inputAmountsRaw.join(', ')}`, a] as const);
+  const removes = vector.removes.map((r) => [`${r.kind} ${r.bptInRaw} BPT, ${r.amountsOutRaw.join(', ')}`, r] as const);
+
+  if (swaps.length > 0) {
+    test.each(swaps)('swap %s: the chain query exactly', (_t, swap) => {
+      const result = vaultSwap(pool, {
+        kind: swap.kind,
+        tokenIn: swap.tokenIn,
+        tokenOut: swap.tokenOut,
+        amountGivenRaw: swap.amountRaw,
+      });
+      expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
+    });
+  }
+
+  if (adds.length > 0) {
+    test.each(adds)('add %s: the chain query within 1 wei', (_t, add) => {
+      if (add.kind === 'Unbalanced') {
+        const result = vaultAddLiquidity(pool, {
+          kind: 'unbalanced',
+          maxAmountsInRaw: add.inputAmountsRaw,
+          minBptAmountOut: 0n,
+        });
+        expect(result.amountsInRaw).toEqual(add.inputAmountsRaw);
+        expectWithinOneWei(result.bptAmountOut, add.bptOutRaw);
+      } else {
+        // The chain's amount in is the limit here, plus the wei the answers may differ by.
+        const limits = add.inputAmountsRaw.map((a) => (a === 0n ? 0n : a + 1n));
+        const result = vaultAddLiquidity(pool, {
+          kind: 'singleTokenExactOut',
+          maxAmountsInRaw: limits,
+          minBptAmountOut: add.bptOutRaw,
+        });
+        expect(result.bptAmountOut).toBe(add.bptOutRaw);
+        result.amountsInRaw.forEach((a, i) => expectWithinOneWei(a, add.inputAmountsRaw[i]!));
+      }
+    });
+  }
+
+  if (removes.length > 0) {
+    test.each(removes)('remove %s: the chain query exactly', (_t, remove) => {
+      switch (remove.kind) {
+        case 'Proportional': {
+          const minAmountsOutRaw = remove.amountsOutRaw.map(() => 0n);
+          const result = vaultRemoveLiquidity(pool, {
+            kind: 'proportional',
+            maxBptAmountIn: remove.bptInRaw,
+            minAmountsOutRaw,
+          });
+          expect(result.amountsOutRaw).toEqual(remove.amountsOutRaw);
+          break;
+        }
+        case 'SingleTokenExactIn': {
+          // A min of 1 names the token out without constraining its amount.
+          const minAmountsOutRaw = remove.amountsOutRaw.map((a) => (a === 0n ? 0n : 1n));
+          const result = vaultRemoveLiquidity(pool, {
+            kind: 'singleTokenExactIn',
+            maxBptAmountIn: remove.bptInRaw,
+            minAmountsOutRaw,
+          });
+          expect(result.amountsOutRaw).toEqual(remove.amountsOutRaw);
+          break;
+        }
+        case 'SingleTokenExactOut': {
+          const result = vaultRemoveLiquidity(pool, {
+            kind: 'singleTokenExactOut',
+            maxBptAmountIn: pool.state.totalSupply,
+            minAmountsOutRaw: remove.amountsOutRaw,
+          });
+          expect(result.bptAmountIn).toBe(remove.bptInRaw);
+          expect(result.amountsOutRaw).toEqual(remove.amountsOutRaw);
+          break;
+        }
+      }
+    });
+  }
+}
+
+function expectWithinOneWei(actual: bigint, chain: bigint): void {
+  const diff = actual > chain ? actual - chain : chain - actual;
+  if (diff > 1n) throw new Error(`expected ${actual} within 1 wei of the chain's ${chain} (off by ${diff})`);
+}
