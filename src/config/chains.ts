@@ -7,6 +7,7 @@
  * gateway URL with an API key) in production.
  */
 import { parseAddress, type Address } from '../domain/address';
+import type { ProtocolVersion } from '../domain/pool';
 
 /** `A` is `Address` once parsed; the table below is written with plain strings and parsed at load. */
 export interface ChainInfo<A extends string = Address> {
@@ -16,8 +17,12 @@ export interface ChainInfo<A extends string = Address> {
   readonly nativeSymbol: string;
   /** The wrapped native token (WETH, WMATIC, ...). */
   readonly wrappedNative: A;
+  /** The Balancer V2 Vault (every V2 pool's balances, `batchSwap`). */
   readonly vault: A;
+  /** V2's BatchRelayer (routes through joins and exits). */
   readonly batchRelayer: A;
+  /** Balancer V3's contracts where V3 is deployed (`V3_DEPLOYMENTS`); absent elsewhere. */
+  readonly v3?: ChainV3<A>;
   readonly subgraphUrl: string;
   /** CoinGecko asset platform id for `/simple/token_price/<platform>`; null when it has none. */
   readonly pricePlatform: string | null;
@@ -43,6 +48,25 @@ export interface ChainInfo<A extends string = Address> {
   readonly blockSeconds?: number;
 }
 
+/**
+ * Balancer V3 on a chain: its Vault (the same address on every chain), the routers a V3 order goes
+ * through, the VaultExplorer (read-only views of the Vault's state) and Permit2, which the V3
+ * routers pull tokens through.
+ */
+export interface ChainV3<A extends string = Address> {
+  readonly vault: A;
+  readonly router: A;
+  readonly batchRouter: A;
+  readonly bufferRouter: A;
+  readonly vaultExplorer: A;
+  readonly permit2: A;
+}
+
+/** The Vault of `protocol` on `chain`, or undefined where that protocol is not deployed. */
+export function vaultOf(chain: ChainInfo, protocol: ProtocolVersion): Address | undefined {
+  return protocol === 2 ? chain.vault : chain.v3?.vault;
+}
+
 export interface ChainLido<A extends string = Address> {
   readonly stETH: A;
   readonly wstETH: A;
@@ -66,6 +90,58 @@ export interface ChainGauges<A extends string = Address> {
 }
 
 export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
+export const V3_VAULT_ADDRESS = '0xba1333333333a1ba1108e8412f11850a5c319ba9';
+const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3';
+
+/**
+ * Balancer V3's routers and VaultExplorer per chain id, from Balancer's deployment outputs
+ * (Router v2, BatchRouter, BufferRouter, VaultExplorer v2); the Vault and Permit2 have one
+ * address everywhere.
+ */
+const V3_DEPLOYMENTS: Readonly<Record<number, Omit<ChainV3<string>, 'vault' | 'permit2'>>> = {
+  1: {
+    router: '0xae563e3f8219521950555f5962419c8919758ea2',
+    batchRouter: '0x136f1efcc3f8f88516b9e94110d56fdbfb1778d1',
+    bufferRouter: '0x9179c06629ef7f17cb5759f501d89997fe0e7b45',
+    vaultExplorer: '0xfc2986feab34713e659da84f3b1fa32c1da95832',
+  },
+  10: {
+    router: '0xe2fa4e1d17725e72dcdafe943ecf45df4b9e285b',
+    batchRouter: '0xad89051bed8d96f045e8912ae1672c6c0bf8a85e',
+    bufferRouter: '0x311334883921fb1b813826e585df1c2be4358615',
+    vaultExplorer: '0xeaedc32a51c510d35ebc11088fd5ff2b47aacf2e',
+  },
+  100: {
+    router: '0x4eff2d77d9ffbaefb4b141a3e494c085b3ff4cb5',
+    batchRouter: '0xe2fa4e1d17725e72dcdafe943ecf45df4b9e285b',
+    bufferRouter: '0x86e67e115f96df37239e0479441303de0de7bc2b',
+    vaultExplorer: '0x7f4c133e44381d05129f9b81bad8fa9f3345d29b',
+  },
+  8453: {
+    router: '0x3f170631ed9821ca51a59d996ab095162438dc10',
+    batchRouter: '0x85a80afee867adf27b50bdb7b76da70f1e853062',
+    bufferRouter: '0x4132f7acc9db7a6cf7be2dd3a9dc8b30c7e6e6c8',
+    vaultExplorer: '0xad89051bed8d96f045e8912ae1672c6c0bf8a85e',
+  },
+  42161: {
+    router: '0xeaedc32a51c510d35ebc11088fd5ff2b47aacf2e',
+    batchRouter: '0xad89051bed8d96f045e8912ae1672c6c0bf8a85e',
+    bufferRouter: '0x311334883921fb1b813826e585df1c2be4358615',
+    vaultExplorer: '0xb9d01ca61b9c181da1051bfdd28e1097e920ab14',
+  },
+  43114: {
+    router: '0xf39ca6ede9bf7820a952b52f3c94af526bab9015',
+    batchRouter: '0xc9b36096f5201ea332db35d6d195774ea0d5988f',
+    bufferRouter: '0x22625eedd92c81a219a83e1dc48f88d54786b017',
+    vaultExplorer: '0x4cb42fc3b5fb9392ce0772c3a540e4ae4da4ac4d',
+  },
+  11155111: {
+    router: '0x5e315f96389c1aaf9324d97d3512ae1e0bf3c21a',
+    batchRouter: '0xc85b652685567c1b074e8c0d4389f83a2e458b1c',
+    bufferRouter: '0xb5f3a41515457cc6e2716c62a011d260441ccfc9',
+    vaultExplorer: '0xc82e329c832cacc8da65dbb57ac72b068e0ceb9b',
+  },
+};
 
 /** Sentinel addresses wallets use for "the native asset" instead of its wrapped token. */
 export const NATIVE_ASSET_ALIASES: readonly string[] = [
@@ -285,9 +361,22 @@ const ROWS: readonly ChainInfo<string>[] = [
 function parseRow(row: ChainInfo<string>): ChainInfo {
   const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
   const g = row.gauges;
-  const { lido, ...rest } = row;
+  const { lido, v3: _v3, ...rest } = row;
+  const v3 = V3_DEPLOYMENTS[row.id];
   return {
     ...rest,
+    ...(v3
+      ? {
+          v3: {
+            vault: at('v3.vault', V3_VAULT_ADDRESS),
+            router: at('v3.router', v3.router),
+            batchRouter: at('v3.batchRouter', v3.batchRouter),
+            bufferRouter: at('v3.bufferRouter', v3.bufferRouter),
+            vaultExplorer: at('v3.vaultExplorer', v3.vaultExplorer),
+            permit2: at('v3.permit2', PERMIT2_ADDRESS),
+          },
+        }
+      : {}),
     ...(lido ? { lido: { stETH: at('lido.stETH', lido.stETH), wstETH: at('lido.wstETH', lido.wstETH) } } : {}),
     wrappedNative: at('wrappedNative', row.wrappedNative),
     vault: at('vault', row.vault),

@@ -9,7 +9,9 @@ import { CHAINS, ChainInfo, describeKnownChains, resolveChain } from './chains';
  * API keeps its name and default; a bad value stops the process with one line that names the
  * variable and the fix (`ConfigError`).
  */
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override readonly name: string = 'ConfigError';
+}
 
 /** Balancer V2's protocol swap fee percentage on every chain since 2023 (50 %). */
 export const DEFAULT_PROTOCOL_SWAP_FEE = 0.5;
@@ -45,6 +47,12 @@ export interface Config {
   readonly nodeProviderProjectId: string | undefined;
   /** Subgraph URL per enabled chain (`SUBGRAPH_URL_<id>` or the chain default). */
   readonly subgraphUrls: ReadonlyMap<number, string>;
+  /**
+   * The Balancer V3 catalogue per enabled chain where V3 is deployed and both are set:
+   * `SUBGRAPH_V3_URL_<id>` (the `balancer-v3-vault` subgraph: pools, tokens, hooks) and
+   * `SUBGRAPH_V3_POOLS_URL_<id>` (the `balancer-v3-pools` subgraph: pool types and parameters).
+   */
+  readonly subgraphV3Urls: ReadonlyMap<number, { readonly vault: string; readonly pools: string }>;
   /**
    * HTTP(S) RPC URL per enabled chain when one is known (`RPC_URL_<id>`, `RPC_URL`, or Infura); a
    * WebSocket URL configured there is read over HTTP(S) at the same address (`ws` -> `http`,
@@ -359,11 +367,22 @@ export function loadConfig(env: Env = process.env): Config {
   const rpcUrl = url(env, 'RPC_URL');
 
   const subgraphUrls = new Map<number, string>();
+  const subgraphV3Urls = new Map<number, { vault: string; pools: string }>();
   const rpcUrls = new Map<number, string>();
   const rpcSocketUrls = new Map<number, string>();
   const gaugesSubgraphUrls = new Map<number, string>();
   for (const chain of chains) {
     subgraphUrls.set(chain.id, url(env, `SUBGRAPH_URL_${chain.id}`, chain.subgraphUrl) as string);
+    const v3Vault = url(env, `SUBGRAPH_V3_URL_${chain.id}`);
+    const v3Pools = url(env, `SUBGRAPH_V3_POOLS_URL_${chain.id}`);
+    if ((v3Vault || v3Pools) && !chain.v3)
+      fail(`SUBGRAPH_V3_URL_${chain.id}`, `Balancer V3 is not deployed on chain ${chain.id}; remove the variable`);
+    if ((v3Vault === undefined) !== (v3Pools === undefined))
+      fail(
+        v3Vault ? `SUBGRAPH_V3_POOLS_URL_${chain.id}` : `SUBGRAPH_V3_URL_${chain.id}`,
+        'the V3 catalogue needs both the vault and the pools subgraph: set both or neither',
+      );
+    if (v3Vault && v3Pools) subgraphV3Urls.set(chain.id, { vault: v3Vault, pools: v3Pools });
     const gauges = url(env, `GAUGES_SUBGRAPH_URL_${chain.id}`, chain.gauges?.subgraphUrl);
     if (gauges && !chain.gauges)
       fail(
@@ -384,7 +403,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   // Reject per-chain overrides for chains that are not enabled: almost always a typo.
   for (const key of Object.keys(env)) {
-    const m = /^(SUBGRAPH_URL|GAUGES_SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(key);
+    const m =
+      /^(SUBGRAPH_URL|SUBGRAPH_V3_URL|SUBGRAPH_V3_POOLS_URL|GAUGES_SUBGRAPH_URL|RPC_URL|BATCH_RELAYER)_(\d+)$/.exec(
+        key,
+      );
     if (m && nonEmpty(env[key]) !== undefined && !chains.some((c) => c.id === Number(m[2]))) {
       const known = CHAINS.some((c) => c.id === Number(m[2]));
       fail(
@@ -421,6 +443,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainName: nonEmpty(env.DOMAIN_NAME),
     nodeProviderProjectId,
     subgraphUrls,
+    subgraphV3Urls,
     rpcUrls,
     rpcSocketUrls,
     gaugesSubgraphUrls,

@@ -8,7 +8,9 @@
 declare const ADDRESS_BRAND: unique symbol;
 export type Address = string & { readonly [ADDRESS_BRAND]: true };
 
-export class AddressError extends Error {}
+export class AddressError extends Error {
+  override readonly name: string = 'AddressError';
+}
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

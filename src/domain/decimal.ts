@@ -6,7 +6,9 @@
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
-export class DecimalError extends Error {}
+export class DecimalError extends Error {
+  override readonly name: string = 'DecimalError';
+}
 
 interface Parts {
   negative: boolean;

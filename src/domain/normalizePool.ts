@@ -5,9 +5,11 @@ import type { PoolCore, StoredPoolToken, StoredTypeParams } from './pool';
 import type { ParamField } from './poolTypes/paramField';
 import { storedFields } from './poolTypes/registry';
 import { impossibleValue } from './poolValues';
+import { isV3CataloguePool, normalizeV3Pool } from './protocols/v3/stored/normalizeV3Pool';
 
 /**
- * Subgraph pool (as the Balancer V2 subgraph and the mainnet snapshot the tests read spell it) -> the
+ * Subgraph pool (as the Balancer V2 subgraph and the mainnet snapshot the tests read spell it, or a
+ * V3 catalogue pool, marked `protocolVersion: 3`: `protocols/v3/stored/normalizeV3Pool.ts`) -> the
  * stored `PoolCore`. Pure: the same input always gives the same output, so the pool-update job can
  * diff normalized pools to find real changes.
  */
@@ -130,6 +132,12 @@ function present<K extends string>(key: K, value: string | null): Partial<Record
 }
 
 export function normalizePool(raw: unknown): NormalizeResult {
+  if (isV3CataloguePool(raw)) {
+    // A V3 pool has every type's parameters as absent values, as a V2 pool of another type.
+    const params = storedParams({});
+    if (!params.ok) return { ok: false, id: '(v3)', error: params.error };
+    return normalizeV3Pool(raw, params.top, params.groups);
+  }
   const id =
     typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string'
       ? (raw as { id: string }).id
@@ -162,6 +170,8 @@ export function normalizePool(raw: unknown): NormalizeResult {
       address: p.address,
       poolType: p.poolType,
       poolTypeVersion: p.poolTypeVersion ?? 1,
+      // The V2 subgraph's pools are all V2 Vault pools.
+      protocolVersion: 2,
       factory: p.factory,
       owner: p.owner,
       symbol: p.symbol ?? null,

@@ -2,6 +2,7 @@ import type { Address } from './address';
 import type { StablePhantomStoredParams } from './poolTypes/composableStable/params';
 import type { ElementStoredParams } from './poolTypes/element/params';
 import type { GyroParams } from './poolTypes/gyro/params';
+import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
 import type { LinearStoredParams } from './poolTypes/linear/params';
 import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
 import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
@@ -25,6 +26,9 @@ export interface StoredPoolToken {
   /** ComposableStable: yield of this token is exempt from the protocol yield fee. */
   readonly isExemptFromYieldProtocolFee?: boolean;
 }
+
+/** The Balancer protocols; each has its own Vault (`config/chains.ts` `vaultOf`). */
+export type ProtocolVersion = 2 | 3;
 
 export interface AprBreakdown {
   readonly swapFees: number;
@@ -55,6 +59,8 @@ export interface PoolCore extends StoredTypeParams {
   readonly address: Address;
   readonly poolType: string;
   readonly poolTypeVersion: number;
+  /** The Balancer protocol whose Vault holds the pool: 2 for every pool of the V2 subgraph. */
+  readonly protocolVersion: ProtocolVersion;
   readonly factory: string | null;
   readonly owner: string | null;
   readonly symbol: string | null;
@@ -74,6 +80,11 @@ export interface PoolCore extends StoredTypeParams {
   readonly tokens: readonly StoredPoolToken[];
   readonly tokensList: readonly string[];
   readonly priceRateProviders: readonly { readonly address: string; readonly token: string }[];
+  /**
+   * What the V3 Vault holds for a V3 pool beyond the fields above (aggregate fees, yield fee
+   * basis, hook): `protocols/v3/stored/storedV3.ts`; absent for V2 pools.
+   */
+  readonly v3?: StoredV3Frame;
   /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
   readonly gyro: GyroParams | null;
   /** Liquidity the subgraph reported (USD); used until decoration computes our own. */

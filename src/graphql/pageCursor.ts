@@ -17,7 +17,9 @@ export interface PageCursor {
 
 const VERSION = 1;
 
-export class CursorError extends BadQueryInput {}
+export class CursorError extends BadQueryInput {
+  override readonly name: string = 'CursorError';
+}
 
 export function encodeCursor(c: PageCursor): string {
   const key = c.after.key === null ? null : numericText(c.after.key);

@@ -23,6 +23,7 @@ export const POOL_FILTER_FIELDS = {
   address: 'id',
   poolType: 'string',
   poolTypeVersion: 'int',
+  protocolVersion: 'int',
   factory: 'id',
   symbol: 'string',
   name: 'string',

@@ -32,7 +32,9 @@ export type PoolsWhere = Partial<Record<FilterFieldName, ScalarFilterInput | nul
 export type PoolPredicate = (i: number) => boolean;
 
 /** A filter the user must fix; the message names the field and the operator. */
-export class FilterError extends BadQueryInput {}
+export class FilterError extends BadQueryInput {
+  override readonly name: string = 'FilterError';
+}
 
 export const OPERATORS_BY_KIND: Readonly<Record<FieldKind, readonly (keyof ScalarFilterInput)[]>> = {
   id: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'between', 'contains', 'notContains', 'beginsWith', 'in', 'not_in'],

@@ -46,6 +46,8 @@ const TYPES = /* GraphQL */ `
     address: String
     poolType: String
     poolTypeVersion: Int
+    "The Balancer protocol whose Vault holds the pool (2 or 3)."
+    protocolVersion: Int
     factory: String
     symbol: String
     name: String

@@ -8,6 +8,7 @@ import { NOT_A_FAULT } from './requestLog';
  * Throw `HttpError` anywhere in a handler; anything else becomes a logged 500 without internals.
  */
 export class HttpError extends Error {
+  override name: string = 'HttpError';
   constructor(
     readonly status: number,
     message: string,
@@ -23,6 +24,7 @@ export class HttpError extends Error {
  * sent to the error tracker. Anyone can ask for such an endpoint; each ask must not page anybody.
  */
 export class NotConfigured extends HttpError {
+  override readonly name: string = 'NotConfigured';
   constructor(message: string) {
     super(503, message);
   }
@@ -56,6 +58,7 @@ export type RefusalLog = Map<string, string>;
  * carries body-parser's `status` and `type` so the error handler treats it like theirs.
  */
 export class ClientError extends Error {
+  override readonly name: string = 'ClientError';
   readonly expose = true;
   constructor(
     readonly status: number,

@@ -12,10 +12,14 @@ export interface VerifiedIdToken {
 }
 
 /** Why a token was refused, in words safe to send back (never the token itself). */
-export class IdTokenRejected extends Error {}
+export class IdTokenRejected extends Error {
+  override readonly name: string = 'IdTokenRejected';
+}
 
 /** The token could not be checked at all (certificates unreachable): the caller should retry. */
-export class IdTokenCheckUnavailable extends Error {}
+export class IdTokenCheckUnavailable extends Error {
+  override readonly name: string = 'IdTokenCheckUnavailable';
+}
 
 export interface IdTokenVerifier {
   verify(idToken: string, audience: string): Promise<VerifiedIdToken>;

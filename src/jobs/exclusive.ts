@@ -12,6 +12,7 @@ import type { Store } from '../store/Store';
  * 15 s after its last renewal.
  */
 export class JobAlreadyRunning extends Error {
+  override readonly name: string = 'JobAlreadyRunning';
   constructor(
     message: string,
     /** When the caller may try again: when the holder's lease would expire if it died now. */

@@ -29,16 +29,15 @@ export function checkCashChanges(
 }
 
 /**
- * What a re-read must find again when nothing happened to the pool: its state without the rate
- * providers' own rates behind an unexpired cache, which move freely and are read only for when
- * the cache expires (the pool is then read at every block anyway).
+ * What a re-read must find again when nothing happened to the pool: its state as its type compares
+ * it (`ChainReads.comparable`: without the rate providers' own rates behind an unexpired cache,
+ * which move freely and are read only for when the cache expires; the pool is then read at every
+ * block anyway).
  */
 function comparable(s: PoolChainState | undefined): unknown {
-  if (!s?.rateCaches) return s;
-  return {
-    ...s,
-    rateCaches: new Map([...s.rateCaches].map(([t, { providerRate: _rate, ...cache }]) => [t, cache])),
-  };
+  const own = s?.own;
+  if (!s || !own?.reads.comparable) return s;
+  return { ...s, own: { reads: own.reads, state: own.reads.comparable(own.state) } };
 }
 
 export function sameState(a: PoolChainState | undefined, b: PoolChainState | undefined): boolean {

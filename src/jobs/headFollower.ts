@@ -1,16 +1,20 @@
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
-import type { ChainInfo } from '../config/chains';
+import { vaultOf, type ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
-import { movesWithTime, needsReread, stateAt } from '../domain/chainTime';
+import { movesWithTime, needsReread, stateAt, watchedContracts } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
+import { LogsRefusedError, readHead } from '../sources/chainState/chainStateReader';
 import {
-  callsFor,
-  LogsRefusedError,
-  readHead,
-  readMovedPools,
-  readPoolStates,
-} from '../sources/chainState/chainStateReader';
+  addMoved,
+  protocolOf,
+  v2ChainStateSource,
+  v3ChainStateSource,
+  type ChainStateSource,
+  type MovedInBlocks,
+} from '../sources/chainState/chainStateSource';
+import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
+import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import { MalformedAnswerError, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { checkCashChanges, nextRecheck, sameState } from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
@@ -151,6 +155,8 @@ export interface StepResult {
 
 export class HeadFollower {
   private readonly rpc: JsonRpcOptions;
+  /** One per protocol deployed on the chain, each owning what its reads keep across blocks. */
+  private readonly sources: readonly ChainStateSource[];
   private readonly status: FollowStatus;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -170,6 +176,8 @@ export class HeadFollower {
    */
   private absent = new Set<string>();
   private absentVersion: number | undefined;
+  /** V3 pool tokens the Vault has no buffer for, not asked again until a buffer log names them. */
+  private noBuffer = new Set<string>();
   /** The last pool id the slow re-read reached (`nextRecheck`). */
   private recheckCursor = '';
   /** Since when the node has answered that it has no block at the state's height (unix ms). */
@@ -183,6 +191,11 @@ export class HeadFollower {
     // No retry inside a poll: the next poll is the retry, after the back-off.
     // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
     this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
+    const v3Vault = vaultOf(chain, 3);
+    this.sources = [
+      v2ChainStateSource(this.rpc, chain.vault),
+      ...(v3Vault !== undefined ? [v3ChainStateSource(this.rpc, v3Vault)] : []),
+    ];
     this.status = {
       chainId: chain.id,
       head: null,
@@ -324,17 +337,19 @@ export class HeadFollower {
       const missing = snap.pools.filter(unread);
       const pruned = inCatalogue(state.pools, catalogue);
       if (missing.length === 0) {
-        if (pruned !== state.pools) this.publish({ block: known, pools: pruned });
+        if (pruned !== state.pools) this.publish({ ...state, block: known, pools: pruned });
         return { kind: 'idle', block: known, poolsRead: 0 };
       }
       const read = await this.readPools(missing, known.number, this.quoteTime(known));
-      this.publish({ block: known, pools: merged(pruned, read) });
+      const buffers = await this.readBuffers(state.buffers, bufferCandidates(missing), known.number);
+      this.publish({ block: known, pools: merged(pruned, read), ...buffers });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
-    const moved = await this.movedPools(known.number + 1, head.number);
+    const movedIn = await this.moved(known.number + 1, head.number);
     // Even one block's logs were refused: only a full read brings the state to the head.
-    if (!moved) return this.fullRead(snap.pools, head);
+    if (!movedIn) return this.fullRead(snap.pools, head);
+    const moved = movedIn.pools;
     const at = this.quoteTime(head);
     // Pools whose state moves without a Vault event (rate providers behind an expired cache,
     // linear wrapped rates) are read again too; amp ramps and weight updates only need evaluating
@@ -342,11 +357,10 @@ export class HeadFollower {
     const toRead: StoredPool[] = snap.pools.filter((p) => {
       const s = state.pools.get(p.id);
       // A weighted v1 or legacy stable pool's protocol fee is the collector's: its change event names the collector.
-      const collector = s?.protocolFeesCollector;
       return (
         moved.has(p.id) ||
         moved.has(p.address) ||
-        (collector !== undefined && moved.has(collector)) ||
+        (s !== undefined && watchedContracts(s).some((c) => moved.has(c))) ||
         unread(p) ||
         (s !== undefined && needsReread(s, at))
       );
@@ -358,7 +372,7 @@ export class HeadFollower {
       this.recheckCursor,
       ctx.config.follow.recheckCallsPerBlock,
       (p) => reading.has(p.id),
-      (p) => callsFor(chain.vault, [p]),
+      (p) => this.callsOf(p),
     );
     const all = [...toRead, ...recheck.pools];
     const read = all.length > 0 ? await this.readPools(all, head.number, at) : new Map<string, PoolChainState>();
@@ -372,8 +386,21 @@ export class HeadFollower {
       const now = stateAt(s, at);
       if (now !== s) timed.set(id, now);
     }
-    this.publish({ block: head, pools: merged(merged(inCatalogue(state.pools, catalogue), read), timed) });
-    return { kind: 'blocks', block: head, poolsRead: all.length };
+    // Every known buffer is read again: its token's share price moves with no Vault event.
+    const buffers = await this.readBuffers(
+      state.buffers,
+      [...bufferCandidates(toRead.filter(unread)), ...movedIn.buffers],
+      head.number,
+    );
+    // Pools the V3 Vault registered that no one has catalogued yet: quotable from this block.
+    const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
+    this.publish({
+      block: head,
+      pools: merged(merged(merged(inCatalogue(state.pools, catalogue), read), timed), fresh.read),
+      ...buffers,
+      ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
+    });
+    return { kind: 'blocks', block: head, poolsRead: all.length + fresh.registered.size };
   }
 
   /**
@@ -428,6 +455,11 @@ export class HeadFollower {
     }
   }
 
+  /** How many calls the first round of a read of `p` makes (the slow re-read's budget). */
+  private callsOf(p: StoredPool): number {
+    return this.sources.find((source) => source.protocol === protocolOf(p))?.callsFor(p) ?? 0;
+  }
+
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
   private quoteTime(block: BlockRef): number {
     return block.timestamp + (this.chain.blockSeconds ?? 1);
@@ -435,8 +467,61 @@ export class HeadFollower {
 
   private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
     this.absent = new Set();
-    this.publish({ block: head, pools: await this.readPools(pools, head.number, this.quoteTime(head)) });
+    this.noBuffer = new Set();
+    const read = await this.readPools(pools, head.number, this.quoteTime(head));
+    const buffers = await this.readBuffers(undefined, bufferCandidates(pools), head.number);
+    this.publish({ block: head, pools: read, ...buffers });
     return { kind: 'full', block: head, poolsRead: pools.length };
+  }
+
+  /**
+   * The pools of `named` (registered in the blocks read: address -> factory) the served pools do
+   * not have, each typed like the catalogue's pools of its factory (a factory the catalogue has no
+   * pool of is not known to make a type the service carries: left out), read at `blockNumber`.
+   */
+  private async readRegistered(
+    named: ReadonlyMap<string, string>,
+    pools: readonly StoredPool[],
+    blockNumber: number,
+    timestamp: number,
+  ): Promise<{ registered: Map<string, StoredPool>; read: Map<string, PoolChainState> }> {
+    const registered = new Map<string, StoredPool>();
+    const known = new Set(pools.map((p) => p.id));
+    const byFactory = new Map<string, StoredPool>();
+    for (const p of pools) if (protocolOf(p) === 3 && p.factory !== null) byFactory.set(p.factory, p);
+    const skeletons: StoredPool[] = [];
+    for (const [address, factory] of named) {
+      const sibling = byFactory.get(factory);
+      if (!known.has(address) && sibling !== undefined) skeletons.push(registeredV3Pool(address, factory, sibling));
+    }
+    if (skeletons.length === 0) return { registered, read: new Map() };
+    const read = await this.readPools(skeletons, blockNumber, timestamp);
+    for (const skeleton of skeletons) {
+      const s = read.get(skeleton.id);
+      const factory = skeleton.factory!;
+      if (s) registered.set(skeleton.id, registeredV3Pool(skeleton.id, factory, byFactory.get(factory)!, s));
+    }
+    return { registered, read };
+  }
+
+  /**
+   * The V3 Vault's buffers at `blockNumber`: those `known` holds, read again, and any of
+   * `candidates` (V3 pool tokens, tokens the buffer logs name) not yet asked about; `{}` on a chain
+   * without V3. A token found without a buffer is not asked again until a buffer log names it.
+   */
+  private async readBuffers(
+    known: ReadonlyMap<string, StoredBuffer> | undefined,
+    candidates: readonly string[],
+    blockNumber: number,
+  ): Promise<{ buffers?: ReadonlyMap<string, StoredBuffer> }> {
+    const source = this.sources.find((s) => s.readBuffers !== undefined);
+    if (!source?.readBuffers) return {};
+    const ask = new Set(known?.keys() ?? []);
+    for (const t of candidates) if (!this.noBuffer.has(t)) ask.add(t);
+    if (ask.size === 0) return known ? { buffers: known } : {};
+    const buffers = await source.readBuffers([...ask], blockNumber);
+    for (const t of ask) if (!buffers.has(t)) this.noBuffer.add(t);
+    return { buffers };
   }
 
   /**
@@ -448,7 +533,11 @@ export class HeadFollower {
     blockNumber: number,
     timestamp: number,
   ): Promise<Map<string, PoolChainState>> {
-    const read = await readPoolStates(this.rpc, this.chain.vault, pools, blockNumber);
+    const read = new Map<string, PoolChainState>();
+    for (const source of this.sources) {
+      const mine = pools.filter((p) => protocolOf(p) === source.protocol);
+      if (mine.length > 0) for (const [id, s] of await source.readPools(mine, blockNumber)) read.set(id, s);
+    }
     for (const p of pools)
       if (read.has(p.id)) this.absent.delete(p.id);
       else this.absent.add(p.id);
@@ -457,17 +546,39 @@ export class HeadFollower {
   }
 
   /**
-   * What moved in `from`..`to`: ids of the pools the Vault's logs name and addresses of the pools
-   * that emitted a state event of their own (`readMovedPools`). Providers cap `eth_getLogs` by block range or
-   * result count, so a refused range is halved and each half asked again; null when even a single
-   * block is refused. A node that does not answer at all fails the step as usual.
+   * What moved in `from`..`to` in each protocol's Vault: the pools its logs name and addresses of
+   * the pools that emitted a state event of their own, buffers, registrations. Providers cap
+   * `eth_getLogs` by block range or result count, so a refused range is halved and each half asked
+   * again; null when even a single block is refused. A node that does not answer at all fails the
+   * step as usual.
    */
-  private movedPools(from: number, to: number): Promise<Map<string, number> | null> {
-    return halving(from, to, (a, b) => readMovedPools(this.rpc, this.chain.vault, a, b));
+  private async moved(from: number, to: number): Promise<MovedInBlocks | null> {
+    let moved: MovedInBlocks | undefined;
+    for (const source of this.sources) {
+      const named = await halving(from, to, (a, b) => source.moved(a, b));
+      if (!named) return null;
+      moved = moved ? addMoved(moved, named) : named;
+    }
+    for (const t of moved?.buffers ?? []) this.noBuffer.delete(t);
+    return moved ?? null;
   }
 
-  private publish(state: ChainState): void {
+  /**
+   * Publishes `state`, keeping the buffers and the chain-only pools of the state before where it
+   * names none; a chain-only pool leaves once the catalogue (the store) lists it.
+   */
+  private publish(next: ChainState): void {
     if (this.stopped) return;
+    const prev = this.ctx.readModel.chainState(this.chain.id);
+    const buffers = next.buffers ?? prev?.buffers;
+    const stored = new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? []);
+    const registered = [...(next.registered ?? prev?.registered ?? [])].filter(([id]) => !stored.has(id));
+    const { registered: _named, ...rest } = next;
+    const state: ChainState = {
+      ...rest,
+      ...(buffers ? { buffers } : {}),
+      ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
+    };
     this.ctx.readModel.setChainState(this.chain.id, state);
     this.status.stateBlock = state.block;
     // Lag counts from heads the node reported, never from a block a client only asked for.
@@ -482,8 +593,8 @@ export class HeadFollower {
 async function halving(
   from: number,
   to: number,
-  read: (from: number, to: number) => Promise<Map<string, number>>,
-): Promise<Map<string, number> | null> {
+  read: (from: number, to: number) => Promise<MovedInBlocks>,
+): Promise<MovedInBlocks | null> {
   try {
     return await read(from, to);
   } catch (e) {
@@ -495,8 +606,12 @@ async function halving(
   if (!low) return null;
   const high = await halving(mid + 1, to, read);
   if (!high) return null;
-  for (const [id, block] of high) low.set(id, Math.max(low.get(id) ?? -1, block));
-  return low;
+  return addMoved(low, high);
+}
+
+/** The tokens of the V3 pools among `pools`: where the Vault may hold a buffer. */
+function bufferCandidates(pools: readonly StoredPool[]): string[] {
+  return [...new Set(pools.filter((p) => protocolOf(p) === 3).flatMap((p) => p.tokens.map((t) => t.address)))];
 }
 
 /** The state without the pools the catalogue no longer lists (the same map when none left). */

@@ -21,8 +21,11 @@ export interface PoolUpdatePlan {
 export interface PlanOptions {
   /** Unix seconds of this run (history timestamp). */
   readonly nowSeconds: number;
-  /** Remove stored pools the source no longer lists (only after a complete fetch). */
-  readonly removeMissing: boolean;
+  /**
+   * Remove stored pools the source no longer lists (only after a complete fetch); a predicate names
+   * the stored pools a complete fetch covered (one protocol's catalogue read in full, the other's not).
+   */
+  readonly removeMissing: boolean | ((pool: StoredPool) => boolean);
   /** Normalizer to use instead of `normalizePool` (e.g. one that remembers unchanged pools). */
   readonly normalize?: (raw: unknown) => NormalizeResult;
 }
@@ -94,7 +97,11 @@ export function planPoolUpdate(
     history.push(historyPoint(core, options.nowSeconds));
   }
 
-  const removed = options.removeMissing ? stored.filter((p) => !listed.has(p.id)).map((p) => p.id) : [];
+  const covered = options.removeMissing;
+  const removed =
+    covered === false
+      ? []
+      : stored.filter((p) => !listed.has(p.id) && (covered === true || covered(p))).map((p) => p.id);
   const tokens = discoverTokens(cores, knownTokens);
   const changed = writes.length > 0 || removed.length > 0;
 

@@ -1,7 +1,10 @@
 import type { BlockRef } from '../domain/chainState';
 import type { ChainMeta, StoredPool, StoredToken } from '../domain/pool';
 import { toPoolView } from '../domain/poolView';
+import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import { PreparedBody } from './preparedBody';
+
+const NO_BUFFERS: ReadonlyMap<string, StoredBuffer> = new Map();
 
 /** Everything the read paths need for one chain, immutable once built. */
 export class ChainSnapshot {
@@ -20,6 +23,11 @@ export class ChainSnapshot {
    * node is followed for the chain and the pools are the subgraph's values.
    */
   readonly block: BlockRef | null;
+  /**
+   * The V3 Vault's buffers at `block`, by wrapped token (lower case): the chain's only (the
+   * follower reads them), empty while no V3 state is followed.
+   */
+  readonly buffers: ReadonlyMap<string, StoredBuffer>;
 
   constructor(init: {
     readonly chainId: number;
@@ -28,6 +36,7 @@ export class ChainSnapshot {
     readonly tokens: readonly StoredToken[];
     readonly loadedAt: number;
     readonly block?: BlockRef | null;
+    readonly buffers?: ReadonlyMap<string, StoredBuffer>;
   }) {
     this.chainId = init.chainId;
     this.meta = init.meta;
@@ -35,6 +44,7 @@ export class ChainSnapshot {
     this.tokens = init.tokens;
     this.loadedAt = init.loadedAt;
     this.block = init.block ?? null;
+    this.buffers = init.buffers ?? NO_BUFFERS;
     this.poolsById = new Map(init.pools.map((p) => [p.id, p]));
     this.tokensByAddress = new Map(init.tokens.map((t) => [t.address, t]));
   }
@@ -66,6 +76,7 @@ export class ChainSnapshot {
       tokens,
       loadedAt,
       block: this.block,
+      buffers: this.buffers,
     });
     next.poolsBodyCache = this.poolsBodyCache;
     return next;
@@ -75,7 +86,12 @@ export class ChainSnapshot {
    * A copy at another chain block: `pools` (the same array when the block changed no pool, which
    * keeps the serialized body and every per-pools cache downstream) and the same tokens.
    */
-  atBlock(pools: readonly StoredPool[], block: BlockRef, loadedAt: number): ChainSnapshot {
+  atBlock(
+    pools: readonly StoredPool[],
+    block: BlockRef,
+    loadedAt: number,
+    buffers: ReadonlyMap<string, StoredBuffer> = this.buffers,
+  ): ChainSnapshot {
     const next = new ChainSnapshot({
       chainId: this.chainId,
       meta: this.meta,
@@ -83,6 +99,7 @@ export class ChainSnapshot {
       tokens: this.tokens,
       loadedAt,
       block,
+      buffers,
     });
     if (pools === this.pools) next.poolsBodyCache = this.poolsBodyCache;
     next.tokensBodyCache = this.tokensBodyCache;

@@ -120,13 +120,21 @@ export class ReadModel {
     if (!cur || !base) return undefined;
     const pools = this.overlay(base.pools, state);
     const unchanged = pools.length === cur.pools.length && pools.every((p, i) => p === cur.pools[i]);
-    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now());
+    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now(), state.buffers);
     this.publish(next, cur);
     return next;
   }
 
-  private overlay(base: readonly StoredPool[], state: ChainState | undefined): readonly StoredPool[] {
-    if (!state) return base;
+  private overlay(stored: readonly StoredPool[], state: ChainState | undefined): readonly StoredPool[] {
+    if (!state) return stored;
+    // Pools only the chain knows yet (registered after the catalogue's read), until it lists them.
+    let base = stored;
+    const registered = state.registered;
+    if (registered !== undefined && registered.size > 0) {
+      const known = new Set(stored.map((p) => p.id));
+      const extra = [...registered.values()].filter((p) => !known.has(p.id));
+      if (extra.length > 0) base = [...stored, ...extra];
+    }
     return base.map((p) => {
       const s = state.pools.get(p.id);
       if (!s) return p;
@@ -193,7 +201,15 @@ export class ReadModel {
       next =
         cur && samePools(pools, cur.pools)
           ? cur.withTokens(meta, tokens, this.now())
-          : new ChainSnapshot({ chainId, meta, pools, tokens, loadedAt: this.now(), block: state?.block ?? null });
+          : new ChainSnapshot({
+              chainId,
+              meta,
+              pools,
+              tokens,
+              loadedAt: this.now(),
+              block: state?.block ?? null,
+              ...(state?.buffers ? { buffers: state.buffers } : {}),
+            });
     }
     this.publish(next, this.snapshots.get(chainId));
     this.logger.debug(

@@ -11,7 +11,9 @@ export const INT256_MAX = (1n << 255n) - 1n;
 export const INT256_MIN = -(1n << 255n);
 export const UINT256_MAX = (1n << 256n) - 1n;
 
-export class LimitError extends Error {}
+export class LimitError extends Error {
+  override readonly name: string = 'LimitError';
+}
 
 /** A non-negative decimal ("0.01", "1e-7") as numerator / 10^scale. */
 export function decimalFraction(value: string): { num: bigint; den: bigint } {

@@ -11,7 +11,9 @@ import type { OrderKind } from './types';
  * Unknown fields are ignored (clients send the same body to both endpoints).
  */
 
-export class RequestError extends Error {}
+export class RequestError extends Error {
+  override readonly name: string = 'RequestError';
+}
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 

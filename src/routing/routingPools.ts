@@ -45,8 +45,9 @@ export function toRoutingPool(p: StoredPool): RoutingPool {
   };
 }
 
+/** The V2 Vault's routable pools (V3 pools are routed by their own Vault's frame). */
 export function toRoutingPools(pools: readonly StoredPool[]): RoutingPool[] {
-  return pools.filter(isRoutable).map(toRoutingPool);
+  return pools.filter((p) => (p.protocolVersion ?? 2) === 2 && isRoutable(p)).map(toRoutingPool);
 }
 
 /** Pools at or above the liquidity floor, plus every pool whose liquidity is not known yet. */

@@ -6,6 +6,7 @@ import { backOff } from 'exponential-backoff';
  * errors, timeouts, 429 (honouring Retry-After) and 5xx. Anything else fails at once.
  */
 export class UpstreamError extends Error {
+  override name: string = 'UpstreamError';
   constructor(
     /** Which upstream, as operators know it: "subgraph", "price API", "sanctions provider" ... */
     readonly upstream: string,
@@ -50,6 +51,7 @@ export interface JsonResponse<T> {
 }
 
 class Retryable extends UpstreamError {
+  override readonly name: string = 'Retryable';
   constructor(
     upstream: string,
     message: string,

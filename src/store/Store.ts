@@ -99,10 +99,13 @@ export interface Store {
 /** Firestore's limit on one document; both adapters refuse larger ones before writing anything. */
 export const MAX_DOCUMENT_BYTES = 1_000_000;
 
-export class StoreError extends Error {}
+export class StoreError extends Error {
+  override readonly name: string = 'StoreError';
+}
 
 /** The chain's pools changed since the caller read them (`ChainChange.ifPoolsVersion`). */
 export class VersionConflict extends StoreError {
+  override readonly name: string = 'VersionConflict';
   constructor(chainId: number, expected: number, actual: number) {
     super(`pools of chain ${chainId} changed meanwhile (version ${actual}, expected ${expected}); nothing was written`);
   }

@@ -1,4 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
+import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader, type OnchainPool } from '../../src/devnet/indexer/onchainPools';
@@ -6,11 +7,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec, SwapKind } from '../../src/domain/swap/poolModel';
-import {
-  createComposableStableModel,
-  type ComposableStableModel,
-  type ComposableStableState,
-} from '../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,
@@ -103,7 +100,7 @@ async function readOnchain(poolId: string, factory: string): Promise<OnchainPool
   return p;
 }
 
-const model = (spec: PoolSpec) => createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
+const model = (spec: PoolSpec) => modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
 const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
   ...spec,
   lastJoinExitAmp: null,

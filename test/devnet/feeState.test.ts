@@ -1,24 +1,19 @@
 import { Contract, parseUnits } from 'ethers';
+import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import type { Address } from '../../src/domain/address';
 import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
 import { stateAt } from '../../src/domain/chainTime';
+import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
+import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/chain';
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
-import {
-  createComposableStableModel,
-  type ComposableStableModel,
-  type ComposableStableState,
-} from '../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
 import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
-import {
-  createWeightedModel,
-  type WeightedJoinExitModel,
-  type WeightedState,
-} from '../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
@@ -205,8 +200,8 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
     await setRate(daiProvider, 1_080_000_000_000_000_000n);
     const { spec } = await readAtHead(pool);
     expect(decimalToUnits(spec.rateProduct!, 18)).toBeGreaterThan(decimalToUnits(spec.athRateProduct!, 18));
-    const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
-    const noYield = createWeightedModel(
+    const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+    const noYield = modelOfType(
       { ...spec, athRateProduct: null, rateProduct: null },
       { timestamp: 0 },
     ) as WeightedJoinExitModel;
@@ -232,7 +227,7 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
 
   test('a real join raises the high to the rate product, as the state applyJoin threads says', async () => {
     const { spec } = await readAtHead(pool);
-    const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+    const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
     const state: WeightedState = model.initialState();
     const i = model.tokens.indexOf(tok.DAI!.address);
     const amountIn = parseUnits('2000', 18);
@@ -302,7 +297,7 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
 
   test('every swap adds to the owed BPT exactly what apply adds', async () => {
     const { spec } = await readAtHead(pool);
-    const model = createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
+    const model = modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
     const state: ComposableStableState = model.initialState();
     expect(state.phantomDue).toBe(await due());
     for (const [kind, tIn, tOut, amount] of swaps()) {
@@ -319,9 +314,9 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
 
   test('BPT swaps are priced on the supply with the owed BPT; without it they are not', async () => {
     const { s, spec } = await readAtHead(pool);
-    expect(s.dueProtocolFeeBpt).toBe(await due());
-    const model = createComposableStableModel(spec, { timestamp: 0 });
-    const noDue = createComposableStableModel({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
+    expect(ownStateOf(STABLE_PHANTOM_CHAIN, s.own)?.dueProtocolFeeBpt).toBe(await due());
+    const model = modelOfType(spec, { timestamp: 0 });
+    const noDue = modelOfType({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
     let differs = 0;
     for (const [kind, tIn, tOut, amount] of swaps()) {
       const [ourAnswer, chain] = [
@@ -340,8 +335,8 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
     const { spec } = await readAtHead(pool, (head) => head + 1);
     const usdc = spec.tokens.find((t) => t.address === tok.USDC!.address)!;
     expect(usdc.priceRate).toBe('1.02');
-    const model = createComposableStableModel(spec, { timestamp: 0 });
-    const fresh = createComposableStableModel(
+    const model = modelOfType(spec, { timestamp: 0 });
+    const fresh = modelOfType(
       { ...spec, tokens: spec.tokens.map((t) => (t === usdc ? { ...t, priceRate: '1.1' } : t)) },
       { timestamp: 0 },
     );

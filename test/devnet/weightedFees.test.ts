@@ -1,4 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
+import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
@@ -6,11 +7,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec } from '../../src/domain/swap/poolModel';
-import {
-  createWeightedModel,
-  type WeightedJoinExitModel,
-  type WeightedState,
-} from '../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,
@@ -66,7 +63,7 @@ async function readSpec(m: (typeof made)[number]): Promise<PoolSpec> {
   return (JSON.parse(JSON.stringify(toRoutingPool(normalized.pool))) as RoutingPool).spec;
 }
 
-const model = (spec: PoolSpec) => createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+const model = (spec: PoolSpec) => modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
 const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
   ...spec,
   lastPostJoinExitInvariant: null,

@@ -1,13 +1,14 @@
 import type { PoolChainState } from '../../src/domain/chainState';
+import { movesWithTime, needsReread, stateAt } from '../../src/domain/chainTime';
+import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
 import {
-  ampAt,
-  movesWithTime,
-  needsReread,
-  stateAt,
-  storedEndWeight,
-  storedStartWeight,
-  weightsAt,
-} from '../../src/domain/chainTime';
+  COMPOSABLE_STABLE_CHAIN,
+  type ComposableStableChainState,
+} from '../../src/domain/poolTypes/composableStable/chain';
+import { LINEAR_CHAIN } from '../../src/domain/poolTypes/linear/chain';
+import { ampAt } from '../../src/domain/poolTypes/stable/amp';
+import { LBP_CHAIN, type WeightedChainState } from '../../src/domain/poolTypes/weighted/chain';
+import { storedEndWeight, storedStartWeight, weightsAt } from '../../src/domain/poolTypes/weighted/weightUpdate';
 
 /**
  * State that moves with time and no event, as a swap in a later block sees it: an amp ramp at the
@@ -19,9 +20,20 @@ const TOKEN = '0x' + '11'.repeat(20);
 const OTHER = '0x' + '22'.repeat(20);
 const E18 = 10n ** 18n;
 
-const cached: PoolChainState = {
-  poolId: '0xpool',
+const composable = (poolId: string, state: ComposableStableChainState): PoolChainState => ({
+  poolId,
   tokens: [],
+  own: { reads: COMPOSABLE_STABLE_CHAIN, state },
+});
+const composableOf = (s: PoolChainState) => ownStateOf(COMPOSABLE_STABLE_CHAIN, s.own)!;
+const lbp = (state: WeightedChainState): PoolChainState => ({
+  poolId: '0xlbp',
+  tokens: [],
+  own: { reads: LBP_CHAIN, state },
+});
+const weightsOf = (s: PoolChainState) => ownStateOf(LBP_CHAIN, s.own)!.weights;
+
+const cached: PoolChainState = composable('0xpool', {
   rates: new Map([
     [TOKEN, 1_010_000_000_000_000_000n],
     [OTHER, E18],
@@ -39,7 +51,7 @@ const cached: PoolChainState = {
       },
     ],
   ]),
-};
+});
 
 test('a ramp moves the amp as the contract does: linear in whole seconds, rounded down, then its end value', () => {
   const up = { startValue: 120_000n, endValue: 240_000n, startTime: 1_000n, endTime: 87_400n };
@@ -55,36 +67,38 @@ test('a ramp moves the amp as the contract does: linear in whole seconds, rounde
 });
 
 test('a pool with a ramp quotes at the amp of the quote timestamp, keeping its precision', () => {
-  const s: PoolChainState = {
-    poolId: '0xpool',
-    tokens: [],
+  const s = composable('0xpool', {
     amp: { value: 120_000n, precision: 1_000n },
     ampRamp: { startValue: 120_000n, endValue: 240_000n, startTime: 0n, endTime: 86_400n },
-  };
-  expect(stateAt(s, 43_200).amp).toEqual({ value: 180_000n, precision: 1_000n });
+  });
+  expect(composableOf(stateAt(s, 43_200)).amp).toEqual({ value: 180_000n, precision: 1_000n });
   expect(needsReread(s, 43_200)).toBe(false);
 });
 
 test('a rate cache is used up to its expiry; a swap after it uses the provider rate, old rates unchanged', () => {
   expect(stateAt(cached, 1_000)).toBe(cached);
   const after = stateAt(cached, 1_001);
-  expect(after.rates?.get(TOKEN)).toBe(1_023_456_789_012_345_678n);
-  expect(after.rates?.get(OTHER)).toBe(E18);
-  expect(after.oldRates?.get(TOKEN)).toBe(E18);
+  expect(composableOf(after).rates?.get(TOKEN)).toBe(1_023_456_789_012_345_678n);
+  expect(composableOf(after).rates?.get(OTHER)).toBe(E18);
+  expect(composableOf(after).oldRates?.get(TOKEN)).toBe(E18);
   // The raw cache stays, so evaluating again at another time starts from what was read.
-  expect(stateAt(after, 999).rates?.get(TOKEN)).toBe(1_010_000_000_000_000_000n);
+  expect(composableOf(stateAt(after, 999)).rates?.get(TOKEN)).toBe(1_010_000_000_000_000_000n);
 });
 
 test('an expired cache whose provider answered is read again at each head; a fresh one or a ramp is not', () => {
   expect(needsReread(cached, 1_000)).toBe(false);
   expect(needsReread(cached, 1_001)).toBe(true);
-  const noProvider: PoolChainState = {
-    ...cached,
+  const noProvider = composable('0xpool', {
+    ...composableOf(cached),
     rateCaches: new Map([[TOKEN, { rate: E18, oldRate: E18, duration: 600n, expires: 0n }]]),
-  };
+  });
   expect(needsReread(noProvider, 5_000)).toBe(false);
-  expect(stateAt(noProvider, 5_000).rates?.get(TOKEN)).toBe(E18);
-  const linear: PoolChainState = { poolId: '0xlinear', tokens: [], targets: { lower: 0n, upper: E18 } };
+  expect(composableOf(stateAt(noProvider, 5_000)).rates?.get(TOKEN)).toBe(E18);
+  const linear: PoolChainState = {
+    poolId: '0xlinear',
+    tokens: [],
+    own: { reads: LINEAR_CHAIN, state: { targets: { lower: 0n, upper: E18 } } },
+  };
   expect(needsReread(linear, 0)).toBe(true);
 });
 
@@ -124,18 +138,12 @@ test('weights move as the contract computes them: progress rounded down, then ea
 });
 
 test('an LBP during a weight update quotes at the weights of the quote timestamp and is not read again for it', () => {
-  const s: PoolChainState = {
-    poolId: '0xlbp',
-    tokens: [],
-    weights: weightsAt(lbpUpdate, 1_000n),
-    weightUpdate: lbpUpdate,
-    swapEnabled: true,
-  };
+  const s = lbp({ weights: weightsAt(lbpUpdate, 1_000n), weightUpdate: lbpUpdate, swapEnabled: true });
   expect(stateAt(s, 1_000)).toBe(s);
-  expect(stateAt(s, 1_001).weights).toEqual([899_998_071_313_615_966n, 100_001_929_152_043_527n]);
+  expect(weightsOf(stateAt(s, 1_001))).toEqual([899_998_071_313_615_966n, 100_001_929_152_043_527n]);
   expect(movesWithTime(s)).toBe(true);
   expect(needsReread(s, 1_001)).toBe(false);
-  const done: PoolChainState = { poolId: '0xlbp', tokens: [], weights: lbpUpdate.endWeights };
+  const done = lbp({ weights: lbpUpdate.endWeights });
   expect(movesWithTime(done)).toBe(false);
   expect(stateAt(done, 99_999_999)).toBe(done);
 });

@@ -37,8 +37,8 @@ interface Block {
   readonly timestamp: number;
   /** Pool ids with a Swap log in this block. */
   readonly swaps: readonly string[];
-  /** Logs pools emitted themselves in this block (address, topic 0). */
-  readonly poolLogs: readonly { address: string; topic: string }[];
+  /** Logs contracts emitted in this block (address, topic 0 and, for indexed fields, further topics). */
+  readonly poolLogs: readonly FakeLog[];
   /** Each pool's balances and fee at the end of this block. */
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
   /** The fees collector's protocol swap fee percentage at the end of this block. */
@@ -65,6 +65,13 @@ interface RpcRequest {
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** A log a contract emits: topic 0 and the indexed fields' topics after it. */
+export interface FakeLog {
+  readonly address: string;
+  readonly topic: string;
+  readonly topics?: readonly string[];
+}
 
 /** One call as `callError` sees it: `to` and `selector` only for `eth_call`s. */
 export interface FakeCall {
@@ -196,7 +203,7 @@ export class FakeChainRpc {
   }
 
   /** Mines one block in which the given pools swapped (their balances as the test set them). */
-  mine(swapped: readonly string[], poolLogs: readonly { address: string; topic: string }[] = []): Block {
+  mine(swapped: readonly string[], poolLogs: readonly FakeLog[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
     const lastChange = new Map(
@@ -308,10 +315,27 @@ export class FakeChainRpc {
               .flatMap((b) =>
                 b.poolLogs
                   .filter((l) => f.topics[0]?.includes(l.topic))
-                  .map((l) => ({ address: l.address, blockNumber: hex(b.number), topics: [l.topic] })),
+                  .map((l) => ({
+                    address: l.address,
+                    blockNumber: hex(b.number),
+                    topics: [l.topic, ...(l.topics ?? [])],
+                  })),
               ),
           };
-        if (f.address.toLowerCase() !== this.vault || !f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        if (f.address.toLowerCase() !== this.vault) {
+          // Another contract's logs (a second Vault): those the test mined with that address.
+          const address = f.address.toLowerCase();
+          return {
+            result: this.blocks
+              .filter((b) => b.number >= from && b.number <= to)
+              .flatMap((b) =>
+                b.poolLogs
+                  .filter((l) => l.address === address && f.topics[0]?.includes(l.topic))
+                  .map((l) => ({ address, blockNumber: hex(b.number), topics: [l.topic, ...(l.topics ?? [])] })),
+              ),
+          };
+        }
+        if (!f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)
           .flatMap((b) =>

@@ -12,6 +12,7 @@ export function storedPool(
     address: fields.id.slice(0, 42) as Address,
     poolType: 'Weighted',
     poolTypeVersion: 1,
+    protocolVersion: 2,
     factory: null,
     owner: null,
     symbol: null,

@@ -3,6 +3,10 @@ import type { Address } from '../../src/domain/address';
 import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
 import { needsReread, stateAt } from '../../src/domain/chainTime';
 import { unitsToDecimal } from '../../src/domain/decimal';
+import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
+import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/chain';
+import { META_STABLE_CHAIN } from '../../src/domain/poolTypes/stable/chain';
+import { WEIGHTED_CHAIN } from '../../src/domain/poolTypes/weighted/chain';
 import type { StoredPool } from '../../src/domain/pool';
 import { weightedRateProduct } from '../../src/domain/swap/pools/weightedFees';
 import { readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
@@ -150,13 +154,16 @@ afterAll(async () => {
 
 const stateOf = (p: { id: string }) => states.get(p.id)!;
 const storedOf = (p: { id: string }) => stored.find((s) => s.id === p.id)!;
+const weightedOf = (p: { id: string }) => ownStateOf(WEIGHTED_CHAIN, stateOf(p).own)!;
+const phantomOf = (p: { id: string }) => ownStateOf(STABLE_PHANTOM_CHAIN, stateOf(p).own)!;
+const metaStableOf = (p: { id: string }) => ownStateOf(META_STABLE_CHAIN, stateOf(p).own)!;
 const selector = (fn: string) => GETTERS.getFunction(fn)!.selector;
 
 describe('weighted v2+: the yield fee basis', () => {
   test('a pool with a provider: its all-time high, the provider rate and the yield fee percentage', () => {
     const s = stateOf(W);
-    expect(s.weightedYield).toEqual({ athRateProduct: ATH, providerRates: new Map([[T1, P1_RATE]]) });
-    expect(s.protocolYieldFeeCache).toBe(E18 / 2n);
+    expect(weightedOf(W).weightedYield).toEqual({ athRateProduct: ATH, providerRates: new Map([[T1, P1_RATE]]) });
+    expect(weightedOf(W).protocolYieldFeeCache).toBe(E18 / 2n);
     // Providers are asked at every join or exit: the pool is read at every head.
     expect(needsReread(s, 0)).toBe(true);
   });
@@ -175,12 +182,12 @@ describe('weighted v2+: the yield fee basis', () => {
   });
 
   test('a pool without any provider is exempt: no yield basis, no reread; one whose provider reverts has none either', () => {
-    expect(stateOf(EXEMPT).weightedYield).toBeUndefined();
+    expect(weightedOf(EXEMPT).weightedYield).toBeUndefined();
     // Nor does it get a yield fee percentage: it pays none.
-    expect(stateOf(EXEMPT).protocolYieldFeeCache).toBeUndefined();
+    expect(weightedOf(EXEMPT).protocolYieldFeeCache).toBeUndefined();
     expect(needsReread(stateOf(EXEMPT), 0)).toBe(false);
     expect(applyChainState(storedOf(EXEMPT), stateOf(EXEMPT))).not.toHaveProperty('rateProduct');
-    expect(stateOf(BROKEN).weightedYield).toBeUndefined();
+    expect(weightedOf(BROKEN).weightedYield).toBeUndefined();
     expect(node.ethCalls.some((c) => c.to === P2 && c.selector === selector('getRate'))).toBe(true);
   });
 
@@ -188,23 +195,24 @@ describe('weighted v2+: the yield fee basis', () => {
     const asked = node.ethCalls.filter((c) => c.to === W1.address).map((c) => c.selector);
     expect(asked).not.toContain(selector('getATHRateProduct'));
     expect(asked).not.toContain(selector('getRateProviders'));
-    expect(stateOf(W1).weightedYield).toBeUndefined();
+    expect(weightedOf(W1).weightedYield).toBeUndefined();
   });
 });
 
 describe('StablePhantom: cached rates and the protocol fee BPT it owes', () => {
   test('rates per token, the due BPT and the cached protocol swap fee percentage; no cache expiry', () => {
     const s = stateOf(SP);
-    expect(s.rates).toEqual(
+    const own = phantomOf(SP);
+    expect(own.rates).toEqual(
       new Map([
         [T1, 1_010_000_000_000_000_000n],
         [T2, E18],
       ]),
     );
-    expect(s.dueProtocolFeeBpt).toBe(123_456n);
-    expect(s.protocolSwapFeeCache).toBe(E18 / 2n);
+    expect(own.dueProtocolFeeBpt).toBe(123_456n);
+    expect(own.protocolSwapFeeCache).toBe(E18 / 2n);
     // Its swap prices with the cached rate before refreshing it: later timestamps change nothing.
-    expect(s.rateCaches).toBeUndefined();
+    expect(own.rateCaches).toBeUndefined();
     expect(stateAt(s, 2_000_000_000)).toBe(s);
     expect(needsReread(s, 2_000_000_000)).toBe(false);
   });
@@ -225,7 +233,7 @@ describe('StablePhantom: cached rates and the protocol fee BPT it owes', () => {
 
 describe('MetaStable: price rate caches that a swap refreshes first once expired', () => {
   test('the cached rate of the token with a provider, its expiry and the provider rate; none for the other', () => {
-    const s = stateOf(MS);
+    const s = metaStableOf(MS);
     expect(s.rates).toEqual(new Map([[T1, 1_020_000_000_000_000_000n]]));
     expect(s.rateCaches).toEqual(
       new Map([
@@ -244,10 +252,10 @@ describe('MetaStable: price rate caches that a swap refreshes first once expired
   });
 
   test("its protocol fee basis: the last invariant and amp, and the Vault's protocol swap fee percentage", () => {
-    const s = stateOf(MS);
+    const s = metaStableOf(MS);
     expect(s.lastInvariant).toEqual({ invariant: 2_000_000n * E18 + 7n, amp: 50_000n });
     expect(s.vaultProtocolSwapFee).toBe(E18 / 2n);
-    expect(applyChainState(storedOf(MS), s)).toMatchObject({
+    expect(applyChainState(storedOf(MS), stateOf(MS))).toMatchObject({
       lastInvariant: '2000000.000000000000000007',
       lastInvariantAmp: '50',
       vaultProtocolSwapFee: '0.5',

@@ -1,10 +1,23 @@
 import { Contract, Interface, isError, Provider, ZeroAddress } from 'ethers';
+import type { PoolChainState } from '../../domain/chainState';
+import type { Address } from '../../domain/address';
+import type { StoredPool } from '../../domain/pool';
+import { ownStateOf } from '../../domain/poolTypes/chainReads';
+import { COMPOSABLE_STABLE_CHAIN } from '../../domain/poolTypes/composableStable/chain';
+import { LINEAR_CHAIN } from '../../domain/poolTypes/linear/chain';
+import { devnetPoolType } from '../../domain/poolTypes/registry';
+import { STABLE_CHAIN } from '../../domain/poolTypes/stable/chain';
+import { LBP_CHAIN, WEIGHTED_CHAIN } from '../../domain/poolTypes/weighted/chain';
+import { readPoolStates, type ChainTransport } from '../../sources/chainState/chainStateReader';
+import type { RpcOutcome } from '../../sources/rpc/jsonRpc';
 import type { DevnetAddresses, DevnetPoolKind } from '../devnet';
 
 /**
  * Reads every pool the Vault knows straight from the chain, in raw on-chain units: pool ids from
- * the Vault's PoolRegistered logs, tokens and balances from `getPoolTokens`, and weights, amp, fee,
- * supply, rates and linear targets from the pool contracts. Swaps come from the Vault's Swap logs.
+ * the Vault's PoolRegistered logs, what a pool is (its factory, name, version, linear indexes)
+ * from its contracts, and its state (balances, fee, supply, weights, amp, rates, fee bases, linear
+ * targets) through the same reads the head follower takes (`sources/chainState/`, each pool
+ * type's `chain` in its folder), pinned to one block. Swaps come from the Vault's Swap logs.
  * Pools from factories other than the devnet's are left out (their math is unknown to us).
  */
 export interface OnchainToken {
@@ -106,31 +119,12 @@ const POOL_ABI = [
   'function name() view returns (string)',
   'function symbol() view returns (string)',
   'function getOwner() view returns (address)',
-  'function getSwapFeePercentage() view returns (uint256)',
-  'function getPausedState() view returns (bool paused, uint256 pauseWindowEndTime, uint256 bufferPeriodEndTime)',
-  'function inRecoveryMode() view returns (bool)',
-  'function totalSupply() view returns (uint256)',
-  'function getActualSupply() view returns (uint256)',
-  'function getNormalizedWeights() view returns (uint256[])',
-  'function getSwapEnabled() view returns (bool)',
-  'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
-  'function getTokenRate(address token) view returns (uint256)',
-  'function getRateProviders() view returns (address[])',
   'function version() view returns (string)',
   'function getVirtualSupply() view returns (uint256)',
   'function getMainIndex() view returns (uint256)',
   'function getWrappedIndex() view returns (uint256)',
-  'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
-  'function getWrappedTokenRate() view returns (uint256)',
-  'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
-  'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
-  'function getLastPostJoinExitInvariant() view returns (uint256)',
-  'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
   'function isTokenExemptFromYieldProtocolFee(address token) view returns (bool)',
 ];
-/** ProtocolFeeType ids of the protocol fee percentage cache. */
-const FEE_TYPE_SWAP = 0;
-const FEE_TYPE_YIELD = 2;
 const ERC20_ABI = [
   'function symbol() view returns (string)',
   'function name() view returns (string)',
@@ -165,6 +159,7 @@ export class OnchainPoolReader {
   }
 
   async readAll(): Promise<OnchainPool[]> {
+    const blockNumber = await this.provider.getBlockNumber();
     const [registered, swapLogs] = await Promise.all([
       this.provider.getLogs({
         address: this.addresses.vault,
@@ -199,7 +194,7 @@ export class OnchainPoolReader {
         const origin = await this.originOf(address);
         if (!origin) return null;
         const block = await this.provider.getBlock(log.blockNumber);
-        return this.readPool(id, address, origin, block?.timestamp ?? 0, swapsByPool.get(id) ?? []);
+        return this.readPool(id, address, origin, block?.timestamp ?? 0, swapsByPool.get(id) ?? [], blockNumber);
       }),
     );
     return pools.filter((p): p is OnchainPool => p !== null);
@@ -249,47 +244,78 @@ export class OnchainPoolReader {
     return t;
   }
 
+  /** The provider as the chain-state reader's transport: each call sent on its own, errors as the node gave them. */
+  private readonly transport: ChainTransport = (calls) =>
+    Promise.all(
+      calls.map(async (c): Promise<RpcOutcome> => {
+        try {
+          return { ok: true, result: await this.send(c.method, c.params) };
+        } catch (e) {
+          // A revert as ethers reports it; the reader leaves the getter's field out.
+          if (isError(e, 'CALL_EXCEPTION')) return { ok: false, error: 'execution reverted', code: 3 };
+          const err = e as { message?: unknown; error?: { code?: unknown; message?: unknown } };
+          const code = err.error?.code;
+          const message = err.error?.message ?? err.message;
+          return { ok: false, error: String(message), ...(typeof code === 'number' ? { code } : {}) };
+        }
+      }),
+    );
+
+  private send(method: string, params: readonly unknown[]): Promise<unknown> {
+    const provider = this.provider as Provider & {
+      send?: (method: string, params: readonly unknown[]) => Promise<unknown>;
+    };
+    if (!provider.send) throw new Error('the devnet indexer needs a JSON-RPC provider');
+    return provider.send(method, params);
+  }
+
+  /**
+   * The pool's state at `blockNumber` through its type's chain reads: a stored-pool skeleton of
+   * what those reads depend on (id, address, type, version, tokens, linear targets).
+   */
+  private async chainState(
+    id: string,
+    address: string,
+    kind: DevnetPoolKind,
+    version: number,
+    tokens: readonly string[],
+    linear: { readonly wrappedIndex: number } | null,
+    blockNumber: number,
+  ): Promise<PoolChainState> {
+    const skeleton = {
+      id,
+      address: address as Address,
+      poolType: devnetPoolType(kind),
+      poolTypeVersion: version,
+      tokens: tokens.map((t) => ({ address: t as Address })),
+      lowerTarget: linear ? '0' : null,
+      upperTarget: linear ? '0' : null,
+      wrappedIndex: linear?.wrappedIndex ?? null,
+    } as unknown as StoredPool;
+    const state = (await readPoolStates(this.transport, this.addresses.vault, [skeleton], blockNumber)).get(id);
+    if (!state) throw new Error(`the Vault does not know pool ${id}`);
+    return state;
+  }
+
   private async readPool(
     id: string,
     address: string,
     origin: { kind: DevnetPoolKind; factory: string; version: number | null },
     createTime: number,
     swaps: OnchainSwap[],
+    blockNumber: number,
   ): Promise<OnchainPool> {
     const pool = new Contract(address, POOL_ABI, this.provider);
     const call = <T>(name: string, ...args: unknown[]) => pool.getFunction(name)(...args) as Promise<T>;
     const { kind } = origin;
     const composable = kind === 'composableStable';
     const linear = kind === 'linear';
-    const lbp = kind === 'liquidityBootstrapping';
     const none = Promise.resolve(null);
-    const [
-      poolTokens,
-      name,
-      symbol,
-      owner,
-      swapFee,
-      paused,
-      recoveryMode,
-      totalShares,
-      weights,
-      amp,
-      version,
-      linearParams,
-      rateProviders,
-      swapEnabled,
-    ] = await Promise.all([
+    const [poolTokens, name, symbol, owner, versionText, linearIndexes, virtualSupply] = await Promise.all([
       this.vault.getFunction('getPoolTokens')(id) as Promise<[string[], bigint[]]>,
       call<string>('name'),
       call<string>('symbol'),
       call<string>('getOwner'),
-      call<bigint>('getSwapFeePercentage'),
-      call<[boolean]>('getPausedState'),
-      // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
-      origin.version === 1 ? Promise.resolve(false) : call<boolean>('inRecoveryMode'),
-      call<bigint>(linear ? 'getVirtualSupply' : 'totalSupply'),
-      kind === 'weighted' || lbp ? call<bigint[]>('getNormalizedWeights') : none,
-      composable || kind === 'stable' ? call<[bigint, boolean, bigint]>('getAmplificationParameter') : none,
       // ComposableStable v1 pools predate version(): they are version 1.
       origin.version === null
         ? call<string>('version').catch((e: unknown) => {
@@ -297,64 +323,70 @@ export class OnchainPoolReader {
             throw e;
           })
         : none,
-      linear
-        ? Promise.all([
-            call<bigint>('getMainIndex'),
-            call<bigint>('getWrappedIndex'),
-            call<[bigint, bigint]>('getTargets'),
-            call<bigint>('getWrappedTokenRate'),
-          ])
-        : none,
-      composable ? call<string[]>('getRateProviders') : none,
-      lbp ? call<boolean>('getSwapEnabled') : Promise.resolve(true),
+      linear ? Promise.all([call<bigint>('getMainIndex'), call<bigint>('getWrappedIndex')]) : none,
+      linear ? call<bigint>('getVirtualSupply') : none,
     ]);
-    const protocolFees = composable
-      ? await Promise.all([
-          call<[bigint, bigint]>('getLastJoinExitData'),
-          call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP),
-          call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_YIELD),
-        ]).then(([last, swapFeeCache, yieldFeeCache]): OnchainFeeBasis => ({
-          lastJoinExitAmp: last[0],
-          lastPostJoinExitInvariant: last[1],
-          swapFeeCache,
-          yieldFeeCache,
-        }))
-      : null;
-    const weightedFees =
-      kind === 'weighted' && origin.version !== 1
-        ? await Promise.all([
-            call<bigint>('getLastPostJoinExitInvariant'),
-            call<bigint>('getProtocolFeePercentageCache', FEE_TYPE_SWAP),
-          ]).then(([lastPostJoinExitInvariant, swapFeeCache]) => ({ lastPostJoinExitInvariant, swapFeeCache }))
-        : null;
-    const [addresses, balances] = poolTokens;
-    const hasProvider = new Set(
-      (rateProviders ?? []).map((p, i) => (p === ZeroAddress ? '' : addresses[i]!.toLowerCase())),
+    const version = origin.version ?? (versionText === null ? 1 : parseVersion(versionText));
+    const [rawAddresses, balances] = poolTokens;
+    const addresses = rawAddresses.map((a) => a.toLowerCase());
+    const wrappedIndex = linearIndexes ? Number(linearIndexes[1]) : null;
+    const s = await this.chainState(
+      id,
+      address,
+      kind,
+      version,
+      addresses,
+      wrappedIndex === null ? null : { wrappedIndex },
+      blockNumber,
     );
-    const linearInfo = linearParams
-      ? {
-          mainIndex: Number(linearParams[0]),
-          wrappedIndex: Number(linearParams[1]),
-          lowerTarget: linearParams[2][0],
-          upperTarget: linearParams[2][1],
-        }
-      : null;
+    const weighted = ownStateOf(kind === 'liquidityBootstrapping' ? LBP_CHAIN : WEIGHTED_CHAIN, s.own);
+    const stable = ownStateOf(composable ? COMPOSABLE_STABLE_CHAIN : STABLE_CHAIN, s.own);
+    const linearState = ownStateOf(LINEAR_CHAIN, s.own);
+    const composableState = ownStateOf(COMPOSABLE_STABLE_CHAIN, s.own);
+    const last = composableState?.lastJoinExit;
+    const swapFeeCache = composableState?.protocolSwapFeeCache;
+    const yieldFeeCache = composableState?.protocolYieldFeeCache;
+    const protocolFees: OnchainFeeBasis | null =
+      last && swapFeeCache !== undefined && yieldFeeCache !== undefined
+        ? {
+            lastJoinExitAmp: last.amp,
+            lastPostJoinExitInvariant: last.invariant,
+            swapFeeCache,
+            yieldFeeCache,
+          }
+        : null;
+    const weightedFees: OnchainWeightedFeeBasis | null =
+      kind === 'weighted' &&
+      weighted?.lastPostJoinExitInvariant !== undefined &&
+      weighted.protocolSwapFeeCache !== undefined
+        ? { lastPostJoinExitInvariant: weighted.lastPostJoinExitInvariant, swapFeeCache: weighted.protocolSwapFeeCache }
+        : null;
+    const targets = linearState?.targets;
+    const linearInfo =
+      linearIndexes && targets
+        ? {
+            mainIndex: Number(linearIndexes[0]),
+            wrappedIndex: Number(linearIndexes[1]),
+            lowerTarget: targets.lower,
+            upperTarget: targets.upper,
+          }
+        : null;
+    const weights = weighted?.weights;
+    const providers = composableState?.rateProviders ?? [];
     const tokens = await Promise.all(
-      addresses.map(async (raw, i): Promise<OnchainToken> => {
-        const tokenAddress = raw.toLowerCase();
+      addresses.map(async (tokenAddress, i): Promise<OnchainToken> => {
         const isBpt = tokenAddress === address;
         const info = isBpt ? { symbol, name, decimals: 18 } : await this.token(tokenAddress);
         let rate = ONE;
         let oldRate: bigint | null = null;
         let exemptFromYieldFee: boolean | null = null;
         if (composable && !isBpt) {
-          rate = await call<bigint>('getTokenRate', tokenAddress);
+          rate = composableState?.rates?.get(tokenAddress) ?? ONE;
           exemptFromYieldFee = await call<boolean>('isTokenExemptFromYieldProtocolFee', tokenAddress);
           // Only tokens with a rate provider have a rate cache (the getter reverts for the others).
-          if (hasProvider.has(tokenAddress))
-            oldRate = (await call<[bigint, bigint, bigint, bigint]>('getTokenRateCache', tokenAddress))[1];
+          oldRate = composableState?.oldRates?.get(tokenAddress) ?? null;
         }
-        if (linearParams && i === linearInfo?.wrappedIndex) rate = linearParams[3];
+        if (linearInfo && i === linearInfo.wrappedIndex) rate = linearState?.wrappedRate?.rate ?? ONE;
         return {
           address: tokenAddress,
           ...info,
@@ -366,30 +398,30 @@ export class OnchainPoolReader {
         };
       }),
     );
+    const totalSupply = virtualSupply ?? s.totalSupply ?? 0n;
     return {
       id,
       address,
       kind,
-      version: origin.version ?? (version === null ? 1 : parseVersion(version)),
+      version,
       factory: origin.factory.toLowerCase(),
       owner: owner.toLowerCase(),
       name,
       symbol,
-      swapFee,
-      paused: paused[0],
-      swapEnabled,
-      recoveryMode,
-      amp: amp ? { value: amp[0], precision: amp[2] } : null,
+      swapFee: s.swapFee ?? 0n,
+      paused: s.paused ?? false,
+      swapEnabled: weighted?.swapEnabled ?? true,
+      // Recovery mode arrived with the 2022 pools; v1 pools have no such function.
+      recoveryMode: s.recoveryMode ?? false,
+      amp: stable?.amp ?? null,
       // Pools holding their own BPT: what circulates (the Vault holds the rest, pre-minted).
-      totalShares: composable
-        ? totalShares - (balances[addresses.findIndex((a) => a.toLowerCase() === address)] ?? 0n)
-        : totalShares,
+      totalShares: composable ? totalSupply - (balances[addresses.indexOf(address)] ?? 0n) : totalSupply,
       protocolFees,
       weightedFees,
       linear: linearInfo,
       // In the Vault's token order, the pool's own BPT (no provider) included.
-      rateProviders: (rateProviders ?? [])
-        .map((provider, i) => ({ token: addresses[i]!.toLowerCase(), provider: provider.toLowerCase() }))
+      rateProviders: providers
+        .map((provider, i) => ({ token: addresses[i]!, provider }))
         .filter((r) => r.provider !== ZeroAddress),
       createTime,
       tokens,

@@ -33,7 +33,9 @@ export interface PoolsArgs {
   }>;
 }
 
-export class SubgraphQueryError extends Error {}
+export class SubgraphQueryError extends Error {
+  override readonly name: string = 'SubgraphQueryError';
+}
 
 const DECIMAL_ORDER = new Set(['totalShares', 'totalLiquidity', 'totalSwapVolume']);
 

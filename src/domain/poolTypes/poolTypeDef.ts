@@ -1,4 +1,8 @@
+import type { ProtocolVersion, StoredPool } from '../pool';
+import type { V3PoolMath } from '../protocols/v3/poolMath';
+import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { ModelFactory } from '../swap/poolModel';
+import type { ChainReads } from './chainReads';
 import type { ParamField } from './paramField';
 
 /**
@@ -18,47 +22,22 @@ export type UserDataFamily = 'weighted' | 'legacyStable' | 'composableStable';
 export type PathRole = 'through' | 'ends';
 
 /**
- * A group of getters a pool type's math needs from the chain at the head, beside the frame every
- * pool is read with (Vault balances, swap fee, pause and recovery state, total supply). The
- * chain-state reader (`sources/chainState/chainStateReader.ts`) implements each group once, and
- * `domain/chainState.ts` says which stored fields its answers replace:
- * - `weights`: `getNormalizedWeights()`;
- * - `amp`: `getAmplificationParameter()`, and the ramp in progress from its `AmpUpdateStarted`;
- * - `composableRates`: each token's `getTokenRate` and `getTokenRateCache`, `getRateProviders()`
- *   and the providers' `getRate()` (a swap after expiry caches the provider's rate first);
- * - `composableFeeBasis`: `getLastJoinExitData()` and the swap and yield protocol fee caches;
- * - `weightedFeeBasis`: `getLastPostJoinExitInvariant()`, the swap fee cache, and for yield fees
- *   `getATHRateProduct()`, the providers' rates and the yield fee cache;
- * - `legacyFeeBasis` / `legacyStableFeeBasis`: `getLastInvariant()` (stable: with its amp) and the
- *   Vault's fees collector's swap fee percentage, which such pools pay at joins and exits;
- * - `lbpSchedule`: `getSwapEnabled()` and `getGradualWeightUpdateParams()`, with the start weights
- *   from its `GradualWeightUpdateScheduled`;
- * - `linearTargets`: `getTargets()` and `getWrappedTokenRate()`;
- * - `phantomState`: StablePhantom's cached token rates and the protocol fee BPT it owes;
- * - `priceRateCaches`: MetaStable's `getPriceRateCache(token)` and the providers' `getRate()`.
+ * A V3 pool type's math for a stored pool: the V3 Vault's frame runs it (`protocols/v3/vault/`),
+ * `frame` being the pool's Vault state (`protocols/v3/stored/v3PoolState.ts`).
  */
-export type ChainReadGroup =
-  | 'weights'
-  | 'amp'
-  | 'composableRates'
-  | 'composableFeeBasis'
-  | 'weightedFeeBasis'
-  | 'legacyFeeBasis'
-  | 'legacyStableFeeBasis'
-  | 'lbpSchedule'
-  | 'linearTargets'
-  | 'phantomState'
-  | 'priceRateCaches';
-
-export interface ChainRead {
-  readonly group: ChainReadGroup;
-  /** The first version (`poolTypeVersion`) whose contract has these getters (default: every version). */
-  readonly since?: number;
-  /** The first version whose contract no longer has them (default: none). */
-  readonly before?: number;
+export interface V3TypeMath {
+  /** The pool's math as a swap in a block at `timestamp` prices it. Throws when the stored pool lacks a parameter. */
+  math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
+  /** Its normalized weights where it has them (a hook such as Akron prices with them). */
+  weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
+  /**
+   * The protocol whose Vault holds its pools; absent means 2. A name is a type per protocol: the
+   * V3 Vault's `Weighted` is another type than the V2 Vault's, with its own def.
+   */
+  readonly protocol?: ProtocolVersion;
   /** The subgraph's `poolType` names this definition covers. */
   readonly names: readonly string[];
   /** Also covers every name ending so (the linear variants: AaveLinear, ERC4626Linear, ...). */
@@ -71,7 +50,10 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly params: F;
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
-  readonly createModel: ModelFactory;
+  /** The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). */
+  readonly createModel?: ModelFactory;
+  /** A V3 type's math. */
+  readonly v3?: V3TypeMath;
   /** Swaps depend on the quote's timestamp: the model is rebuilt when it moves. */
   readonly timeDependent: boolean;
   /** Anyone may join it with one token (a route's token -> BPT hop through the relayer). */
@@ -81,8 +63,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   /** How the relayer encodes its joins and exits; absent when it has none. */
   readonly userData?: UserDataFamily;
   readonly pathRole: PathRole;
-  /** What its pools' state at the head is read as, beyond the frame (`ChainReadGroup`). */
-  readonly chainReads: readonly ChainRead[];
+  /**
+   * What its pools read at the head beside the Vault's frame, how that becomes its state, replaces
+   * the stored values, moves with time and asks to be read again (`chainReads.ts`); absent for a
+   * type that reads nothing but the frame.
+   */
+  readonly chain?: ChainReads;
   /**
    * The swap fee its contracts accept, as decimal fractions (`min` <= fee <= `max`); absent: the
    * BasePool's, 0.000001 (0.0001 %) to 0.1 (10 %). The pool update refuses a subgraph value outside

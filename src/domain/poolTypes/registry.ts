@@ -1,12 +1,14 @@
-import { DECORATION_FIELDS } from '../pool';
+import { DECORATION_FIELDS, type ProtocolVersion } from '../pool';
 import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStable';
 import { ELEMENT } from './element/element';
 import { POOL_FRAME_FIELDS } from './frameFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
 import { LINEAR } from './linear/linear';
 import type { ParamField } from './paramField';
-import type { ChainReadGroup, PathRole, PoolTypeDef } from './poolTypeDef';
+import type { PathRole, PoolTypeDef } from './poolTypeDef';
 import { STABLE, META_STABLE } from './stable/stable';
+import { STABLE_V3 } from './stable/v3/stableV3Def';
+import { WEIGHTED_V3 } from './weighted/v3/weightedV3Def';
 import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
 
 /**
@@ -29,6 +31,8 @@ const BUILT_IN: readonly PoolTypeDef[] = [
   GYRO2,
   GYRO3,
   GYRO_E,
+  WEIGHTED_V3,
+  STABLE_V3,
 ];
 
 const defs: PoolTypeDef[] = [];
@@ -50,22 +54,38 @@ export interface StoredFields {
 
 /** Adds a pool type. Throws when a name is taken or a parameter is declared differently elsewhere. */
 export function registerPoolType(def: PoolTypeDef): void {
+  const protocol = protocolOfDef(def);
   for (const name of def.names)
-    if (byName.has(name))
-      throw new Error(`pool type ${name} is already registered (family ${byName.get(name)!.family})`);
+    if (byName.has(key(protocol, name)))
+      throw new Error(
+        `pool type ${name} is already registered for V${protocol} (family ${byName.get(key(protocol, name))!.family})`,
+      );
   const next = collectFields([...defs, def]);
   defs.push(def);
-  for (const name of def.names) byName.set(name, def);
+  for (const name of def.names) byName.set(key(protocol, name), def);
   lookups = new Map();
   fields = next;
   version++;
 }
 
-/** The definition of a subgraph `poolType`, or undefined when the service does not carry it. */
-export function poolTypeDef(poolType: string): PoolTypeDef | undefined {
-  if (lookups.has(poolType)) return lookups.get(poolType);
-  const def = byName.get(poolType) ?? defs.find((d) => d.nameSuffix !== undefined && poolType.endsWith(d.nameSuffix));
-  lookups.set(poolType, def);
+/** The protocol a definition's pools belong to. */
+export function protocolOfDef(def: PoolTypeDef): ProtocolVersion {
+  return def.protocol ?? 2;
+}
+
+const key = (protocol: ProtocolVersion, name: string): string => `${protocol}:${name}`;
+
+/**
+ * The definition of a subgraph `poolType` of `protocol`'s Vault (V2 unless named), or undefined
+ * when the service does not carry it.
+ */
+export function poolTypeDef(poolType: string, protocol: ProtocolVersion = 2): PoolTypeDef | undefined {
+  const k = key(protocol, poolType);
+  if (lookups.has(k)) return lookups.get(k);
+  const def =
+    byName.get(k) ??
+    defs.find((d) => protocolOfDef(d) === protocol && d.nameSuffix !== undefined && poolType.endsWith(d.nameSuffix));
+  lookups.set(k, def);
   return def;
 }
 
@@ -86,13 +106,6 @@ export function storedFields(): StoredFields {
 /** Where a route may use pools of this type; unknown types never reach a route. */
 export function pathRoleOf(poolType: string): PathRole {
   return poolTypeDef(poolType)?.pathRole ?? 'through';
-}
-
-/** The chain reads a pool of this type and version takes beyond the frame; none for a type not carried. */
-export function chainReadsOf(poolType: string, version: number | null): readonly ChainReadGroup[] {
-  const v = version ?? 1;
-  const reads = poolTypeDef(poolType)?.chainReads ?? [];
-  return reads.filter((r) => v >= (r.since ?? 0) && v < (r.before ?? Infinity)).map((r) => r.group);
 }
 
 export function isTimeDependentType(poolType: string): boolean {

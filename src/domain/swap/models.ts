@@ -36,13 +36,21 @@ export function buildModels(specs: readonly PoolSpec[], ctx: ModelContext): Buil
   const skipped: { id: string; reason: string }[] = [];
   const failed: { id: string; error: unknown }[] = [];
   for (const spec of specs) {
-    const factory = poolTypeDef(spec.poolType)?.createModel;
-    if (!factory) {
+    // The engine prices V2 Vault pools: a V3 type's def has no V2 model.
+    const def = poolTypeDef(spec.poolType);
+    if (!def?.createModel) {
       skipped.push({ id: spec.id, reason: `pool type ${spec.poolType} is not carried` });
       continue;
     }
+    // The definition's versions are the ones its model carries: its factory is not asked again.
+    const version = spec.poolTypeVersion ?? 1;
+    if (def.versions !== 'all' && !def.versions.includes(version)) {
+      skipped.push({ id: spec.id, reason: `${spec.poolType} v${version} is not carried` });
+      continue;
+    }
     try {
-      models.push(factory(spec, ctx));
+      const createModel = def.createModel;
+      models.push(createModel(spec, ctx));
     } catch (e) {
       if (isBadPool(e)) skipped.push({ id: spec.id, reason: e.message });
       else failed.push({ id: spec.id, error: e });

@@ -4,7 +4,7 @@ import { INT256_MAX, LimitError, minOut } from '../limits';
 import type { Approval, SorOrderResponse } from '../types';
 import { SWAP_KIND } from '../vaultAbi';
 import { readOnlyReference, temporaryReference } from './chainedReference';
-import { exitUserData, joinUserData, poolFamily } from './poolUserData';
+import { exitUserData, joinUserData, poolFamily, type PoolFamily } from './poolUserData';
 import { relayerInterface, relayerLibraryInterface } from './relayerAbi';
 import { RelayerRouteError, type RelayerRoute, type RouteStep } from './relayerRoute';
 
@@ -96,179 +96,282 @@ type Source =
   /** `erc20`: the relayer holds the token itself (a join's BPT); otherwise as Vault internal balance. */
   | { readonly from: 'relayer'; readonly key: number; readonly erc20: boolean };
 
+/** What the calls of one order share, and what they add up to as they are written. */
+interface Multicall {
+  readonly input: RelayerOrderInput;
+  readonly sender: string;
+  readonly receiver: string;
+  readonly relayer: string;
+  readonly calls: string[];
+  /** Native asset sent along. */
+  value: bigint;
+  /** What the Vault pulls from the sender as ERC-20 (the approval to ask for). */
+  pulledByVault: bigint;
+  /** The sum of each path's minimum out. */
+  minReceived: bigint;
+  nextKey: number;
+  /** Whether a batchSwap carries the deadline already. */
+  hasDeadline: boolean;
+}
+
+/** One segment's call as its place in its path decides it. */
+interface Leg {
+  readonly seg: Segment;
+  readonly first: boolean;
+  readonly last: boolean;
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly nativeIn: boolean;
+  readonly nativeOut: boolean;
+  readonly callValue: bigint;
+  /** The call's minimum out (0 for intermediate calls but the one before an unwrap). */
+  readonly least: bigint;
+  /** The chained reference this call's output is stored under; none for a path's last call. */
+  readonly key: number | undefined;
+  /** The output stays with the relayer as Vault internal balance. */
+  readonly toInternal: boolean;
+  readonly recipient: string;
+  readonly fundsSender: string;
+  readonly fromInternal: boolean;
+  /** The amount in: the sender's, or the previous call's output by reference. */
+  readonly amount: bigint;
+  readonly source: Source;
+}
+
+const asset = (token: string, native: boolean) => getAddress(native ? ZERO_ADDRESS : token);
+
+function push(m: Multicall, name: string, args: unknown[]): void {
+  m.calls.push(relayerLibraryInterface.encodeFunctionData(name, args));
+}
+
 export function encodeRelayerOrder(input: RelayerOrderInput): SorOrderResponse {
-  const { route, slippage, deadline } = input;
-  const sender = getAddress(input.sender);
-  const receiver = getAddress(input.receiver);
-  const relayer = getAddress(input.relayer);
+  const { route } = input;
   const paid = route.paths.reduce((sum, p) => sum + p.amountIn, 0n);
   if (paid !== input.amount)
     throw new RelayerRouteError(`the paths take ${paid} in all, but the order sells ${input.amount}`);
-  const calls: string[] = [];
-  let value = 0n;
-  let pulledByVault = 0n;
-  let minReceived = 0n;
-  let nextKey = 1;
-  let hasDeadline = false;
-
-  const asset = (token: string, native: boolean) => getAddress(native ? ZERO_ADDRESS : token);
-  const push = (name: string, args: unknown[]) => calls.push(relayerLibraryInterface.encodeFunctionData(name, args));
-
-  for (const path of route.paths) {
-    const segments = segmentsOf(path.steps);
-    let source: Source = { from: 'sender', amount: path.amountIn };
-    segments.forEach((seg, n) => {
-      const first = n === 0;
-      const last = n === segments.length - 1;
-      const next = segments[n + 1];
-      const tokenIn = segmentIn(seg);
-      const tokenOut = segmentOut(seg);
-      const nativeIn = first && route.nativeIn;
-      const nativeOut = last && route.nativeOut;
-      const callValue = nativeIn ? path.amountIn : 0n;
-      value += callValue;
-      if (first && !nativeIn && seg.action !== 'exit') pulledByVault += path.amountIn;
-
-      // Before an unwrap (which has no limit of its own) the wstETH leg carries the path's limit.
-      const beforeUnwrap = next?.action === 'unwrap';
-      const least = last || beforeUnwrap ? minOutOf(segmentAmountOut(seg), slippage) : 0n;
-      if (last) minReceived += seg.action === 'unwrap' ? leastUnwrapped(segmentAmountOut(seg), slippage) : least;
-      const key = last ? undefined : nextKey++;
-      // The next call reads this output from the relayer: an exit burns BPT, and an unwrap wstETH,
-      // the relayer holds as ERC-20; anything else is taken from the relayer's internal balance.
-      const toInternal = !last && next?.action !== 'exit' && !beforeUnwrap;
-      const recipient = last ? receiver : relayer;
-      const fromSender = source.from === 'sender';
-      const amount = source.from === 'sender' ? source.amount : temporaryReference(source.key);
-      const fundsSender = fromSender ? sender : relayer;
-      const fromInternal = source.from === 'relayer' && !source.erc20;
-      if (source.from === 'relayer' && source.erc20 && seg.action !== 'exit' && seg.action !== 'unwrap') {
-        // The Vault pulls an ERC-20 the relayer holds with transferFrom: approve exactly what
-        // arrived (read-only, so the call after can still consume the reference).
-        push('approveVault', [getAddress(tokenIn), readOnlyReference(source.key)]);
-      }
-
-      if (seg.action === 'swap') {
-        hasDeadline = true;
-        const assets: string[] = [];
-        const index = (t: string) => {
-          let k = assets.indexOf(t);
-          if (k < 0) k = assets.push(t) - 1;
-          return k;
-        };
-        const swaps = seg.steps.map((s, k) => [
-          s.poolId,
-          index(s.tokenIn),
-          index(s.tokenOut),
-          k === 0 ? amount : 0n,
-          '0x',
-        ]);
-        const limits = assets.map(() => 0n);
-        const inIndex = index(tokenIn);
-        const outIndex = index(tokenOut);
-        // From the sender the limit is the amount; from the relayer it is whatever arrived.
-        limits[inIndex] = source.from === 'sender' ? source.amount : INT256_MAX;
-        limits[outIndex] = -least;
-        const wired = assets.map((t, k) => asset(t, (k === inIndex && nativeIn) || (k === outIndex && nativeOut)));
-        push('batchSwap', [
-          SWAP_KIND.GIVEN_IN,
-          swaps,
-          wired,
-          [fundsSender, fromInternal, recipient, toInternal],
-          limits,
-          deadline,
-          callValue,
-          key === undefined ? [] : [[outIndex, temporaryReference(key)]],
-        ]);
-        source = key === undefined ? source : { from: 'relayer', key, erc20: !toInternal };
-        return;
-      }
-
-      const { step } = seg;
-      if (seg.action === 'wrap' || seg.action === 'unwrap') {
-        // LidoWrapping: the Vault pulls the input from a sender other than the relayer (so the
-        // sender approves the Vault); the output goes to the recipient and, chained, to the next call.
-        if (seg.action === 'wrap' && !first)
-          throw new RelayerRouteError('a wrap step must start its path (it takes the stETH sold)');
-        if (seg.action === 'unwrap' && !last)
-          throw new RelayerRouteError('an unwrap step must end its path (it pays the stETH bought)');
-        push(seg.action === 'wrap' ? 'wrapStETH' : 'unwrapWstETH', [
-          fundsSender,
-          recipient,
-          amount,
-          key === undefined ? 0n : temporaryReference(key),
-        ]);
-        // wstETH reaches the relayer as ERC-20.
-        source = key === undefined ? source : { from: 'relayer', key, erc20: true };
-        return;
-      }
-      const pool = input.pool(step.poolId);
-      if (!pool) throw new RelayerRouteError(`pool ${step.poolId} of a ${step.action} step is not known on this chain`);
-      const family = poolFamily(pool.poolType);
-      if (!family)
-        throw new RelayerRouteError(`pool ${step.poolId} (${pool.poolType}) has no single-token ${step.action}`);
-      const bpt = pool.address;
-      if (seg.action === 'join') {
-        if (tokenOut !== bpt)
-          throw new RelayerRouteError(`join of pool ${step.poolId} must give its BPT ${bpt}, not ${tokenOut}`);
-        const k = pool.tokens.indexOf(tokenIn);
-        if (k < 0)
-          throw new RelayerRouteError(`join of pool ${step.poolId} takes ${tokenIn}, which the pool does not hold`);
-        const assets = pool.tokens.map((t, m) => asset(t, m === k && nativeIn));
-        // The amount of a chained join is only known on chain; the reference itself bounds it.
-        const maxIn = pool.tokens.map((_, m) => (m !== k ? 0n : source.from === 'sender' ? source.amount : MaxUint256));
-        push('joinPool', [
-          step.poolId,
-          POOL_KIND_WEIGHTED,
-          fundsSender,
-          recipient,
-          [assets, maxIn, joinUserData(family, pool.tokens, bpt, tokenIn, amount, least), fromInternal],
-          callValue,
-          key === undefined ? 0n : temporaryReference(key),
-        ]);
-        // A join mints BPT to its recipient as ERC-20, never as internal balance.
-        source = key === undefined ? source : { from: 'relayer', key, erc20: true };
-        return;
-      }
-      if (tokenIn !== bpt)
-        throw new RelayerRouteError(`exit of pool ${step.poolId} must take its BPT ${bpt}, not ${tokenIn}`);
-      const k = pool.tokens.indexOf(tokenOut);
-      if (k < 0)
-        throw new RelayerRouteError(`exit of pool ${step.poolId} gives ${tokenOut}, which the pool does not hold`);
-      const assets = pool.tokens.map((t, m) => asset(t, m === k && nativeOut));
-      const minOuts = pool.tokens.map((_, m) => (m === k ? least : 0n));
-      push('exitPool', [
-        step.poolId,
-        POOL_KIND_WEIGHTED,
-        fundsSender,
-        recipient,
-        [assets, minOuts, exitUserData(family, pool.tokens, bpt, tokenOut, amount), toInternal],
-        key === undefined ? [] : [[k, temporaryReference(key)]],
-      ]);
-      source = key === undefined ? source : { from: 'relayer', key, erc20: !toInternal };
-    });
-  }
-
-  if (!hasDeadline) {
+  const m: Multicall = {
+    input,
+    sender: getAddress(input.sender),
+    receiver: getAddress(input.receiver),
+    relayer: getAddress(input.relayer),
+    calls: [],
+    value: 0n,
+    pulledByVault: 0n,
+    minReceived: 0n,
+    nextKey: 1,
+    hasDeadline: false,
+  };
+  for (const path of route.paths) encodePath(m, path.steps, path.amountIn);
+  if (!m.hasDeadline) {
     // Joins and exits carry no deadline; an empty batchSwap from the relayer checks it (the Vault
     // tests the deadline before anything else) and moves nothing.
-    push('batchSwap', [SWAP_KIND.GIVEN_IN, [], [], [relayer, false, relayer, false], [], deadline, 0n, []]);
+    push(m, 'batchSwap', [
+      SWAP_KIND.GIVEN_IN,
+      [],
+      [],
+      [m.relayer, false, m.relayer, false],
+      [],
+      input.deadline,
+      0n,
+      [],
+    ]);
   }
+  return orderResponse(m);
+}
 
-  const approvals: Approval[] = [relayerApproval(input.vault, relayer, sender)];
-  if (pulledByVault > 0n) approvals.push(erc20Approval(route.tokenIn, input.vault, pulledByVault));
+/** One path's calls, each taking what the one before produced. */
+function encodePath(m: Multicall, steps: readonly RouteStep[], amountIn: bigint): void {
+  const segments = segmentsOf(steps);
+  let source: Source = { from: 'sender', amount: amountIn };
+  segments.forEach((seg, n) => {
+    const leg = legOf(m, seg, n, segments, source, amountIn);
+    if (leg.source.from === 'relayer' && leg.source.erc20 && seg.action !== 'exit' && seg.action !== 'unwrap') {
+      // The Vault pulls an ERC-20 the relayer holds with transferFrom: approve exactly what
+      // arrived (read-only, so the call after can still consume the reference).
+      push(m, 'approveVault', [getAddress(leg.tokenIn), readOnlyReference(leg.source.key)]);
+    }
+    const output = encodeLeg(m, leg);
+    if (leg.key !== undefined) source = { from: 'relayer', key: leg.key, erc20: output === 'erc20' };
+  });
+}
+
+/** Where segment `n` of a path sits and what that makes of its call; adds up value, pulls and limits. */
+function legOf(
+  m: Multicall,
+  seg: Segment,
+  n: number,
+  segments: readonly Segment[],
+  source: Source,
+  amountIn: bigint,
+): Leg {
+  const { route, slippage } = m.input;
+  const first = n === 0;
+  const last = n === segments.length - 1;
+  const next = segments[n + 1];
+  const nativeIn = first && route.nativeIn;
+  const callValue = nativeIn ? amountIn : 0n;
+  m.value += callValue;
+  if (first && !nativeIn && seg.action !== 'exit') m.pulledByVault += amountIn;
+  // Before an unwrap (which has no limit of its own) the wstETH leg carries the path's limit.
+  const beforeUnwrap = next?.action === 'unwrap';
+  const least = last || beforeUnwrap ? minOutOf(segmentAmountOut(seg), slippage) : 0n;
+  if (last) m.minReceived += seg.action === 'unwrap' ? leastUnwrapped(segmentAmountOut(seg), slippage) : least;
+  const fromSender = source.from === 'sender';
+  return {
+    seg,
+    first,
+    last,
+    tokenIn: segmentIn(seg),
+    tokenOut: segmentOut(seg),
+    nativeIn,
+    nativeOut: last && route.nativeOut,
+    callValue,
+    least,
+    key: last ? undefined : m.nextKey++,
+    // The next call reads this output from the relayer: an exit burns BPT, and an unwrap wstETH,
+    // the relayer holds as ERC-20; anything else is taken from the relayer's internal balance.
+    toInternal: !last && next?.action !== 'exit' && !beforeUnwrap,
+    recipient: last ? m.receiver : m.relayer,
+    fundsSender: fromSender ? m.sender : m.relayer,
+    fromInternal: source.from === 'relayer' && !source.erc20,
+    amount: source.from === 'sender' ? source.amount : temporaryReference(source.key),
+    source,
+  };
+}
+
+/** The call of one leg; answers how the relayer holds its output for the next call. */
+function encodeLeg(m: Multicall, leg: Leg): 'internal' | 'erc20' {
+  const seg = leg.seg;
+  if (seg.action === 'swap') return encodeSwaps(m, leg, seg.steps);
+  if (seg.action === 'wrap' || seg.action === 'unwrap') return encodeLido(m, leg, seg.action);
+  const pool = m.input.pool(seg.step.poolId);
+  if (!pool)
+    throw new RelayerRouteError(`pool ${seg.step.poolId} of a ${seg.step.action} step is not known on this chain`);
+  const family = poolFamily(pool.poolType);
+  if (!family)
+    throw new RelayerRouteError(`pool ${seg.step.poolId} (${pool.poolType}) has no single-token ${seg.step.action}`);
+  return seg.action === 'join'
+    ? encodeJoin(m, leg, seg.step, pool, family)
+    : encodeExit(m, leg, seg.step, pool, family);
+}
+
+/** Consecutive swaps as one `batchSwap`. */
+function encodeSwaps(m: Multicall, leg: Leg, steps: readonly RouteStep[]): 'internal' | 'erc20' {
+  m.hasDeadline = true;
+  const assets: string[] = [];
+  const index = (t: string) => {
+    let k = assets.indexOf(t);
+    if (k < 0) k = assets.push(t) - 1;
+    return k;
+  };
+  const swaps = steps.map((s, k) => [s.poolId, index(s.tokenIn), index(s.tokenOut), k === 0 ? leg.amount : 0n, '0x']);
+  const limits = assets.map(() => 0n);
+  const inIndex = index(leg.tokenIn);
+  const outIndex = index(leg.tokenOut);
+  // From the sender the limit is the amount; from the relayer it is whatever arrived.
+  limits[inIndex] = leg.source.from === 'sender' ? leg.source.amount : INT256_MAX;
+  limits[outIndex] = -leg.least;
+  const wired = assets.map((t, k) => asset(t, (k === inIndex && leg.nativeIn) || (k === outIndex && leg.nativeOut)));
+  push(m, 'batchSwap', [
+    SWAP_KIND.GIVEN_IN,
+    swaps,
+    wired,
+    [leg.fundsSender, leg.fromInternal, leg.recipient, leg.toInternal],
+    limits,
+    m.input.deadline,
+    leg.callValue,
+    leg.key === undefined ? [] : [[outIndex, temporaryReference(leg.key)]],
+  ]);
+  return leg.toInternal ? 'internal' : 'erc20';
+}
+
+/**
+ * LidoWrapping: the Vault pulls the input from a sender other than the relayer (so the sender
+ * approves the Vault); the output goes to the recipient and, chained, to the next call.
+ */
+function encodeLido(m: Multicall, leg: Leg, action: 'wrap' | 'unwrap'): 'erc20' {
+  if (action === 'wrap' && !leg.first)
+    throw new RelayerRouteError('a wrap step must start its path (it takes the stETH sold)');
+  if (action === 'unwrap' && !leg.last)
+    throw new RelayerRouteError('an unwrap step must end its path (it pays the stETH bought)');
+  push(m, action === 'wrap' ? 'wrapStETH' : 'unwrapWstETH', [
+    leg.fundsSender,
+    leg.recipient,
+    leg.amount,
+    leg.key === undefined ? 0n : temporaryReference(leg.key),
+  ]);
+  // wstETH reaches the relayer as ERC-20.
+  return 'erc20';
+}
+
+function encodeJoin(m: Multicall, leg: Leg, step: RouteStep, pool: RoutePool, family: PoolFamily): 'erc20' {
+  const bpt = pool.address;
+  if (leg.tokenOut !== bpt)
+    throw new RelayerRouteError(`join of pool ${step.poolId} must give its BPT ${bpt}, not ${leg.tokenOut}`);
+  const k = pool.tokens.indexOf(leg.tokenIn);
+  if (k < 0)
+    throw new RelayerRouteError(`join of pool ${step.poolId} takes ${leg.tokenIn}, which the pool does not hold`);
+  const assets = pool.tokens.map((t, n) => asset(t, n === k && leg.nativeIn));
+  // The amount of a chained join is only known on chain; the reference itself bounds it.
+  const maxIn = pool.tokens.map((_, n) =>
+    n !== k ? 0n : leg.source.from === 'sender' ? leg.source.amount : MaxUint256,
+  );
+  push(m, 'joinPool', [
+    step.poolId,
+    POOL_KIND_WEIGHTED,
+    leg.fundsSender,
+    leg.recipient,
+    [assets, maxIn, joinUserData(family, pool.tokens, bpt, leg.tokenIn, leg.amount, leg.least), leg.fromInternal],
+    leg.callValue,
+    leg.key === undefined ? 0n : temporaryReference(leg.key),
+  ]);
+  // A join mints BPT to its recipient as ERC-20, never as internal balance.
+  return 'erc20';
+}
+
+function encodeExit(
+  m: Multicall,
+  leg: Leg,
+  step: RouteStep,
+  pool: RoutePool,
+  family: PoolFamily,
+): 'internal' | 'erc20' {
+  const bpt = pool.address;
+  if (leg.tokenIn !== bpt)
+    throw new RelayerRouteError(`exit of pool ${step.poolId} must take its BPT ${bpt}, not ${leg.tokenIn}`);
+  const k = pool.tokens.indexOf(leg.tokenOut);
+  if (k < 0)
+    throw new RelayerRouteError(`exit of pool ${step.poolId} gives ${leg.tokenOut}, which the pool does not hold`);
+  const assets = pool.tokens.map((t, n) => asset(t, n === k && leg.nativeOut));
+  const minOuts = pool.tokens.map((_, n) => (n === k ? leg.least : 0n));
+  push(m, 'exitPool', [
+    step.poolId,
+    POOL_KIND_WEIGHTED,
+    leg.fundsSender,
+    leg.recipient,
+    [assets, minOuts, exitUserData(family, pool.tokens, bpt, leg.tokenOut, leg.amount), leg.toInternal],
+    leg.key === undefined ? [] : [[k, temporaryReference(leg.key)]],
+  ]);
+  return leg.toInternal ? 'internal' : 'erc20';
+}
+
+/** The multicall with its price, limits and the approvals to send first. */
+function orderResponse(m: Multicall): SorOrderResponse {
+  const { input } = m;
+  const approvals: Approval[] = [relayerApproval(input.vault, m.relayer, m.sender)];
+  if (m.pulledByVault > 0n) approvals.push(erc20Approval(input.route.tokenIn, input.vault, m.pulledByVault));
   return {
     price: {
       sellAmount: input.amount.toString(),
-      buyAmount: route.returnAmount.toString(),
+      buyAmount: input.route.returnAmount.toString(),
       allowanceTarget: getAddress(input.vault),
       price: input.marketSp,
     },
-    to: relayer,
-    data: relayerInterface.encodeFunctionData('multicall', [calls]),
-    value: value.toString(),
-    minBuyAmount: minReceived.toString(),
-    deadline,
+    to: m.relayer,
+    data: relayerInterface.encodeFunctionData('multicall', [m.calls]),
+    value: m.value.toString(),
+    minBuyAmount: m.minReceived.toString(),
+    deadline: input.deadline,
     priceImpact: input.priceImpact ?? '0',
     relayerApprovalRequired: true,
     approvals,

@@ -37,7 +37,9 @@ export interface RelayerRoute {
 }
 
 /** A route the relayer encoder cannot carry: a client error unless it came from our own router. */
-export class RelayerRouteError extends Error {}
+export class RelayerRouteError extends Error {
+  override readonly name: string = 'RelayerRouteError';
+}
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 

@@ -1,64 +1,94 @@
 import type { FunctionFragment } from 'ethers';
+import type { AbiValue, AbiWord, UintAddressBool } from '../../domain/poolTypes/chainReads';
 
 /**
  * A decoder for the return data of the getters the head follower reads, which return only
- * `uint256`, `bool`, `address` and arrays of them. ethers' general decoder costs about 0.1 ms per
- * answer, and a block that moves 100 pools brings some 700 answers at once on the thread that
- * serves requests; reading 32-byte words directly is a small fraction of that. Other return types
- * (strings, bytes, tuples, fixed arrays) get no decoder: the caller keeps ethers for them.
+ * `uint256`, `bool`, `address` and dynamic arrays of `uint256` and `address` (`AbiWord`). ethers'
+ * general decoder costs about 0.1 ms per answer, and a block that moves 100 pools brings some 700
+ * answers at once on the thread that serves requests; reading 32-byte words directly is a small
+ * fraction of that. Addresses come out in lower case.
  */
-type Word = 'uint' | 'bool' | 'address';
-type Slot = { readonly word: Word; readonly array: boolean };
 
-export type WordDecoder = (data: string) => unknown[] | undefined;
-
-const WORDS: Readonly<Record<string, Word>> = { uint256: 'uint', bool: 'bool', address: 'address' };
+export type WordDecoder = (data: string) => AbiValue[] | undefined;
 
 function wordAt(data: string, index: number): string | undefined {
   const start = 2 + index * 64;
   return start + 64 <= data.length ? data.slice(start, start + 64) : undefined;
 }
 
-function value(word: Word, hex: string): unknown {
-  if (word === 'uint') return BigInt(`0x${hex}`);
-  // As ethers decodes a bool: any non-zero word is true.
-  if (word === 'bool') return BigInt(`0x${hex}`) !== 0n;
+const uint = (hex: string): bigint => BigInt(`0x${hex}`);
+
+function address(hex: string): string {
   if (!/^0{24}/.test(hex)) throw new RangeError('not an address');
-  return `0x${hex.slice(24)}`;
+  return `0x${hex.slice(24)}`.toLowerCase();
 }
 
-/** The decoder for `fn`'s outputs, or undefined when they are not all (arrays of) words. */
-export function wordDecoder(fn: FunctionFragment): WordDecoder | undefined {
-  const slots: Slot[] = [];
-  for (const out of fn.outputs) {
-    const array = out.baseType === 'array' && out.arrayLength === -1;
-    const word = WORDS[array ? out.arrayChildren!.type : out.type];
-    if (
-      !word ||
-      (out.baseType !== 'array' && out.baseType !== out.type) ||
-      (array && out.arrayChildren!.baseType === 'array')
-    )
-      return undefined;
-    slots.push({ word, array });
+/**
+ * The words of the dynamic array whose offset is in `head`, `width` words per element (a static
+ * struct's fields are inline).
+ */
+function arrayWords(data: string, head: string, width = 1): string[] {
+  const offset = Number(uint(head));
+  if (offset % 32 !== 0) throw new RangeError('misaligned offset');
+  const at = offset / 32;
+  const lengthWord = wordAt(data, at);
+  if (lengthWord === undefined) throw new RangeError('short data');
+  const length = Number(uint(lengthWord)) * width;
+  if (2 + (at + 1 + length) * 64 > data.length) throw new RangeError('short data');
+  return Array.from({ length }, (_, j) => wordAt(data, at + 1 + j)!);
+}
+
+function uintAddressBools(data: string, head: string): UintAddressBool[] {
+  const words = arrayWords(data, head, 3);
+  const out: UintAddressBool[] = [];
+  for (let j = 0; j < words.length; j += 3)
+    out.push([uint(words[j]!), address(words[j + 1]!), uint(words[j + 2]!) !== 0n]);
+  return out;
+}
+
+function valueOf(type: AbiWord, data: string, head: string): AbiValue {
+  switch (type) {
+    case 'uint256':
+      return uint(head);
+    // As ethers decodes a bool: any non-zero word is true.
+    case 'bool':
+      return uint(head) !== 0n;
+    case 'address':
+      return address(head);
+    case 'uint256[]':
+      return arrayWords(data, head).map(uint);
+    case 'address[]':
+      return arrayWords(data, head).map(address);
+    case '(uint256,address,bool)[]':
+      return uintAddressBools(data, head);
   }
+}
+
+/** The decoder of an answer made of `types`: undefined for data that is not such an answer. */
+export function wordsDecoder(types: readonly AbiWord[]): WordDecoder {
   return (data) => {
     if (!/^0x[0-9a-fA-F]*$/.test(data) || (data.length - 2) % 64 !== 0) return undefined;
     try {
-      return slots.map((slot, i) => {
+      return types.map((type, i) => {
         const head = wordAt(data, i);
         if (head === undefined) throw new RangeError('short data');
-        if (!slot.array) return value(slot.word, head);
-        const offset = Number(BigInt(`0x${head}`));
-        if (offset % 32 !== 0) throw new RangeError('misaligned offset');
-        const at = offset / 32;
-        const lengthWord = wordAt(data, at);
-        if (lengthWord === undefined) throw new RangeError('short data');
-        const length = Number(BigInt(`0x${lengthWord}`));
-        if (2 + (at + 1 + length) * 64 > data.length) throw new RangeError('short data');
-        return Array.from({ length }, (_, j) => value(slot.word, wordAt(data, at + 1 + j)!));
+        return valueOf(type, data, head);
       });
     } catch {
       return undefined;
     }
   };
+}
+
+const WORDS: ReadonlySet<string> = new Set<AbiWord>(['uint256', 'bool', 'address', 'uint256[]', 'address[]']);
+const isWord = (type: string): type is AbiWord => WORDS.has(type);
+
+/** The decoder for `fn`'s outputs, or undefined when they are not all `AbiWord`s. */
+export function wordDecoder(fn: FunctionFragment): WordDecoder | undefined {
+  const types: AbiWord[] = [];
+  for (const out of fn.outputs) {
+    if (!isWord(out.type)) return undefined;
+    types.push(out.type);
+  }
+  return wordsDecoder(types);
 }

@@ -1,9 +1,24 @@
-import { type EventFragment, Interface, type Result } from 'ethers';
-import type { AmpRamp, BlockRef, PoolChainState, RateCache, WeightUpdate } from '../../domain/chainState';
-import { storedStartWeight } from '../../domain/chainTime';
-import type { StoredPool } from '../../domain/pool';
-import type { ChainReadGroup } from '../../domain/poolTypes/poolTypeDef';
-import { chainReadsOf } from '../../domain/poolTypes/registry';
+import { AbiCoder, id, Interface } from 'ethers';
+import type { BlockRef, PoolChainState } from '../../domain/chainState';
+import type { ProtocolVersion, StoredPool } from '../../domain/pool';
+import type {
+  AbiValue,
+  AbiWord,
+  CallTarget,
+  ChainCall,
+  ChainEvent,
+  ChainReads,
+  LastLogRead,
+} from '../../domain/poolTypes/chainReads';
+import { poolTypeDef, poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
+import {
+  V2_POOL_FRAME_EVENTS,
+  V2_VAULT_BALANCE_EVENTS,
+  V2_VAULT_CASH_EVENTS,
+  v2FrameCalls,
+  type V2FrameDraft,
+} from '../../domain/protocols/v2/vaultFrame';
+import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
 import { UpstreamError } from '../upstream';
 import {
   callBatch,
@@ -13,338 +28,191 @@ import {
   type RpcCall,
   type RpcOutcome,
 } from '../rpc/jsonRpc';
-import { wordDecoder, type WordDecoder } from './abiWords';
+import { wordsDecoder, type WordDecoder } from './abiWords';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
- * number, so a read is the chain at that block and nothing else: the Vault's balances, and per
- * pool type the getters its math needs (domain/chainState.ts says how they replace the stored
- * values). Also the head block and the Vault's logs that name pools whose balances moved.
- * A node that fails a whole request, or any call for another reason than a revert (a block it
- * does not have yet, a per-call rate limit), is an `UpstreamError`, and an answer that is not a
- * real one (missing, null, empty, cut short, another call's) a `MalformedAnswerError`: a read is
- * the whole block or nothing. Only a getter that reverts (a pool type without it) leaves its field
- * out, and only the Vault's unknown-pool revert a pool.
+ * number, so a read is the chain at that block and nothing else: the V2 Vault's frame of each pool
+ * (`domain/protocols/v2/vaultFrame.ts`) and the getters its pool type declares (`chain` in its
+ * definition, `domain/poolTypes/chainReads.ts`), in two rounds (the second asks what the first's
+ * answers name: providers, a fees collector, the log a schedule started with). Also the head block
+ * and the logs that name pools whose state moved. This file knows no pool type: it batches, pins,
+ * encodes and decodes. A node that fails a whole request, or any call for another reason than a
+ * revert (a block it does not have yet, a per-call rate limit), is an `UpstreamError`, and an
+ * answer that is not a real one (missing, null, empty, cut short, another call's) a
+ * `MalformedAnswerError`: a read is the whole block or nothing. Only a getter that reverts (a pool
+ * type without it) leaves its field out, and only the Vault's unknown-pool revert a pool.
  */
-
-const VAULT = new Interface([
-  'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
-  'function getProtocolFeesCollector() view returns (address)',
-  'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
-  'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
-  'event PoolBalanceManaged(bytes32 indexed poolId, address indexed assetManager, address indexed token, int256 cashDelta, int256 managedDelta)',
-]);
-
-const POOL = new Interface([
-  'function getSwapFeePercentage() view returns (uint256)',
-  'function getPausedState() view returns (bool paused, uint256 pauseWindowEndTime, uint256 bufferPeriodEndTime)',
-  'function inRecoveryMode() view returns (bool)',
-  'function totalSupply() view returns (uint256)',
-  'function getNormalizedWeights() view returns (uint256[])',
-  'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
-  'function getTokenRate(address token) view returns (uint256)',
-  'function getTokenRateCache(address token) view returns (uint256 rate, uint256 oldRate, uint256 duration, uint256 expires)',
-  'function getLastJoinExitData() view returns (uint256 lastJoinExitAmplification, uint256 lastPostJoinExitInvariant)',
-  'function getProtocolFeePercentageCache(uint256 feeType) view returns (uint256)',
-  'function getLastPostJoinExitInvariant() view returns (uint256)',
-  'function getLastInvariant() view returns (uint256)',
-  'function getTargets() view returns (uint256 lowerTarget, uint256 upperTarget)',
-  'function getWrappedTokenRate() view returns (uint256)',
-  'function getRateProviders() view returns (address[])',
-  'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
-]);
 
 /**
- * Getters of the fee and rate state of weighted v2+, StablePhantom, Stable v2 and MetaStable pools
- * beside `POOL`'s (stable pools' `getLastInvariant` also answers the amp: same selector).
+ * What a reader keeps across blocks, owned by whoever follows the chain (one per follower, never a
+ * module variable): each pool's encoded first round, the encodings and decoders of the getters,
+ * each pool type's memo (`ChainReads.newMemo`) and the event topics of the registered types.
  */
-const FEE_STATE = new Interface([
-  'function getATHRateProduct() view returns (uint256)',
-  'function getDueProtocolFeeBptAmount() view returns (uint256)',
-  'function getCachedProtocolSwapFeePercentage() view returns (uint256)',
-  'function getPriceRateCache(address token) view returns (uint256 rate, uint256 duration, uint256 expires)',
-  'function getLastInvariant() view returns (uint256 lastInvariant, uint256 lastInvariantAmp)',
-]);
+export interface ChainReadCache {
+  readonly planned: Map<string, { readonly shape: string; readonly calls: readonly PlannedCall[] }>;
+  readonly selectors: Map<string, string>;
+  readonly decoders: Map<string, WordDecoder>;
+  readonly memos: Map<ChainReads, unknown>;
+  topics?: { readonly version: number; readonly topics: readonly string[] };
+}
 
-const RATE_PROVIDER = new Interface(['function getRate() view returns (uint256)']);
-const FEES_COLLECTOR = new Interface(['function getSwapFeePercentage() view returns (uint256)']);
-const AMP_UPDATE_STARTED = POOL.getEvent('AmpUpdateStarted')!.topicHash;
+export function newChainReadCache(): ChainReadCache {
+  return { planned: new Map(), selectors: new Map(), decoders: new Map(), memos: new Map() };
+}
 
-/** ProtocolFeeType ids of the protocol fee percentage cache. */
-const FEE_TYPE_SWAP = 0;
-const FEE_TYPE_YIELD = 2;
+/** What a Vault's frame calls fill (the V3 frame's draft holds the V2 frame's fields and more). */
+type FrameDraft = V2FrameDraft & V3FrameDraft & { timeUnknown?: true };
 
-/** Topics of the Vault events that change a pool's balances; topic 1 is the pool id. */
-export const VAULT_BALANCE_TOPICS: readonly string[] = ['Swap', 'PoolBalanceChanged', 'PoolBalanceManaged'].map(
-  (name) => VAULT.getEvent(name)!.topicHash,
-);
+/**
+ * A Vault's frame: the calls it makes for every pool of its protocol, whatever the type (the first
+ * call's revert means the Vault does not know the pool). One per protocol (`V2_FRAME`, `V3_FRAME`).
+ */
+export interface VaultFrameReads {
+  readonly protocol: ProtocolVersion;
+  calls(pool: StoredPool): readonly ChainCall<FrameDraft>[];
+  /** Whether the first call's answer is the Vault's own "no such pool" revert. */
+  isPoolUnknown(outcome: RpcOutcome | undefined): boolean;
+}
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Draft = Mutable<Omit<PoolChainState, 'rates' | 'oldRates' | 'rateCaches'>> & {
-  rates?: Map<string, bigint>;
-  oldRates?: Map<string, bigint>;
-  rateCaches?: Map<string, Mutable<RateCache>>;
-  /** Read in the first round, for the second (provider rates, the ramp): not part of the state. */
-  rateProviders?: string[];
-  ampUpdating?: boolean;
-  /** A liquidity bootstrapping pool's `getGradualWeightUpdateParams()`, for the second round. */
-  weightParams?: WeightParams;
-  /** Weighted v2+: `getATHRateProduct()`, for the second round's provider rates. */
-  weightedAth?: bigint;
+/** The V2 Vault's frame (`domain/protocols/v2/vaultFrame.ts`), by pool id. */
+export const V2_FRAME: VaultFrameReads = {
+  protocol: 2,
+  calls: (pool) => v2FrameCalls(pool.id),
+  isPoolUnknown: (outcome) => isPoolUnknown(outcome),
 };
 
-/** One `eth_call` and what its answer sets in the pool's draft. */
-interface Read {
+/** The V3 Vault's `PoolNotRegistered(address)` error selector. */
+const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
+
+/** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
+export const V3_FRAME: VaultFrameReads = {
+  protocol: 3,
+  calls: (pool) => v3FrameCalls(pool.address),
+  isPoolUnknown: (outcome) =>
+    outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
+};
+
+/** A pool's draft while its answers come in: the Vault's frame and its type's own. */
+interface PoolDraft {
+  readonly frame: FrameDraft;
+  readonly own: unknown;
+}
+
+/** One encoded `eth_call` and what its answer sets in the pool's draft. */
+interface PlannedCall {
   readonly to: string;
   readonly data: string;
   readonly fn: string;
-  readonly iface: Interface;
-  readonly apply: (draft: Draft, result: Result | readonly unknown[]) => void;
-}
-
-/** Word decoders per interface and function, built once (undefined: ethers decodes it). */
-const decoders = new Map<Interface, Map<string, WordDecoder | undefined>>();
-
-function decoderFor(iface: Interface, fn: string): WordDecoder | undefined {
-  let byFn = decoders.get(iface);
-  if (!byFn) decoders.set(iface, (byFn = new Map()));
-  if (!byFn.has(fn)) byFn.set(fn, wordDecoder(iface.getFunction(fn)!));
-  return byFn.get(fn);
+  readonly outputs: readonly AbiWord[];
+  readonly apply: (draft: PoolDraft, values: readonly AbiValue[]) => void;
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
+const abi = AbiCoder.defaultAbiCoder();
 
-function poolCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['apply']): Read {
-  return { to: pool.address, data: POOL.encodeFunctionData(fn, args), fn, iface: POOL, apply };
+function signatureOf(name: string, types: readonly string[]): string {
+  return `${name}(${types.join(',')})`;
 }
 
-/**
- * What to ask about one pool: the frame every pool is read with (the Vault's balances, swap fee,
- * pause and recovery state, total supply), then each group of getters its pool type declares
- * (`chainReads` in its definition, `domain/poolTypes/`), read as `GROUP_READS` says.
- */
-function readsFor(vault: string, pool: StoredPool): Read[] {
-  const reads: Read[] = [
-    {
-      to: vault,
-      data: VAULT.encodeFunctionData('getPoolTokens', [pool.id]),
-      fn: 'getPoolTokens',
-      iface: VAULT,
-      apply: (d, r) => {
-        const addresses = r[0] as string[];
-        const balances = r[1] as bigint[];
-        if (addresses.length !== balances.length)
-          throw new MalformedAnswerError(
-            `getPoolTokens of pool ${pool.id} answered ${addresses.length} tokens with ${balances.length} balances`,
-          );
-        d.tokens = addresses.map((a, i) => ({ address: a.toLowerCase(), balance: balances[i]! }));
-        d.lastChangeBlock = Number(r[2] as bigint);
-      },
-    },
-    poolCall(pool, 'getSwapFeePercentage', [], (d, r) => (d.swapFee = r[0] as bigint)),
-    poolCall(pool, 'getPausedState', [], (d, r) => (d.paused = r[0] as boolean)),
-    poolCall(pool, 'inRecoveryMode', [], (d, r) => (d.recoveryMode = r[0] as boolean)),
-    poolCall(pool, 'totalSupply', [], (d, r) => (d.totalSupply = r[0] as bigint)),
-  ];
-  for (const group of chainReadsOf(pool.poolType, pool.poolTypeVersion)) reads.push(...GROUP_READS[group](vault, pool));
-  return reads;
+function selectorOf(cache: ChainReadCache, signature: string): string {
+  let selector = cache.selectors.get(signature);
+  if (selector === undefined) cache.selectors.set(signature, (selector = id(signature).slice(0, 10)));
+  return selector;
 }
 
-const setProviders: Read['apply'] = (d, r) => (d.rateProviders = (r[0] as string[]).map((a) => a.toLowerCase()));
-
-/** A token's own rate getter, for each token but the pool's BPT. */
-function tokenRates(pool: StoredPool): Read[] {
-  return pool.tokens
-    .filter((t) => t.address !== pool.address)
-    .map((t) =>
-      poolCall(pool, 'getTokenRate', [t.address], (d, r) => (d.rates ??= new Map()).set(t.address, r[0] as bigint)),
-    );
+function topicOf(event: ChainEvent): string {
+  return id(event.signature);
 }
 
-/** The reads of each group a pool type may declare (`ChainReadGroup` says what each is for). */
-const GROUP_READS: Record<ChainReadGroup, (vault: string, pool: StoredPool) => Read[]> = {
-  weights: (_, pool) => [poolCall(pool, 'getNormalizedWeights', [], (d, r) => (d.weights = [...(r[0] as bigint[])]))],
-  amp: (_, pool) => [
-    poolCall(pool, 'getAmplificationParameter', [], (d, r) => {
-      d.amp = { value: r[0] as bigint, precision: r[2] as bigint };
-      d.ampUpdating = r[1] as boolean;
-    }),
-  ],
-  composableRates: (_, pool) => [
-    ...tokenRates(pool),
-    // Reverts for tokens without a rate provider: they have no cache and no old rate.
-    ...pool.tokens
-      .filter((t) => t.address !== pool.address)
-      .map((t) =>
-        poolCall(pool, 'getTokenRateCache', [t.address], (d, r) => {
-          (d.oldRates ??= new Map()).set(t.address, r[1] as bigint);
-          (d.rateCaches ??= new Map()).set(t.address, {
-            rate: r[0] as bigint,
-            oldRate: r[1] as bigint,
-            duration: r[2] as bigint,
-            expires: r[3] as bigint,
-          });
-        }),
-      ),
-    poolCall(pool, 'getRateProviders', [], setProviders),
-  ],
-  composableFeeBasis: (_, pool) => [
-    poolCall(
-      pool,
-      'getLastJoinExitData',
-      [],
-      (d, r) => (d.lastJoinExit = { amp: r[0] as bigint, invariant: r[1] as bigint }),
-    ),
-    poolCall(
-      pool,
-      'getProtocolFeePercentageCache',
-      [FEE_TYPE_SWAP],
-      (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
-    ),
-    poolCall(
-      pool,
-      'getProtocolFeePercentageCache',
-      [FEE_TYPE_YIELD],
-      (d, r) => (d.protocolYieldFeeCache = r[0] as bigint),
-    ),
-  ],
-  // WeightedPoolProtocolFees: the swap fee basis, and the yield fee basis (the all-time high rate
-  // product and the providers; their rates and the yield fee percentage are read in the second
-  // round, for pools with a provider only: the others are exempt).
-  weightedFeeBasis: (_, pool) => [
-    poolCall(pool, 'getLastPostJoinExitInvariant', [], (d, r) => (d.lastPostJoinExitInvariant = r[0] as bigint)),
-    poolCall(
-      pool,
-      'getProtocolFeePercentageCache',
-      [FEE_TYPE_SWAP],
-      (d, r) => (d.protocolSwapFeeCache = r[0] as bigint),
-    ),
-    feeStateCall(pool, 'getATHRateProduct', [], (d, r) => (d.weightedAth = r[0] as bigint)),
-    poolCall(pool, 'getRateProviders', [], setProviders),
-  ],
-  legacyFeeBasis: (vault, pool) => legacyFeeBasisReads(vault, pool, false),
-  legacyStableFeeBasis: (vault, pool) => legacyFeeBasisReads(vault, pool, true),
-  lbpSchedule: (_, pool) => lbpReads(pool),
-  linearTargets: (_, pool) => {
-    if (pool.lowerTarget === null || pool.upperTarget === null) return [];
-    const wrapped = pool.wrappedIndex === null ? undefined : pool.tokens[pool.wrappedIndex];
-    return [
-      poolCall(pool, 'getTargets', [], (d, r) => (d.targets = { lower: r[0] as bigint, upper: r[1] as bigint })),
-      ...(wrapped
-        ? [
-            poolCall(pool, 'getWrappedTokenRate', [], (d, r) =>
-              (d.rates ??= new Map()).set(wrapped.address, r[0] as bigint),
-            ),
-          ]
-        : []),
-    ];
-  },
-  // StablePhantom: its cached token rates, the protocol fee BPT it owes (part of its virtual supply)
-  // and its cached protocol swap fee percentage; no rate cache expiry, since its swaps price with the
-  // cached rate before refreshing it (`domain/chainTime.ts`).
-  phantomState: (_, pool) => [
-    ...tokenRates(pool),
-    feeStateCall(pool, 'getDueProtocolFeeBptAmount', [], (d, r) => (d.dueProtocolFeeBpt = r[0] as bigint)),
-    feeStateCall(pool, 'getCachedProtocolSwapFeePercentage', [], (d, r) => (d.protocolSwapFeeCache = r[0] as bigint)),
-  ],
-  // MetaStable: each token's price rate cache (a token without a provider has an empty one, left
-  // out) and the providers, whose rate a swap after expiry caches first.
-  priceRateCaches: (_, pool) => [
-    ...pool.tokens.map((t) =>
-      feeStateCall(pool, 'getPriceRateCache', [t.address], (d, r) => {
-        const [rate, duration, expires] = [r[0] as bigint, r[1] as bigint, r[2] as bigint];
-        // A cache ever written expires after its block's timestamp: an empty one has no provider.
-        if (rate === 0n && expires === 0n) return;
-        (d.rates ??= new Map()).set(t.address, rate);
-        (d.rateCaches ??= new Map()).set(t.address, { rate, duration, expires });
-      }),
-    ),
-    poolCall(pool, 'getRateProviders', [], setProviders),
-  ],
-};
-
-function feeStateCall(pool: StoredPool, fn: string, args: unknown[], apply: Read['apply']): Read {
-  return { to: pool.address, data: FEE_STATE.encodeFunctionData(fn, args), fn, iface: FEE_STATE, apply };
+function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[]): WordDecoder {
+  const key = outputs.join(',');
+  let decoder = cache.decoders.get(key);
+  if (!decoder) cache.decoders.set(key, (decoder = wordsDecoder(outputs)));
+  return decoder;
 }
 
-/**
- * Weighted v1, Stable v2 and MetaStable pools pay due protocol fees out of their balances at a
- * join or exit (`domain/poolTypes/legacyFeeBasis.ts`), measured from `getLastInvariant()` (stable
- * pools also answer the amp it was taken at; weighted v1 the invariant alone, same selector) at
- * the percentage the Vault hands them: its ProtocolFeesCollector's, asked in the second round
- * once per collector. The collector stays in the state: its fee change event re-reads these pools.
- */
-function legacyFeeBasisReads(vault: string, pool: StoredPool, stable: boolean): Read[] {
-  return [
-    stable
-      ? feeStateCall(
-          pool,
-          'getLastInvariant',
-          [],
-          (d, r) => (d.lastInvariant = { invariant: r[0] as bigint, amp: r[1] as bigint }),
-        )
-      : poolCall(pool, 'getLastInvariant', [], (d, r) => (d.lastInvariant = { invariant: r[0] as bigint })),
-    {
-      to: vault,
-      data: VAULT.encodeFunctionData('getProtocolFeesCollector'),
-      fn: 'getProtocolFeesCollector',
-      iface: VAULT,
-      apply: (d, r) => (d.protocolFeesCollector = String(r[0]).toLowerCase()),
-    },
-  ];
+function targetOf(to: CallTarget, vault: string, pool: StoredPool): string {
+  return 'pool' in to ? pool.address : 'vault' in to ? vault : to.address;
 }
 
-const isZeroAddress = (a: string) => /^0x0+$/.test(a);
-
-/**
- * A second-round answer of these reads: the value, or undefined where the contract reverted; a
- * node's own failure, and an answer that is not a value, throw, as in the first round.
- */
-function answered(o: RpcOutcome | undefined, iface: Interface, fn: string, blockNumber: number): bigint | undefined {
-  const r = decoded({ fn, iface }, o, blockNumber);
-  return r === undefined ? undefined : (r[0] as bigint);
-}
-
-/**
- * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()` and
- * the pool's yield fee percentage (`getProtocolFeePercentageCache(2)`). The yield basis is set only
- * when none reverted (a provider that reverts makes the pool's joins and exits revert too; without
- * the basis the model charges no yield fee).
- */
-function weightedYieldCalls(
+function encoded<D>(
+  cache: ChainReadCache,
+  call: ChainCall<D>,
+  vault: string,
   pool: StoredPool,
-  draft: Draft,
-  blockNumber: number,
-): { calls: RpcCall[]; apply: (outcomes: readonly (RpcOutcome | undefined)[]) => void } {
-  const ath = draft.weightedAth;
-  const providers = draft.rateProviders ?? [];
-  const rated = draft.tokens.flatMap((t, i) => {
-    const provider = providers[i];
-    return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
-  });
-  if (ath === undefined || rated.length === 0) return { calls: [], apply: () => undefined };
-  const call = (to: string, iface: Interface, fn: string, args: unknown[]): RpcCall => ({
-    method: 'eth_call',
-    params: [{ to, data: iface.encodeFunctionData(fn, args) }, hex(blockNumber)],
-  });
-  const value = (o: RpcOutcome | undefined, iface: Interface, fn: string) => answered(o, iface, fn, blockNumber);
-  return {
-    calls: [
-      ...rated.map(({ provider }) => call(provider, RATE_PROVIDER, 'getRate', [])),
-      call(pool.address, POOL, 'getProtocolFeePercentageCache', [FEE_TYPE_YIELD]),
-    ],
-    apply: (outcomes) => {
-      const rates = rated.map((_, k) => value(outcomes[k], RATE_PROVIDER, 'getRate'));
-      const pct = value(outcomes[rated.length], POOL, 'getProtocolFeePercentageCache');
-      if (pct === undefined || rates.some((r) => r === undefined)) return;
-      const providerRates = new Map(rated.map(({ token }, k) => [token, rates[k]!]));
-      draft.weightedYield = { athRateProduct: ath, providerRates };
-      draft.protocolYieldFeeCache = pct;
-    },
-  };
+  apply: (draft: PoolDraft, values: readonly AbiValue[]) => void,
+): PlannedCall {
+  const g = call.getter;
+  const selector = selectorOf(cache, signatureOf(g.name, g.inputs));
+  const args = g.inputs.length > 0 ? abi.encode(g.inputs, call.args).slice(2) : '';
+  return { to: targetOf(call.to, vault, pool), data: selector + args, fn: g.name, outputs: g.outputs, apply };
 }
 
-// --- end of the protocol fee and rate state section ---
+/**
+ * The pool type's chain reads, when the registry carries its type (for the pool's protocol) and the
+ * type reads anything.
+ */
+function readsOf(pool: StoredPool): ChainReads | undefined {
+  return poolTypeDef(pool.poolType, pool.protocolVersion ?? 2)?.chain;
+}
+
+/**
+ * What to ask about one pool in the first round: its Vault's frame, then what its pool type
+ * declares.
+ */
+function firstRound(
+  cache: ChainReadCache,
+  vault: string,
+  pool: StoredPool,
+  frameReads: VaultFrameReads,
+): PlannedCall[] {
+  const frame = frameReads.calls(pool).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.frame, v)));
+  const reads = readsOf(pool);
+  const own = (reads?.first(pool) ?? []).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.own, v)));
+  return [...frame, ...own];
+}
+
+/**
+ * What the first round asks about a pool depends only on these fields of its stored shape (its
+ * type and version pick the reads, its tokens the per-token calls, the type may name more), which
+ * the chain state laid over it (balances, fee, rates) never changes; and on the registry.
+ */
+function shapeOf(vault: string, pool: StoredPool): string {
+  const tokens = pool.tokens.map((t) => t.address).join(',');
+  const own = readsOf(pool)?.shape?.(pool) ?? '';
+  return `${registryVersion()}|${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${own}|${tokens}`;
+}
+
+/**
+ * Each pool's first round, encoded once rather than at every block that moves it (the read model
+ * hands the follower a new pool object each time its chain state changes, so this is keyed by id
+ * and checked against the shape). It holds one entry per pool id ever read by the cache's owner:
+ * the followed catalogue, a few thousand pools, plus the few the subgraph dropped since.
+ */
+function plannedCalls(
+  cache: ChainReadCache,
+  vault: string,
+  pool: StoredPool,
+  frame: VaultFrameReads,
+): readonly PlannedCall[] {
+  const shape = shapeOf(vault, pool);
+  const known = cache.planned.get(pool.id);
+  if (known?.shape === shape) return known.calls;
+  const calls = firstRound(cache, vault, pool, frame);
+  cache.planned.set(pool.id, { shape, calls });
+  return calls;
+}
+
+/** How many calls a read of these pools makes in its first round (the README's per-block figures). */
+export function callsFor(
+  vault: string,
+  pools: readonly StoredPool[],
+  cache = newChainReadCache(),
+  frame: VaultFrameReads = V2_FRAME,
+): number {
+  return pools.reduce((n, p) => n + plannedCalls(cache, vault, p, frame).length, 0);
+}
 
 /**
  * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
@@ -374,16 +242,17 @@ export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
 }
 
 /**
- * One call's answer, decoded; undefined for a revert (the contract's answer: a getter it lacks).
- * Anything else that is not a full answer fails the read: no answer, a node's error, a result
- * that is not hex, is empty (`0x`, which a contract with the getter never returns) or does not
- * decode as the function's outputs (cut short, or another call's answer).
+ * One call's answer, decoded into its getter's values; undefined for a revert (the contract's
+ * answer: a getter it lacks). Anything else that is not a full answer fails the read: no answer, a
+ * node's error, a result that is not hex, is empty (`0x`, which a contract with the getter never
+ * returns) or does not decode as the getter's outputs (cut short, or another call's answer).
  */
 function decoded(
-  read: Pick<Read, 'fn' | 'iface'>,
+  cache: ChainReadCache,
+  read: Pick<PlannedCall, 'fn' | 'outputs'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
-): Result | readonly unknown[] | undefined {
+): AbiValue[] | undefined {
   if (!outcome || (!outcome.ok && outcome.missing))
     throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
@@ -397,195 +266,141 @@ function decoded(
       `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
     );
   if (outcome.result === '0x') throw bad('empty return data (0x)');
-  const words = decoderFor(read.iface, read.fn);
-  let result: Result | readonly unknown[] | undefined;
-  if (words) result = words(outcome.result);
-  else
-    try {
-      result = read.iface.decodeFunctionResult(read.fn, outcome.result);
-    } catch {
-      result = undefined;
-    }
-  if (result === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
-  return result;
+  const values = decoderOf(cache, read.outputs)(outcome.result);
+  if (values === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
+  return values;
 }
 
 /**
- * What `readsFor` asks about a pool depends only on these fields of its stored shape (its type and
- * version pick the groups, its tokens the per-token calls), which the chain state laid over it
- * (balances, fee, rates) never changes.
+ * How the reader reaches a node: JSON-RPC options (batched HTTP, `rpc/jsonRpc.ts`), or a function
+ * that answers a list of calls in order (the devnet indexer's in-process chain).
  */
-function shapeOf(vault: string, pool: StoredPool): string {
-  const tokens = pool.tokens.map((t) => t.address).join(',');
-  const linear = pool.lowerTarget !== null && pool.upperTarget !== null ? `l${pool.wrappedIndex}` : '';
-  return `${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${linear}|${tokens}`;
+export type ChainTransport = JsonRpcOptions | ((calls: readonly RpcCall[]) => Promise<RpcOutcome[]>);
+
+function send(rpc: ChainTransport, calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
+  return typeof rpc === 'function' ? rpc(calls) : callBatch(rpc, calls);
 }
+
+const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
+  method: 'eth_call',
+  params: [{ to, data }, hex(blockNumber)],
+});
 
 /**
- * Each pool's reads, encoded once rather than at every block that moves it (the read model hands
- * the follower a new pool object each time its chain state changes, so this is keyed by id and
- * checked against the shape). It holds one entry per pool id ever read by this process: the
- * followed catalogues, a few thousand pools, plus the few the subgraph dropped since.
- */
-const planned = new Map<string, { readonly shape: string; readonly reads: readonly Read[] }>();
-
-function plannedReads(vault: string, pool: StoredPool): readonly Read[] {
-  const shape = shapeOf(vault, pool);
-  const known = planned.get(pool.id);
-  if (known?.shape === shape) return known.reads;
-  const reads = readsFor(vault, pool);
-  planned.set(pool.id, { shape, reads });
-  return reads;
-}
-
-/** How many calls a read of these pools makes (the README's per-block figures). */
-export function callsFor(vault: string, pools: readonly StoredPool[]): number {
-  return pools.reduce((n, p) => n + plannedReads(vault, p).length, 0);
-}
-
-/**
- * The state of each pool at `blockNumber`, keyed by pool id. A pool whose `getPoolTokens` the
- * Vault refuses (reverts: not registered there) is left out; a call the node fails otherwise
- * throws `UpstreamError`, so the caller publishes nothing of this block.
+ * The state of each pool at `blockNumber`, keyed by pool id, read through `frame` (the V2 Vault's
+ * unless named). A pool whose first frame call the Vault refuses (reverts: not registered there),
+ * or a V3 pool whose frame is incomplete, is left out; a call the node fails otherwise throws
+ * `UpstreamError`, so the caller publishes nothing of this block.
  */
 export async function readPoolStates(
-  rpc: JsonRpcOptions,
+  rpc: ChainTransport,
   vault: string,
   pools: readonly StoredPool[],
   blockNumber: number,
+  cache: ChainReadCache = newChainReadCache(),
+  frame: VaultFrameReads = V2_FRAME,
 ): Promise<Map<string, PoolChainState>> {
-  const plans = pools.map((p) => ({ pool: p, reads: plannedReads(vault, p) }));
-  const calls: RpcCall[] = plans.flatMap(({ reads }) =>
-    reads.map((r) => ({ method: 'eth_call', params: [{ to: r.to, data: r.data }, hex(blockNumber)] })),
+  const plans = pools.map((p) => ({ pool: p, calls: plannedCalls(cache, vault, p, frame) }));
+  const outcomes = await send(
+    rpc,
+    plans.flatMap(({ calls }) => calls.map((c) => ethCall(c.to, c.data, blockNumber))),
   );
-  const outcomes = await callBatch(rpc, calls);
-  const drafts = new Map<string, { pool: StoredPool; draft: Draft }>();
+  const drafts: { pool: StoredPool; reads: ChainReads | undefined; draft: PoolDraft }[] = [];
   let at = 0;
-  for (const { pool, reads } of plans) {
-    const draft: Draft = { poolId: pool.id, tokens: [] };
-    // The first read is the Vault's getPoolTokens: only its "unknown pool" revert leaves the pool
-    // out (its other answers then say nothing); any other revert of it is no answer about the pool.
+  for (const { pool, calls } of plans) {
+    const reads = readsOf(pool);
+    const draft: PoolDraft = { frame: { tokens: [] }, own: reads?.draft() };
+    // The first call is the Vault's (getPoolTokens, getPoolTokenInfo): only its "unknown pool"
+    // revert leaves the pool out (its other answers then say nothing); any other revert of it is no
+    // answer about the pool.
     const vaultAnswer = outcomes[at];
-    if (isPoolUnknown(vaultAnswer)) {
-      at += reads.length;
+    if (frame.isPoolUnknown(vaultAnswer)) {
+      at += calls.length;
       continue;
     }
     if (vaultAnswer && !vaultAnswer.ok && isRevert(vaultAnswer))
       throw new MalformedAnswerError(
-        `eth_call getPoolTokens of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
+        `eth_call ${calls[0]?.fn ?? 'of the Vault'} of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
       );
-    reads.forEach((read, i) => {
-      const result = decoded(read, outcomes[at + i], blockNumber);
-      if (result) read.apply(draft, result);
+    calls.forEach((call, i) => {
+      const values = decoded(cache, call, outcomes[at + i], blockNumber);
+      if (values) call.apply(draft, values);
     });
-    if (draft.lastChangeBlock !== undefined && draft.lastChangeBlock > blockNumber)
+    if (draft.frame.malformed) throw new MalformedAnswerError(draft.frame.malformed);
+    if (draft.frame.lastChangeBlock !== undefined && draft.frame.lastChangeBlock > blockNumber)
       throw new MalformedAnswerError(
-        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.lastChangeBlock}: an answer from another block`,
+        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.frame.lastChangeBlock}: an answer from another block`,
       );
-    at += reads.length;
-    drafts.set(pool.id, { pool, draft });
+    at += calls.length;
+    drafts.push({ pool, reads, draft });
   }
-  await readTimeDependence(rpc, [...drafts.values()], blockNumber);
+  await secondRound(rpc, cache, vault, drafts, blockNumber);
   const out = new Map<string, PoolChainState>();
-  for (const [id, { draft }] of drafts) {
-    const {
-      rateProviders: _providers,
-      ampUpdating: _updating,
-      weightParams: _params,
-      weightedAth: _ath,
-      ...state
-    } = draft;
-    out.set(id, state);
+  for (const { pool, reads, draft } of drafts) {
+    const { v3: v3Draft, malformed: _malformed, ...framed } = draft.frame;
+    const v3 = v3Draft === undefined ? undefined : finishV3Frame(draft.frame);
+    // Every getter of the V3 frame is the Vault's own: one that did not answer is no real answer.
+    if (v3Draft !== undefined && v3 === undefined)
+      throw new MalformedAnswerError(`the V3 Vault's frame of pool ${pool.id} at block ${blockNumber} is incomplete`);
+    out.set(pool.id, {
+      poolId: pool.id,
+      ...framed,
+      ...(v3 ? { v3 } : {}),
+      ...(reads ? { own: { reads, state: reads.finish(draft.own, framed) } } : {}),
+    });
   }
   return out;
 }
 
+function memoOf(cache: ChainReadCache, reads: ChainReads): unknown {
+  if (!cache.memos.has(reads)) cache.memos.set(reads, reads.newMemo?.());
+  return cache.memos.get(reads);
+}
+
+const isLogRead = <D>(r: ChainCall<D> | LastLogRead<D>): r is LastLogRead<D> => 'lastLog' in r;
+
 /**
- * The second round, for what moves with time (`domain/chainTime.ts`): each rate provider's own
- * rate, which a swap after the cache expired uses (and a weighted pool's join or exit, uncached),
- * and the amp ramp in progress, which no getter returns (the pool keeps it in storage): its last
- * `AmpUpdateStarted` log; likewise an LBP's weight update in progress (`weightUpdateRead`). Also
- * the protocol swap fee percentage of the fees collector the first round named for pools paying
- * fees in tokens (`legacyFeeBasisReads`), one call per collector.
+ * The second round: what each pool type asks once the first round's answers are in (a rate
+ * provider's own rate, a fees collector's percentage, the last log a schedule started with). A
+ * call several pools make (one fees collector) is asked once.
  */
-async function readTimeDependence(
-  rpc: JsonRpcOptions,
-  drafts: readonly { pool: StoredPool; draft: Draft }[],
+async function secondRound(
+  rpc: ChainTransport,
+  cache: ChainReadCache,
+  vault: string,
+  drafts: readonly { pool: StoredPool; reads: ChainReads | undefined; draft: PoolDraft }[],
   blockNumber: number,
 ): Promise<void> {
   const calls: RpcCall[] = [];
-  const applies: ((outcome: RpcOutcome | undefined) => void)[] = [];
-  const collectors = new Map<string, Draft[]>();
-  for (const { draft } of drafts)
-    // Without the invariant the percentage is of no use: the model then assumes no fee is due.
-    if (draft.protocolFeesCollector && draft.lastInvariant)
-      collectors.set(draft.protocolFeesCollector, [...(collectors.get(draft.protocolFeesCollector) ?? []), draft]);
-  for (const [collector, owing] of collectors) {
-    // Like a first-round getter: a revert leaves the field out, any other failure fails the read.
-    const read: Read = {
-      to: collector,
-      data: FEES_COLLECTOR.encodeFunctionData('getSwapFeePercentage'),
-      fn: 'getSwapFeePercentage',
-      iface: FEES_COLLECTOR,
-      apply: (d, r) => (d.vaultProtocolSwapFee = r[0] as bigint),
-    };
-    calls.push({ method: 'eth_call', params: [{ to: read.to, data: read.data }, hex(blockNumber)] });
-    applies.push((o) => {
-      const result = decoded(read, o, blockNumber);
-      if (result) for (const d of owing) read.apply(d, result);
-    });
-  }
-  /** Applied once all answers are in: what needs several answers together. */
-  const whole: (() => void)[] = [];
-  for (const { pool, draft } of drafts) {
-    const yieldRates = weightedYieldCalls(pool, draft, blockNumber);
-    if (yieldRates.calls.length > 0) {
-      const answers: (RpcOutcome | undefined)[] = [];
-      calls.push(...yieldRates.calls);
-      applies.push(...yieldRates.calls.map(() => (o: RpcOutcome | undefined) => void answers.push(o)));
-      whole.push(() => yieldRates.apply(answers));
-    }
-    if (draft.rateCaches && draft.rateProviders) {
-      for (const [token, cache] of draft.rateCaches) {
-        const provider = draft.rateProviders[draft.tokens.findIndex((t) => t.address === token)];
-        if (!provider || isZeroAddress(provider)) continue;
-        calls.push({
-          method: 'eth_call',
-          params: [{ to: provider, data: RATE_PROVIDER.encodeFunctionData('getRate') }, hex(blockNumber)],
-        });
-        // A node's failure or an answer that is not a rate fails the read, as in the first round;
-        // a provider that reverts (or has no code) leaves the cached rate in use.
-        applies.push((o) => {
-          const r = decoded({ fn: 'getRate', iface: RATE_PROVIDER }, o, blockNumber);
-          if (r) cache.providerRate = r[0] as bigint;
-        });
+  const applies: ((outcome: RpcOutcome | undefined) => void)[][] = [];
+  const byKey = new Map<string, number>();
+  const add = (call: RpcCall, key: string | undefined, apply: (outcome: RpcOutcome | undefined) => void) => {
+    const known = key === undefined ? undefined : byKey.get(key);
+    if (known !== undefined) return void applies[known]!.push(apply);
+    if (key !== undefined) byKey.set(key, calls.length);
+    calls.push(call);
+    applies.push([apply]);
+  };
+  for (const { pool, reads, draft } of drafts) {
+    if (!reads?.second) continue;
+    for (const item of reads.second(pool, draft.own, draft.frame, memoOf(cache, reads))) {
+      if (isLogRead(item)) {
+        add(lastLogCall(pool, item.lastLog, blockNumber), undefined, (o) => lastLogApply(cache, item, draft, o));
+        continue;
       }
-    }
-    const weights = weightUpdateRead(pool, draft, blockNumber, weightUpdatesOf(rpc));
-    if (weights) {
-      calls.push(weights.call);
-      applies.push(weights.apply);
-    }
-    if (draft.ampUpdating) {
-      const read = lastPoolEvent(pool, AMP_UPDATE_STARTED, blockNumber, draft, (log) => {
-        const r = POOL.decodeEventLog('AmpUpdateStarted', log.data, log.topics);
-        const ramp: AmpRamp = {
-          startValue: r[0] as bigint,
-          endValue: r[1] as bigint,
-          startTime: r[2] as bigint,
-          endTime: r[3] as bigint,
-        };
-        draft.ampRamp = ramp;
+      const call = encoded(cache, item, vault, pool, (d, v) => item.apply(d.own, v));
+      // A node's failure or an answer that is not the getter's values fails the read, as in the
+      // first round; a revert (or a contract without code) leaves the field out.
+      add(ethCall(call.to, call.data, blockNumber), `${call.to}|${call.data}`, (o) => {
+        const values = decoded(cache, call, o, blockNumber);
+        if (values) call.apply(draft, values);
       });
-      calls.push(read.call);
-      applies.push(read.apply);
     }
   }
   if (calls.length === 0) return;
-  const outcomes = await callBatch(rpc, calls);
+  const outcomes = await send(rpc, calls);
   await codelessAsReverts(rpc, calls, outcomes, blockNumber);
-  applies.forEach((apply, i) => apply(outcomes[i]));
-  for (const apply of whole) apply();
+  applies.forEach((list, i) => list.forEach((apply) => apply(outcomes[i])));
 }
 
 /**
@@ -595,7 +410,7 @@ async function readTimeDependence(
  * would revert too); an empty answer from a contract with code fails the read, as in the first round.
  */
 async function codelessAsReverts(
-  rpc: JsonRpcOptions,
+  rpc: ChainTransport,
   calls: readonly RpcCall[],
   outcomes: RpcOutcome[],
   blockNumber: number,
@@ -607,7 +422,7 @@ async function codelessAsReverts(
   if (empty.length === 0) return;
   const target = (i: number) => (calls[i]!.params[0] as { to: string }).to.toLowerCase();
   const targets = [...new Set(empty.map(target))];
-  const codes = await callBatch(
+  const codes = await send(
     rpc,
     targets.map((t) => ({ method: 'eth_getCode', params: [t, hex(blockNumber)] })),
   );
@@ -627,142 +442,46 @@ async function codelessAsReverts(
     if (codeless.has(target(i))) outcomes[i] = { ok: false, error: `no contract code at ${target(i)}`, code: 3 };
 }
 
-/**
- * The second round's read of a pool's last event with `topic` (the start of an amp ramp or of a
- * weight update, which no getter returns), over the pool's whole history. A node that refuses or
- * fails that query (providers cap log ranges) does not fail the block: the pool's values stay as
- * read at the head and the pool is read again at every new block (`timeUnknown`), so its quotes
- * are off by one block's movement at most rather than the follower stalling on it.
- */
-function lastPoolEvent(
-  pool: StoredPool,
-  topic: string,
-  blockNumber: number,
-  draft: Draft,
-  decode: (log: { data: string; topics: string[] }) => void,
-): { call: RpcCall; apply: (outcome: RpcOutcome | undefined) => void } {
+/** The pool's logs with the event's topic, over its whole history up to the block. */
+function lastLogCall(pool: StoredPool, event: ChainEvent, blockNumber: number): RpcCall {
   return {
-    call: {
-      method: 'eth_getLogs',
-      params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [topic] }],
-    },
-    apply: (o) => {
-      if (!o?.ok) {
-        draft.timeUnknown = true;
-        return;
-      }
-      if (!Array.isArray(o.result))
-        throw new MalformedAnswerError(`eth_getLogs of pool ${pool.address} answered without a list`);
-      const logs = o.result as { data?: unknown; topics?: unknown }[];
-      const last = logs[logs.length - 1];
-      if (!last || typeof last.data !== 'string' || !Array.isArray(last.topics)) return;
-      try {
-        decode({ data: last.data, topics: last.topics as string[] });
-      } catch {
-        // A log that does not decode as the event: the values stay as read, and are read again.
-        draft.timeUnknown = true;
-      }
-    },
+    method: 'eth_getLogs',
+    params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [topicOf(event)] }],
   };
 }
 
-// Liquidity bootstrapping pools (2021 LBP and its no-protocol-fee copy): swaps switched on and off
-// by the owner, and the weights' gradual update, whose start weights no getter returns.
-
-const LBP = new Interface([
-  'function getSwapEnabled() view returns (bool)',
-  'function getGradualWeightUpdateParams() view returns (uint256 startTime, uint256 endTime, uint256[] endWeights)',
-  'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
-]);
-const GRADUAL_WEIGHT_UPDATE_SCHEDULED = LBP.getEvent('GradualWeightUpdateScheduled')!.topicHash;
-
-interface WeightParams {
-  readonly startTime: bigint;
-  readonly endTime: bigint;
-  /** As stored (16 bits), uncompressed. */
-  readonly endWeights: readonly bigint[];
-}
-
-function lbpReads(pool: StoredPool): Read[] {
-  const call = (fn: string, apply: Read['apply']): Read => ({
-    to: pool.address,
-    data: LBP.encodeFunctionData(fn),
-    fn,
-    iface: LBP,
-    apply,
-  });
-  return [
-    call('getSwapEnabled', (d, r) => (d.swapEnabled = r[0] as boolean)),
-    call(
-      'getGradualWeightUpdateParams',
-      (d, r) =>
-        (d.weightParams = {
-          startTime: r[0] as bigint,
-          endTime: r[1] as bigint,
-          endWeights: [...(r[2] as bigint[])],
-        }),
-    ),
-  ];
-}
-
 /**
- * The second round's read of an LBP whose weights still move (a weight differs from its end
- * weight: interpolation reaches an end weight only at the end): its last
- * `GradualWeightUpdateScheduled`, whose start weights the pool stored in 31 bits. The log must
- * carry the getter's times, else the weights stay as read.
+ * The last of those logs for its read. A node that refuses or fails that query (providers cap log
+ * ranges) does not fail the block: the pool's values stay as read at the head and the pool is
+ * read again at every new block (`timeUnknown`), so its quotes are off by one block's movement at
+ * most rather than the follower stalling on it; likewise a log that does not decode or does not
+ * describe the state read.
  */
-function weightUpdateRead(
-  pool: StoredPool,
-  draft: Draft,
-  blockNumber: number,
-  weightUpdates: Map<string, WeightUpdate>,
-): { call: RpcCall; apply: (outcome: RpcOutcome | undefined) => void } | undefined {
-  const params = draft.weightParams;
-  const weights = draft.weights;
-  if (!params || !weights || weights.every((w, i) => w === params.endWeights[i])) return undefined;
-  // The getter's times and end weights name the update; its start weights were found once.
-  const key = `${pool.id}|${params.startTime}|${params.endTime}|${params.endWeights.join(',')}`;
-  const known = weightUpdates.get(key);
-  if (known) {
-    draft.weightUpdate = known;
-    return undefined;
+function lastLogApply(
+  cache: ChainReadCache,
+  read: LastLogRead<unknown>,
+  draft: PoolDraft,
+  o: RpcOutcome | undefined,
+): void {
+  if (!o?.ok) {
+    draft.frame.timeUnknown = true;
+    return;
   }
-  return lastPoolEvent(pool, GRADUAL_WEIGHT_UPDATE_SCHEDULED, blockNumber, draft, (log) => {
-    const r = LBP.decodeEventLog('GradualWeightUpdateScheduled', log.data, log.topics);
-    const startWeights = (r[2] as bigint[]).map(storedStartWeight);
-    if (
-      (r[0] as bigint) !== params.startTime ||
-      (r[1] as bigint) !== params.endTime ||
-      startWeights.length !== params.endWeights.length
-    ) {
-      draft.timeUnknown = true;
-      return;
-    }
-    const update: WeightUpdate = {
-      startTime: params.startTime,
-      endTime: params.endTime,
-      startWeights,
-      endWeights: params.endWeights,
-    };
-    if (weightUpdates.size >= MAX_WEIGHT_UPDATES) weightUpdates.delete(weightUpdates.keys().next().value!);
-    weightUpdates.set(key, update);
-    draft.weightUpdate = update;
-  });
+  if (!Array.isArray(o.result)) throw new MalformedAnswerError('eth_getLogs of a pool answered without a list');
+  const logs: unknown[] = o.result;
+  const last = logs[logs.length - 1];
+  if (
+    typeof last !== 'object' ||
+    last === null ||
+    !('data' in last) ||
+    typeof last.data !== 'string' ||
+    !('topics' in last) ||
+    !Array.isArray(last.topics)
+  )
+    return;
+  const values = decoderOf(cache, read.lastLog.data ?? [])(last.data);
+  if (!values || !read.apply(draft.own, values)) draft.frame.timeUnknown = true;
 }
-
-/**
- * Weight updates whose start weights a log gave, by pool and the getter's parameters, so a moving
- * LBP's history is queried once per update rather than at every block that trades it.
- */
-const weightUpdatesByNode = new WeakMap<JsonRpcOptions, Map<string, WeightUpdate>>();
-
-/** Per node (the follower's RPC options for one chain): a pool id names a pool on one chain only. */
-function weightUpdatesOf(rpc: JsonRpcOptions): Map<string, WeightUpdate> {
-  let map = weightUpdatesByNode.get(rpc);
-  if (!map) weightUpdatesByNode.set(rpc, (map = new Map()));
-  return map;
-}
-const MAX_WEIGHT_UPDATES = 1_000;
 
 interface RawBlock {
   readonly number?: unknown;
@@ -815,40 +534,12 @@ export async function readHead(
 }
 
 /**
- * Pool events that change what a pool's getters answer without any Vault log: a ramp started or
- * stopped, a fee or pause or recovery change, a rate cache refreshed or its provider replaced, the
- * protocol fee cache, linear targets, an LBP's weight update scheduled or its swaps switched. (Composable stable and StablePhantom key the rate cache
- * event by index and by token.)
- */
-const POOL_STATE_TOPICS: readonly string[] = new Interface([
-  'event AmpUpdateStarted(uint256 startValue, uint256 endValue, uint256 startTime, uint256 endTime)',
-  'event AmpUpdateStopped(uint256 currentValue)',
-  'event SwapFeePercentageChanged(uint256 swapFeePercentage)',
-  'event PausedStateChanged(bool paused)',
-  'event RecoveryModeStateChanged(bool enabled)',
-  'event TokenRateCacheUpdated(uint256 indexed tokenIndex, uint256 rate)',
-  'event TokenRateProviderSet(uint256 indexed tokenIndex, address indexed provider, uint256 cacheDuration)',
-  'event ProtocolFeePercentageCacheUpdated(uint256 indexed feeType, uint256 protocolFeePercentage)',
-  'event TargetsSet(address indexed token, uint256 lowerTarget, uint256 upperTarget)',
-  'event PriceRateCacheUpdated(address indexed token, uint256 rate)',
-  'event GradualWeightUpdateScheduled(uint256 startTime, uint256 endTime, uint256[] startWeights, uint256[] endWeights)',
-  'event SwapEnabledSet(bool swapEnabled)',
-  // StablePhantom: anyone may refresh its cached protocol swap fee percentage.
-  'event CachedProtocolSwapFeePercentageUpdated(uint256 protocolSwapFeePercentage)',
-]).fragments
-  .flatMap((f) => (f.type === 'event' ? [(f as EventFragment).topicHash] : []))
-  .concat(
-    new Interface([
-      'event TokenRateCacheUpdated(address indexed token, uint256 rate)',
-      'event TokenRateProviderSet(address indexed token, address indexed provider, uint256 cacheDuration)',
-    ]).fragments.map((f) => (f as EventFragment).topicHash),
-  );
-
-/**
  * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
  * count): a smaller range may pass, unlike a node that does not answer at all.
  */
-export class LogsRefusedError extends UpstreamError {}
+export class LogsRefusedError extends UpstreamError {
+  override readonly name: string = 'LogsRefusedError';
+}
 
 interface RawLog {
   readonly address?: unknown;
@@ -885,12 +576,35 @@ function checkedLog(
   return { address: address.toLowerCase(), topics: (topics as string[]).map((t) => t.toLowerCase()), block };
 }
 
-const CASH_TOPICS: readonly string[] = ['Swap', 'PoolBalanceChanged'].map((name) => VAULT.getEvent(name)!.topicHash);
+/** Topics of the V2 Vault's events that change a pool's balances; topic 1 is the pool id. */
+export const VAULT_BALANCE_TOPICS: readonly string[] = V2_VAULT_BALANCE_EVENTS.map(topicOf);
+
+/**
+ * Pool events that change what a pool's getters answer without any Vault log: those every V2 pool
+ * emits (fee, pause, recovery) and those each registered pool type names (`ChainReads.events`: a
+ * ramp, a rate cache, targets, a weight update ...), computed again when the registry moves.
+ */
+export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): readonly string[] {
+  const version = registryVersion();
+  if (cache.topics?.version === version) return cache.topics.topics;
+  const events = [
+    ...V2_POOL_FRAME_EVENTS,
+    ...poolTypeDefs()
+      .filter((d) => protocolOfDef(d) === 2)
+      .flatMap((d) => d.chain?.events ?? []),
+  ];
+  const topics = [...new Set(events.map(topicOf))];
+  cache.topics = { version, topics };
+  return topics;
+}
+
+/** Topics of the V2 Vault's events that change a pool's cash (and so its `lastChangeBlock`). */
+const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(topicOf);
 
 /**
  * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
  * PoolBalanceChanged, PoolBalanceManaged) or by the lower-case address of a contract that emitted
- * a pool state event (`POOL_STATE_TOPICS`), in one map (ids and addresses differ in length). The
+ * a pool state event (`poolStateTopics`), in one map (ids and addresses differ in length). The
  * value is the last block of a Swap or PoolBalanceChanged of that pool, which sets the Vault's
  * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. Every log is
  * checked to be one the query asked for; a refused query is a `LogsRefusedError`.
@@ -900,11 +614,13 @@ export async function readMovedPools(
   vault: string,
   from: number,
   to: number,
+  cache: ChainReadCache = newChainReadCache(),
 ): Promise<Map<string, number>> {
+  const stateTopics = poolStateTopics(cache);
   const range = { fromBlock: hex(from), toBlock: hex(to) };
   const [balances, states] = await callBatch(rpc, [
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
-    { method: 'eth_getLogs', params: [{ ...range, topics: [POOL_STATE_TOPICS] }] },
+    { method: 'eth_getLogs', params: [{ ...range, topics: [stateTopics] }] },
   ]);
   const moved = new Map<string, number>();
   const note = (key: string, block: number) => moved.set(key, Math.max(moved.get(key) ?? -1, block));
@@ -915,7 +631,6 @@ export async function readMovedPools(
       throw new MalformedAnswerError(`eth_getLogs ${from}..${to} answered a Vault log without its pool id`);
     note(poolId, CASH_TOPICS.includes(log.topics[0]!) ? log.block : -1);
   }
-  for (const raw of logsOf(states, from, to))
-    note(checkedLog(raw, { from, to, topics: POOL_STATE_TOPICS }).address, -1);
+  for (const raw of logsOf(states, from, to)) note(checkedLog(raw, { from, to, topics: stateTopics }).address, -1);
   return moved;
 }

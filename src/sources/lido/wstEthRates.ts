@@ -15,7 +15,9 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions } from '../rpc/jsonRpc';
 export type WstEthView = 'getWstETHByStETH' | 'getStETHByWstETH';
 
 /** The wstETH contract reverted on the amount (an overflow past any real supply): the request's fault, not the node's. */
-export class WstEthConversionReverted extends Error {}
+export class WstEthConversionReverted extends Error {
+  override readonly name: string = 'WstEthConversionReverted';
+}
 
 export interface WstEthRates {
   /** The block every later `convert` of this quote reads at. */

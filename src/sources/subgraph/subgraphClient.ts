@@ -19,6 +19,11 @@ export interface SubgraphClientOptions {
   readonly pageSize?: number;
   readonly baseDelayMs?: number;
   readonly maxDelayMs?: number;
+  /**
+   * The pools queries (every pool, and those changed since `$since`) and the cursor before the
+   * first id, for a subgraph other than the V2 one (the V3 vault subgraph's ids are Bytes).
+   */
+  readonly pools?: { readonly all: string; readonly changed: string; readonly firstCursor: string };
 }
 
 export interface FetchAllOptions {
@@ -53,11 +58,17 @@ export class SubgraphClient {
     }
   }
 
+  /** Any query with `variables`: GraphQL errors and HTTP failures are `UpstreamError`s, as for pages. */
+  async query(query: string, variables: object, deadline?: number, deadlineLabel?: string): Promise<unknown> {
+    return (await this.ask(query, variables, deadline, deadlineLabel)).answer.data;
+  }
+
   /** One page: pools with id greater than `lastId`, at most `pageSize` of them (changed since `since`, if given). */
   async fetchPoolsPage(lastId: string, deadline?: number, deadlineLabel?: string, since?: number): Promise<unknown[]> {
     const variables: PoolsQueryVariables = { first: this.pageSize, lastId, ...(since !== undefined ? { since } : {}) };
+    const queries = this.options.pools;
     const { answer, status } = await this.ask(
-      since === undefined ? poolsQuery() : changedPoolsQuery(),
+      since === undefined ? (queries?.all ?? poolsQuery()) : (queries?.changed ?? changedPoolsQuery()),
       variables,
       deadline,
       deadlineLabel,
@@ -133,7 +144,7 @@ export class SubgraphClient {
 
   private async walk(since: number | undefined, opts: FetchAllOptions): Promise<AllPools> {
     const all: unknown[] = [];
-    let lastId = '';
+    let lastId = this.options.pools?.firstCursor ?? '';
     let pages = 0;
     while (true) {
       opts.signal?.throwIfAborted();

@@ -1,7 +1,32 @@
-import { chainReadsOf, poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
+import type { Address } from '../../../src/domain/address';
+import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
 import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
+import { storedPool } from '../../helpers/poolFixtures';
+
+/** The getters a pool of this type and version asks in its first round beside the Vault's frame. */
+function gettersOf(poolType: string, poolTypeVersion: number): string[] {
+  const tokens = ['0x' + '11'.repeat(20), '0x' + '22'.repeat(20)].map((address) => ({
+    address: address as Address,
+    symbol: null,
+    name: null,
+    decimals: 18,
+    balance: '1',
+    weight: null,
+    priceRate: '1',
+  }));
+  const pool = storedPool({
+    id: '0x' + '33'.repeat(32),
+    tokens,
+    poolType,
+    poolTypeVersion,
+    lowerTarget: '0',
+    upperTarget: '1',
+    wrappedIndex: 1,
+  });
+  return [...new Set((poolTypeDef(poolType)?.chain?.first(pool) ?? []).map((c) => c.getter.name))];
+}
 
 /** What a developer adding a pool type runs into: the registry refuses clashes and reads every variant. */
 describe('the pool type registry', () => {
@@ -13,21 +38,43 @@ describe('the pool type registry', () => {
 
   test("what a pool is read as at the head follows its type's contracts, version by version", () => {
     // Weighted v1 pays protocol fees in tokens from its last invariant; v2+ mint BPT from theirs.
-    expect(chainReadsOf('Weighted', 1)).toEqual(['weights', 'legacyFeeBasis']);
-    expect(chainReadsOf('Weighted', 4)).toEqual(['weights', 'weightedFeeBasis']);
+    expect(gettersOf('Weighted', 1)).toEqual(['getNormalizedWeights', 'getLastInvariant', 'getProtocolFeesCollector']);
+    expect(gettersOf('Weighted', 4)).toEqual([
+      'getNormalizedWeights',
+      'getLastPostJoinExitInvariant',
+      'getProtocolFeePercentageCache',
+      'getATHRateProduct',
+      'getRateProviders',
+    ]);
     // The 2021 stable pool has no getter for its basis; the 2022 one has.
-    expect(chainReadsOf('Stable', 1)).toEqual(['amp']);
-    expect(chainReadsOf('Stable', 2)).toEqual(['amp', 'legacyStableFeeBasis']);
-    expect(chainReadsOf('AaveLinear', 1)).toEqual(['linearTargets']);
-    expect(chainReadsOf('LiquidityBootstrapping', 1)).toContain('lbpSchedule');
+    expect(gettersOf('Stable', 1)).toEqual(['getAmplificationParameter']);
+    expect(gettersOf('Stable', 2)).toEqual([
+      'getAmplificationParameter',
+      'getLastInvariant',
+      'getProtocolFeesCollector',
+    ]);
+    expect(gettersOf('AaveLinear', 1)).toEqual(['getTargets', 'getWrappedTokenRate']);
+    expect(gettersOf('LiquidityBootstrapping', 1)).toContain('getGradualWeightUpdateParams');
     // A type the service does not carry: the frame alone.
-    expect(chainReadsOf('FX', 1)).toEqual([]);
+    expect(gettersOf('FX', 1)).toEqual([]);
   });
 
   test('a name already taken is refused', () => {
     expect(() => registerPoolType({ ...FIXED_RATE, names: ['Weighted'] })).toThrow(
-      'pool type Weighted is already registered (family weighted)',
+      'pool type Weighted is already registered for V2 (family weighted)',
     );
+    expect(() => registerPoolType({ ...FIXED_RATE, protocol: 3, names: ['Stable'] })).toThrow(
+      'pool type Stable is already registered for V3 (family stable)',
+    );
+  });
+
+  test('a name is a type per protocol: the V3 Vault Weighted pool is not the V2 one', () => {
+    const v2 = poolTypeDef('Weighted');
+    const v3 = poolTypeDef('Weighted', 3);
+    expect(v2?.createModel).toBeDefined();
+    expect(v3?.v3).toBeDefined();
+    expect(v3?.createModel).toBeUndefined();
+    expect(poolTypeDef('ERC4626Linear', 3)).toBeUndefined();
   });
 
   test('a parameter declared unlike another type is refused, and the query and schema stay as they were', () => {

@@ -1,8 +1,8 @@
 import { parseUnits } from 'ethers';
+import { modelOfType } from '../../helpers/typeModel';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { type SwapKind } from '../../../src/domain/swap/poolModel';
 import {
-  createComposableStableModel,
   type ComposableStableModel,
   type ComposableStableState,
 } from '../../../src/domain/swap/pools/composableStable';
@@ -51,7 +51,7 @@ function mismatch(label: string, model: Answer, chain: Answer): string[] {
 
 async function modelOf(pool: TestPool): Promise<ComposableStableModel> {
   const spec = await readStableSpec(env, pool, pool.poolType, pool.version, pool.rates);
-  return createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
+  return modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
 }
 
 const scaled = (raw: bigint, fraction: number) => (raw * BigInt(Math.round(fraction * 1e9))) / 1_000_000_000n;

@@ -1,4 +1,5 @@
-import { createComposableStableModel, ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { modelOfType } from '../../helpers/typeModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { snapshotPools, toSpec, type SnapshotPool } from './snapshotSpecs';
 import { compareWithSor, poolFavour, sorPools, type Comparison } from './stableReference';
@@ -39,7 +40,7 @@ describeWithSnapshot('composable stable model vs the reference SOR on the mainne
   test('the snapshot holds three StablePhantom pools, one with rated tokens', () => {
     expect(pools).toHaveLength(3);
     const rated = pools.filter((p) => {
-      const m = createComposableStableModel(toSpec(p), { timestamp: 0 }) as ComposableStableModel;
+      const m = modelOfType(toSpec(p), { timestamp: 0 }) as ComposableStableModel;
       return m.tokens.some((_, k) => isRated(m, k));
     });
     expect(rated).toHaveLength(1);
@@ -48,7 +49,7 @@ describeWithSnapshot('composable stable model vs the reference SOR on the mainne
   test.each(named)(
     '%s: every pair (BPT included) within 4 raw units of the SOR, the 2021 invariant favouring the pool',
     (_name, pool) => {
-      const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
+      const model = modelOfType(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
       const state = model.initialState();
       const comparisons = compareWithSor(model, sor[pool.id]!, state, reference(model, state));
       for (const c of comparisons) {
@@ -77,7 +78,7 @@ describeWithSnapshot('composable stable model vs the reference SOR on the mainne
   test.each(named)(
     '%s as ComposableStable: BPT swaps given in equal the SOR, the rest within 2 raw units (equal without rates)',
     (_name, _phantom, pool) => {
-      const model = createComposableStableModel(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
+      const model = modelOfType(toSpec(pool), { timestamp: 0 }) as ComposableStableModel;
       expect(model.family).toBe('composable');
       const state = model.initialState();
       const comparisons: Comparison[] = compareWithSor(model, sorComposable[pool.id]!, state, reference(model, state));

@@ -1,5 +1,6 @@
 import { bnum } from '@balancer-labs/sor';
-import { createGyro2Model, type Gyro2Model } from '../../../src/domain/swap/pools/gyro2';
+import { modelOfType } from '../../helpers/typeModel';
+import { type Gyro2Model } from '../../../src/domain/swap/pools/gyro2';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';
 import { human } from './snapshotSpecs';
@@ -61,7 +62,7 @@ const FRACTIONS = [
   1e-9, 1e-7, 1e-5, 1e-4, 1e-3, 0.01, 0.03, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 0.99, 0.999, 0.999999,
 ];
 
-const model = (pool: GyroTestPool) => createGyro2Model(gyroSpec(pool), { timestamp: 0 }) as Gyro2Model;
+const model = (pool: GyroTestPool) => modelOfType(gyroSpec(pool), { timestamp: 0 }) as Gyro2Model;
 const E18 = 10n ** 18n;
 
 describe('Gyro2 against the reference SOR', () => {

@@ -1,4 +1,5 @@
-import { createGyro3Model, type Gyro3Model } from '../../../src/domain/swap/pools/gyro3';
+import { type Gyro3Model } from '../../../src/domain/swap/pools/gyro3';
+import { modelOfType } from '../../helpers/typeModel';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';
 
@@ -51,7 +52,7 @@ const HUGE: GyroTestPool = {
 };
 
 const FRACTIONS = [1e-9, 1e-7, 1e-5, 1e-3, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999, 0.999999];
-const model = (pool: GyroTestPool) => createGyro3Model(gyroSpec(pool), { timestamp: 0 }) as Gyro3Model;
+const model = (pool: GyroTestPool) => modelOfType(gyroSpec(pool), { timestamp: 0 }) as Gyro3Model;
 const E18 = 10n ** 18n;
 
 describe('Gyro3 against the reference SOR', () => {

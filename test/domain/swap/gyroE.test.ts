@@ -1,5 +1,6 @@
 import { bnum } from '@balancer-labs/sor';
-import { createGyroEModel, type GyroEModel } from '../../../src/domain/swap/pools/gyroE';
+import { modelOfType } from '../../helpers/typeModel';
+import { type GyroEModel } from '../../../src/domain/swap/pools/gyroE';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';
 import { human } from './snapshotSpecs';
@@ -95,7 +96,7 @@ const CIRCLE_V2: GyroTestPool = {
 };
 
 const FRACTIONS = [1e-9, 1e-7, 1e-5, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 0.99, 0.999];
-const model = (pool: GyroTestPool) => createGyroEModel(gyroSpec(pool), { timestamp: 0 }) as GyroEModel;
+const model = (pool: GyroTestPool) => modelOfType(gyroSpec(pool), { timestamp: 0 }) as GyroEModel;
 const E18 = 10n ** 18n;
 const rateOf = (pool: GyroTestPool, k: number) => (pool.version === 2 ? Number(pool.tokens[k]!.rate ?? '1') : 1);
 

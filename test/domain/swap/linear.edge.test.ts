@@ -174,7 +174,6 @@ describe('linear pool swaps', () => {
     ]) {
       expect(createLinearModel(spec({ poolType }), { timestamp: 0 }).poolType).toBe(poolType);
     }
-    expect(() => createLinearModel(spec({ poolType: 'Weighted' }), { timestamp: 0 })).toThrow(UnsupportedPoolError);
     expect(() => createLinearModel({ ...spec(), mainIndex: null }, { timestamp: 0 })).toThrow(UnsupportedPoolError);
     expect(() => createLinearModel({ ...spec(), upperTarget: null }, { timestamp: 0 })).toThrow(UnsupportedPoolError);
   });

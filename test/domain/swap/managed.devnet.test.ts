@@ -1,7 +1,8 @@
 import { AbiCoder, type Contract, MaxUint256, parseUnits, ZeroAddress } from 'ethers';
+import { modelOfType } from '../../helpers/typeModel';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createWeightedModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
+import { type WeightedModel } from '../../../src/domain/swap/pools/weighted';
 import {
   createPool,
   deployContract,
@@ -100,7 +101,7 @@ afterAll(async () => {
 
 test('token swaps of a Managed pool match querySwap to the wei, both kinds, reverts included; BPT swaps are not offered', async () => {
   const spec = await readWeightedSpec(env, pool, 'Managed', 1);
-  const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedModel;
+  const model = modelOfType(spec, { timestamp: 0 }) as WeightedModel;
   expect(model.bptIndex).toBe(0);
   const state = model.initialState();
   const problems: string[] = [];
@@ -134,8 +135,8 @@ test('token swaps of a Managed pool match querySwap to the wei, both kinds, reve
 
 test('the fee comes off the upscaled amount: priced as a plain weighted pool, some swaps would be off by a unit', async () => {
   const spec = await readWeightedSpec(env, pool, 'Managed', 1);
-  const model = createWeightedModel(spec, { timestamp: 0 });
-  const plain = createWeightedModel(
+  const model = modelOfType(spec, { timestamp: 0 });
+  const plain = modelOfType(
     { ...spec, poolType: 'Weighted', poolTypeVersion: 2, tokens: spec.tokens.slice(1) },
     { timestamp: 0 },
   );
@@ -153,7 +154,7 @@ test('the fee comes off the upscaled amount: priced as a plain weighted pool, so
 
 test('a swap executed on chain leaves the balances the model records', async () => {
   const spec = await readWeightedSpec(env, pool, 'Managed', 1);
-  const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedModel;
+  const model = modelOfType(spec, { timestamp: 0 }) as WeightedModel;
   const state = model.initialState();
   const amount = state.balances[1]! / 5n;
   const out = model.swap(state, 'givenIn', 1, 2, amount);

@@ -1,9 +1,7 @@
 import { complement, divUp, mulDown, mulUp } from '../../../src/domain/swap/math/fixedPoint';
+import { modelOfType } from '../../helpers/typeModel';
 import type { PoolSpec } from '../../../src/domain/swap/poolModel';
-import {
-  createComposableStableModel,
-  type ComposableStableModel,
-} from '../../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
 
 /**
  * A StablePhantom pool's owed protocol fee BPT (`_dueProtocolFeeBptAmount`) in the model, from the
@@ -33,7 +31,7 @@ function phantom(fields: Partial<PoolSpec>): ComposableStableModel {
     ],
     ...fields,
   };
-  return createComposableStableModel(spec, { timestamp: 0 }) as ComposableStableModel;
+  return modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
 }
 
 test('owed fee BPT counts as circulating: priced like a pool whose supply already holds it', () => {

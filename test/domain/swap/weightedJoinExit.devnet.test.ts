@@ -1,13 +1,10 @@
 import { Contract, parseUnits } from 'ethers';
+import { modelOfType } from '../../helpers/typeModel';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { DEV_TOKENS } from '../../../src/devnet/universe';
 import { decimalToUnits, unitsToDecimal } from '../../../src/domain/decimal';
 import { canJoinExit, Revert, type PoolModel, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import {
-  createWeightedModel,
-  type WeightedJoinExitModel,
-  type WeightedState,
-} from '../../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../../src/domain/swap/pools/weighted';
 import {
   createPool,
   deployContract,
@@ -53,7 +50,7 @@ let investmentWithFee: TestPool;
 
 async function modelOf(pool: TestPool): Promise<{ spec: PoolSpec; model: WeightedJoinExitModel; tokens: string[] }> {
   const spec = await readWeightedSpec(env, pool, pool.poolType, pool.version);
-  const model = createWeightedModel(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+  const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
   return { spec, model, tokens: spec.tokens.map((t) => t.address) };
 }
 
@@ -277,7 +274,7 @@ describe('weighted-family joins and exits against the contracts', () => {
       await swap(env, pool.id, 'givenIn', tokens[1]!, tokens[0]!, swapIn);
       model.apply(state, 1, 0, swapIn, swapOut);
       const after = await readWeightedSpec(env, pool, pool.poolType, pool.version);
-      const fresh = createWeightedModel(after, { timestamp: 0 }) as WeightedJoinExitModel;
+      const fresh = modelOfType(after, { timestamp: 0 }) as WeightedJoinExitModel;
       expect({ pool: pool.name, state }).toEqual({ pool: pool.name, state: fresh.initialState() });
     }
   });
@@ -325,7 +322,7 @@ describe('weighted-family joins and exits against the contracts', () => {
     const amount = model.initialState().balances[0]! / 1000n;
     const chain = await querySwap(env, pool.id, 'givenIn', tokens[0]!, tokens[2]!, amount);
     expect(model.swap(model.initialState(), 'givenIn', 0, 2, amount)).not.toBe(chain);
-    const net = createWeightedModel(
+    const net = modelOfType(
       {
         ...spec,
         tokens: spec.tokens.map((t, k) => ({

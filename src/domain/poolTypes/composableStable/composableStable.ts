@@ -1,5 +1,6 @@
-import { createComposableStableModel } from '../../swap/pools/composableStable';
+import { createComposableStableModel, createStablePhantomModel } from '../../swap/pools/composableStable';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { COMPOSABLE_STABLE_CHAIN, STABLE_PHANTOM_CHAIN } from './chain';
 import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 
 /**
@@ -9,7 +10,6 @@ import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
  */
 const frame = {
   family: 'composableStable',
-  createModel: createComposableStableModel,
   params: COMPOSABLE_STABLE_PARAMS,
   timeDependent: false,
   joins: false,
@@ -21,15 +21,17 @@ export const STABLE_PHANTOM: PoolTypeDef = {
   ...frame,
   names: ['StablePhantom'],
   versions: [1],
+  createModel: createStablePhantomModel,
   params: STABLE_PHANTOM_PARAMS,
-  chainReads: [{ group: 'amp' }, { group: 'phantomState' }],
+  chain: STABLE_PHANTOM_CHAIN,
 };
 
 export const COMPOSABLE_STABLE: PoolTypeDef = {
   ...frame,
   names: ['ComposableStable'],
   versions: [1, 2, 3, 4, 5, 6],
-  chainReads: [{ group: 'amp' }, { group: 'composableRates' }, { group: 'composableFeeBasis' }],
+  createModel: createComposableStableModel,
+  chain: COMPOSABLE_STABLE_CHAIN,
   userData: 'composableStable',
   devnetKind: 'composableStable',
 };

@@ -13,7 +13,6 @@ const frame = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chainReads: [],
 } as const;
 
 export const GYRO2: PoolTypeDef = { ...frame, names: ['Gyro2'], versions: [1, 2], createModel: createGyro2Model };

@@ -1,5 +1,6 @@
 import { createLinearModel } from '../../swap/pools/linear';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { LINEAR_CHAIN } from './chain';
 import { LINEAR_PARAMS } from './params';
 
 /** Every linear variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic: `swap/pools/linear.ts`. */
@@ -15,6 +16,6 @@ export const LINEAR: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chainReads: [{ group: 'linearTargets' }],
+  chain: LINEAR_CHAIN,
   devnetKind: 'linear',
 };

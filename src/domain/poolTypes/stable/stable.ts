@@ -1,6 +1,7 @@
 import { createStableModel } from '../../swap/pools/stable';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
+import { META_STABLE_CHAIN, STABLE_CHAIN } from './chain';
 
 /**
  * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
@@ -15,15 +16,13 @@ const frame = {
   exits: true,
   userData: 'legacyStable',
   pathRole: 'through',
-  chainReads: [{ group: 'amp' }],
 } as const;
 
 export const STABLE: PoolTypeDef = {
   ...frame,
   names: ['Stable'],
   versions: [1, 2],
-  // The 2021 (v1) contract keeps the same basis but has no getter for it.
-  chainReads: [{ group: 'amp' }, { group: 'legacyStableFeeBasis', since: 2 }],
+  chain: STABLE_CHAIN,
   devnetKind: 'stable',
 };
 
@@ -31,5 +30,5 @@ export const META_STABLE: PoolTypeDef = {
   ...frame,
   names: ['MetaStable'],
   versions: [1],
-  chainReads: [{ group: 'amp' }, { group: 'legacyStableFeeBasis' }, { group: 'priceRateCaches' }],
+  chain: META_STABLE_CHAIN,
 };

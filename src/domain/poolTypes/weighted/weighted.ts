@@ -1,24 +1,31 @@
-import { createWeightedModel } from '../../swap/pools/weighted';
+import { weightedModelFactory } from '../../swap/pools/weighted';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './chain';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
 /** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
 const frame = {
   family: 'weighted',
-  createModel: createWeightedModel,
   timeDependent: false,
   pathRole: 'through',
-  chainReads: [{ group: 'weights' }],
+  chain: WEIGHTS_ONLY_CHAIN,
 } as const;
 
 export const WEIGHTED: PoolTypeDef = {
   ...frame,
   names: ['Weighted'],
   versions: [1, 2, 3, 4],
+  // 2022 on: exact powDown shortcuts, the v2 join/exit rounding, protocol fee BPT.
+  createModel: weightedModelFactory({
+    swapSwitch: false,
+    shortcuts: (v) => v >= 2,
+    joinExit: (v) => (v <= 1 ? 'v1' : 'v2'),
+    feeBasis: true,
+  }),
   // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
   params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
-  chainReads: [{ group: 'weights' }, { group: 'legacyFeeBasis', before: 2 }, { group: 'weightedFeeBasis', since: 2 }],
+  chain: WEIGHTED_CHAIN,
   joins: true,
   exits: true,
   userData: 'weighted',
@@ -30,8 +37,14 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
   ...frame,
   names: ['LiquidityBootstrapping'],
   versions: [1],
+  createModel: weightedModelFactory({
+    swapSwitch: true,
+    shortcuts: () => false,
+    joinExit: () => 'v1',
+    ownerJoinsOnly: true,
+  }),
   params: [],
-  chainReads: [{ group: 'weights' }, { group: 'lbpSchedule' }],
+  chain: LBP_CHAIN,
   joins: false,
   exits: true,
   userData: 'weighted',
@@ -43,6 +56,7 @@ export const INVESTMENT: PoolTypeDef = {
   ...frame,
   names: ['Investment'],
   versions: [1],
+  createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => false, joinExit: () => 'investment' }),
   params: MANAGED_PARAMS,
   joins: false,
   exits: false,
@@ -53,6 +67,8 @@ export const MANAGED: PoolTypeDef = {
   ...frame,
   names: ['Managed'],
   versions: [1, 2],
+  // Its own BPT among its tokens, the fee on upscaled amounts; no join or exit modelled.
+  createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => true, feeOnUpscaled: true, ownBpt: true }),
   params: MANAGED_PARAMS,
   // ManagedPoolSettings: up to 95 %.
   swapFeeBounds: { min: '0.000001', max: '0.95' },

@@ -10,7 +10,7 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from './stable';
-import { floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, withRates } from './vaultPool';
+import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
 import {
   dueProtocolFeeBpt,
   feeRulesOf,
@@ -95,7 +95,7 @@ export interface FeeState {
 
 export type Family = 'phantom' | 'composable';
 
-export class ComposableStableModel extends VaultPool<ComposableStableState> {
+export class ComposableStableModel extends V2VaultPool<ComposableStableState> {
   readonly params: StableParams;
   readonly family: Family;
   readonly bptIndex: number;
@@ -533,13 +533,8 @@ function feeStateOf(spec: PoolSpec, others: readonly PoolSpec['tokens'][number][
   return { basis: { lastAmp, lastInvariant, swapPct, yieldPct }, oldRates };
 }
 
-/** ComposableStable versions whose swap arithmetic this model carries (see the notes above). */
-const COMPOSABLE_VERSIONS = new Set([1, 2, 3, 4, 5, 6]);
+/** ComposableStable v1-v6 (its definition's versions; see the notes above). */
+export const createComposableStableModel: ModelFactory = (spec) => new ComposableStableModel(spec, 'composable');
 
-export const createComposableStableModel: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType === 'StablePhantom' && version === 1) return new ComposableStableModel(spec, 'phantom');
-  if (spec.poolType === 'ComposableStable' && COMPOSABLE_VERSIONS.has(version))
-    return new ComposableStableModel(spec, 'composable');
-  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried by the composable stable model`);
-};
+/** StablePhantom v1: ComposableStable's swap arithmetic with its own fee and rate rules. */
+export const createStablePhantomModel: ModelFactory = (spec) => new ComposableStableModel(spec, 'phantom');

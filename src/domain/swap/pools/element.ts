@@ -9,7 +9,7 @@ import {
   type PoolState,
   type SwapKind,
 } from '../poolModel';
-import { MAX_BALANCE, VaultPool } from './vaultPool';
+import { MAX_BALANCE, V2VaultPool } from './vaultPool';
 
 /**
  * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced
@@ -33,7 +33,7 @@ function fromFixed(amount: bigint, decimals: number): bigint {
   return decimals <= 18 ? amount / 10n ** BigInt(18 - decimals) : amount * 10n ** BigInt(decimals - 18);
 }
 
-export class ElementModel extends VaultPool<ElementState> {
+export class ElementModel extends V2VaultPool<ElementState> {
   readonly bondIndex: number;
   readonly percentFee: bigint;
   /** a = 1 - t at the context's timestamp. */
@@ -177,7 +177,4 @@ export class ElementModel extends VaultPool<ElementState> {
   }
 }
 
-export const createElementModel: ModelFactory = (spec, ctx) => {
-  if (spec.poolType !== 'Element') throw new UnsupportedPoolError(`${spec.poolType} is not an element pool`);
-  return new ElementModel(spec, ctx);
-};
+export const createElementModel: ModelFactory = (spec, ctx) => new ElementModel(spec, ctx);

@@ -80,9 +80,5 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
   }
 }
 
-export const createGyro2Model: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType !== 'Gyro2') throw new UnsupportedPoolError(`${spec.poolType} is not a Gyro2 pool`);
-  if (version !== 1 && version !== 2) throw new UnsupportedPoolError(`Gyro2 v${version} is not carried`);
-  return new Gyro2Model(spec, version === 2);
-};
+/** Gyro2 v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
+export const createGyro2Model: ModelFactory = (spec) => new Gyro2Model(spec, spec.poolTypeVersion === 2);

@@ -88,9 +88,4 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   }
 }
 
-export const createGyro3Model: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType !== 'Gyro3') throw new UnsupportedPoolError(`${spec.poolType} is not a Gyro3 pool`);
-  if (version !== 1) throw new UnsupportedPoolError(`Gyro3 v${version} is not carried`);
-  return new Gyro3Model(spec);
-};
+export const createGyro3Model: ModelFactory = (spec) => new Gyro3Model(spec);

@@ -109,9 +109,5 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
   }
 }
 
-export const createGyroEModel: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType !== 'GyroE') throw new UnsupportedPoolError(`${spec.poolType} is not a GyroE pool`);
-  if (version !== 1 && version !== 2) throw new UnsupportedPoolError(`GyroE v${version} is not carried`);
-  return new GyroEModel(spec, version === 2);
-};
+/** GyroE v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
+export const createGyroEModel: ModelFactory = (spec) => new GyroEModel(spec, spec.poolTypeVersion === 2);

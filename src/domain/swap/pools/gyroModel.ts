@@ -1,7 +1,7 @@
 import { ONE } from '../math/gyroFixedPoint';
 import { Revert, UnsupportedPoolError, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
 import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
-import { floatRate, MAX_BALANCE, VaultPool, withRates } from './vaultPool';
+import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
 
 /**
  * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'
@@ -10,7 +10,7 @@ import { floatRate, MAX_BALANCE, VaultPool, withRates } from './vaultPool';
  * curve's marginal price. A pool type supplies its curve on upscaled units, the upscaled marginal
  * price and the upscaled in-limit.
  */
-export abstract class GyroPoolModel<S extends PoolState> extends VaultPool<S> {
+export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> {
   readonly frame: GyroFrame;
   protected readonly swapEnabled: boolean;
   private readonly rates: readonly number[];

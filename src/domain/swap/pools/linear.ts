@@ -9,7 +9,7 @@ import {
   type PoolState,
   type SwapKind,
 } from '../poolModel';
-import { MAX_BALANCE, VaultPool, withRates } from './vaultPool';
+import { MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every
@@ -38,7 +38,7 @@ function scaleOf(decimals: number): bigint {
   return ONE * 10n ** BigInt(18 - decimals);
 }
 
-export class LinearModel extends VaultPool<LinearState> {
+export class LinearModel extends V2VaultPool<LinearState> {
   readonly params: L.LinearParams;
   readonly bptIndex: number;
   readonly mainIndex: number;
@@ -213,7 +213,4 @@ export class LinearModel extends VaultPool<LinearState> {
   }
 }
 
-export const createLinearModel: ModelFactory = (spec) => {
-  if (!spec.poolType.endsWith('Linear')) throw new UnsupportedPoolError(`${spec.poolType} is not a linear pool`);
-  return new LinearModel(spec);
-};
+export const createLinearModel: ModelFactory = (spec) => new LinearModel(spec);

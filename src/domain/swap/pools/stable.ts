@@ -11,7 +11,7 @@ import {
   type SwapKind,
 } from '../poolModel';
 import { largestValid } from './limits';
-import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, VaultPool, withRates } from './vaultPool';
+import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
@@ -53,7 +53,7 @@ export function parseAmp(spec: PoolSpec): bigint {
 
 /**
  * What the stable family checks before its math (the Vault's checks after it follow in
- * `VaultPool.swap`): the out balance must stay above zero, the in balance within 112 bits. The
+ * `V2VaultPool.swap`): the out balance must stay above zero, the in balance within 112 bits. The
  * Vault refuses zero amounts; searches probing zero get zero (true: answered without the math).
  */
 export function answeredBeforeMath(
@@ -117,7 +117,7 @@ interface StableFeeBasis {
   readonly pct: bigint;
 }
 
-export class StableModel extends VaultPool<StableState> implements JoinExitModel<StableState> {
+export class StableModel extends V2VaultPool<StableState> implements JoinExitModel<StableState> {
   readonly params: StableParams;
   readonly scalingFactors: readonly bigint[];
   private readonly totalSupply: bigint;
@@ -321,10 +321,6 @@ function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
   return basis;
 }
 
-export const createStableModel: ModelFactory = (spec) => {
-  const version = spec.poolTypeVersion ?? 1;
-  if (spec.poolType === 'Stable' && version === 1) return new StableModel(spec, '2021');
-  if (spec.poolType === 'Stable' && version === 2) return new StableModel(spec, '2022');
-  if (spec.poolType === 'MetaStable' && version === 1) return new StableModel(spec, '2021');
-  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried by the stable model`);
-};
+/** Stable v1 and MetaStable v1 have the 2021 StableMath, Stable v2 the 2022 one (their definitions carry no other). */
+export const createStableModel: ModelFactory = (spec) =>
+  new StableModel(spec, (spec.poolTypeVersion ?? 1) >= 2 ? '2022' : '2021');

@@ -5,15 +5,16 @@ import { UnsupportedPoolError, type PoolModel, type PoolSpec, type PoolState, ty
 import { largestValid } from './limits';
 
 /**
- * What the Vault does around every pool's swap, written once: the stored pool's identity
+ * The Balancer V2 Vault's frame, written once: what that Vault does around every V2 pool's swap
+ * (V3's Vault scales, charges fees and checks otherwise: `domain/protocols/v3/`): the stored pool's identity
  * (lower-cased), its raw balances and the state built on them, token scaling and rates, the swap
  * fee, the Vault's own checks around a swap (a non-negative amount, no payout beyond the balance,
  * balances within 112 bits), the state change a swap makes, and limits found by asking the pool's
- * own swap. A pool type extends `VaultPool` with its curve (`poolSwap`), its state's extra fields,
+ * own swap. A pool type extends `V2VaultPool` with its curve (`poolSwap`), its state's extra fields,
  * its limit estimates and its marginal price.
  */
 
-/** The Vault keeps each balance in 112 bits; a swap or join that would overflow it reverts. */
+/** The V2 Vault keeps each balance in 112 bits; a swap or join that would overflow it reverts. */
 export const MAX_BALANCE = 2n ** 112n - 1n;
 
 /** Scaling factor of a token: 10^(18 - decimals) as an 18-decimal number, times its rate (mulDown). */
@@ -52,7 +53,7 @@ export function withRates(upscaledPrice: number, rates: readonly number[], i: nu
   return upscaledPrice * (rates[j]! / rates[i]!);
 }
 
-export abstract class VaultPool<S extends PoolState> implements PoolModel<S> {
+export abstract class V2VaultPool<S extends PoolState> implements PoolModel<S> {
   readonly id: string;
   readonly address: string;
   readonly poolType: string;

@@ -24,7 +24,7 @@ import {
   yieldOwnership,
   type WeightedFeeBasis,
 } from './weightedFees';
-import { accepts, floatRate, MAX_BALANCE, scalingFactor, VaultPool, withRates } from './vaultPool';
+import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from './vaultPool';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /
@@ -131,10 +131,28 @@ export interface WeightedState extends PoolState {
   athRateProduct?: bigint;
 }
 
-/** Types whose swaps the owner can switch off. */
-const SWAP_SWITCH = new Set(['LiquidityBootstrapping', 'Investment', 'Managed']);
+/**
+ * What tells one weighted-math pool type's contract from another's, as its definition says it
+ * (`poolTypes/weighted/weighted.ts`): the model asks these, never the type's name.
+ */
+export interface WeightedVariant {
+  /** The owner can switch swaps off (`swapEnabled`): swaps and joins then revert. */
+  readonly swapSwitch: boolean;
+  /** Whether `powDown` takes the exact shortcuts (WeightedMath from 2022 on) at this version. */
+  readonly shortcuts: (version: number) => boolean;
+  /** The swap fee is taken on upscaled amounts (Managed). */
+  readonly feeOnUpscaled?: boolean;
+  /** The pool lists its own BPT among its tokens (Managed). */
+  readonly ownBpt?: boolean;
+  /** Only the owner joins (liquidity bootstrapping pools): no single-token join hop. */
+  readonly ownerJoinsOnly?: boolean;
+  /** Its join/exit rounding generation at this version; absent: no join or exit is modelled. */
+  readonly joinExit?: (version: number) => WeightedGeneration;
+  /** It keeps a protocol fee basis (weighted v2+ minting BPT, v1 paying in tokens). */
+  readonly feeBasis?: boolean;
+}
 
-export class WeightedModel extends VaultPool<WeightedState> {
+export class WeightedModel extends V2VaultPool<WeightedState> {
   readonly params: WeightedParams;
   /** The pool's own BPT among its tokens (Managed pools), else -1. */
   readonly bptIndex: number;
@@ -145,10 +163,13 @@ export class WeightedModel extends VaultPool<WeightedState> {
   private readonly feeFloat: number;
   private readonly rates: readonly number[];
 
-  constructor(spec: PoolSpec) {
+  constructor(
+    spec: PoolSpec,
+    protected readonly variant: WeightedVariant,
+  ) {
     super(spec);
     this.bptIndex = this.tokens.indexOf(this.address);
-    if (this.bptIndex >= 0 && spec.poolType !== 'Managed')
+    if (this.bptIndex >= 0 && !variant.ownBpt)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
     const weights = spec.tokens.map((t, k) => (k === this.bptIndex ? 0n : decimalToUnits(t.weight ?? '0', 18)));
     if (weights.some((w, k) => w <= 0n && k !== this.bptIndex))
@@ -158,10 +179,10 @@ export class WeightedModel extends VaultPool<WeightedState> {
       weights,
       scalingFactors: spec.tokens.map((t) => scalingFactor(t.decimals, t.priceRate)),
       fee: decimalToUnits(spec.swapFee, 18),
-      shortcuts: (spec.poolType === 'Weighted' && version >= 2) || spec.poolType === 'Managed',
-      feeOnUpscaled: spec.poolType === 'Managed',
+      shortcuts: variant.shortcuts(version),
+      feeOnUpscaled: variant.feeOnUpscaled === true,
     };
-    this.swapEnabled = !SWAP_SWITCH.has(spec.poolType) || spec.swapEnabled !== false;
+    this.swapEnabled = !variant.swapSwitch || spec.swapEnabled !== false;
     this.totalSupply = decimalToUnits(spec.totalShares, 18);
     this.w = weights.map((x) => Number(x) / 1e18);
     this.feeFloat = Number(this.params.fee) / 1e18;
@@ -227,14 +248,14 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   /** The token a v1 pool pays the protocol in: the first of the largest weight. */
   private readonly maxWeightIndex: number;
 
-  constructor(spec: PoolSpec, generation: WeightedGeneration) {
-    super(spec);
+  constructor(spec: PoolSpec, variant: WeightedVariant, generation: WeightedGeneration) {
+    super(spec, variant);
     this.generation = generation;
     const last = spec.lastPostJoinExitInvariant;
     const pct = spec.protocolSwapFeeCache;
     const { athRateProduct: ath, rateProduct: product } = spec;
     this.feeBasis =
-      spec.poolType === 'Weighted' && generation === 'v2' && last != null && pct != null
+      variant.feeBasis === true && generation === 'v2' && last != null && pct != null
         ? {
             lastInvariant: decimalToUnits(last, 18),
             swapPct: decimalToUnits(pct, 18),
@@ -251,7 +272,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
         : null;
     const { lastInvariant: v1Last, vaultProtocolSwapFee: v1Pct } = spec;
     this.v1Fees =
-      spec.poolType === 'Weighted' && generation === 'v1' && v1Last != null && v1Pct != null
+      variant.feeBasis === true && generation === 'v1' && v1Last != null && v1Pct != null
         ? { lastInvariant: decimalToUnits(v1Last, 18), swapPct: decimalToUnits(v1Pct, 18) }
         : null;
     const w = this.params.weights;
@@ -346,7 +367,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   }
 
   joinGivenIn(state: WeightedState, i: number, amountIn: bigint): bigint {
-    if (this.poolType === 'LiquidityBootstrapping')
+    if (this.variant.ownerJoinsOnly)
       throw new Revert('only the pool owner joins a liquidity bootstrapping pool (BAL#328)');
     if (!this.swapEnabled) throw new Revert('single-token joins are disabled with swaps (BAL#330)');
     this.checkToken(i);
@@ -426,7 +447,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   }
 
   maxJoin(state: WeightedState, i: number): bigint {
-    if (this.poolType === 'LiquidityBootstrapping' || !this.swapEnabled) return 0n;
+    if (this.variant.ownerJoinsOnly || !this.swapEnabled) return 0n;
     // WeightedMath bounds no exact-tokens-in join; the Vault's 112-bit balance does.
     return largestValid(MAX_BALANCE - state.balances[i]!, (a) => accepts(() => this.joinGivenIn(state, i, a)));
   }
@@ -440,32 +461,11 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   }
 }
 
-/** Which join/exit rounding a pool type and version carries, or why not. */
-function generationOf(spec: PoolSpec): WeightedGeneration {
-  const version = spec.poolTypeVersion ?? 1;
-  switch (spec.poolType) {
-    case 'Weighted':
-      if (version <= 1) return 'v1';
-      if (version <= 4) return 'v2';
-      break;
-    case 'LiquidityBootstrapping':
-      if (version <= 1) return 'v1';
-      break;
-    case 'Investment':
-      if (version <= 1) return 'investment';
-      break;
-  }
-  throw new UnsupportedPoolError(`${spec.poolType} v${version} is not carried`);
+/** The model of a weighted-math pool type: its definition says which variant it is. */
+export function weightedModelFactory(variant: WeightedVariant): ModelFactory {
+  const joinExit = variant.joinExit;
+  return (spec) =>
+    joinExit
+      ? new WeightedJoinExitModel(spec, variant, joinExit(spec.poolTypeVersion ?? 1))
+      : new WeightedModel(spec, variant);
 }
-
-const SUPPORTED = new Set(['Weighted', 'LiquidityBootstrapping', 'Investment', 'Managed']);
-
-export const createWeightedModel: ModelFactory = (spec) => {
-  if (!SUPPORTED.has(spec.poolType)) throw new UnsupportedPoolError(`${spec.poolType} is not a weighted pool`);
-  if (spec.poolType === 'Managed') {
-    if ((spec.poolTypeVersion ?? 1) > 2)
-      throw new UnsupportedPoolError(`Managed v${spec.poolTypeVersion} is not carried`);
-    return new WeightedModel(spec);
-  }
-  return new WeightedJoinExitModel(spec, generationOf(spec));
-};

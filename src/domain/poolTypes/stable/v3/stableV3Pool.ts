@@ -1,5 +1,4 @@
-import type { AmpRamp } from '../../../chainState';
-import { ampAt } from '../../../chainTime';
+import { ampAt, type AmpRamp } from '../amp';
 import { mulUp } from '../../../swap/math/fixedPoint';
 import type { PoolSwapParams, Rounding, V3PoolMath } from '../../../protocols/v3/poolMath';
 import { v3Revert } from '../../../protocols/v3/vault/errors';

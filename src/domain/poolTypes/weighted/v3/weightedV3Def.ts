@@ -1,0 +1,23 @@
+import type { PoolTypeDef } from '../../poolTypeDef';
+import { WEIGHTS_ONLY_CHAIN } from '../chain';
+import { storedWeights, weightedV3StateOf } from './stored';
+import { weightedV3Math } from './weightedV3Pool';
+
+/** The V3 Vault's WeightedPool. */
+export const WEIGHTED_V3: PoolTypeDef = {
+  protocol: 3,
+  names: ['Weighted'],
+  versions: 'all',
+  family: 'weighted',
+  params: [],
+  timeDependent: false,
+  joins: false,
+  exits: false,
+  pathRole: 'through',
+  // `getNormalizedWeights()`, as V2's weighted pools.
+  chain: WEIGHTS_ONLY_CHAIN,
+  v3: {
+    math: (pool, frame) => weightedV3Math(weightedV3StateOf(pool, frame)),
+    weights: (pool) => storedWeights(pool),
+  },
+};

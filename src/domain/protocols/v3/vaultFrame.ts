@@ -1,0 +1,194 @@
+import { AT_VAULT, chainCall, chainEvent, getter, type ChainCall, type ChainEvent } from '../../poolTypes/chainReads';
+import type { V3HookFlags } from './stored/storedV3';
+
+/**
+ * The V3 Vault's frame of a pool at a block, read for every V3 pool whatever its type, all from
+ * the Vault (its extension answers these through the Vault's fallback, so every call goes to the
+ * Vault's address): tokens, raw balances, last live balances and token info (`getPoolTokenInfo`),
+ * scaling factors and rates (`getPoolTokenRates`), fees and flags (`getPoolConfig`), the hook
+ * (`getHooksConfig`) and the BPT supply (`totalSupply(pool)`). Also the Vault's events that name a
+ * pool (topic 1 is its address) or a buffer (topic 1 is the wrapped token). Pure data: the
+ * chain-state reader encodes, batches and decodes.
+ */
+
+/** What the V3 Vault answers for a pool beyond the tokens, balances, fee, flags and supply. */
+export interface V3FrameChainState {
+  /** `10^(18 - decimals)` per token, from which a pool only the chain knows gets its decimals. */
+  readonly scalingFactors: readonly bigint[];
+  /** The rate the Vault applies per token now (1e18 without a rate provider). */
+  readonly tokenRates: readonly bigint[];
+  /** Per token: the rate provider (lower case; the zero address for none). */
+  readonly rateProviders: readonly string[];
+  readonly paysYieldFees: readonly boolean[];
+  /** `lastBalancesLiveScaled18`. */
+  readonly lastLiveBalances: readonly bigint[];
+  readonly aggregateSwapFee: bigint;
+  readonly aggregateYieldFee: bigint;
+  readonly supportsUnbalancedLiquidity: boolean;
+  readonly initialized: boolean;
+  /** The hooks contract (lower case, the zero address for none) and its flags. */
+  readonly hook: { readonly address: string; readonly flags: V3HookFlags };
+}
+
+/** The V2-shaped fields the frame fills, plus the V3 Vault's own. */
+export interface V3FrameDraft {
+  tokens: { address: string; balance: bigint }[];
+  swapFee?: bigint;
+  paused?: boolean;
+  recoveryMode?: boolean;
+  totalSupply?: bigint;
+  v3?: Partial<{ -readonly [K in keyof V3FrameChainState]: V3FrameChainState[K] }>;
+}
+
+const GET_POOL_TOKEN_INFO = getter(
+  'getPoolTokenInfo',
+  ['address'],
+  ['address[]', '(uint256,address,bool)[]', 'uint256[]', 'uint256[]'],
+);
+const GET_POOL_TOKEN_RATES = getter('getPoolTokenRates', ['address'], ['uint256[]', 'uint256[]']);
+/** `PoolConfig`: `LiquidityManagement` (4 flags), static, aggregate swap and yield fees, decimal diffs, pause window end, registered, initialized, paused, recovery. */
+const GET_POOL_CONFIG = getter(
+  'getPoolConfig',
+  ['address'],
+  [
+    'bool',
+    'bool',
+    'bool',
+    'bool',
+    'uint256',
+    'uint256',
+    'uint256',
+    'uint256',
+    'uint256',
+    'bool',
+    'bool',
+    'bool',
+    'bool',
+  ],
+);
+/** `HooksConfig`: ten flags, then the hooks contract. */
+const GET_HOOKS_CONFIG = getter(
+  'getHooksConfig',
+  ['address'],
+  ['bool', 'bool', 'bool', 'bool', 'bool', 'bool', 'bool', 'bool', 'bool', 'bool', 'address'],
+);
+const TOTAL_SUPPLY = getter('totalSupply', ['address'], ['uint256']);
+
+const v3Of = (d: V3FrameDraft): NonNullable<V3FrameDraft['v3']> => (d.v3 ??= {});
+
+/**
+ * The frame's calls for the pool at `address`. The first is `getPoolTokenInfo`: a pool the Vault
+ * refuses (reverts: not registered) is left out of the state.
+ */
+export function v3FrameCalls(address: string): ChainCall<V3FrameDraft>[] {
+  return [
+    chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3FrameDraft, [tokens, info, raw, lastLive]) => {
+      d.tokens = tokens.map((a, i) => ({ address: a, balance: raw[i] ?? 0n }));
+      const v3 = v3Of(d);
+      v3.rateProviders = info.map(([, provider]) => provider);
+      v3.paysYieldFees = info.map(([, , pays]) => pays);
+      v3.lastLiveBalances = lastLive;
+    }),
+    chainCall(AT_VAULT, GET_POOL_TOKEN_RATES, [address], (d: V3FrameDraft, [factors, rates]) => {
+      const v3 = v3Of(d);
+      v3.scalingFactors = factors;
+      v3.tokenRates = rates;
+    }),
+    chainCall(AT_VAULT, GET_POOL_CONFIG, [address], (d: V3FrameDraft, config) => {
+      const [disableUnbalanced, , , , staticFee, aggregateSwap, aggregateYield] = config;
+      const [, , , , , , , , , , initialized, paused, recovery] = config;
+      d.swapFee = staticFee;
+      d.paused = paused;
+      d.recoveryMode = recovery;
+      const v3 = v3Of(d);
+      v3.supportsUnbalancedLiquidity = !disableUnbalanced;
+      v3.aggregateSwapFee = aggregateSwap;
+      v3.aggregateYieldFee = aggregateYield;
+      v3.initialized = initialized;
+    }),
+    chainCall(AT_VAULT, GET_HOOKS_CONFIG, [address], (d: V3FrameDraft, h) => {
+      const [adjusted, , , dynamicFee, beforeSwap, afterSwap, beforeAdd, afterAdd, beforeRemove, afterRemove, hook] = h;
+      v3Of(d).hook = {
+        address: hook,
+        flags: {
+          enableHookAdjustedAmounts: adjusted,
+          shouldCallComputeDynamicSwapFee: dynamicFee,
+          shouldCallBeforeSwap: beforeSwap,
+          shouldCallAfterSwap: afterSwap,
+          shouldCallBeforeAddLiquidity: beforeAdd,
+          shouldCallAfterAddLiquidity: afterAdd,
+          shouldCallBeforeRemoveLiquidity: beforeRemove,
+          shouldCallAfterRemoveLiquidity: afterRemove,
+        },
+      };
+    }),
+    chainCall(AT_VAULT, TOTAL_SUPPLY, [address], (d: V3FrameDraft, [v]) => (d.totalSupply = v)),
+  ];
+}
+
+/** The frame once every call answered; undefined when one of them did not (the pool is then left as stored). */
+export function finishV3Frame(d: V3FrameDraft): V3FrameChainState | undefined {
+  const v = d.v3;
+  if (
+    v?.scalingFactors === undefined ||
+    v.tokenRates === undefined ||
+    v.rateProviders === undefined ||
+    v.paysYieldFees === undefined ||
+    v.lastLiveBalances === undefined ||
+    v.aggregateSwapFee === undefined ||
+    v.aggregateYieldFee === undefined ||
+    v.supportsUnbalancedLiquidity === undefined ||
+    v.initialized === undefined ||
+    v.hook === undefined
+  )
+    return undefined;
+  return {
+    scalingFactors: v.scalingFactors,
+    tokenRates: v.tokenRates,
+    rateProviders: v.rateProviders,
+    paysYieldFees: v.paysYieldFees,
+    lastLiveBalances: v.lastLiveBalances,
+    aggregateSwapFee: v.aggregateSwapFee,
+    aggregateYieldFee: v.aggregateYieldFee,
+    supportsUnbalancedLiquidity: v.supportsUnbalancedLiquidity,
+    initialized: v.initialized,
+    hook: v.hook,
+  };
+}
+
+/** A token whose rate comes from a provider: its rate moves without any Vault event. */
+export function hasRateProvider(frame: V3FrameChainState): boolean {
+  return frame.rateProviders.some((p) => !/^0x0{40}$/.test(p));
+}
+
+/** The V3 Vault's events whose topic 1 is a pool address: each re-reads that pool. */
+export const V3_VAULT_POOL_EVENTS: readonly ChainEvent[] = [
+  chainEvent('Swap(address,address,address,uint256,uint256,uint256,uint256)'),
+  chainEvent('LiquidityAdded(address,address,uint8,uint256,uint256[],uint256[])'),
+  chainEvent('LiquidityRemoved(address,address,uint8,uint256,uint256[],uint256[])'),
+  chainEvent('PoolPausedStateChanged(address,bool)'),
+  chainEvent('PoolRecoveryModeStateChanged(address,bool)'),
+  chainEvent('SwapFeePercentageChanged(address,uint256)'),
+  chainEvent('AggregateSwapFeePercentageChanged(address,uint256)'),
+  chainEvent('AggregateYieldFeePercentageChanged(address,uint256)'),
+  chainEvent('PoolInitialized(address)'),
+];
+
+/**
+ * `PoolRegistered(pool, factory, ...)`: a pool the catalogue may not list yet; topic 1 is the pool,
+ * topic 2 its factory.
+ */
+export const V3_POOL_REGISTERED: ChainEvent = chainEvent(
+  'PoolRegistered(address,address,(address,uint8,address,bool)[],uint256,uint32,(address,address,address),(bool,bool,bool,bool,bool,bool,bool,bool,bool,bool,address),(bool,bool,bool,bool))',
+);
+
+/** The V3 Vault's events whose topic 1 is an ERC-4626 token: each re-reads its buffer. */
+export const V3_VAULT_BUFFER_EVENTS: readonly ChainEvent[] = [
+  chainEvent('Wrap(address,uint256,uint256,bytes32)'),
+  chainEvent('Unwrap(address,uint256,uint256,bytes32)'),
+  chainEvent('LiquidityAddedToBuffer(address,uint256,uint256,bytes32)'),
+  chainEvent('LiquidityRemovedFromBuffer(address,uint256,uint256,bytes32)'),
+];
+
+/** Vault-wide: buffers paused or unpaused (every buffer re-read). */
+export const V3_BUFFERS_PAUSED: ChainEvent = chainEvent('VaultBuffersPausedStateChanged(bool)');

@@ -1,0 +1,96 @@
+import { id } from 'ethers';
+import type { ChainEvent } from '../../../domain/poolTypes/chainReads';
+import { poolTypeDefs, protocolOfDef } from '../../../domain/poolTypes/registry';
+import {
+  V3_BUFFERS_PAUSED,
+  V3_POOL_REGISTERED,
+  V3_VAULT_BUFFER_EVENTS,
+  V3_VAULT_POOL_EVENTS,
+} from '../../../domain/protocols/v3/vaultFrame';
+import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
+import { UpstreamError } from '../../upstream';
+import { LogsRefusedError } from '../chainStateReader';
+import type { MovedInBlocks } from '../movedInBlocks';
+
+const topicOf = (e: ChainEvent): string => id(e.signature);
+const POOL_TOPICS = new Set(V3_VAULT_POOL_EVENTS.map(topicOf));
+const BUFFER_TOPICS = new Set(V3_VAULT_BUFFER_EVENTS.map(topicOf));
+const REGISTERED_TOPIC = topicOf(V3_POOL_REGISTERED);
+const BUFFERS_PAUSED_TOPIC = topicOf(V3_BUFFERS_PAUSED);
+const VAULT_TOPICS = [...POOL_TOPICS, ...BUFFER_TOPICS, REGISTERED_TOPIC, BUFFERS_PAUSED_TOPIC];
+
+/** The events V3 pool types' own contracts emit (an amp ramp ...), from the registry. */
+function v3TypeTopics(): string[] {
+  const events = poolTypeDefs()
+    .filter((d) => protocolOfDef(d) === 3)
+    .flatMap((d) => d.chain?.events ?? []);
+  return [...new Set(events.map(topicOf))];
+}
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** The address in a topic (an indexed address is left-padded to 32 bytes), lower case. */
+const topicAddress = (topic: unknown): string | undefined =>
+  typeof topic === 'string' && topic.length === 66 ? `0x${topic.slice(26)}`.toLowerCase() : undefined;
+
+interface Log {
+  readonly address?: unknown;
+  readonly topics?: unknown;
+  readonly blockNumber?: unknown;
+}
+
+/** The events that move a pool's balances (swaps, adds, removes): the first three. */
+const CASH_TOPICS = new Set(V3_VAULT_POOL_EVENTS.slice(0, 3).map(topicOf));
+
+const blockOf = (log: Log): number => (typeof log.blockNumber === 'string' ? Number(BigInt(log.blockNumber)) : -1);
+
+function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): Log[] {
+  if (!outcome?.ok)
+    throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
+  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
+  return outcome.result as Log[];
+}
+
+/**
+ * What moved in the V3 Vault in blocks `from`..`to`: the pools its logs name (swaps, liquidity,
+ * pause, recovery, static and aggregate fees, initialisation; topic 1 is the pool) and the pools'
+ * own state events (a V3 type's `chain.events`, any address), the buffers its buffer logs name
+ * (topic 1 is the wrapped token) and the pools registered (topic 1 the pool, topic 2 its
+ * factory). Buffers paused or unpaused Vault-wide set `allBuffers`. A refused query is a
+ * `LogsRefusedError`.
+ */
+export async function readMovedV3(
+  rpc: JsonRpcOptions,
+  vault: string,
+  from: number,
+  to: number,
+): Promise<MovedInBlocks> {
+  const range = { fromBlock: hex(from), toBlock: hex(to) };
+  const typeTopics = v3TypeTopics();
+  const [vaultLogs, typeLogs] = await callBatch(rpc, [
+    { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_TOPICS] }] },
+    ...(typeTopics.length > 0 ? [{ method: 'eth_getLogs', params: [{ ...range, topics: [typeTopics] }] }] : []),
+  ]);
+  const moved: MovedInBlocks = { pools: new Map(), buffers: new Set(), registered: new Map(), allBuffers: false };
+  const name = (pool: string, block: number): void => {
+    moved.pools.set(pool, Math.max(block, moved.pools.get(pool) ?? -1));
+  };
+  for (const log of logsOf(vaultLogs, from, to)) {
+    const topics = Array.isArray(log.topics) ? (log.topics as unknown[]) : [];
+    const topic0 = typeof topics[0] === 'string' ? topics[0].toLowerCase() : '';
+    const subject = topicAddress(topics[1]);
+    if (topic0 === BUFFERS_PAUSED_TOPIC) moved.allBuffers = true;
+    if (subject === undefined) continue;
+    if (POOL_TOPICS.has(topic0)) name(subject, CASH_TOPICS.has(topic0) ? blockOf(log) : -1);
+    else if (BUFFER_TOPICS.has(topic0)) moved.buffers.add(subject);
+    else if (topic0 === REGISTERED_TOPIC) {
+      name(subject, -1);
+      const factory = topicAddress(topics[2]);
+      if (factory !== undefined) moved.registered.set(subject, factory);
+    }
+  }
+  if (typeTopics.length > 0)
+    for (const log of logsOf(typeLogs, from, to))
+      if (typeof log.address === 'string') name(log.address.toLowerCase(), -1);
+  return moved;
+}

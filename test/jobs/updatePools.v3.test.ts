@@ -1,0 +1,149 @@
+import { updatePools } from '../../src/jobs/updatePools';
+import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
+import { FakeV3Subgraphs } from '../fakes/v3SubgraphServer';
+import { startTestServer, type TestServer } from '../helpers/testServer';
+
+/**
+ * The V3 catalogue through the same pool update as V2: V3 pools from Balancer's two V3 subgraphs
+ * (the vault subgraph's pools, tokens and hooks joined with the pools subgraph's types and
+ * parameters), stored by address with protocolVersion 3 beside the V2 pools, shown and filtered
+ * by `/pools` and GraphQL, read again only where changed since the last run's block.
+ */
+const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const W = `0x${'e1'.repeat(20)}`;
+const S = `0x${'e2'.repeat(20)}`;
+const HOOK = `0x${'4b'.repeat(20)}`;
+const FLAGS = {
+  enableHookAdjustedAmounts: false,
+  shouldCallComputeDynamicSwapFee: true,
+  shouldCallBeforeSwap: false,
+  shouldCallAfterSwap: false,
+  shouldCallBeforeAddLiquidity: false,
+  shouldCallAfterAddLiquidity: true,
+  shouldCallBeforeRemoveLiquidity: false,
+  shouldCallAfterRemoveLiquidity: true,
+};
+
+const token = (address: string, index: number, decimals: number, balance: string) => ({
+  address,
+  index,
+  name: 'T',
+  symbol: 'T',
+  decimals,
+  balance,
+  priceRate: '1',
+  paysYieldFees: false,
+});
+
+const vaultRow = (id: string, balances: [string, string], hook?: string) => ({
+  id,
+  address: id,
+  name: 'pool',
+  symbol: 'P',
+  factory: `0x${'fa'.repeat(20)}`,
+  swapFee: '0.001',
+  totalShares: '100',
+  blockTimestamp: '1700000000',
+  swapsCount: '1',
+  holdersCount: '2',
+  // Listed out of the Vault's order: the index says it.
+  tokens: [token(USDC, 1, 6, balances[1]), token(DAI, 0, 18, balances[0])],
+  rateProviders: [],
+  hookConfig: { hook: { address: hook ?? `0x${'0'.repeat(40)}` }, ...FLAGS },
+  liquidityManagement: { disableUnbalancedLiquidity: false },
+});
+
+let v2: FakeSubgraph;
+let v3: FakeV3Subgraphs;
+let srv: TestServer;
+
+beforeEach(async () => {
+  v2 = await FakeSubgraph.start(syntheticPools(3), { indexesBlocks: true });
+  v3 = await FakeV3Subgraphs.start();
+  v3.setPool(vaultRow(W, ['10', '11']), {
+    id: W,
+    address: W,
+    factory: { id: `0x${'fa'.repeat(20)}`, type: 'Weighted', version: 1 },
+    weightedParams: { weights: ['0.8', '0.2'] },
+  });
+  v3.setPool(vaultRow(S, ['20', '21'], HOOK), {
+    id: S,
+    address: S,
+    factory: { id: `0x${'fb'.repeat(20)}`, type: 'Stable', version: 2 },
+    stableParams: { amp: '1000' },
+  });
+  srv = await startTestServer({
+    NETWORKS: '1',
+    SUBGRAPH_URL_1: v2.url,
+    SUBGRAPH_V3_URL_1: v3.vaultUrl,
+    SUBGRAPH_V3_POOLS_URL_1: v3.poolsUrl,
+  });
+});
+
+afterEach(async () => {
+  await srv.close();
+  await v2.close();
+  await v3.close();
+});
+
+interface ViewPool {
+  id: string;
+  protocolVersion: number;
+  poolType: string;
+  poolTypeVersion: number;
+  amp: string | null;
+  tokens: { address: string; balance: string; weight: string | null }[];
+  v3?: { hook: { address: string; kind: string | null; flags: Record<string, boolean> } | null };
+}
+
+const pools = async (): Promise<ViewPool[]> => (await (await fetch(`${srv.url}/pools/1`)).json()) as ViewPool[];
+
+test('V3 pools are catalogued beside the V2 pools, by address, with their type, parameters and hook', async () => {
+  const report = await updatePools(srv.ctx, 1, { waitForRunning: true });
+  expect(report.v3).toEqual({ fetched: 2, full: true, pages: 1 });
+  const all = await pools();
+  expect(all.filter((p) => p.protocolVersion === 2)).toHaveLength(3);
+  const w = all.find((p) => p.id === W)!;
+  expect(w).toMatchObject({ protocolVersion: 3, poolType: 'Weighted', poolTypeVersion: 1 });
+  expect(w.tokens.map((t) => [t.address, t.balance, t.weight])).toEqual([
+    [DAI, '10', '0.8'],
+    [USDC, '11', '0.2'],
+  ]);
+  const s = all.find((p) => p.id === S)!;
+  expect(s).toMatchObject({ poolType: 'Stable', poolTypeVersion: 2, amp: '1000' });
+  expect(s.v3?.hook).toMatchObject({ address: HOOK, kind: null, flags: FLAGS });
+});
+
+test('GraphQL filters on protocolVersion', async () => {
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const res = await fetch(`${srv.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: '{ pools(chainId: 1, where: { protocolVersion: { eq: 3 } }) { pools { id protocolVersion } } }',
+    }),
+  });
+  const body = (await res.json()) as {
+    data?: { pools: { pools: { id: string; protocolVersion: number }[] } };
+    errors?: unknown;
+  };
+  expect(body.errors).toBeUndefined();
+  expect(body.data!.pools.pools.map((p) => p.id).sort()).toEqual([W, S]);
+});
+
+test('the next run reads only the V3 pools changed since its block, with its own record', async () => {
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  // Minutes later, the V3 subgraph indexed more blocks: nothing changed since (past the margin).
+  v3.block += 500;
+  const idle = await updatePools(srv.ctx, 1, { waitForRunning: true });
+  expect(idle.v3).toMatchObject({ full: false });
+  // One pool traded.
+  v3.setPool(vaultRow(W, ['12', '11']));
+  const next = await updatePools(srv.ctx, 1, { waitForRunning: true });
+  expect(next.v3).toEqual({ fetched: 1, full: false, pages: 1 });
+  expect(v3.queries.at(-1)?._change_block).toBeDefined();
+  expect((await pools()).find((p) => p.id === W)!.tokens[0]!.balance).toBe('12');
+  // The untouched V3 pool and the V2 pools stay.
+  expect((await pools()).map((p) => p.protocolVersion).sort()).toEqual([2, 2, 2, 3, 3]);
+});
