@@ -10,6 +10,8 @@ module.exports = {
     ],
   },
   setupFiles: ['<rootDir>/test/setupEnv.ts'],
+  // Compiles Balancer V3 for the devnet once per install (cached), before any test deploys one.
+  globalSetup: '<rootDir>/test/globalSetup.ts',
   testTimeout: 60000,
   // The end-to-end and browser suites start processes; two workers fit this 2-core machine.
   maxWorkers: 2,

@@ -171,6 +171,11 @@ export interface Config {
     readonly intervalMs: number;
     readonly staleSeconds: number;
     /**
+     * `FOLLOW_RECHECK_CALLS_PER_BLOCK`: `eth_call`s per new block spent re-reading pools nothing
+     * named, in turn, so a wrong answer that passed every check is healed (0: off).
+     */
+    readonly recheckCallsPerBlock: number;
+    /**
      * How long `/order`, a `minBlockNumber` and the pool update wait for the follower to publish
      * the block they need before answering 503 (`FOLLOW_WAIT_MS`; 0: do not wait).
      */
@@ -508,6 +513,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: oneOf(env, 'FOLLOW_HEAD', ['on', 'off'], 'on') === 'on',
       intervalMs: int(env, 'FOLLOW_INTERVAL_MS', 1000, 50, 600_000),
       staleSeconds: int(env, 'FOLLOW_STALE_SECONDS', 60, 1),
+      recheckCallsPerBlock: int(env, 'FOLLOW_RECHECK_CALLS_PER_BLOCK', 20, 0, 10_000),
       waitMs: int(env, 'FOLLOW_WAIT_MS', 3000, 0, 60_000),
       maxLagBlocks: int(env, 'FOLLOW_MAX_LAG_BLOCKS', 10, 1),
       maxLagSeconds: int(env, 'FOLLOW_MAX_LAG_SECONDS', 30, 1),

@@ -20,6 +20,11 @@ export const LIDO_ADMIN_INDEX = 8;
  * after everything else, from its own account so no other devnet address moves.
  */
 export const LBP_ADMIN_INDEX = 7;
+/**
+ * Deploys the Balancer V3 stack (Permit2, Vault, routers, factories), its ERC-4626 tokens and pools
+ * after the V2 devnet, from its own account so no V2 address moves (v3/devnetV3.ts).
+ */
+export const V3_ADMIN_INDEX = 11;
 
 let root: HDNodeWallet | undefined;
 

@@ -58,7 +58,7 @@ export function weightedPoolFactoryV1(): Artifact {
   return { abi, bytecode: creationCode.startsWith('0x') ? creationCode : `0x${creationCode}` };
 }
 
-export function devArtifact(name: 'WETH9' | 'DevToken' | 'DevERC4626' | 'DevStETH' | 'DevWstETH'): Artifact {
+export function devArtifact(name: keyof CompiledContracts['contracts']): Artifact {
   const compiled = require('./contracts/contracts.json') as CompiledContracts;
   const c = compiled.contracts[name];
   return { abi: c.abi as InterfaceAbi, bytecode: c.bytecode };

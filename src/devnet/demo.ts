@@ -18,6 +18,7 @@ import { ensureGauges, gaugeGenesis } from './gauges';
 import { lbpWeightUpdateInProgress, startLbpWeightUpdate } from './lbpWeightUpdate';
 import { LocalChain, serveChain } from './localChain';
 import { DEMO_LBP_WEIGHT_UPDATE } from './universe';
+import { compileBalancerV3 } from './v3/compile';
 import { DEVNET_BLOCKED_ADDRESS, DevnetUpstreams, startDevnetUpstreams } from './upstreams';
 
 /**
@@ -93,6 +94,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop(0));
 
   try {
+    // Balancer V3 compiles in child processes (minutes the first time, then from the cache) before
+    // the chain starts: chain time runs from genesis, and the gauges need it still before the week.
+    const v3Contracts = await compileBalancerV3({ log: (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(`starting the local chain on ${HOST}:${rpcPort} ...\n`);
     // Started before the current week so the gauges' weights count at once (gauges.ts).
     const chain = await serveChain(HOST, rpcPort, {
@@ -102,7 +106,7 @@ async function main(): Promise<void> {
     });
     closers.push(() => chain.close());
 
-    const { devnet, deployed } = await ensureDevnet(chain.provider);
+    const { devnet, deployed } = await ensureDevnet(chain.provider, { v3: { contracts: v3Contracts } });
     const gauges = await ensureGauges(chain.provider, devnet);
     if (deployed)
       await approveVaultForTraders(
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
         devnet.tokens.map((t) => t.address),
       );
     process.stdout.write(
-      `${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges\n`,
+      `${deployed ? 'deployed' : 'found'} Balancer V2 with ${devnet.pools.length} pools, ${devnet.tokens.length} tokens and ${gauges.gauges.length} gauges, and Balancer V3 with ${devnet.v3.pools.length} pools and ${devnet.v3.buffers.length} buffers\n`,
     );
     // One LBP sells as LBPs do, its weights moving every second (a node reused through
     // LOCALFORK_URL keeps the update it already has).

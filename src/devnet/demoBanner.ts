@@ -227,6 +227,29 @@ export function curlFor(apiUrl: string, c: DemoCommand): string {
   return `curl -s -X POST '${url}'${body}`;
 }
 
+/** The V3 side: its contracts (users approve Permit2, Permit2 the routers), pools by address, buffers. */
+function balancerV3Lines(devnet: Devnet): string[] {
+  const a = devnet.v3.addresses;
+  const lines = ['', 'Balancer V3 contracts (a token approves Permit2, Permit2 approves a router):'];
+  const contracts = [
+    ['Vault', a.vault],
+    ['Router', a.router],
+    ['BatchRouter', a.batchRouter],
+    ['BufferRouter', a.bufferRouter],
+    ['VaultExplorer', a.vaultExplorer],
+    ['Permit2', a.permit2],
+    ['ProtocolFeeController', a.protocolFeeController],
+    ['WeightedPoolFactory', a.weightedPoolFactory],
+    ['StablePoolFactory', a.stablePoolFactory],
+  ] as const;
+  for (const [name, address] of contracts) lines.push(`  ${name.padEnd(34)} ${address}`);
+  lines.push('', 'Balancer V3 pools (a V3 pool is keyed by its address):');
+  for (const p of devnet.v3.pools) lines.push(`  ${p.name.padEnd(32)} ${p.symbol.padEnd(18)} ${p.address}`);
+  lines.push('', 'Balancer V3 ERC-4626 buffers (the Vault wraps and unwraps from them):');
+  for (const b of devnet.v3.buffers) lines.push(`  ${b.symbol.padEnd(32)} ${b.wrapped}`);
+  return lines;
+}
+
 export function demoBanner(info: DemoInfo): string {
   const lines: string[] = [];
   const { devnet } = info;
@@ -256,10 +279,11 @@ export function demoBanner(info: DemoInfo): string {
     lines.push(`  ${name.padEnd(34)} ${address}`);
   }
   lines.push('', 'Tokens:');
-  for (const t of devnet.tokens)
+  for (const t of [...devnet.tokens, ...devnet.v3.tokens])
     lines.push(`  ${t.symbol.padEnd(6)} ${String(t.decimals).padStart(2)} decimals  ${t.address}`);
   lines.push('', 'Pools:');
   for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(32)} ${p.symbol.padEnd(18)} ${p.id}`);
+  lines.push(...balancerV3Lines(devnet));
   lines.push(
     '',
     'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):',

@@ -1,25 +1,9 @@
-import {
-  AbiCoder,
-  Contract,
-  ContractFactory,
-  ContractTransactionResponse,
-  MaxUint256,
-  Signer,
-  TransactionRequest,
-  ZeroAddress,
-  id,
-  parseUnits,
-} from 'ethers';
-import {
-  Artifact,
-  balancerAbi,
-  balancerArtifact,
-  deploymentArtifact,
-  devArtifact,
-  weightedPoolFactoryV1,
-} from './artifacts';
+import { AbiCoder, Contract, ContractFactory, MaxUint256, Signer, ZeroAddress, id, parseUnits } from 'ethers';
+import { balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
 import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX } from './accounts';
+import { deploy, DeployError, mined, withFixedGas } from './deployTools';
+import { deployBalancerV3, DeployV3Options } from './v3/deploy';
 import {
   DEV_POOLS,
   DEV_TOKENS,
@@ -69,13 +53,6 @@ const LINEAR_POOL_VERSION = JSON.stringify({
 });
 /** How long a composable stable pool keeps a token rate before it asks the provider again. */
 const RATE_CACHE_DURATION = 6 * 3600;
-/**
- * Every deployment transaction carries this gas limit (below hardhat's per-transaction cap of
- * 2^24): otherwise each of the ~110 is estimated first, which runs it on the EVM once more, and
- * the estimate fails outright for the 2023 factories' create calls (the linear factory deploys a
- * rebalancer too; a composable stable pool asks its rate providers while it is built).
- */
-const DEPLOY_GAS = 15_000_000n;
 /** Vault functions the relayer entry point calls on a user's behalf. */
 const RELAYER_ACTIONS = [
   'swap((bytes32,uint8,address,address,uint256,bytes),(address,bool,address,bool),uint256,uint256)',
@@ -91,31 +68,6 @@ const ERC20_ABI = [
   'function transfer(address to, uint256 amount) returns (bool)',
   'function approve(address spender, uint256 amount) returns (bool)',
 ];
-
-export class DeployError extends Error {
-  override readonly name: string = 'DeployError';
-}
-
-async function mined(tx: Promise<ContractTransactionResponse>, what: string) {
-  const receipt = await (await tx).wait();
-  if (!receipt || receipt.status !== 1) throw new DeployError(`${what}: transaction failed`);
-  return receipt;
-}
-
-async function deploy(
-  signer: Signer,
-  artifact: Artifact,
-  args: unknown[],
-  what: string,
-  expected: string,
-): Promise<Contract> {
-  const contract = await new ContractFactory(artifact.abi, artifact.bytecode, signer).deploy(...args);
-  await contract.waitForDeployment();
-  const address = (await contract.getAddress()).toLowerCase();
-  if (address !== expected)
-    throw new DeployError(`${what} landed at ${address}, expected ${expected}: was the deployer's nonce not 0?`);
-  return contract as Contract;
-}
 
 function units(amount: string, decimals: number): bigint {
   return parseUnits(amount, decimals);
@@ -417,7 +369,11 @@ async function createLinearPool(
 export interface DeployOptions {
   /** Accounts that receive TRADER_FUNDS of every token (and wrap WETH themselves). */
   readonly traders?: readonly Signer[];
+  /** How the Balancer V3 side gets its build (a shared one, a cache folder, progress lines). */
+  readonly v3?: Omit<DeployV3Options, 'traders'>;
 }
+
+export { DeployError };
 
 /** The factories that joined the stack later: deployed right after the dev tokens (fixed nonces). */
 async function deployLaterFactories(deployer: Signer, want: DevnetAddresses): Promise<void> {
@@ -490,17 +446,6 @@ async function accrueYield(spec: WrappedTokenSpec, wrapped: Deployed, asset: Dep
     asset.contract.getFunction('mint')(wrapped.token.address, (assets * units(spec.yieldFraction, 18)) / 10n ** 18n),
     `${spec.symbol} earning yield`,
   );
-}
-
-function withFixedGas(signer: Signer): Signer {
-  return new Proxy(signer, {
-    get(target, prop, receiver) {
-      if (prop === 'sendTransaction')
-        return (tx: TransactionRequest) => target.sendTransaction({ gasLimit: DEPLOY_GAS, ...tx });
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /** wstETH every pool of universe.ts is seeded with, in smallest units. */
@@ -758,5 +703,20 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     lido.wstETH,
     ...lbps.tokens,
   ];
-  return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools };
+  // Balancer V3 from its own account, after everything above: no V2 address moves.
+  const v3 = await deployBalancerV3(
+    deployer.provider!,
+    {
+      authorizer: addresses.authorizer,
+      weth: addresses.weth,
+      tokenOf,
+      mint: async (symbol, to, amount) => {
+        const minter = deployed.get(symbol)?.contract;
+        if (!minter) throw new DeployError(`Balancer V3 needs ${symbol}, which the deployer cannot mint`);
+        await mined(minter.getFunction('mint')(to, amount), `minting ${symbol} for Balancer V3`);
+      },
+    },
+    { ...options.v3, traders },
+  );
+  return { chainId: Number((await deployer.provider!.getNetwork()).chainId), addresses, tokens, pools, v3 };
 }

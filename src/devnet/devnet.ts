@@ -53,9 +53,12 @@ export interface DevnetPool {
 
 export interface Devnet {
   readonly chainId: number;
+  /** Balancer V2: its stack, the tokens and its pools. */
   readonly addresses: DevnetAddresses;
   readonly tokens: readonly DevnetToken[];
   readonly pools: readonly DevnetPool[];
+  /** Balancer V3 beside it: its own Vault, routers, Permit2, buffers and pools. */
+  readonly v3: DevnetV3;
 }
 
 export const DEVNET_CHAIN_ID = 31337;
@@ -103,13 +106,56 @@ export function expectedAddresses(deployer: string): DevnetAddresses {
   };
 }
 
-/** A token by symbol; a pool's BPT counts as a token (18 decimals) under the pool's symbol. */
+/** The Balancer V3 side of a devnet (deployed by v3/deploy.ts, at the addresses of v3/devnetV3.ts). */
+export interface DevnetV3Addresses {
+  readonly permit2: string;
+  readonly vaultAdmin: string;
+  readonly vaultExtension: string;
+  readonly protocolFeeController: string;
+  readonly vault: string;
+  readonly router: string;
+  readonly batchRouter: string;
+  readonly bufferRouter: string;
+  readonly vaultExplorer: string;
+  readonly weightedPoolFactory: string;
+  readonly stablePoolFactory: string;
+}
+
+export type DevnetV3PoolKind = 'weighted' | 'stable';
+
+export interface DevnetV3Pool {
+  /** Lower-case address (a V3 pool has no pool id: its address is its key). */
+  readonly address: string;
+  readonly kind: DevnetV3PoolKind;
+  readonly name: string;
+  readonly symbol: string;
+  /** Lower-case token addresses in Vault order (sorted). */
+  readonly tokens: readonly string[];
+}
+
+/** An ERC-4626 token with an initialised Vault buffer. */
+export interface DevnetV3Buffer {
+  readonly symbol: string;
+  /** Lower-case addresses of the ERC-4626 token, its asset and its rate provider. */
+  readonly wrapped: string;
+  readonly underlying: string;
+  readonly rateProvider: string;
+}
+
+export interface DevnetV3 {
+  readonly addresses: DevnetV3Addresses;
+  /** Tokens only V3 pools hold (the boosted pool's ERC-4626 tokens); the rest are the devnet's. */
+  readonly tokens: readonly DevnetToken[];
+  readonly buffers: readonly DevnetV3Buffer[];
+  readonly pools: readonly DevnetV3Pool[];
+}
+
+/** A token by symbol; a pool's BPT (V2 or V3) counts as a token (18 decimals) under the pool's symbol. */
 export function tokenBySymbol(devnet: Devnet, symbol: string): DevnetToken {
-  const t = devnet.tokens.find((x) => x.symbol === symbol);
+  const t = devnet.tokens.find((x) => x.symbol === symbol) ?? devnet.v3.tokens.find((x) => x.symbol === symbol);
   if (t) return t;
-  const pool = devnet.pools.find((p) => p.symbol === symbol);
+  const pool = devnet.pools.find((p) => p.symbol === symbol) ?? devnet.v3.pools.find((p) => p.symbol === symbol);
   if (pool) return { symbol, name: pool.name, decimals: 18, address: pool.address };
-  throw new Error(
-    `devnet has no token ${symbol} (has ${[...devnet.tokens, ...devnet.pools].map((x) => x.symbol).join(', ')})`,
-  );
+  const known = [...devnet.tokens, ...devnet.pools, ...devnet.v3.tokens, ...devnet.v3.pools].map((x) => x.symbol);
+  throw new Error(`devnet has no token ${symbol} (has ${known.join(', ')})`);
 }

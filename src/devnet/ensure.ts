@@ -1,9 +1,11 @@
 import type { Provider, Signer } from 'ethers';
 import { devAccount, traderAccounts } from './accounts';
-import { deployDevnet } from './deploy';
+import { deployDevnet, DeployOptions } from './deploy';
+import { DeployError } from './deployTools';
 import { Devnet, DevnetToken, expectedAddresses } from './devnet';
 import { OnchainPoolReader } from './indexer/onchainPools';
 import { STETH_SYMBOL, WETH_SYMBOL } from './universe';
+import { readDevnetV3 } from './v3/read';
 
 /**
  * A devnet on `provider`, whichever way it comes: read back when the stack already sits at its
@@ -12,6 +14,11 @@ import { STETH_SYMBOL, WETH_SYMBOL } from './universe';
 export async function readDevnet(provider: Provider): Promise<Devnet | undefined> {
   const addresses = expectedAddresses(devAccount(0).address);
   if ((await provider.getCode(addresses.vault)) === '0x') return undefined;
+  const v3 = await readDevnetV3(provider);
+  if (!v3)
+    throw new DeployError(
+      'this node holds the devnet without Balancer V3 (started before V3 joined the devnet): restart it so it deploys afresh',
+    );
   const pools = await new OnchainPoolReader(provider, addresses).readAll();
   const tokens = new Map<string, DevnetToken>();
   tokens.set(addresses.weth, { symbol: WETH_SYMBOL, name: 'Wrapped Ether', decimals: 18, address: addresses.weth });
@@ -44,12 +51,16 @@ export async function readDevnet(provider: Provider): Promise<Devnet | undefined
       symbol: p.symbol,
       tokens: p.tokens.map((t) => t.address),
     })),
+    v3,
   };
 }
 
-export async function ensureDevnet(provider: Provider): Promise<{ devnet: Devnet; deployed: boolean }> {
+export async function ensureDevnet(
+  provider: Provider,
+  options: Pick<DeployOptions, 'v3'> = {},
+): Promise<{ devnet: Devnet; deployed: boolean }> {
   const existing = await readDevnet(provider);
   if (existing) return { devnet: existing, deployed: false };
   const deployer: Signer = devAccount(0, provider);
-  return { devnet: await deployDevnet(deployer, { traders: traderAccounts(provider) }), deployed: true };
+  return { devnet: await deployDevnet(deployer, { ...options, traders: traderAccounts(provider) }), deployed: true };
 }

@@ -11,7 +11,8 @@ import {
 } from 'ethers';
 import { devAccount } from './accounts';
 import { Artifact, deploymentArtifact } from './artifacts';
-import { DeployError, GOVERNANCE_TOKEN_SYMBOL } from './deploy';
+import { GOVERNANCE_TOKEN_SYMBOL } from './deploy';
+import { DeployError } from './deployTools';
 import { Devnet, DevnetPool, tokenBySymbol } from './devnet';
 
 /**

@@ -4,6 +4,7 @@ import { parseAddress } from './address';
 import type { PoolCore, StoredPoolToken, StoredTypeParams } from './pool';
 import type { ParamField } from './poolTypes/paramField';
 import { storedFields } from './poolTypes/registry';
+import { impossibleValue } from './poolValues';
 import { isV3CataloguePool, normalizeV3Pool } from './protocols/v3/stored/normalizeV3Pool';
 
 /**
@@ -198,6 +199,9 @@ export function normalizePool(raw: unknown): NormalizeResult {
       subgraphLiquidity: plain(p.totalLiquidity, 'totalLiquidity'),
       routable: tokens.some((t) => t.address !== p.address && !isZeroDecimal(t.balance)),
     };
+    // Well-formed but impossible (a negative balance, a fee its contract refuses): not this pool's state.
+    const impossible = impossibleValue(pool);
+    if (impossible) return { ok: false, id, error: impossible };
     return { ok: true, pool };
   } catch (e) {
     return { ok: false, id, error: (e as Error).message };

@@ -1,10 +1,11 @@
 import compression from 'compression';
 import express, { Express, Router } from 'express';
 import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
 import { refuseDeclaredOversizedBody, requireJsonBody } from './bodyChecks';
 import { requireHostHeader } from './clientError';
 import { cors } from './cors';
-import { ClientError, errorHandler, notFoundHandler, ServerErrorReporter } from './errors';
+import { ClientError, errorHandler, notFoundHandler, type RefusalLog, ServerErrorReporter } from './errors';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './jsonDepth';
 import { requestLog } from './requestLog';
 import { healthRouter } from './routes/health';
@@ -12,6 +13,9 @@ import { poolsRouter } from './routes/pools';
 import { tokensRouter } from './routes/tokens';
 
 export const JSON_BODY_LIMIT_BYTES = 32 * 1024;
+
+/** The operational refusals this app last logged, per scope (`OperationalRefusal`). */
+const refusalLogKey = appStateKey('operational refusals logged', (): RefusalLog => new Map());
 
 export interface AppOptions {
   /** Routers of later features (routing, GraphQL, jobs, sanctions, simulator), mounted in order. */
@@ -68,6 +72,6 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   for (const r of options.routers ?? []) app.use(r);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(options.reportServerError));
+  app.use(errorHandler(options.reportServerError, ctx.state.get(refusalLogKey)));
   return app;
 }

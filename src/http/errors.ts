@@ -8,7 +8,7 @@ import { NOT_A_FAULT } from './requestLog';
  * Throw `HttpError` anywhere in a handler; anything else becomes a logged 500 without internals.
  */
 export class HttpError extends Error {
-  override readonly name: string = 'HttpError';
+  override name: string = 'HttpError';
   constructor(
     readonly status: number,
     message: string,
@@ -29,6 +29,29 @@ export class NotConfigured extends HttpError {
     super(503, message);
   }
 }
+
+/**
+ * A refusal because of the service's own operational state rather than the request: a followed
+ * chain's state gone stale, its node down or behind. Every request refused while it lasts gets
+ * it, so it is not a fault of each request: logged once per change of `condition` (a warning,
+ * `scope` naming what it is about, `condition` its state: a new outage is a new condition) and
+ * never sent to the error tracker. Whichever code refuses this way throws it.
+ */
+export class OperationalRefusal extends HttpError {
+  constructor(
+    status: number,
+    message: string,
+    readonly scope: string,
+    readonly condition: string,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(status, message, headers);
+    this.name = 'OperationalRefusal';
+  }
+}
+
+/** Per scope, the condition last logged (`OperationalRefusal`): per app, from `createApp`. */
+export type RefusalLog = Map<string, string>;
 
 /**
  * A client mistake found by middleware (body parsing, path decoding) rather than by a handler; it
@@ -57,7 +80,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 /** Hook for the error tracker (the errorTracking feature); called for every 5xx. */
 export type ServerErrorReporter = (err: unknown, req: Parameters<RequestHandler>[0], status: number) => void;
 
-export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler {
+export function errorHandler(report?: ServerErrorReporter, refusals: RefusalLog = new Map()): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     let status = 500;
@@ -88,6 +111,12 @@ export function errorHandler(report?: ServerErrorReporter): ErrorRequestHandler 
     if (err instanceof NotConfigured) {
       res.locals[NOT_A_FAULT] = true;
       req.log?.warn({ status, reason: err.message }, 'endpoint not configured');
+    } else if (err instanceof OperationalRefusal) {
+      res.locals[NOT_A_FAULT] = true;
+      if (refusals.get(err.scope) !== err.condition) {
+        refusals.set(err.scope, err.condition);
+        req.log?.warn({ status, scope: err.scope, reason: err.message }, 'refusing requests: operational state');
+      }
     } else if (status >= 500 && !(err instanceof JobAlreadyRunning)) {
       req.log?.error(
         { err: err instanceof Error ? { message: err.message, stack: err.stack } : err, status },

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../appContext';
 import type { Feature } from '../http/feature';
 import { resolveChainParam } from '../http/chainParam';
-import { HttpError } from '../http/errors';
+import { stateBehindRefusal } from '../http/stateRefusal';
 import { isFollowed, nodeHead, StateBehindHead, stateAt } from '../jobs/headGate';
 import { every, Timer } from '../jobs/timers';
 import { updatePools } from '../jobs/updatePools';
@@ -28,9 +28,7 @@ export function poolUpdateRouter(ctx: AppContext): Router {
       if (head) await stateAt(ctx, chain, { atNodeHead: false, minBlock: await head });
     } catch (e) {
       if (e instanceof StateBehindHead)
-        throw new HttpError(503, `the pools were updated, but ${e.message}`, {
-          'Retry-After': String(e.retryAfterSeconds),
-        });
+        throw stateBehindRefusal(ctx, chain.id, e, `the pools were updated, but ${e.message}`);
       throw e;
     }
     res.status(201).end();

@@ -15,7 +15,8 @@ import {
 } from '../sources/chainState/chainStateSource';
 import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
-import type { JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { MalformedAnswerError, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { checkCashChanges, nextRecheck, sameState } from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
 
 /**
@@ -23,8 +24,11 @@ import { NO_RETRY } from '../sources/upstream';
  * (docs/ARCHITECTURE.md, "Chain state"). Each poll reads the head; for each new block the Vault's
  * balance logs since the state's block name the pools to re-read, and those are read at the head
  * in one batch of `eth_call`s. A head whose block at the state's height is not the state's block
- * (a reorg, or a chain rewound) re-reads every pool. Nothing is published before a whole block is
- * read: a node that fails keeps the last state, and the follower retries with back-off.
+ * (a reorg, or a chain rewound) re-reads every pool; a head below the state's block on the same
+ * chain is ignored. Nothing is published before a whole block is read and checked
+ * (`followChecks.ts`): a node that fails or answers something that is not an answer keeps the
+ * last state, and the follower retries with back-off. A few pools nothing named are read again
+ * with each new block, healing what no check could tell.
  *
  * When to read comes from a head source: the poll timer (`FOLLOW_INTERVAL_MS`), a `newHeads`
  * subscription when the RPC URL is a WebSocket URL (jobFeatures/headFollowFeature.ts; the timer
@@ -54,6 +58,18 @@ export interface FollowStatus {
   heads: 'polling' | 'subscription';
   /** Since when (unix ms) a block newer than the served state is known to exist; null while the state is at the head. */
   behindSince: number | null;
+  /** Polls failed since the start because the node's answer was not a real one (`MalformedAnswerError`). */
+  malformedAnswers: number;
+  /**
+   * Heads below the state's block whose chain still holds the state's block (a load-balanced
+   * node's lagging backend), ignored: the served block never goes back unless the chain did.
+   */
+  headsBehind: number;
+  lastHeadBehind: { number: number; seenAt: number } | null;
+  /** The slow re-read of pools nothing named: pools re-read, and those found differing (then healed). */
+  rechecked: number;
+  recheckMismatches: number;
+  lastRecheckMismatch: { poolId: string; block: number; at: number } | null;
 }
 
 /**
@@ -128,8 +144,11 @@ const MAX_BACKOFF_MS = 30_000;
 const WARN_EVERY = 30;
 
 export interface StepResult {
-  /** `full`: every pool re-read (start, reorg, long gap); `blocks`: new blocks; `idle`: none. */
-  readonly kind: 'full' | 'blocks' | 'idle' | 'not loaded';
+  /**
+   * `full`: every pool re-read (start, reorg, long gap); `blocks`: new blocks; `idle`: none;
+   * `behind`: a head below the state's block, ignored (`HeadFollower.behind`).
+   */
+  readonly kind: 'full' | 'blocks' | 'idle' | 'behind' | 'not loaded';
   readonly block: BlockRef | null;
   readonly poolsRead: number;
 }
@@ -159,6 +178,10 @@ export class HeadFollower {
   private absentVersion: number | undefined;
   /** V3 pool tokens the Vault has no buffer for, not asked again until a buffer log names them. */
   private noBuffer = new Set<string>();
+  /** The last pool id the slow re-read reached (`nextRecheck`). */
+  private recheckCursor = '';
+  /** Since when the node has answered that it has no block at the state's height (unix ms). */
+  private missingKnownSince: number | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -186,6 +209,12 @@ export class HeadFollower {
       lastError: null,
       heads: 'polling',
       behindSince: null,
+      malformedAnswers: 0,
+      headsBehind: 0,
+      lastHeadBehind: null,
+      rechecked: 0,
+      recheckMismatches: 0,
+      lastRecheckMismatch: null,
     };
     ctx.state.get(followStatusKey).set(chain.id, this.status);
     ctx.state.get(followersKey).set(chain.id, this);
@@ -241,6 +270,7 @@ export class HeadFollower {
         this.status.lastSuccessAt = this.ctx.now();
       } catch (e) {
         const message = (e as Error).message;
+        if (e instanceof MalformedAnswerError) this.status.malformedAnswers++;
         this.status.failures++;
         this.status.lastError = message;
         if (this.status.failures === 1 || this.status.failures % WARN_EVERY === 0)
@@ -289,6 +319,7 @@ export class HeadFollower {
     const catalogue = new Set(snap.pools.map((p) => p.id));
     const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
     const { head, atKnown } = await readHead(this.rpc, known);
+    if (known && this.behind(head, known, atKnown)) return { kind: 'behind', block: known, poolsRead: 0 };
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
     this.status.head = head;
     this.status.headSeenAt = ctx.now();
@@ -334,7 +365,20 @@ export class HeadFollower {
         (s !== undefined && needsReread(s, at))
       );
     });
-    const read = toRead.length > 0 ? await this.readPools(toRead, head.number, at) : new Map<string, PoolChainState>();
+    // The slow re-read: a few pools nothing named, in turn, read with this block's (`followChecks.ts`).
+    const reading = new Set(toRead.map((p) => p.id));
+    const recheck = nextRecheck(
+      snap.pools,
+      this.recheckCursor,
+      ctx.config.follow.recheckCallsPerBlock,
+      (p) => reading.has(p.id),
+      (p) => this.callsOf(p),
+    );
+    const all = [...toRead, ...recheck.pools];
+    const read = all.length > 0 ? await this.readPools(all, head.number, at) : new Map<string, PoolChainState>();
+    checkCashChanges(read, moved, head.number);
+    this.recheckCursor = recheck.cursor;
+    this.compareRechecked(recheck.pools, state.pools, read, head, at);
     const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
       // A pool the catalogue dropped stays dropped, however its schedule moves.
@@ -356,7 +400,64 @@ export class HeadFollower {
       ...buffers,
       ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
     });
-    return { kind: 'blocks', block: head, poolsRead: toRead.length + fresh.registered.size };
+    return { kind: 'blocks', block: head, poolsRead: all.length + fresh.registered.size };
+  }
+
+  /**
+   * Whether to ignore this head: it is below the state's block while the node still has the
+   * state's block (a lagging backend behind a load balancer, whose `latest` flips back and forth),
+   * or the node does not have the state's block at all, for less than the stale bound (a lagging
+   * backend answered that question, or the chain really went back: past the bound the state is
+   * read again at the head, as for a reorg). A state's block the node has with another hash is a
+   * reorg, never ignored.
+   */
+  private behind(head: BlockRef, known: BlockRef, atKnown: BlockRef | null | undefined): boolean {
+    const onChain = atKnown?.hash === known.hash;
+    if (atKnown === null) {
+      const since = (this.missingKnownSince ??= this.ctx.now());
+      if (this.ctx.now() - since > this.ctx.config.follow.staleSeconds * 1000) {
+        this.missingKnownSince = undefined;
+        return false;
+      }
+    } else {
+      this.missingKnownSince = undefined;
+      if (!onChain || head.number >= known.number) return false;
+    }
+    this.status.headsBehind++;
+    this.status.lastHeadBehind = { number: head.number, seenAt: this.ctx.now() };
+    if (this.status.headsBehind === 1 || this.status.headsBehind % WARN_EVERY === 0)
+      this.ctx.logger.warn(
+        { chainId: this.chain.id, head: head.number, stateBlock: known.number, headsBehind: this.status.headsBehind },
+        "head follower: the node's head is behind the state's block (or it lacks that block); ignoring it",
+      );
+    return true;
+  }
+
+  /** Counts and logs the re-read pools whose fresh read differs from the state (the read replaces it). */
+  private compareRechecked(
+    pools: readonly StoredPool[],
+    before: ReadonlyMap<string, PoolChainState>,
+    read: ReadonlyMap<string, PoolChainState>,
+    head: BlockRef,
+    at: number,
+  ): void {
+    this.status.rechecked += pools.length;
+    for (const p of pools) {
+      const old = before.get(p.id);
+      const expected = old && movesWithTime(old) ? stateAt(old, at) : old;
+      if (sameState(expected, read.get(p.id))) continue;
+      this.status.recheckMismatches++;
+      this.status.lastRecheckMismatch = { poolId: p.id, block: head.number, at: this.ctx.now() };
+      this.ctx.logger.warn(
+        { chainId: this.chain.id, poolId: p.id, block: head.number },
+        'head follower: a pool re-read differs from the state though nothing named it (a wrong answer before); the fresh read replaces it',
+      );
+    }
+  }
+
+  /** How many calls the first round of a read of `p` makes (the slow re-read's budget). */
+  private callsOf(p: StoredPool): number {
+    return this.sources.find((source) => source.protocol === protocolOf(p))?.callsFor(p) ?? 0;
   }
 
   /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
@@ -437,7 +538,9 @@ export class HeadFollower {
       const mine = pools.filter((p) => protocolOf(p) === source.protocol);
       if (mine.length > 0) for (const [id, s] of await source.readPools(mine, blockNumber)) read.set(id, s);
     }
-    for (const p of pools) if (!read.has(p.id)) this.absent.add(p.id);
+    for (const p of pools)
+      if (read.has(p.id)) this.absent.delete(p.id);
+      else this.absent.add(p.id);
     for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
     return read;
   }

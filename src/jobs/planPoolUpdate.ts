@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { normalizePool, NormalizeResult } from '../domain/normalizePool';
 import { carryDecoration, DECORATION_FIELDS, PoolCore, PoolHistoryPoint, StoredPool } from '../domain/pool';
 import { discoverTokens } from '../domain/poolTokens';
+import { impossibleChange } from '../domain/poolValues';
 import type { ChainChange } from '../store/Store';
 
 /**
@@ -60,11 +61,16 @@ export function planPoolUpdate(
   const previous = new Map(stored.map((p) => [p.id, p]));
   const skipped: { id: string; error: string }[] = [];
   const seen = new Set<string>();
-  // A pool the source still lists but sent malformed this time keeps its last good stored version.
+  // A pool the source still lists but sent malformed or impossible this time keeps its last good
+  // stored version (`domain/poolValues.ts` says what is impossible).
   const listed = new Set<string>();
   const cores: PoolCore[] = [];
   const writes: StoredPool[] = [];
   const history: PoolHistoryPoint[] = [];
+
+  // A token's decimals are its contract's: the first seen (stored, then this run) holds.
+  const decimals = new Map<string, number>();
+  for (const p of stored) for (const t of p.tokens) if (!decimals.has(t.address)) decimals.set(t.address, t.decimals);
 
   const normalize = options.normalize ?? normalizePool;
   for (const raw of rawPools) {
@@ -78,8 +84,14 @@ export function planPoolUpdate(
     if (seen.has(core.id)) continue;
     seen.add(core.id);
     listed.add(core.id);
-    cores.push(core);
     const prev = previous.get(core.id);
+    const impossible = impossibleChange(core, prev, decimals);
+    if (impossible) {
+      skipped.push({ id: core.id, error: impossible });
+      continue;
+    }
+    for (const t of core.tokens) if (!decimals.has(t.address)) decimals.set(t.address, t.decimals);
+    cores.push(core);
     if (prev && sameCore(prev, core)) continue;
     writes.push(carryDecoration(core, prev));
     history.push(historyPoint(core, options.nowSeconds));

@@ -340,7 +340,9 @@ async function fetchDiffCommit(ctx: AppContext, chainId: number, parts: RunParts
   );
   plan.skipped
     .slice(0, SKIPPED_LOG_LIMIT)
-    .forEach((s) => log.warn({ poolId: s.id, err: s.error }, 'skipped malformed pool'));
+    .forEach((s) =>
+      log.warn({ poolId: s.id, err: s.error }, 'skipped a malformed or impossible pool (its last good version stays)'),
+    );
   if (plan.skipped.length > SKIPPED_LOG_LIMIT)
     log.warn({ more: plan.skipped.length - SKIPPED_LOG_LIMIT }, 'more malformed pools skipped');
   await ctx.readModel.refresh(chainId);

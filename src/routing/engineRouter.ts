@@ -18,11 +18,11 @@ import type { SerializedSwapInfo } from './types';
  * Candidate paths are cached inside the engine per token pair.
  *
  * A router for the next pool version is built from the previous one (`previous`): the model of a
- * spec object the previous router already built is kept, with its edges and join/exit hop, so a
- * version that changes k pools builds k models, and its engine's graph is the previous engine's
- * with those k pools swapped (graph.ts `withChanges`). The candidate cache starts afresh: an
- * edge's depth orders the pools of a hop and so decides which sequences a pair keeps, so any
- * changed balance can change any pair's candidates.
+ * spec object the previous router already built is kept (time-dependent ones when built at the
+ * same timestamp), with its edges and join/exit hop, so a version that changes k pools builds k
+ * models, and its engine's graph is the previous engine's with those k pools swapped (graph.ts
+ * `withChanges`). Each pair's candidates are carried over to it, costing the sequences through
+ * the changed pools' pairs (candidateUpdates.ts).
  */
 
 /** What building one spec's model gave: the model, or why the pool is left out. */
@@ -44,8 +44,10 @@ export class EngineRouter {
     readonly skipped: { id: string; reason: string }[];
     readonly timed: PoolSpec[];
   };
-  /** Per spec object: its model as built, which a router for the next version takes over. */
-  private readonly built = new Map<PoolSpec, Built>();
+  /** Per spec object: its model as built, shared with the routers of later versions (they keep unchanged specs' models). */
+  private readonly built: WeakMap<PoolSpec, Built>;
+  /** Per time-dependent spec: its model at the timestamp it was built for, shared the same way. */
+  private readonly builtAt: WeakMap<PoolSpec, { readonly timestamp: number; readonly built: Built }>;
   private readonly edges: WeakMap<PoolModel, readonly Edge[]>;
   /** Join/exit hops per model, kept like the edges (src/domain/swap/joinExitPools.ts). */
   private readonly hops: WeakMap<PoolModel, JoinExitPool | null>;
@@ -63,6 +65,8 @@ export class EngineRouter {
     previous?: EngineRouter,
   ) {
     this.edges = previous?.edges ?? new WeakMap();
+    this.built = previous?.built ?? new WeakMap();
+    this.builtAt = previous?.builtAt ?? new WeakMap();
     this.inherited = previous?.engine ?? previous?.inherited;
     this.hops = previous?.hops ?? new WeakMap();
     const models: PoolModel[] = [];
@@ -73,21 +77,38 @@ export class EngineRouter {
         timed.push(spec);
         continue;
       }
-      let built = previous?.built.get(spec);
+      let built = this.built.get(spec);
       if (!built) {
-        const one = buildModels([spec], { timestamp: 0 });
-        built = one.models[0]
-          ? { model: one.models[0] }
-          : one.skipped[0]
-            ? { skipped: one.skipped[0] }
-            : { failed: true };
-        this.unreportedBugs.push(...modelBugsOf(one.failed));
+        built = this.build(spec, 0);
+        this.built.set(spec, built);
       }
-      this.built.set(spec, built);
       if ('model' in built) models.push(built.model);
       else if ('skipped' in built) skipped.push(built.skipped);
     }
     this.fixed = { models, skipped, timed };
+  }
+
+  /** One spec's model at `timestamp`, or why the pool is left out; a model that broke is reported once. */
+  private build(spec: PoolSpec, timestamp: number): Built {
+    const one = buildModels([spec], { timestamp });
+    this.unreportedBugs.push(...modelBugsOf(one.failed));
+    return one.models[0] ? { model: one.models[0] } : one.skipped[0] ? { skipped: one.skipped[0] } : { failed: true };
+  }
+
+  /** The time-dependent specs' models at `timestamp`: those a router of this pool set built at that timestamp are kept. */
+  private timedAt(timestamp: number): { models: PoolModel[]; skipped: { id: string; reason: string }[] } {
+    const models: PoolModel[] = [];
+    const skipped: { id: string; reason: string }[] = [];
+    for (const spec of this.fixed.timed) {
+      let at = this.builtAt.get(spec);
+      if (at?.timestamp !== timestamp) {
+        at = { timestamp, built: this.build(spec, timestamp) };
+        this.builtAt.set(spec, at);
+      }
+      if ('model' in at.built) models.push(at.built.model);
+      else if ('skipped' in at.built) skipped.push(at.built.skipped);
+    }
+    return { models, skipped };
   }
 
   setPrices(_key: string, table: Readonly<Record<string, string>>): void {
@@ -96,7 +117,7 @@ export class EngineRouter {
 
   engineAt(timestamp: number): SwapEngine {
     if (!this.engine || this.engineTimestamp !== timestamp) {
-      const timed = buildModels(this.fixed.timed, { timestamp });
+      const timed = this.timedAt(timestamp);
       const previous = this.engine ?? this.inherited;
       this.inherited = undefined;
       this.engine = new SwapEngine([...this.fixed.models, ...timed.models], this.edges, {
@@ -106,7 +127,6 @@ export class EngineRouter {
       });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];
-      this.unreportedBugs.push(...modelBugsOf(timed.failed));
     }
     return this.engine;
   }

@@ -1,10 +1,12 @@
+import { getCreateAddress } from 'ethers';
 import type { ChainInfo } from '../config/chains';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 
 /**
- * Contracts of a chain the service knows are not wallets: the Vault, the batch relayer, wrapped
- * native, Lido's stETH and wstETH, Balancer V3's Vault, routers, VaultExplorer and Permit2, every
- * token of its read model (buffers' ERC-4626 tokens included) and every pool's BPT. None can
+ * Contracts of a chain the service knows are not wallets: the Vault and its ProtocolFeesCollector,
+ * the batch relayer, wrapped native, Lido's stETH and wstETH, the gauge contracts the chain row
+ * names, Balancer V3's Vault, routers, VaultExplorer and Permit2, every token of its read model
+ * (buffers' ERC-4626 tokens included) and every pool's BPT. None can
  * sign a transaction (so none is a sender), and tokens sent to one stay there: a swap paying WETH
  * ends up as WETH credited to the Vault, owned by nobody. A smart-contract wallet is none of
  * these, so it stays a valid party.
@@ -12,6 +14,16 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 export type ContractLookup = (address: string) => string | undefined;
 
 const bySnapshot = new WeakMap<ChainSnapshot, Map<string, string>>();
+
+/**
+ * The Vault's ProtocolFeesCollector: the Vault creates it in its constructor, its first contract
+ * creation (nonce 1), so its address follows from the Vault's on every chain and on the devnet
+ * (0xce88686553686da562ce7cea497ce749da109f9f beside the canonical Vault). Tokens sent there are
+ * only withdrawn by governance.
+ */
+export function protocolFeesCollector(vault: string): string {
+  return getCreateAddress({ from: vault, nonce: 1 }).toLowerCase();
+}
 
 /** The snapshot's tokens and BPTs, built once per snapshot (snapshots never change). */
 function snapshotContracts(snap: ChainSnapshot): Map<string, string> {
@@ -35,6 +47,7 @@ function snapshotContracts(snap: ChainSnapshot): Map<string, string> {
 export function knownContracts(chain: ChainInfo, snap: ChainSnapshot, relayer: string | null): ContractLookup {
   const fixed = new Map<string, string>([
     [chain.vault, 'the Vault'],
+    [protocolFeesCollector(chain.vault), "the Vault's ProtocolFeesCollector"],
     [chain.batchRelayer, 'the batch relayer'],
     [chain.wrappedNative, 'the wrapped native token contract'],
   ]);
@@ -49,6 +62,13 @@ export function knownContracts(chain: ChainInfo, snap: ChainSnapshot, relayer: s
   }
   // A V3 buffer's ERC-4626 token is a token contract as well.
   for (const wrapped of snap.buffers.keys()) if (!fixed.has(wrapped)) fixed.set(wrapped, 'an ERC-4626 token contract');
+  if (chain.gauges) {
+    fixed.set(chain.gauges.bal, 'the BAL token contract');
+    if (chain.gauges.emissions.kind === 'controller') {
+      fixed.set(chain.gauges.emissions.gaugeController, 'the GaugeController');
+      fixed.set(chain.gauges.emissions.balancerTokenAdmin, 'the BalancerTokenAdmin');
+    }
+  }
   if (chain.lido) {
     fixed.set(chain.lido.stETH, 'the stETH contract');
     fixed.set(chain.lido.wstETH, 'the wstETH contract');

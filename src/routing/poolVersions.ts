@@ -91,17 +91,33 @@ export class PoolVersions {
   }
 }
 
-/** What turns `prev` into `next`, by stored object identity: O(n) lookups, k pools converted. */
+/**
+ * What turns `prev` into `next`, by stored object identity: k pools converted. The read model
+ * lists pools in id order and keeps the objects of pools a version left alone, so the two lists
+ * are walked side by side (a pointer comparison per pool); only from where their ids part (a pool
+ * came or went) are the rest matched by id.
+ */
 export function poolDelta(prev: readonly StoredPool[], next: readonly StoredPool[]): PoolDelta {
-  const before = new Map(prev.map((p) => [p.id, p]));
   const upserts: RoutingPool[] = [];
   const removed: string[] = [];
-  for (const p of next) {
-    const old = before.get(p.id);
-    before.delete(p.id);
-    if (old === p) continue;
+  const changedTo = (old: StoredPool | undefined, p: StoredPool) => {
     if (isRoutable(p)) upserts.push(toRoutingPool(p));
     else if (old && isRoutable(old)) removed.push(p.id);
+  };
+  let at = 0;
+  for (; at < prev.length && at < next.length; at++) {
+    const old = prev[at]!;
+    const p = next[at]!;
+    if (old === p) continue;
+    if (old.id !== p.id) break;
+    changedTo(old, p);
+  }
+  if (at === prev.length && at === next.length) return { upserts, removed };
+  const before = new Map(prev.slice(at).map((p) => [p.id, p]));
+  for (const p of next.slice(at)) {
+    const old = before.get(p.id);
+    before.delete(p.id);
+    if (old !== p) changedTo(old, p);
   }
   for (const old of before.values()) if (isRoutable(old)) removed.push(old.id);
   return { upserts, removed };
@@ -111,13 +127,35 @@ function byId(a: RoutingPool, b: RoutingPool): number {
   return a.spec.id < b.spec.id ? -1 : a.spec.id > b.spec.id ? 1 : 0;
 }
 
+/** Per pool set a thread holds: each pool id's place, shared by the sets a delta derives in place. */
+const places = new WeakMap<readonly RoutingPool[], ReadonlyMap<string, number>>();
+
+function placesOf(pools: readonly RoutingPool[]): ReadonlyMap<string, number> {
+  let map = places.get(pools);
+  if (!map) {
+    map = new Map(pools.map((p, k) => [p.spec.id, k]));
+    places.set(pools, map);
+  }
+  return map;
+}
+
 /**
  * The set after `delta`, keeping the objects of pools it leaves alone (a router built from the
  * previous set keeps their models). Pools keep their place; new ones go where id order puts
  * them, which is the order the read model lists pools in, so the result is the set a full
- * encode of the new version gives.
+ * encode of the new version gives. A delta that only changes pools replaces them in a copy (k
+ * lookups), the usual block.
  */
 export function applyPoolDelta(pools: readonly RoutingPool[], delta: PoolDelta): RoutingPool[] {
+  if (delta.removed.length === 0) {
+    const at = placesOf(pools);
+    if (delta.upserts.every((p) => at.has(p.spec.id))) {
+      const out = [...pools];
+      for (const p of delta.upserts) out[at.get(p.spec.id)!] = p;
+      places.set(out, at);
+      return out;
+    }
+  }
   const gone = new Set(delta.removed);
   const changed = new Map(delta.upserts.map((p) => [p.spec.id, p]));
   const out: RoutingPool[] = [];

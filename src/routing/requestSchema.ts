@@ -181,7 +181,7 @@ const deadline = z.union([z.number(), z.string()], { error: required('unix secon
   if (n >= MAX_DEADLINE) {
     ctx.addIssue({
       code: 'custom',
-      message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is past the year 5000); send Math.floor(ms / 1000)`,
+      message: `expected a unix timestamp in seconds, got ${n}, which looks like milliseconds (it is at or past ${MAX_DEADLINE}, the year 5138); send Math.floor(ms / 1000)`,
     });
     return z.NEVER;
   }

@@ -1,10 +1,11 @@
 import { Router, type Request } from 'express';
 import type { AppContext } from '../appContext';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
-import { HttpError } from '../http/errors';
+import { HttpError, OperationalRefusal } from '../http/errors';
 import { QuoteTimeoutError } from './quoteExecutor';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
+import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
@@ -82,8 +83,7 @@ async function snapshotFor(ctx: AppContext, chain: ChainInfo, wanted: StateWante
   try {
     return await stateAt(ctx, chain, wanted);
   } catch (e) {
-    if (e instanceof StateBehindHead)
-      throw new HttpError(503, e.message, { 'Retry-After': String(e.retryAfterSeconds) });
+    if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
     throw e;
   }
 }
@@ -98,16 +98,23 @@ function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { b
 
 /**
  * A transaction built on state the chain's node has not confirmed for FOLLOW_STALE_SECONDS would
- * likely revert or pay less than quoted: `/order` answers 503 naming the node instead.
+ * likely revert or pay less than quoted: `/order` answers 503 naming the node instead, an
+ * operational refusal (logged once per outage, `http/errors.ts`): an outage of failing polls is
+ * the one since the last good poll, a stuck head the one since it last moved.
  */
 function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
   const status = ctx.state.get(followStatusKey).get(chain.id);
   const staleMs = ctx.config.follow.staleSeconds * 1000;
   const reason = status ? staleReason(status, ctx.now(), staleMs) : null;
   if (!status || !reason) return;
-  throw new HttpError(
+  const since = reason.startsWith('has failed every read')
+    ? `failing since ${status.lastSuccessAt ?? status.startedAt}`
+    : `head ${status.head?.number ?? 'none'} since ${status.headMovedAt}`;
+  throw new OperationalRefusal(
     503,
     `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) ${reason}; pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
+    `stale state of chain ${chain.id}`,
+    `${status.stateBlock?.hash ?? 'none'} ${since}`,
     { 'Retry-After': '5' },
   );
 }

@@ -6,7 +6,7 @@ import { backOff } from 'exponential-backoff';
  * errors, timeouts, 429 (honouring Retry-After) and 5xx. Anything else fails at once.
  */
 export class UpstreamError extends Error {
-  override readonly name: string = 'UpstreamError';
+  override name: string = 'UpstreamError';
   constructor(
     /** Which upstream, as operators know it: "subgraph", "price API", "sanctions provider" ... */
     readonly upstream: string,

@@ -13,7 +13,7 @@ import { createContext, startServer } from '../../src/server';
  * Child process of `follow.bench.ts`: the service on the devnet, with only what the benchmark
  * measures: the catalogue from one pool update against the devnet subgraph (before listening, no
  * pool update afterwards), then the head follower (RPC through the bench's counting proxy) and
- * `/sor`. Env: BENCH_SUBGRAPH_URL, BENCH_RPC_URL, FOLLOW_INTERVAL_MS, ROUTER_WORKERS. Prints
+ * `/sor`. Env: BENCH_SUBGRAPH_URL, BENCH_RPC_URL, FOLLOW_INTERVAL_MS, ROUTER_WORKERS, UPDATE_POOLS_DEADLINE_SECONDS (a loaded machine). Prints
  * `READY <url> <catalogue ms>`, then `PUBLISHED <block> <unix ms> <ms>` per chain state the
  * follower publishes; stops on SIGTERM.
  */
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     [`RPC_URL_${DEVNET_CHAIN_ID}`]: process.env.BENCH_RPC_URL!,
     FOLLOW_INTERVAL_MS: process.env.FOLLOW_INTERVAL_MS ?? '50',
   };
-  for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const)
+  for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE', 'UPDATE_POOLS_DEADLINE_SECONDS'] as const)
     if (process.env[k] !== undefined) env[k] = process.env[k];
   const ctx = await createContext(loadConfig(env), { logger: silentLogger() });
   // For the bench's stage times: when the follower publishes a block to the read model (clock

@@ -60,6 +60,11 @@ describe('configuration', () => {
     ],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
     [
+      'FOLLOW_RECHECK_CALLS_PER_BLOCK',
+      '-1',
+      /^FOLLOW_RECHECK_CALLS_PER_BLOCK: expected a whole number from 0 to 10000/,
+    ],
+    [
       'TRUST_PROXY',
       'yes',
       /^TRUST_PROXY: expected a number of proxy hops or a comma-separated list of addresses or CIDR ranges, got 'yes'/,
@@ -67,6 +72,11 @@ describe('configuration', () => {
     ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY: '10.0.0.0\/33' is not an address or CIDR range/],
   ])('%s=%s is refused with a clear message', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('the slow re-read of followed pools: 20 calls per new block by default, 0 turns it off', () => {
+    expect(loadConfig({}).follow.recheckCallsPerBlock).toBe(20);
+    expect(loadConfig({ FOLLOW_RECHECK_CALLS_PER_BLOCK: '0' }).follow.recheckCallsPerBlock).toBe(0);
   });
 
   test('HTTP timeouts: 30 s for a whole request and 10 s for its headers by default, never above the request timeout', () => {

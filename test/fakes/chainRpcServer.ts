@@ -14,7 +14,11 @@ import { serveWebSocket, type WsPeer } from './webSocketServer';
  * test; `failStatus` makes the node answer every request with an HTTP error, `callError` fails
  * chosen calls inside an answered batch (a node a block behind, a per-call rate limit).
  * The same port speaks JSON-RPC over WebSocket (`wsUrl`), with `eth_subscribe("newHeads")`
- * announcing each mined block; `socketDown` refuses sockets and drops the open ones.
+ * announcing each mined block; `socketDown` refuses sockets and drops the open ones. A lying
+ * node: `lie` replaces chosen results (null, `0x`, cut short), `answerFromBlocksBack` answers
+ * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one,
+ * `drop` leaves chosen calls out of a batch's answer, and `latestBehind` answers `latest` with an
+ * older block (a load balancer's lagging backend).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -39,6 +43,8 @@ interface Block {
   readonly state: ReadonlyMap<string, { balances: bigint[]; swapFee: bigint }>;
   /** The fees collector's protocol swap fee percentage at the end of this block. */
   readonly protocolSwapFee: bigint;
+  /** Per pool, the last block its balances changed (the Vault's `lastChangeBlock`). */
+  readonly lastChange: ReadonlyMap<string, number>;
 }
 
 const VAULT = new Interface([
@@ -92,6 +98,18 @@ export class FakeChainRpc {
   feesCollector: string | undefined;
   /** The collector's swap fee percentage from the next mined block on (1e18 = 100 %). */
   protocolSwapFee = 0n;
+  /** A result to answer a call with instead of the true one (`{ result }`), or undefined. */
+  lie: ((call: FakeCall & { data?: string }) => { result: unknown } | undefined) | undefined;
+  /** `eth_call`s pinned to block N are answered from block N minus this (0: honest). */
+  answerFromBlocksBack = 0;
+  /** Answer ids rotated by one in every batch of more than one call: each id carries the next call's answer. */
+  rotateIds = false;
+  /** Calls left out of a batch's answer (no entry for their id). */
+  drop: ((call: FakeCall) => boolean) | undefined;
+  /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
+  latestBehind: (() => number) | undefined;
+  /** Addresses with code, for `eth_getCode` (the Vault and the pools always have code). */
+  readonly code = new Set<string>();
   /** Each HTTP answer is sent this long after the request (a node far away). */
   delayMs = 0;
   /** JSON-RPC requests answered, per method (batched calls counted one by one). */
@@ -151,7 +169,14 @@ export class FakeChainRpc {
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
-        res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body)));
+        if (!Array.isArray(body)) return res.end(JSON.stringify(answer(body)));
+        const answers = body.filter((r) => !fake.drop?.(fake.callOf(r))).map(answer);
+        // Each answer under the id of the request before it: every call gets its neighbour's result.
+        if (fake.rotateIds && answers.length > 1) {
+          const ids = answers.map((a) => a.id);
+          answers.forEach((a, k) => (a.id = ids[(k + ids.length - 1) % ids.length]));
+        }
+        res.end(JSON.stringify(answers));
       };
     });
     return fake;
@@ -181,6 +206,13 @@ export class FakeChainRpc {
   mine(swapped: readonly string[], poolLogs: readonly FakeLog[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
+    const lastChange = new Map(
+      [...this.pools].map(([id, p]) => {
+        const before = parent?.state.get(id);
+        const moved = !before || swapped.includes(id) || before.balances.some((b, i) => b !== p.balances[i]);
+        return [id, moved ? number : parent!.lastChange.get(id)!];
+      }),
+    );
     const block: Block = {
       number,
       hash: keccakText(`block ${number} fork ${this.fork}`),
@@ -190,6 +222,7 @@ export class FakeChainRpc {
       poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
       protocolSwapFee: this.protocolSwapFee,
+      lastChange,
     };
     this.blocks.push(block);
     for (const [peer, subscription] of this.muted ? [] : this.subscribers)
@@ -215,8 +248,20 @@ export class FakeChainRpc {
     }
   }
 
+  callOf(r: RpcRequest): FakeCall {
+    const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
+    const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+    return {
+      method: String(r.method),
+      ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+    };
+  }
+
   private blockAt(tag: unknown): Block | undefined {
-    if (tag === 'latest') return this.head;
+    if (tag === 'latest') {
+      const back = Math.min(this.latestBehind?.() ?? 0, this.blocks.length - 1);
+      return this.blocks[this.blocks.length - 1 - back];
+    }
     if (typeof tag !== 'string') return undefined;
     const n = Number(BigInt(tag));
     return this.blocks.find((b) => b.number === n);
@@ -235,7 +280,20 @@ export class FakeChainRpc {
       });
       if (error) return { error };
     }
+    if (this.lie) {
+      const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
+      const lie = this.lie({
+        method: String(r.method),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10), data: call.data } : {}),
+      });
+      if (lie) return lie;
+    }
     switch (r.method) {
+      case 'eth_getCode': {
+        const a = String(params[0]).toLowerCase();
+        const hasCode = a === this.vault || this.code.has(a) || [...this.pools.values()].some((p) => p.address === a);
+        return { result: hasCode ? '0x6080' : '0x' };
+      }
       case 'eth_blockNumber':
         return { result: hex(this.head.number) };
       case 'eth_getBlockByNumber': {
@@ -287,7 +345,8 @@ export class FakeChainRpc {
       }
       case 'eth_call': {
         const call = params[0] as { to: string; data: string };
-        const block = this.blockAt(params[1]);
+        const asked = this.blockAt(params[1]);
+        const block = asked && this.blockAt(hex(Math.max(100, asked.number - this.answerFromBlocksBack)));
         const selector = call.data.slice(0, 10);
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
         if (!block) return { error: { code: -32000, message: 'header not found' } };
@@ -296,7 +355,13 @@ export class FakeChainRpc {
           const pool = this.pools.get(poolId);
           const s = block.state.get(poolId);
           if (!pool || !s) return { error: { code: 3, message: 'execution reverted: BAL#500' } };
-          return { result: VAULT.encodeFunctionResult('getPoolTokens', [pool.tokens, s.balances, block.number]) };
+          return {
+            result: VAULT.encodeFunctionResult('getPoolTokens', [
+              pool.tokens,
+              s.balances,
+              block.lastChange.get(poolId)!,
+            ]),
+          };
         }
         const to = call.to.toLowerCase();
         if (this.feesCollector !== undefined) {

@@ -75,9 +75,16 @@ async function served(id: string): Promise<bigint[]> {
   return pool.tokens.map((t) => decimalToUnits(t.balance, t.decimals));
 }
 
+// The slow re-read is off here (it would read pools no block named); headFollower.faults.test.ts has it on.
 const startFollowing = (extra: ReturnType<typeof subgraphPool>[] = []) =>
   startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_STALE_SECONDS: '1', ROUTER_WORKERS: '0' },
+    {
+      RPC_URL_1: node.url,
+      FOLLOW_INTERVAL_MS: '50',
+      FOLLOW_STALE_SECONDS: '1',
+      ROUTER_WORKERS: '0',
+      FOLLOW_RECHECK_CALLS_PER_BLOCK: '0',
+    },
     {
       features: [headFollowFeature, routingFeature],
       background: true,

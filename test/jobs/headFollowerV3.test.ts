@@ -152,7 +152,13 @@ beforeEach(async () => {
   v3.erc20Decimals.set(USDT, 6);
   node.contractCall = v3.call;
   srv = await startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0' },
+    {
+      RPC_URL_1: node.url,
+      FOLLOW_INTERVAL_MS: '50',
+      ROUTER_WORKERS: '0',
+      // No slow re-read of pools nothing named: these tests are about what the logs name.
+      FOLLOW_RECHECK_CALLS_PER_BLOCK: '0',
+    },
     {
       features: [headFollowFeature],
       background: true,

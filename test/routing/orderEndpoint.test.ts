@@ -234,6 +234,15 @@ describeWithSnapshot('POST /order/:chainId', () => {
     expect(sender.body.error).toMatch(/^sender: 0x6b17\w+ is a token contract on chain 1, which cannot sign the order/);
     const relayerSender = await order({ ...SELL, sender: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f' });
     expect(relayerSender.body.error).toMatch(/^sender: .* is the batch relayer/);
+    // The Vault's ProtocolFeesCollector: only governance withdraws what it holds.
+    const collector = '0xce88686553686DA562CE7Cea497CE749DA109f9F';
+    const toCollector = await order({ ...SELL, receiver: collector });
+    expect(toCollector.status).toBe(400);
+    expect(toCollector.body.error).toMatch(
+      /^receiver: 0xce88\w+ is the Vault's ProtocolFeesCollector on chain 1, not a wallet/,
+    );
+    const fromCollector = await order({ ...SELL, sender: collector.toLowerCase(), receiver: RECEIVER });
+    expect(fromCollector.body.error).toMatch(/^sender: 0xce88\w+ is the Vault's ProtocolFeesCollector on chain 1/);
     // Any other address, a smart-contract wallet included, stays a valid receiver.
     const wallet = await order({ ...usdcForEth, receiver: RECEIVER });
     expect(wallet.status).toBe(200);

@@ -106,6 +106,8 @@ describe('/order body', () => {
     ['deadline', { deadline: 'tomorrow' }, /deadline: expected a unix timestamp in seconds/],
     ['deadline', { deadline: 1.5 }, /deadline: expected a unix timestamp in seconds/],
     ['deadline', { deadline: 1_795_000_000_000 }, /deadline: .*looks like milliseconds.*Math\.floor\(ms \/ 1000\)/],
+    // The cut-off is 1e11 seconds, in the year 5138: the message says so, not another year.
+    ['deadline', { deadline: 100_000_000_000 }, /deadline: .*at or past 100000000000, the year 5138\)/],
     [
       'slippagePercentage',
       { slippagePercentage: Infinity },

@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * Compiles the devnet's own Solidity (WETH9, DevToken, DevERC4626 and the Lido-shaped DevStETH and DevWstETH; Balancer ships its bytecode) with the
+ * Compiles the devnet's own Solidity (WETH9, DevToken, DevERC4626 and its Balancer V3 rate provider, the
+ * Lido-shaped DevStETH and DevWstETH; Balancer V2 ships its bytecode, V3 is compiled by v3/compile.ts) with the
  * `solc` npm package, which carries its compiler, so this works offline. The output is committed
  * as contracts.json so the demo and the tests need no compiler at run time;
  * `npm run devnet:compile` regenerates it and a test checks it is current.
@@ -21,10 +22,18 @@ export interface CompiledContracts {
     readonly DevERC4626: CompiledContract;
     readonly DevStETH: CompiledContract;
     readonly DevWstETH: CompiledContract;
+    readonly DevERC4626RateProvider: CompiledContract;
   };
 }
 
-const SOURCES = ['WETH9.sol', 'DevToken.sol', 'DevERC4626.sol', 'DevStETH.sol', 'DevWstETH.sol'] as const;
+const SOURCES = [
+  'WETH9.sol',
+  'DevToken.sol',
+  'DevERC4626.sol',
+  'DevStETH.sol',
+  'DevWstETH.sol',
+  'DevERC4626RateProvider.sol',
+] as const;
 // Paris (no PUSH0) so the bytecode runs on any node a developer points LOCALFORK_URL at.
 const EVM_VERSION = 'paris';
 
@@ -77,6 +86,7 @@ export function compileDevContracts(): CompiledContracts {
       DevERC4626: pick('DevERC4626.sol', 'DevERC4626'),
       DevStETH: pick('DevStETH.sol', 'DevStETH'),
       DevWstETH: pick('DevWstETH.sol', 'DevWstETH'),
+      DevERC4626RateProvider: pick('DevERC4626RateProvider.sol', 'DevERC4626RateProvider'),
     },
   };
 }

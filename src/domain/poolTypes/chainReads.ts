@@ -145,6 +145,11 @@ export interface ChainReads<S = unknown, D = unknown, M = unknown> {
   needsReread?(own: S, timestamp: bigint): boolean;
   /** Other contracts (lower case) whose events re-read the pool (a fees collector whose fee it pays). */
   watches?(own: S): readonly string[];
+  /**
+   * The state as a re-read with no event must find it again (absent: the state itself): without
+   * what moves freely and is read only for later (a provider's rate behind an unexpired cache).
+   */
+  comparable?(own: S): unknown;
 }
 
 /** The pool type's state in a pool's chain state, with the reads it came from. */

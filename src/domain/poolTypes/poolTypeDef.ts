@@ -69,6 +69,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
    * type that reads nothing but the frame.
    */
   readonly chain?: ChainReads;
+  /**
+   * The swap fee its contracts accept, as decimal fractions (`min` <= fee <= `max`); absent: the
+   * BasePool's, 0.000001 (0.0001 %) to 0.1 (10 %). The pool update refuses a subgraph value outside
+   * (`domain/poolValues.ts`).
+   */
+  readonly swapFeeBounds?: { readonly min: string; readonly max: string };
   /** The devnet's name for the kind of pool it deploys of this type (`devnet/indexer`), if it deploys one. */
   readonly devnetKind?: string;
 }

@@ -80,3 +80,12 @@ export function cacheExpired(s: RateCacheState, timestamp: bigint): boolean {
   for (const c of s.rateCaches?.values() ?? []) if (timestamp > c.expires && c.providerRate !== undefined) return true;
   return false;
 }
+
+/** The state without the providers' own rates (they move freely; a re-read finds others). */
+export function withoutProviderRates<S extends RateCacheState>(s: S): S {
+  if (!s.rateCaches) return s;
+  return {
+    ...s,
+    rateCaches: new Map([...s.rateCaches].map(([t, { providerRate: _rate, ...cache }]) => [t, cache])),
+  };
+}

@@ -1,4 +1,5 @@
-import { candidatePaths, twoHopVariants, withParallelPools, type Candidate } from './candidates';
+import { rankedFrom, TouchedPairs, updateRanked, type RankedCandidates } from './candidateUpdates';
+import { pairSequences, twoHopSequences, withParallelPools, type Candidate } from './candidates';
 import { PoolGraph, type Edge } from './graph';
 import { joinExitPools, type JoinExitPool } from './joinExitPools';
 import type { PoolModel } from './poolModel';
@@ -30,22 +31,116 @@ export interface EngineRequest {
 const PAIR_CACHE = 4096;
 /** A change to more than this share of the pools builds the graph afresh rather than deriving it. */
 const MAX_DERIVED_SHARE = 0.25;
+/** Versions a pair's candidates are carried across; a pair not asked for that long is searched afresh. */
+const MAX_STEPS = 32;
 
-/** Which of `before` are not in `after`, and which of `after` are new, by object identity. */
+/** What one engine changed from the engine it was derived from, per graph: the touched pairs, or everything. */
+interface Step {
+  readonly parent: number;
+  readonly through: TouchedPairs | 'rebuilt';
+  readonly joins: TouchedPairs | 'rebuilt';
+}
+
+/** A pair's candidates and the engine (epoch) whose graph they are for. */
+interface PairEntry {
+  readonly epoch: number;
+  readonly value: RankedCandidates;
+}
+
+/**
+ * What the engines derived from one another share: each pair's latest candidates (any engine of
+ * the line carries them to its own graph through the steps between), and per candidate object its
+ * parallel pools and key, which hold as long as the candidate does (its hops' pairs unchanged).
+ */
+class Lineage {
+  private next = 0;
+  private readonly steps = new Map<number, Step>();
+  readonly pairs = new Map<string, PairEntry>();
+  readonly parallel = new WeakMap<Candidate, Candidate[]>();
+  readonly keys = new WeakMap<Candidate, string>();
+
+  epoch(step: Omit<Step, 'parent'> | undefined, parent: number | undefined): number {
+    const epoch = this.next++;
+    if (step && parent !== undefined) this.steps.set(epoch, { ...step, parent });
+    this.steps.delete(epoch - MAX_STEPS * 4);
+    return epoch;
+  }
+
+  /** The changes from engine `from` to engine `to` (one of its descendants), or undefined when they cannot be told. */
+  between(from: number, to: number, graph: 'through' | 'joins'): TouchedPairs | undefined {
+    const touched: TouchedPairs[] = [];
+    for (let at = to; at !== from;) {
+      const step = this.steps.get(at);
+      if (!step || at < from || touched.length >= MAX_STEPS) return undefined;
+      const t = step[graph];
+      if (t === 'rebuilt') return undefined;
+      touched.push(t);
+      at = step.parent;
+    }
+    return TouchedPairs.union(touched);
+  }
+
+  remember(key: string, entry: PairEntry): void {
+    this.pairs.delete(key);
+    if (this.pairs.size >= PAIR_CACHE) this.pairs.delete(this.pairs.keys().next().value!);
+    this.pairs.set(key, entry);
+  }
+}
+
+/**
+ * The pairs of the changed pools, or 'rebuilt' when a pool that came or went is itself a token of
+ * the graph: four-hop paths turn on which tokens are BPTs.
+ */
+function stepOf(
+  removed: readonly PoolModel[],
+  added: readonly PoolModel[],
+  before: PoolGraph,
+  after: PoolGraph,
+): TouchedPairs | 'rebuilt' {
+  const was = new Set(removed.map((m) => m.address));
+  const is = new Set(added.map((m) => m.address));
+  for (const a of was) if (!is.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
+  for (const a of is) if (!was.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
+  return new TouchedPairs([...removed, ...added]);
+}
+
+/**
+ * Which of `before` are not in `after`, and which of `after` are new, by object identity. The
+ * lists of two versions mostly hold the same objects in the same places: those are passed over
+ * side by side, and only the rest compared as sets.
+ */
 function changed<T>(before: readonly T[], after: readonly T[]): { removed: T[]; added: T[] } {
-  const was = new Set(before);
-  const is = new Set(after);
-  return { removed: before.filter((m) => !is.has(m)), added: after.filter((m) => !was.has(m)) };
+  const removed: T[] = [];
+  const added: T[] = [];
+  const restBefore: T[] = [];
+  const restAfter: T[] = [];
+  const n = Math.min(before.length, after.length);
+  for (let k = 0; k < n; k++) {
+    if (before[k] === after[k]) continue;
+    restBefore.push(before[k]!);
+    restAfter.push(after[k]!);
+  }
+  restBefore.push(...before.slice(n));
+  restAfter.push(...after.slice(n));
+  if (restBefore.length + restAfter.length > 64) {
+    const was = new Set(restBefore);
+    const is = new Set(restAfter);
+    for (const m of restBefore) if (!is.has(m)) removed.push(m);
+    for (const m of restAfter) if (!was.has(m)) added.push(m);
+  } else {
+    for (const m of restBefore) if (!restAfter.includes(m)) removed.push(m);
+    for (const m of restAfter) if (!restBefore.includes(m)) added.push(m);
+  }
+  return { removed, added };
 }
 
 export class SwapEngine {
   readonly graph: PoolGraph;
   private readonly byId: Map<string, PoolModel>;
-  private readonly pairs = new Map<string, Candidate[]>();
-  private readonly pairVariants = new Map<string, Candidate[]>();
-  /** Per candidate (fixed for the pool version): its parallel-pool variants, and its pools as a key. */
-  private readonly parallel = new WeakMap<Candidate, Candidate[]>();
-  private readonly keys = new WeakMap<Candidate, string>();
+  private readonly lineage: Lineage;
+  private readonly epoch: number;
+  /** Pairs whose latest candidates in the lineage belong to a later engine (a quote on an older version). */
+  private readonly own = new Map<string, RankedCandidates>();
   /** Join/exit hops (joinExitPools.ts), their BPTs, and the graph with them, built on first use. */
   private readonly joinExitHops: readonly JoinExitPool[];
   private readonly joinExitBpts: ReadonlySet<string>;
@@ -71,24 +166,34 @@ export class SwapEngine {
       readonly previous?: SwapEngine;
     } = {},
   ) {
-    this.byId = new Map(models.map((m) => [m.id, m]));
     this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
     this.joinExitBpts = new Set(this.joinExitHops.map((h) => h.address));
     const prev = options.previous;
     const change = prev ? changed(prev.models, models) : undefined;
+    if (prev && change) {
+      this.byId = new Map(prev.byId);
+      for (const m of change.removed) this.byId.delete(m.id);
+      for (const m of change.added) this.byId.set(m.id, m);
+    } else {
+      this.byId = new Map(models.map((m) => [m.id, m]));
+    }
+    let through: TouchedPairs | 'rebuilt' = 'rebuilt';
+    let joins: TouchedPairs | 'rebuilt' = 'rebuilt';
     if (prev && change && change.removed.length + change.added.length <= models.length * MAX_DERIVED_SHARE) {
       this.graph = prev.graph.withChanges(change.removed, change.added, edgeCache);
+      through = stepOf(change.removed, change.added, prev.graph, this.graph);
       if (prev.joinExitGraph && this.joinExitHops.length > 0) {
         const hops = changed(prev.joinExitHops, this.joinExitHops);
-        this.joinExitGraph = prev.joinExitGraph.withChanges(
-          [...change.removed, ...hops.removed],
-          [...change.added, ...hops.added],
-          edgeCache,
-        );
+        const removed = [...change.removed, ...hops.removed];
+        const added = [...change.added, ...hops.added];
+        this.joinExitGraph = prev.joinExitGraph.withChanges(removed, added, edgeCache);
+        joins = stepOf(removed, added, prev.joinExitGraph, this.joinExitGraph);
       }
     } else {
       this.graph = PoolGraph.build(models, edgeCache);
     }
+    this.lineage = prev?.lineage ?? new Lineage();
+    this.epoch = this.lineage.epoch(prev ? { through, joins } : undefined, prev?.epoch);
   }
 
   private graphFor(kind: OrderKind, tokenIn: string, tokenOut: string): PoolGraph {
@@ -107,42 +212,54 @@ export class SwapEngine {
     return this.byId.get(poolId.toLowerCase());
   }
 
-  candidates(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): Candidate[] {
-    const key = `${tokenIn}>${tokenOut}${graph === this.graph ? '' : '+joins'}`;
-    let list = this.pairs.get(key);
-    if (!list) {
-      list = candidatePaths(graph, tokenIn, tokenOut);
-      if (this.pairs.size >= PAIR_CACHE) this.pairs.delete(this.pairs.keys().next().value!);
-      this.pairs.set(key, list);
-    }
-    return list;
+  candidates(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): readonly Candidate[] {
+    return this.ranked('paths', tokenIn, tokenOut, graph).list;
   }
 
-  variants(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): Candidate[] {
-    const key = `${tokenIn}>${tokenOut}${graph === this.graph ? '' : '+joins'}`;
-    let list = this.pairVariants.get(key);
-    if (!list) {
-      list = twoHopVariants(graph, tokenIn, tokenOut);
-      if (this.pairVariants.size >= PAIR_CACHE) this.pairVariants.delete(this.pairVariants.keys().next().value!);
-      this.pairVariants.set(key, list);
+  variants(tokenIn: string, tokenOut: string, graph: PoolGraph = this.graph): readonly Candidate[] {
+    return this.ranked('variants', tokenIn, tokenOut, graph).list;
+  }
+
+  /**
+   * A pair's ranked candidates (or two-hop variants) on this engine's graph: the lineage's latest
+   * ones carried across the versions since (candidateUpdates.ts), else a search from nothing.
+   */
+  private ranked(what: 'paths' | 'variants', tokenIn: string, tokenOut: string, graph: PoolGraph): RankedCandidates {
+    const which = graph === this.graph ? 'through' : 'joins';
+    const key = `${what}|${tokenIn}>${tokenOut}|${which}`;
+    const search = what === 'paths' ? pairSequences : twoHopSequences;
+    const own = this.own.get(key);
+    if (own) return own;
+    const entry = this.lineage.pairs.get(key);
+    if (entry?.epoch === this.epoch) return entry.value;
+    let value: RankedCandidates | undefined;
+    if (entry && entry.epoch < this.epoch) {
+      const touched = this.lineage.between(entry.epoch, this.epoch, which);
+      if (touched) value = updateRanked(entry.value, touched, search(graph, tokenIn, tokenOut, touched));
     }
-    return list;
+    value ??= rankedFrom(search(graph, tokenIn, tokenOut));
+    if (!entry || entry.epoch <= this.epoch) this.lineage.remember(key, { epoch: this.epoch, value });
+    else {
+      if (this.own.size >= PAIR_CACHE) this.own.delete(this.own.keys().next().value!);
+      this.own.set(key, value);
+    }
+    return value;
   }
 
   private parallelOf(graph: PoolGraph, c: Candidate): Candidate[] {
-    let list = this.parallel.get(c);
+    let list = this.lineage.parallel.get(c);
     if (!list) {
       list = withParallelPools(graph, c);
-      this.parallel.set(c, list);
+      this.lineage.parallel.set(c, list);
     }
     return list;
   }
 
   private keyOf(c: Candidate): string {
-    let key = this.keys.get(c);
+    let key = this.lineage.keys.get(c);
     if (key === undefined) {
       key = c.path.map((h) => `${h.pool.id}:${h.i}:${h.j}`).join('/');
-      this.keys.set(c, key);
+      this.lineage.keys.set(c, key);
     }
     return key;
   }

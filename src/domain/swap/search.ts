@@ -185,7 +185,7 @@ export class RouteSearch {
    * paths above, and a noisy estimate would otherwise push a better partner out of the sets that
    * already work).
    */
-  partners(shortlist: readonly Candidate[], single: SingleBest, variantsOf: () => Candidate[]): Partners {
+  partners(shortlist: readonly Candidate[], single: SingleBest, variantsOf: () => readonly Candidate[]): Partners {
     const lambda = single.candidate ? this.quotes.marginal(single.candidate.path, this.req.amount) : undefined;
     const benefit = (c: Candidate) => this.benefit(c, lambda);
     const rough = rank([...new Set([...shortlist, ...this.all.slice(0, PARTNER_SCAN)])], benefit).filter(

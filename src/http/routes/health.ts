@@ -8,7 +8,9 @@ import { followStatusKey, isStale, lagReason, type FollowStatus } from '../../jo
  * a state was published, `subgraph` before (the node never answered a full read); `stale` past
  * FOLLOW_STALE_SECONDS of failed polls while a chain state is served; `lagging` (with why) past
  * FOLLOW_MAX_LAG_BLOCKS or FOLLOW_MAX_LAG_SECONDS behind the head; `heads`: how new blocks are
- * learnt (`subscription` or `polling`). Null for chains whose head is not followed.
+ * learnt (`subscription` or `polling`); polls failed on an answer that was not a real one
+ * (`malformedAnswers`), heads below the state's block that were ignored (`headsBehind`), and the
+ * slow re-read's pools and mismatches (`recheck`). Null for chains whose head is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -30,6 +32,14 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
     heads: status.heads,
     failures: status.failures,
     lastError: status.lastError,
+    malformedAnswers: status.malformedAnswers,
+    headsBehind: status.headsBehind,
+    lastHeadBehind: status.lastHeadBehind,
+    recheck: {
+      pools: status.rechecked,
+      mismatches: status.recheckMismatches,
+      lastMismatch: status.lastRecheckMismatch,
+    },
   };
 }
 

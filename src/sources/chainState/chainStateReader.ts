@@ -1,4 +1,4 @@
-import { AbiCoder, id } from 'ethers';
+import { AbiCoder, id, Interface } from 'ethers';
 import type { BlockRef, PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type {
@@ -14,12 +14,20 @@ import { poolTypeDef, poolTypeDefs, protocolOfDef, registryVersion } from '../..
 import {
   V2_POOL_FRAME_EVENTS,
   V2_VAULT_BALANCE_EVENTS,
+  V2_VAULT_CASH_EVENTS,
   v2FrameCalls,
   type V2FrameDraft,
 } from '../../domain/protocols/v2/vaultFrame';
 import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
 import { UpstreamError } from '../upstream';
-import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
+import {
+  callBatch,
+  MalformedAnswerError,
+  RPC_UPSTREAM,
+  type JsonRpcOptions,
+  type RpcCall,
+  type RpcOutcome,
+} from '../rpc/jsonRpc';
 import { wordsDecoder, type WordDecoder } from './abiWords';
 
 /**
@@ -30,9 +38,10 @@ import { wordsDecoder, type WordDecoder } from './abiWords';
  * answers name: providers, a fees collector, the log a schedule started with). Also the head block
  * and the logs that name pools whose state moved. This file knows no pool type: it batches, pins,
  * encodes and decodes. A node that fails a whole request, or any call for another reason than a
- * revert (a block it does not have yet, a per-call rate limit, a missing answer), is an
- * `UpstreamError`: a read is the whole block or nothing. Only a getter that reverts (a pool type
- * without it) leaves its field out.
+ * revert (a block it does not have yet, a per-call rate limit), is an `UpstreamError`, and an
+ * answer that is not a real one (missing, null, empty, cut short, another call's) a
+ * `MalformedAnswerError`: a read is the whole block or nothing. Only a getter that reverts (a pool
+ * type without it) leaves its field out, and only the Vault's unknown-pool revert a pool.
  */
 
 /**
@@ -62,12 +71,27 @@ type FrameDraft = V2FrameDraft & V3FrameDraft & { timeUnknown?: true };
 export interface VaultFrameReads {
   readonly protocol: ProtocolVersion;
   calls(pool: StoredPool): readonly ChainCall<FrameDraft>[];
+  /** Whether the first call's answer is the Vault's own "no such pool" revert. */
+  isPoolUnknown(outcome: RpcOutcome | undefined): boolean;
 }
 
 /** The V2 Vault's frame (`domain/protocols/v2/vaultFrame.ts`), by pool id. */
-export const V2_FRAME: VaultFrameReads = { protocol: 2, calls: (pool) => v2FrameCalls(pool.id) };
+export const V2_FRAME: VaultFrameReads = {
+  protocol: 2,
+  calls: (pool) => v2FrameCalls(pool.id),
+  isPoolUnknown: (outcome) => isPoolUnknown(outcome),
+};
+
+/** The V3 Vault's `PoolNotRegistered(address)` error selector. */
+const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
+
 /** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
-export const V3_FRAME: VaultFrameReads = { protocol: 3, calls: (pool) => v3FrameCalls(pool.address) };
+export const V3_FRAME: VaultFrameReads = {
+  protocol: 3,
+  calls: (pool) => v3FrameCalls(pool.address),
+  isPoolUnknown: (outcome) =>
+    outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
+};
 
 /** A pool's draft while its answers come in: the Vault's frame and its type's own. */
 interface PoolDraft {
@@ -198,9 +222,30 @@ export function isRevert(outcome: { readonly error: string; readonly code?: numb
   return outcome.code === 3 || /revert/i.test(outcome.error);
 }
 
+/** `Error(string)`'s selector: a revert with a reason carries it before the encoded string. */
+const ERROR_STRING = new Interface(['function Error(string)']);
+
 /**
- * The values of one call's answer, or undefined where the contract reverted or answered something
- * else than the getter's values; a node's own failure throws.
+ * The Vault's answer for a pool it does not know: `getPoolTokens` reverts with BAL#500
+ * (INVALID_POOL_ID), in the node's message or in the revert data. Any other failure of that call,
+ * a revert without that reason included, says nothing about the pool.
+ */
+export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
+  if (!outcome || outcome.ok || !isRevert(outcome)) return false;
+  if (/BAL#500\b/.test(outcome.error)) return true;
+  if (!outcome.data?.startsWith(ERROR_STRING.getFunction('Error')!.selector)) return false;
+  try {
+    return String(ERROR_STRING.decodeFunctionData('Error', outcome.data)[0]) === 'BAL#500';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One call's answer, decoded into its getter's values; undefined for a revert (the contract's
+ * answer: a getter it lacks). Anything else that is not a full answer fails the read: no answer, a
+ * node's error, a result that is not hex, is empty (`0x`, which a contract with the getter never
+ * returns) or does not decode as the getter's outputs (cut short, or another call's answer).
  */
 function decoded(
   cache: ChainReadCache,
@@ -208,14 +253,22 @@ function decoded(
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): AbiValue[] | undefined {
-  if (!outcome)
-    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
+  if (!outcome || (!outcome.ok && outcome.missing))
+    throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
     if (isRevert(outcome)) return undefined;
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
   }
-  if (typeof outcome.result !== 'string' || outcome.result === '0x') return undefined;
-  return decoderOf(cache, read.outputs)(outcome.result);
+  const bad = (what: string) =>
+    new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber} answered ${what}`);
+  if (typeof outcome.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(outcome.result))
+    throw bad(
+      `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
+    );
+  if (outcome.result === '0x') throw bad('empty return data (0x)');
+  const values = decoderOf(cache, read.outputs)(outcome.result);
+  if (values === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
+  return values;
 }
 
 /**
@@ -257,21 +310,38 @@ export async function readPoolStates(
   for (const { pool, calls } of plans) {
     const reads = readsOf(pool);
     const draft: PoolDraft = { frame: { tokens: [] }, own: reads?.draft() };
-    let known = true;
+    // The first call is the Vault's (getPoolTokens, getPoolTokenInfo): only its "unknown pool"
+    // revert leaves the pool out (its other answers then say nothing); any other revert of it is no
+    // answer about the pool.
+    const vaultAnswer = outcomes[at];
+    if (frame.isPoolUnknown(vaultAnswer)) {
+      at += calls.length;
+      continue;
+    }
+    if (vaultAnswer && !vaultAnswer.ok && isRevert(vaultAnswer))
+      throw new MalformedAnswerError(
+        `eth_call ${calls[0]?.fn ?? 'of the Vault'} of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
+      );
     calls.forEach((call, i) => {
       const values = decoded(cache, call, outcomes[at + i], blockNumber);
       if (values) call.apply(draft, values);
-      else if (i === 0) known = false;
     });
+    if (draft.frame.malformed) throw new MalformedAnswerError(draft.frame.malformed);
+    if (draft.frame.lastChangeBlock !== undefined && draft.frame.lastChangeBlock > blockNumber)
+      throw new MalformedAnswerError(
+        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.frame.lastChangeBlock}: an answer from another block`,
+      );
     at += calls.length;
-    if (known) drafts.push({ pool, reads, draft });
+    drafts.push({ pool, reads, draft });
   }
   await secondRound(rpc, cache, vault, drafts, blockNumber);
   const out = new Map<string, PoolChainState>();
   for (const { pool, reads, draft } of drafts) {
-    const { v3: v3Draft, ...framed } = draft.frame;
+    const { v3: v3Draft, malformed: _malformed, ...framed } = draft.frame;
     const v3 = v3Draft === undefined ? undefined : finishV3Frame(draft.frame);
-    if (v3Draft !== undefined && v3 === undefined) continue;
+    // Every getter of the V3 frame is the Vault's own: one that did not answer is no real answer.
+    if (v3Draft !== undefined && v3 === undefined)
+      throw new MalformedAnswerError(`the V3 Vault's frame of pool ${pool.id} at block ${blockNumber} is incomplete`);
     out.set(pool.id, {
       poolId: pool.id,
       ...framed,
@@ -319,7 +389,8 @@ async function secondRound(
         continue;
       }
       const call = encoded(cache, item, vault, pool, (d, v) => item.apply(d.own, v));
-      // A node's failure fails the read, as in the first round; a revert leaves the field out.
+      // A node's failure or an answer that is not the getter's values fails the read, as in the
+      // first round; a revert (or a contract without code) leaves the field out.
       add(ethCall(call.to, call.data, blockNumber), `${call.to}|${call.data}`, (o) => {
         const values = decoded(cache, call, o, blockNumber);
         if (values) call.apply(draft, values);
@@ -328,7 +399,47 @@ async function secondRound(
   }
   if (calls.length === 0) return;
   const outcomes = await send(rpc, calls);
+  await codelessAsReverts(rpc, calls, outcomes, blockNumber);
   applies.forEach((list, i) => list.forEach((apply) => apply(outcomes[i])));
+}
+
+/**
+ * A second-round call answered with empty data (`0x`) is a contract the pool names (a rate
+ * provider) that has no code at that block, or a node that answered nothing: `eth_getCode` tells
+ * them apart. A call to an address without code counts as a revert (the pool's own calls to it
+ * would revert too); an empty answer from a contract with code fails the read, as in the first round.
+ */
+async function codelessAsReverts(
+  rpc: ChainTransport,
+  calls: readonly RpcCall[],
+  outcomes: RpcOutcome[],
+  blockNumber: number,
+): Promise<void> {
+  const empty = calls.flatMap((c, i) => {
+    const o = outcomes[i];
+    return c.method === 'eth_call' && o?.ok && o.result === '0x' ? [i] : [];
+  });
+  if (empty.length === 0) return;
+  const target = (i: number) => (calls[i]!.params[0] as { to: string }).to.toLowerCase();
+  const targets = [...new Set(empty.map(target))];
+  const codes = await send(
+    rpc,
+    targets.map((t) => ({ method: 'eth_getCode', params: [t, hex(blockNumber)] })),
+  );
+  const codeless = new Set<string>();
+  targets.forEach((t, k) => {
+    const o = codes[k];
+    if (!o?.ok)
+      throw new UpstreamError(
+        RPC_UPSTREAM,
+        `eth_getCode ${t} at block ${blockNumber} failed: ${o?.error ?? 'no answer'}`,
+      );
+    if (typeof o.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(o.result))
+      throw new MalformedAnswerError(`eth_getCode ${t} at block ${blockNumber} answered something other than code`);
+    if (o.result === '0x') codeless.add(t);
+  });
+  for (const i of empty)
+    if (codeless.has(target(i))) outcomes[i] = { ok: false, error: `no contract code at ${target(i)}`, code: 3 };
 }
 
 /** The pool's logs with the event's topic, over its whole history up to the block. */
@@ -352,10 +463,11 @@ function lastLogApply(
   draft: PoolDraft,
   o: RpcOutcome | undefined,
 ): void {
-  if (!o?.ok || !Array.isArray(o.result)) {
+  if (!o?.ok) {
     draft.frame.timeUnknown = true;
     return;
   }
+  if (!Array.isArray(o.result)) throw new MalformedAnswerError('eth_getLogs of a pool answered without a list');
   const logs: unknown[] = o.result;
   const last = logs[logs.length - 1];
   if (
@@ -429,11 +541,39 @@ export class LogsRefusedError extends UpstreamError {
   override readonly name: string = 'LogsRefusedError';
 }
 
-function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): { address?: unknown; topics?: unknown }[] {
+interface RawLog {
+  readonly address?: unknown;
+  readonly topics?: unknown;
+  readonly blockNumber?: unknown;
+}
+
+function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): RawLog[] {
   if (!outcome?.ok)
     throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
-  if (!Array.isArray(outcome.result)) throw new UpstreamError(RPC_UPSTREAM, 'eth_getLogs answered without a list');
-  return outcome.result as { address?: unknown; topics?: unknown }[];
+  if (!Array.isArray(outcome.result)) throw new MalformedAnswerError('eth_getLogs answered without a list');
+  return outcome.result as RawLog[];
+}
+
+/**
+ * A log as asked: from `address` when given, topic 0 among `topics`, in `from`..`to`; anything else
+ * (a log of another range or event, one without its topics) is not an answer to the query.
+ */
+function checkedLog(
+  log: RawLog,
+  query: { from: number; to: number; address?: string; topics: readonly string[] },
+): { address: string; topics: string[]; block: number } {
+  const bad = (what: string) =>
+    new MalformedAnswerError(`eth_getLogs ${query.from}..${query.to} answered a log ${what}`);
+  if (log === null || typeof log !== 'object') throw bad('that is not an object');
+  const { address, topics, blockNumber } = log;
+  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('without an address');
+  if (query.address !== undefined && address.toLowerCase() !== query.address) throw bad(`from ${address}, not asked`);
+  if (!Array.isArray(topics) || !topics.every((t) => typeof t === 'string' && /^0x[0-9a-fA-F]{64}$/.test(t)))
+    throw bad('without its topics');
+  if (!query.topics.includes(String(topics[0]).toLowerCase())) throw bad(`of event ${String(topics[0])}, not asked`);
+  const block = typeof blockNumber === 'string' && /^0x[0-9a-fA-F]+$/.test(blockNumber) ? Number(blockNumber) : NaN;
+  if (!(block >= query.from && block <= query.to)) throw bad(`of block ${String(blockNumber)}, outside the range`);
+  return { address: address.toLowerCase(), topics: (topics as string[]).map((t) => t.toLowerCase()), block };
 }
 
 /** Topics of the V2 Vault's events that change a pool's balances; topic 1 is the pool id. */
@@ -458,11 +598,16 @@ export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): re
   return topics;
 }
 
+/** Topics of the V2 Vault's events that change a pool's cash (and so its `lastChangeBlock`). */
+const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(topicOf);
+
 /**
- * What moved in blocks `from`..`to`: ids of the pools whose Vault balances moved (Swap,
- * PoolBalanceChanged, PoolBalanceManaged) and lower-case addresses of contracts that emitted a
- * pool state event (`poolStateTopics`), in one set (ids and addresses differ in length). A
- * refused query is a `LogsRefusedError`.
+ * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
+ * PoolBalanceChanged, PoolBalanceManaged) or by the lower-case address of a contract that emitted
+ * a pool state event (`poolStateTopics`), in one map (ids and addresses differ in length). The
+ * value is the last block of a Swap or PoolBalanceChanged of that pool, which sets the Vault's
+ * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. Every log is
+ * checked to be one the query asked for; a refused query is a `LogsRefusedError`.
  */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
@@ -470,18 +615,22 @@ export async function readMovedPools(
   from: number,
   to: number,
   cache: ChainReadCache = newChainReadCache(),
-): Promise<Set<string>> {
+): Promise<Map<string, number>> {
+  const stateTopics = poolStateTopics(cache);
   const range = { fromBlock: hex(from), toBlock: hex(to) };
   const [balances, states] = await callBatch(rpc, [
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
-    { method: 'eth_getLogs', params: [{ ...range, topics: [poolStateTopics(cache)] }] },
+    { method: 'eth_getLogs', params: [{ ...range, topics: [stateTopics] }] },
   ]);
-  const moved = new Set<string>();
-  for (const log of logsOf(balances, from, to)) {
-    const topic = Array.isArray(log?.topics) ? (log.topics as unknown[])[1] : undefined;
-    if (typeof topic === 'string') moved.add(topic.toLowerCase());
+  const moved = new Map<string, number>();
+  const note = (key: string, block: number) => moved.set(key, Math.max(moved.get(key) ?? -1, block));
+  for (const raw of logsOf(balances, from, to)) {
+    const log = checkedLog(raw, { from, to, address: vault.toLowerCase(), topics: VAULT_BALANCE_TOPICS });
+    const poolId = log.topics[1];
+    if (poolId === undefined)
+      throw new MalformedAnswerError(`eth_getLogs ${from}..${to} answered a Vault log without its pool id`);
+    note(poolId, CASH_TOPICS.includes(log.topics[0]!) ? log.block : -1);
   }
-  for (const log of logsOf(states, from, to))
-    if (typeof log?.address === 'string') moved.add(log.address.toLowerCase());
+  for (const raw of logsOf(states, from, to)) note(checkedLog(raw, { from, to, topics: stateTopics }).address, -1);
   return moved;
 }

@@ -2,9 +2,9 @@ import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { JsonRpcOptions } from '../rpc/jsonRpc';
-import { newChainReadCache, readMovedPools, readPoolStates, V3_FRAME } from './chainStateReader';
-import { readBuffers } from './v3/bufferReads';
+import { callsFor, newChainReadCache, readMovedPools, readPoolStates, V3_FRAME } from './chainStateReader';
 import { nothingMoved, type MovedInBlocks } from './movedInBlocks';
+import { readBuffers } from './v3/bufferReads';
 import { readMovedV3 } from './v3/movedV3';
 
 /**
@@ -16,8 +16,13 @@ export interface ChainStateSource {
   readonly protocol: ProtocolVersion;
   /** The state of each of `pools` (all of this protocol) at `blockNumber`; the Vault's refusals left out. */
   readPools(pools: readonly StoredPool[], blockNumber: number): Promise<Map<string, PoolChainState>>;
-  /** What the logs of `from`..`to` name; a refused log query is a `LogsRefusedError`. */
+  /**
+   * What the logs of `from`..`to` name (`MovedInBlocks`: pools with the last block of a cash
+   * change, V3 buffers and registrations); a refused log query is a `LogsRefusedError`.
+   */
   moved(from: number, to: number): Promise<MovedInBlocks>;
+  /** How many calls the first round of a read of `pool` makes. */
+  callsFor(pool: StoredPool): number;
   /** V3: the Vault's buffers of `tokens` at `blockNumber` (tokens without one left out). */
   readBuffers?(tokens: readonly string[], blockNumber: number): Promise<Map<string, StoredBuffer>>;
 }
@@ -29,6 +34,7 @@ export function v2ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainSta
     protocol: 2,
     readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache),
     moved: async (from, to) => ({ ...nothingMoved(), pools: await readMovedPools(rpc, vault, from, to, cache) }),
+    callsFor: (pool) => callsFor(vault, [pool], cache),
   };
 }
 
@@ -43,6 +49,7 @@ export function v3ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainSta
     protocol: 3,
     readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache, V3_FRAME),
     moved: (from, to) => readMovedV3(rpc, vault, from, to),
+    callsFor: (pool) => callsFor(vault, [pool], cache, V3_FRAME),
     readBuffers: (tokens, blockNumber) => readBuffers(rpc, vault, tokens, blockNumber),
   };
 }

@@ -2,9 +2,10 @@
 export interface MovedInBlocks {
   /**
    * Pools whose state moved: ids of V2 pools the Vault's logs name, addresses of V3 pools, and
-   * addresses of contracts that emitted a pool state event.
+   * addresses of contracts that emitted a pool state event, each with the last block of a cash
+   * change (-1 for the others: `readMovedPools`).
    */
-  readonly pools: Set<string>;
+  readonly pools: Map<string, number>;
   /** V3: wrapped tokens whose buffer the Vault's logs name. */
   readonly buffers: Set<string>;
   /** V3: pools registered in the range, address -> factory (lower case). */
@@ -14,7 +15,7 @@ export interface MovedInBlocks {
 }
 
 export const nothingMoved = (): MovedInBlocks => ({
-  pools: new Set(),
+  pools: new Map(),
   buffers: new Set(),
   registered: new Map(),
   allBuffers: false,
@@ -22,7 +23,7 @@ export const nothingMoved = (): MovedInBlocks => ({
 
 /** `a` with `b`'s findings added. */
 export function addMoved(a: MovedInBlocks, b: MovedInBlocks): MovedInBlocks {
-  for (const p of b.pools) a.pools.add(p);
+  for (const [p, block] of b.pools) a.pools.set(p, Math.max(block, a.pools.get(p) ?? -1));
   for (const t of b.buffers) a.buffers.add(t);
   for (const [p, f] of b.registered) a.registered.set(p, f);
   a.allBuffers ||= b.allBuffers;

@@ -7,6 +7,19 @@ import { requestJson, RetryPolicy, UpstreamError } from '../upstream';
  */
 export const RPC_UPSTREAM = 'RPC';
 
+/**
+ * The node answered, but not with a real answer to what was asked: a batch whose ids are not the
+ * ones sent (missing, repeated or never asked: a shifted batch), a result that is empty, cut short
+ * or does not decode as the function's outputs, an answer for another block. Never a contract's
+ * own answer (a revert is one), so the read it was part of fails rather than taking it as one.
+ */
+export class MalformedAnswerError extends UpstreamError {
+  constructor(message: string) {
+    super(RPC_UPSTREAM, message);
+    this.name = 'MalformedAnswerError';
+  }
+}
+
 export interface RpcCall {
   readonly method: string;
   readonly params: readonly unknown[];
@@ -14,8 +27,18 @@ export interface RpcCall {
 
 export type RpcOutcome =
   | { readonly ok: true; readonly result: unknown }
-  /** `code` is the JSON-RPC error code when the node gave one (3: execution reverted). */
-  | { readonly ok: false; readonly error: string; readonly code?: number };
+  /**
+   * `code` is the JSON-RPC error code when the node gave one (3: execution reverted), `data` the
+   * error's data when it is hex (a revert's encoded reason).
+   */
+  | {
+      readonly ok: false;
+      readonly error: string;
+      readonly code?: number;
+      readonly data?: string;
+      /** The batch's answer had no entry for this call: the node said nothing about it. */
+      readonly missing?: true;
+    };
 
 export interface JsonRpcOptions {
   readonly url: string;
@@ -30,7 +53,7 @@ export interface JsonRpcOptions {
 interface RpcAnswer {
   readonly id?: unknown;
   readonly result?: unknown;
-  readonly error?: { readonly message?: unknown; readonly code?: unknown } | null;
+  readonly error?: { readonly message?: unknown; readonly code?: unknown; readonly data?: unknown } | null;
 }
 
 /** Sends `calls` in batches; outcomes come back in the order of `calls`. */
@@ -66,17 +89,29 @@ async function sendBatch(opts: JsonRpcOptions, chunk: readonly RpcCall[]): Promi
       res.status,
     );
   }
-  const byId = new Map<unknown, RpcAnswer>();
-  for (const a of res.body as RpcAnswer[]) if (a && typeof a === 'object') byId.set(a.id, a);
+  // Every answer must carry an id this batch asked, once: a node that shifts, repeats or invents
+  // ids may have answered each call with another call's result, so none of the batch is taken.
+  const byId = new Map<number, RpcAnswer>();
+  for (const a of res.body as unknown[]) {
+    const id = a !== null && typeof a === 'object' ? (a as RpcAnswer).id : undefined;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= chunk.length)
+      throw new MalformedAnswerError(
+        `answered a batch of ${chunk.length} calls with id ${JSON.stringify(id)}, which it was not asked`,
+      );
+    if (byId.has(id)) throw new MalformedAnswerError(`answered call ${id} of a batch twice`);
+    byId.set(id, a as RpcAnswer);
+  }
   chunk.forEach((_c, i) => {
     const a = byId.get(i);
-    if (!a) out.push({ ok: false, error: 'no answer for this call in the batch' });
+    if (!a) out.push({ ok: false, error: 'no answer for this call in the batch', missing: true });
     else if (a.error)
       out.push({
         ok: false,
         error: typeof a.error.message === 'string' ? a.error.message : 'call failed',
         ...(typeof a.error.code === 'number' ? { code: a.error.code } : {}),
+        ...(typeof a.error.data === 'string' && /^0x[0-9a-fA-F]*$/.test(a.error.data) ? { data: a.error.data } : {}),
       });
+    else if (!('result' in a)) out.push({ ok: false, error: 'answered neither a result nor an error' });
     else out.push({ ok: true, result: a.result });
   });
   return out;

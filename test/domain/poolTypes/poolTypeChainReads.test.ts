@@ -63,7 +63,8 @@ beforeAll(async () => {
       ? AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'uint256'], answer)
       : undefined;
   srv = await startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0' },
+    // No slow re-read of pools nothing named: the test counts the pool's reads.
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_RECHECK_CALLS_PER_BLOCK: '0', ROUTER_WORKERS: '0' },
     {
       features: [headFollowFeature, routingFeature, graphqlFeature],
       background: true,

@@ -54,6 +54,11 @@ export interface E2eOptions {
    * embedded timer), so a lagging subgraph's old values keep reaching the store.
    */
   readonly poolUpdateSeconds?: number;
+  /**
+   * With `rpc`: the URL the API is given instead of the node's (a proxy in front of it, started
+   * here with the node's URL and closed with the environment).
+   */
+  readonly rpcThrough?: (nodeUrl: string) => Promise<{ readonly url: string; close(): Promise<void> }>;
 }
 
 async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain; how: string }> {
@@ -121,6 +126,12 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
     });
     closers.push(() => upstreams.close());
     const follow = options.follow === true;
+    let rpcUrl = chain.rpcUrl;
+    if (rpcUrl && options.rpcThrough) {
+      const through = await options.rpcThrough(rpcUrl);
+      closers.push(() => through.close());
+      rpcUrl = through.url;
+    }
     const api: TestServer = await startTestServer(
       {
         NETWORKS: String(DEVNET_CHAIN_ID),
@@ -128,10 +139,11 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
         PRICE_API_URL: upstreams.priceApiUrl,
         ...routerSettings(),
-        ...(chain.rpcUrl
+        ...(rpcUrl
           ? {
+              // A proxy (rpcThrough) speaks HTTP only: subscribing suites reach the node itself.
               [`RPC_URL_${DEVNET_CHAIN_ID}`]:
-                follow && options.subscribe ? chain.rpcUrl.replace(/^http/, 'ws') : chain.rpcUrl,
+                follow && options.subscribe ? chain.rpcUrl!.replace(/^http/, 'ws') : rpcUrl,
             }
           : {}),
         ...(follow ? { FOLLOW_INTERVAL_MS: '250' } : { FOLLOW_HEAD: 'off' }),

@@ -12,6 +12,7 @@ import {
   providerRateCalls,
   rateProvidersCall,
   ratesAt,
+  withoutProviderRates,
   type RateCacheDraft,
   type RateCacheState,
 } from '../rateCaches';
@@ -158,6 +159,7 @@ function composableReads(phantom: boolean): ChainReads<ComposableStableChainStat
     },
     movesWithTime: (s) => s.ampRamp !== undefined,
     needsReread: cacheExpired,
+    comparable: withoutProviderRates,
   };
 }
 

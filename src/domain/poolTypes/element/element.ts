@@ -13,4 +13,6 @@ export const ELEMENT: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
+  // Its fee is a share of the yield its curve trades, not the Vault's swap fee: any fraction.
+  swapFeeBounds: { min: '0', max: '1' },
 };

@@ -14,6 +14,7 @@ import {
   providerRateCalls,
   rateProvidersCall,
   ratesAt,
+  withoutProviderRates,
   type RateCacheDraft,
   type RateCacheState,
 } from '../rateCaches';
@@ -102,6 +103,7 @@ function stableReads(o: {
     },
     movesWithTime: (s) => s.ampRamp !== undefined,
     needsReread: cacheExpired,
+    comparable: withoutProviderRates,
     watches: legacyFeeWatches,
   };
 }

@@ -70,6 +70,8 @@ export const MANAGED: PoolTypeDef = {
   // Its own BPT among its tokens, the fee on upscaled amounts; no join or exit modelled.
   createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => true, feeOnUpscaled: true, ownBpt: true }),
   params: MANAGED_PARAMS,
+  // ManagedPoolSettings: up to 95 %.
+  swapFeeBounds: { min: '0.000001', max: '0.95' },
   joins: false,
   exits: false,
 };

@@ -18,6 +18,10 @@ import {
 
 export interface V2FrameDraft {
   tokens: { address: string; balance: bigint }[];
+  /** `getPoolTokens`' `lastChangeBlock`: the block the Vault last changed the pool's cash. */
+  lastChangeBlock?: number;
+  /** What made the Vault's answer impossible (more tokens than balances, or fewer): no answer at all. */
+  malformed?: string;
   swapFee?: bigint;
   paused?: boolean;
   recoveryMode?: boolean;
@@ -36,8 +40,13 @@ const TOTAL_SUPPLY = getter('totalSupply', [], ['uint256']);
  */
 export function v2FrameCalls(poolId: string): ChainCall<V2FrameDraft>[] {
   return [
-    chainCall(AT_VAULT, GET_POOL_TOKENS, [poolId], (d: V2FrameDraft, [addresses, balances]) => {
-      d.tokens = addresses.map((a, i) => ({ address: a, balance: balances[i] ?? 0n }));
+    chainCall(AT_VAULT, GET_POOL_TOKENS, [poolId], (d: V2FrameDraft, [addresses, balances, lastChangeBlock]) => {
+      if (addresses.length !== balances.length) {
+        d.malformed = `getPoolTokens of pool ${poolId} answered ${addresses.length} tokens with ${balances.length} balances`;
+        return;
+      }
+      d.tokens = addresses.map((a, i) => ({ address: a, balance: balances[i]! }));
+      d.lastChangeBlock = Number(lastChangeBlock);
     }),
     chainCall(AT_POOL, GET_SWAP_FEE_PERCENTAGE, [], (d: V2FrameDraft, [v]) => (d.swapFee = v)),
     chainCall(AT_POOL, GET_PAUSED_STATE, [], (d: V2FrameDraft, [paused]) => (d.paused = paused)),
@@ -52,6 +61,9 @@ export const V2_VAULT_BALANCE_EVENTS: readonly ChainEvent[] = [
   chainEvent('PoolBalanceChanged(bytes32,address,address[],int256[],uint256[])'),
   chainEvent('PoolBalanceManaged(bytes32,address,address,int256,int256)'),
 ];
+
+/** Of those, the ones that change a pool's cash (and set its `lastChangeBlock`); not an asset manager's. */
+export const V2_VAULT_CASH_EVENTS: readonly ChainEvent[] = V2_VAULT_BALANCE_EVENTS.slice(0, 2);
 
 /** Events every V2 pool emits that change what the frame's getters answer. */
 export const V2_POOL_FRAME_EVENTS: readonly ChainEvent[] = [

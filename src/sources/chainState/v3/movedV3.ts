@@ -36,7 +36,13 @@ const topicAddress = (topic: unknown): string | undefined =>
 interface Log {
   readonly address?: unknown;
   readonly topics?: unknown;
+  readonly blockNumber?: unknown;
 }
+
+/** The events that move a pool's balances (swaps, adds, removes): the first three. */
+const CASH_TOPICS = new Set(V3_VAULT_POOL_EVENTS.slice(0, 3).map(topicOf));
+
+const blockOf = (log: Log): number => (typeof log.blockNumber === 'string' ? Number(BigInt(log.blockNumber)) : -1);
 
 function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): Log[] {
   if (!outcome?.ok)
@@ -65,23 +71,26 @@ export async function readMovedV3(
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_TOPICS] }] },
     ...(typeTopics.length > 0 ? [{ method: 'eth_getLogs', params: [{ ...range, topics: [typeTopics] }] }] : []),
   ]);
-  const moved: MovedInBlocks = { pools: new Set(), buffers: new Set(), registered: new Map(), allBuffers: false };
+  const moved: MovedInBlocks = { pools: new Map(), buffers: new Set(), registered: new Map(), allBuffers: false };
+  const name = (pool: string, block: number): void => {
+    moved.pools.set(pool, Math.max(block, moved.pools.get(pool) ?? -1));
+  };
   for (const log of logsOf(vaultLogs, from, to)) {
     const topics = Array.isArray(log.topics) ? (log.topics as unknown[]) : [];
     const topic0 = typeof topics[0] === 'string' ? topics[0].toLowerCase() : '';
     const subject = topicAddress(topics[1]);
     if (topic0 === BUFFERS_PAUSED_TOPIC) moved.allBuffers = true;
     if (subject === undefined) continue;
-    if (POOL_TOPICS.has(topic0)) moved.pools.add(subject);
+    if (POOL_TOPICS.has(topic0)) name(subject, CASH_TOPICS.has(topic0) ? blockOf(log) : -1);
     else if (BUFFER_TOPICS.has(topic0)) moved.buffers.add(subject);
     else if (topic0 === REGISTERED_TOPIC) {
-      moved.pools.add(subject);
+      name(subject, -1);
       const factory = topicAddress(topics[2]);
       if (factory !== undefined) moved.registered.set(subject, factory);
     }
   }
   if (typeTopics.length > 0)
     for (const log of logsOf(typeLogs, from, to))
-      if (typeof log.address === 'string') moved.pools.add(log.address.toLowerCase());
+      if (typeof log.address === 'string') name(log.address.toLowerCase(), -1);
   return moved;
 }

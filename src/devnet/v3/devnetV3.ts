@@ -1,0 +1,42 @@
+import { getCreateAddress } from 'ethers';
+import { devAccount, V3_ADMIN_INDEX } from '../accounts';
+import type { DevnetV3Addresses } from '../devnet';
+import { V3_WRAPPED_TOKENS } from './universe';
+
+/**
+ * Where the Balancer V3 side of a devnet lands (its types are in ../devnet.ts). Everything of it
+ * comes from its own account (accounts.ts `V3_ADMIN_INDEX`), after the V2 stack, so no V2 address
+ * moves; its contracts sit at that account's fixed nonces, its pools where the factories create them.
+ */
+
+/** Contracts the V3 admin creates first, in this order (its nonces 0..). */
+const STACK_ORDER = [
+  'permit2',
+  'vaultAdmin',
+  'vaultExtension',
+  'protocolFeeController',
+  'vault',
+  'router',
+  'batchRouter',
+  'bufferRouter',
+  'vaultExplorer',
+  'weightedPoolFactory',
+  'stablePoolFactory',
+] as const satisfies readonly (keyof DevnetV3Addresses)[];
+
+export function expectedV3Addresses(admin: string = devAccount(V3_ADMIN_INDEX).address): DevnetV3Addresses {
+  const at = (nonce: number) => getCreateAddress({ from: admin, nonce }).toLowerCase();
+  return Object.fromEntries(STACK_ORDER.map((name, nonce) => [name, at(nonce)])) as unknown as DevnetV3Addresses;
+}
+
+/** Each ERC-4626 token and then its rate provider, right after the stack. */
+export function expectedV3WrappedAddresses(
+  admin: string = devAccount(V3_ADMIN_INDEX).address,
+): { symbol: string; wrapped: string; rateProvider: string }[] {
+  const at = (nonce: number) => getCreateAddress({ from: admin, nonce }).toLowerCase();
+  return V3_WRAPPED_TOKENS.map((w, i) => ({
+    symbol: w.symbol,
+    wrapped: at(STACK_ORDER.length + 2 * i),
+    rateProvider: at(STACK_ORDER.length + 2 * i + 1),
+  }));
+}

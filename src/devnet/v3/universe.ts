@@ -1,0 +1,119 @@
+/**
+ * The Balancer V3 side of the devnet as plain data (amounts are human-unit decimal strings, as in
+ * ../universe.ts): the Vault's settings, the ERC-4626 tokens behind the boosted pool and the pools.
+ * The weighted and the stable pool hold tokens V2 pools hold too (WETH/USDC, USDC/USDT), so a
+ * trade between them has a V2 and a V3 answer to choose from.
+ */
+
+const DAY = 24 * 3600;
+
+/**
+ * The Vault's constructor settings as Balancer runs it: pause window 4 years and buffer period 180
+ * days (the contract's maxima), minimum trade 1e6 and minimum wrap 1e3 units (the monorepo's
+ * PRODUCTION_MIN_TRADE_AMOUNT / PRODUCTION_MIN_WRAP_AMOUNT).
+ */
+export const V3_VAULT_SETTINGS = {
+  pauseWindowDuration: 4 * 365 * DAY,
+  bufferPeriodDuration: 180 * DAY,
+  minTradeAmount: 1_000_000n,
+  minWrapAmount: 1_000n,
+} as const;
+
+/**
+ * Global protocol fees, as Balancer governance set them for V3 (the protocol fee model of BIP-734):
+ * 50% of swap fees and 10% of yield. Every pool the standard factories create takes them.
+ */
+export const V3_PROTOCOL_FEES = { swap: '0.5', yield: '0.1' } as const;
+
+/** Pause window of the pool factories (pools can be paused for this long after the factory's deployment). */
+export const V3_FACTORY_PAUSE_WINDOW = 4 * 365 * DAY;
+
+/**
+ * ERC-4626 vaults (DevERC4626) over dev tokens for the boosted pool, each with its rate provider.
+ * The V3 admin deposits what the pool, its Vault buffer and the traders need at a share price of 1;
+ * once the buffer is initialised the vault earns `yieldFraction` of its assets, so the rate the pool
+ * reads is above 1 and the pool owes the protocol a yield fee.
+ */
+export interface V3WrappedTokenSpec {
+  readonly symbol: string;
+  readonly name: string;
+  readonly asset: string;
+  readonly yieldFraction: string;
+  /** The Vault buffer's initial underlying and wrapped amounts. */
+  readonly buffer: { readonly underlying: string; readonly wrapped: string };
+}
+
+export const V3_WRAPPED_TOKENS: readonly V3WrappedTokenSpec[] = [
+  {
+    symbol: 'waUSDC',
+    name: 'Wrapped USDC yield vault for V3 (devnet)',
+    asset: 'USDC',
+    yieldFraction: '0.0421357913',
+    buffer: { underlying: '100000', wrapped: '100000' },
+  },
+  {
+    symbol: 'waUSDT',
+    name: 'Wrapped USDT yield vault for V3 (devnet)',
+    asset: 'USDT',
+    yieldFraction: '0.0275318642',
+    buffer: { underlying: '80000', wrapped: '120000' },
+  },
+];
+
+export interface V3WeightedPoolSpec {
+  readonly kind: 'weighted';
+  readonly name: string;
+  readonly symbol: string;
+  readonly tokens: readonly { readonly symbol: string; readonly weight: string; readonly balance: string }[];
+  readonly swapFee: string;
+}
+
+export interface V3StablePoolSpec {
+  readonly kind: 'stable';
+  readonly name: string;
+  readonly symbol: string;
+  /** A `V3_WRAPPED_TOKENS` token is registered WITH_RATE (its rate provider) and pays yield fees. */
+  readonly tokens: readonly { readonly symbol: string; readonly balance: string }[];
+  readonly amp: number;
+  readonly swapFee: string;
+}
+
+export type V3PoolSpec = V3WeightedPoolSpec | V3StablePoolSpec;
+
+export const V3_POOLS: readonly V3PoolSpec[] = [
+  {
+    kind: 'weighted',
+    name: 'V3 WETH-USDC 50/50',
+    symbol: 'V3-50WETH-50USDC',
+    swapFee: '0.0025',
+    tokens: [
+      { symbol: 'WETH', weight: '0.5', balance: '150' },
+      { symbol: 'USDC', weight: '0.5', balance: '450000' },
+    ],
+  },
+  {
+    kind: 'stable',
+    name: 'V3 USDC-USDT stable',
+    symbol: 'V3-USDC-USDT',
+    swapFee: '0.0001',
+    amp: 1000,
+    tokens: [
+      { symbol: 'USDC', balance: '300000' },
+      { symbol: 'USDT', balance: '320000' },
+    ],
+  },
+  {
+    kind: 'stable',
+    name: 'V3 Boosted waUSDC-waUSDT',
+    symbol: 'V3-boosted-USD',
+    swapFee: '0.0002',
+    amp: 500,
+    tokens: [
+      { symbol: 'waUSDC', balance: '400000' },
+      { symbol: 'waUSDT', balance: '380000' },
+    ],
+  },
+];
+
+/** Wrapped V3 tokens each funded trader receives (their dev tokens come from ../universe.ts TRADER_FUNDS). */
+export const V3_TRADER_FUNDS: Readonly<Record<string, string>> = { waUSDC: '50000', waUSDT: '50000' };

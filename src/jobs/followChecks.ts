@@ -1,0 +1,74 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { PoolChainState } from '../domain/chainState';
+import type { StoredPool } from '../domain/pool';
+import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
+
+/**
+ * What the head follower checks of a node's answers beyond their shape (the reader checks that),
+ * and the slow re-read that heals what no check can catch (docs/ARCHITECTURE.md, "Chain state").
+ */
+
+/**
+ * A pool whose Swap or PoolBalanceChanged log is at block `m` has the Vault's `lastChangeBlock` at
+ * `m` or later in any read at or after `m`: an older one is a read answered from a block before
+ * that change (a node behind, or one answering block N from N-1), whose balances would be the
+ * pre-trade ones under the new block's label. `moved` is `readMovedPools`' map.
+ */
+export function checkCashChanges(
+  read: ReadonlyMap<string, PoolChainState>,
+  moved: ReadonlyMap<string, number>,
+  blockNumber: number,
+): void {
+  for (const [id, s] of read) {
+    const m = moved.get(id);
+    if (m === undefined || m < 0 || s.lastChangeBlock === undefined || s.lastChangeBlock >= m) continue;
+    throw new MalformedAnswerError(
+      `getPoolTokens of pool ${id} at block ${blockNumber} says its balances last changed at block ${s.lastChangeBlock}, before its trade in block ${m}: an answer from an older block`,
+    );
+  }
+}
+
+/**
+ * What a re-read must find again when nothing happened to the pool: its state as its type compares
+ * it (`ChainReads.comparable`: without the rate providers' own rates behind an unexpired cache,
+ * which move freely and are read only for when the cache expires; the pool is then read at every
+ * block anyway).
+ */
+function comparable(s: PoolChainState | undefined): unknown {
+  const own = s?.own;
+  if (!s || !own?.reads.comparable) return s;
+  return { ...s, own: { reads: own.reads, state: own.reads.comparable(own.state) } };
+}
+
+export function sameState(a: PoolChainState | undefined, b: PoolChainState | undefined): boolean {
+  return isDeepStrictEqual(comparable(a), comparable(b));
+}
+
+/**
+ * The next pools of the catalogue to re-read after `cursor` (a pool id; `pools` in id order, as
+ * the read model holds them, taken wrapping round), skipping those in `skip`, until their calls reach `budget`; at least
+ * one pool when the budget is above 0, so a pool with more calls than the budget is still reached.
+ */
+export function nextRecheck(
+  pools: readonly StoredPool[],
+  cursor: string,
+  budget: number,
+  skip: (p: StoredPool) => boolean,
+  callsOf: (p: StoredPool) => number,
+): { pools: StoredPool[]; cursor: string } {
+  if (budget <= 0 || pools.length === 0) return { pools: [], cursor };
+  const start = pools.findIndex((p) => p.id > cursor);
+  const out: StoredPool[] = [];
+  let calls = 0;
+  let last = cursor;
+  for (let k = 0; k < pools.length; k++) {
+    const p = pools[((start < 0 ? 0 : start) + k) % pools.length]!;
+    if (skip(p)) continue;
+    const c = callsOf(p);
+    if (out.length > 0 && calls + c > budget) break;
+    out.push(p);
+    calls += c;
+    last = p.id;
+  }
+  return { pools: out, cursor: last };
+}
