@@ -5,7 +5,8 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 /**
  * Contracts of a chain the service knows are not wallets: the Vault and its ProtocolFeesCollector,
  * the batch relayer, wrapped native, Lido's stETH and wstETH, the gauge contracts the chain row
- * names, every token of its read model and every pool's BPT. None can
+ * names, Balancer V3's Vault, routers, VaultExplorer and Permit2, every token of its read model
+ * (buffers' ERC-4626 tokens included) and every pool's BPT. None can
  * sign a transaction (so none is a sender), and tokens sent to one stay there: a swap paying WETH
  * ends up as WETH credited to the Vault, owned by nobody. A smart-contract wallet is none of
  * these, so it stays a valid party.
@@ -51,6 +52,16 @@ export function knownContracts(chain: ChainInfo, snap: ChainSnapshot, relayer: s
     [chain.wrappedNative, 'the wrapped native token contract'],
   ]);
   if (relayer) fixed.set(relayer.toLowerCase(), 'the batch relayer');
+  if (chain.v3) {
+    fixed.set(chain.v3.vault, 'the Balancer V3 Vault');
+    fixed.set(chain.v3.router, 'the Balancer V3 Router');
+    fixed.set(chain.v3.batchRouter, 'the Balancer V3 BatchRouter');
+    fixed.set(chain.v3.bufferRouter, 'the Balancer V3 BufferRouter');
+    fixed.set(chain.v3.vaultExplorer, 'the Balancer V3 VaultExplorer');
+    fixed.set(chain.v3.permit2, 'Permit2');
+  }
+  // A V3 buffer's ERC-4626 token is a token contract as well.
+  for (const wrapped of snap.buffers.keys()) if (!fixed.has(wrapped)) fixed.set(wrapped, 'an ERC-4626 token contract');
   if (chain.gauges) {
     fixed.set(chain.gauges.bal, 'the BAL token contract');
     if (chain.gauges.emissions.kind === 'controller') {

@@ -113,6 +113,19 @@ const orderKind = z.enum(['sell', 'buy'], {
   error: required("'sell' (amount is what you pay) or 'buy' (amount is what you get)"),
 });
 
+/** Which Balancer Vault routes the order: 2 or 3, as a JSON number or a string of the digit. */
+const protocolVersion = z
+  .union([z.number(), z.string()], { error: required('2 (Balancer V2) or 3 (Balancer V3)') })
+  .transform((v, ctx) => {
+    const text = typeof v === 'number' ? String(v) : v.trim();
+    if (text === '2' || text === '3') return Number(text) as 2 | 3;
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected 2 (Balancer V2) or 3 (Balancer V3), got ${JSON.stringify(v)}; leave it out for V2 on /sor and the better of both on /order`,
+    });
+    return z.NEVER;
+  });
+
 export const sorBodySchema = z.object(
   {
     sellToken: address,
@@ -120,6 +133,7 @@ export const sorBodySchema = z.object(
     orderKind,
     amount: uint256('amount in the smallest unit of the token', true),
     gasPrice: uint256('gas price in wei', false),
+    protocolVersion: protocolVersion.optional(),
     minBlockNumber: minBlockNumber.optional(),
   },
   { error: 'expected a JSON object body with sellToken, buyToken, orderKind, amount, gasPrice' },
@@ -188,6 +202,8 @@ export interface SorBody {
   readonly orderKind: OrderKind;
   readonly amount: bigint;
   readonly gasPrice: bigint;
+  /** The Vault asked for; absent: V2 for `/sor`, the better of both for `/order`. */
+  readonly protocolVersion?: 2 | 3;
   /** Answer from a state at this block or later (wait for it, or refuse). */
   readonly minBlockNumber?: number;
 }
@@ -217,9 +233,9 @@ function checkPair(b: { sellToken: string; buyToken: string }): void {
 }
 
 export function parseSorBody(body: unknown): SorBody {
-  const b = parseWith(sorBodySchema, body);
+  const { protocolVersion, ...b } = parseWith(sorBodySchema, body);
   checkPair(b);
-  return b;
+  return protocolVersion !== undefined ? { ...b, protocolVersion } : b;
 }
 
 export function parseOrderBody(body: unknown): OrderBody {
@@ -234,6 +250,7 @@ export function parseOrderBody(body: unknown): OrderBody {
     orderKind: b.orderKind,
     amount: b.amount,
     gasPrice: b.gasPrice,
+    ...(b.protocolVersion !== undefined ? { protocolVersion: b.protocolVersion } : {}),
     ...(b.minBlockNumber !== undefined ? { minBlockNumber: b.minBlockNumber } : {}),
     sender: b.sender,
     receiver: b.receiver ?? b.recipient ?? b.sender,

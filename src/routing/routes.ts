@@ -14,9 +14,22 @@ import { buildOrder, checkParties } from './buildOrder';
 import { knownContracts } from './knownContracts';
 import { quoteWithLido } from './lido';
 import type { QuoteService } from './quoteService';
-import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
+import { LimitError } from './limits';
+import { v3IsBetter } from './protocolChoice';
+import {
+  parseMinLiquidity,
+  parseOrderBody,
+  parseSorBody,
+  RequestError,
+  type OrderBody,
+  type SorBody,
+} from './requestSchema';
 import { hasRoute } from './serialize';
-import type { QuoteRequest, SerializedSwapInfo } from './types';
+import { sorTimestamp } from './sorConfig';
+import { V3Router } from './v3/v3Router';
+import type { QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
+import { encodeV3Order } from './v3/encodeV3Order';
+import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 
 /** `POST /sor/{chainId}` and `POST /order/{chainId}`. */
 
@@ -116,12 +129,29 @@ function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null)
   return 'try another amount or pair';
 }
 
+/** A V3 order on a chain where Balancer V3 is not deployed: the caller's to fix. */
+function requireV3(chain: ChainInfo): void {
+  if (!chain.v3)
+    throw new HttpError(
+      400,
+      `protocolVersion: Balancer V3 is not deployed on chain ${chain.id} (${chain.name}); send 2 or leave it out`,
+    );
+}
+
 export function routingRouter(
   ctx: AppContext,
   quotes: QuoteService,
   wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
+  /** Reads a V3 order's sender's allowances at the head; without one every Permit2 approval is listed. */
+  allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
 ): Router {
   const r = Router();
+  const v3 = new V3Router((chainId, poolId, err) =>
+    ctx.logger.error(
+      { chainId, poolId, err },
+      'V3 pool model failed to build: a bug in the engine, the pool is left out of routes',
+    ),
+  );
   // stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts).
   const quote = (chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest) =>
     quoteWithLido(chain, wstEthRates(chain.id), req, (q) => quotes.quote(chain, snap, q)).catch((e: unknown) => {
@@ -142,8 +172,14 @@ export function routingRouter(
       body.minBlockNumber === undefined
         ? loaded
         : await snapshotFor(ctx, chain, { atNodeHead: false, minBlock: body.minBlockNumber });
+    if (body.protocolVersion === 3) {
+      requireV3(chain);
+      const v3Quote = v3.quote(chain, snap, quoteRequest(ctx, req, chain, body), sorTimestamp(ctx.now()));
+      res.json(atBlock(v3Quote.info, snap));
+      return;
+    }
     const info: SerializedSwapInfo = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(atBlock(info, snap));
+    res.json(atBlock({ protocolVersion: 2, ...info }, snap));
   });
 
   r.post('/order/:chainId', async (req, res) => {
@@ -158,19 +194,80 @@ export function routingRouter(
         `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
       );
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
+    if (body.protocolVersion === 3) {
+      requireV3(chain);
+      if (body.receiver !== body.sender)
+        throw new HttpError(
+          400,
+          `receiver: Balancer V3's routers pay the sender, so a V3 order's receiver must be its sender (${body.sender}); leave receiver out, or send protocolVersion 2`,
+        );
+    }
     checkParties(body, chain, knownContracts(chain, loaded, relayer));
     refuseStaleState(ctx, chain);
     // The client may have seen a block the served state lacks (its own or another party's trade).
     const snap = await snapshotFor(ctx, chain, { atNodeHead: true, minBlock: body.minBlockNumber });
-    const info = await quote(chain, snap, quoteRequest(ctx, req, chain, body));
-    if (!hasRoute(info)) {
+    const request = quoteRequest(ctx, req, chain, body);
+    // Without protocolVersion both Vaults quote and the user gets the better after gas; V3 only
+    // where it is deployed and the sender receives (its routers pay msg.sender).
+    const v3Quote =
+      chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
+        ? v3.quote(chain, snap, request, sorTimestamp(ctx.now()))
+        : undefined;
+    const v2Info = body.protocolVersion === 3 ? undefined : await quote(chain, snap, request);
+    const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;
+    const v2Routed = v2Info && hasRoute(v2Info) ? v2Info : undefined;
+    if (!v3Routed && !v2Routed) {
       throw new HttpError(
         422,
-        `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
+        `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}${body.protocolVersion ? ` in Balancer V${body.protocolVersion}` : ''}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
       );
     }
-    res.json(atBlock(buildOrder(body, info, { chain, snap, relayer, deadline }), snap));
+    if (v3Routed && (!v2Routed || v3IsBetter(body.orderKind, v3Routed, v2Routed))) {
+      res.json(atBlock(await v3Order(chain, snap, body, v3Routed, deadline), snap));
+      return;
+    }
+    res.json(atBlock({ protocolVersion: 2, ...buildOrder(body, v2Routed!, { chain, snap, relayer, deadline }) }, snap));
   });
+
+  /** The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave missing. */
+  async function v3Order(
+    chain: ChainInfo,
+    snap: ChainSnapshot,
+    body: OrderBody,
+    info: SerializedV3SwapInfo,
+    deadline: number,
+  ) {
+    const v3Chain = chain.v3!;
+    const nativeIn = NATIVE_ASSET_ALIASES.includes(body.sellToken);
+    const nativeOut = NATIVE_ASSET_ALIASES.includes(body.buyToken);
+    const single = info.paths.length === 1 && info.paths[0]!.steps.length === 1 && !info.paths[0]!.steps[0]!.isBuffer;
+    const reader = allowances(chain.id);
+    const current =
+      nativeIn || !reader
+        ? undefined
+        : await reader.read({
+            token: info.paths[0]!.tokenIn,
+            sender: body.sender,
+            router: single ? v3Chain.router : v3Chain.batchRouter,
+            permit2: v3Chain.permit2,
+            block: snap.block ? `0x${snap.block.number.toString(16)}` : 'latest',
+          });
+    try {
+      return encodeV3Order({
+        kind: body.orderKind,
+        info,
+        slippage: body.slippage,
+        deadline,
+        v3: v3Chain,
+        nativeIn,
+        nativeOut,
+        ...(current ? { allowances: current } : {}),
+      });
+    } catch (e) {
+      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+      throw e;
+    }
+  }
 
   return r;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../appContext';
 import type { Feature } from '../http/feature';
 import { RpcWstEthRates, type WstEthRates } from '../sources/lido/wstEthRates';
+import { RpcPermit2Allowances, type Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 import { LIDO_RPC } from './lido';
 import { createExecutor } from './quoteExecutor';
 import { QuoteService } from './quoteService';
@@ -24,9 +25,12 @@ export function routingFeature(ctx: AppContext): Feature {
   });
   // Lido's ratio is read through the chain's node, on chains that name stETH and have an RPC URL.
   const rates = new Map<number, WstEthRates>();
+  // A V3 order's sender's allowances (Permit2 approvals) are read through the same node.
+  const allowances = new Map<number, Permit2AllowanceReader>();
   for (const chain of ctx.config.chains) {
     const url = ctx.config.rpcUrls.get(chain.id);
     if (chain.lido && url) rates.set(chain.id, new RpcWstEthRates({ ...LIDO_RPC, url }));
+    if (chain.v3 && url) allowances.set(chain.id, new RpcPermit2Allowances({ ...LIDO_RPC, url }));
   }
   const warm = (chainId: number) => {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
@@ -47,7 +51,14 @@ export function routingFeature(ctx: AppContext): Feature {
   });
   return {
     name: 'routing',
-    routers: [routingRouter(ctx, quotes, (id) => rates.get(id))],
+    routers: [
+      routingRouter(
+        ctx,
+        quotes,
+        (id) => rates.get(id),
+        (id) => allowances.get(id),
+      ),
+    ],
     start: () => {
       warming = true;
       for (const chain of ctx.config.chains) warm(chain.id);

@@ -91,17 +91,38 @@ export type Approval =
       readonly data: string;
     }
   | {
-      /** `token.approve(spender, amount)`: the least allowance the Vault needs to pull the sell token. */
+      /**
+       * `token.approve(spender, amount)`: the least allowance the Vault needs to pull the sell
+       * token (V2), or Permit2 needs (V3: the spender is Permit2).
+       */
       readonly kind: 'erc20';
       readonly token: string;
       readonly spender: string;
       readonly amount: string;
       readonly to: string;
       readonly data: string;
+    }
+  | {
+      /**
+       * V3: `Permit2.approve(token, spender, amount, expiration)`, sent by the sender to Permit2, so
+       * the V3 router (`spender`) may pull `amount` of the sell token until `expiration` (unix seconds).
+       */
+      readonly kind: 'permit2';
+      readonly token: string;
+      readonly spender: string;
+      readonly amount: string;
+      readonly expiration: number;
+      readonly to: string;
+      readonly data: string;
     };
 
-/** `POST /order/{chainId}`: a `Vault.batchSwap` or `BatchRelayer.multicall` transaction ready to sign and send. */
+/**
+ * `POST /order/{chainId}`: a `Vault.batchSwap` or `BatchRelayer.multicall` transaction ready to sign
+ * and send (V2), or a V3 router's swap (`protocolVersion: 3`).
+ */
 export interface SorOrderResponse {
+  /** The Vault the transaction swaps through (absent in answers built before V3). */
+  readonly protocolVersion?: 2 | 3;
   readonly price: OrderPrice;
   /** Contract to call: the Vault, or the batch relayer when `relayerApprovalRequired`. */
   readonly to: string;
@@ -120,4 +141,33 @@ export interface SorOrderResponse {
   readonly relayerApprovalRequired: boolean;
   /** In order: what the sender must approve first (none for a native-asset sell through the Vault). */
   readonly approvals: readonly Approval[];
+}
+
+/** A step of a V3 path as the BatchRouter takes it: a pool (or, for a buffer, the ERC-4626 token) and the token it gives. */
+export interface SerializedV3Step {
+  readonly pool: string;
+  readonly tokenOut: string;
+  readonly isBuffer: boolean;
+}
+
+/** A V3 path with its exact amounts (replayed in order with every earlier path's state). */
+export interface SerializedV3Path {
+  /** The wrapped native token where the order sells the native asset (the router wraps it with `wethIsEth`). */
+  readonly tokenIn: string;
+  readonly steps: readonly SerializedV3Step[];
+  readonly amountIn: string;
+  readonly amountOut: string;
+}
+
+/** `/sor` with `protocolVersion: 3`: BatchRouter paths instead of a V2 `batchSwap`. */
+export interface SerializedV3SwapInfo {
+  readonly protocolVersion: 3;
+  readonly paths: readonly SerializedV3Path[];
+  readonly swapAmount: string;
+  readonly returnAmount: string;
+  readonly returnAmountConsideringFees: string;
+  readonly tokenIn: string;
+  readonly tokenOut: string;
+  readonly marketSp: string;
+  readonly priceImpact: string;
 }

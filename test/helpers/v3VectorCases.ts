@@ -1,3 +1,4 @@
+import { V3PoolModel } from '../../src/domain/protocols/v3/engine/v3PoolModel';
 import { vaultAddLiquidity } from '../../src/domain/protocols/v3/vault/addLiquidity';
 import { vaultRemoveLiquidity } from '../../src/domain/protocols/v3/vault/removeLiquidity';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
@@ -6,11 +7,18 @@ import { swapTitle, type V3Vector } from './v3Vectors';
 
 /**
  * Registers one test per operation of a vector against a pool built from it: swaps and removes
- * must be the chain's answers exactly; adds within 1 wei, because the vector's live balances were
- * read rounded down while the Vault loads them rounded up for an add.
+ * must be the chain's answers exactly (swaps through the routing engine's model of the pool too,
+ * `V3PoolModel`); adds within 1 wei, because the vector's live balances were read rounded down
+ * while the Vault loads them rounded up for an add.
  */
 export function vectorCases(vector: V3Vector, pool: V3Pool): void {
   const swaps = vector.swaps.map((s) => [swapTitle(s), s] as const);
+  const model = new V3PoolModel({
+    pool,
+    // 10^(18 - decimals) per token.
+    decimals: pool.state.scalingFactors.map((f) => 18 - (f.toString().length - 1)),
+    poolType: vector.pool.poolType,
+  });
   const adds = vector.adds.map((a) => [`${a.kind} ${a.inputAmountsRaw.join(', ')}`, a] as const);
   const removes = vector.removes.map((r) => [`${r.kind} ${r.bptInRaw} BPT, ${r.amountsOutRaw.join(', ')}`, r] as const);
 
@@ -23,6 +31,11 @@ export function vectorCases(vector: V3Vector, pool: V3Pool): void {
         amountGivenRaw: swap.amountRaw,
       });
       expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
+      // The routing engine's model of the pool answers the same through the same frame.
+      const i = model.tokens.indexOf(swap.tokenIn.toLowerCase());
+      const j = model.tokens.indexOf(swap.tokenOut.toLowerCase());
+      const kind = swap.kind === 'exactIn' ? 'givenIn' : 'givenOut';
+      expect(model.swap(model.initialState(), kind, i, j, swap.amountRaw)).toBe(swap.outputRaw);
     });
   }
 

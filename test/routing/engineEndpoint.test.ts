@@ -35,6 +35,7 @@ describeWithSnapshot('/sor and /order on the own engine', () => {
     expect(Object.keys(res.body).sort()).toEqual([
       'marketSp',
       'priceImpact',
+      'protocolVersion',
       'returnAmount',
       'returnAmountConsideringFees',
       'returnAmountFromSwaps',
@@ -47,6 +48,7 @@ describeWithSnapshot('/sor and /order on the own engine', () => {
       'tokenOut',
       'tokenOutFromSwaps',
     ]);
+    expect(res.body.protocolVersion).toBe(2);
     expect(res.body.returnAmount).toMatch(/^[1-9]\d*$/);
     expect(res.body.marketSp).toMatch(/^\d+(\.\d+)?$/);
     // 1 WETH on a deep pool moves the price a little, not by half.

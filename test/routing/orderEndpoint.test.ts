@@ -248,6 +248,32 @@ describeWithSnapshot('POST /order/:chainId', () => {
     expect(wallet.status).toBe(200);
   });
 
+  test('V2 orders say protocolVersion 2; without protocolVersion the V2 route stands where V3 has none', async () => {
+    const res = await order(SELL);
+    expect(res.status).toBe(200);
+    expect(res.body.protocolVersion).toBe(2);
+    expect(res.body.to).toBe(VAULT);
+  });
+
+  test('protocolVersion 3: the V3 contracts are refused as parties, the receiver must be the sender, no V3 route is a 422', async () => {
+    const permit2 = await order({
+      ...SELL,
+      protocolVersion: 3,
+      receiver: '0x000000000022D473030F116dDEE9F6B43aC78BA3',
+    });
+    expect(permit2.status).toBe(400);
+    expect(JSON.stringify(permit2.body)).toMatch(/receiver/);
+    const batchRouterAsSender = await order({ ...SELL, sender: '0x136f1EFcC3f8f88516B9E94110D56FDBfB1778d1' });
+    expect(batchRouterAsSender.status).toBe(400);
+    expect(JSON.stringify(batchRouterAsSender.body)).toMatch(/sender: .*the Balancer V3 BatchRouter/);
+    const elsewhere = await order({ ...SELL, protocolVersion: 3, receiver: RECEIVER });
+    expect(elsewhere.status).toBe(400);
+    expect(JSON.stringify(elsewhere.body)).toMatch(/receiver: Balancer V3's routers pay the sender/);
+    const none = await order({ ...SELL, protocolVersion: 3 });
+    expect(none.status).toBe(422);
+    expect(JSON.stringify(none.body)).toMatch(/in Balancer V3/);
+  });
+
   test('unknown chain -> 404', async () => {
     expect((await post(`${server.url}/order/10`, SELL)).status).toBe(404);
   });

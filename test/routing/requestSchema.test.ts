@@ -134,6 +134,24 @@ describe('/order body', () => {
   });
 });
 
+describe('protocolVersion', () => {
+  test('absent on /sor and /order: not set (V2 for /sor, the better of both for /order)', () => {
+    expect(parseSorBody(base).protocolVersion).toBeUndefined();
+    expect(parseOrderBody({ ...base, sender: SENDER }).protocolVersion).toBeUndefined();
+  });
+
+  test.each([2, 3, '2', '3'])('%p is taken as a number', (v) => {
+    expect(parseSorBody({ ...base, protocolVersion: v }).protocolVersion).toBe(Number(v));
+    expect(parseOrderBody({ ...base, sender: SENDER, protocolVersion: v }).protocolVersion).toBe(Number(v));
+  });
+
+  test.each([1, 4, '3.0', 'v3', null, true])('%p is refused naming the field and the values it takes', (v) => {
+    const message = errorOf(() => parseSorBody({ ...base, protocolVersion: v }));
+    expect(message).toMatch(/^protocolVersion: /);
+    expect(message).toMatch(/2 \(Balancer V2\) or 3 \(Balancer V3\)/);
+  });
+});
+
 describe('minLiquidity', () => {
   test('absent -> default; numbers accepted; anything else names the parameter', () => {
     expect(parseMinLiquidity(undefined, 100)).toBe(100);

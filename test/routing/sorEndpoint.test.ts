@@ -150,6 +150,7 @@ describeWithSnapshot('POST /sor/:chainId', () => {
     expect(Object.keys(res.body).sort()).toEqual([
       'marketSp',
       'priceImpact',
+      'protocolVersion',
       'returnAmount',
       'returnAmountConsideringFees',
       'returnAmountFromSwaps',
@@ -173,6 +174,33 @@ describeWithSnapshot('POST /sor/:chainId', () => {
     }
     for (const s of res.body.swaps as Record<string, unknown>[])
       expect(Object.keys(s).sort()).toEqual(['amount', 'assetInIndex', 'assetOutIndex', 'poolId', 'userData']);
+  });
+
+  test('protocolVersion: 2 is the default answer; anything but 2 or 3 is a 400 naming the field', async () => {
+    const v2 = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, protocolVersion: 2 });
+    expect(v2.status).toBe(200);
+    expect(v2.body.protocolVersion).toBe(2);
+    const bad = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, protocolVersion: 4 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/protocolVersion: expected 2 \(Balancer V2\) or 3 \(Balancer V3\)/);
+  });
+
+  test('protocolVersion: 3 answers in the V3 shape, routed within the V3 Vault only (no V3 pools here: no paths)', async () => {
+    const res = await post(`${server.url}/sor/1`, { ...SELL_1_WETH_FOR_DAI, protocolVersion: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ protocolVersion: 3, paths: [], returnAmount: '0' });
+    expect(Object.keys(res.body).sort()).toEqual(
+      expect.arrayContaining([
+        'paths',
+        'swapAmount',
+        'returnAmount',
+        'returnAmountConsideringFees',
+        'tokenIn',
+        'tokenOut',
+        'marketSp',
+        'priceImpact',
+      ]),
+    );
   });
 
   test('native input: the SOR routes through WETH and lists the zero address', async () => {

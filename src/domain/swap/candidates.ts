@@ -4,7 +4,8 @@ import type { Path } from './route';
 /**
  * Candidate paths between two tokens: every token sequence of up to three hops, and four when
  * the middle token is a pool token (BPT) next to another (a boosted pool's
- * main -> linear BPT -> composable BPT -> linear BPT -> main). Each sequence first takes the
+ * main -> linear BPT -> composable BPT -> linear BPT -> main, also after an LBP's first hop; in
+ * Balancer V3 a buffer's ERC-4626 token counts as such a pool token). Each sequence first takes the
  * deepest pool of every hop; `withParallelPools` adds the other pools of the same hops for the few
  * sequences a quote keeps. An end-only pool (graph.ts: liquidity bootstrapping pools) is the
  * first hop, the last hop or both, so a token that lives only in such pools reaches any other
@@ -147,6 +148,17 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       for (const [y, ey] of onward(graph.next(x), x, t1)) {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
         if (yo) push([e, ey[0]!, yo], t1 || on(x, y) || on(y, tokenOut));
+      }
+      // A fourth hop when the LBP's other token enters a boosted pool (BPT next to BPT). Not
+      // narrowed by a focus, since any of its hops may be the focused one; an LBP's hops are few.
+      for (const [y, ey] of graph.next(x)) {
+        if (y === tokenIn || y === tokenOut || !bpts.has(y)) continue;
+        const t2 = t1 || on(x, y);
+        for (const [z, ez] of graph.next(y)) {
+          if (z === tokenIn || z === tokenOut || z === x || !bpts.has(z)) continue;
+          const zo = graph.between(z, tokenOut)[0];
+          if (zo) push([e, ey[0]!, ez[0]!, zo], t2 || on(y, z) || on(z, tokenOut));
+        }
       }
     }
   }

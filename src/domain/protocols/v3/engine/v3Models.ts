@@ -1,0 +1,103 @@
+import type { PoolModel } from '../../../swap/poolModel';
+import type { StoredPool } from '../../../pool';
+import { v3PoolOf } from '../../../poolTypes/v3PoolOf';
+import { bufferStateOf, erc4626Of } from '../stored/buffers';
+import type { StoredBuffer } from '../stored/storedV3';
+import type { V3VaultLimits } from '../vault/limits';
+import { BufferModel } from './bufferModel';
+import { V3PoolModel } from './v3PoolModel';
+
+/**
+ * The V3 Vault's routing universe at one state and timestamp: a model per stored V3 pool whose type
+ * the service carries (`poolTypes/v3PoolOf.ts`) and one per buffer. Pools of other protocols are
+ * not part of it: a route stays within one Vault.
+ */
+
+export interface V3Models {
+  readonly models: PoolModel[];
+  /** Pools and buffers left out, with why (type not carried, unmodelled hook, missing field, paused). */
+  readonly skipped: { readonly id: string; readonly reason: string }[];
+  /** Failures no stored pool explains (a bug), for the caller to log. */
+  readonly failed: { readonly id: string; readonly error: unknown }[];
+}
+
+export interface V3ModelsInput {
+  readonly pools: readonly StoredPool[];
+  readonly buffers: ReadonlyMap<string, StoredBuffer>;
+  /** Unix seconds of the block the quote prices in (amp ramps, LBP weights, hooks that read time). */
+  readonly timestamp: bigint;
+  /** Decimals of a token no V3 pool holds (a buffer's underlying), from the chain's token list. */
+  readonly decimalsOf?: (token: string) => number | undefined;
+  readonly limits?: V3VaultLimits;
+}
+
+export function buildV3Models(input: V3ModelsInput): V3Models {
+  const models: PoolModel[] = [];
+  const skipped: { id: string; reason: string }[] = [];
+  const failed: { id: string; error: unknown }[] = [];
+  const decimals = new Map<string, number>();
+  for (const pool of input.pools) {
+    if (pool.protocolVersion !== 3) continue;
+    for (const t of pool.tokens) decimals.set(t.address.toLowerCase(), t.decimals);
+    try {
+      const v3 = v3PoolOf(pool, input.timestamp);
+      if (!v3) {
+        skipped.push({ id: pool.id, reason: `V3 pool type ${pool.poolType} is not carried` });
+        continue;
+      }
+      if (v3.state.paused || v3.state.inRecoveryMode) {
+        skipped.push({ id: pool.id, reason: v3.state.paused ? 'paused' : 'in recovery mode' });
+        continue;
+      }
+      models.push(
+        new V3PoolModel({
+          pool: v3,
+          decimals: pool.tokens.map((t) => t.decimals),
+          poolType: pool.poolType,
+          ...(input.limits ? { limits: input.limits } : {}),
+        }),
+      );
+    } catch (e) {
+      if (isBadPool(e)) skipped.push({ id: pool.id, reason: e.message });
+      else failed.push({ id: pool.id, error: e });
+    }
+  }
+  const decimalsOf = (t: string) => decimals.get(t.toLowerCase()) ?? input.decimalsOf?.(t.toLowerCase());
+  for (const [key, stored] of input.buffers) {
+    if (stored.buffersPaused) {
+      skipped.push({ id: key, reason: 'buffers paused' });
+      continue;
+    }
+    // An ERC-4626 token has its asset's decimals, plus its virtual offset where it has one.
+    const offset = stored.token.conversion === 'totals' ? stored.token.decimalsOffset : 0;
+    const wrapped = decimalsOf(stored.wrappedToken) ?? decimalsOf(stored.underlyingToken)! + offset;
+    const underlying = decimalsOf(stored.underlyingToken) ?? wrapped - offset;
+    if (!Number.isInteger(wrapped) || !Number.isInteger(underlying)) {
+      skipped.push({ id: key, reason: 'decimals of neither token are known' });
+      continue;
+    }
+    try {
+      models.push(
+        new BufferModel({
+          buffer: bufferStateOf(stored),
+          token: erc4626Of(stored.token),
+          decimals: [wrapped, underlying],
+          ...(input.limits ? { limits: input.limits } : {}),
+        }),
+      );
+    } catch (e) {
+      if (isBadPool(e)) skipped.push({ id: key, reason: e.message });
+      else failed.push({ id: key, error: e });
+    }
+  }
+  return { models, skipped, failed };
+}
+
+/**
+ * What building from stored data may throw without a bug: a type or hook not carried, a field the
+ * type needs that the pool lacks, arithmetic the contract would refuse, a malformed decimal. A
+ * TypeError or ReferenceError is the code's fault, not the pool's.
+ */
+function isBadPool(e: unknown): e is Error {
+  return e instanceof Error && !(e instanceof TypeError) && !(e instanceof ReferenceError);
+}

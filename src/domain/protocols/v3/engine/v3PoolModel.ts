@@ -1,0 +1,191 @@
+import { largestValid } from '../../../swap/pools/limits';
+import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
+import { mulDown } from '../../../swap/math/fixedPoint';
+import { v3Revert } from '../vault/errors';
+import { DEPLOYED_VAULT_LIMITS, type V3VaultLimits } from '../vault/limits';
+import type { V3PoolState } from '../vault/poolState';
+import { toRawUndoRateRoundDown } from '../vault/scaling';
+import { vaultSwap, type V3SwapResult } from '../vault/swap';
+import type { V3Pool } from '../vault/v3Pool';
+
+/**
+ * A Balancer V3 pool as the routing engine sees it (`PoolModel`, domain/swap/poolModel.ts): every
+ * swap goes through the V3 Vault's frame (`vault/swap.ts`) over the type's math and hook, so the
+ * engine's candidates, search and split route V3 pools with the same code as V2 ones, and the
+ * amounts are the Vault's to the wei. Any V3 type whose `V3PoolMath` exists is routable this way.
+ */
+
+/** The Vault's balances are 128-bit halves of a packed slot (`PackedTokenBalance`): no balance goes beyond. */
+const MAX_BALANCE = 2n ** 128n - 1n;
+
+export interface V3ModelState extends PoolState {
+  /** The pool's frame as the Vault holds it now: live (and raw) balances move with each applied swap. */
+  frame: V3PoolState;
+}
+
+export interface V3PoolModelInput {
+  /** The pool at the quote's state and timestamp: the frame, its type's math, its hook. */
+  readonly pool: V3Pool;
+  /** Token decimals in the Vault's order. */
+  readonly decimals: readonly number[];
+  /** The stored pool type (e.g. 'Weighted', 'Stable'), which the path graph reads for the type's path role. */
+  readonly poolType: string;
+  /** The Vault's minimums, where a devnet Vault was deployed with others. */
+  readonly limits?: V3VaultLimits;
+}
+
+/** The last swap a state was asked, so `apply` records the Vault's own balances after it. */
+interface Priced {
+  readonly i: number;
+  readonly j: number;
+  readonly result: V3SwapResult;
+}
+
+export class V3PoolModel implements PoolModel<V3ModelState> {
+  readonly id: string;
+  readonly address: string;
+  readonly poolType: string;
+  readonly tokens: readonly string[];
+  readonly decimals: readonly number[];
+  private readonly pool: V3Pool;
+  private readonly limits: V3VaultLimits;
+  private readonly priced = new WeakMap<V3ModelState, Priced>();
+
+  constructor(input: V3PoolModelInput) {
+    this.pool = input.pool;
+    this.address = input.pool.state.address.toLowerCase();
+    // V3 pools are keyed by their address: it is what a BatchRouter step names.
+    this.id = this.address;
+    this.poolType = input.poolType;
+    this.tokens = input.pool.state.tokens.map((t) => t.toLowerCase());
+    this.decimals = input.decimals;
+    this.limits = input.limits ?? DEPLOYED_VAULT_LIMITS;
+    if (this.decimals.length !== this.tokens.length) {
+      throw new Error(`pool ${this.address}: ${this.decimals.length} decimals for ${this.tokens.length} tokens`);
+    }
+  }
+
+  initialState(): V3ModelState {
+    const frame = this.pool.state;
+    return { balances: rawBalances(frame), frame };
+  }
+
+  cloneState(state: V3ModelState): V3ModelState {
+    // The frame is replaced, never mutated, so sharing it is a copy.
+    return { balances: [...state.balances], frame: state.frame };
+  }
+
+  canSwap(i: number, j: number): boolean {
+    const frame = this.pool.state;
+    return (
+      i !== j &&
+      i >= 0 &&
+      j >= 0 &&
+      i < this.tokens.length &&
+      j < this.tokens.length &&
+      !frame.paused &&
+      !frame.inRecoveryMode
+    );
+  }
+
+  swap(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): bigint {
+    const result = this.run(state, kind, i, j, amount);
+    this.priced.set(state, { i, j, result });
+    return result.amountCalculatedRaw;
+  }
+
+  apply(state: V3ModelState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
+    const result = this.resultOf(state, i, j, amountIn, amountOut);
+    const frame = state.frame;
+    const live = result.balancesLiveScaled18After;
+    state.frame = {
+      ...frame,
+      balancesLiveScaled18: live,
+      ...(result.balancesRawAfter ? { balancesRaw: result.balancesRawAfter } : {}),
+      // The Vault stores the live balances after each operation: yield is measured from them next.
+      ...(frame.yieldFee ? { yieldFee: { ...frame.yieldFee, lastLiveBalances: live } } : {}),
+    };
+    state.balances.splice(0, state.balances.length, ...rawBalances(state.frame));
+    this.priced.delete(state);
+  }
+
+  maxAmount(state: V3ModelState, kind: SwapKind, i: number, j: number): bigint {
+    if (!this.canSwap(i, j)) return 0n;
+    const ratio = this.pool.math.maxSwapRatio;
+    const balances = state.balances;
+    let candidate: bigint;
+    if (kind === 'givenIn') candidate = ratio ? mulDown(balances[i]!, ratio.in) : MAX_BALANCE - balances[i]!;
+    else candidate = ratio ? mulDown(balances[j]!, ratio.out) : balances[j]! - 1n;
+    return largestValid(candidate, (amount) => this.accepts(state, kind, i, j, amount));
+  }
+
+  spotPrice(state: V3ModelState, i: number, j: number): number {
+    if (!this.canSwap(i, j)) return Infinity;
+    const balanceIn = state.balances[i]!;
+    // A trade small against the pool, priced exactly: its ratio is the marginal price with the fee.
+    for (const share of [1_000_000n, 10_000n]) {
+      const amountIn = balanceIn / share;
+      if (amountIn === 0n) continue;
+      let out: bigint;
+      try {
+        out = this.run(state, 'givenIn', i, j, amountIn).amountCalculatedRaw;
+      } catch (e) {
+        if (isRevert(e)) continue;
+        throw e;
+      }
+      if (out <= 0n) continue;
+      return Number(amountIn) / 10 ** this.decimals[i]! / (Number(out) / 10 ** this.decimals[j]!);
+    }
+    return Infinity;
+  }
+
+  private run(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): V3SwapResult {
+    if (kind === 'givenIn' && amount > MAX_BALANCE - state.balances[i]!) {
+      throw v3Revert('BalanceOverflow', `balance of token ${i} would exceed 128 bits`);
+    }
+    return vaultSwap(
+      { ...this.pool, state: state.frame },
+      {
+        kind: kind === 'givenIn' ? 'exactIn' : 'exactOut',
+        tokenIn: this.tokens[i]!,
+        tokenOut: this.tokens[j]!,
+        amountGivenRaw: amount,
+      },
+      this.limits,
+    );
+  }
+
+  private accepts(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
+    try {
+      this.run(state, kind, i, j, amount);
+      return true;
+    } catch (e) {
+      if (isRevert(e)) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * The Vault's result of the swap that moved these amounts: the one just priced on this state, or
+   * priced again from the side that reproduces both amounts (the Vault's balances after an exact-in
+   * and an exact-out swap of the same amounts can differ by the fee's rounding).
+   */
+  private resultOf(state: V3ModelState, i: number, j: number, amountIn: bigint, amountOut: bigint): V3SwapResult {
+    const last = this.priced.get(state);
+    const matches = (r: V3SwapResult) => r.amountInRaw === amountIn && r.amountOutRaw === amountOut;
+    if (last && last.i === i && last.j === j && matches(last.result)) return last.result;
+    const exactOut = this.run(state, 'givenOut', i, j, amountOut);
+    if (matches(exactOut)) return exactOut;
+    const exactIn = this.run(state, 'givenIn', i, j, amountIn);
+    if (matches(exactIn)) return exactIn;
+    throw new Error(`pool ${this.address}: no swap of ${amountIn} in for ${amountOut} out to record`);
+  }
+}
+
+/** Raw balances in the Vault's order: as stored where known, else undone from the live ones. */
+function rawBalances(frame: V3PoolState): bigint[] {
+  if (frame.balancesRaw) return [...frame.balancesRaw];
+  return frame.balancesLiveScaled18.map((b, k) =>
+    toRawUndoRateRoundDown(b, frame.scalingFactors[k]!, frame.tokenRates[k]!),
+  );
+}

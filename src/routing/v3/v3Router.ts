@@ -1,0 +1,98 @@
+import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../../config/chains';
+import type { StoredPool, StoredToken } from '../../domain/pool';
+import { buildV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
+import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
+import { SwapEngine } from '../../domain/swap/engine';
+import type { Route } from '../../domain/swap/route';
+import type { ChainSnapshot } from '../../readModel/chainSnapshot';
+import { gasPerSwapIn } from '../gasCost';
+import { gasPriceTable } from '../tokenPrices';
+import type { QuoteRequest, SerializedV3SwapInfo } from '../types';
+import { emptyV3SwapInfo, v3SwapInfo } from './v3Answer';
+
+/**
+ * Routes within the V3 Vault: the same engine as V2 (`domain/swap/engine.ts`) over the V3
+ * universe of a snapshot (its V3 pools and buffers, `buildV3Models`), so a route never mixes the
+ * two Vaults. One engine per snapshot state and pricing timestamp, kept while they last.
+ *
+ * It runs on the calling thread: V3 universes are a few hundred pools and buffers, and the
+ * worker pool's inputs (`poolVersions.ts`) carry the V2 Vault's pools only.
+ */
+
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+interface Universe {
+  readonly buffers: ReadonlyMap<string, StoredBuffer>;
+  readonly timestamp: number;
+  readonly built: V3Models;
+  readonly engine: SwapEngine;
+}
+
+export interface V3Quote {
+  readonly info: SerializedV3SwapInfo;
+  /** The route behind `info` (absent for no route): what `/order` encodes. */
+  readonly route?: Route;
+}
+
+export class V3Router {
+  private readonly universes = new WeakMap<readonly StoredPool[], Universe>();
+  private readonly gasPrices = new WeakMap<readonly StoredToken[], Record<string, string>>();
+
+  constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
+
+  private universe(snap: ChainSnapshot, timestamp: number): Universe {
+    const known = this.universes.get(snap.pools);
+    if (known && known.buffers === snap.buffers && known.timestamp === timestamp) return known;
+    const decimals = new Map(snap.tokens.map((t) => [t.address.toLowerCase(), t.decimals]));
+    const built = buildV3Models({
+      pools: snap.pools,
+      buffers: snap.buffers,
+      timestamp: BigInt(timestamp),
+      decimalsOf: (t) => decimals.get(t),
+    });
+    for (const f of built.failed) this.onModelBug(snap.chainId, f.id, f.error);
+    const engine = new SwapEngine(built.models, undefined, known ? { previous: known.engine } : {});
+    const universe = { buffers: snap.buffers, timestamp, built, engine };
+    this.universes.set(snap.pools, universe);
+    return universe;
+  }
+
+  /** Native price per token, once per token list (prices move with the token list's version). */
+  private gasPricesOf(tokens: readonly StoredToken[]): Record<string, string> {
+    let table = this.gasPrices.get(tokens);
+    if (!table) {
+      table = gasPriceTable(tokens);
+      this.gasPrices.set(tokens, table);
+    }
+    return table;
+  }
+
+  quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, timestamp: number): V3Quote {
+    const weth = chain.wrappedNative.toLowerCase();
+    const nativeIn = NATIVE_ASSET_ALIASES.includes(req.sellToken.toLowerCase());
+    const nativeOut = NATIVE_ASSET_ALIASES.includes(req.buyToken.toLowerCase());
+    const tokenIn = nativeIn ? weth : req.sellToken.toLowerCase();
+    const tokenOut = nativeOut ? weth : req.buyToken.toLowerCase();
+    const wire = { tokenIn: nativeIn ? ZERO_ADDRESS : tokenIn, tokenOut: nativeOut ? ZERO_ADDRESS : tokenOut };
+    const empty = { info: emptyV3SwapInfo(wire.tokenIn, wire.tokenOut) };
+    if (!chain.v3 || tokenIn === tokenOut) return empty;
+    const { engine } = this.universe(snap, timestamp);
+    const decimalsOf = (t: string) => engine.graph.decimals.get(t);
+    const route = engine.route({
+      tokenIn,
+      tokenOut,
+      kind: req.orderKind,
+      amount: req.amount,
+      gasPerSwap: gasPerSwapIn(req.gasPrice, this.gasPricesOf(snap.tokens), weth, decimalsOf),
+      ...(req.singlePath ? { singlePath: true } : {}),
+    });
+    if (!route) return empty;
+    const info = v3SwapInfo(
+      route,
+      wire,
+      (id) => engine.model(id),
+      (t) => decimalsOf(t) ?? 18,
+    );
+    return info ? { info, route } : empty;
+  }
+}

@@ -1,0 +1,99 @@
+import { CHAINS } from '../../../src/config/chains';
+import type { StoredPool } from '../../../src/domain/pool';
+import { v3PoolOf } from '../../../src/domain/poolTypes/v3PoolOf';
+import { vaultSwap } from '../../../src/domain/protocols/v3/vault/swap';
+import { V3Router } from '../../../src/routing/v3/v3Router';
+import type { QuoteRequest } from '../../../src/routing/types';
+import { storedPool } from '../../helpers/poolFixtures';
+import { DAI, STATA_USDC, STATA_USDT, USDC, USDT } from '../../helpers/v3Universe';
+import { v3Snapshot } from '../../helpers/v3StoredUniverse';
+
+/**
+ * `/sor`'s V3 answer from stored V3 pools and buffers: BatchRouter paths whose amounts are the V3
+ * Vault's, V2 pools left out of V3 routes.
+ */
+
+const SEPOLIA = CHAINS.find((c) => c.id === 11155111)!;
+const TIMESTAMP = 1_740_000_000;
+
+const request = (over: Partial<QuoteRequest>): QuoteRequest => ({
+  sellToken: USDC,
+  buyToken: USDT,
+  orderKind: 'sell',
+  amount: 1_000n * 10n ** 6n,
+  gasPrice: 0n,
+  minLiquidityUsd: 0,
+  ...over,
+});
+
+describe('V3 router', () => {
+  test('USDC -> USDT: wrap, stable pool, unwrap, the amounts the V3 Vault pays', () => {
+    const snap = v3Snapshot(SEPOLIA.id);
+    const { info } = new V3Router().quote(SEPOLIA, snap, request({}), TIMESTAMP);
+    expect(info.protocolVersion).toBe(3);
+    expect(info.paths).toHaveLength(1);
+    const [path] = info.paths;
+    expect(path!.tokenIn).toBe(USDC);
+    expect(path!.steps).toEqual([
+      { pool: STATA_USDC, tokenOut: STATA_USDC, isBuffer: true },
+      { pool: snap.pools[1]!.address, tokenOut: STATA_USDT, isBuffer: false },
+      { pool: STATA_USDT, tokenOut: USDT, isBuffer: true },
+    ]);
+    expect(path!.amountIn).toBe(info.swapAmount);
+    expect(path!.amountOut).toBe(info.returnAmount);
+    expect(Number(info.priceImpact)).toBeGreaterThanOrEqual(0);
+    expect(Number(info.marketSp)).toBeGreaterThan(0);
+  });
+
+  test('a sell along one pool answers the V3 Vault frame over the stored pool', () => {
+    const snap = v3Snapshot(SEPOLIA.id);
+    const amount = 1_500n * 10n ** 6n;
+    const { info } = new V3Router().quote(SEPOLIA, snap, request({ buyToken: DAI, amount }), TIMESTAMP);
+    expect(info.paths.map((p) => p.steps.length)).toEqual([1]);
+    const weighted = v3PoolOf(snap.pools[0]!, BigInt(TIMESTAMP))!;
+    const frame = vaultSwap(weighted, { kind: 'exactIn', tokenIn: USDC, tokenOut: DAI, amountGivenRaw: amount });
+    expect(info.returnAmount).toBe(frame.amountCalculatedRaw.toString());
+  });
+
+  test('a buy: the exact amount out, the amount in the replay needs', () => {
+    const snap = v3Snapshot(SEPOLIA.id);
+    const amount = 300n * 10n ** 6n;
+    const { info } = new V3Router().quote(
+      SEPOLIA,
+      snap,
+      request({ sellToken: DAI, orderKind: 'buy', amount }),
+      TIMESTAMP,
+    );
+    expect(info.paths.length).toBeGreaterThan(0);
+    expect(info.paths.reduce((s, p) => s + BigInt(p.amountOut), 0n)).toBe(amount);
+    expect(info.paths.reduce((s, p) => s + BigInt(p.amountIn), 0n).toString()).toBe(info.returnAmount);
+    expect(info.paths[0]!.steps.at(-1)!.tokenOut).toBe(USDT);
+  });
+
+  test('a V2 pool between the same tokens is never a step of a V3 route', () => {
+    const v2: StoredPool = storedPool({
+      id: `0x${'12'.repeat(20)}000200000000000000000001`,
+      tokens: [USDC, DAI].map((address, k) => ({
+        address: address as never,
+        symbol: null,
+        name: null,
+        decimals: k === 0 ? 6 : 18,
+        balance: '100000000',
+        weight: '0.5',
+        priceRate: '1',
+      })),
+    });
+    const snap = v3Snapshot(SEPOLIA.id, [v2]);
+    const { info } = new V3Router().quote(SEPOLIA, snap, request({ buyToken: DAI }), TIMESTAMP);
+    expect(info.paths.flatMap((p) => p.steps.map((s) => s.pool))).not.toContain(v2.address);
+    expect(info.paths.length).toBeGreaterThan(0);
+  });
+
+  test('no V3 route: empty paths and zero amounts', () => {
+    const snap = v3Snapshot(SEPOLIA.id);
+    const lone = '0x00000000000000000000000000000000000000ee';
+    const { info, route } = new V3Router().quote(SEPOLIA, snap, request({ buyToken: lone }), TIMESTAMP);
+    expect(route).toBeUndefined();
+    expect(info).toMatchObject({ protocolVersion: 3, paths: [], returnAmount: '0', tokenOut: lone });
+  });
+});
