@@ -247,7 +247,7 @@ function url(env: Env, name: string, def?: string): string | undefined {
   const raw = nonEmpty(env[name]);
   if (raw === undefined) return def;
   if (!z.url({ protocol: /^(https?|wss?)$/ }).safeParse(raw).success)
-    fail(name, `expected an http(s) URL, got '${raw}'`);
+    fail(name, `expected an http(s) or ws(s) URL, got '${raw}'`);
   return raw.replace(/\/+$/, '');
 }
 
