@@ -1,5 +1,5 @@
 import { calculateInvariant } from '../../../swap/math/stableMath';
-import { csub } from '../../../protocols/v3/fixedPointV3';
+import { csub, divUpRaw } from '../../../protocols/v3/fixedPointV3';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
 
 /**
@@ -17,11 +17,6 @@ export const MAX_INVARIANT_RATIO = 5_000_000_000_000_000_000n;
 /** `StableMath.computeInvariant`: Curve's Newton iteration, rounded down. */
 export const computeStableInvariant = (amp: bigint, balances: readonly bigint[]): bigint =>
   calculateInvariant('2022', amp, balances, false);
-
-const divUpRaw = (a: bigint, b: bigint): bigint => {
-  if (b === 0n) throw v3Revert('ZeroDivision', 'division by zero');
-  return a === 0n ? 0n : (a - 1n) / b + 1n;
-};
 
 /** `StableMath.computeBalance`: the balance of `tokenIndex` that keeps `invariant`, rounded up. */
 export function computeStableBalance(
