@@ -31,6 +31,14 @@ export interface FakeV3Pool {
   weights?: readonly bigint[];
   /** Amp with its 1000 precision. */
   amp?: bigint;
+  /**
+   * Which build the pool is: the launch build (default) answers a stable pool's
+   * `computeInvariant` for any balances and has no `getMinTokenBalances`; the npm 1.0.0 build
+   * answers `getMinTokenBalances` (a weighted pool's `minTokenBalances`) and reverts
+   * `computeInvariant` for balances 10,000 or more times apart.
+   */
+  build?: 'launch' | '1.0.0';
+  minTokenBalances?: readonly bigint[];
 }
 
 export interface FakeErc4626 {
@@ -75,6 +83,8 @@ const VAULT = new Interface([
 const POOL = new Interface([
   'function getNormalizedWeights() view returns (uint256[])',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
+  'function getMinTokenBalances() view returns (uint256[])',
+  'function computeInvariant(uint256[] balancesLiveScaled18, uint8 rounding) view returns (uint256)',
 ]);
 const ERC4626 = new Interface([
   'function decimals() view returns (uint8)',
@@ -214,6 +224,17 @@ export class FakeV3Vault {
       return POOL.encodeFunctionResult(parsed.name, [p.weights]);
     if (parsed?.name === 'getAmplificationParameter' && p.amp !== undefined)
       return POOL.encodeFunctionResult(parsed.name, [p.amp, false, 1000n]);
+    const limited = p.build === '1.0.0';
+    if (parsed?.name === 'getMinTokenBalances' && limited && p.weights)
+      return POOL.encodeFunctionResult(parsed.name, [p.minTokenBalances ?? p.weights.map(() => 10n ** 6n)]);
+    if (parsed?.name === 'computeInvariant' && p.amp !== undefined) {
+      const balances = parsed.args[0] as bigint[];
+      const min = balances.reduce((a, b) => (b < a ? b : a));
+      const max = balances.reduce((a, b) => (b > a ? b : a));
+      if (limited && max / min >= 10_000n) return undefined;
+      // Any invariant: the reader only asks whether the pool answers.
+      return POOL.encodeFunctionResult(parsed.name, [balances.reduce((a, b) => a + b, 0n)]);
+    }
     return undefined;
   }
 
