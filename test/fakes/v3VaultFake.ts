@@ -28,6 +28,12 @@ export interface FakeV3Pool {
   recovery: boolean;
   totalSupply: bigint;
   readonly hook?: string;
+  /**
+   * The hook's `HooksConfig` flags in the Vault's order (enableHookAdjustedAmounts, before/after
+   * initialize, computeDynamicSwapFee, before/after swap, add, remove); absent: dynamic fee,
+   * after add and after remove.
+   */
+  readonly hookFlags?: readonly boolean[];
   readonly disableUnbalancedLiquidity?: boolean;
   weights?: readonly bigint[];
   /** Amp with its 1000 precision. */
@@ -200,9 +206,8 @@ export class FakeV3Vault {
         ]);
       case 'getHooksConfig': {
         const hooked = p.hook !== undefined;
-        return VAULT.encodeFunctionResult(fn, [
-          [false, false, false, hooked, false, false, false, hooked, false, hooked, p.hook ?? ZERO],
-        ]);
+        const flags = p.hookFlags ?? [false, false, false, hooked, false, false, false, hooked, false, hooked];
+        return VAULT.encodeFunctionResult(fn, [[...flags, p.hook ?? ZERO]]);
       }
       case 'totalSupply':
         return VAULT.encodeFunctionResult(fn, [p.totalSupply]);

@@ -5,8 +5,8 @@ import type { V3Vector } from './v3Vectors';
 /**
  * A V3 vector pool as the V3 Vault holds it at the vector's block, for the fake node
  * (`fakes/v3VaultFake.ts`): raw balances undone exactly from the vector's live balances (the frame
- * recomputes the same live balances from them), no yield fee, no hook. Its type's own getters are
- * the caller's (`answers`). Also the V3 vault subgraph's row of the pool.
+ * recomputes the same live balances from them), no yield fee, no hook unless the caller adds one.
+ * Its type's own getters are the caller's (`answers`). Also the V3 vault subgraph's row of the pool.
  */
 
 const ZERO = `0x${'0'.repeat(40)}`;
@@ -47,6 +47,7 @@ const decimalsOf = (factor: bigint): number => 18 - (factor.toString().length - 
 
 /** The V3 vault subgraph's row of the fake pool. */
 export function vaultRowOf(pool: FakeV3Pool): Record<string, unknown> & { id: string } {
+  const flag = (i: number): boolean => pool.hook !== undefined && pool.hookFlags?.[i] === true;
   return {
     id: pool.address,
     address: pool.address,
@@ -70,15 +71,15 @@ export function vaultRowOf(pool: FakeV3Pool): Record<string, unknown> & { id: st
     })),
     rateProviders: [],
     hookConfig: {
-      hook: { address: ZERO },
-      enableHookAdjustedAmounts: false,
-      shouldCallComputeDynamicSwapFee: false,
-      shouldCallBeforeSwap: false,
-      shouldCallAfterSwap: false,
-      shouldCallBeforeAddLiquidity: false,
-      shouldCallAfterAddLiquidity: false,
-      shouldCallBeforeRemoveLiquidity: false,
-      shouldCallAfterRemoveLiquidity: false,
+      hook: { address: pool.hook ?? ZERO },
+      enableHookAdjustedAmounts: flag(0),
+      shouldCallComputeDynamicSwapFee: flag(3),
+      shouldCallBeforeSwap: flag(4),
+      shouldCallAfterSwap: flag(5),
+      shouldCallBeforeAddLiquidity: flag(6),
+      shouldCallAfterAddLiquidity: flag(7),
+      shouldCallBeforeRemoveLiquidity: flag(8),
+      shouldCallAfterRemoveLiquidity: flag(9),
     },
     liquidityManagement: { disableUnbalancedLiquidity: pool.disableUnbalancedLiquidity === true },
   };

@@ -235,8 +235,13 @@ describe('ReClamm (V3, v1 and v2)', () => {
           ],
         ],
       });
-      // The pool registers with unbalanced liquidity disabled.
-      const pool = fakePoolOf(vector, answers, false);
+      // The pool registers with unbalanced liquidity disabled, as its own hooks contract called
+      // before initialisation and before adds and removes.
+      const pool = {
+        ...fakePoolOf(vector, answers, false),
+        hook: p.poolAddress.toLowerCase(),
+        hookFlags: [false, true, false, false, false, false, true, false, true, false],
+      };
       // The subgraph's state is older than the block's: an earlier write of the virtual balances.
       const reClammParams = {
         lastTimestamp: String(p.big('lastTimestamp') - 600n),
@@ -263,6 +268,7 @@ describe('ReClamm (V3, v1 and v2)', () => {
         lastTimestamp: Number(p.big('lastTimestamp')),
         lastVirtualBalances: [a!.toString(), b!.toString()],
         centerednessMargin: p.big('centerednessMargin').toString(),
+        v3: { hook: { address: pool.address, kind: null } },
       });
       await expectVectorSwaps(f, vector);
     },

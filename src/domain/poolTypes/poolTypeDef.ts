@@ -30,6 +30,12 @@ export interface V3TypeMath {
   math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
+  /**
+   * Whether the pool's hooks contract is the pool itself, doing only what the type's math already
+   * does (a ReClamm pool moves its virtual balances before proportional liquidity): the frame then
+   * runs it with no hook.
+   */
+  ownHook?(pool: StoredPool): boolean;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {

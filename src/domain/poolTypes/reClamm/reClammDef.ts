@@ -1,3 +1,4 @@
+import type { StoredPool } from '../../pool';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { RECLAMM_CHAIN } from './chain';
 import { RECLAMM_PARAMS } from './params';
@@ -26,5 +27,26 @@ export const RECLAMM: PoolTypeDef = {
       const state = reClammStateOf(pool, frame);
       return reClammV3Math(state, timestamp > state.lastTimestamp ? timestamp : state.lastTimestamp);
     },
+    ownHook: reClammOwnHook,
   },
 };
+
+/**
+ * A ReClamm pool is its own hooks contract: before an initialisation and before proportional
+ * liquidity it moves its virtual balances, which its math does from the balances anyway; swaps
+ * call no hook. An external hook it forwards to shows in the flags (a swap or after-liquidity
+ * callback), and is priced as that hook.
+ */
+function reClammOwnHook(pool: StoredPool): boolean {
+  const hook = pool.v3?.hook;
+  if (!hook || hook.address !== pool.address) return false;
+  const f = hook.flags;
+  return !(
+    f.enableHookAdjustedAmounts ||
+    f.shouldCallComputeDynamicSwapFee ||
+    f.shouldCallBeforeSwap ||
+    f.shouldCallAfterSwap ||
+    f.shouldCallAfterAddLiquidity ||
+    f.shouldCallAfterRemoveLiquidity
+  );
+}
