@@ -157,7 +157,6 @@ test("a V3 type's parameters come from its entity in the pools subgraph and are 
     dailyPriceShiftExponent: '100000000000000000',
     dailyPriceShiftBase: '999999197747274347',
     centerednessMargin: '500000000000000000',
-    currentFourthRootPriceRatio: '1011900417200324692',
     startFourthRootPriceRatio: '1011900417200324692',
     endFourthRootPriceRatio: '1011900417200324692',
     priceRatioUpdateStartTime: '1751988959',

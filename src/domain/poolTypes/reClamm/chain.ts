@@ -10,9 +10,13 @@ import type { ReClammState } from './reClammState';
  * (a swap or liquidity change writes the virtual balances and the timestamp; governance the
  * margin, the shift rate and the price ratio), so nothing is read again without one.
  */
-export type ReClammChainState = Omit<ReClammState, 'version'>;
+export interface ReClammChainState extends Omit<ReClammState, 'version'> {
+  /** What the shift base derives from (shown with the pool, not priced with). */
+  readonly dailyPriceShiftExponent?: bigint;
+}
 
 interface ReClammDraft {
+  dailyPriceShiftExponent?: bigint;
   lastTimestamp?: bigint;
   lastVirtualBalances?: readonly [bigint, bigint];
   centerednessMargin?: bigint;
@@ -24,6 +28,7 @@ const GET_LAST_TIMESTAMP = getter('getLastTimestamp', [], ['uint256']);
 const GET_LAST_VIRTUAL_BALANCES = getter('getLastVirtualBalances', [], ['uint256', 'uint256']);
 const GET_CENTEREDNESS_MARGIN = getter('getCenterednessMargin', [], ['uint256']);
 const GET_DAILY_PRICE_SHIFT_BASE = getter('getDailyPriceShiftBase', [], ['uint256']);
+const GET_DAILY_PRICE_SHIFT_EXPONENT = getter('getDailyPriceShiftExponent', [], ['uint256']);
 // `PriceRatioState`: uint96 start and end fourth roots, uint32 start and end times.
 const GET_PRICE_RATIO_STATE = getter('getPriceRatioState', [], ['uint256', 'uint256', 'uint256', 'uint256']);
 
@@ -43,6 +48,7 @@ export const RECLAMM_CHAIN: ChainReads<ReClammChainState | undefined, ReClammDra
     chainCall(AT_POOL, GET_LAST_VIRTUAL_BALANCES, [], (d: ReClammDraft, [a, b]) => (d.lastVirtualBalances = [a, b])),
     chainCall(AT_POOL, GET_CENTEREDNESS_MARGIN, [], (d: ReClammDraft, [m]) => (d.centerednessMargin = m)),
     chainCall(AT_POOL, GET_DAILY_PRICE_SHIFT_BASE, [], (d: ReClammDraft, [b]) => (d.dailyPriceShiftBase = b)),
+    chainCall(AT_POOL, GET_DAILY_PRICE_SHIFT_EXPONENT, [], (d: ReClammDraft, [e]) => (d.dailyPriceShiftExponent = e)),
     chainCall(AT_POOL, GET_PRICE_RATIO_STATE, [], (d: ReClammDraft, [start, end, startTime, endTime]) => {
       d.priceRatio = {
         startFourthRootPriceRatio: start,
@@ -63,7 +69,9 @@ export const RECLAMM_CHAIN: ChainReads<ReClammChainState | undefined, ReClammDra
       priceRatio === undefined
     )
       return undefined;
-    return { lastTimestamp, lastVirtualBalances, centerednessMargin, dailyPriceShiftBase, priceRatio };
+    const state = { lastTimestamp, lastVirtualBalances, centerednessMargin, dailyPriceShiftBase, priceRatio };
+    const exponent = d.dailyPriceShiftExponent;
+    return exponent === undefined ? state : { ...state, dailyPriceShiftExponent: exponent };
   },
   apply(pool, s): StoredPool {
     if (s === undefined) return pool;
@@ -73,6 +81,9 @@ export const RECLAMM_CHAIN: ChainReads<ReClammChainState | undefined, ReClammDra
       lastTimestamp: Number(s.lastTimestamp),
       lastVirtualBalances: s.lastVirtualBalances.map(String),
       dailyPriceShiftBase: String(s.dailyPriceShiftBase),
+      ...(s.dailyPriceShiftExponent !== undefined
+        ? { dailyPriceShiftExponent: String(s.dailyPriceShiftExponent) }
+        : {}),
       centerednessMargin: String(s.centerednessMargin),
       startFourthRootPriceRatio: String(r.startFourthRootPriceRatio),
       endFourthRootPriceRatio: String(r.endFourthRootPriceRatio),

@@ -9,7 +9,8 @@ const time = <N extends string>(name: N) => ({ name, subgraph: 'BigInt', stored:
  * integers (18 decimals: 1e18 = 1), virtual balances scaled18 in the Vault's token order, times
  * unix seconds. The head follower replaces them with the pool's own getters at the block
  * (`chain.ts`); the virtual balances a swap uses move from the last ones with time
- * (`reClammVirtualBalances.ts`).
+ * (`reClammVirtualBalances.ts`), as does the price ratio during an update (the subgraph's
+ * `currentFourthRootPriceRatio`, a value at its indexing time, is not kept).
  */
 export const RECLAMM_PARAMS = [
   time('lastTimestamp'),
@@ -17,7 +18,6 @@ export const RECLAMM_PARAMS = [
   big('dailyPriceShiftExponent'),
   big('dailyPriceShiftBase'),
   big('centerednessMargin'),
-  big('currentFourthRootPriceRatio'),
   big('startFourthRootPriceRatio'),
   big('endFourthRootPriceRatio'),
   time('priceRatioUpdateStartTime'),
