@@ -1,6 +1,7 @@
 import { buildSchema, GraphQLSchema } from 'graphql';
 import { formatUnits } from 'ethers';
 import { compareDecimal, toPlainDecimal } from '../../domain/decimal';
+import { poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
 import type { OnchainV3Pool } from './onchainV3Pools';
 
 /**
@@ -50,26 +51,53 @@ type Query {
   _meta: _Meta_
 }`;
 
-const POOLS_SDL = `
+/**
+ * The pools subgraph's schema: the weighted and stable parameters the devnet's pools have, and an
+ * entity for every other registered V3 type's parameters with the fields its definition asks for
+ * (the catalogue selects them all; the devnet has no such pool, so they answer null).
+ */
+function poolsSdl(): string {
+  const entities = new Map<string, Set<string>>();
+  for (const def of poolTypeDefs())
+    if (protocolOfDef(def) === 3 && def.paramsEntity !== undefined) {
+      const fields = entities.get(def.paramsEntity) ?? new Set<string>();
+      for (const f of def.params) fields.add(f.name);
+      entities.set(def.paramsEntity, fields);
+    }
+  entities.delete('weightedParams');
+  entities.delete('stableParams');
+  const typeName = (entity: string) => `${entity[0]!.toUpperCase()}${entity.slice(1)}Entity`;
+  const types = [...entities].map(
+    ([entity, fields]) => `type ${typeName(entity)} { id: Bytes ${[...fields].map((f) => `${f}: Value`).join(' ')} }`,
+  );
+  return `
 scalar Bytes
 scalar BigDecimal
 scalar BigInt
+"A parameter as the subgraph stores it (a decimal, an integer or a list of them)."
+scalar Value
 input Pool_filter { id: Bytes, id_in: [Bytes!] }
-enum PoolType { Weighted Stable }
-type Factory { id: Bytes! type: PoolType! version: Int! }
+type Factory { id: Bytes! type: String! version: Int! }
 type WeightedParams { weights: [BigDecimal!]! }
 type StableParams { amp: BigInt! }
-type Pool { id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams }
+${types.join('\n')}
+type Pool {
+  id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams
+  ${[...entities.keys()].map((e) => `${e}: ${typeName(e)}`).join(' ')}
+}
 type _Block_ { number: Int! }
 type _Meta_ { block: _Block_! }
 type Query {
   pools(first: Int = 100, skip: Int = 0, where: Pool_filter): [Pool!]!
   _meta: _Meta_
 }`;
+}
 
-let schemas: { vault: GraphQLSchema; pools: GraphQLSchema } | undefined;
+let schemas: { version: number; vault: GraphQLSchema; pools: GraphQLSchema } | undefined;
 export function v3SubgraphSchemas(): { vault: GraphQLSchema; pools: GraphQLSchema } {
-  return (schemas ??= { vault: buildSchema(VAULT_SDL), pools: buildSchema(POOLS_SDL) });
+  if (schemas?.version !== registryVersion())
+    schemas = { version: registryVersion(), vault: buildSchema(VAULT_SDL), pools: buildSchema(poolsSdl()) };
+  return schemas;
 }
 
 /** A raw amount as graph-node serves a BigDecimal: plain, no trailing zeros. */
