@@ -1,4 +1,4 @@
-import { formatUnits, HDNodeWallet } from 'ethers';
+import { formatUnits, HDNodeWallet, parseUnits } from 'ethers';
 import { demoCommands } from '../../src/devnet/demoBanner';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
@@ -17,7 +17,7 @@ import {
   revertReason,
 } from './helpers/orders';
 import { seededRandom } from './helpers/randomOrders';
-import { accrueBufferYield, queryPaths, thirdPartyV3Trade, v3Token } from './helpers/v3Chain';
+import { accrueBufferYield, createWeightedPool, queryPaths, thirdPartyV3Trade, v3Token } from './helpers/v3Chain';
 
 /**
  * Balancer V3 end to end on the devnet, with no pool update call: the service takes the V3 pools
@@ -279,6 +279,28 @@ test("/sor with protocolVersion 3 equals the BatchRouter's query of its paths at
   expect(mismatches).toEqual([]);
 }, 60_000);
 
+test('a V3 pool registered after the catalogue read is served and traded from the next block, with no update call', async () => {
+  // DAI is in no V3 pool of the devnet: WETH -> DAI in V3 has this pool alone.
+  const pool = await createWeightedPool(env, third, [
+    { token: v3Token(env, 'WETH'), amount: parseUnits('20', 18) },
+    { token: v3Token(env, 'DAI'), amount: parseUnits('61000', 18) },
+  ]);
+  await reached(env, pool.block);
+  const served = await getJson<ServedPool & { tokens: { symbol: string; balance: string }[] }>(
+    `${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${pool.address}`,
+  );
+  expect([served.protocolVersion, served.poolType]).toEqual([3, 'Weighted']);
+  expect(served.tokens.map((t) => t.balance).sort()).toEqual(['20', '61000']);
+  const outcome = await sendOrder(
+    { sell: 'WETH', buy: 'DAI', kind: 'sell', amount: '0.5', slippage: '0' },
+    pool.block,
+    { protocolVersion: 3 },
+  );
+  sent.push({ ...outcome, name: `after a pool registered: ${outcome.name}` });
+  expect(outcome.exact ? 'exact' : outcome.detail).toBe('exact');
+  expect(outcome.shape).toEqual(['pool']);
+}, 60_000);
+
 // Approvals: a later order of the same token lists none (the first ones are in place).
 test('a second order of a token already approved lists no approvals', async () => {
   await approveThroughPermit2(
@@ -323,7 +345,9 @@ test("the demo's Balancer V3 examples answer as the banner prints them", async (
     SerializedV3SwapInfo,
     OrderResponse,
   ];
-  expect(graphql.data.pools.pools.map((p) => p.protocolVersion)).toEqual(env.devnet.v3.pools.map(() => 3));
+  const listed = graphql.data.pools.pools;
+  expect(listed.every((p) => p.protocolVersion === 3)).toBe(true);
+  expect(listed.length).toBeGreaterThanOrEqual(env.devnet.v3.pools.length);
   expect(sor.paths.some((p) => p.steps.some((s) => s.isBuffer))).toBe(true);
   expect(order.protocolVersion).toBe(3);
 });

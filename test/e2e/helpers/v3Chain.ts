@@ -1,11 +1,11 @@
-import { Contract, HDNodeWallet, MaxUint256, ZeroAddress } from 'ethers';
+import { Contract, HDNodeWallet, Log, LogDescription, MaxUint256, ZeroAddress } from 'ethers';
 import { devAccount, DEPLOYER_INDEX } from '../../../src/devnet/accounts';
 import { tokenBySymbol, type DevnetV3Buffer, type DevnetV3Pool } from '../../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../../src/devnet/v3/permit2';
 import { BATCH_ROUTER_ABI } from '../../../src/routing/v3/v3Abi';
 import type { SerializedV3SwapInfo } from '../../../src/routing/types';
 import type { E2eEnvironment } from './e2eEnvironment';
-import { ERC20, share, tokenBalance } from './follow';
+import { share, tokenBalance } from './follow';
 
 /**
  * What the V3 end-to-end suite does to the devnet's Balancer V3 besides sending orders: a third
@@ -89,6 +89,60 @@ export async function thirdPartyV3Trade(
   return { what: `${what} (${amount} in)`, block: receipt!.blockNumber };
 }
 
+const WEIGHTED_FACTORY = [
+  'function create(string name, string symbol, (address token, uint8 tokenType, address rateProvider, bool paysYieldFees)[] tokens, uint256[] normalizedWeights, (address pauseManager, address swapFeeManager, address poolCreator) roleAccounts, uint256 swapFeePercentage, address poolHooksContract, bool enableDonation, bool disableUnbalancedLiquidity, bytes32 salt) returns (address pool)',
+  'event PoolCreated(address indexed pool)',
+];
+const ROUTER_INIT = [
+  'function initialize(address pool, address[] tokens, uint256[] exactAmountsIn, uint256 minBptAmountOut, bool wethIsEth, bytes userData) payable returns (uint256 bptAmountOut)',
+];
+
+/**
+ * A 50/50 V3 weighted pool of two tokens a third party creates from the devnet's factory and
+ * seeds through the Router (Permit2 approvals first), after the service read its catalogue:
+ * only the V3 Vault's `PoolRegistered` log tells the service. Its address and the block that
+ * initialised it.
+ */
+export async function createWeightedPool(
+  env: E2eEnvironment,
+  wallet: HDNodeWallet,
+  seeds: readonly { readonly token: string; readonly amount: bigint }[],
+): Promise<{ address: string; block: number }> {
+  const v3 = env.devnet.v3.addresses;
+  const sorted = [...seeds].sort((a, b) => (a.token < b.token ? -1 : 1));
+  const factory = new Contract(v3.weightedPoolFactory, WEIGHTED_FACTORY, wallet);
+  const receipt = await (
+    await factory.getFunction('create')(
+      'V3 pool made after the catalogue',
+      'V3-LATE',
+      sorted.map((s) => ({ token: s.token, tokenType: 0, rateProvider: ZeroAddress, paysYieldFees: false })),
+      sorted.map(() => 5n * 10n ** 17n),
+      { pauseManager: ZeroAddress, swapFeeManager: ZeroAddress, poolCreator: ZeroAddress },
+      3n * 10n ** 15n,
+      ZeroAddress,
+      false,
+      false,
+      `0x${'1e'.repeat(32)}`,
+    )
+  ).wait();
+  const created = receipt!.logs
+    .map((l: Log) => factory.interface.parseLog(l))
+    .find((l: LogDescription | null) => l?.name === 'PoolCreated');
+  const address = String(created!.args[0]).toLowerCase();
+  for (const s of sorted) await approveThroughPermit2(wallet, v3.permit2, s.token, v3.router);
+  const init = await (
+    await new Contract(v3.router, ROUTER_INIT, wallet).getFunction('initialize')(
+      address,
+      sorted.map((s) => s.token),
+      sorted.map((s) => s.amount),
+      0n,
+      false,
+      '0x',
+    )
+  ).wait();
+  return { address, block: init!.blockNumber };
+}
+
 /** Yield for an ERC-4626 vault: `1/divisor` of its assets minted straight to it (a higher share price). */
 export async function accrueBufferYield(env: E2eEnvironment, buffer: DevnetV3Buffer, divisor: bigint): Promise<number> {
   const vault = new Contract(buffer.wrapped, ERC4626, env.chain.provider);
@@ -127,5 +181,3 @@ export async function queryPaths(
 /** Every token `symbols` names, lower case (ETH is WETH). */
 export const v3Token = (env: E2eEnvironment, symbol: string): string =>
   tokenBySymbol(env.devnet, symbol === 'ETH' ? 'WETH' : symbol).address;
-
-export { ERC20 };
