@@ -100,6 +100,8 @@ interface Sent {
   /** Each path's steps as `pool` or `buffer`, joined; undefined when nothing was sent. */
   readonly shape?: readonly string[];
   readonly native?: 'in' | 'out';
+  /** The kinds of the approvals the answer listed. */
+  readonly approvals?: readonly string[];
 }
 
 /** What the suite reads of a pool in /pools. */
@@ -166,6 +168,7 @@ async function sendOrder(spec: OrderSpec, afterBlock: number, extra: Record<stri
     detail: `paid ${done.paid} (quote ${quotedSell}), received ${done.received} (quote ${quotedBuy}); ${where}`,
     shape,
     native,
+    approvals: quote.approvals.map((a) => a.kind),
   };
 }
 
@@ -222,6 +225,10 @@ test(`${ORDER_COUNT} random V3 orders, after third-party trades and buffer yield
     sent.push({ ...outcome, name: `#${n + 1} ${outcome.name} after ${event.what}` });
   }
   const v3Sent = sent.filter((s) => s.shape && !s.shape.includes('V2'));
+  // The user had approved nothing: its first order of a token listed the token's approval of
+  // Permit2 and Permit2's of the router (a native sell needs none).
+  const first = v3Sent.find((s) => s.native !== 'in');
+  expect(first?.approvals).toEqual(['erc20', 'permit2']);
   expect(sent.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
   // What the draw covered: both kinds, split routes, the boosted path through both buffers, native both ways.
   expect(v3Sent.some((s) => s.name.includes(' sell '))).toBe(true);
