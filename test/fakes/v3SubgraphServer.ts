@@ -55,11 +55,22 @@ scalar Bytes
 scalar BigDecimal
 scalar BigInt
 input Pool_filter { id_in: [Bytes!] }
-enum PoolType { Weighted Stable LBPool }
+enum PoolType { Weighted Stable LBP FixedLBP }
 type Factory { id: Bytes! type: PoolType! version: Int! }
 type WeightedParams { weights: [BigDecimal!]! }
 type StableParams { amp: BigInt! }
-type Pool { id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams }
+type LBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenStartWeight: BigInt! projectTokenEndWeight: BigInt! reserveTokenStartWeight: BigInt! reserveTokenEndWeight: BigInt!
+}
+type FixedLBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenRate: BigInt!
+}
+type Pool {
+  id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams
+  lbpParams: LBPParams fixedLBPParams: FixedLBPParams
+}
 type Query { pools(first: Int, where: Pool_filter): [Pool!]! }`;
 
 type Row = Record<string, unknown> & { readonly id: string };

@@ -6,7 +6,7 @@ import type { FakeLog } from './chainRpcServer';
  * model the test sets (the state at the head), for `FakeChainRpc.contractCall`: the V3 Vault's
  * `getPoolTokenInfo`, `getPoolTokenRates`, `getPoolConfig`, `getHooksConfig`, `totalSupply`,
  * `getBufferAsset`, `getBufferBalance`, `areBuffersPaused`; a weighted pool's
- * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`; an ERC-4626 token's totals,
+ * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`, an LBP's sale getters; an ERC-4626 token's totals,
  * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price).
  * Every other call answers undefined (a revert). Also the Vault's logs, ready to mine.
  */
@@ -31,6 +31,20 @@ export interface FakeV3Pool {
   weights?: readonly bigint[];
   /** Amp with its 1000 precision. */
   amp?: bigint;
+  /** An LBP's own getters (the weighted LBP with `startWeights`, the fixed-price one with `projectTokenRate`). */
+  lbp?: FakeLbp;
+}
+
+export interface FakeLbp {
+  readonly projectTokenIndex: number;
+  readonly reserveTokenIndex: number;
+  readonly blocked: boolean;
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+  readonly startWeights?: readonly bigint[];
+  readonly endWeights?: readonly bigint[];
+  readonly projectTokenRate?: bigint;
+  readonly migrationRouter?: string;
 }
 
 export interface FakeErc4626 {
@@ -74,6 +88,11 @@ const VAULT = new Interface([
 ]);
 const POOL = new Interface([
   'function getNormalizedWeights() view returns (uint256[])',
+  'function getTokenIndices() view returns (uint256, uint256)',
+  'function isProjectTokenSwapInBlocked() view returns (bool)',
+  'function getMigrationRouter() view returns (address)',
+  'function getGradualWeightUpdateParams() view returns (uint256, uint256, uint256[], uint256[])',
+  'function getProjectTokenRate() view returns (uint256)',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
 ]);
 const ERC4626 = new Interface([
@@ -214,7 +233,26 @@ export class FakeV3Vault {
       return POOL.encodeFunctionResult(parsed.name, [p.weights]);
     if (parsed?.name === 'getAmplificationParameter' && p.amp !== undefined)
       return POOL.encodeFunctionResult(parsed.name, [p.amp, false, 1000n]);
-    return undefined;
+    const lbp = p.lbp;
+    if (!parsed || !lbp) return undefined;
+    switch (parsed.name) {
+      case 'getTokenIndices':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.projectTokenIndex, lbp.reserveTokenIndex]);
+      case 'isProjectTokenSwapInBlocked':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.blocked]);
+      case 'getMigrationRouter':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.migrationRouter ?? ZERO]);
+      case 'getGradualWeightUpdateParams':
+        return lbp.startWeights && lbp.endWeights
+          ? POOL.encodeFunctionResult(parsed.name, [lbp.startTime, lbp.endTime, lbp.startWeights, lbp.endWeights])
+          : undefined;
+      case 'getProjectTokenRate':
+        return lbp.projectTokenRate === undefined
+          ? undefined
+          : POOL.encodeFunctionResult(parsed.name, [lbp.projectTokenRate]);
+      default:
+        return undefined;
+    }
   }
 
   private tokenCall(t: FakeErc4626, data: string): string | undefined {

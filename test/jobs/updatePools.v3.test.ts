@@ -115,6 +115,41 @@ test('V3 pools are catalogued beside the V2 pools, by address, with their type, 
   expect(s.v3?.hook).toMatchObject({ address: HOOK, kind: null, flags: FLAGS });
 });
 
+test("an LBP's sale comes from the pools subgraph's lbpParams, as the contract's integers", async () => {
+  const LBP = `0x${'1b'.repeat(20)}`;
+  v3.setPool(vaultRow(LBP, ['1000', '0'], LBP), {
+    id: LBP,
+    address: LBP,
+    factory: { id: `0x${'fc'.repeat(20)}`, type: 'LBP', version: 1 },
+    lbpParams: {
+      startTime: '1800000000',
+      endTime: '1800086400',
+      owner: `0x${'0e'.repeat(20)}`,
+      isProjectTokenSwapInBlocked: true,
+      projectToken: DAI,
+      reserveToken: USDC,
+      projectTokenStartWeight: '900000000000000000',
+      projectTokenEndWeight: '300000000000000000',
+      reserveTokenStartWeight: '100000000000000000',
+      reserveTokenEndWeight: '700000000000000000',
+    },
+  });
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const lbp = (await pools()).find((p) => p.id === LBP) as ViewPool & { v3: { typeParams?: Record<string, string> } };
+  expect(lbp).toMatchObject({ protocolVersion: 3, poolType: 'LBP' });
+  expect(lbp.v3.typeParams).toEqual({
+    startTime: '1800000000',
+    endTime: '1800086400',
+    isProjectTokenSwapInBlocked: 'true',
+    projectToken: DAI,
+    reserveToken: USDC,
+    projectTokenStartWeight: '900000000000000000',
+    projectTokenEndWeight: '300000000000000000',
+    reserveTokenStartWeight: '100000000000000000',
+    reserveTokenEndWeight: '700000000000000000',
+  });
+});
+
 test('GraphQL filters on protocolVersion', async () => {
   await updatePools(srv.ctx, 1, { waitForRunning: true });
   const res = await fetch(`${srv.url}/graphql`, {

@@ -1,4 +1,5 @@
 import type { ProtocolVersion, StoredPool } from '../pool';
+import type { V3Hook } from '../protocols/v3/hooks/hook';
 import type { V3PoolMath } from '../protocols/v3/poolMath';
 import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { ModelFactory } from '../swap/poolModel';
@@ -30,6 +31,11 @@ export interface V3TypeMath {
   math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
+  /**
+   * For a type that is its own hooks contract (an LBP: the pool's address is its hook), the hook
+   * the Vault calls; a pool whose hook is elsewhere gets the hook its address names instead.
+   */
+  ownHook?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3Hook;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {

@@ -5,7 +5,8 @@ import { UpstreamError } from '../../upstream';
  * The Balancer V3 catalogue: pools from the `balancer-v3-vault` subgraph (tokens in the Vault's
  * order by `index`, balances, rate providers, hook and liquidity flags), joined by id with their
  * type, version and parameters from the `balancer-v3-pools` subgraph (`factory { type version }`,
- * `weightedParams { weights }`, `stableParams { amp }`). Each joined pool is marked
+ * `weightedParams { weights }`, `stableParams { amp }`, an LBP's sale from `lbpParams` or
+ * `fixedLBPParams` as `typeParams`). Each joined pool is marked
  * `protocolVersion: 3`, which `domain/protocols/v3/stored/normalizeV3Pool.ts` stores. Paged by
  * cursor as the V2 client; a pool the pools subgraph does not know yet comes without a type and is
  * skipped by the normaliser (the next run has it).
@@ -31,9 +32,24 @@ export const V3_VAULT_POOLS = {
   firstCursor: '0x',
 } as const;
 
+/** An LBP's sale as the pools subgraph records it at creation (the pool's immutable data). */
+const SALE_FIELDS = ['startTime', 'endTime', 'isProjectTokenSwapInBlocked', 'projectToken', 'reserveToken'];
+const LBP_PARAMS = [
+  ...SALE_FIELDS,
+  'projectTokenStartWeight',
+  'projectTokenEndWeight',
+  'reserveTokenStartWeight',
+  'reserveTokenEndWeight',
+];
+const FIXED_LBP_PARAMS = [...SALE_FIELDS, 'projectTokenRate'];
+const LBP_FIELDS = LBP_PARAMS.join(' ');
+const FIXED_LBP_FIELDS = FIXED_LBP_PARAMS.join(' ');
+
 export const V3_POOL_TYPES = `query V3PoolTypes($ids: [Bytes!]!) {
   pools(first: 1000, where: { id_in: $ids }) {
     id factory { type version } weightedParams { weights } stableParams { amp }
+    lbpParams { ${LBP_FIELDS} }
+    fixedLBPParams { ${FIXED_LBP_FIELDS} }
   }
 }`;
 
@@ -47,6 +63,21 @@ interface TypeRow {
   readonly factory?: { readonly type?: unknown; readonly version?: unknown } | null;
   readonly weightedParams?: { readonly weights?: unknown } | null;
   readonly stableParams?: { readonly amp?: unknown } | null;
+  readonly lbpParams?: Readonly<Record<string, unknown>> | null;
+  readonly fixedLBPParams?: Readonly<Record<string, unknown>> | null;
+}
+
+/** The type's own parameters a row carries (an LBP's sale), for `v3.typeParams`; null without. */
+function typeParamsOf(row: TypeRow | undefined): Record<string, unknown> | null {
+  const [params, names] = row?.lbpParams
+    ? [row.lbpParams, LBP_PARAMS]
+    : row?.fixedLBPParams
+      ? [row.fixedLBPParams, FIXED_LBP_PARAMS]
+      : [undefined, []];
+  if (!params) return null;
+  return Object.fromEntries(
+    names.flatMap((n) => (params[n] === undefined || params[n] === null ? [] : [[n, params[n]]])),
+  );
 }
 
 /** Every V3 pool with shares, or those changed since block `since`, joined with their types. */
@@ -80,6 +111,7 @@ export async function fetchV3Pools(
       poolTypeVersion: row?.factory?.version ?? null,
       weights: row?.weightedParams?.weights ?? null,
       amp: row?.stableParams?.amp ?? null,
+      typeParams: typeParamsOf(row),
     };
   });
   return { pools, pages: vault.pages };
