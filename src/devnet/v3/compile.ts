@@ -91,6 +91,19 @@ export const V3_COMPILE_JOBS: readonly CompileJob[] = [
     settings: balancerSettings(9999),
   },
   {
+    // Appended: a new job compiles alone, the others' cache keys are unchanged.
+    name: 'lbp',
+    compiler: 'solc-0827',
+    contracts: {
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPoolFactory.sol': ['LBPoolFactory'],
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPoolFactory.sol': ['FixedPriceLBPoolFactory'],
+      // Their ABIs only: the factories carry the creation code.
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPool.sol': ['LBPool'],
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPool.sol': ['FixedPriceLBPool'],
+    },
+    settings: balancerSettings(9999),
+  },
+  {
     name: 'permit2',
     compiler: 'solc-0817',
     contracts: { 'permit2/src/Permit2.sol': ['Permit2'] },
