@@ -7,7 +7,8 @@ import type { FakeLog } from './chainRpcServer';
  * `getPoolTokenInfo`, `getPoolTokenRates`, `getPoolConfig`, `getHooksConfig`, `totalSupply`,
  * `getBufferAsset`, `getBufferBalance`, `areBuffersPaused`; a weighted pool's
  * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`, an LBP's sale getters; an ERC-4626 token's totals,
- * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price).
+ * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price);
+ * a hooks contract's settings (StableSurge, exit fee).
  * Every other call answers undefined (a revert). Also the Vault's logs, ready to mine.
  */
 
@@ -45,6 +46,12 @@ export interface FakeLbp {
   readonly endWeights?: readonly bigint[];
   readonly projectTokenRate?: bigint;
   readonly migrationRouter?: string;
+}
+
+/** A hooks contract's own getters: StableSurge's per-pool settings, the exit fee hook's fee. */
+export interface FakeHook {
+  readonly surge?: Map<string, { max: bigint; threshold: bigint }>;
+  exitFee?: bigint;
 }
 
 export interface FakeErc4626 {
@@ -95,6 +102,11 @@ const POOL = new Interface([
   'function getProjectTokenRate() view returns (uint256)',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
 ]);
+const HOOK = new Interface([
+  'function getMaxSurgeFeePercentage(address pool) view returns (uint256)',
+  'function getSurgeThresholdPercentage(address pool) view returns (uint256)',
+  'function exitFeePercentage() view returns (uint256)',
+]);
 const ERC4626 = new Interface([
   'function decimals() view returns (uint8)',
   'function totalAssets() view returns (uint256)',
@@ -118,6 +130,8 @@ export class FakeV3Vault {
   /** ERC-4626 tokens by address (with or without a buffer), and plain ERC-20s' decimals. */
   readonly erc4626 = new Map<string, FakeErc4626>();
   readonly erc20Decimals = new Map<string, number>();
+  /** Hooks contracts by address. */
+  readonly hooks = new Map<string, FakeHook>();
   buffersPaused = false;
 
   constructor(readonly address: string) {}
@@ -169,6 +183,8 @@ export class FakeV3Vault {
     if (pool) return this.poolCall(pool, c.data);
     const token = this.erc4626.get(to);
     if (token) return this.tokenCall(token, c.data);
+    const hook = this.hooks.get(to);
+    if (hook) return this.hookCall(hook, c.data);
     const decimals = this.erc20Decimals.get(to);
     if (decimals !== undefined && c.data.startsWith(ERC4626.getFunction('decimals')!.selector))
       return ERC4626.encodeFunctionResult('decimals', [decimals]);
@@ -253,6 +269,19 @@ export class FakeV3Vault {
       default:
         return undefined;
     }
+  }
+
+  /** A pool the hook has no settings for reverts, as StableSurge does for a pool not registered with it. */
+  private hookCall(h: FakeHook, data: string): string | undefined {
+    const parsed = HOOK.parseTransaction({ data });
+    if (!parsed) return undefined;
+    if (parsed.name === 'exitFeePercentage')
+      return h.exitFee === undefined ? undefined : HOOK.encodeFunctionResult(parsed.name, [h.exitFee]);
+    const settings = h.surge?.get(String(parsed.args[0]).toLowerCase());
+    if (!settings) return undefined;
+    return HOOK.encodeFunctionResult(parsed.name, [
+      parsed.name === 'getMaxSurgeFeePercentage' ? settings.max : settings.threshold,
+    ]);
   }
 
   private tokenCall(t: FakeErc4626, data: string): string | undefined {

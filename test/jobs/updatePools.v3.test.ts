@@ -150,6 +150,50 @@ test("an LBP's sale comes from the pools subgraph's lbpParams, as the contract's
   });
 });
 
+test('a hook the chain config names gets its kind; a pool with an unknown hook is shown unroutable, with why', async () => {
+  // Mainnet's StableSurge hook, as Balancer's API lists it.
+  const SURGE = '0xb18fa0cb5de8cecb8899aae6e38b1b7ed77885da';
+  const K = `0x${'e3'.repeat(20)}`;
+  v3.setPool(vaultRow(K, ['30', '31'], SURGE), {
+    id: K,
+    address: K,
+    factory: { id: `0x${'fb'.repeat(20)}`, type: 'Stable', version: 2 },
+    stableParams: { amp: '200' },
+  });
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const known = (await (await fetch(`${srv.url}/pools/1/${K}`)).json()) as ViewPool & {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(known.v3?.hook).toMatchObject({ address: SURGE, kind: 'stableSurge' });
+  // Known, but its settings come from the hook at the head: until read, the pool is not quoted.
+  expect(known.routable).toBe(false);
+  expect(known.unroutableReason).toContain('maxSurgeFeePercentage');
+
+  const unknown = (await (await fetch(`${srv.url}/pools/1/${S}`)).json()) as {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(unknown).toMatchObject({ routable: false, unroutableReason: `hook ${HOOK} is not one the service models` });
+  const plain = (await (await fetch(`${srv.url}/pools/1/${W}`)).json()) as {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(plain.routable).toBe(true);
+  expect(plain.unroutableReason).toBeUndefined();
+
+  const res = await fetch(`${srv.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ pool(chainId: 1, id: "${S}") { id routable unroutableReason } }` }),
+  });
+  const body = (await res.json()) as { data?: { pool: { routable: boolean; unroutableReason: string | null } } };
+  expect(body.data?.pool).toMatchObject({
+    routable: false,
+    unroutableReason: `hook ${HOOK} is not one the service models`,
+  });
+});
+
 test('GraphQL filters on protocolVersion', async () => {
   await updatePools(srv.ctx, 1, { waitForRunning: true });
   const res = await fetch(`${srv.url}/graphql`, {

@@ -1,4 +1,5 @@
 import { SubgraphClient, SUBGRAPH_UPSTREAM, type AllPools, type FetchAllOptions } from '../subgraphClient';
+import type { V3HookKind } from '../../../domain/protocols/v3/stored/storedV3';
 import { UpstreamError } from '../../upstream';
 
 /**
@@ -56,6 +57,16 @@ export const V3_POOL_TYPES = `query V3PoolTypes($ids: [Bytes!]!) {
 export interface V3CatalogueClients {
   readonly vault: SubgraphClient;
   readonly pools: SubgraphClient;
+  /** Hooks contracts the chain's config names (`config/knownV3Hooks.ts`): each pool's hook gets its kind. */
+  readonly knownHooks?: ReadonlyMap<string, V3HookKind>;
+}
+
+/** The raw `hookConfig` with the kind the known hooks give its address (the subgraph has none). */
+function withHookKind(raw: unknown, known: ReadonlyMap<string, V3HookKind> | undefined): unknown {
+  const config = (raw as { hookConfig?: { hook?: { address?: unknown } } } | null)?.hookConfig;
+  const address = config?.hook?.address;
+  const kind = typeof address === 'string' ? known?.get(address.toLowerCase()) : undefined;
+  return kind === undefined ? config : { ...config, kind };
 }
 
 interface TypeRow {
@@ -106,6 +117,7 @@ export async function fetchV3Pools(
     const row = types.get(ids[i]!);
     return {
       ...(raw as object),
+      hookConfig: withHookKind(raw, clients.knownHooks),
       protocolVersion: 3,
       poolType: row?.factory?.type ?? null,
       poolTypeVersion: row?.factory?.version ?? null,
