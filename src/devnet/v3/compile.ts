@@ -52,7 +52,8 @@ const VAULT = '@balancer-labs/v3-vault/contracts';
 
 /**
  * Longest first (CPU seconds measured: vault 85, pools 57, admin 56, routers 45, permit2 22), so
- * two workers finish together, about 140 s on two idle cores.
+ * two workers finish together, about 140 s on two idle cores; `lbp` (81 s) was appended after them
+ * so that adding it left the others' cache keys and order alone.
  */
 export const V3_COMPILE_JOBS: readonly CompileJob[] = [
   {
