@@ -103,6 +103,8 @@ export interface PoolModel<S extends PoolState = PoolState> {
    * imports this file).
    */
   readonly pathRole?: 'through' | 'ends';
+  /** What a quote through it assumes of the transaction, where it assumes anything (a V3 hook priced for one case). */
+  readonly assumption?: string;
   /** Lower-case token addresses in the Vault's order (the BPT included where the pool holds it). */
   readonly tokens: readonly string[];
   readonly decimals: readonly number[];

@@ -56,6 +56,11 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
           decimals: pool.tokens.map((t) => t.decimals),
           poolType: pool.poolType,
           pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
+          ...(pool.v3?.hook?.kind === 'mevCapture'
+            ? {
+                assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
+              }
+            : {}),
           ...(input.limits ? { limits: input.limits } : {}),
         }),
       );

@@ -33,6 +33,8 @@ export interface V3PoolModelInput {
   readonly poolType: string;
   /** Its type's path role (an LBP: only on a hop that buys or sells its own tokens). */
   readonly pathRole?: PathRole;
+  /** What a quote through it assumes (its hook priced for a case the chain may not be in). */
+  readonly assumption?: string;
   /** The Vault's minimums, where a devnet Vault was deployed with others. */
   readonly limits?: V3VaultLimits;
 }
@@ -49,6 +51,7 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
   readonly address: string;
   readonly poolType: string;
   readonly pathRole?: PathRole;
+  readonly assumption?: string;
   readonly tokens: readonly string[];
   readonly decimals: readonly number[];
   private readonly pool: V3Pool;
@@ -62,6 +65,7 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     this.id = this.address;
     this.poolType = input.poolType;
     if (input.pathRole !== undefined) this.pathRole = input.pathRole;
+    if (input.assumption !== undefined) this.assumption = input.assumption;
     this.tokens = input.pool.state.tokens.map((t) => t.toLowerCase());
     this.decimals = input.decimals;
     this.limits = input.limits ?? DEPLOYED_VAULT_LIMITS;
