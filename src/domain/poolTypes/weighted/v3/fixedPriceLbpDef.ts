@@ -21,6 +21,6 @@ export const FIXED_PRICE_LBP_V3: PoolTypeDef = {
   chain: FIXED_PRICE_LBP_V3_CHAIN,
   v3: {
     math: (pool, frame, timestamp) => fixedPriceLbpMath(fixedPriceLbpStateOf(pool, frame), timestamp),
-    ownHook: (pool, frame, timestamp) => lbpHook(fixedPriceLbpStateOf(pool, frame), timestamp),
+    selfHook: (pool, frame, timestamp) => lbpHook(fixedPriceLbpStateOf(pool, frame), timestamp),
   },
 };

@@ -23,6 +23,6 @@ export const LBP_V3: PoolTypeDef = {
   chain: LBP_V3_CHAIN,
   v3: {
     math: (pool, frame, timestamp) => lbpMath(lbpStateOf(pool, frame), timestamp),
-    ownHook: (pool, frame, timestamp) => lbpHook(lbpStateOf(pool, frame), timestamp),
+    selfHook: (pool, frame, timestamp) => lbpHook(lbpStateOf(pool, frame), timestamp),
   },
 };
