@@ -55,20 +55,12 @@ const transport: ChainTransport = (calls) =>
 
 const sale = (kind: DevnetV3Pool['kind']) => devnet.v3.pools.find((p) => p.kind === kind)!;
 
-/** The sale as the catalogue describes it (type, tokens, window), before the chain's reads. */
-async function catalogued(p: DevnetV3Pool): Promise<StoredPool> {
+/** The sale as a bare catalogue entry (type and tokens): everything else comes from the chain. */
+function catalogued(p: DevnetV3Pool): StoredPool {
   const tokens = p.tokens.map((address, index) => {
     const t = [...devnet.tokens, ...devnet.v3.tokens].find((x) => x.address === address)!;
     return { address, index, symbol: t.symbol, decimals: t.decimals, balance: '0', paysYieldFees: false };
   });
-  const lbp = new Contract(
-    p.address,
-    v3Abi(contracts, p.kind === 'lbp' ? 'LBPool' : 'FixedPriceLBPool'),
-    chain.provider,
-  );
-  const data = (await lbp.getFunction(
-    p.kind === 'lbp' ? 'getLBPoolImmutableData' : 'getFixedPriceLBPoolImmutableData',
-  )()) as { startTime: bigint; endTime: bigint };
   const normalized = normalizePool({
     protocolVersion: 3,
     address: p.address,
@@ -77,17 +69,21 @@ async function catalogued(p: DevnetV3Pool): Promise<StoredPool> {
     swapFee: '0',
     totalShares: '0',
     tokens,
-    typeParams: { startTime: String(data.startTime), endTime: String(data.endTime) },
   });
   if (!normalized.ok) throw new Error(normalized.error);
   return normalized.pool as StoredPool;
 }
 
+/** The sale as the head follower stores it at block `n` (the catalogue entry with the chain's reads). */
+async function read(p: DevnetV3Pool, n: number, timestamp: number): Promise<StoredPool> {
+  const pool = catalogued(p);
+  const s = (await readPoolStates(transport, devnet.v3.addresses.vault, [pool], n, undefined, V3_FRAME)).get(pool.id)!;
+  return applyChainState(pool, stateAt(s, timestamp));
+}
+
 /** The sale as the head follower serves it at block `n`, priced for a block at `timestamp`. */
 async function served(p: DevnetV3Pool, n: number, timestamp: number) {
-  const pool = await catalogued(p);
-  const s = (await readPoolStates(transport, devnet.v3.addresses.vault, [pool], n, undefined, V3_FRAME)).get(pool.id)!;
-  return v3PoolOf(applyChainState(pool, stateAt(s, timestamp)), BigInt(timestamp))!;
+  return v3PoolOf(await read(p, n, timestamp), BigInt(timestamp))!;
 }
 
 async function mineAt(timestamp: number): Promise<number> {
@@ -129,8 +125,8 @@ test('the devnet runs both sales of the V3 universe, open now', async () => {
   );
   const head = (await chain.provider.getBlock('latest'))!;
   for (const p of [sale('lbp'), sale('fixedPriceLbp')]) {
-    const pool = await catalogued(p);
-    const start = Number(pool.v3!.typeParams!.startTime);
+    // The window is the pool's own, read at the head (the catalogue entry above has none).
+    const start = Number((await read(p, head.number, head.timestamp)).v3!.typeParams!.startTime);
     expect([p.name, head.timestamp >= start]).toEqual([p.name, true]);
   }
 });

@@ -109,6 +109,7 @@ const POOL = new Interface([
   'function getMigrationRouter() view returns (address)',
   'function getGradualWeightUpdateParams() view returns (uint256, uint256, uint256[], uint256[])',
   'function getProjectTokenRate() view returns (uint256)',
+  'function getFixedPriceLBPoolImmutableData() view returns (tuple(address[] tokens, uint256[] decimalScalingFactors, uint256 startTime, uint256 endTime, uint256 projectTokenIndex, uint256 reserveTokenIndex, uint256 projectTokenRate))',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
 ]);
 const HOOK = new Interface([
@@ -276,6 +277,20 @@ export class FakeV3Vault {
         return lbp.projectTokenRate === undefined
           ? undefined
           : POOL.encodeFunctionResult(parsed.name, [lbp.projectTokenRate]);
+      case 'getFixedPriceLBPoolImmutableData':
+        return lbp.projectTokenRate === undefined
+          ? undefined
+          : POOL.encodeFunctionResult(parsed.name, [
+              [
+                p.tokens,
+                p.decimals.map((d) => 10n ** BigInt(18 - d)),
+                lbp.startTime,
+                lbp.endTime,
+                lbp.projectTokenIndex,
+                lbp.reserveTokenIndex,
+                lbp.projectTokenRate,
+              ],
+            ]);
       default:
         return undefined;
     }

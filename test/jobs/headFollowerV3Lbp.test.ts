@@ -105,8 +105,8 @@ beforeAll(async () => {
       projectTokenIndex: 0,
       reserveTokenIndex: 1,
       blocked: true,
-      startTime: 0n,
-      endTime: 0n,
+      startTime: START,
+      endTime: END,
       projectTokenRate: 2n * 10n ** 17n,
     }),
   );
@@ -132,8 +132,8 @@ beforeAll(async () => {
               reserveTokenStartWeight: '500000000000000000',
               reserveTokenEndWeight: '500000000000000000',
             }),
-            // The fixed-price pool's window is the catalogue's (no getter returns it alone).
-            catalogue(FIXED, 'FixedLBP', { startTime: String(START), endTime: String(END) }),
+            // Stale too: the window is the pool's immutable data at the head.
+            catalogue(FIXED, 'FixedLBP', { startTime: '1', endTime: '2' }),
           ],
         },
       ],
@@ -161,6 +161,7 @@ test("an LBP's sale is the chain's: its getters at the head replace the catalogu
     projectToken: PROJECT,
     reserveToken: USDC,
     startTime: String(START),
+    endTime: String(END),
     projectTokenRate: '200000000000000000',
   });
 });

@@ -1,6 +1,14 @@
 import { unitsToDecimal } from '../../../decimal';
 import type { StoredPool } from '../../../pool';
-import { AT_POOL, chainCall, getter, type ChainCall, type ChainReads, type FrameTokens } from '../../chainReads';
+import {
+  AT_POOL,
+  chainCall,
+  getter,
+  structGetter,
+  type ChainCall,
+  type ChainReads,
+  type FrameTokens,
+} from '../../chainReads';
 import { LBP_PARAM } from './lbpStored';
 import { lbpWeights } from './lbpWeights';
 
@@ -8,10 +16,9 @@ import { lbpWeights } from './lbpWeights';
  * What a V3 LBP reads at the head beside the Vault's frame, from its own getters pinned to the
  * block: the token indices, whether the project token may be sold back, the migration router, and
  * for the weighted LBP its weight schedule (`getGradualWeightUpdateParams`), the seedless virtual
- * reserve and the minimum balances of the 2026 build; for the fixed-price LBP its rate. The
- * fixed-price pool returns its sale window only inside `getFixedPriceLBPoolImmutableData`, a
- * struct with arrays the reader does not decode: its window is the catalogue's (immutable, set at
- * creation). A getter the build lacks reverts and sets nothing.
+ * reserve and the minimum balances of the 2026 build; for the fixed-price LBP its rate and its
+ * window (`getFixedPriceLBPoolImmutableData`, the only getter that returns it). A getter the build
+ * lacks reverts and sets nothing.
  */
 export interface LbpChainState {
   readonly projectTokenIndex?: number;
@@ -42,6 +49,12 @@ const GET_GRADUAL_WEIGHT_UPDATE_PARAMS = getter(
 const GET_RESERVE_TOKEN_VIRTUAL_BALANCE = getter('getReserveTokenVirtualBalance', [], ['uint256', 'uint256']);
 const GET_MIN_TOKEN_BALANCES = getter('getMinTokenBalances', [], ['uint256[]']);
 const GET_PROJECT_TOKEN_RATE = getter('getProjectTokenRate', [], ['uint256']);
+/** `FixedPriceLBPoolImmutableData`: tokens, scaling factors, start, end, project index, reserve index, rate. */
+const GET_FIXED_PRICE_IMMUTABLE_DATA = structGetter(
+  'getFixedPriceLBPoolImmutableData',
+  [],
+  ['address[]', 'uint256[]', 'uint256', 'uint256', 'uint256', 'uint256', 'uint256'],
+);
 
 function saleCalls(): ChainCall<Draft>[] {
   return [
@@ -153,6 +166,10 @@ export const FIXED_PRICE_LBP_V3_CHAIN: ChainReads<LbpChainState, Draft> = {
   first: () => [
     ...saleCalls(),
     chainCall(AT_POOL, GET_PROJECT_TOKEN_RATE, [], (d: Draft, [v]) => (d.projectTokenRate = v)),
+    chainCall(AT_POOL, GET_FIXED_PRICE_IMMUTABLE_DATA, [], (d: Draft, [, , start, end]) => {
+      d.startTime = start;
+      d.endTime = end;
+    }),
   ],
   finish: (d) => ({ ...d }),
   apply: applyLbp,
