@@ -93,6 +93,13 @@ type Pool {
 }
 type Query { pools(first: Int, where: Pool_filter): [Pool!]! }`;
 
+/** The pools SDL without the LBP sale entities and the Pool fields that name them. */
+function withoutSales(sdl: string): string {
+  return sdl
+    .replace(/type (Fixed)?LBPParams \{[^}]*\}\n/g, '')
+    .replace(' lbpParams: LBPParams fixedLBPParams: FixedLBPParams', '');
+}
+
 type Row = Record<string, unknown> & { readonly id: string };
 
 interface Where {
@@ -150,7 +157,8 @@ export class FakeV3Subgraphs {
     return this.vault.log;
   }
 
-  static async start(): Promise<FakeV3Subgraphs> {
+  /** `sales: false`: a pools subgraph without the LBP sale entities (`lbpParams`, `fixedLBPParams`), as older deployments. */
+  static async start(options: { readonly sales?: boolean } = {}): Promise<FakeV3Subgraphs> {
     const ref: { self?: FakeV3Subgraphs } = {};
     const vault = await serve(VAULT_SDL, (log) => ({
       pools: (args: { first?: number; where?: Where }) => {
@@ -159,7 +167,7 @@ export class FakeV3Subgraphs {
       },
       _meta: () => ({ block: { number: ref.self!.block } }),
     }));
-    const types = await serve(POOLS_SDL, () => ({
+    const types = await serve(options.sales === false ? withoutSales(POOLS_SDL) : POOLS_SDL, () => ({
       pools: (args: { where?: Where }) =>
         (args.where?.id_in ?? [...ref.self!.typeRows.keys()]).flatMap((id) => ref.self!.typeRows.get(id) ?? []),
     }));

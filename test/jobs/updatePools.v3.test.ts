@@ -1,4 +1,6 @@
 import { updatePools } from '../../src/jobs/updatePools';
+import { SubgraphClient } from '../../src/sources/subgraph/subgraphClient';
+import { fetchV3Pools, V3_VAULT_POOLS } from '../../src/sources/subgraph/v3/v3Catalogue';
 import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
 import { FakeV3Subgraphs } from '../fakes/v3SubgraphServer';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -53,6 +55,9 @@ const vaultRow = (id: string, balances: [string, string], hook?: string) => ({
   hookConfig: { hook: { address: hook ?? `0x${'0'.repeat(40)}` }, ...FLAGS },
   liquidityManagement: { disableUnbalancedLiquidity: false },
 });
+
+const subgraphClient = (url: string, pools?: typeof V3_VAULT_POOLS) =>
+  new SubgraphClient({ url, timeoutMs: 5_000, retries: 0, ...(pools ? { pools } : {}) });
 
 let v2: FakeSubgraph;
 let v3: FakeV3Subgraphs;
@@ -148,6 +153,33 @@ test("an LBP's sale comes from the pools subgraph's lbpParams, as the contract's
     reserveTokenStartWeight: '100000000000000000',
     reserveTokenEndWeight: '700000000000000000',
   });
+});
+
+test('a pools subgraph without the LBP sale entities still catalogues every pool, the sale then left to the head', async () => {
+  const old = await FakeV3Subgraphs.start({ sales: false });
+  const LBP = `0x${'1b'.repeat(20)}`;
+  try {
+    old.setPool(vaultRow(W, ['10', '11']), {
+      id: W,
+      address: W,
+      factory: { id: `0x${'fa'.repeat(20)}`, type: 'Weighted', version: 1 },
+      weightedParams: { weights: ['0.8', '0.2'] },
+    });
+    old.setPool(vaultRow(LBP, ['1000', '0'], LBP), {
+      id: LBP,
+      address: LBP,
+      factory: { id: `0x${'fc'.repeat(20)}`, type: 'LBP', version: 1 },
+    });
+    const pools = await fetchV3Pools(
+      { vault: subgraphClient(old.vaultUrl, V3_VAULT_POOLS), pools: subgraphClient(old.poolsUrl) },
+      undefined,
+    );
+    const byId = new Map(pools.pools.map((p) => [(p as { id: string }).id, p as Record<string, unknown>]));
+    expect(byId.get(W)).toMatchObject({ poolType: 'Weighted', weights: ['0.8', '0.2'] });
+    expect(byId.get(LBP)).toMatchObject({ poolType: 'LBP', typeParams: null });
+  } finally {
+    await old.close();
+  }
 });
 
 test('a hook the chain config names gets its kind; a pool with an unknown hook is shown unroutable, with why', async () => {

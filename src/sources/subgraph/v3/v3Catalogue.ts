@@ -60,25 +60,39 @@ function paramEntities(): { readonly entity: string; readonly fields: readonly s
   return [...byEntity].map(([entity, fields]) => ({ entity, fields: [...fields] }));
 }
 
-let typesQuery: { version: number; query: string; entities: readonly string[] } | undefined;
+let typesQuery: { version: number; query: string; withoutSales: string; entities: readonly string[] } | undefined;
 
-/** The pools-subgraph query for the V3 types registered now (rebuilt only when the registry changes). */
-export function v3PoolTypesQuery(): { readonly query: string; readonly entities: readonly string[] } {
+/**
+ * The pools-subgraph query for the V3 types registered now (rebuilt only when the registry
+ * changes), and the same without the LBP sale entities, for a pools subgraph that has none of them
+ * (an older deployment, a local stand-in): its LBPs then come without their sale, which the head
+ * reads from the pools themselves.
+ */
+export function v3PoolTypesQuery(): {
+  readonly query: string;
+  readonly withoutSales: string;
+  readonly entities: readonly string[];
+} {
   if (typesQuery?.version !== registryVersion()) {
     const entities = paramEntities();
     const selections = entities.map((e) => `${e.entity} { ${e.fields.join(' ')} }`).join(' ');
+    const queryWith = (sales: string) => `query V3PoolTypes($ids: [Bytes!]!) {
+  pools(first: 1000, where: { id_in: $ids }) {
+    id factory { type version } weightedParams { weights } stableParams { amp }${sales}${selections ? ` ${selections}` : ''}
+  }
+}`;
     typesQuery = {
       version: registryVersion(),
       entities: entities.map((e) => e.entity),
-      query: `query V3PoolTypes($ids: [Bytes!]!) {
-  pools(first: 1000, where: { id_in: $ids }) {
-    id factory { type version } weightedParams { weights } stableParams { amp } ${LBP_SELECTIONS}${selections ? ` ${selections}` : ''}
-  }
-}`,
+      query: queryWith(` ${LBP_SELECTIONS}`),
+      withoutSales: queryWith(''),
     };
   }
   return typesQuery;
 }
+
+/** A GraphQL error of a pools subgraph that does not have the LBP sale entities. */
+const NO_SALES = /lbpParams|fixedLBPParams|LBPParams/;
 
 export interface V3CatalogueClients {
   readonly vault: SubgraphClient;
@@ -128,15 +142,26 @@ export async function fetchV3Pools(
     since === undefined ? await clients.vault.fetchAllPools(opts) : await clients.vault.fetchChangedPools(since, opts);
   const ids = vault.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase());
   const types = new Map<string, TypeRow>();
-  const { query, entities } = v3PoolTypesQuery();
-  for (let i = 0; i < ids.length; i += 1000) {
-    opts.signal?.throwIfAborted();
-    const data = (await clients.pools.query(
-      query,
-      { ids: ids.slice(i, i + 1000) },
+  const { query, withoutSales, entities } = v3PoolTypesQuery();
+  let sales = true;
+  const page = (from: number) =>
+    clients.pools.query(
+      sales ? query : withoutSales,
+      { ids: ids.slice(from, from + 1000) },
       opts.deadline,
       opts.deadlineLabel,
-    )) as { pools?: unknown } | null | undefined;
+    );
+  for (let i = 0; i < ids.length; i += 1000) {
+    opts.signal?.throwIfAborted();
+    let answer: unknown;
+    try {
+      answer = await page(i);
+    } catch (e) {
+      if (!sales || !(e instanceof UpstreamError) || !NO_SALES.test(e.message)) throw e;
+      sales = false;
+      answer = await page(i);
+    }
+    const data = answer as { pools?: unknown } | null | undefined;
     if (!Array.isArray(data?.pools))
       throw new UpstreamError(SUBGRAPH_UPSTREAM, 'the V3 pools subgraph answered without a data.pools array');
     for (const row of data.pools as TypeRow[]) if (typeof row.id === 'string') types.set(row.id.toLowerCase(), row);
