@@ -18,6 +18,8 @@ export const FIXED_PRICE_LBP_V3: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'ends',
+  // The devnet's kind for its sale of this type (`devnet/v3/universe.ts` V3_LBPS).
+  devnetKind: 'fixedPriceLbp',
   chain: FIXED_PRICE_LBP_V3_CHAIN,
   v3: {
     math: (pool, frame, timestamp) => fixedPriceLbpMath(fixedPriceLbpStateOf(pool, frame), timestamp),

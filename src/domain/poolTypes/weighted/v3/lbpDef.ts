@@ -20,6 +20,8 @@ export const LBP_V3: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'ends',
+  // The devnet's kind for its sale of this type (`devnet/v3/universe.ts` V3_LBPS).
+  devnetKind: 'lbp',
   chain: LBP_V3_CHAIN,
   v3: {
     math: (pool, frame, timestamp) => lbpMath(lbpStateOf(pool, frame), timestamp),
