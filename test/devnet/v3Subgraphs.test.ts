@@ -18,6 +18,10 @@ describe("the devnet's V3 subgraphs take the V3 catalogue's queries", () => {
   });
 
   test("the pools subgraph: each pool's type, version and every registered type's parameters", () => {
-    expect(errors(schemas.pools, v3PoolTypesQuery().query)).toEqual([]);
+    // Like an older deployment, it has no LBP sale entities: the catalogue asks again without them
+    // (the sales are read at the head), and every other entity must be there.
+    const { query, withoutSales } = v3PoolTypesQuery();
+    expect(errors(schemas.pools, withoutSales)).toEqual([]);
+    expect(errors(schemas.pools, query).filter((e) => !/"(lbpParams|fixedLBPParams)"/.test(e))).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import type { DevnetV3Addresses, DevnetV3PoolKind } from '../devnet';
 /**
  * Reads every pool the devnet's V3 Vault registered straight from the chain, pinned to one block:
  * which pools from the Vault's `PoolRegistered` logs (topic 1 the pool, topic 2 its factory), what
- * kind from the factory (the devnet's weighted and stable factories; pools of other factories are
- * left out, as a subgraph without their templates would), and what they hold from the Vault
+ * kind from the factory (the devnet's weighted, stable and token-sale factories; pools of other
+ * factories are left out, as a subgraph without their templates would), and what they hold from the Vault
  * (`getPoolTokenInfo`, `getPoolTokenRates`, `getPoolConfig`, `getHooksConfig`, `totalSupply`) and
  * the pool (`getNormalizedWeights`, `getAmplificationParameter`). Raw on-chain units.
  */
@@ -51,7 +51,7 @@ export interface OnchainV3Pool {
   readonly totalSupply: bigint;
   readonly hooks: OnchainV3Hooks;
   readonly disableUnbalancedLiquidity: boolean;
-  /** Weighted: normalized weights, 1e18 = 100 %. */
+  /** Weighted: normalized weights, 1e18 = 100 % (a token sale's move: its type reads them at the head). */
   readonly weights: readonly bigint[] | null;
   /** Stable: the amplification without its precision. */
   readonly amp: bigint | null;
@@ -99,6 +99,8 @@ export class OnchainV3PoolReader {
     this.kinds = new Map<string, DevnetV3PoolKind>([
       [addresses.weightedPoolFactory, 'weighted'],
       [addresses.stablePoolFactory, 'stable'],
+      [addresses.lbPoolFactory, 'lbp'],
+      [addresses.fixedPriceLbPoolFactory, 'fixedPriceLbp'],
     ]);
   }
 
@@ -111,10 +113,13 @@ export class OnchainV3PoolReader {
       toBlock: blockTag,
     });
     const registered = logs.flatMap((log) => {
-      const kind = this.kinds.get(topicAddress(log.topics[2]));
-      return kind ? [{ address: topicAddress(log.topics[1]), kind, block: log.blockNumber }] : [];
+      const factory = topicAddress(log.topics[2]);
+      const kind = this.kinds.get(factory);
+      return kind ? [{ address: topicAddress(log.topics[1]), kind, factory, block: log.blockNumber }] : [];
     });
-    const pools = await Promise.all(registered.map((r) => this.readPool(r.address, r.kind, r.block, blockTag)));
+    const pools = await Promise.all(
+      registered.map((r) => this.readPool(r.address, r.kind, r.factory, r.block, blockTag)),
+    );
     return pools.sort((a, b) => (a.address < b.address ? -1 : 1));
   }
 
@@ -140,6 +145,7 @@ export class OnchainV3PoolReader {
   private async readPool(
     address: string,
     kind: DevnetV3PoolKind,
+    factory: string,
     registeredBlock: number,
     blockTag: number,
   ): Promise<OnchainV3Pool> {
@@ -177,7 +183,7 @@ export class OnchainV3PoolReader {
     return {
       address,
       kind,
-      factory: kind === 'weighted' ? this.addresses.weightedPoolFactory : this.addresses.stablePoolFactory,
+      factory,
       name: String(name),
       symbol: String(symbol),
       registeredAt: block?.timestamp ?? 0,

@@ -1,7 +1,7 @@
 import { buildSchema, GraphQLSchema } from 'graphql';
 import { formatUnits } from 'ethers';
 import { compareDecimal, toPlainDecimal } from '../../domain/decimal';
-import { poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
+import { devnetPoolType, poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
 import type { OnchainV3Pool } from './onchainV3Pools';
 
 /**
@@ -153,12 +153,20 @@ export function toV3VaultPool(pool: OnchainV3Pool): Record<string, unknown> & { 
   };
 }
 
+/** The pools subgraph's type name of the pools the devnet's V3 factory of `kind` creates. */
+function typeName(kind: OnchainV3Pool['kind']): string {
+  if (kind === 'weighted') return 'Weighted';
+  if (kind === 'stable') return 'Stable';
+  // The token sales: the name their registered definitions give the devnet's kinds.
+  return devnetPoolType(kind);
+}
+
 /** The `balancer-v3-pools` subgraph's pool: its factory's type and version, its parameters. */
 export function toV3TypePool(pool: OnchainV3Pool): Record<string, unknown> & { id: string } {
   return {
     id: pool.address,
     address: pool.address,
-    factory: { id: pool.factory, type: pool.kind === 'weighted' ? 'Weighted' : 'Stable', version: 1 },
+    factory: { id: pool.factory, type: typeName(pool.kind), version: 1 },
     weightedParams: pool.weights ? { weights: pool.weights.map((w) => decimal(w, 18)) } : null,
     stableParams: pool.amp !== null ? { amp: pool.amp.toString() } : null,
   };

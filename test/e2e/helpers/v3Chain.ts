@@ -64,7 +64,8 @@ export async function thirdPartyV3Trade(
     balance = wrap ? wrapped : underlying;
     what = `${wrap ? 'wrap' : 'unwrap'} through the ${buffer.symbol} buffer`;
   } else {
-    const pool: DevnetV3Pool = pick(v3.pools);
+    // The weighted and stable pools (the token sales take their own rules and tokens).
+    const pool: DevnetV3Pool = pick(v3.pools.filter((p) => p.kind === 'weighted' || p.kind === 'stable'));
     const [tokens, , balances] = (await new Contract(v3.addresses.vault, VAULT, env.chain.provider).getFunction(
       'getPoolTokenInfo',
     )(pool.address)) as [string[], unknown, bigint[]];
