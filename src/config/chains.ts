@@ -21,7 +21,10 @@ export interface ChainInfo<A extends string = Address> {
   readonly vault: A;
   /** V2's BatchRelayer (routes through joins and exits). */
   readonly batchRelayer: A;
-  /** Balancer V3's contracts where V3 is deployed (`V3_DEPLOYMENTS`); absent elsewhere. */
+  /**
+   * Balancer V3's contracts where V3 is deployed (`V3_DEPLOYMENTS`, or the row's own for a chain
+   * whose V3 is not Balancer's deployment, the local devnet); absent elsewhere.
+   */
   readonly v3?: ChainV3<A>;
   readonly subgraphUrl: string;
   /** CoinGecko asset platform id for `/simple/token_price/<platform>`; null when it has none. */
@@ -355,25 +358,36 @@ const ROWS: readonly ChainInfo<string>[] = [
     },
     // Lido-shaped stETH and wstETH from the devnet's Lido admin account (devnet.ts `expectedLidoAddresses`).
     lido: { stETH: '0x95bd8d42f30351685e96c62eddc0d0613bf9a87a', wstETH: '0x98eddadcfde04dc22a0e62119617e74a6bc77313' },
+    // Balancer V3 from the devnet's V3 admin account, its own Vault and Permit2 among them (not
+    // the mainnet addresses): src/devnet/v3/devnetV3.ts `expectedV3Addresses`; a test keeps them in step.
+    v3: {
+      vault: '0x6cf0e5d6cd8aa7429998f6023b6c240fa4b6b942',
+      router: '0x208e6d25fb7f1915bd46f569da45e48a6ccd7167',
+      batchRouter: '0x63e0e8cd1618d51d07e645d9e34326ca5ff714af',
+      bufferRouter: '0xb61675b164351767e5ecdc0cc1e78e53f7fa5bd0',
+      vaultExplorer: '0x937cf819746221324b7ffd131b4920234b9ede53',
+      permit2: '0x72bb9c7ffbe2ed234e53bc64862dda6d9fff333b',
+    },
   },
 ];
 
 function parseRow(row: ChainInfo<string>): ChainInfo {
   const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
   const g = row.gauges;
-  const { lido, v3: _v3, ...rest } = row;
-  const v3 = V3_DEPLOYMENTS[row.id];
+  const { lido, v3: own, ...rest } = row;
+  const deployed = V3_DEPLOYMENTS[row.id];
+  const v3 = own ?? (deployed && { ...deployed, vault: V3_VAULT_ADDRESS, permit2: PERMIT2_ADDRESS });
   return {
     ...rest,
     ...(v3
       ? {
           v3: {
-            vault: at('v3.vault', V3_VAULT_ADDRESS),
+            vault: at('v3.vault', v3.vault),
             router: at('v3.router', v3.router),
             batchRouter: at('v3.batchRouter', v3.batchRouter),
             bufferRouter: at('v3.bufferRouter', v3.bufferRouter),
             vaultExplorer: at('v3.vaultExplorer', v3.vaultExplorer),
-            permit2: at('v3.permit2', PERMIT2_ADDRESS),
+            permit2: at('v3.permit2', v3.permit2),
           },
         }
       : {}),

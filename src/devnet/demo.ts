@@ -146,6 +146,9 @@ async function main(): Promise<void> {
       STORE: 'sqlite',
       [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
       [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
+      // The V3 catalogue: the devnet's V3 Vault's pools, read from the chain (upstreams.ts).
+      [`SUBGRAPH_V3_URL_${DEVNET_CHAIN_ID}`]: upstreams.v3VaultSubgraphUrl,
+      [`SUBGRAPH_V3_POOLS_URL_${DEVNET_CHAIN_ID}`]: upstreams.v3PoolsSubgraphUrl,
       // Hardhat serves JSON-RPC over WebSocket on the same port: the follower subscribes to new
       // heads there and reads over HTTP (config/env.ts).
       [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl!.replace(/^http/, 'ws'),

@@ -160,6 +160,7 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
         ]
       : []),
     {
+      // protocolVersion 2: the funded accounts approved the V2 Vault, so the transaction below runs as is.
       title: 'Order: a signed-ready Vault.batchSwap selling 1 WETH for USDC, 0.5% slippage',
       method: 'POST',
       path: `/order/${chain}`,
@@ -172,8 +173,10 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
         gasPrice: '1000000000',
         sender,
         slippagePercentage: 0.005,
+        protocolVersion: 2,
       },
     },
+    ...v3Commands(info),
     {
       title: 'GraphQL: the five most liquid pools',
       method: 'POST',
@@ -217,6 +220,64 @@ export function demoCommands(info: DemoInfo): DemoCommand[] {
         save: false,
       },
     },
+  ];
+}
+
+/** The Balancer V3 examples: its pools, a V3 quote through the boosted pool's buffers, a V3 order with its Permit2 approvals. */
+function v3Commands(info: DemoInfo): DemoCommand[] {
+  const { devnet } = info;
+  const chain = devnet.chainId;
+  const sender = info.traders[0]?.address ?? '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+  const usdc = tokenAddress(devnet, 'USDC');
+  const usdt = tokenAddress(devnet, 'USDT');
+  const waUSDT = devnet.v3.tokens.find((t) => t.symbol === 'waUSDT');
+  return [
+    {
+      title:
+        'GraphQL: the Balancer V3 pools (protocolVersion 3), tokens in the V3 Vault order with the rates it applies',
+      method: 'POST',
+      path: '/graphql',
+      expectStatus: 200,
+      body: {
+        query: `{ pools(chainId: ${chain}, where: { protocolVersion: { eq: 3 } }) { pools { address name poolType protocolVersion tokens { symbol balance priceRate } } } }`,
+      },
+    },
+    {
+      title:
+        'Quote in Balancer V3: sell 50,000 USDC for USDT (BatchRouter paths, some through the waUSDC and waUSDT buffers)',
+      method: 'POST',
+      path: `/sor/${chain}`,
+      expectStatus: 200,
+      body: {
+        sellToken: usdc,
+        buyToken: usdt,
+        orderKind: 'sell',
+        amount: '50000000000',
+        gasPrice: '1000000000',
+        protocolVersion: 3,
+      },
+    },
+    ...(waUSDT
+      ? [
+          {
+            title:
+              'Order in Balancer V3: sell 1,000 USDC for waUSDT through its buffer and the boosted pool; send the approvals it lists first (USDC -> Permit2, Permit2 -> BatchRouter)',
+            method: 'POST' as const,
+            path: `/order/${chain}`,
+            expectStatus: 200,
+            body: {
+              sellToken: usdc,
+              buyToken: waUSDT.address,
+              orderKind: 'sell',
+              amount: '1000000000',
+              gasPrice: '1000000000',
+              sender,
+              slippagePercentage: 0.005,
+              protocolVersion: 3,
+            },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -294,7 +355,9 @@ export function demoBanner(info: DemoInfo): string {
     if (c.title) lines.push('', `# ${c.title}`);
     lines.push(curlFor(info.apiUrl, c));
   }
-  const order = demoCommands(info).find((c) => c.path.startsWith('/order/'));
+  const order = demoCommands(info).find(
+    (c) => c.path.startsWith('/order/') && (c.body as { protocolVersion?: number }).protocolVersion === 2,
+  );
   if (order) {
     const sender = (order.body as { sender: string }).sender;
     lines.push(

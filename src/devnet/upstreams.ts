@@ -10,12 +10,18 @@ import { toSubgraphPool } from './indexer/subgraphPools';
 import { COIN_PRICES_USD, pricesByAddress } from './prices';
 import { readGauges } from './gauges';
 import { GaugePoolEntry, gaugesRootValue, gaugesSubgraphSchema, readGaugeEntries } from './indexer/gaugesSubgraph';
+import { OnchainV3PoolReader } from './indexer/onchainV3Pools';
+import { selectV3Rows, toV3TypePool, toV3VaultPool, v3SubgraphSchemas, V3PoolsArgs } from './indexer/v3Subgraphs';
 
 /**
  * The devnet's two upstreams on one loopback HTTP server:
  * - `POST /subgraphs/name/localdev`: a subgraph-shaped GraphQL endpoint whose pools are read from
  *   the chain at the latest block (so a trade shows up at the next pool update), or frozen at
  *   its first answer, or lagging a set time behind the head (`UpstreamsOptions`);
+ * - `POST /subgraphs/name/localdev-v3-vault` and `/subgraphs/name/localdev-v3-pools`: Balancer
+ *   V3's two subgraphs (pools, tokens and hooks; types and parameters) over the V3 Vault's pools
+ *   read from the chain at the latest block (`SUBGRAPH_V3_URL_31337`, `SUBGRAPH_V3_POOLS_URL_31337`);
+ *   not frozen or lagging with the V2 one (those options are about the V2 catalogue);
  * - `POST /subgraphs/name/localdev-gauges`: the gauges subgraph (pool -> preferential gauge and
  *   its reward tokens) over the gauge system on the chain (src/devnet/gauges.ts), if it has one;
  * - `GET /prices/api/v3/simple/price` and `/simple/token_price/localdev`: a CoinGecko-shaped price
@@ -28,6 +34,8 @@ import { GaugePoolEntry, gaugesRootValue, gaugesSubgraphSchema, readGaugeEntries
  */
 export const SUBGRAPH_PATH = '/subgraphs/name/localdev';
 export const GAUGES_SUBGRAPH_PATH = '/subgraphs/name/localdev-gauges';
+export const V3_VAULT_SUBGRAPH_PATH = '/subgraphs/name/localdev-v3-vault';
+export const V3_POOLS_SUBGRAPH_PATH = '/subgraphs/name/localdev-v3-pools';
 export const PRICES_PATH = '/prices/api/v3';
 export const PRICE_PLATFORM = 'localdev';
 export const SANCTIONS_PATH = '/sanctions';
@@ -39,6 +47,9 @@ export interface DevnetUpstreams {
   readonly subgraphUrl: string;
   /** For GAUGES_SUBGRAPH_URL_31337. */
   readonly gaugesSubgraphUrl: string;
+  /** For SUBGRAPH_V3_URL_31337 and SUBGRAPH_V3_POOLS_URL_31337 (both are needed). */
+  readonly v3VaultSubgraphUrl: string;
+  readonly v3PoolsSubgraphUrl: string;
   readonly priceApiUrl: string;
   /** Base URL for SANCTIONS_API_URL (provider chainalysis; any API key). */
   readonly sanctionsApiUrl: string;
@@ -148,6 +159,38 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   };
   const gaugesRoot = gaugesRootValue(gaugesAtLatest);
 
+  const v3Reader = new OnchainV3PoolReader(options.provider, options.devnet.v3.addresses);
+  let v3Cache:
+    { hash: string; number: number; rows: Promise<{ vault: SubgraphPool[]; types: SubgraphPool[] }> } | undefined;
+  const v3AtLatest = async () => {
+    const block = await options.provider.getBlock('latest');
+    if (!block?.hash) throw new Error('the chain returned no latest block');
+    if (v3Cache?.hash !== block.hash) {
+      const hash = block.hash;
+      const rows = v3Reader
+        .readAll(block.number)
+        .then((pools) => ({ vault: pools.map(toV3VaultPool), types: pools.map(toV3TypePool) }));
+      v3Cache = { hash, number: block.number, rows };
+      rows.catch(() => {
+        if (v3Cache?.hash === hash) v3Cache = undefined;
+      });
+    }
+    return { number: v3Cache.number, hash: v3Cache.hash, ...(await v3Cache.rows) };
+  };
+  const v3Meta = async () => {
+    const at = await v3AtLatest();
+    return { block: { number: at.number, hash: at.hash }, deployment: 'localdev-v3', hasIndexingErrors: false };
+  };
+  const v3VaultRoot = {
+    pools: async (args: V3PoolsArgs) => selectV3Rows((await v3AtLatest()).vault, args),
+    pool: async ({ id }: { id: string }) => (await v3AtLatest()).vault.find((p) => p.id === id.toLowerCase()) ?? null,
+    _meta: v3Meta,
+  };
+  const v3PoolsRoot = {
+    pools: async (args: V3PoolsArgs) => selectV3Rows((await v3AtLatest()).types, args),
+    _meta: v3Meta,
+  };
+
   const rootValue = {
     pools: async (args: PoolsArgs) => selectPools((await poolsAtLatest()).pools, args),
     pool: async ({ id }: { id: string }) =>
@@ -190,6 +233,23 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
       }),
     );
   });
+  for (const [path, schema, rootValue] of [
+    [V3_VAULT_SUBGRAPH_PATH, v3SubgraphSchemas().vault, v3VaultRoot],
+    [V3_POOLS_SUBGRAPH_PATH, v3SubgraphSchemas().pools, v3PoolsRoot],
+  ] as const)
+    app.post(path, express.json({ limit: '100kb' }), async (req: Request, res: Response) => {
+      const body = req.body as { query?: unknown; variables?: unknown } | undefined;
+      if (typeof body?.query !== 'string')
+        return jsonError(res, 400, 'expected a JSON body {"query": "...", "variables": {...}}');
+      res.json(
+        await graphql({
+          schema,
+          source: body.query,
+          rootValue,
+          variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+        }),
+      );
+    });
   app.get(`${PRICES_PATH}/simple/price`, (req: Request, res: Response) => {
     const ids = String(req.query.ids ?? '')
       .split(',')
@@ -291,6 +351,8 @@ export async function startDevnetUpstreams(options: UpstreamsOptions): Promise<D
   return {
     subgraphUrl: `${base}${SUBGRAPH_PATH}`,
     gaugesSubgraphUrl: `${base}${GAUGES_SUBGRAPH_PATH}`,
+    v3VaultSubgraphUrl: `${base}${V3_VAULT_SUBGRAPH_PATH}`,
+    v3PoolsSubgraphUrl: `${base}${V3_POOLS_SUBGRAPH_PATH}`,
     priceApiUrl: `${base}${PRICES_PATH}`,
     sanctionsApiUrl: `${base}${SANCTIONS_PATH}`,
     simulatorApiUrl: `${base}${SIMULATOR_PATH}`,

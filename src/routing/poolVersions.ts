@@ -1,5 +1,5 @@
 import type { StoredPool } from '../domain/pool';
-import { isRoutable, toRoutingPool, toRoutingPools, type RoutingPool } from './routingPools';
+import { isV2Routable, toRoutingPool, toRoutingPools, type RoutingPool } from './routingPools';
 import { encodeShared } from './sharedJson';
 
 /**
@@ -101,8 +101,8 @@ export function poolDelta(prev: readonly StoredPool[], next: readonly StoredPool
   const upserts: RoutingPool[] = [];
   const removed: string[] = [];
   const changedTo = (old: StoredPool | undefined, p: StoredPool) => {
-    if (isRoutable(p)) upserts.push(toRoutingPool(p));
-    else if (old && isRoutable(old)) removed.push(p.id);
+    if (isV2Routable(p)) upserts.push(toRoutingPool(p));
+    else if (old && isV2Routable(old)) removed.push(p.id);
   };
   let at = 0;
   for (; at < prev.length && at < next.length; at++) {
@@ -119,7 +119,7 @@ export function poolDelta(prev: readonly StoredPool[], next: readonly StoredPool
     before.delete(p.id);
     if (old !== p) changedTo(old, p);
   }
-  for (const old of before.values()) if (isRoutable(old)) removed.push(old.id);
+  for (const old of before.values()) if (isV2Routable(old)) removed.push(old.id);
   return { upserts, removed };
 }
 

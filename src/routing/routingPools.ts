@@ -29,6 +29,11 @@ export function isRoutable(pool: StoredPool): boolean {
   return pool.tokens.some((t) => t.address !== pool.address && !isZeroDecimal(t.balance));
 }
 
+/** A routable pool of the V2 Vault: what the V2 engine routes (V3 pools are routed by their own Vault's frame). */
+export function isV2Routable(pool: StoredPool): boolean {
+  return (pool.protocolVersion ?? 2) === 2 && isRoutable(pool);
+}
+
 /** Liquidity the floor compares against: decoration's figure only (pools without one are kept). */
 function liquidityOf(p: StoredPool): number | null {
   if (p.totalLiquidity === undefined) return null;
@@ -45,9 +50,9 @@ export function toRoutingPool(p: StoredPool): RoutingPool {
   };
 }
 
-/** The V2 Vault's routable pools (V3 pools are routed by their own Vault's frame). */
+/** The V2 Vault's routable pools. */
 export function toRoutingPools(pools: readonly StoredPool[]): RoutingPool[] {
-  return pools.filter((p) => (p.protocolVersion ?? 2) === 2 && isRoutable(p)).map(toRoutingPool);
+  return pools.filter(isV2Routable).map(toRoutingPool);
 }
 
 /** Pools at or above the liquidity floor, plus every pool whose liquidity is not known yet. */

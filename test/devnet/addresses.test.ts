@@ -3,6 +3,7 @@ import { parseNetworks } from '../../src/config/env';
 import { devAccount } from '../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, expectedAddresses } from '../../src/devnet/devnet';
 import { expectedGaugeAddresses } from '../../src/devnet/gauges';
+import { expectedV3Addresses } from '../../src/devnet/v3/devnetV3';
 
 describe('chain 31337 localdev', () => {
   test('the chain table lists the addresses the devnet deployment lands at', () => {
@@ -23,6 +24,18 @@ describe('chain 31337 localdev', () => {
       kind: 'controller',
       gaugeController: gauges.gaugeController,
       balancerTokenAdmin: gauges.balancerTokenAdmin,
+    });
+  });
+
+  test('the chain table lists the Balancer V3 stack the devnet deploys from its V3 admin account', () => {
+    const v3 = expectedV3Addresses();
+    expect(chainById(DEVNET_CHAIN_ID)?.v3).toEqual({
+      vault: v3.vault,
+      router: v3.router,
+      batchRouter: v3.batchRouter,
+      bufferRouter: v3.bufferRouter,
+      vaultExplorer: v3.vaultExplorer,
+      permit2: v3.permit2,
     });
   });
 

@@ -112,10 +112,18 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
       status: expectedStatus,
     });
     if (c.url.includes('/order/')) {
-      // The stETH order goes to the batch relayer (wrapStETH first); the others to the Vault.
-      const order = JSON.parse(text) as { data: string; to: string; relayerApprovalRequired: boolean };
+      // The stETH order goes to the batch relayer (wrapStETH first); V2 orders to the Vault; the
+      // V3 order to a V3 router, with no relayer to approve.
+      const order = JSON.parse(text) as {
+        data: string;
+        to: string;
+        relayerApprovalRequired: boolean;
+        protocolVersion?: number;
+      };
       expect(order.data).toMatch(/^0x/);
-      expect(order.relayerApprovalRequired).toBe(order.to.toLowerCase() !== devnetVault);
+      const v3 = chainById(DEVNET_CHAIN_ID)!.v3!;
+      if (order.protocolVersion === 3) expect([v3.router, v3.batchRouter]).toContain(order.to.toLowerCase());
+      expect(order.relayerApprovalRequired).toBe(order.protocolVersion !== 3 && order.to.toLowerCase() !== devnetVault);
     }
     if (c.url.includes('/sor/'))
       expect(BigInt((JSON.parse(text) as { returnAmount: string }).returnAmount)).toBeGreaterThan(0n);

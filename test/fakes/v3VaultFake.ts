@@ -39,6 +39,14 @@ export interface FakeV3Pool {
   weights?: readonly bigint[];
   /** Amp with its 1000 precision. */
   amp?: bigint;
+  /**
+   * Which build the pool is: the launch build (default) answers a stable pool's
+   * `computeInvariant` for any balances and has no `getMinTokenBalances`; the npm 1.0.0 build
+   * answers `getMinTokenBalances` (a weighted pool's `minTokenBalances`) and reverts
+   * `computeInvariant` for balances 10,000 or more times apart.
+   */
+  build?: 'launch' | '1.0.0';
+  minTokenBalances?: readonly bigint[];
   /** The pool type's own getters' encoded answers, by selector (a test encodes them with the type's ABI). */
   answers?: Map<string, string>;
   /** An LBP's own getters (the weighted LBP with `startWeights`, the fixed-price one with `projectTokenRate`). */
@@ -111,6 +119,8 @@ const POOL = new Interface([
   'function getProjectTokenRate() view returns (uint256)',
   'function getFixedPriceLBPoolImmutableData() view returns (tuple(address[] tokens, uint256[] decimalScalingFactors, uint256 startTime, uint256 endTime, uint256 projectTokenIndex, uint256 reserveTokenIndex, uint256 projectTokenRate))',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
+  'function getMinTokenBalances() view returns (uint256[])',
+  'function computeInvariant(uint256[] balancesLiveScaled18, uint8 rounding) view returns (uint256)',
 ]);
 const HOOK = new Interface([
   'function getMaxSurgeFeePercentage(address pool) view returns (uint256)',
@@ -260,6 +270,17 @@ export class FakeV3Vault {
       return POOL.encodeFunctionResult(parsed.name, [p.weights]);
     if (parsed?.name === 'getAmplificationParameter' && p.amp !== undefined)
       return POOL.encodeFunctionResult(parsed.name, [p.amp, false, 1000n]);
+    const limited = p.build === '1.0.0';
+    if (parsed?.name === 'getMinTokenBalances' && limited && p.weights)
+      return POOL.encodeFunctionResult(parsed.name, [p.minTokenBalances ?? p.weights.map(() => 10n ** 6n)]);
+    if (parsed?.name === 'computeInvariant' && p.amp !== undefined) {
+      const balances = parsed.args[0] as bigint[];
+      const min = balances.reduce((a, b) => (b < a ? b : a));
+      const max = balances.reduce((a, b) => (b > a ? b : a));
+      if (limited && max / min >= 10_000n) return undefined;
+      // Any invariant: the reader only asks whether the pool answers.
+      return POOL.encodeFunctionResult(parsed.name, [balances.reduce((a, b) => a + b, 0n)]);
+    }
     const lbp = p.lbp;
     if (!parsed || !lbp) return undefined;
     switch (parsed.name) {

@@ -1,6 +1,7 @@
 import { CHAINS, vaultOf } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
+import { poolTypeDef } from '../../src/domain/poolTypes/registry';
 import { v3PoolOf } from '../../src/domain/poolTypes/v3PoolOf';
 import { bufferStateOf, erc4626Of } from '../../src/domain/protocols/v3/stored/buffers';
 import { v3PoolStateOf } from '../../src/domain/protocols/v3/stored/v3PoolState';
@@ -247,6 +248,29 @@ test('a new block re-reads the V3 pools its Vault logs name and those with a rat
   node.mine([], [v3.swapLog(W)]);
   await until('block 102', () => snapshot().block?.number === 102);
   expect(pool(W).tokens.map((t) => decimalToUnits(t.balance, t.decimals))).toEqual([110n * E18, 91_000_000n]);
+});
+
+/** The pool type's math on the pool as served (the stable pool's hook left aside). */
+const mathOf = (p: StoredPool) => poolTypeDef(p.poolType, 3)!.v3!.math(p, v3PoolStateOf(p)!, 0n);
+
+test("which build a pool is comes from the pool's own answers, and the math follows it", async () => {
+  const tooLow = [10n ** 12n, 10n ** 12n];
+  const apart = [E18, 10_000n * E18];
+  // Launch builds: no minimum balances, no imbalance limit.
+  expect(pool(W).v3?.minTokenBalances).toBeUndefined();
+  expect(pool(S).v3?.maxImbalanceRatio).toBeUndefined();
+  expect(mathOf(pool(W)).computeInvariant(tooLow, 'down')).toBeGreaterThan(0n);
+  expect(mathOf(pool(S)).computeInvariant(apart, 'down')).toBeGreaterThan(0n);
+
+  const minimum = [2n * 10n ** 12n, 3n * 10n ** 12n];
+  Object.assign(v3.pools.get(W)!, { build: '1.0.0', minTokenBalances: minimum });
+  Object.assign(v3.pools.get(S)!, { build: '1.0.0' });
+  node.mine([], [v3.swapLog(W), v3.swapLog(S)]);
+  await until('block 101', () => snapshot().block?.number === 101);
+  expect(pool(W).v3?.minTokenBalances?.map((b) => decimalToUnits(b, 18))).toEqual(minimum);
+  expect(pool(S).v3?.maxImbalanceRatio).toBe('10000');
+  expect(() => mathOf(pool(W)).computeInvariant(tooLow, 'down')).toThrow(/below its minimum/);
+  expect(() => mathOf(pool(S)).computeInvariant(apart, 'down')).toThrow(/too far apart/);
 });
 
 test('pause and recovery changes follow the Vault: a paused pool is served paused and refused by the frame', async () => {

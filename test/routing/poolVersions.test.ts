@@ -2,7 +2,7 @@ import { chainById } from '../../src/config/chains';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { StoredPool } from '../../src/domain/pool';
 import type { RouterEngine } from '../../src/config/env';
-import { PoolVersions } from '../../src/routing/poolVersions';
+import { poolDelta, PoolVersions } from '../../src/routing/poolVersions';
 import { RouterHost, type QuoteTask } from '../../src/routing/routerHost';
 import { encodeShared } from '../../src/routing/sharedJson';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
@@ -190,5 +190,14 @@ describeWithSnapshot('pool versions as deltas on the mainnet snapshot', () => {
     );
     expect(input.deltas).toHaveLength(0);
     expect(input.base.key).toBe(input.key);
+  });
+
+  test("a V3 pool's change is no part of the V2 engine's delta (a V2 route never names a V3 pool)", () => {
+    const pools = storedPools();
+    const v3 = { ...pools[0]!, protocolVersion: 3 as const };
+    const changed = rebalanced(v3, 90);
+    expect(poolDelta([v3, pools[1]!], [changed, pools[1]!])).toEqual({ upserts: [], removed: [] });
+    const v2Changed = rebalanced(pools[1]!, 90);
+    expect(poolDelta([v3, pools[1]!], [changed, v2Changed]).upserts.map((p) => p.spec.id)).toEqual([pools[1]!.id]);
   });
 });

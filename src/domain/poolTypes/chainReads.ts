@@ -21,7 +21,9 @@ export type AbiWord =
 /** One `(uint256,address,bool)` of such an array. */
 export type UintAddressBool = readonly [bigint, string, boolean];
 /** Argument types of those getters. */
-export type AbiInput = 'uint256' | 'address' | 'bytes32';
+export type AbiInput = 'uint256' | 'uint8' | 'address' | 'bytes32' | 'uint256[]';
+/** An argument's value (a `uint256[]` argument is a list of bigints). */
+export type AbiArg = bigint | number | string | readonly bigint[];
 
 type WordValue<W extends AbiWord> = W extends 'uint256' | 'int256'
   ? bigint
@@ -94,7 +96,7 @@ export const at = (address: string): CallTarget => ({ address });
 export interface ChainCall<D> {
   readonly to: CallTarget;
   readonly getter: Getter;
-  readonly args: readonly (bigint | number | string)[];
+  readonly args: readonly AbiArg[];
   apply(draft: D, values: readonly AbiValue[]): void;
 }
 
@@ -102,7 +104,7 @@ export interface ChainCall<D> {
 export function chainCall<D, const O extends readonly AbiWord[]>(
   to: CallTarget,
   g: Getter<O>,
-  args: readonly (bigint | number | string)[],
+  args: readonly AbiArg[],
   apply: (draft: D, values: WordValues<O>) => void,
 ): ChainCall<D> {
   return { to, getter: g, args, apply };

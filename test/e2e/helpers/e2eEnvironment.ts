@@ -59,6 +59,12 @@ export interface E2eOptions {
    * here with the node's URL and closed with the environment).
    */
   readonly rpcThrough?: (nodeUrl: string) => Promise<{ readonly url: string; close(): Promise<void> }>;
+  /**
+   * Give the API the devnet's V3 catalogue (SUBGRAPH_V3_URL_31337 and its pools subgraph), as the
+   * demo does: V3 pools are quoted and `/order` without protocolVersion picks the better Vault.
+   * Off by default, so the V2 suites keep their V2 answers.
+   */
+  readonly v3?: boolean;
 }
 
 async function pickChain(options: E2eOptions = {}): Promise<{ chain: LocalChain; how: string }> {
@@ -137,6 +143,12 @@ export async function startE2eEnvironment(options: E2eOptions = {}): Promise<E2e
         NETWORKS: String(DEVNET_CHAIN_ID),
         [`SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.subgraphUrl,
         [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
+        ...(options.v3
+          ? {
+              [`SUBGRAPH_V3_URL_${DEVNET_CHAIN_ID}`]: upstreams.v3VaultSubgraphUrl,
+              [`SUBGRAPH_V3_POOLS_URL_${DEVNET_CHAIN_ID}`]: upstreams.v3PoolsSubgraphUrl,
+            }
+          : {}),
         PRICE_API_URL: upstreams.priceApiUrl,
         ...routerSettings(),
         ...(rpcUrl

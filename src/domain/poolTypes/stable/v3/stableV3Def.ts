@@ -1,5 +1,5 @@
 import type { PoolTypeDef } from '../../poolTypeDef';
-import { STABLE_V3_CHAIN } from '../chain';
+import { STABLE_V3_BUILD_CHAIN } from './chain';
 import { stableV3StateOf } from './stored';
 import { stableV3Math } from './stableV3Pool';
 
@@ -14,6 +14,6 @@ export const STABLE_V3: PoolTypeDef = {
   joins: false,
   exits: false,
   pathRole: 'through',
-  chain: STABLE_V3_CHAIN,
+  chain: STABLE_V3_BUILD_CHAIN,
   v3: { math: (pool, frame, timestamp) => stableV3Math(stableV3StateOf(pool, frame), timestamp) },
 };

@@ -1,5 +1,5 @@
 import type { PoolTypeDef } from '../../poolTypeDef';
-import { WEIGHTS_ONLY_CHAIN } from '../chain';
+import { WEIGHTED_V3_CHAIN } from './chain';
 import { storedWeights, weightedV3StateOf } from './stored';
 import { weightedV3Math } from './weightedV3Pool';
 
@@ -15,7 +15,7 @@ export const WEIGHTED_V3: PoolTypeDef = {
   exits: false,
   pathRole: 'through',
   // `getNormalizedWeights()`, as V2's weighted pools.
-  chain: WEIGHTS_ONLY_CHAIN,
+  chain: WEIGHTED_V3_CHAIN,
   v3: {
     math: (pool, frame) => weightedV3Math(weightedV3StateOf(pool, frame)),
     weights: (pool) => storedWeights(pool),

@@ -17,7 +17,18 @@ export interface Erc4626Token {
   /** `maxRedeem(vault)` and `maxWithdraw(vault)`: the most the token pays out (its free liquidity, the Vault's shares). */
   readonly maxRedeem: bigint;
   readonly maxWithdraw: bigint;
+  /**
+   * The token after the Balancer Vault deposited `assets` for `shares` (its `deposit` or `mint`)
+   * or redeemed `shares` for `assets` (`redeem` or `withdraw`): what a later step of the same
+   * transaction previews against.
+   */
+  after(call: TokenCall): Erc4626Token;
 }
+
+/** A call the Vault makes to the token when its buffer is short. */
+export type TokenCall =
+  | { readonly kind: 'deposit'; readonly assets: bigint; readonly shares: bigint }
+  | { readonly kind: 'redeem'; readonly shares: bigint; readonly assets: bigint };
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 const ONE = 10n ** 18n;
@@ -42,13 +53,17 @@ export interface Erc4626Limits {
  * own by the truncation.
  */
 export function erc4626ByRate(rate: bigint, limits: Erc4626Limits = {}): Erc4626Token {
-  return {
+  const token: Erc4626Token = {
     previewDeposit: (assets) => mulDiv(assets, ONE, rate, false),
     previewMint: (shares) => mulDiv(shares, rate, ONE, true),
     previewRedeem: (shares) => mulDiv(shares, rate, ONE, false),
     previewWithdraw: (assets) => mulDiv(assets, ONE, rate, true),
     ...unlimited(limits),
+    // One share price, which a deposit or redeem at that price leaves where it is; what the token
+    // then allows is not known without asking it again.
+    after: () => token,
   };
+  return token;
 }
 
 /**
@@ -75,6 +90,23 @@ export function openZeppelinErc4626(totals: {
     maxMint: MAX_UINT256,
     maxRedeem: totals.vaultShares,
     maxWithdraw: toAssets(totals.vaultShares, false),
+    // New totals: the deposit's shares minted to the Vault, or the redeemed shares burnt from it.
+    after: (call) =>
+      openZeppelinErc4626(
+        call.kind === 'deposit'
+          ? {
+              ...totals,
+              totalAssets: totals.totalAssets + call.assets,
+              totalSupply: totals.totalSupply + call.shares,
+              vaultShares: totals.vaultShares + call.shares,
+            }
+          : {
+              ...totals,
+              totalAssets: totals.totalAssets - call.assets,
+              totalSupply: totals.totalSupply - call.shares,
+              vaultShares: totals.vaultShares - call.shares,
+            },
+      ),
   };
 }
 

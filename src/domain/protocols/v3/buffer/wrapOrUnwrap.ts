@@ -31,6 +31,8 @@ export interface BufferResult {
   readonly fromBuffer: boolean;
   /** The buffer after the operation, as the Vault stores it. */
   readonly bufferAfter: BufferState;
+  /** The token after it: `token` itself unless the Vault called it (`fromBuffer` false). */
+  readonly tokenAfter: Erc4626Token;
 }
 
 /**
@@ -69,6 +71,7 @@ export function bufferWrapOrUnwrap(
   let underlying = buffer.underlyingBalanceRaw;
   let wrapped = buffer.wrappedBalanceRaw;
   let fromBuffer: boolean;
+  let tokenAfter = token;
   if (direction === 'wrap') {
     [amountInRaw, amountOutRaw] =
       kind === 'exactIn'
@@ -96,6 +99,7 @@ export function bufferWrapOrUnwrap(
       }
       underlying = toUint(underlying + amountInRaw - underlyingToToken);
       wrapped = toUint(wrapped + wrappedFromToken - amountOutRaw);
+      tokenAfter = token.after({ kind: 'deposit', assets: underlyingToToken, shares: wrappedFromToken });
     }
   } else {
     [amountInRaw, amountOutRaw] =
@@ -124,6 +128,7 @@ export function bufferWrapOrUnwrap(
       }
       underlying = toUint(underlying + underlyingFromToken - amountOutRaw);
       wrapped = toUint(wrapped + amountInRaw - wrappedToToken);
+      tokenAfter = token.after({ kind: 'redeem', shares: wrappedToToken, assets: underlyingFromToken });
     }
   }
   const amountCalculatedRaw = kind === 'exactIn' ? amountOutRaw : amountInRaw;
@@ -135,6 +140,7 @@ export function bufferWrapOrUnwrap(
     amountOutRaw,
     fromBuffer,
     bufferAfter: { ...buffer, underlyingBalanceRaw: underlying, wrappedBalanceRaw: wrapped },
+    tokenAfter,
   };
 }
 

@@ -19,6 +19,8 @@ const MAX_AMOUNT = 2n ** 128n - 1n;
 
 export interface BufferModelState extends PoolState {
   buffer: BufferState;
+  /** The ERC-4626 token as the route has left it (a wrap the buffer could not serve calls it). */
+  token: Erc4626Token;
 }
 
 export interface BufferModelInput {
@@ -53,11 +55,11 @@ export class BufferModel implements PoolModel<BufferModelState> {
   }
 
   initialState(): BufferModelState {
-    return { balances: balancesOf(this.buffer), buffer: this.buffer };
+    return { balances: balancesOf(this.buffer), buffer: this.buffer, token: this.token };
   }
 
   cloneState(state: BufferModelState): BufferModelState {
-    return { balances: [...state.balances], buffer: state.buffer };
+    return { balances: [...state.balances], buffer: state.buffer, token: state.token };
   }
 
   canSwap(i: number, j: number): boolean {
@@ -80,6 +82,7 @@ export class BufferModel implements PoolModel<BufferModelState> {
         throw new Error(`buffer ${this.address}: no wrap of ${amountIn} for ${amountOut} to record`);
     }
     state.buffer = result.bufferAfter;
+    state.token = result.tokenAfter;
     state.balances.splice(0, state.balances.length, ...balancesOf(state.buffer));
     this.priced.delete(state);
   }
@@ -97,22 +100,22 @@ export class BufferModel implements PoolModel<BufferModelState> {
     });
   }
 
-  spotPrice(_state: BufferModelState, i: number, j: number): number {
+  spotPrice(state: BufferModelState, i: number, j: number): number {
     if (!this.canSwap(i, j)) return Infinity;
     const [wrappedDecimals, underlyingDecimals] = this.decimals as [number, number];
     const oneWrapped = 10n ** BigInt(wrappedDecimals);
     const oneUnderlying = 10n ** BigInt(underlyingDecimals);
     // Underlying per wrapped for a wrap; wrapped per underlying for an unwrap.
     return i === 1
-      ? Number(this.token.previewMint(oneWrapped)) / Number(oneUnderlying)
-      : Number(this.token.previewWithdraw(oneUnderlying)) / Number(oneWrapped);
+      ? Number(state.token.previewMint(oneWrapped)) / Number(oneUnderlying)
+      : Number(state.token.previewWithdraw(oneUnderlying)) / Number(oneWrapped);
   }
 
   private run(state: BufferModelState, kind: SwapKind, i: number, j: number, amount: bigint): BufferResult {
     if (!this.canSwap(i, j)) throw new Error(`buffer ${this.address}: no swap from token ${i} to ${j}`);
     return bufferWrapOrUnwrap(
       state.buffer,
-      this.token,
+      state.token,
       { kind: kind === 'givenIn' ? 'exactIn' : 'exactOut', tokenIn: this.tokens[i]!, amountGivenRaw: amount },
       this.options,
     );

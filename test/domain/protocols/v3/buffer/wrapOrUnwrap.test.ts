@@ -77,6 +77,22 @@ describe('V3 buffer wrap and unwrap', () => {
     );
   });
 
+  test('a wrap the token serves leaves the token with new totals, which the next wrap of the same transaction previews against', () => {
+    const t = token();
+    const short = bufferWrapOrUnwrap(buffer(0n, 0n), t, wrapIn(3_333_333n * E6 + 7n));
+    expect(short.fromBuffer).toBe(false);
+    // The Vault deposited the amount (the empty buffer has no imbalance) and was minted its shares.
+    const assets = 10_750_000n * E6 + 3_333_333n * E6 + 7n;
+    const supply = 10_000_000n * E6 + ((3_333_333n * E6 + 7n) * (10_000_000n * E6 + 1n)) / (10_750_000n * E6 + 1n);
+    const next = 777_777n * E6 + 3n;
+    // OpenZeppelin's previewDeposit on those totals (offset 0: one virtual share, one virtual asset), guarded.
+    const expected = ((next - 1n) * (supply + 1n)) / (assets + 1n) - 1n;
+    expect(bufferWrapOrUnwrap(short.bufferAfter, short.tokenAfter, wrapIn(next)).amountOutRaw).toBe(expected);
+    // Served by the buffer, the token is untouched.
+    const full = bufferWrapOrUnwrap(buffer(10n ** 14n, 10n ** 14n), t, wrapIn(next));
+    expect(full.tokenAfter).toBe(t);
+  });
+
   test('amounts below the minimum wrap amount (1e4 raw), a foreign token and paused buffers are refused', () => {
     const b = buffer(10n ** 12n, 10n ** 12n);
     // The amount given: 9,999 shares are refused, 10,000 (worth 10,749 assets) pass.
