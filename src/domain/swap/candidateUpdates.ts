@@ -1,4 +1,5 @@
 import { byRank, MAX_CANDIDATES, type Candidate, type PairFocus } from './candidates';
+import type { Edge } from './graph';
 import type { PoolModel } from './poolModel';
 
 /**
@@ -77,16 +78,37 @@ export function updateRanked(
 export class TouchedPairs implements PairFocus {
   private readonly byFrom = new Map<string, Set<string>>();
   private readonly byTo = new Map<string, Set<string>>();
+  /**
+   * Every pool a kept candidate's hop on a touched pair can be (the changed models and the pools
+   * listed on those pairs in the graph before the change), or undefined when not known: a hop
+   * through any other pool is on an untouched pair, which one identity lookup tells without
+   * reading the pool's tokens (a pool model's fields are read through many classes' shapes,
+   * which made that check the larger part of carrying a pair's candidates across a version).
+   */
+  private readonly suspects: Set<PoolModel> | undefined;
 
-  constructor(models: Iterable<PoolModel>) {
-    for (const m of models) for (const a of m.tokens) for (const b of m.tokens) if (a !== b) this.add(a, b);
+  /** `before`: the graph the change was made to; with it, `crosses` looks at the pools listed on the touched pairs only. */
+  constructor(models: Iterable<PoolModel>, before?: PairLists) {
+    const changed = [...models];
+    for (const m of changed) for (const a of m.tokens) for (const b of m.tokens) if (a !== b) this.add(a, b);
+    if (!before) return;
+    this.suspects = new Set(changed);
+    for (const [a, tos] of this.byFrom)
+      for (const b of tos) {
+        for (const e of before.between(a, b)) this.suspects.add(e.hop.pool);
+        for (const e of before.lbpBetween(a, b)) this.suspects.add(e.hop.pool);
+      }
   }
 
   /** The union of several steps' pairs (a pair carried across several versions). */
   static union(steps: readonly TouchedPairs[]): TouchedPairs {
     if (steps.length === 1) return steps[0]!;
-    const out = new TouchedPairs([]);
-    for (const s of steps) for (const [a, tos] of s.byFrom) for (const b of tos) out.add(a, b);
+    const known = steps.every((s) => s.suspects !== undefined);
+    const out = new TouchedPairs([], known ? NO_PAIRS : undefined);
+    for (const s of steps) {
+      for (const [a, tos] of s.byFrom) for (const b of tos) out.add(a, b);
+      if (known) for (const m of s.suspects!) out.suspects!.add(m);
+    }
     return out;
   }
 
@@ -122,7 +144,19 @@ export class TouchedPairs implements PairFocus {
 
   /** Whether a candidate has a hop on a touched pair. */
   crosses(c: Candidate): boolean {
-    for (const h of c.path) if (this.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return true;
+    const suspects = this.suspects;
+    for (const h of c.path) {
+      if (suspects && !suspects.has(h.pool)) continue;
+      if (this.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return true;
+    }
     return false;
   }
 }
+
+/** Where a graph lists the pools of a pair (graph.ts): every candidate's hop is taken from these lists. */
+export interface PairLists {
+  between(from: string, to: string): readonly Edge[];
+  lbpBetween(from: string, to: string): readonly Edge[];
+}
+
+const NO_PAIRS: PairLists = { between: () => [], lbpBetween: () => [] };
