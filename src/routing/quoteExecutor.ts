@@ -148,7 +148,7 @@ export class WorkerExecutor implements QuoteExecutor {
   }
 }
 
-/** The same for a pair whichever way its tokens are spelt (FNV-1a over the lower-cased addresses). */
+/** The same for a pair whichever way its tokens are spelt (FNV-1a over the lower-cased addresses, then mixed). */
 function pairHash(task: QuoteTask): number {
   let h = 0x811c9dc5;
   for (const s of [task.sellToken, task.buyToken]) {
@@ -158,6 +158,12 @@ function pairHash(task: QuoteTask): number {
     }
     h ^= 0x3e;
   }
+  // FNV's low bits follow the characters' low bits alone: mix before taking a remainder.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }
 
