@@ -52,22 +52,27 @@ export function updateRanked(
   touched: TouchedPairs,
   fresh: Candidate[],
 ): RankedCandidates | undefined {
-  const kept = before.ranked.filter((c) => !touched.crosses(c));
-  if (kept.length === before.ranked.length && fresh.length === 0) return before;
-  fresh.sort(byRank);
+  const ranked = before.ranked;
+  const kept: Candidate[] = [];
+  for (let k = 0; k < ranked.length; k++) if (!touched.crosses(ranked[k]!)) kept.push(ranked[k]!);
+  if (kept.length === ranked.length && fresh.length === 0) return before;
+  // When the prefix was cut, a fresh sequence ranking after its last entry may rank after
+  // sequences nobody kept: it is not part of the known start, so it is not sorted or merged.
+  const last = before.complete ? undefined : ranked[ranked.length - 1]!;
+  const placed = last ? fresh.filter((c) => byRank(c, last) <= 0) : fresh;
+  placed.sort(byRank);
+  const cap = MAX_CANDIDATES + RESERVE;
+  const total = kept.length + placed.length;
+  const n = Math.min(total, cap);
   const merged: Candidate[] = [];
   let a = 0;
   let b = 0;
-  while (a < kept.length || b < fresh.length) {
-    if (b >= fresh.length || (a < kept.length && byRank(kept[a]!, fresh[b]!) < 0)) merged.push(kept[a++]!);
-    else merged.push(fresh[b++]!);
+  while (merged.length < n) {
+    if (b >= placed.length || (a < kept.length && byRank(kept[a]!, placed[b]!) < 0)) merged.push(kept[a++]!);
+    else merged.push(placed[b++]!);
   }
-  const cap = MAX_CANDIDATES + RESERVE;
-  if (before.complete) return withList(merged.length > cap ? merged.slice(0, cap) : merged, merged.length <= cap);
-  const last = before.ranked[before.ranked.length - 1]!;
-  let end = 0;
-  while (end < merged.length && end < cap && byRank(merged[end]!, last) <= 0) end++;
-  return end < MAX_CANDIDATES ? undefined : withList(merged.slice(0, end), false);
+  if (!last) return withList(merged, total <= cap);
+  return merged.length < MAX_CANDIDATES ? undefined : withList(merged, false);
 }
 
 /**
