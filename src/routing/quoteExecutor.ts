@@ -72,9 +72,10 @@ interface Lane {
  * Quote threads with pair affinity. Each thread keeps every pair's candidate paths and carries
  * them to each new pool version on the pair's first quote there (src/domain/swap/engine.ts), so a
  * pair whose quotes go to every thread costs every thread that work at every version. A pair's
- * quotes therefore go to one thread (by a hash of the pair) while that thread has no more than
- * one task more in hand than the least busy one; past that, to the least busy, so one pair's
- * burst or one slow quote does not queue the rest behind it. A warm-up (a new pool version's
+ * quotes therefore go to one thread (by a hash of the pair) unless another thread is idle while
+ * that one is not, or that one has more than one task more in hand than the least busy one: then
+ * to the least busy, so no thread waits while another has a queue, and one pair's burst or one
+ * slow quote does not queue the rest behind it. A warm-up (a new pool version's
  * router) goes to every thread, so no thread builds it on a quote.
  */
 export class WorkerExecutor implements QuoteExecutor {
@@ -118,7 +119,9 @@ export class WorkerExecutor implements QuoteExecutor {
     const preferred = lanes[pairHash(task) % lanes.length]!;
     let least = preferred;
     for (const lane of lanes) if (lane.pending < least.pending) least = lane;
-    return preferred.pending <= least.pending + 1 ? preferred : least;
+    // A thread with nothing to do takes the task; among busy ones the pair's own thread may be one task behind.
+    if (preferred.pending === 0 || (least.pending > 0 && preferred.pending <= least.pending + 1)) return preferred;
+    return least;
   }
 
   private start(): Lane[] {
