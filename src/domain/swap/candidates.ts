@@ -192,12 +192,16 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
   return out;
 }
 
+const NO_ENTRIES: ReadonlyMap<string, readonly Edge[]> = new Map();
+
 /** The entries of `next` whose token is in `a` or `b` (each once). */
 function focusedEntries(
   next: ReadonlyMap<string, readonly Edge[]>,
   a: ReadonlySet<string> | undefined,
   b: ReadonlySet<string> | undefined,
 ): ReadonlyMap<string, readonly Edge[]> {
+  // Most tokens a hub reaches hold no focused pair: a shared empty map, not one made per token.
+  if (!a && !b) return NO_ENTRIES;
   const out = new Map<string, readonly Edge[]>();
   for (const set of [a, b]) {
     if (!set) continue;
