@@ -4,7 +4,8 @@ import { buildSchema, graphql } from 'graphql';
 
 /**
  * Local stand-ins for Balancer's two V3 subgraphs, each a real HTTP server executing GraphQL
- * against the subgraph's own names (a subset of `balancer-v3-vault` and `balancer-v3-pools`; an
+ * against the subgraph's own names (a subset of `balancer-v3-vault` and `balancer-v3-pools` with
+ * the parameter entities of the types the service carries, as that subgraph's schema declares them; an
  * unknown field or argument is a GraphQL error, as on graph-node): `pools(first, orderBy: id,
  * orderDirection, where: {id_gt, id_in, totalShares_gt, _change_block})` and `_meta`. The vault
  * fake keeps a block number moved by every change (`setPool`, `removePool`) and answers
@@ -55,12 +56,49 @@ scalar Bytes
 scalar BigDecimal
 scalar BigInt
 input Pool_filter { id_in: [Bytes!] }
-enum PoolType { Weighted Stable LBPool }
+enum PoolType { Weighted Stable LBPool LBP FixedLBP QuantAMMWeighted Gyro2 GyroE ReClamm }
 type Factory { id: Bytes! type: PoolType! version: Int! }
 type WeightedParams { weights: [BigDecimal!]! }
 type StableParams { amp: BigInt! }
-type Pool { id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams }
+type Gyro2Params { id: Bytes! sqrtAlpha: BigDecimal! sqrtBeta: BigDecimal! }
+type GyroEParams {
+  id: Bytes! alpha: BigDecimal! beta: BigDecimal! c: BigDecimal! s: BigDecimal! lambda: BigDecimal!
+  tauAlphaX: BigDecimal! tauAlphaY: BigDecimal! tauBetaX: BigDecimal! tauBetaY: BigDecimal!
+  u: BigDecimal! v: BigDecimal! w: BigDecimal! z: BigDecimal! dSq: BigDecimal!
+}
+type ReClammParams {
+  id: Bytes! lastTimestamp: BigInt! lastVirtualBalances: [BigInt!]! dailyPriceShiftExponent: BigInt!
+  dailyPriceShiftBase: BigInt! centerednessMargin: BigInt! currentFourthRootPriceRatio: BigInt!
+  startFourthRootPriceRatio: BigInt! endFourthRootPriceRatio: BigInt! priceRatioUpdateStartTime: BigInt!
+  priceRatioUpdateEndTime: BigInt!
+}
+type QuantAMMWeightedParams {
+  id: Bytes! oracleStalenessThreshold: BigInt! poolRegistry: BigInt! lambda: [BigInt!]! epsilonMax: BigInt!
+  absoluteWeightGuardRail: BigInt! maxTradeSizeRatio: BigInt! updateInterval: BigInt!
+  weightsAtLastUpdateInterval: [BigInt!]! weightBlockMultipliers: [BigInt!]! lastUpdateIntervalTime: BigInt!
+  lastInterpolationTimePossible: BigInt!
+}
+type LBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenStartWeight: BigInt! projectTokenEndWeight: BigInt! reserveTokenStartWeight: BigInt! reserveTokenEndWeight: BigInt!
+}
+type FixedLBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenRate: BigInt!
+}
+type Pool {
+  id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams
+  gyro2Params: Gyro2Params gyroEParams: GyroEParams reClammParams: ReClammParams
+  quantAMMWeightedParams: QuantAMMWeightedParams lbpParams: LBPParams fixedLBPParams: FixedLBPParams
+}
 type Query { pools(first: Int, where: Pool_filter): [Pool!]! }`;
+
+/** The pools SDL without the LBP sale entities and the Pool fields that name them. */
+function withoutSales(sdl: string): string {
+  return sdl
+    .replace(/type (Fixed)?LBPParams \{[^}]*\}\n/g, '')
+    .replace(' lbpParams: LBPParams fixedLBPParams: FixedLBPParams', '');
+}
 
 type Row = Record<string, unknown> & { readonly id: string };
 
@@ -119,7 +157,8 @@ export class FakeV3Subgraphs {
     return this.vault.log;
   }
 
-  static async start(): Promise<FakeV3Subgraphs> {
+  /** `sales: false`: a pools subgraph without the LBP sale entities (`lbpParams`, `fixedLBPParams`), as older deployments. */
+  static async start(options: { readonly sales?: boolean } = {}): Promise<FakeV3Subgraphs> {
     const ref: { self?: FakeV3Subgraphs } = {};
     const vault = await serve(VAULT_SDL, (log) => ({
       pools: (args: { first?: number; where?: Where }) => {
@@ -128,7 +167,7 @@ export class FakeV3Subgraphs {
       },
       _meta: () => ({ block: { number: ref.self!.block } }),
     }));
-    const types = await serve(POOLS_SDL, () => ({
+    const types = await serve(options.sales === false ? withoutSales(POOLS_SDL) : POOLS_SDL, () => ({
       pools: (args: { where?: Where }) =>
         (args.where?.id_in ?? [...ref.self!.typeRows.keys()]).flatMap((id) => ref.self!.typeRows.get(id) ?? []),
     }));

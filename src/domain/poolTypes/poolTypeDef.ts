@@ -1,4 +1,5 @@
 import type { ProtocolVersion, StoredPool } from '../pool';
+import type { V3Hook } from '../protocols/v3/hooks/hook';
 import type { V3PoolMath } from '../protocols/v3/poolMath';
 import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { ModelFactory } from '../swap/poolModel';
@@ -30,6 +31,18 @@ export interface V3TypeMath {
   math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
+  /**
+   * Whether the pool's hooks contract is the pool itself, doing only what the type's math already
+   * does (a ReClamm pool moves its virtual balances before proportional liquidity): the frame then
+   * runs it with no hook.
+   */
+  ownHook?(pool: StoredPool): boolean;
+  /**
+   * For a type that is its own hooks contract with rules a quote must follow (an LBP: the pool's
+   * address is its hook, refusing adds and removes during the sale), that hook as the Vault calls
+   * it; a pool whose hook is elsewhere gets the hook its address names instead.
+   */
+  selfHook?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3Hook;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
@@ -50,6 +63,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly params: F;
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
+  /**
+   * A V3 type: the V3 pools subgraph's field of a pool holding this type's parameters (an entity
+   * such as `gyroEParams`); the V3 catalogue asks it for the names in `params`. A V3 type's params
+   * are not asked of the V2 subgraph.
+   */
+  readonly paramsEntity?: string;
   /** The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). */
   readonly createModel?: ModelFactory;
   /** A V3 type's math. */

@@ -3,11 +3,16 @@ import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composable
 import { ELEMENT } from './element/element';
 import { POOL_FRAME_FIELDS } from './frameFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
+import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Defs';
 import { LINEAR } from './linear/linear';
+import { QUANT_AMM_WEIGHTED } from './quantAmm/quantAmmDef';
+import { RECLAMM } from './reClamm/reClammDef';
 import type { ParamField } from './paramField';
 import type { PathRole, PoolTypeDef } from './poolTypeDef';
 import { STABLE, META_STABLE } from './stable/stable';
 import { STABLE_V3 } from './stable/v3/stableV3Def';
+import { FIXED_PRICE_LBP_V3 } from './weighted/v3/fixedPriceLbpDef';
+import { LBP_V3 } from './weighted/v3/lbpDef';
 import { WEIGHTED_V3 } from './weighted/v3/weightedV3Def';
 import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
 
@@ -33,6 +38,12 @@ const BUILT_IN: readonly PoolTypeDef[] = [
   GYRO_E,
   WEIGHTED_V3,
   STABLE_V3,
+  GYRO_ECLP_V3,
+  GYRO_2CLP_V3,
+  RECLAMM,
+  QUANT_AMM_WEIGHTED,
+  LBP_V3,
+  FIXED_PRICE_LBP_V3,
 ];
 
 const defs: PoolTypeDef[] = [];
@@ -48,7 +59,7 @@ export interface StoredFields {
   readonly groups: ReadonlyMap<string, readonly ParamField[]>;
   /** Every parameter, top-level and grouped, once. */
   readonly all: readonly ParamField[];
-  /** The parameters the subgraph has (`all` without the chain-only ones). */
+  /** The parameters the V2 subgraph has: V2 types' (`all` without the chain-only and the V3-only ones). */
   readonly subgraph: readonly ParamField[];
 }
 
@@ -133,8 +144,10 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   const seen = new Map<string, { field: ParamField; group: string | undefined }>();
   const top: ParamField[] = [];
   const groups = new Map<string, ParamField[]>();
+  const v2 = new Set<string>();
   for (const def of list)
     for (const field of def.params) {
+      if (protocolOfDef(def) === 2) v2.add(field.name);
       const group = def.paramGroup;
       if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
         throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
@@ -154,7 +167,7 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
       else groups.set(group, [...(groups.get(group) ?? []), field]);
     }
   const all = [...top, ...[...groups.values()].flat()];
-  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true) };
+  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true && v2.has(f.name)) };
 }
 
 for (const def of BUILT_IN) registerPoolType(def);

@@ -88,7 +88,7 @@ const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
 /** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
 export const V3_FRAME: VaultFrameReads = {
   protocol: 3,
-  calls: (pool) => v3FrameCalls(pool.address),
+  calls: (pool) => v3FrameCalls(pool.address, pool.v3?.hook),
   isPoolUnknown: (outcome) =>
     outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
 };
@@ -105,6 +105,8 @@ interface PlannedCall {
   readonly data: string;
   readonly fn: string;
   readonly outputs: readonly AbiWord[];
+  /** The getter returns one struct holding an array (`Getter.struct`). */
+  readonly struct?: true;
   readonly apply: (draft: PoolDraft, values: readonly AbiValue[]) => void;
 }
 
@@ -125,10 +127,10 @@ function topicOf(event: ChainEvent): string {
   return id(event.signature);
 }
 
-function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[]): WordDecoder {
-  const key = outputs.join(',');
+function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[], struct = false): WordDecoder {
+  const key = `${struct ? 'struct:' : ''}${outputs.join(',')}`;
   let decoder = cache.decoders.get(key);
-  if (!decoder) cache.decoders.set(key, (decoder = wordsDecoder(outputs)));
+  if (!decoder) cache.decoders.set(key, (decoder = wordsDecoder(outputs, struct)));
   return decoder;
 }
 
@@ -146,7 +148,14 @@ function encoded<D>(
   const g = call.getter;
   const selector = selectorOf(cache, signatureOf(g.name, g.inputs));
   const args = g.inputs.length > 0 ? abi.encode(g.inputs, call.args).slice(2) : '';
-  return { to: targetOf(call.to, vault, pool), data: selector + args, fn: g.name, outputs: g.outputs, apply };
+  return {
+    to: targetOf(call.to, vault, pool),
+    data: selector + args,
+    fn: g.name,
+    outputs: g.outputs,
+    ...(g.struct ? { struct: true as const } : {}),
+    apply,
+  };
 }
 
 /**
@@ -181,7 +190,9 @@ function firstRound(
 function shapeOf(vault: string, pool: StoredPool): string {
   const tokens = pool.tokens.map((t) => t.address).join(',');
   const own = readsOf(pool)?.shape?.(pool) ?? '';
-  return `${registryVersion()}|${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${own}|${tokens}`;
+  // A V3 pool's known hook adds its own calls (`domain/protocols/v3/hooks/hookReads.ts`).
+  const hook = pool.v3?.hook ? `${pool.v3.hook.address}:${pool.v3.hook.kind}` : '';
+  return `${registryVersion()}|${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${own}|${hook}|${tokens}`;
 }
 
 /**
@@ -249,7 +260,7 @@ export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
  */
 function decoded(
   cache: ChainReadCache,
-  read: Pick<PlannedCall, 'fn' | 'outputs'>,
+  read: Pick<PlannedCall, 'fn' | 'outputs' | 'struct'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): AbiValue[] | undefined {
@@ -266,7 +277,7 @@ function decoded(
       `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
     );
   if (outcome.result === '0x') throw bad('empty return data (0x)');
-  const values = decoderOf(cache, read.outputs)(outcome.result);
+  const values = decoderOf(cache, read.outputs, read.struct)(outcome.result);
   if (values === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
   return values;
 }
