@@ -7,7 +7,10 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec, SwapKind } from '../../src/domain/swap/poolModel';
-import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
+import {
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../src/domain/poolTypes/composableStable/composableStableModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,

@@ -11,9 +11,12 @@ import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
-import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
-import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
+import {
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../src/domain/poolTypes/composableStable/composableStableModel';
+import { createStableModel, type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';

@@ -5,7 +5,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec } from '../../src/domain/swap/poolModel';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
+import { createStableModel, type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   exit,

@@ -7,7 +7,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { PoolSpec } from '../../src/domain/swap/poolModel';
-import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,

@@ -1,10 +1,10 @@
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import { calculateInvariant } from '../../../src/domain/swap/math/stableMath';
+import { calculateInvariant } from '../../../src/domain/poolTypes/stable/stableMath';
 import type { PoolSpec } from '../../../src/domain/swap/poolModel';
 import {
   createComposableStableModel,
   type ComposableStableModel,
-} from '../../../src/domain/swap/pools/composableStable';
+} from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 import {
   bptForPoolOwnershipPercentage,
   dueProtocolFeeBpt,
@@ -13,7 +13,7 @@ import {
   protocolOwnershipPercentage,
   type FeeBasis,
   type FeeToken,
-} from '../../../src/domain/swap/pools/composableStableFees';
+} from '../../../src/domain/poolTypes/composableStable/composableStableFees';
 
 /**
  * The protocol fee BPT a ComposableStable pool mints around a BPT swap, on cases small enough to

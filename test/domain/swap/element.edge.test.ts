@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import { createElementModel, type ElementModel } from '../../../src/domain/swap/pools/element';
+import { createElementModel, type ElementModel } from '../../../src/domain/poolTypes/element/elementModel';
 import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**

@@ -1,5 +1,9 @@
 import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createLinearModel, type LinearModel, type LinearState } from '../../../src/domain/swap/pools/linear';
+import {
+  createLinearModel,
+  type LinearModel,
+  type LinearState,
+} from '../../../src/domain/poolTypes/linear/linearModel';
 
 /**
  * Linear pool rules a user notices, on small pools whose answers follow by hand from LinearMath:

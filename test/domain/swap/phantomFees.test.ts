@@ -1,7 +1,7 @@
 import { complement, divUp, mulDown, mulUp } from '../../../src/domain/swap/math/fixedPoint';
 import { modelOfType } from '../../helpers/typeModel';
 import type { PoolSpec } from '../../../src/domain/swap/poolModel';
-import { type ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel } from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 
 /**
  * A StablePhantom pool's owed protocol fee BPT (`_dueProtocolFeeBptAmount`) in the model, from the

@@ -1,7 +1,11 @@
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createStableModel, type StableModel, type StableState } from '../../../src/domain/swap/pools/stable';
+import {
+  createStableModel,
+  type StableModel,
+  type StableState,
+} from '../../../src/domain/poolTypes/stable/stableModel';
 import {
   createPool,
   deployContract,

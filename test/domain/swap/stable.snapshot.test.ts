@@ -1,6 +1,6 @@
 import { StableMathBigInt } from '@balancer-labs/sor';
 import { mulDown, divDown } from '../../../src/domain/swap/math/fixedPoint';
-import { createStableModel, StableModel } from '../../../src/domain/swap/pools/stable';
+import { createStableModel, StableModel } from '../../../src/domain/poolTypes/stable/stableModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { snapshotPools, toSpec } from './snapshotSpecs';
 import { compareWithSor, poolFavour, sorPools } from './stableReference';

@@ -1,7 +1,7 @@
 import { buildModels } from '../../../src/domain/swap/models';
 import { modelOfType } from '../../helpers/typeModel';
 import { canJoinExit, Revert, type PoolModel, type PoolSpec } from '../../../src/domain/swap/poolModel';
-import { type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/poolTypes/weighted/weightedModel';
 
 /**
  * Weighted-family rules a user notices, without a chain (the devnet suite checks the amounts to

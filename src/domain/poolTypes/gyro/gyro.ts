@@ -1,10 +1,10 @@
-import { createGyro2Model } from '../../swap/pools/gyro2';
-import { createGyro3Model } from '../../swap/pools/gyro3';
-import { createGyroEModel } from '../../swap/pools/gyroE';
+import { createGyro2Model } from './gyro2Model';
+import { createGyro3Model } from './gyro3Model';
+import { createGyroEModel } from './gyroEModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { GYRO_GROUP, GYRO_PARAMS } from './params';
 
-/** Gyroscope concentrated-liquidity pools: `swap/pools/gyro*.ts`. */
+/** Gyroscope concentrated-liquidity pools: `gyro*Model.ts` over `gyroModel.ts`. */
 const frame = {
   family: 'gyro',
   params: GYRO_PARAMS,

@@ -1,6 +1,6 @@
 import { divDown, mulDown, ONE, sub } from '../../swap/math/fixedPoint';
 import { Revert } from '../../swap/math/revert';
-import { powDown } from '../../swap/math/weightedMath';
+import { powDown } from '../weighted/weightedMath';
 import { floorSqrt, reClammCenteredness, reClammPriceRatio, sqrtScaled18 } from './reClammMath';
 import type { ReClammPriceRatioState, ReClammState } from './reClammState';
 

@@ -1,11 +1,11 @@
-import { createStableModel } from '../../swap/pools/stable';
+import { createStableModel } from './stableModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import { META_STABLE_CHAIN, STABLE_CHAIN } from './chain';
 
 /**
  * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
- * rates): `swap/pools/stable.ts`. Their amplification is the pool-wide `amp` every stable family reads.
+ * rates): `stableModel.ts`. Their amplification is the pool-wide `amp` every stable family reads.
  */
 const frame = {
   family: 'stable',

@@ -1,10 +1,10 @@
-import { weightedModelFactory } from '../../swap/pools/weighted';
+import { weightedModelFactory } from './weightedModel';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './chain';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
-/** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
+/** Weighted-math pools; their math and model: `weightedModel.ts`, `weightedMath.ts`, `weightedFees.ts`. */
 const frame = {
   family: 'weighted',
   timeDependent: false,

@@ -1,5 +1,5 @@
 import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp } from '../../../swap/math/fixedPoint';
-import { powDown } from '../../../swap/math/weightedMath';
+import { powDown } from '../weightedMath';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
 
 /**

@@ -1,4 +1,4 @@
-import { largestValid } from '../../../swap/pools/limits';
+import { largestValid } from '../../../swap/limits';
 import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
 import { mulDown } from '../../../swap/math/fixedPoint';
 import { v3Revert } from '../vault/errors';

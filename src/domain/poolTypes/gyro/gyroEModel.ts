@@ -1,7 +1,13 @@
-import type { GyroParamName } from '../../poolTypes/gyro/params';
-import * as GE from '../math/gyroEMath';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import type { GyroParamName } from './params';
+import * as GE from './gyroEMath';
+import { ONE } from './gyroFixedPoint';
+import {
+  UnsupportedPoolError,
+  type ModelFactory,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
@@ -9,7 +15,7 @@ import { GyroPoolModel } from './gyroModel';
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
  * the rate is the stored token priceRate). onSwap upscales both balances, computes the invariant
  * and its error bound from them, and prices the swap against r = (L + 2 err, L), the pool's over-
- * and underestimate (math/gyroEMath.ts); the fee frame is the 2-CLP's. Only proportional joins
+ * and underestimate (gyroEMath.ts); the fee frame is the 2-CLP's. Only proportional joins
  * and exits exist, so the model offers swaps alone.
  *
  * Parameters are the subgraph's: alpha, beta, c, s, lambda with 18 decimals, the derived tau, u,

@@ -1,6 +1,6 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, mulDown, ONE } from '../math/fixedPoint';
-import * as L from '../math/linearMath';
+import { divDown, divUp, mulDown, ONE } from '../../swap/math/fixedPoint';
+import * as L from './linearMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -8,8 +8,8 @@ import {
   type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
+} from '../../swap/poolModel';
+import { MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every

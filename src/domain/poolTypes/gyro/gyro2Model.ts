@@ -1,6 +1,12 @@
-import * as G2 from '../math/gyro2Math';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import * as G2 from './gyro2Math';
+import { ONE } from './gyroFixedPoint';
+import {
+  UnsupportedPoolError,
+  type ModelFactory,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
@@ -9,7 +15,7 @@ import { GyroPoolModel } from './gyroModel';
  * the rate is the stored token priceRate). Both run the same onSwap: the swap fee comes off the
  * raw amount in (given in) or onto the downscaled amount in (given out), balances are upscaled,
  * and every swap recomputes the invariant L from the balances in token order and the virtual
- * offsets L / sqrt(beta) (token 0) and L sqrt(alpha) (token 1) from it (math/gyro2Math.ts).
+ * offsets L / sqrt(beta) (token 0) and L sqrt(alpha) (token 1) from it (gyro2Math.ts).
  * Joins and exits are proportional only, so the model offers swaps alone.
  */
 

@@ -1,8 +1,14 @@
 import { decimalToUnits } from '../../decimal';
-import { mulDown, ONE } from '../math/fixedPoint';
-import { isRevert, Revert } from '../math/revert';
-import { UnsupportedPoolError, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { largestValid } from './limits';
+import { mulDown, ONE } from '../../swap/math/fixedPoint';
+import { isRevert, Revert } from '../../swap/math/revert';
+import {
+  UnsupportedPoolError,
+  type PoolModel,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
 
 /**
  * The Balancer V2 Vault's frame, written once: what that Vault does around every V2 pool's swap

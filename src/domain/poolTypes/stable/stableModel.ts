@@ -1,6 +1,6 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, sub } from '../math/fixedPoint';
-import * as S from '../math/stableMath';
+import { complement, divDown, divUp, mulDown, mulUp, sub } from '../../swap/math/fixedPoint';
+import * as S from './stableMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -9,9 +9,17 @@ import {
   type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { largestValid } from './limits';
-import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
+import {
+  accepts,
+  floatRate,
+  MAX_BALANCE,
+  parseFee,
+  scalingFactor,
+  V2VaultPool,
+  withRates,
+} from '../../protocols/v2/vaultPool';
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
@@ -20,7 +28,7 @@ import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, 
  * swap fee comes off the raw amount in (given in) or is added to the downscaled amount in (given
  * out), balances and amounts are upscaled by 10^(18 - decimals) times the token's rate (MetaStable;
  * 1 for the others), and StableMath of the pool's generation does the rest. v1 and MetaStable use
- * the 2021 StableMath, v2 the 2022 one (see math/stableMath.ts).
+ * the 2021 StableMath, v2 the 2022 one (see stableMath.ts).
  *
  * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
  * against the BPT total supply the state carries. Before either, these pools pay the protocol's

@@ -1,6 +1,6 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
-import * as S from '../math/stableMath';
+import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../../swap/math/fixedPoint';
+import * as S from '../stable/stableMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -8,9 +8,9 @@ import {
   type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from './stable';
-import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+} from '../../swap/poolModel';
+import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from '../stable/stableModel';
+import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 import {
   dueProtocolFeeBpt,
   feeRulesOf,

@@ -1,6 +1,12 @@
-import * as G3 from '../math/gyro3Math';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import * as G3 from './gyro3Math';
+import { ONE } from './gyroFixedPoint';
+import {
+  UnsupportedPoolError,
+  type ModelFactory,
+  type PoolSpec,
+  type PoolState,
+  type SwapKind,
+} from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
 
@@ -9,7 +15,7 @@ import { GyroPoolModel } from './gyroModel';
  * for every pair, parameter root3Alpha. Swaps are BaseMinimalSwapInfoPool's frame (fee off the
  * raw amount in, or onto the downscaled amount in) around Gyro3CLPMath: every swap solves the
  * invariant from the balances (token in, token out, third token, in that order) and uses the one
- * virtual offset L * root3Alpha (math/gyro3Math.ts). Later 3-CLPs with rate providers are not
+ * virtual offset L * root3Alpha (gyro3Math.ts). Later 3-CLPs with rate providers are not
  * carried (their contract is not public in the sources this port reads). Joins and exits are
  * proportional only, so the model offers swaps alone.
  */

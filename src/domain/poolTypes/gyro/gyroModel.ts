@@ -1,7 +1,7 @@
-import { ONE } from '../math/gyroFixedPoint';
-import { Revert, UnsupportedPoolError, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { ONE } from './gyroFixedPoint';
+import { Revert, UnsupportedPoolError, type PoolSpec, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
-import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
+import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 
 /**
  * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'

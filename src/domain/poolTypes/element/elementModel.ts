@@ -1,5 +1,5 @@
 import { decimalToUnits } from '../../decimal';
-import { assignTradeFee, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
+import { assignTradeFee, solveTradeInvariant, yieldExponent } from './convergentCurveMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -8,8 +8,8 @@ import {
   type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { MAX_BALANCE, V2VaultPool } from './vaultPool';
+} from '../../swap/poolModel';
+import { MAX_BALANCE, V2VaultPool } from '../../protocols/v2/vaultPool';
 
 /**
  * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced

@@ -1,6 +1,6 @@
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from './fixedPoint';
-import { pow } from './logExpMath';
-import { Revert } from './revert';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../../swap/math/fixedPoint';
+import { pow } from '../../swap/math/logExpMath';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * WeightedMath's joins and exits (exact tokens in for BPT out, exact BPT in for one token out), in

@@ -1,11 +1,11 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../../swap/math/fixedPoint';
 import {
   bptOutGivenExactTokensIn,
   MIN_INVARIANT_RATIO,
   tokenOutGivenExactBptIn,
   type WeightedGeneration,
-} from '../math/weightedMath';
+} from './weightedMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -14,8 +14,8 @@ import {
   type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { largestValid } from './limits';
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
 import {
   postJoinExitFeeBpt,
   preJoinExitFeeBpt,
@@ -24,7 +24,7 @@ import {
   yieldOwnership,
   type WeightedFeeBasis,
 } from './weightedFees';
-import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /

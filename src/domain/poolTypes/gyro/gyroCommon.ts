@@ -1,8 +1,8 @@
 import { decimalToUnits } from '../../decimal';
-import type { GyroParamName } from '../../poolTypes/gyro/params';
-import { divDown, divUp, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
-import { parseFee } from './vaultPool';
+import type { GyroParamName } from './params';
+import { divDown, divUp, mulDown, mulUp, ONE, complement } from './gyroFixedPoint';
+import { UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../swap/poolModel';
+import { parseFee } from '../../protocols/v2/vaultPool';
 
 /**
  * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from
