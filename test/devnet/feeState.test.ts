@@ -10,7 +10,10 @@ import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStabl
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
-import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
+import { type PoolModel, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
+import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
+import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/params';
 import {
   type ComposableStableModel,
   type ComposableStableState,
@@ -41,6 +44,9 @@ import {
   type ChainPools,
 } from '../domain/swap/devnetPools';
 import { initStable, linkedArtifact } from '../domain/swap/stableDevnet';
+
+/** The specs these tests read: the fee fields of the weighted, composable and legacy stable types. */
+type FeeSpec = WeightedSpec & ComposableStableSpec & StableSpec;
 
 /**
  * The protocol fee and rate state of weighted v2 pools with rate providers, the 2021 StablePhantom
@@ -126,11 +132,11 @@ async function catalogued(
 async function readAtHead(
   pool: StoredPool,
   at?: (head: number) => number,
-): Promise<{ s: PoolChainState; spec: PoolSpec }> {
+): Promise<{ s: PoolChainState; spec: FeeSpec }> {
   const { head } = await readHead(rpc);
   const s = (await readPoolStates(rpc, env.devnet.addresses.vault, [pool], head.number)).get(pool.id)!;
   const applied = applyChainState(pool, stateAt(s, at ? at(head.timestamp) : head.timestamp));
-  return { s, spec: JSON.parse(JSON.stringify(specFromStoredPool(applied))) as PoolSpec };
+  return { s, spec: JSON.parse(JSON.stringify(specFromStoredPool(applied))) as FeeSpec };
 }
 
 beforeAll(async () => {
@@ -204,10 +210,8 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
     const { spec } = await readAtHead(pool);
     expect(decimalToUnits(spec.rateProduct!, 18)).toBeGreaterThan(decimalToUnits(spec.athRateProduct!, 18));
     const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
-    const noYield = modelOfType(
-      { ...spec, athRateProduct: null, rateProduct: null },
-      { timestamp: 0 },
-    ) as WeightedJoinExitModel;
+    const withoutYield: FeeSpec = { ...spec, athRateProduct: null, rateProduct: null };
+    const noYield = modelOfType(withoutYield, { timestamp: 0 }) as WeightedJoinExitModel;
     const tokens = [...model.tokens];
     const figures: string[] = [];
     for (const [i, t] of tokens.entries()) {
@@ -319,7 +323,8 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
     const { s, spec } = await readAtHead(pool);
     expect(ownStateOf(STABLE_PHANTOM_CHAIN, s.own)?.dueProtocolFeeBpt).toBe(await due());
     const model = modelOfType(spec, { timestamp: 0 });
-    const noDue = modelOfType({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
+    const withoutDue: FeeSpec = { ...spec, dueProtocolFeeBpt: null };
+    const noDue = modelOfType(withoutDue, { timestamp: 0 });
     let differs = 0;
     for (const [kind, tIn, tOut, amount] of swaps()) {
       const [ourAnswer, chain] = [

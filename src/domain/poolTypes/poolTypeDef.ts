@@ -1,7 +1,7 @@
 import type { ProtocolVersion, StoredPool } from '../pool';
 import type { V3PoolMath } from '../protocols/v3/poolMath';
 import type { V3PoolState } from '../protocols/v3/vault/poolState';
-import type { ModelFactory } from '../swap/poolModel';
+import type { ModelFactory, PoolSpec, PoolSpecFrame } from '../swap/poolModel';
 import type { ChainReads } from './chainReads';
 import type { ParamField } from './paramField';
 
@@ -32,7 +32,14 @@ export interface V3TypeMath {
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
 }
 
-export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
+/**
+ * `F`: its parameters; `S`: the spec its model reads (`SpecOf` of the fields it declares, or the
+ * frame plus a parameter group, as Gyro's).
+ */
+export interface PoolTypeDef<
+  F extends readonly ParamField[] = readonly ParamField[],
+  S extends PoolSpecFrame = PoolSpec,
+> {
   /**
    * The protocol whose Vault holds its pools; absent means 2. A name is a type per protocol: the
    * V3 Vault's `Weighted` is another type than the V2 Vault's, with its own def.
@@ -48,10 +55,17 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly family: string;
   /** Its own stored parameters, beyond the fields every pool has. */
   readonly params: F;
+  /**
+   * Parameters another type declares too and this one reads (the protocol yield fee cache, which
+   * ComposableStable stores and weighted v2+ reads): registering the type stores them whether or
+   * not that other type is registered. They are stored after every type's own `params`, so
+   * declaring one here moves no stored field.
+   */
+  readonly sharedParams?: readonly ParamField[];
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
-  /** The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). */
-  readonly createModel?: ModelFactory;
+  /** The V2 engine's model, built from the type's spec; absent for a V3 type (the V3 frame runs `v3` instead). */
+  readonly createModel?: ModelFactory<S>;
   /** A V3 type's math. */
   readonly v3?: V3TypeMath;
   /** Swaps depend on the quote's timestamp: the model is rebuilt when it moves. */

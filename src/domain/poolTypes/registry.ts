@@ -133,26 +133,29 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   const seen = new Map<string, { field: ParamField; group: string | undefined }>();
   const top: ParamField[] = [];
   const groups = new Map<string, ParamField[]>();
-  for (const def of list)
-    for (const field of def.params) {
-      const group = def.paramGroup;
-      if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
-        throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
-      const before = seen.get(field.name);
-      if (before) {
-        const same =
-          before.group === group &&
-          before.field.subgraph === field.subgraph &&
-          before.field.stored === field.stored &&
-          before.field.absent === field.absent &&
-          before.field.chainOnly === field.chainOnly;
-        if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
-        continue;
-      }
-      seen.set(field.name, { field, group });
-      if (group === undefined) top.push(field);
-      else groups.set(group, [...(groups.get(group) ?? []), field]);
+  const declarations = [
+    ...list.flatMap((def) => def.params.map((field) => ({ def, field }))),
+    ...list.flatMap((def) => (def.sharedParams ?? []).map((field) => ({ def, field }))),
+  ];
+  for (const { def, field } of declarations) {
+    const group = def.paramGroup;
+    if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
+      throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
+    const before = seen.get(field.name);
+    if (before) {
+      const same =
+        before.group === group &&
+        before.field.subgraph === field.subgraph &&
+        before.field.stored === field.stored &&
+        before.field.absent === field.absent &&
+        before.field.chainOnly === field.chainOnly;
+      if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
+      continue;
     }
+    seen.set(field.name, { field, group });
+    if (group === undefined) top.push(field);
+    else groups.set(group, [...(groups.get(group) ?? []), field]);
+  }
   const all = [...top, ...[...groups.values()].flat()];
   return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true) };
 }

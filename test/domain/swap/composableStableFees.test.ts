@@ -1,6 +1,6 @@
 import { unitsToDecimal } from '../../../src/domain/decimal';
+import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/params';
 import { calculateInvariant } from '../../../src/domain/poolTypes/stable/stableMath';
-import type { PoolSpec } from '../../../src/domain/swap/poolModel';
 import {
   createComposableStableModel,
   type ComposableStableModel,
@@ -138,7 +138,7 @@ describe('fee BPT minted after a join or exit (its own swap fee)', () => {
 });
 
 describe('the model prices BPT swaps on the supply after the fee BPT', () => {
-  const token = (address: string, balance: string, extra: Partial<PoolSpec['tokens'][number]> = {}) => ({
+  const token = (address: string, balance: string, extra: Partial<ComposableStableSpec['tokens'][number]> = {}) => ({
     address,
     balance,
     decimals: 18,
@@ -146,7 +146,7 @@ describe('the model prices BPT swaps on the supply after the fee BPT', () => {
     ...extra,
   });
   const BPT = '0x00000000000000000000000000000000000000bb';
-  const spec = (fees: Partial<PoolSpec>, totalShares = '1000'): PoolSpec => ({
+  const spec = (fees: Partial<ComposableStableSpec>, totalShares = '1000'): ComposableStableSpec => ({
     id: `0x${'cd'.repeat(32)}`,
     address: BPT,
     poolType: 'ComposableStable',
@@ -167,7 +167,7 @@ describe('the model prices BPT swaps on the supply after the fee BPT', () => {
     protocolSwapFeeCache: '0.5',
     protocolYieldFeeCache: '0.5',
   };
-  const build = (s: PoolSpec) => createComposableStableModel(s, { timestamp: 0 }) as ComposableStableModel;
+  const build = (s: ComposableStableSpec) => createComposableStableModel(s, { timestamp: 0 }) as ComposableStableModel;
 
   test('a pool owing fee BPT quotes as a fee-less pool whose supply already holds it; without the basis, as before', () => {
     const withFees = build(spec(feeFields));

@@ -1,4 +1,5 @@
-import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
+import { Revert, UnsupportedPoolError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
 import {
   createLinearModel,
   type LinearModel,
@@ -29,7 +30,7 @@ function spec(
     rate?: string;
     poolType?: string;
   } = {},
-): PoolSpec {
+): LinearSpec {
   return {
     id: `${BPT}000000000000000000000000`,
     address: BPT,

@@ -1,14 +1,9 @@
 import * as G2 from './gyro2Math';
 import { ONE } from './gyroFixedPoint';
-import {
-  UnsupportedPoolError,
-  type ModelFactory,
-  type PoolSpec,
-  type PoolState,
-  type SwapKind,
-} from '../../swap/poolModel';
+import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
+import type { GyroSpec } from './params';
 
 /**
  * Gyroscope 2-CLPs ('Gyro2'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
@@ -36,7 +31,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
   readonly sqrtAlpha: bigint;
   readonly sqrtBeta: bigint;
 
-  constructor(spec: PoolSpec, withRates: boolean) {
+  constructor(spec: GyroSpec, withRates: boolean) {
     super(spec, 2, withRates);
     this.sqrtAlpha = gyroParam(spec, 'sqrtAlpha', 18);
     this.sqrtBeta = gyroParam(spec, 'sqrtBeta', 18);
@@ -87,4 +82,4 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
 }
 
 /** Gyro2 v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyro2Model: ModelFactory = (spec) => new Gyro2Model(spec, spec.poolTypeVersion === 2);
+export const createGyro2Model: ModelFactory<GyroSpec> = (spec) => new Gyro2Model(spec, spec.poolTypeVersion === 2);

@@ -1,15 +1,10 @@
 import type { GyroParamName } from './params';
 import * as GE from './gyroEMath';
 import { ONE } from './gyroFixedPoint';
-import {
-  UnsupportedPoolError,
-  type ModelFactory,
-  type PoolSpec,
-  type PoolState,
-  type SwapKind,
-} from '../../swap/poolModel';
+import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
+import type { GyroSpec } from './params';
 
 /**
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
@@ -35,7 +30,7 @@ export interface GyroEState extends PoolState {
   memo?: GyroEMemo;
 }
 
-function eclpParams(spec: PoolSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
+function eclpParams(spec: GyroSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
   const np = (name: GyroParamName) => gyroParam(spec, name, 18);
   const xp = (name: GyroParamName) => gyroParam(spec, name, 38);
   const p: GE.EclpParams = { alpha: np('alpha'), beta: np('beta'), c: np('c'), s: np('s'), lambda: np('lambda') };
@@ -68,7 +63,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
   readonly eclp: GE.EclpPool;
   protected override readonly noSwapCode = ' (GYR#121)';
 
-  constructor(spec: PoolSpec, withRates: boolean) {
+  constructor(spec: GyroSpec, withRates: boolean) {
     super(spec, 2, withRates);
     const { p, d } = eclpParams(spec);
     this.eclp = GE.prepareEclp(p, d);
@@ -116,4 +111,4 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
 }
 
 /** GyroE v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyroEModel: ModelFactory = (spec) => new GyroEModel(spec, spec.poolTypeVersion === 2);
+export const createGyroEModel: ModelFactory<GyroSpec> = (spec) => new GyroEModel(spec, spec.poolTypeVersion === 2);

@@ -1,3 +1,4 @@
+import type { PoolSpecFrame } from '../../swap/poolModel';
 import type { ParamField } from '../paramField';
 
 const gyro = <N extends string>(name: N) =>
@@ -35,3 +36,6 @@ export type GyroParams = Readonly<Partial<Record<GyroParamName, string>>>;
 
 /** Where the group is stored on a pool. */
 export const GYRO_GROUP = 'gyro';
+
+/** What the Gyro models read: the frame and the group (null for a pool stored without it). */
+export type GyroSpec = PoolSpecFrame & { readonly [GYRO_GROUP]?: GyroParams | null };

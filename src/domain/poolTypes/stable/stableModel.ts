@@ -6,7 +6,7 @@ import {
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolSpec,
+  type PoolSpecFrame,
   type PoolState,
   type SwapKind,
 } from '../../swap/poolModel';
@@ -20,6 +20,11 @@ import {
   V2VaultPool,
   withRates,
 } from '../../protocols/v2/vaultPool';
+import type { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
+import type { SpecOf } from '../paramField';
+
+/** What the model reads: the frame and the legacy fee basis (`poolTypes/legacyFeeBasis.ts`). */
+export type StableSpec = SpecOf<typeof LEGACY_FEE_BASIS_PARAMS>;
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
@@ -52,7 +57,7 @@ export interface StableParams {
   readonly fee: bigint;
 }
 
-export function parseAmp(spec: PoolSpec): bigint {
+export function parseAmp(spec: PoolSpecFrame): bigint {
   const amp = decimalToUnits(spec.amp ?? '0', 3);
   if (amp < S.AMP_PRECISION)
     throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);
@@ -133,7 +138,7 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
   /** The protocol fee basis where stored with a non-zero percentage; null: none is taken to be due. */
   readonly feeBasis: StableFeeBasis | null;
 
-  constructor(spec: PoolSpec, generation: S.StableGeneration) {
+  constructor(spec: StableSpec, generation: S.StableGeneration) {
     super(spec);
     if (this.tokens.length < 2 || this.tokens.length > 5)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
@@ -316,7 +321,7 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
 }
 
 /** The stored protocol fee basis, or null without it or with a zero percentage (no fee due). */
-function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
+function feeBasisOf(spec: StableSpec): StableFeeBasis | null {
   const { lastInvariant, lastInvariantAmp, vaultProtocolSwapFee } = spec;
   if (lastInvariant == null || lastInvariantAmp == null || vaultProtocolSwapFee == null) return null;
   const basis = {
@@ -330,5 +335,5 @@ function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
 }
 
 /** Stable v1 and MetaStable v1 have the 2021 StableMath, Stable v2 the 2022 one (their definitions carry no other). */
-export const createStableModel: ModelFactory = (spec) =>
+export const createStableModel: ModelFactory<StableSpec> = (spec) =>
   new StableModel(spec, (spec.poolTypeVersion ?? 1) >= 2 ? '2022' : '2021');
