@@ -16,7 +16,6 @@ import { serveChain, startInProcessChain, type LocalChain } from '../../../src/d
 import { unitsToDecimal } from '../../../src/domain/decimal';
 import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
 import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/params';
-import type { StableSpec } from '../../../src/domain/poolTypes/stable/stableModel';
 import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**
