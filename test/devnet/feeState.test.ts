@@ -18,7 +18,7 @@ import {
   type ComposableStableModel,
   type ComposableStableState,
 } from '../../src/domain/poolTypes/composableStable/composableStableModel';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
+import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
 import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
@@ -410,7 +410,7 @@ describe('MetaStable: a swap after the price rate cache expired uses the provide
     const fresh = await readAtHead(pool);
     expect(fresh.spec.tokens.find((t) => t.address === DAI!.address)!.priceRate).toBe('1.02');
     for (const [kind, tIn, tOut, amount] of cases)
-      expect(quote(createStableModel(fresh.spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(
+      expect(quote(modelOfType(fresh.spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(
         await querySwap(env, pool.id, kind, tIn, tOut, amount),
       );
 
@@ -421,8 +421,8 @@ describe('MetaStable: a swap after the price rate cache expired uses the provide
     const stale = specFromStoredPool(applyChainState(pool, s));
     for (const [kind, tIn, tOut, amount] of cases) {
       const chain = await querySwap(env, pool.id, kind, tIn, tOut, amount);
-      expect(quote(createStableModel(spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(chain);
-      expect(quote(createStableModel(stale, { timestamp: 0 }), kind, tIn, tOut, amount)).not.toBe(chain);
+      expect(quote(modelOfType(spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(chain);
+      expect(quote(modelOfType(stale, { timestamp: 0 }), kind, tIn, tOut, amount)).not.toBe(chain);
     }
   });
 });
@@ -486,8 +486,9 @@ describe('Stable v2 and MetaStable: due protocol fees paid out of the balances a
       const { pool } = made.find((m) => m.name === name)!;
       const { spec } = await readAtHead(pool);
       expect(spec.vaultProtocolSwapFee).toBe('0.5');
-      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
-      const noBasis = createStableModel({ ...spec, lastInvariant: null }, { timestamp: 0 }) as StableModel;
+      const model = modelOfType(spec, { timestamp: 0 }) as StableModel;
+      const withoutBasis: FeeSpec = { ...spec, lastInvariant: null };
+      const noBasis = modelOfType(withoutBasis, { timestamp: 0 }) as StableModel;
       const tokens = [...model.tokens];
       for (const [i, t] of tokens.entries()) {
         const d = Object.values(tok).find((x) => x.address === t)!.decimals;
@@ -510,7 +511,7 @@ describe('Stable v2 and MetaStable: due protocol fees paid out of the balances a
     async (name) => {
       const { pool } = made.find((m) => m.name === name)!;
       const { spec } = await readAtHead(pool);
-      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
+      const model = modelOfType(spec, { timestamp: 0 }) as StableModel;
       const state: StableState = model.initialState();
       const tokens = [...model.tokens];
       const i = tokens.indexOf(tok.USDC!.address);

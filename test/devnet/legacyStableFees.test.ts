@@ -1,3 +1,4 @@
+import { modelOfType } from '../helpers/typeModel';
 import { Contract, parseUnits } from 'ethers';
 import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
 import { tokenBySymbol } from '../../src/devnet/devnet';
@@ -5,7 +6,7 @@ import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
+import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   exit,
@@ -50,7 +51,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-const model = (spec: StableSpec) => createStableModel(spec, { timestamp: 0 }) as StableModel;
+const model = (spec: StableSpec) => modelOfType(spec, { timestamp: 0 }) as StableModel;
 
 /** The pool as the indexer stores it, with the fee basis laid over as the follower reads it. */
 async function specWithBasis(id: string, address: string): Promise<StableSpec> {

@@ -1,7 +1,7 @@
 import type { ProtocolVersion, StoredPool } from '../pool';
 import type { V3PoolMath } from '../protocols/v3/poolMath';
 import type { V3PoolState } from '../protocols/v3/vault/poolState';
-import type { ModelFactory, PoolSpec, PoolSpecFrame } from '../swap/poolModel';
+import type { ModelFactory } from '../swap/poolModel';
 import type { ChainReads } from './chainReads';
 import type { ParamField } from './paramField';
 
@@ -32,14 +32,7 @@ export interface V3TypeMath {
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
 }
 
-/**
- * `F`: its parameters; `S`: the spec its model reads (`SpecOf` of the fields it declares, or the
- * frame plus a parameter group, as Gyro's).
- */
-export interface PoolTypeDef<
-  F extends readonly ParamField[] = readonly ParamField[],
-  S extends PoolSpecFrame = PoolSpec,
-> {
+export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
   /**
    * The protocol whose Vault holds its pools; absent means 2. A name is a type per protocol: the
    * V3 Vault's `Weighted` is another type than the V2 Vault's, with its own def.
@@ -64,8 +57,12 @@ export interface PoolTypeDef<
   readonly sharedParams?: readonly ParamField[];
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
-  /** The V2 engine's model, built from the type's spec; absent for a V3 type (the V3 frame runs `v3` instead). */
-  readonly createModel?: ModelFactory<S>;
+  /**
+   * The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). It reads the
+   * type's own spec (`SpecOf` in `paramField.ts`), a `ModelFactory<XSpec>`: the engine hands it
+   * the pool's spec with every registered field.
+   */
+  readonly createModel?: ModelFactory;
   /** A V3 type's math. */
   readonly v3?: V3TypeMath;
   /** Swaps depend on the quote's timestamp: the model is rebuilt when it moves. */

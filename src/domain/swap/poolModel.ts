@@ -58,7 +58,7 @@ export interface PoolSpecFrame {
  * The engine's input: the frame every pool has, which is all the engine reads. Each pool's type
  * parameters travel with it (`poolTypes/poolSpec.ts` writes every one the registry stores, null
  * where the pool lacks it), and only its type's model reads them, through its own spec type
- * (`SpecOf` in `poolTypes/poolTypeDef.ts`: the frame plus the fields its definition declares), so
+ * (`SpecOf` in `poolTypes/paramField.ts`: the frame plus the fields its definition declares), so
  * a model cannot read a field its type does not declare.
  */
 export type PoolSpec = PoolSpecFrame;

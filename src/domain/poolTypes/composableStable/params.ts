@@ -5,7 +5,8 @@ import { PROTOCOL_YIELD_FEE_PARAMS } from '../protocolYieldFee';
  * Composable stable pools' protocol fee basis (the pool's `getLastJoinExitData()` and protocol fee
  * percentage caches): cached yield and swap fee percentages as 18-decimal fractions, amp without
  * its precision as the subgraph keeps `amp`, and the invariant after the last join or exit in
- * 18-decimal units; the yield percentage is the shared `protocolFeeCache.ts` field. Without them the model assumes no protocol fee is due.
+ * 18-decimal units (the yield percentage is the field `protocolYieldFee.ts` declares for every type
+ * that charges yield fees). Without them the model assumes no protocol fee is due.
  */
 export const COMPOSABLE_STABLE_PARAMS = [
   ...PROTOCOL_YIELD_FEE_PARAMS,

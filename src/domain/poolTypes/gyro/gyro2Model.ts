@@ -82,4 +82,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
 }
 
 /** Gyro2 v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyro2Model: ModelFactory<GyroSpec> = (spec) => new Gyro2Model(spec, spec.poolTypeVersion === 2);
+/** The 2-CLP's model; `withRates(version)`: its token rates scale the balances (its definition says from which version). */
+export function gyro2ModelFactory(withRates: (version: number) => boolean): ModelFactory<GyroSpec> {
+  return (spec) => new Gyro2Model(spec, withRates(spec.poolTypeVersion ?? 1));
+}

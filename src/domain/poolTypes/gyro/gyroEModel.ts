@@ -111,4 +111,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
 }
 
 /** GyroE v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyroEModel: ModelFactory<GyroSpec> = (spec) => new GyroEModel(spec, spec.poolTypeVersion === 2);
+/** The E-CLP's model; `withRates(version)`: its token rates scale the balances (its definition says from which version). */
+export function gyroEModelFactory(withRates: (version: number) => boolean): ModelFactory<GyroSpec> {
+  return (spec) => new GyroEModel(spec, withRates(spec.poolTypeVersion ?? 1));
+}

@@ -1,4 +1,4 @@
-import { createStableModel } from './stableModel';
+import { stableModelFactory } from './stableModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import { META_STABLE_CHAIN, STABLE_CHAIN } from './chain';
@@ -9,7 +9,6 @@ import { META_STABLE_CHAIN, STABLE_CHAIN } from './chain';
  */
 const frame = {
   family: 'stable',
-  createModel: createStableModel,
   params: LEGACY_FEE_BASIS_PARAMS,
   timeDependent: false,
   joins: true,
@@ -22,6 +21,8 @@ export const STABLE: PoolTypeDef = {
   ...frame,
   names: ['Stable'],
   versions: [1, 2],
+  // v2 (2022) has the 2022 StableMath; no rates.
+  createModel: stableModelFactory({ withRates: false, generation: (v) => (v >= 2 ? '2022' : '2021') }),
   chain: STABLE_CHAIN,
   devnetKind: 'stable',
 };
@@ -30,5 +31,7 @@ export const META_STABLE: PoolTypeDef = {
   ...frame,
   names: ['MetaStable'],
   versions: [1],
+  // The 2021 StableMath on balances scaled by each token's rate.
+  createModel: stableModelFactory({ withRates: true, generation: () => '2021' }),
   chain: META_STABLE_CHAIN,
 };

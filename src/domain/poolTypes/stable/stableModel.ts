@@ -138,7 +138,7 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
   /** The protocol fee basis where stored with a non-zero percentage; null: none is taken to be due. */
   readonly feeBasis: StableFeeBasis | null;
 
-  constructor(spec: StableSpec, generation: S.StableGeneration) {
+  constructor(spec: StableSpec, generation: S.StableGeneration, withRates: boolean) {
     super(spec);
     if (this.tokens.length < 2 || this.tokens.length > 5)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
@@ -146,8 +146,8 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
     if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
-    // Only MetaStable pools apply token rates; the others' scaling factor is the decimals alone.
-    const withRates = spec.poolType === 'MetaStable';
+    // Only MetaStable pools apply token rates (their definition says so); the others' scaling
+    // factor is the decimals alone.
     this.scalingFactors = spec.tokens.map((t) => scalingFactor(t.decimals, withRates ? t.priceRate : '1'));
     if (this.scalingFactors.some((sf) => sf <= 0n))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
@@ -334,6 +334,18 @@ function feeBasisOf(spec: StableSpec): StableFeeBasis | null {
   return basis;
 }
 
-/** Stable v1 and MetaStable v1 have the 2021 StableMath, Stable v2 the 2022 one (their definitions carry no other). */
-export const createStableModel: ModelFactory<StableSpec> = (spec) =>
-  new StableModel(spec, (spec.poolTypeVersion ?? 1) >= 2 ? '2022' : '2021');
+/**
+ * What tells one stable type's contract from another's, as its definition says it
+ * (`poolTypes/stable/stable.ts`): the model asks these, never the type's name.
+ */
+export interface StableVariant {
+  /** Token rates scale the balances (MetaStable); else the decimals alone. */
+  readonly withRates: boolean;
+  /** Its StableMath generation at this version. */
+  readonly generation: (version: number) => S.StableGeneration;
+}
+
+/** The model of a stable type without its BPT among its tokens: its definition says which variant. */
+export function stableModelFactory(variant: StableVariant): ModelFactory<StableSpec> {
+  return (spec) => new StableModel(spec, variant.generation(spec.poolTypeVersion ?? 1), variant.withRates);
+}

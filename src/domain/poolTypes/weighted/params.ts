@@ -14,10 +14,11 @@ export type ManagedStoredParams = StoredParamsOf<typeof MANAGED_PARAMS>;
  * Weighted v2+ pools' protocol fee basis. Swap part: `getLastPostJoinExitInvariant()` in 18-decimal
  * units and `getProtocolFeePercentageCache(0)` as an 18-decimal fraction, the subgraph's names.
  * Yield part (pools with a rate provider; the yield percentage is the shared
- * `protocolYieldFeeCache`, `poolTypes/protocolFeeCache.ts`, which the type declares too): `getATHRateProduct()` and the rate product
- * now, the product of each provider's `getRate()` to the power of its token's weight, both
- * 18-decimal; the subgraph has neither, only the chain-state reader fills them. Without the swap
- * part the model assumes no protocol fee is due; without the yield part, no yield fee.
+ * `protocolYieldFeeCache` of `poolTypes/protocolYieldFee.ts`, which the type declares too):
+ * `getATHRateProduct()` and the rate product now, the product of each provider's `getRate()` to
+ * the power of its token's weight, both 18-decimal; the subgraph has neither, only the chain-state
+ * reader fills them. Without the swap part the model assumes no protocol fee is due; without the
+ * yield part, no yield fee.
  */
 export const WEIGHTED_FEE_PARAMS = [
   { name: 'protocolSwapFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
