@@ -80,7 +80,12 @@ const subgraphPool = z.looseObject({
 
 export type SubgraphPoolInput = z.input<typeof subgraphPool> & Readonly<Record<string, unknown>>;
 
-const paramParsers = { decimal: optDecimal, int: optInt, address: optAddress } as const;
+const optDecimals = z
+  .array(decimalString)
+  .nullish()
+  .transform((v) => v ?? null);
+
+const paramParsers = { decimal: optDecimal, int: optInt, address: optAddress, decimals: optDecimals } as const;
 
 /**
  * Each pool type's own parameters (`poolTypes/<family>/params.ts`, every registered type), as
@@ -90,10 +95,11 @@ function storedParams(
   raw: Readonly<Record<string, unknown>>,
 ): { ok: true; top: Record<string, unknown>; groups: Record<string, unknown> } | { ok: false; error: string } {
   const { top, groups } = storedFields();
-  const read = (f: ParamField): { value: string | number | null } | { error: string } => {
+  const read = (f: ParamField): { value: string | number | string[] | null } | { error: string } => {
     const parsed = paramParsers[f.stored].safeParse(raw[f.name]);
     if (!parsed.success) return { error: `${f.name}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
     const v = parsed.data;
+    if (Array.isArray(v)) return { value: v.map((x, i) => plain(x, `${f.name}.${i}`)!) };
     return { value: f.stored === 'decimal' && typeof v === 'string' ? plain(v, f.name) : v };
   };
   const out: Record<string, unknown> = {};
@@ -133,8 +139,9 @@ function present<K extends string>(key: K, value: string | null): Partial<Record
 
 export function normalizePool(raw: unknown): NormalizeResult {
   if (isV3CataloguePool(raw)) {
-    // A V3 pool has every type's parameters as absent values, as a V2 pool of another type.
-    const params = storedParams({});
+    // The V3 catalogue puts a pool's parameters (its type's entity in the V3 pools subgraph) at
+    // the top, as the V2 subgraph does; every other type's are absent.
+    const params = storedParams(raw as Readonly<Record<string, unknown>>);
     if (!params.ok) return { ok: false, id: '(v3)', error: params.error };
     return normalizeV3Pool(raw, params.top, params.groups);
   }

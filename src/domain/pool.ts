@@ -6,6 +6,8 @@ import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
 import type { LinearStoredParams } from './poolTypes/linear/params';
 import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
 import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
+import type { QuantAmmStoredParams } from './poolTypes/quantAmm/params';
+import type { ReClammStoredParams } from './poolTypes/reClamm/params';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
  * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token
@@ -46,7 +48,9 @@ export type StoredTypeParams = ElementStoredParams &
   ManagedStoredParams &
   WeightedFeeStoredParams &
   StablePhantomStoredParams &
-  LegacyFeeBasisStoredParams;
+  LegacyFeeBasisStoredParams &
+  ReClammStoredParams &
+  QuantAmmStoredParams;
 
 /**
  * Fields the subgraph owns; the pool-update job writes these. Beside the fields every pool has,

@@ -25,7 +25,7 @@ import {
   type SorBody,
 } from './requestSchema';
 import { hasRoute } from './serialize';
-import { sorTimestamp } from './sorConfig';
+import { v3QuoteTime } from './v3/quoteTime';
 import { V3Router } from './v3/v3Router';
 import type { QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
@@ -174,7 +174,7 @@ export function routingRouter(
         : await snapshotFor(ctx, chain, { atNodeHead: false, minBlock: body.minBlockNumber });
     if (body.protocolVersion === 3) {
       requireV3(chain);
-      const v3Quote = v3.quote(chain, snap, quoteRequest(ctx, req, chain, body), sorTimestamp(ctx.now()));
+      const v3Quote = v3.quote(chain, snap, quoteRequest(ctx, req, chain, body), v3QuoteTime(chain, snap, ctx.now()));
       res.json(atBlock(v3Quote.info, snap));
       return;
     }
@@ -211,7 +211,7 @@ export function routingRouter(
     // where it is deployed and the sender receives (its routers pay msg.sender).
     const v3Quote =
       chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
-        ? v3.quote(chain, snap, request, sorTimestamp(ctx.now()))
+        ? v3.quote(chain, snap, request, v3QuoteTime(chain, snap, ctx.now()))
         : undefined;
     const v2Info = body.protocolVersion === 3 ? undefined : await quote(chain, snap, request);
     const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;

@@ -121,6 +121,8 @@ export class FakeChainRpc {
   subscribeCalls = 0;
   /** While true, sockets stay open but announce no block (a connection dead without a close). */
   muted = false;
+  /** The timestamp of each block mined from now on, by number (a test pricing at a given time sets it). */
+  timestampOf: (number: number) => number = (number) => 1_700_000_000 + number * 12;
   private socketsDown = false;
 
   private constructor(
@@ -217,7 +219,7 @@ export class FakeChainRpc {
       number,
       hash: keccakText(`block ${number} fork ${this.fork}`),
       parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
-      timestamp: 1_700_000_000 + number * 12,
+      timestamp: this.timestampOf(number),
       swaps: [...swapped],
       poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),

@@ -4,7 +4,8 @@ import { buildSchema, graphql } from 'graphql';
 
 /**
  * Local stand-ins for Balancer's two V3 subgraphs, each a real HTTP server executing GraphQL
- * against the subgraph's own names (a subset of `balancer-v3-vault` and `balancer-v3-pools`; an
+ * against the subgraph's own names (a subset of `balancer-v3-vault` and `balancer-v3-pools` with
+ * the parameter entities of the types the service carries, as that subgraph's schema declares them; an
  * unknown field or argument is a GraphQL error, as on graph-node): `pools(first, orderBy: id,
  * orderDirection, where: {id_gt, id_in, totalShares_gt, _change_block})` and `_meta`. The vault
  * fake keeps a block number moved by every change (`setPool`, `removePool`) and answers
@@ -55,11 +56,33 @@ scalar Bytes
 scalar BigDecimal
 scalar BigInt
 input Pool_filter { id_in: [Bytes!] }
-enum PoolType { Weighted Stable LBPool }
+enum PoolType { Weighted Stable LBPool QuantAMMWeighted Gyro2 GyroE ReClamm }
 type Factory { id: Bytes! type: PoolType! version: Int! }
 type WeightedParams { weights: [BigDecimal!]! }
 type StableParams { amp: BigInt! }
-type Pool { id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams }
+type Gyro2Params { id: Bytes! sqrtAlpha: BigDecimal! sqrtBeta: BigDecimal! }
+type GyroEParams {
+  id: Bytes! alpha: BigDecimal! beta: BigDecimal! c: BigDecimal! s: BigDecimal! lambda: BigDecimal!
+  tauAlphaX: BigDecimal! tauAlphaY: BigDecimal! tauBetaX: BigDecimal! tauBetaY: BigDecimal!
+  u: BigDecimal! v: BigDecimal! w: BigDecimal! z: BigDecimal! dSq: BigDecimal!
+}
+type ReClammParams {
+  id: Bytes! lastTimestamp: BigInt! lastVirtualBalances: [BigInt!]! dailyPriceShiftExponent: BigInt!
+  dailyPriceShiftBase: BigInt! centerednessMargin: BigInt! currentFourthRootPriceRatio: BigInt!
+  startFourthRootPriceRatio: BigInt! endFourthRootPriceRatio: BigInt! priceRatioUpdateStartTime: BigInt!
+  priceRatioUpdateEndTime: BigInt!
+}
+type QuantAMMWeightedParams {
+  id: Bytes! oracleStalenessThreshold: BigInt! poolRegistry: BigInt! lambda: [BigInt!]! epsilonMax: BigInt!
+  absoluteWeightGuardRail: BigInt! maxTradeSizeRatio: BigInt! updateInterval: BigInt!
+  weightsAtLastUpdateInterval: [BigInt!]! weightBlockMultipliers: [BigInt!]! lastUpdateIntervalTime: BigInt!
+  lastInterpolationTimePossible: BigInt!
+}
+type Pool {
+  id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams
+  gyro2Params: Gyro2Params gyroEParams: GyroEParams reClammParams: ReClammParams
+  quantAMMWeightedParams: QuantAMMWeightedParams
+}
 type Query { pools(first: Int, where: Pool_filter): [Pool!]! }`;
 
 type Row = Record<string, unknown> & { readonly id: string };

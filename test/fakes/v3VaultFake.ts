@@ -6,7 +6,8 @@ import type { FakeLog } from './chainRpcServer';
  * model the test sets (the state at the head), for `FakeChainRpc.contractCall`: the V3 Vault's
  * `getPoolTokenInfo`, `getPoolTokenRates`, `getPoolConfig`, `getHooksConfig`, `totalSupply`,
  * `getBufferAsset`, `getBufferBalance`, `areBuffersPaused`; a weighted pool's
- * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`; an ERC-4626 token's totals,
+ * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`, any other getter whose
+ * answer the test encoded (`FakeV3Pool.answers`); an ERC-4626 token's totals,
  * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price).
  * Every other call answers undefined (a revert). Also the Vault's logs, ready to mine.
  */
@@ -27,10 +28,18 @@ export interface FakeV3Pool {
   recovery: boolean;
   totalSupply: bigint;
   readonly hook?: string;
+  /**
+   * The hook's `HooksConfig` flags in the Vault's order (enableHookAdjustedAmounts, before/after
+   * initialize, computeDynamicSwapFee, before/after swap, add, remove); absent: dynamic fee,
+   * after add and after remove.
+   */
+  readonly hookFlags?: readonly boolean[];
   readonly disableUnbalancedLiquidity?: boolean;
   weights?: readonly bigint[];
   /** Amp with its 1000 precision. */
   amp?: bigint;
+  /** The pool type's own getters' encoded answers, by selector (a test encodes them with the type's ABI). */
+  answers?: Map<string, string>;
 }
 
 export interface FakeErc4626 {
@@ -197,9 +206,8 @@ export class FakeV3Vault {
         ]);
       case 'getHooksConfig': {
         const hooked = p.hook !== undefined;
-        return VAULT.encodeFunctionResult(fn, [
-          [false, false, false, hooked, false, false, false, hooked, false, hooked, p.hook ?? ZERO],
-        ]);
+        const flags = p.hookFlags ?? [false, false, false, hooked, false, false, false, hooked, false, hooked];
+        return VAULT.encodeFunctionResult(fn, [[...flags, p.hook ?? ZERO]]);
       }
       case 'totalSupply':
         return VAULT.encodeFunctionResult(fn, [p.totalSupply]);
@@ -209,6 +217,8 @@ export class FakeV3Vault {
   }
 
   private poolCall(p: FakeV3Pool, data: string): string | undefined {
+    const answer = p.answers?.get(data.slice(0, 10));
+    if (answer !== undefined) return answer;
     const parsed = POOL.parseTransaction({ data });
     if (parsed?.name === 'getNormalizedWeights' && p.weights)
       return POOL.encodeFunctionResult(parsed.name, [p.weights]);

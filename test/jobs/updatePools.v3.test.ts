@@ -147,3 +147,48 @@ test('the next run reads only the V3 pools changed since its block, with its own
   // The untouched V3 pool and the V2 pools stay.
   expect((await pools()).map((p) => p.protocolVersion).sort()).toEqual([2, 2, 2, 3, 3]);
 });
+
+test("a V3 type's parameters come from its entity in the pools subgraph and are served with the pool", async () => {
+  const R = `0x${'e3'.repeat(20)}`;
+  const G = `0x${'e4'.repeat(20)}`;
+  const reClammParams = {
+    lastTimestamp: '1752054083',
+    lastVirtualBalances: ['362594117476852465718411', '422163369011063269890448'],
+    dailyPriceShiftExponent: '100000000000000000',
+    dailyPriceShiftBase: '999999197747274347',
+    centerednessMargin: '500000000000000000',
+    startFourthRootPriceRatio: '1011900417200324692',
+    endFourthRootPriceRatio: '1011900417200324692',
+    priceRatioUpdateStartTime: '1751988959',
+    priceRatioUpdateEndTime: '1751988959',
+  };
+  v3.setPool(vaultRow(R, ['30', '31']), {
+    id: R,
+    address: R,
+    factory: { id: `0x${'fc'.repeat(20)}`, type: 'ReClamm', version: 2 },
+    reClammParams,
+  });
+  v3.setPool(vaultRow(G, ['40', '41']), {
+    id: G,
+    address: G,
+    factory: { id: `0x${'fd'.repeat(20)}`, type: 'Gyro2', version: 1 },
+    gyro2Params: { sqrtAlpha: '0.997', sqrtBeta: '1.002' },
+  });
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const r = (await (await fetch(`${srv.url}/pools/1/${R}`)).json()) as Record<string, unknown>;
+  expect(r).toMatchObject({
+    poolType: 'ReClamm',
+    poolTypeVersion: 2,
+    ...reClammParams,
+    lastTimestamp: 1752054083,
+    priceRatioUpdateStartTime: 1751988959,
+    priceRatioUpdateEndTime: 1751988959,
+  });
+  const g = (await (await fetch(`${srv.url}/pools/1/${G}`)).json()) as Record<string, unknown>;
+  expect(g).toMatchObject({ poolType: 'Gyro2', gyro: { sqrtAlpha: '0.997', sqrtBeta: '1.002' } });
+  // Another type's parameters are not stored on it.
+  expect(g).not.toHaveProperty('lastVirtualBalances');
+  expect((await (await fetch(`${srv.url}/pools/1/${W}`)).json()) as Record<string, unknown>).toMatchObject({
+    gyro: null,
+  });
+});

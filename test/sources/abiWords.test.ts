@@ -1,5 +1,5 @@
 import { Interface } from 'ethers';
-import { wordDecoder } from '../../src/sources/chainState/abiWords';
+import { wordDecoder, wordsDecoder } from '../../src/sources/chainState/abiWords';
 
 const IFACE = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
@@ -51,5 +51,33 @@ describe('wordDecoder', () => {
     expect(
       decoder('getRateProviders')!(`0x${'00'.repeat(31)}20${'00'.repeat(31)}01${notAnAddress.slice(2)}`),
     ).toBeUndefined();
+  });
+});
+
+describe('wordsDecoder on signed words and a returned struct holding arrays', () => {
+  const STRUCTS = new Interface([
+    'function getECLPParams() view returns (tuple(int256 alpha, int256 beta) params, tuple(int256 u, int256 dSq) d)',
+    'function getData() view returns (tuple(uint256[] balances, uint256 totalSupply, bool paused, int256[] words, uint256 time) data)',
+  ]);
+
+  it('reads int256 words in two’s complement, as ethers does', () => {
+    const data = STRUCTS.encodeFunctionResult('getECLPParams', [
+      [-(10n ** 38n), 2n ** 255n - 1n],
+      [-1n, -(2n ** 255n)],
+    ]);
+    expect(wordsDecoder(['int256', 'int256', 'int256', 'int256'])(data)).toEqual([
+      -(10n ** 38n),
+      2n ** 255n - 1n,
+      -1n,
+      -(2n ** 255n),
+    ]);
+  });
+
+  it('reads the fields of one returned struct, its arrays counted from the struct', () => {
+    const data = STRUCTS.encodeFunctionResult('getData', [[[5n, 6n], 7n, true, [-129n, 0n, 3n], 1_747_699_223n]]);
+    const types = ['uint256[]', 'uint256', 'bool', 'int256[]', 'uint256'] as const;
+    expect(wordsDecoder(types, true)(data)).toEqual([[5n, 6n], 7n, true, [-129n, 0n, 3n], 1_747_699_223n]);
+    // Read as if its fields were returned one by one, the struct's offset is no answer.
+    expect(wordsDecoder(types)(data)).toBeUndefined();
   });
 });

@@ -11,23 +11,25 @@ import type { StoredPool } from '../pool';
 
 /**
  * Return types the reader decodes; the getters a pool type reads return only these. A static
- * struct returned by value is its fields' words in order; `(uint256,address,bool)[]` is the V3
- * Vault's `TokenInfo[]` (token type, rate provider, pays yield fees).
+ * struct returned by value is its fields' words in order (a narrower integer is read as its
+ * 256-bit word); `(uint256,address,bool)[]` is the V3 Vault's `TokenInfo[]` (token type, rate
+ * provider, pays yield fees).
  */
-export type AbiWord = 'uint256' | 'bool' | 'address' | 'uint256[]' | 'address[]' | '(uint256,address,bool)[]';
+export type AbiWord =
+  'uint256' | 'int256' | 'bool' | 'address' | 'uint256[]' | 'int256[]' | 'address[]' | '(uint256,address,bool)[]';
 
 /** One `(uint256,address,bool)` of such an array. */
 export type UintAddressBool = readonly [bigint, string, boolean];
 /** Argument types of those getters. */
 export type AbiInput = 'uint256' | 'address' | 'bytes32';
 
-type WordValue<W extends AbiWord> = W extends 'uint256'
+type WordValue<W extends AbiWord> = W extends 'uint256' | 'int256'
   ? bigint
   : W extends 'bool'
     ? boolean
     : W extends 'address'
       ? string
-      : W extends 'uint256[]'
+      : W extends 'uint256[]' | 'int256[]'
         ? readonly bigint[]
         : W extends 'address[]'
           ? readonly string[]
@@ -42,6 +44,11 @@ export interface Getter<O extends readonly AbiWord[] = readonly AbiWord[]> {
   readonly name: string;
   readonly inputs: readonly AbiInput[];
   readonly outputs: O;
+  /**
+   * It returns one struct holding an array (`returns (SomeData memory data)`): the answer is the
+   * struct's offset, then the struct, whose fields are `outputs`.
+   */
+  readonly struct?: true;
 }
 
 export function getter<const O extends readonly AbiWord[]>(
@@ -50,6 +57,15 @@ export function getter<const O extends readonly AbiWord[]>(
   outputs: O,
 ): Getter<O> {
   return { name, inputs, outputs };
+}
+
+/** A getter returning one struct that holds an array, whose fields are `outputs` in order. */
+export function structGetter<const O extends readonly AbiWord[]>(
+  name: string,
+  inputs: readonly AbiInput[],
+  outputs: O,
+): Getter<O> {
+  return { name, inputs, outputs, struct: true };
 }
 
 /**

@@ -9,10 +9,10 @@ import type { PoolSpecFrame } from '../swap/poolModel';
 export interface ParamField {
   /** The subgraph's field name, also the stored and the engine's name. */
   readonly name: string;
-  /** How the subgraph schema types it. */
-  readonly subgraph: 'BigDecimal' | 'BigInt' | 'Int' | 'Bytes';
-  /** How it is stored: a plain decimal string, a JS integer, or a lower-case address. */
-  readonly stored: 'decimal' | 'int' | 'address';
+  /** How the subgraph schema types it (a list only in the V3 pools subgraph's parameter entities). */
+  readonly subgraph: 'BigDecimal' | 'BigInt' | 'Int' | 'Bytes' | '[BigInt!]';
+  /** How it is stored: a plain decimal string, a JS integer, a lower-case address, or a list of plain decimals. */
+  readonly stored: 'decimal' | 'int' | 'address' | 'decimals';
   /**
    * A pool without it stores `null` (fields every stored pool has had from the start), or leaves
    * the key out (fields added later: older stores and pool files lack them, and pools answer as
@@ -26,7 +26,11 @@ export interface ParamField {
   readonly chainOnly?: boolean;
 }
 
-type StoredValue<P extends ParamField> = P['stored'] extends 'int' ? number : string;
+type StoredValue<P extends ParamField> = P['stored'] extends 'int'
+  ? number
+  : P['stored'] extends 'decimals'
+    ? readonly string[]
+    : string;
 
 /** The engine's view of a field list: every field optional, null where the pool lacks it. */
 export type SpecParamsOf<F extends readonly ParamField[]> = {

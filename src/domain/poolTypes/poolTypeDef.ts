@@ -30,6 +30,12 @@ export interface V3TypeMath {
   math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
+  /**
+   * Whether the pool's hooks contract is the pool itself, doing only what the type's math already
+   * does (a ReClamm pool moves its virtual balances before proportional liquidity): the frame then
+   * runs it with no hook.
+   */
+  ownHook?(pool: StoredPool): boolean;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
@@ -57,6 +63,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly sharedParams?: readonly ParamField[];
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
+  /**
+   * A V3 type: the V3 pools subgraph's field of a pool holding this type's parameters (an entity
+   * such as `gyroEParams`); the V3 catalogue asks it for the names in `params`. A V3 type's params
+   * are not asked of the V2 subgraph.
+   */
+  readonly paramsEntity?: string;
   /**
    * The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). It reads the
    * type's own spec (`SpecOf` in `paramField.ts`), a `ModelFactory<XSpec>`: the engine hands it

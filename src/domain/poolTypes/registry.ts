@@ -3,7 +3,10 @@ import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composable
 import { ELEMENT } from './element/element';
 import { POOL_FRAME_FIELDS } from './frameFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
+import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Defs';
 import { LINEAR } from './linear/linear';
+import { QUANT_AMM_WEIGHTED } from './quantAmm/quantAmmDef';
+import { RECLAMM } from './reClamm/reClammDef';
 import type { ParamField } from './paramField';
 import type { PathRole, PoolTypeDef } from './poolTypeDef';
 import { STABLE, META_STABLE } from './stable/stable';
@@ -33,6 +36,10 @@ const BUILT_IN: readonly PoolTypeDef[] = [
   GYRO_E,
   WEIGHTED_V3,
   STABLE_V3,
+  GYRO_ECLP_V3,
+  GYRO_2CLP_V3,
+  RECLAMM,
+  QUANT_AMM_WEIGHTED,
 ];
 
 const defs: PoolTypeDef[] = [];
@@ -48,7 +55,7 @@ export interface StoredFields {
   readonly groups: ReadonlyMap<string, readonly ParamField[]>;
   /** Every parameter, top-level and grouped, once. */
   readonly all: readonly ParamField[];
-  /** The parameters the subgraph has (`all` without the chain-only ones). */
+  /** The parameters the V2 subgraph has: V2 types' (`all` without the chain-only and the V3-only ones). */
   readonly subgraph: readonly ParamField[];
 }
 
@@ -133,11 +140,13 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   const seen = new Map<string, { field: ParamField; group: string | undefined }>();
   const top: ParamField[] = [];
   const groups = new Map<string, ParamField[]>();
+  const v2 = new Set<string>();
   const declarations = [
     ...list.flatMap((def) => def.params.map((field) => ({ def, field }))),
     ...list.flatMap((def) => (def.sharedParams ?? []).map((field) => ({ def, field }))),
   ];
   for (const { def, field } of declarations) {
+    if (protocolOfDef(def) === 2) v2.add(field.name);
     const group = def.paramGroup;
     if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
       throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
@@ -157,7 +166,7 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
     else groups.set(group, [...(groups.get(group) ?? []), field]);
   }
   const all = [...top, ...[...groups.values()].flat()];
-  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true) };
+  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true && v2.has(f.name)) };
 }
 
 for (const def of BUILT_IN) registerPoolType(def);

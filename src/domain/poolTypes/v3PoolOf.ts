@@ -15,6 +15,7 @@ export function v3PoolOf(pool: StoredPool, timestamp: bigint): V3Pool | undefine
   const state = v3PoolStateOf(pool);
   if (typeMath === undefined || state === undefined) return undefined;
   const math = typeMath.math(pool, state, timestamp);
-  const hook = v3HookOf(pool.v3?.hook ?? null, math, typeMath.weights?.(pool, timestamp) ?? []);
+  const stored = typeMath.ownHook?.(pool) === true ? null : (pool.v3?.hook ?? null);
+  const hook = v3HookOf(stored, math, typeMath.weights?.(pool, timestamp) ?? []);
   return hook === undefined ? { state, math } : { state, math, hook };
 }

@@ -3,7 +3,7 @@ import type { AbiValue, AbiWord, UintAddressBool } from '../../domain/poolTypes/
 
 /**
  * A decoder for the return data of the getters the head follower reads, which return only
- * `uint256`, `bool`, `address` and dynamic arrays of `uint256` and `address` (`AbiWord`). ethers'
+ * `uint256`, `int256`, `bool`, `address` and dynamic arrays of them (`AbiWord`), maybe in one struct. ethers'
  * general decoder costs about 0.1 ms per answer, and a block that moves 100 pools brings some 700
  * answers at once on the thread that serves requests; reading 32-byte words directly is a small
  * fraction of that. Addresses come out in lower case.
@@ -17,6 +17,8 @@ function wordAt(data: string, index: number): string | undefined {
 }
 
 const uint = (hex: string): bigint => BigInt(`0x${hex}`);
+/** Two's complement. */
+const int = (hex: string): bigint => BigInt.asIntN(256, uint(hex));
 
 function address(hex: string): string {
   if (!/^0{24}/.test(hex)) throw new RangeError('not an address');
@@ -50,6 +52,8 @@ function valueOf(type: AbiWord, data: string, head: string): AbiValue {
   switch (type) {
     case 'uint256':
       return uint(head);
+    case 'int256':
+      return int(head);
     // As ethers decodes a bool: any non-zero word is true.
     case 'bool':
       return uint(head) !== 0n;
@@ -57,6 +61,8 @@ function valueOf(type: AbiWord, data: string, head: string): AbiValue {
       return address(head);
     case 'uint256[]':
       return arrayWords(data, head).map(uint);
+    case 'int256[]':
+      return arrayWords(data, head).map(int);
     case 'address[]':
       return arrayWords(data, head).map(address);
     case '(uint256,address,bool)[]':
@@ -64,20 +70,33 @@ function valueOf(type: AbiWord, data: string, head: string): AbiValue {
   }
 }
 
-/** The decoder of an answer made of `types`: undefined for data that is not such an answer. */
-export function wordsDecoder(types: readonly AbiWord[]): WordDecoder {
+/**
+ * The decoder of an answer made of `types`: undefined for data that is not such an answer. With
+ * `struct`, the answer is one struct holding an array: its offset, then the fields `types`, whose
+ * own offsets count from the struct's start.
+ */
+export function wordsDecoder(types: readonly AbiWord[], struct = false): WordDecoder {
   return (data) => {
     if (!/^0x[0-9a-fA-F]*$/.test(data) || (data.length - 2) % 64 !== 0) return undefined;
-    try {
-      return types.map((type, i) => {
-        const head = wordAt(data, i);
-        if (head === undefined) throw new RangeError('short data');
-        return valueOf(type, data, head);
-      });
-    } catch {
-      return undefined;
-    }
+    if (!struct) return decodeFields(types, data);
+    const head = wordAt(data, 0);
+    if (head === undefined) return undefined;
+    const offset = uint(head);
+    if (offset % 32n !== 0n || offset * 2n > BigInt(data.length - 2)) return undefined;
+    return decodeFields(types, `0x${data.slice(2 + Number(offset) * 2)}`);
   };
+}
+
+function decodeFields(types: readonly AbiWord[], data: string): AbiValue[] | undefined {
+  try {
+    return types.map((type, i) => {
+      const head = wordAt(data, i);
+      if (head === undefined) throw new RangeError('short data');
+      return valueOf(type, data, head);
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 const WORDS: ReadonlySet<string> = new Set<AbiWord>(['uint256', 'bool', 'address', 'uint256[]', 'address[]']);

@@ -105,6 +105,8 @@ interface PlannedCall {
   readonly data: string;
   readonly fn: string;
   readonly outputs: readonly AbiWord[];
+  /** The getter returns one struct holding an array (`Getter.struct`). */
+  readonly struct?: true;
   readonly apply: (draft: PoolDraft, values: readonly AbiValue[]) => void;
 }
 
@@ -125,10 +127,10 @@ function topicOf(event: ChainEvent): string {
   return id(event.signature);
 }
 
-function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[]): WordDecoder {
-  const key = outputs.join(',');
+function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[], struct = false): WordDecoder {
+  const key = `${struct ? 'struct:' : ''}${outputs.join(',')}`;
   let decoder = cache.decoders.get(key);
-  if (!decoder) cache.decoders.set(key, (decoder = wordsDecoder(outputs)));
+  if (!decoder) cache.decoders.set(key, (decoder = wordsDecoder(outputs, struct)));
   return decoder;
 }
 
@@ -146,7 +148,14 @@ function encoded<D>(
   const g = call.getter;
   const selector = selectorOf(cache, signatureOf(g.name, g.inputs));
   const args = g.inputs.length > 0 ? abi.encode(g.inputs, call.args).slice(2) : '';
-  return { to: targetOf(call.to, vault, pool), data: selector + args, fn: g.name, outputs: g.outputs, apply };
+  return {
+    to: targetOf(call.to, vault, pool),
+    data: selector + args,
+    fn: g.name,
+    outputs: g.outputs,
+    ...(g.struct ? { struct: true as const } : {}),
+    apply,
+  };
 }
 
 /**
@@ -249,7 +258,7 @@ export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
  */
 function decoded(
   cache: ChainReadCache,
-  read: Pick<PlannedCall, 'fn' | 'outputs'>,
+  read: Pick<PlannedCall, 'fn' | 'outputs' | 'struct'>,
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): AbiValue[] | undefined {
@@ -266,7 +275,7 @@ function decoded(
       `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
     );
   if (outcome.result === '0x') throw bad('empty return data (0x)');
-  const values = decoderOf(cache, read.outputs)(outcome.result);
+  const values = decoderOf(cache, read.outputs, read.struct)(outcome.result);
   if (values === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
   return values;
 }

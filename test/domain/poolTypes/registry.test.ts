@@ -2,6 +2,7 @@ import type { Address } from '../../../src/domain/address';
 import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
+import { v3PoolTypesQuery } from '../../../src/sources/subgraph/v3/v3Catalogue';
 import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
 import { storedPool } from '../../helpers/poolFixtures';
 
@@ -103,5 +104,18 @@ describe('the pool type registry', () => {
     expect(subgraphSdl()).toMatch(/\n\s+fixedRate: BigDecimal\n/);
     // Gyro's parameters are declared once, in their folder, and asked for once.
     expect(poolsQuery().match(/\btauAlphaX\b/g)).toHaveLength(1);
+  });
+
+  test("a V3 type's parameters are asked of its entity in the V3 pools subgraph, never of the V2 subgraph", () => {
+    expect(storedFields().all.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['lastVirtualBalances', 'maxTradeSizeRatio']),
+    );
+    expect(poolsQuery()).not.toMatch(/\blastVirtualBalances\b|\bmaxTradeSizeRatio\b/);
+    expect(subgraphSdl()).not.toMatch(/\blastVirtualBalances\b/);
+    const v3 = v3PoolTypesQuery().query;
+    expect(v3).toMatch(/reClammParams \{ lastTimestamp lastVirtualBalances [^}]*\}/);
+    expect(v3).toMatch(/gyroEParams \{ alpha beta c s lambda tauAlphaX [^}]*dSq \}/);
+    expect(v3).toMatch(/gyro2Params \{ sqrtAlpha sqrtBeta \}/);
+    expect(v3).toMatch(/quantAMMWeightedParams \{ maxTradeSizeRatio [^}]*\}/);
   });
 });

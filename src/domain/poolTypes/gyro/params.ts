@@ -37,5 +37,27 @@ export type GyroParams = Readonly<Partial<Record<GyroParamName, string>>>;
 /** Where the group is stored on a pool. */
 export const GYRO_GROUP = 'gyro';
 
+/** The E-CLP's own (as the V3 pools subgraph's `gyroEParams` has them) and the 2-CLP's (`gyro2Params`). */
+const ECLP_NAMES: ReadonlySet<string> = new Set([
+  'alpha',
+  'beta',
+  'c',
+  's',
+  'lambda',
+  'tauAlphaX',
+  'tauAlphaY',
+  'tauBetaX',
+  'tauBetaY',
+  'u',
+  'v',
+  'w',
+  'z',
+  'dSq',
+]);
+export const ECLP_PARAMS: readonly ParamField[] = GYRO_PARAMS.filter((f) => ECLP_NAMES.has(f.name));
+export const TWO_CLP_PARAMS: readonly ParamField[] = GYRO_PARAMS.filter(
+  (f) => f.name === 'sqrtAlpha' || f.name === 'sqrtBeta',
+);
+
 /** What the Gyro models read: the frame and the group (null for a pool stored without it). */
 export type GyroSpec = PoolSpecFrame & { readonly [GYRO_GROUP]?: GyroParams | null };

@@ -1,3 +1,4 @@
+import { poolTypeDefs, protocolOfDef, registryVersion } from '../../../domain/poolTypes/registry';
 import { SubgraphClient, SUBGRAPH_UPSTREAM, type AllPools, type FetchAllOptions } from '../subgraphClient';
 import { UpstreamError } from '../../upstream';
 
@@ -5,7 +6,9 @@ import { UpstreamError } from '../../upstream';
  * The Balancer V3 catalogue: pools from the `balancer-v3-vault` subgraph (tokens in the Vault's
  * order by `index`, balances, rate providers, hook and liquidity flags), joined by id with their
  * type, version and parameters from the `balancer-v3-pools` subgraph (`factory { type version }`,
- * `weightedParams { weights }`, `stableParams { amp }`). Each joined pool is marked
+ * `weightedParams { weights }`, `stableParams { amp }`, and each registered V3 type's parameter
+ * entity with the fields its definition declares, e.g. `gyroEParams { alpha ... }`, put at the
+ * top of the pool as the V2 subgraph has them). Each joined pool is marked
  * `protocolVersion: 3`, which `domain/protocols/v3/stored/normalizeV3Pool.ts` stores. Paged by
  * cursor as the V2 client; a pool the pools subgraph does not know yet comes without a type and is
  * skipped by the normaliser (the next run has it).
@@ -31,11 +34,37 @@ export const V3_VAULT_POOLS = {
   firstCursor: '0x',
 } as const;
 
-export const V3_POOL_TYPES = `query V3PoolTypes($ids: [Bytes!]!) {
+/** Each registered V3 type's parameter entity and the fields it asks of it. */
+function paramEntities(): { readonly entity: string; readonly fields: readonly string[] }[] {
+  const byEntity = new Map<string, Set<string>>();
+  for (const def of poolTypeDefs())
+    if (protocolOfDef(def) === 3 && def.paramsEntity !== undefined && def.params.length > 0) {
+      const fields = byEntity.get(def.paramsEntity) ?? new Set<string>();
+      for (const f of def.params) if (f.chainOnly !== true) fields.add(f.name);
+      byEntity.set(def.paramsEntity, fields);
+    }
+  return [...byEntity].map(([entity, fields]) => ({ entity, fields: [...fields] }));
+}
+
+let typesQuery: { version: number; query: string; entities: readonly string[] } | undefined;
+
+/** The pools-subgraph query for the V3 types registered now (rebuilt only when the registry changes). */
+export function v3PoolTypesQuery(): { readonly query: string; readonly entities: readonly string[] } {
+  if (typesQuery?.version !== registryVersion()) {
+    const entities = paramEntities();
+    const selections = entities.map((e) => `${e.entity} { ${e.fields.join(' ')} }`).join(' ');
+    typesQuery = {
+      version: registryVersion(),
+      entities: entities.map((e) => e.entity),
+      query: `query V3PoolTypes($ids: [Bytes!]!) {
   pools(first: 1000, where: { id_in: $ids }) {
-    id factory { type version } weightedParams { weights } stableParams { amp }
+    id factory { type version } weightedParams { weights } stableParams { amp }${selections ? ` ${selections}` : ''}
   }
-}`;
+}`,
+    };
+  }
+  return typesQuery;
+}
 
 export interface V3CatalogueClients {
   readonly vault: SubgraphClient;
@@ -47,6 +76,7 @@ interface TypeRow {
   readonly factory?: { readonly type?: unknown; readonly version?: unknown } | null;
   readonly weightedParams?: { readonly weights?: unknown } | null;
   readonly stableParams?: { readonly amp?: unknown } | null;
+  readonly [entity: string]: unknown;
 }
 
 /** Every V3 pool with shares, or those changed since block `since`, joined with their types. */
@@ -59,10 +89,11 @@ export async function fetchV3Pools(
     since === undefined ? await clients.vault.fetchAllPools(opts) : await clients.vault.fetchChangedPools(since, opts);
   const ids = vault.pools.map((p) => String((p as { id?: unknown } | null)?.id ?? '').toLowerCase());
   const types = new Map<string, TypeRow>();
+  const { query, entities } = v3PoolTypesQuery();
   for (let i = 0; i < ids.length; i += 1000) {
     opts.signal?.throwIfAborted();
     const data = (await clients.pools.query(
-      V3_POOL_TYPES,
+      query,
       { ids: ids.slice(i, i + 1000) },
       opts.deadline,
       opts.deadlineLabel,
@@ -73,7 +104,9 @@ export async function fetchV3Pools(
   }
   const pools = vault.pools.map((raw, i) => {
     const row = types.get(ids[i]!);
+    const params = Object.assign({}, ...entities.map((e) => entityOf(row?.[e])));
     return {
+      ...params,
       ...(raw as object),
       protocolVersion: 3,
       poolType: row?.factory?.type ?? null,
@@ -84,3 +117,6 @@ export async function fetchV3Pools(
   });
   return { pools, pages: vault.pages };
 }
+
+const entityOf = (value: unknown): object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
