@@ -119,9 +119,12 @@ export interface DevnetV3Addresses {
   readonly vaultExplorer: string;
   readonly weightedPoolFactory: string;
   readonly stablePoolFactory: string;
+  /** After the ERC-4626 tokens (`v3/devnetV3.ts`): the token sales' factories, the Router their trusted router. */
+  readonly lbPoolFactory: string;
+  readonly fixedPriceLbPoolFactory: string;
 }
 
-export type DevnetV3PoolKind = 'weighted' | 'stable';
+export type DevnetV3PoolKind = 'weighted' | 'stable' | 'lbp' | 'fixedPriceLbp';
 
 export interface DevnetV3Pool {
   /** Lower-case address (a V3 pool has no pool id: its address is its key). */

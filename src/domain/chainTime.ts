@@ -35,6 +35,8 @@ export function needsReread(s: PoolChainState, timestamp: number): boolean {
   if (s.timeUnknown) return true;
   // A V3 token's rate comes from its provider at each call the Vault makes: it moves with no event.
   if (s.v3 !== undefined && hasRateProvider(s.v3)) return true;
+  // A hook's settings for the pool (StableSurge's threshold, an exit fee) change with no Vault event.
+  if (s.v3?.hookParams !== undefined) return true;
   return s.own?.reads.needsReread?.(s.own.state, BigInt(timestamp)) === true;
 }
 

@@ -85,6 +85,10 @@ const TYPES = /* GraphQL */ `
     isPaused: Boolean
     protocolYieldFeeCache: String
     priceRateProviders: [PriceRateProvider]
+    "False for a pool routes leave out whatever the trade: one with no balance, or a V3 pool whose type or hook the service cannot price exactly."
+    routable: Boolean
+    "Why a V3 pool is not routable (an unknown hook, a type not carried, a setting missing); null otherwise."
+    unroutableReason: String
   }
 
   type PoolToken {

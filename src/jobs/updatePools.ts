@@ -1,3 +1,4 @@
+import { knownV3Hooks } from '../config/knownV3Hooks';
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { Logger } from '../log/logger';
@@ -100,6 +101,7 @@ export async function updatePools(
           timeoutMs: ctx.config.subgraph.timeoutMs,
           retries: ctx.config.subgraph.retries,
         }),
+        knownHooks: knownV3Hooks(chainId),
       }
     : undefined;
 

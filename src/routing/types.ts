@@ -141,6 +141,8 @@ export interface SorOrderResponse {
   readonly relayerApprovalRequired: boolean;
   /** In order: what the sender must approve first (none for a native-asset sell through the Vault). */
   readonly approvals: readonly Approval[];
+  /** V3: what the quote assumes of the transaction (`SerializedV3SwapInfo.assumptions`). */
+  readonly assumptions?: readonly string[];
 }
 
 /** A step of a V3 path as the BatchRouter takes it: a pool (or, for a buffer, the ERC-4626 token) and the token it gives. */
@@ -170,4 +172,9 @@ export interface SerializedV3SwapInfo {
   readonly tokenOut: string;
   readonly marketSp: string;
   readonly priceImpact: string;
+  /**
+   * What the quote assumes that the chain may not pay otherwise, one line per pool concerned (a
+   * MEV capture pool quoted at its static fee); absent when it assumes nothing.
+   */
+  readonly assumptions?: readonly string[];
 }

@@ -7,7 +7,7 @@ import { v3Abi } from '../../src/devnet/v3/artifacts';
 import { compileBalancerV3, type V3Contracts } from '../../src/devnet/v3/compile';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
 import { readDevnetV3 } from '../../src/devnet/v3/read';
-import { V3_POOLS, V3_PROTOCOL_FEES } from '../../src/devnet/v3/universe';
+import { V3_LBPS, V3_POOLS, V3_PROTOCOL_FEES } from '../../src/devnet/v3/universe';
 
 /**
  * The Balancer V3 side of the devnet on the in-process chain: the stack is deployed and wired, the
@@ -86,7 +86,7 @@ describe('the Balancer V3 stack', () => {
   });
 
   test('the pools are those of the V3 universe, the weighted and stable ones sharing tokens with V2 pools', () => {
-    expect(devnet.v3.pools.map((p) => p.name)).toEqual(V3_POOLS.map((p) => p.name));
+    expect(devnet.v3.pools.map((p) => p.name)).toEqual([...V3_POOLS, ...V3_LBPS].map((p) => p.name));
     for (const name of ['V3 WETH-USDC 50/50', 'V3 USDC-USDT stable']) {
       const pool = devnet.v3.pools.find((p) => p.name === name)!;
       const v2 = devnet.pools.find((p) => pool.tokens.every((t) => p.tokens.includes(t)));

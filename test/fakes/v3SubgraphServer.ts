@@ -56,7 +56,7 @@ scalar Bytes
 scalar BigDecimal
 scalar BigInt
 input Pool_filter { id_in: [Bytes!] }
-enum PoolType { Weighted Stable LBPool QuantAMMWeighted Gyro2 GyroE ReClamm }
+enum PoolType { Weighted Stable LBPool LBP FixedLBP QuantAMMWeighted Gyro2 GyroE ReClamm }
 type Factory { id: Bytes! type: PoolType! version: Int! }
 type WeightedParams { weights: [BigDecimal!]! }
 type StableParams { amp: BigInt! }
@@ -78,12 +78,27 @@ type QuantAMMWeightedParams {
   weightsAtLastUpdateInterval: [BigInt!]! weightBlockMultipliers: [BigInt!]! lastUpdateIntervalTime: BigInt!
   lastInterpolationTimePossible: BigInt!
 }
+type LBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenStartWeight: BigInt! projectTokenEndWeight: BigInt! reserveTokenStartWeight: BigInt! reserveTokenEndWeight: BigInt!
+}
+type FixedLBPParams {
+  startTime: BigInt! endTime: BigInt! owner: Bytes! isProjectTokenSwapInBlocked: Boolean! projectToken: Bytes! reserveToken: Bytes!
+  projectTokenRate: BigInt!
+}
 type Pool {
   id: Bytes! address: Bytes! factory: Factory! weightedParams: WeightedParams stableParams: StableParams
   gyro2Params: Gyro2Params gyroEParams: GyroEParams reClammParams: ReClammParams
-  quantAMMWeightedParams: QuantAMMWeightedParams
+  quantAMMWeightedParams: QuantAMMWeightedParams lbpParams: LBPParams fixedLBPParams: FixedLBPParams
 }
 type Query { pools(first: Int, where: Pool_filter): [Pool!]! }`;
+
+/** The pools SDL without the LBP sale entities and the Pool fields that name them. */
+function withoutSales(sdl: string): string {
+  return sdl
+    .replace(/type (Fixed)?LBPParams \{[^}]*\}\n/g, '')
+    .replace(' lbpParams: LBPParams fixedLBPParams: FixedLBPParams', '');
+}
 
 type Row = Record<string, unknown> & { readonly id: string };
 
@@ -142,7 +157,8 @@ export class FakeV3Subgraphs {
     return this.vault.log;
   }
 
-  static async start(): Promise<FakeV3Subgraphs> {
+  /** `sales: false`: a pools subgraph without the LBP sale entities (`lbpParams`, `fixedLBPParams`), as older deployments. */
+  static async start(options: { readonly sales?: boolean } = {}): Promise<FakeV3Subgraphs> {
     const ref: { self?: FakeV3Subgraphs } = {};
     const vault = await serve(VAULT_SDL, (log) => ({
       pools: (args: { first?: number; where?: Where }) => {
@@ -151,7 +167,7 @@ export class FakeV3Subgraphs {
       },
       _meta: () => ({ block: { number: ref.self!.block } }),
     }));
-    const types = await serve(POOLS_SDL, () => ({
+    const types = await serve(options.sales === false ? withoutSales(POOLS_SDL) : POOLS_SDL, () => ({
       pools: (args: { where?: Where }) =>
         (args.where?.id_in ?? [...ref.self!.typeRows.keys()]).flatMap((id) => ref.self!.typeRows.get(id) ?? []),
     }));

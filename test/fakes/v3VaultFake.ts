@@ -6,9 +6,10 @@ import type { FakeLog } from './chainRpcServer';
  * model the test sets (the state at the head), for `FakeChainRpc.contractCall`: the V3 Vault's
  * `getPoolTokenInfo`, `getPoolTokenRates`, `getPoolConfig`, `getHooksConfig`, `totalSupply`,
  * `getBufferAsset`, `getBufferBalance`, `areBuffersPaused`; a weighted pool's
- * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`, any other getter whose
- * answer the test encoded (`FakeV3Pool.answers`); an ERC-4626 token's totals,
- * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price).
+ * `getNormalizedWeights`, a stable pool's `getAmplificationParameter`, an LBP's sale getters, any
+ * other getter whose answer the test encoded (`FakeV3Pool.answers`); an ERC-4626 token's totals,
+ * previews and limits (OpenZeppelin's arithmetic with a virtual offset, or a plain share price);
+ * a hooks contract's settings (StableSurge, exit fee).
  * Every other call answers undefined (a revert). Also the Vault's logs, ready to mine.
  */
 
@@ -40,6 +41,26 @@ export interface FakeV3Pool {
   amp?: bigint;
   /** The pool type's own getters' encoded answers, by selector (a test encodes them with the type's ABI). */
   answers?: Map<string, string>;
+  /** An LBP's own getters (the weighted LBP with `startWeights`, the fixed-price one with `projectTokenRate`). */
+  lbp?: FakeLbp;
+}
+
+export interface FakeLbp {
+  readonly projectTokenIndex: number;
+  readonly reserveTokenIndex: number;
+  readonly blocked: boolean;
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+  readonly startWeights?: readonly bigint[];
+  readonly endWeights?: readonly bigint[];
+  readonly projectTokenRate?: bigint;
+  readonly migrationRouter?: string;
+}
+
+/** A hooks contract's own getters: StableSurge's per-pool settings, the exit fee hook's fee. */
+export interface FakeHook {
+  readonly surge?: Map<string, { max: bigint; threshold: bigint }>;
+  exitFee?: bigint;
 }
 
 export interface FakeErc4626 {
@@ -83,7 +104,18 @@ const VAULT = new Interface([
 ]);
 const POOL = new Interface([
   'function getNormalizedWeights() view returns (uint256[])',
+  'function getTokenIndices() view returns (uint256, uint256)',
+  'function isProjectTokenSwapInBlocked() view returns (bool)',
+  'function getMigrationRouter() view returns (address)',
+  'function getGradualWeightUpdateParams() view returns (uint256, uint256, uint256[], uint256[])',
+  'function getProjectTokenRate() view returns (uint256)',
+  'function getFixedPriceLBPoolImmutableData() view returns (tuple(address[] tokens, uint256[] decimalScalingFactors, uint256 startTime, uint256 endTime, uint256 projectTokenIndex, uint256 reserveTokenIndex, uint256 projectTokenRate))',
   'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
+]);
+const HOOK = new Interface([
+  'function getMaxSurgeFeePercentage(address pool) view returns (uint256)',
+  'function getSurgeThresholdPercentage(address pool) view returns (uint256)',
+  'function exitFeePercentage() view returns (uint256)',
 ]);
 const ERC4626 = new Interface([
   'function decimals() view returns (uint8)',
@@ -108,6 +140,8 @@ export class FakeV3Vault {
   /** ERC-4626 tokens by address (with or without a buffer), and plain ERC-20s' decimals. */
   readonly erc4626 = new Map<string, FakeErc4626>();
   readonly erc20Decimals = new Map<string, number>();
+  /** Hooks contracts by address. */
+  readonly hooks = new Map<string, FakeHook>();
   buffersPaused = false;
 
   constructor(readonly address: string) {}
@@ -159,6 +193,8 @@ export class FakeV3Vault {
     if (pool) return this.poolCall(pool, c.data);
     const token = this.erc4626.get(to);
     if (token) return this.tokenCall(token, c.data);
+    const hook = this.hooks.get(to);
+    if (hook) return this.hookCall(hook, c.data);
     const decimals = this.erc20Decimals.get(to);
     if (decimals !== undefined && c.data.startsWith(ERC4626.getFunction('decimals')!.selector))
       return ERC4626.encodeFunctionResult('decimals', [decimals]);
@@ -224,7 +260,53 @@ export class FakeV3Vault {
       return POOL.encodeFunctionResult(parsed.name, [p.weights]);
     if (parsed?.name === 'getAmplificationParameter' && p.amp !== undefined)
       return POOL.encodeFunctionResult(parsed.name, [p.amp, false, 1000n]);
-    return undefined;
+    const lbp = p.lbp;
+    if (!parsed || !lbp) return undefined;
+    switch (parsed.name) {
+      case 'getTokenIndices':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.projectTokenIndex, lbp.reserveTokenIndex]);
+      case 'isProjectTokenSwapInBlocked':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.blocked]);
+      case 'getMigrationRouter':
+        return POOL.encodeFunctionResult(parsed.name, [lbp.migrationRouter ?? ZERO]);
+      case 'getGradualWeightUpdateParams':
+        return lbp.startWeights && lbp.endWeights
+          ? POOL.encodeFunctionResult(parsed.name, [lbp.startTime, lbp.endTime, lbp.startWeights, lbp.endWeights])
+          : undefined;
+      case 'getProjectTokenRate':
+        return lbp.projectTokenRate === undefined
+          ? undefined
+          : POOL.encodeFunctionResult(parsed.name, [lbp.projectTokenRate]);
+      case 'getFixedPriceLBPoolImmutableData':
+        return lbp.projectTokenRate === undefined
+          ? undefined
+          : POOL.encodeFunctionResult(parsed.name, [
+              [
+                p.tokens,
+                p.decimals.map((d) => 10n ** BigInt(18 - d)),
+                lbp.startTime,
+                lbp.endTime,
+                lbp.projectTokenIndex,
+                lbp.reserveTokenIndex,
+                lbp.projectTokenRate,
+              ],
+            ]);
+      default:
+        return undefined;
+    }
+  }
+
+  /** A pool the hook has no settings for reverts, as StableSurge does for a pool not registered with it. */
+  private hookCall(h: FakeHook, data: string): string | undefined {
+    const parsed = HOOK.parseTransaction({ data });
+    if (!parsed) return undefined;
+    if (parsed.name === 'exitFeePercentage')
+      return h.exitFee === undefined ? undefined : HOOK.encodeFunctionResult(parsed.name, [h.exitFee]);
+    const settings = h.surge?.get(String(parsed.args[0]).toLowerCase());
+    if (!settings) return undefined;
+    return HOOK.encodeFunctionResult(parsed.name, [
+      parsed.name === 'getMaxSurgeFeePercentage' ? settings.max : settings.threshold,
+    ]);
   }
 
   private tokenCall(t: FakeErc4626, data: string): string | undefined {

@@ -1,4 +1,6 @@
 import { updatePools } from '../../src/jobs/updatePools';
+import { SubgraphClient } from '../../src/sources/subgraph/subgraphClient';
+import { fetchV3Pools, V3_VAULT_POOLS } from '../../src/sources/subgraph/v3/v3Catalogue';
 import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
 import { FakeV3Subgraphs } from '../fakes/v3SubgraphServer';
 import { startTestServer, type TestServer } from '../helpers/testServer';
@@ -53,6 +55,9 @@ const vaultRow = (id: string, balances: [string, string], hook?: string) => ({
   hookConfig: { hook: { address: hook ?? `0x${'0'.repeat(40)}` }, ...FLAGS },
   liquidityManagement: { disableUnbalancedLiquidity: false },
 });
+
+const subgraphClient = (url: string, pools?: typeof V3_VAULT_POOLS) =>
+  new SubgraphClient({ url, timeoutMs: 5_000, retries: 0, ...(pools ? { pools } : {}) });
 
 let v2: FakeSubgraph;
 let v3: FakeV3Subgraphs;
@@ -113,6 +118,112 @@ test('V3 pools are catalogued beside the V2 pools, by address, with their type, 
   const s = all.find((p) => p.id === S)!;
   expect(s).toMatchObject({ poolType: 'Stable', poolTypeVersion: 2, amp: '1000' });
   expect(s.v3?.hook).toMatchObject({ address: HOOK, kind: null, flags: FLAGS });
+});
+
+test("an LBP's sale comes from the pools subgraph's lbpParams, as the contract's integers", async () => {
+  const LBP = `0x${'1b'.repeat(20)}`;
+  v3.setPool(vaultRow(LBP, ['1000', '0'], LBP), {
+    id: LBP,
+    address: LBP,
+    factory: { id: `0x${'fc'.repeat(20)}`, type: 'LBP', version: 1 },
+    lbpParams: {
+      startTime: '1800000000',
+      endTime: '1800086400',
+      owner: `0x${'0e'.repeat(20)}`,
+      isProjectTokenSwapInBlocked: true,
+      projectToken: DAI,
+      reserveToken: USDC,
+      projectTokenStartWeight: '900000000000000000',
+      projectTokenEndWeight: '300000000000000000',
+      reserveTokenStartWeight: '100000000000000000',
+      reserveTokenEndWeight: '700000000000000000',
+    },
+  });
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const lbp = (await pools()).find((p) => p.id === LBP) as ViewPool & { v3: { typeParams?: Record<string, string> } };
+  expect(lbp).toMatchObject({ protocolVersion: 3, poolType: 'LBP' });
+  expect(lbp.v3.typeParams).toEqual({
+    startTime: '1800000000',
+    endTime: '1800086400',
+    isProjectTokenSwapInBlocked: 'true',
+    projectToken: DAI,
+    reserveToken: USDC,
+    projectTokenStartWeight: '900000000000000000',
+    projectTokenEndWeight: '300000000000000000',
+    reserveTokenStartWeight: '100000000000000000',
+    reserveTokenEndWeight: '700000000000000000',
+  });
+});
+
+test('a pools subgraph without the LBP sale entities still catalogues every pool, the sale then left to the head', async () => {
+  const old = await FakeV3Subgraphs.start({ sales: false });
+  const LBP = `0x${'1b'.repeat(20)}`;
+  try {
+    old.setPool(vaultRow(W, ['10', '11']), {
+      id: W,
+      address: W,
+      factory: { id: `0x${'fa'.repeat(20)}`, type: 'Weighted', version: 1 },
+      weightedParams: { weights: ['0.8', '0.2'] },
+    });
+    old.setPool(vaultRow(LBP, ['1000', '0'], LBP), {
+      id: LBP,
+      address: LBP,
+      factory: { id: `0x${'fc'.repeat(20)}`, type: 'LBP', version: 1 },
+    });
+    const pools = await fetchV3Pools(
+      { vault: subgraphClient(old.vaultUrl, V3_VAULT_POOLS), pools: subgraphClient(old.poolsUrl) },
+      undefined,
+    );
+    const byId = new Map(pools.pools.map((p) => [(p as { id: string }).id, p as Record<string, unknown>]));
+    expect(byId.get(W)).toMatchObject({ poolType: 'Weighted', weights: ['0.8', '0.2'] });
+    expect(byId.get(LBP)).toMatchObject({ poolType: 'LBP', typeParams: null });
+  } finally {
+    await old.close();
+  }
+});
+
+test('a hook the chain config names gets its kind; a pool with an unknown hook is shown unroutable, with why', async () => {
+  // Mainnet's StableSurge hook, as Balancer's API lists it.
+  const SURGE = '0xb18fa0cb5de8cecb8899aae6e38b1b7ed77885da';
+  const K = `0x${'e3'.repeat(20)}`;
+  v3.setPool(vaultRow(K, ['30', '31'], SURGE), {
+    id: K,
+    address: K,
+    factory: { id: `0x${'fb'.repeat(20)}`, type: 'Stable', version: 2 },
+    stableParams: { amp: '200' },
+  });
+  await updatePools(srv.ctx, 1, { waitForRunning: true });
+  const known = (await (await fetch(`${srv.url}/pools/1/${K}`)).json()) as ViewPool & {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(known.v3?.hook).toMatchObject({ address: SURGE, kind: 'stableSurge' });
+  // Known, but its settings come from the hook at the head: until read, the pool is not quoted.
+  expect(known.routable).toBe(false);
+  expect(known.unroutableReason).toContain('maxSurgeFeePercentage');
+
+  const unknown = (await (await fetch(`${srv.url}/pools/1/${S}`)).json()) as {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(unknown).toMatchObject({ routable: false, unroutableReason: `hook ${HOOK} is not one the service models` });
+  const plain = (await (await fetch(`${srv.url}/pools/1/${W}`)).json()) as {
+    routable: boolean;
+    unroutableReason?: string;
+  };
+  expect(plain.routable).toBe(true);
+  expect(plain.unroutableReason).toBeUndefined();
+
+  const res = await fetch(`${srv.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: `{ pool(chainId: 1, id: "${S}") { id routable unroutableReason } }` }),
+  });
+  const body = (await res.json()) as { data?: { pool: { routable: boolean; unroutableReason: string | null } } };
+  expect(body.data?.pool).toMatchObject({
+    routable: false,
+    unroutableReason: `hook ${HOOK} is not one the service models`,
+  });
 });
 
 test('GraphQL filters on protocolVersion', async () => {

@@ -16,7 +16,11 @@ export type V3ContractName =
   | 'WeightedPoolFactory'
   | 'StablePoolFactory'
   | 'WeightedPool'
-  | 'StablePool';
+  | 'StablePool'
+  | 'LBPoolFactory'
+  | 'FixedPriceLBPoolFactory'
+  | 'LBPool'
+  | 'FixedPriceLBPool';
 
 export class MissingV3ArtifactError extends Error {
   constructor(name: string) {

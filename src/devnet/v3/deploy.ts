@@ -6,6 +6,7 @@ import type { DevnetToken, DevnetV3, DevnetV3Addresses, DevnetV3Buffer, DevnetV3
 import { compileBalancerV3, CompileOptions, V3Contracts } from './compile';
 import { v3Abi, v3Artifact } from './artifacts';
 import { expectedV3Addresses, expectedV3WrappedAddresses } from './devnetV3';
+import { createLbps, deployLbpFactories, lbpSeeds } from './lbps';
 import { approveThroughPermit2 } from './permit2';
 import {
   V3_FACTORY_PAUSE_WINDOW,
@@ -22,7 +23,8 @@ import {
  * Deploys Balancer V3 onto a devnet whose V2 side (tokens, WETH, the Authorizer) is in place, from
  * the V3 admin account (fixed nonces): Permit2, the Vault with its extension, admin and protocol
  * fee controller (global fees on), the routers, the explorer and the weighted and stable factories;
- * then ERC-4626 tokens with rate providers, their Vault buffers and the pools of universe.ts, all
+ * then ERC-4626 tokens with rate providers, the LBP factories (`lbps.ts`), the Vault buffers, the
+ * pools and token sales of universe.ts, all
  * seeded the way a user does it: the token approves Permit2, Permit2 approves the router, the router
  * initialises. The V3 Vault answers to the V2 Authorizer, as on mainnet.
  */
@@ -136,8 +138,8 @@ function wrappedNeed(spec: V3WrappedTokenSpec, decimals: number, traders: number
   return total;
 }
 
-/** Each ERC-4626 token and its rate provider at their fixed nonces, with the admin's deposit. */
-async function deployWrapped(admin: Signer, v2: V2Side, traders: number): Promise<Wrapped[]> {
+/** Each ERC-4626 token and its rate provider at their fixed nonces. */
+async function createWrapped(admin: Signer, v2: V2Side): Promise<Wrapped[]> {
   const from = await admin.getAddress();
   const want = expectedV3WrappedAddresses(from);
   const out: Wrapped[] = [];
@@ -165,7 +167,15 @@ async function deployWrapped(admin: Signer, v2: V2Side, traders: number): Promis
       contract,
     });
   }
-  // Deposits only after both creations: the creations' nonces must not depend on what else is sent.
+  return out;
+}
+
+/**
+ * The admin's deposit into each ERC-4626 token, after every contract the admin creates: their
+ * nonces must not depend on what else is sent.
+ */
+async function depositWrapped(admin: Signer, v2: V2Side, out: readonly Wrapped[], traders: number): Promise<void> {
+  const from = await admin.getAddress();
   for (const w of out) {
     const asset = v2.tokenOf(w.spec.asset);
     const deposit = wrappedNeed(w.spec, asset.decimals, traders);
@@ -176,7 +186,6 @@ async function deployWrapped(admin: Signer, v2: V2Side, traders: number): Promis
     );
     await mined(w.contract.getFunction('deposit')(deposit, from), `depositing ${asset.symbol} into ${w.spec.symbol}`);
   }
-  return out;
 }
 
 /** The pool's tokens sorted as the Vault registers them, with their seed amounts and configs. */
@@ -269,11 +278,10 @@ async function createPool(
 async function fundAdmin(admin: Signer, v2: V2Side): Promise<void> {
   const from = await admin.getAddress();
   const need = new Map<string, bigint>();
-  for (const pool of V3_POOLS)
-    for (const t of pool.tokens) {
-      if (V3_WRAPPED_TOKENS.some((w) => w.symbol === t.symbol)) continue;
-      need.set(t.symbol, (need.get(t.symbol) ?? 0n) + units(t.balance, v2.tokenOf(t.symbol).decimals));
-    }
+  for (const t of [...V3_POOLS.flatMap((p) => p.tokens), ...lbpSeeds()]) {
+    if (V3_WRAPPED_TOKENS.some((w) => w.symbol === t.symbol)) continue;
+    need.set(t.symbol, (need.get(t.symbol) ?? 0n) + units(t.balance, v2.tokenOf(t.symbol).decimals));
+  }
   for (const w of V3_WRAPPED_TOKENS) {
     const decimals = v2.tokenOf(w.asset).decimals;
     need.set(w.asset, (need.get(w.asset) ?? 0n) + units(w.buffer.underlying, decimals));
@@ -301,12 +309,14 @@ export async function deployBalancerV3(
   const admin = withFixedGas(devAccount(V3_ADMIN_INDEX, provider));
   const traders = options.traders ?? [];
   const stack = await deployStack(admin, contracts, v2);
-  const wrapped = await deployWrapped(admin, v2, traders.length);
+  const wrapped = await createWrapped(admin, v2);
+  await deployLbpFactories(admin, contracts, stack.addresses);
+  await depositWrapped(admin, v2, wrapped, traders.length);
   await fundAdmin(admin, v2);
   const tokenOf = (symbol: string) => wrapped.find((w) => w.spec.symbol === symbol)?.token ?? v2.tokenOf(symbol);
 
   const routed = new Set<string>();
-  for (const pool of V3_POOLS) for (const t of pool.tokens) routed.add(tokenOf(t.symbol).address);
+  for (const t of [...V3_POOLS.flatMap((p) => p.tokens), ...lbpSeeds()]) routed.add(tokenOf(t.symbol).address);
   for (const token of routed)
     await approveThroughPermit2(admin, stack.addresses.permit2, token, stack.addresses.router);
 
@@ -334,6 +344,9 @@ export async function deployBalancerV3(
 
   const pools: DevnetV3Pool[] = [];
   for (const spec of V3_POOLS) pools.push(await createPool(admin, contracts, stack, spec, tokenOf, wrapped));
+  pools.push(
+    ...(await createLbps({ admin, provider, contracts, addresses: stack.addresses, router: stack.router, tokenOf })),
+  );
   // After the buffers and pools hold their shares: the rate rises, the pool owes a yield fee.
   for (const w of wrapped) await accrueYield(w, v2);
 

@@ -24,9 +24,22 @@ const STACK_ORDER = [
   'stablePoolFactory',
 ] as const satisfies readonly (keyof DevnetV3Addresses)[];
 
+/**
+ * Contracts added later, created right after the ERC-4626 tokens and their rate providers (the
+ * admin creates nothing else from its own nonces afterwards), so no earlier address moves.
+ */
+const APPENDED_ORDER = [
+  'lbPoolFactory',
+  'fixedPriceLbPoolFactory',
+] as const satisfies readonly (keyof DevnetV3Addresses)[];
+
 export function expectedV3Addresses(admin: string = devAccount(V3_ADMIN_INDEX).address): DevnetV3Addresses {
   const at = (nonce: number) => getCreateAddress({ from: admin, nonce }).toLowerCase();
-  return Object.fromEntries(STACK_ORDER.map((name, nonce) => [name, at(nonce)])) as unknown as DevnetV3Addresses;
+  const appendedFrom = STACK_ORDER.length + 2 * V3_WRAPPED_TOKENS.length;
+  return Object.fromEntries([
+    ...STACK_ORDER.map((name, nonce) => [name, at(nonce)]),
+    ...APPENDED_ORDER.map((name, i) => [name, at(appendedFrom + i)]),
+  ]) as unknown as DevnetV3Addresses;
 }
 
 /** Each ERC-4626 token and then its rate provider, right after the stack. */

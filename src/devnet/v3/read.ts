@@ -23,7 +23,11 @@ export async function readDevnetV3(provider: Provider): Promise<DevnetV3 | undef
   for (const [kind, factory] of [
     ['weighted', addresses.weightedPoolFactory],
     ['stable', addresses.stablePoolFactory],
+    ['lbp', addresses.lbPoolFactory],
+    ['fixedPriceLbp', addresses.fixedPriceLbPoolFactory],
   ] as const) {
+    // A node deployed before the token sales existed has no code there: no pools of theirs.
+    if ((await provider.getCode(factory)) === '0x') continue;
     const created = (await new Contract(factory, FACTORY, provider).getFunction('getPools')()) as string[];
     for (const address of created) {
       const pool = new Contract(address, ERC20, provider);

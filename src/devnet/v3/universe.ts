@@ -117,3 +117,62 @@ export const V3_POOLS: readonly V3PoolSpec[] = [
 
 /** Wrapped V3 tokens each funded trader receives (their dev tokens come from ../universe.ts TRADER_FUNDS). */
 export const V3_TRADER_FUNDS: Readonly<Record<string, string>> = { waUSDC: '50000', waUSDT: '50000' };
+
+/**
+ * The devnet's V3 token sales (`@balancer-labs/v3-pool-weighted` lbp/), created by the LBP
+ * factories and seeded by their owner (the V3 admin) through the Router, the factories' trusted
+ * router, before their start. The sale opens `startsIn` seconds after the deployment's head (the
+ * deployment then moves the chain's clock to it, a jump of at most that) and lasts `duration`, so
+ * it is open while tests and demos run; the weighted sale's weights move every second in between.
+ */
+export interface V3LbpSpecCommon {
+  readonly name: string;
+  readonly symbol: string;
+  readonly projectToken: { readonly symbol: string; readonly balance: string };
+  readonly reserveToken: { readonly symbol: string; readonly balance: string };
+  readonly swapFee: string;
+  readonly startsIn: number;
+  readonly duration: number;
+}
+
+export interface V3LbpSpec extends V3LbpSpecCommon {
+  readonly kind: 'lbp';
+  /** Project token weights (the reserve's are their complements). */
+  readonly projectStartWeight: string;
+  readonly projectEndWeight: string;
+  /** Whether buyers may sell the project token back into the sale. */
+  readonly blockProjectTokenSwapsIn: boolean;
+}
+
+export interface V3FixedPriceLbpSpec extends V3LbpSpecCommon {
+  readonly kind: 'fixedPriceLbp';
+  /** Reserve tokens per project token; the fixed-price sale never buys the project token back. */
+  readonly projectTokenRate: string;
+}
+
+export const V3_LBPS: readonly (V3LbpSpec | V3FixedPriceLbpSpec)[] = [
+  {
+    kind: 'lbp',
+    name: 'V3 LINK sale',
+    symbol: 'V3-LBP-LINK-USDC',
+    projectToken: { symbol: 'LINK', balance: '100000' },
+    reserveToken: { symbol: 'USDC', balance: '200000' },
+    projectStartWeight: '0.9',
+    projectEndWeight: '0.3',
+    blockProjectTokenSwapsIn: false,
+    swapFee: '0.01',
+    startsIn: 30,
+    duration: 30 * DAY,
+  },
+  {
+    kind: 'fixedPriceLbp',
+    name: 'V3 BAL fixed-price sale',
+    symbol: 'V3-FLBP-BAL-DAI',
+    projectToken: { symbol: 'BAL', balance: '50000' },
+    reserveToken: { symbol: 'DAI', balance: '0' },
+    projectTokenRate: '4.5',
+    swapFee: '0.01',
+    startsIn: 30,
+    duration: 30 * DAY,
+  },
+];

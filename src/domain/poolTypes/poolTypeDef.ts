@@ -1,4 +1,5 @@
 import type { ProtocolVersion, StoredPool } from '../pool';
+import type { V3Hook } from '../protocols/v3/hooks/hook';
 import type { V3PoolMath } from '../protocols/v3/poolMath';
 import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { ModelFactory } from '../swap/poolModel';
@@ -36,6 +37,12 @@ export interface V3TypeMath {
    * runs it with no hook.
    */
   ownHook?(pool: StoredPool): boolean;
+  /**
+   * For a type that is its own hooks contract with rules a quote must follow (an LBP: the pool's
+   * address is its hook, refusing adds and removes during the sale), that hook as the Vault calls
+   * it; a pool whose hook is elsewhere gets the hook its address names instead.
+   */
+  selfHook?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3Hook;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {

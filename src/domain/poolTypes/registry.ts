@@ -11,6 +11,8 @@ import type { ParamField } from './paramField';
 import type { PathRole, PoolTypeDef } from './poolTypeDef';
 import { STABLE, META_STABLE } from './stable/stable';
 import { STABLE_V3 } from './stable/v3/stableV3Def';
+import { FIXED_PRICE_LBP_V3 } from './weighted/v3/fixedPriceLbpDef';
+import { LBP_V3 } from './weighted/v3/lbpDef';
 import { WEIGHTED_V3 } from './weighted/v3/weightedV3Def';
 import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
 
@@ -40,6 +42,8 @@ const BUILT_IN: readonly PoolTypeDef[] = [
   GYRO_2CLP_V3,
   RECLAMM,
   QUANT_AMM_WEIGHTED,
+  LBP_V3,
+  FIXED_PRICE_LBP_V3,
 ];
 
 const defs: PoolTypeDef[] = [];

@@ -16,6 +16,9 @@ export function v3PoolOf(pool: StoredPool, timestamp: bigint): V3Pool | undefine
   if (typeMath === undefined || state === undefined) return undefined;
   const math = typeMath.math(pool, state, timestamp);
   const stored = typeMath.ownHook?.(pool) === true ? null : (pool.v3?.hook ?? null);
-  const hook = v3HookOf(stored, math, typeMath.weights?.(pool, timestamp) ?? []);
+  const hook =
+    stored !== null && typeMath.selfHook !== undefined && stored.address === pool.address.toLowerCase()
+      ? typeMath.selfHook(pool, state, timestamp)
+      : v3HookOf(stored, math, typeMath.weights?.(pool, timestamp) ?? []);
   return hook === undefined ? { state, math } : { state, math, hook };
 }

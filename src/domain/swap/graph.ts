@@ -32,7 +32,7 @@ export interface Edge {
  * other tokens, as the SOR does.
  */
 export function isEndOnlyPool(pool: PoolModel): boolean {
-  return pathRoleOf(pool.poolType) === 'ends';
+  return (pool.pathRole ?? pathRoleOf(pool.poolType)) === 'ends';
 }
 
 /** Parallel pools kept per token pair: more only slow the search and rarely join a split. */

@@ -83,6 +83,14 @@ export interface PoolModel<S extends PoolState = PoolState> {
   readonly id: string;
   readonly address: string;
   readonly poolType: string;
+  /**
+   * Where a route may use it, when its type's protocol is not V2's (the path graph asks the
+   * registry by `poolType` otherwise, `graph.ts`): a `PathRole` (`poolTypes/poolTypeDef.ts`, which
+   * imports this file).
+   */
+  readonly pathRole?: 'through' | 'ends';
+  /** What a quote through it assumes of the transaction, where it assumes anything (a V3 hook priced for one case). */
+  readonly assumption?: string;
   /** Lower-case token addresses in the Vault's order (the BPT included where the pool holds it). */
   readonly tokens: readonly string[];
   readonly decimals: readonly number[];

@@ -108,5 +108,6 @@ export function encodeV3Order(input: V3OrderInput): SorOrderResponse {
           deadline,
           ...(input.allowances ? { current: input.allowances } : {}),
         }),
+    ...(info.assumptions ? { assumptions: info.assumptions } : {}),
   };
 }

@@ -7,7 +7,8 @@ import type { SerializedV3SwapInfo } from '../types';
 /**
  * The engine's route over the V3 Vault's models as `/sor`'s V3 answer: the BatchRouter's paths,
  * each with the amounts its replay in order gives (`replayV3Paths`), the totals, and the route's
- * price figures. Undefined when the replay refuses the route (the engine's own replay passed, so
+ * price figures, and what it assumes of the transaction (`assumptions`: a MEV capture pool quoted at
+ * its static fee). Undefined when the replay refuses the route (the engine's own replay passed, so
  * that is a bug the caller reports as no route).
  */
 export function v3SwapInfo(
@@ -20,6 +21,16 @@ export function v3SwapInfo(
   const replay = replayV3Paths(route.kind, paths, modelOf);
   if (!replay.ok) return undefined;
   const returnAmount = route.kind === 'sell' ? replay.amountOut : replay.amountIn;
+  const assumptions = [
+    ...new Set(
+      paths.flatMap((p) =>
+        p.steps.flatMap((s) => {
+          const note = modelOf(s.pool)?.assumption;
+          return note === undefined ? [] : [note];
+        }),
+      ),
+    ),
+  ];
   const consideringFees = route.kind === 'sell' ? returnAmount - route.gasCost : returnAmount + route.gasCost;
   return {
     protocolVersion: 3,
@@ -43,6 +54,7 @@ export function v3SwapInfo(
       decimalsOf(route.tokenOut),
       route.spotPrice,
     ),
+    ...(assumptions.length > 0 ? { assumptions } : {}),
   };
 }
 

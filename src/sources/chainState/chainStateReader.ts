@@ -88,7 +88,7 @@ const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
 /** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
 export const V3_FRAME: VaultFrameReads = {
   protocol: 3,
-  calls: (pool) => v3FrameCalls(pool.address),
+  calls: (pool) => v3FrameCalls(pool.address, pool.v3?.hook),
   isPoolUnknown: (outcome) =>
     outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
 };
@@ -190,7 +190,9 @@ function firstRound(
 function shapeOf(vault: string, pool: StoredPool): string {
   const tokens = pool.tokens.map((t) => t.address).join(',');
   const own = readsOf(pool)?.shape?.(pool) ?? '';
-  return `${registryVersion()}|${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${own}|${tokens}`;
+  // A V3 pool's known hook adds its own calls (`domain/protocols/v3/hooks/hookReads.ts`).
+  const hook = pool.v3?.hook ? `${pool.v3.hook.address}:${pool.v3.hook.kind}` : '';
+  return `${registryVersion()}|${vault}|${pool.address}|${pool.poolType}|${pool.poolTypeVersion}|${own}|${hook}|${tokens}`;
 }
 
 /**

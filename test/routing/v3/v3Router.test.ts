@@ -7,6 +7,29 @@ import type { QuoteRequest } from '../../../src/routing/types';
 import { storedPool } from '../../helpers/poolFixtures';
 import { DAI, STATA_USDC, STATA_USDT, USDC, USDT } from '../../helpers/v3Universe';
 import { v3Snapshot } from '../../helpers/v3StoredUniverse';
+import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
+
+const MEV_FLAGS = {
+  enableHookAdjustedAmounts: false,
+  shouldCallComputeDynamicSwapFee: true,
+  shouldCallBeforeSwap: false,
+  shouldCallAfterSwap: false,
+  shouldCallBeforeAddLiquidity: true,
+  shouldCallAfterAddLiquidity: false,
+  shouldCallBeforeRemoveLiquidity: true,
+  shouldCallAfterRemoveLiquidity: false,
+};
+
+/** The inputs a snapshot was built from, to build another with other pools. */
+const snapInput = (snap: ChainSnapshot) => ({
+  chainId: snap.chainId,
+  meta: snap.meta,
+  pools: snap.pools,
+  tokens: snap.tokens,
+  loadedAt: snap.loadedAt,
+  block: snap.block,
+  buffers: snap.buffers,
+});
 
 /**
  * `/sor`'s V3 answer from stored V3 pools and buffers: BatchRouter paths whose amounts are the V3
@@ -95,5 +118,25 @@ describe('V3 router', () => {
     const { info, route } = new V3Router().quote(SEPOLIA, snap, request({ buyToken: lone }), TIMESTAMP);
     expect(route).toBeUndefined();
     expect(info).toMatchObject({ protocolVersion: 3, paths: [], returnAmount: '0', tokenOut: lone });
+  });
+
+  test('a route through a MEV capture pool is the static fee quote, and the answer says what it assumes', () => {
+    const plain = v3Snapshot(SEPOLIA.id);
+    const hooked = (p: StoredPool): StoredPool => ({
+      ...p,
+      v3: { ...p.v3!, hook: { address: `0x${'3e'.repeat(20)}`, kind: 'mevCapture', flags: MEV_FLAGS, params: {} } },
+    });
+    const snap = v3Snapshot(SEPOLIA.id);
+    const withMev = new ChainSnapshot({
+      ...snapInput(snap),
+      pools: snap.pools.map((p, i) => (i === 0 ? hooked(p) : p)),
+    });
+    const req = request({ buyToken: DAI, amount: 1_500n * 10n ** 6n });
+    const before = new V3Router().quote(SEPOLIA, plain, req, TIMESTAMP).info;
+    const after = new V3Router().quote(SEPOLIA, withMev, req, TIMESTAMP).info;
+    expect(after.returnAmount).toBe(before.returnAmount);
+    expect(before.assumptions).toBeUndefined();
+    expect(after.assumptions).toEqual([expect.stringContaining('MEV capture hook is quoted at the static fee')]);
+    expect(after.assumptions![0]).toContain(snap.pools[0]!.id);
   });
 });

@@ -1,5 +1,6 @@
 import { AT_VAULT, chainCall, chainEvent, getter, type ChainCall, type ChainEvent } from '../../poolTypes/chainReads';
-import type { V3HookFlags } from './stored/storedV3';
+import { hookParamCalls } from './hooks/hookReads';
+import type { StoredV3Hook, V3HookFlags } from './stored/storedV3';
 
 /**
  * The V3 Vault's frame of a pool at a block, read for every V3 pool whatever its type, all from
@@ -28,6 +29,12 @@ export interface V3FrameChainState {
   readonly initialized: boolean;
   /** The hooks contract (lower case, the zero address for none) and its flags. */
   readonly hook: { readonly address: string; readonly flags: V3HookFlags };
+  /**
+   * A known hook's settings for the pool, read from the hook (`hooks/hookReads.ts`) by parameter
+   * name, 18 decimals; absent for a hook that reads nothing. They change with no Vault event: such a
+   * pool is read again at each block (`domain/chainTime.ts`).
+   */
+  readonly hookParams?: Readonly<Record<string, bigint>>;
 }
 
 /** The V2-shaped fields the frame fills, plus the V3 Vault's own. */
@@ -77,10 +84,11 @@ const TOTAL_SUPPLY = getter('totalSupply', ['address'], ['uint256']);
 const v3Of = (d: V3FrameDraft): NonNullable<V3FrameDraft['v3']> => (d.v3 ??= {});
 
 /**
- * The frame's calls for the pool at `address`. The first is `getPoolTokenInfo`: a pool the Vault
- * refuses (reverts: not registered) is left out of the state.
+ * The frame's calls for the pool at `address`, then its known hook's own (`hook` as stored). The
+ * first is `getPoolTokenInfo`: a pool the Vault refuses (reverts: not registered) is left out of
+ * the state.
  */
-export function v3FrameCalls(address: string): ChainCall<V3FrameDraft>[] {
+export function v3FrameCalls(address: string, hook?: StoredV3Hook | null): ChainCall<V3FrameDraft>[] {
   return [
     chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3FrameDraft, [tokens, info, raw, lastLive]) => {
       d.tokens = tokens.map((a, i) => ({ address: a, balance: raw[i] ?? 0n }));
@@ -123,6 +131,10 @@ export function v3FrameCalls(address: string): ChainCall<V3FrameDraft>[] {
       };
     }),
     chainCall(AT_VAULT, TOTAL_SUPPLY, [address], (d: V3FrameDraft, [v]) => (d.totalSupply = v)),
+    ...hookParamCalls<V3FrameDraft>(hook, address, (d, name, value) => {
+      const v3 = v3Of(d);
+      v3.hookParams = { ...v3.hookParams, [name]: value };
+    }),
   ];
 }
 
@@ -153,6 +165,7 @@ export function finishV3Frame(d: V3FrameDraft): V3FrameChainState | undefined {
     supportsUnbalancedLiquidity: v.supportsUnbalancedLiquidity,
     initialized: v.initialized,
     hook: v.hook,
+    ...(v.hookParams !== undefined ? { hookParams: v.hookParams } : {}),
   };
 }
 

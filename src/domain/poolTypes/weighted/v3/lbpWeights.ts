@@ -1,12 +1,18 @@
 import { divDown, mulDown, ONE } from '../../../swap/math/fixedPoint';
 import type { LbpState } from './lbpState';
 
+/** What the weights depend on: the two tokens' indices, the sale window and the end weights. */
+export type LbpSchedule = Pick<
+  LbpState,
+  'projectTokenIndex' | 'reserveTokenIndex' | 'startTime' | 'endTime' | 'startWeights' | 'endWeights'
+>;
+
 /**
  * The weighted LBP's normalized weights at a block's timestamp (LBPool with GradualValueChange):
  * the project token's weight moves linearly from its start to its end weight over the sale window,
  * held before and after; the reserve token takes the rest of 1e18.
  */
-export function lbpWeights(state: LbpState, timestamp: bigint): bigint[] {
+export function lbpWeights(state: LbpSchedule, timestamp: bigint): bigint[] {
   const project = state.projectTokenIndex;
   const projectWeight = interpolate(
     state.startWeights[project]!,
@@ -19,7 +25,7 @@ export function lbpWeights(state: LbpState, timestamp: bigint): bigint[] {
   return weights;
 }
 
-function progress(state: LbpState, timestamp: bigint): bigint {
+function progress(state: LbpSchedule, timestamp: bigint): bigint {
   if (timestamp >= state.endTime) return ONE;
   if (timestamp <= state.startTime) return 0n;
   return divDown(timestamp - state.startTime, state.endTime - state.startTime);

@@ -1,5 +1,6 @@
 import type { PoolModel } from '../../../swap/poolModel';
 import type { StoredPool } from '../../../pool';
+import { poolTypeDef } from '../../../poolTypes/registry';
 import { v3PoolOf } from '../../../poolTypes/v3PoolOf';
 import { bufferStateOf, erc4626Of } from '../stored/buffers';
 import type { StoredBuffer } from '../stored/storedV3';
@@ -54,6 +55,12 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
           pool: v3,
           decimals: pool.tokens.map((t) => t.decimals),
           poolType: pool.poolType,
+          pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
+          ...(pool.v3?.hook?.kind === 'mevCapture'
+            ? {
+                assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
+              }
+            : {}),
           ...(input.limits ? { limits: input.limits } : {}),
         }),
       );

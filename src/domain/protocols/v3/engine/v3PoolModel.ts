@@ -1,3 +1,4 @@
+import type { PathRole } from '../../../poolTypes/poolTypeDef';
 import { largestValid } from '../../../swap/limits';
 import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
 import { mulDown } from '../../../swap/math/fixedPoint';
@@ -30,6 +31,10 @@ export interface V3PoolModelInput {
   readonly decimals: readonly number[];
   /** The stored pool type (e.g. 'Weighted', 'Stable'), which the path graph reads for the type's path role. */
   readonly poolType: string;
+  /** Its type's path role (an LBP: only on a hop that buys or sells its own tokens). */
+  readonly pathRole?: PathRole;
+  /** What a quote through it assumes (its hook priced for a case the chain may not be in). */
+  readonly assumption?: string;
   /** The Vault's minimums, where a devnet Vault was deployed with others. */
   readonly limits?: V3VaultLimits;
 }
@@ -45,6 +50,8 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
   readonly id: string;
   readonly address: string;
   readonly poolType: string;
+  readonly pathRole?: PathRole;
+  readonly assumption?: string;
   readonly tokens: readonly string[];
   readonly decimals: readonly number[];
   private readonly pool: V3Pool;
@@ -57,6 +64,8 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     // V3 pools are keyed by their address: it is what a BatchRouter step names.
     this.id = this.address;
     this.poolType = input.poolType;
+    if (input.pathRole !== undefined) this.pathRole = input.pathRole;
+    if (input.assumption !== undefined) this.assumption = input.assumption;
     this.tokens = input.pool.state.tokens.map((t) => t.toLowerCase());
     this.decimals = input.decimals;
     this.limits = input.limits ?? DEPLOYED_VAULT_LIMITS;

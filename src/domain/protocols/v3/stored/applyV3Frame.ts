@@ -29,7 +29,7 @@ export function applyV3Frame(
     paysYieldFees: pool.tokens.map((t) => at(frame.paysYieldFees, t.address) ?? false),
     lastLiveBalances: pool.tokens.map((t) => unitsToDecimal(at(frame.lastLiveBalances, t.address) ?? 0n, 18)),
     supportsUnbalancedLiquidity: frame.supportsUnbalancedLiquidity,
-    hook: hookOf(pool.v3?.hook ?? null, frame.hook),
+    hook: hookOf(pool.v3?.hook ?? null, frame.hook, frame.hookParams),
   };
   const providers = pool.tokens.flatMap((t) => {
     const p = at(frame.rateProviders, t.address);
@@ -38,13 +38,15 @@ export function applyV3Frame(
   return { ...pool, tokens, priceRateProviders: providers, v3 };
 }
 
-function hookOf(stored: StoredV3Hook | null, read: V3FrameChainState['hook']): StoredV3Hook | null {
+/** The hook as read, its kind kept from the catalogue and its parameters the chain's where it read them. */
+function hookOf(
+  stored: StoredV3Hook | null,
+  read: V3FrameChainState['hook'],
+  readParams: V3FrameChainState['hookParams'],
+): StoredV3Hook | null {
   if (ZERO_ADDRESS.test(read.address)) return null;
   const same = stored !== null && stored.address === read.address;
-  return {
-    address: read.address,
-    kind: same ? stored.kind : null,
-    flags: read.flags,
-    params: same ? stored.params : {},
-  };
+  const params = { ...(same ? stored.params : {}) };
+  if (same) for (const [name, value] of Object.entries(readParams ?? {})) params[name] = unitsToDecimal(value, 18);
+  return { address: read.address, kind: same ? stored.kind : null, flags: read.flags, params };
 }

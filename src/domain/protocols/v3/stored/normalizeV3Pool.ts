@@ -67,6 +67,15 @@ const v3Pool = z.looseObject({
   liquidityManagement: z.object({ disableUnbalancedLiquidity: flag }).nullish(),
   weights: z.array(decimalString).nullish(),
   amp: decimalString.nullish(),
+  /** A type's own parameters the catalogue joined (an LBP's sale), by name. */
+  typeParams: z
+    .record(
+      z.string(),
+      z
+        .union([z.string(), z.number(), z.boolean()])
+        .transform((v) => (typeof v === 'string' ? v.toLowerCase() : String(v))),
+    )
+    .nullish(),
 });
 
 export type V3CataloguePool = z.input<typeof v3Pool>;
@@ -177,6 +186,7 @@ export function normalizeV3Pool(
         lastLiveBalances: null,
         supportsUnbalancedLiquidity: !(p.liquidityManagement?.disableUnbalancedLiquidity ?? false),
         hook,
+        ...(p.typeParams ? { typeParams: p.typeParams } : {}),
       },
       subgraphLiquidity: null,
       routable: tokens.some((t) => !isZeroDecimal(t.balance)),

@@ -32,6 +32,13 @@ export interface StoredV3Frame {
   readonly minTokenBalances?: readonly string[];
   /** 2026 Stable build only (its largest-to-smallest balance limit). */
   readonly maxImbalanceRatio?: string;
+  /**
+   * A type's own parameters beyond weights and amp, by name, as its folder reads them (an LBP's
+   * sale: `poolTypes/weighted/v3/lbpStored.ts`): integers as the contract holds them (1e18 for
+   * weights and rates, unix seconds for times), addresses in lower case, flags `true`/`false`.
+   * From the catalogue, then replaced by what the type reads from the chain at the head.
+   */
+  readonly typeParams?: Readonly<Record<string, string>>;
 }
 
 /** The hooks the service models (`protocols/v3/hooks/<kind>/`). */

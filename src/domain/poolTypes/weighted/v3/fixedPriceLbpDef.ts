@@ -1,0 +1,28 @@
+import type { PoolTypeDef } from '../../poolTypeDef';
+import { lbpHook } from './lbpCommon';
+import { FIXED_PRICE_LBP_V3_CHAIN } from './lbpChain';
+import { fixedPriceLbpMath } from './fixedPriceLbpPool';
+import { fixedPriceLbpStateOf } from './lbpStored';
+
+/**
+ * The V3 Vault's FixedPriceLBPool: the project token sold for the reserve token at a constant
+ * rate inside the sale window, never bought back. Routed as the weighted LBP (`lbpDef.ts`).
+ */
+export const FIXED_PRICE_LBP_V3: PoolTypeDef = {
+  protocol: 3,
+  names: ['FixedLBP'],
+  versions: 'all',
+  family: 'weighted',
+  params: [],
+  timeDependent: true,
+  joins: false,
+  exits: false,
+  pathRole: 'ends',
+  // The devnet's kind for its sale of this type (`devnet/v3/universe.ts` V3_LBPS).
+  devnetKind: 'fixedPriceLbp',
+  chain: FIXED_PRICE_LBP_V3_CHAIN,
+  v3: {
+    math: (pool, frame, timestamp) => fixedPriceLbpMath(fixedPriceLbpStateOf(pool, frame), timestamp),
+    selfHook: (pool, frame, timestamp) => lbpHook(fixedPriceLbpStateOf(pool, frame), timestamp),
+  },
+};
