@@ -24,6 +24,18 @@ export interface ParamField {
    * so the pools query does not ask for it and the subgraph stand-ins' schema does not declare it.
    */
   readonly chainOnly?: boolean;
+  /**
+   * The GraphQL Pool type shows it, and `where` and `orderBy` filter and sort it (`graphql/poolFields.ts`).
+   * Typed from `stored`: a decimal is a String compared by value, an int an Int; `scalar: 'Float'`
+   * for integers that exceed GraphQL's 32-bit Int. Only top-level parameters (not a group's).
+   */
+  readonly graphql?: GraphqlExposure;
+}
+
+export interface GraphqlExposure {
+  readonly scalar?: 'Float';
+  /** The schema's description of the field. */
+  readonly description?: string;
 }
 
 type StoredValue<P extends ParamField> = P['stored'] extends 'int'

@@ -154,6 +154,10 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
     const group = def.paramGroup;
     if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
       throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
+    if (field.graphql && (group !== undefined || field.stored === 'decimals'))
+      throw new Error(
+        `pool type ${def.names.join('/')} shows ${field.name} in GraphQL, which only a top-level single value can be`,
+      );
     const before = seen.get(field.name);
     if (before) {
       const same =
@@ -161,7 +165,8 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
         before.field.subgraph === field.subgraph &&
         before.field.stored === field.stored &&
         before.field.absent === field.absent &&
-        before.field.chainOnly === field.chainOnly;
+        before.field.chainOnly === field.chainOnly &&
+        JSON.stringify(before.field.graphql) === JSON.stringify(field.graphql);
       if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
       continue;
     }
