@@ -63,7 +63,7 @@ export interface GraphqlParamField {
   readonly name: string;
   readonly kind: FieldKind;
   /** The Pool type's scalar. */
-  readonly scalar: 'String' | 'Int' | 'Float';
+  readonly scalar: 'String' | 'Int' | 'Float' | 'Boolean';
   readonly description: string | undefined;
 }
 
@@ -76,6 +76,8 @@ function graphqlParam(field: ParamField & { readonly graphql: GraphqlExposure })
       return { name: field.name, kind: 'int', scalar: 'Int', description };
     case 'address':
       return { name: field.name, kind: 'id', scalar: 'String', description };
+    case 'boolean':
+      return { name: field.name, kind: 'boolean', scalar: 'Boolean', description };
     case 'decimal':
     case 'decimals':
       return { name: field.name, kind: 'decimal', scalar: 'String', description };
