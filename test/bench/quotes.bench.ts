@@ -27,7 +27,7 @@ import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
  *    different wei amount each round): answers/s, p50/p99, CPU ms per quote, server RSS, and the
  *    ratios to both SOR patterns; the same for the service with `ROUTER_ENGINE=sor`;
  *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated;
- *  - the V3 mix (`v3QuoteUniverse.ts`: Weighted, Stable and boosted paths through buffers, laid
+ *  - the V3 mix (`v3QuoteUniverse.ts`: Weighted, Stable, E-CLP, boosted paths through buffers, laid
  *    over the same snapshot): /sor protocolVersion 3 and /order without protocolVersion (better
  *    of both Vaults) beside /order protocolVersion 2 on the same pairs, distinct requests, 8
  *    connections, with ratios to the V2 /sor mix of the same run; `GET /healthz` while V3 /sor is
@@ -433,7 +433,7 @@ export async function run(): Promise<void> {
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
       `GET /healthz with the server idle (machine noise floor): p50 ${f(idleHealth.p50)} ms  p99 ${f(idleHealth.p99)} ms  (n=${idleHealth.n})`,
       '',
-      `V3 mix (${V3_QUOTE_CASES.length} requests: Weighted, Stable, boosted paths through buffers; distinct, ${CONNECTIONS} connections):`,
+      `V3 mix (${V3_QUOTE_CASES.length} requests: Weighted, Stable, E-CLP, boosted paths through buffers; distinct, ${CONNECTIONS} connections):`,
       `/sor protocolVersion 3: ${f(v3Sor.perSecond)} answers/s  p50 ${f(v3Sor.p50)} ms  p99 ${f(v3Sor.p99)} ms  (n=${v3Sor.n})  ratio to the V2 /sor mix: ${f2(v3Sor.perSecond / own.perSecond)}x`,
       `/sor V2 on the ${V3_SHARED_CASES.length} of them both Vaults route (USDC, DAI, USDT): ${f(v2SorSamePairs.perSecond)} answers/s  p50 ${f(v2SorSamePairs.p50)} ms  p99 ${f(v2SorSamePairs.p99)} ms  (n=${v2SorSamePairs.n})`,
       `/order better of both (no protocolVersion), those ${V3_SHARED_CASES.length}: ${f(bothOrder.perSecond)} answers/s  p50 ${f(bothOrder.p50)} ms  p99 ${f(bothOrder.p99)} ms  (n=${bothOrder.n})  ratio to the V2 /sor mix: ${f2(bothOrder.perSecond / own.perSecond)}x  to /order protocolVersion 2 on them: ${f2(bothOrder.perSecond / v2Order.perSecond)}x`,

@@ -10,14 +10,17 @@ import {
   USDT as SEPOLIA_USDT,
 } from '../helpers/v3Universe';
 import { v3StoredBuffers, v3StoredPools } from '../helpers/v3StoredUniverse';
+import { storedPool } from '../helpers/poolFixtures';
+import { loadV3Vector } from '../helpers/v3Vectors';
+import { unitsToDecimal } from '../../src/domain/decimal';
 import { TOKENS, type QuoteCase } from './quoteCases';
 
 /**
  * The V3 half of the quotes benchmark: the test V3 universe (`helpers/v3StoredUniverse.ts`, the
  * real Sepolia vectors' Weighted USDC/DAI and Stable stataUSDC/stataUSDT pools and the two
- * static aTokens' buffers) laid over mainnet as the follower lays registered pools, its USDC, DAI
- * and USDT renamed to mainnet's so the same pairs also route in the V2 snapshot and `/order`
- * without protocolVersion weighs both Vaults.
+ * static aTokens' buffers) and the mainnet Gyro E-CLP vector's WETH pool, laid over mainnet as the
+ * follower lays registered pools; the Sepolia USDC, DAI and USDT renamed to mainnet's so the same
+ * pairs also route in the V2 snapshot and `/order` without protocolVersion weighs both Vaults.
  */
 
 const RENAMED: ReadonlyMap<string, string> = new Map([
@@ -34,6 +37,47 @@ function v3BenchPools(): StoredPool[] {
   }));
 }
 
+const eclpVector = loadV3Vector('1-23511249-GyroECLP-Barter.json');
+const ECLP_OTHER = eclpVector.pool.tokens[1]!.toLowerCase();
+
+/** The E-CLP vector's pool as stored (both tokens 18 decimals at rate 1: raw balances are live). */
+function eclpStoredPool(): StoredPool {
+  const p = eclpVector.pool;
+  const live = p.bigs('balancesLiveScaled18');
+  const params18 = ['alpha', 'beta', 'c', 's', 'lambda'] as const;
+  const derived38 = ['tauAlphaX', 'tauAlphaY', 'tauBetaX', 'tauBetaY', 'u', 'v', 'w', 'z', 'dSq'] as const;
+  const gyro: Record<string, string> = {};
+  for (const name of params18)
+    gyro[name] = unitsToDecimal(p.big(`params${name[0]!.toUpperCase()}${name.slice(1)}`), 18);
+  for (const name of derived38) gyro[name] = unitsToDecimal(p.big(name), 38);
+  return storedPool({
+    id: p.poolAddress.toLowerCase(),
+    address: p.poolAddress.toLowerCase() as Address,
+    poolType: 'GyroE',
+    protocolVersion: 3,
+    swapFee: unitsToDecimal(p.big('swapFee'), 18),
+    totalShares: unitsToDecimal(p.big('totalSupply'), 18),
+    tokens: p.tokens.map((address, i) => ({
+      address: address.toLowerCase() as Address,
+      symbol: null,
+      name: null,
+      decimals: 18,
+      balance: unitsToDecimal(live[i]!, 18),
+      weight: null,
+      priceRate: '1',
+    })),
+    gyro,
+    v3: {
+      aggregateSwapFee: unitsToDecimal(p.big('aggregateSwapFee'), 18),
+      aggregateYieldFee: '0',
+      paysYieldFees: [false, false],
+      lastLiveBalances: null,
+      supportsUnbalancedLiquidity: true,
+      hook: null,
+    },
+  });
+}
+
 function v3BenchBuffers(): Map<string, StoredBuffer> {
   return new Map(
     [...v3StoredBuffers()].map(([wrapped, b]) => [wrapped, { ...b, underlyingToken: renamed(b.underlyingToken) }]),
@@ -42,7 +86,7 @@ function v3BenchBuffers(): Map<string, StoredBuffer> {
 
 /** The chain state the quote server lays over mainnet: the V3 pools as registered, the buffers. */
 export function v3BenchChainState(): ChainState {
-  const pools = v3BenchPools();
+  const pools = [...v3BenchPools(), eclpStoredPool()];
   return {
     block: {
       number: 7_439_300,
@@ -62,13 +106,15 @@ const V3_TOKENS = {
   USDT: TOKENS.USDT,
   stataUSDC: { address: STATA_USDC, decimals: 6 },
   stataUSDT: { address: STATA_USDT, decimals: 6 },
+  WETH: TOKENS.WETH,
+  eclpOther: { address: ECLP_OTHER, decimals: 18 },
 } as const;
 type V3TokenName = keyof typeof V3_TOKENS;
 
 /**
  * [sell, buy, whole units]: one Weighted step, Stable between the wrapped tokens, boosted paths of
  * three steps (buffer, Stable, buffer) and four (Weighted, buffer, Stable, buffer), a buffer then
- * Stable. Amounts small beside the Sepolia pools (a few thousand dollars deep).
+ * Stable, the E-CLP. Amounts small beside the Sepolia pools (a few thousand dollars deep).
  */
 const V3_PAIRS: readonly (readonly [V3TokenName, V3TokenName, number])[] = [
   ['USDC', 'DAI', 100],
@@ -79,11 +125,12 @@ const V3_PAIRS: readonly (readonly [V3TokenName, V3TokenName, number])[] = [
   ['USDT', 'DAI', 100],
   ['stataUSDC', 'stataUSDT', 100],
   ['USDC', 'stataUSDT', 100],
+  ['eclpOther', 'WETH', 1],
 ];
 
 const GWEI = 10n ** 9n;
 
-/** 16 requests: every V3 pair sold and bought, gas price 0 and 30 gwei alternating. */
+/** 18 requests: every V3 pair sold and bought, gas price 0 and 30 gwei alternating. */
 export const V3_QUOTE_CASES: readonly QuoteCase[] = V3_PAIRS.flatMap(([sell, buy, whole], i) => {
   const gas = (k: number) => ((i + k) % 2 === 0 ? '0' : (30n * GWEI).toString());
   const units = (t: V3TokenName) => (BigInt(whole) * 10n ** BigInt(V3_TOKENS[t].decimals)).toString();
