@@ -14,6 +14,7 @@ import type { LiquidityHookParams } from '../../../../../src/domain/protocols/v3
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
+import { V3PoolModel } from '../../../../../src/domain/protocols/v3/engine/v3PoolModel';
 import { Revert } from '../../../../../src/domain/swap/math/revert';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
@@ -159,5 +160,19 @@ describe('V3 fixed-price LBP', () => {
       vaultSwap(pool, { kind: 'exactIn', tokenIn: reserve, tokenOut: project, amountGivenRaw });
     expect(() => swap(allOfIt * 2n)).toThrow(Revert);
     expect(swap(allOfIt / 2n).amountOutRaw).toBeGreaterThan(0n);
+  });
+
+  test('a sale that holds no reserve yet is routable: its spot price is the rate with the fee', () => {
+    const unsold = state.balancesLiveScaled18.map((b, k) => (k === state.reserveTokenIndex ? 0n : b));
+    const fresh: FixedPriceLbpState = { ...state, balancesLiveScaled18: unsold, balancesRaw: undefined };
+    const model = new V3PoolModel({
+      pool: { state: fresh, math: open },
+      decimals: state.tokens.map((_, k) => (k === state.reserveTokenIndex ? 6 : 18)),
+      poolType: 'FixedLBP',
+    });
+    const spot = model.spotPrice(model.initialState(), state.reserveTokenIndex, state.projectTokenIndex);
+    const fee = Number(state.staticSwapFee) / 1e18;
+    // The probe is small: its reserve amount (6 decimals) rounds up by up to a unit.
+    expect(spot).toBeCloseTo(4 / (1 - fee), 3);
   });
 });
