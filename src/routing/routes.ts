@@ -8,6 +8,7 @@ import { loadedSnapshot } from '../http/snapshot';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
+import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -119,13 +120,16 @@ function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
   );
 }
 
-/** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
+/** Why a pair with a pool's BPT on one side, or a buy-only sale's token sold, may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
   const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
   if (bpt && !relayer)
     return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
   if (bpt && body.orderKind === 'buy')
     return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
+  const sale = buyOnlySale(snap.pools, body.sellToken, body.buyToken);
+  if (sale)
+    return `${sale.name || 'the token sale'} (${sale.address}) only sells its project token ${body.sellToken} and never buys it back, and no other pool connects the pair`;
   return 'try another amount or pair';
 }
 
