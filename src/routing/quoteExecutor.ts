@@ -62,10 +62,26 @@ export interface WorkerExecutorOptions {
   readonly entry?: string;
 }
 
+/** One quote thread: its own piscina (one thread, its own queue) and the tasks handed to it not yet settled. */
+interface Lane {
+  readonly pool: Piscina<QuoteTask, RouteOutcome>;
+  pending: number;
+}
+
+/**
+ * Quote threads with pair affinity. Each thread keeps every pair's candidate paths and carries
+ * them to each new pool version on the pair's first quote there (src/domain/swap/engine.ts), so a
+ * pair whose quotes go to every thread costs every thread that work at every version. A pair's
+ * quotes therefore go to one thread (by a hash of the pair) unless another thread is idle while
+ * that one is not, or that one has more than one task more in hand than the least busy one: then
+ * to the least busy, so no thread waits while another has a queue, and one pair's burst or one
+ * slow quote does not queue the rest behind it. A warm-up (a new pool version's
+ * router) goes to every thread, so no thread builds it on a quote.
+ */
 export class WorkerExecutor implements QuoteExecutor {
   readonly kind = 'workers';
-  /** Started on the first quote: a process that never routes (jobs, tests of other features) spawns no threads. */
-  private pool: Piscina<QuoteTask, RouteOutcome> | undefined;
+  /** Started on the first task: a process that never routes (jobs, tests of other features) spawns no threads. */
+  private lanes: Lane[] | undefined;
 
   constructor(
     private readonly threads: number,
@@ -73,12 +89,16 @@ export class WorkerExecutor implements QuoteExecutor {
   ) {}
 
   async run(task: QuoteTask): Promise<RouteOutcome> {
-    this.pool ??= this.start();
+    const lanes = (this.lanes ??= this.start());
+    // Every thread builds the same models, so each reports the same broken ones: the first
+    // thread's outcome speaks for all.
+    if (task.warmOnly) return (await Promise.all(lanes.map((lane) => this.send(lane, task))))[0]!;
     const { timeoutMs } = this.options;
-    if (timeoutMs === undefined || task.warmOnly) return this.pool.run(task);
+    const lane = this.laneFor(lanes, task);
+    if (timeoutMs === undefined) return this.send(lane, task);
     const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return await this.pool.run(task, { signal });
+      return await this.send(lane, task, signal);
     } catch (e) {
       // Piscina stops the thread of an aborted task that is running (and drops one still queued).
       if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
@@ -86,28 +106,68 @@ export class WorkerExecutor implements QuoteExecutor {
     }
   }
 
-  private start(): Piscina<QuoteTask, RouteOutcome> {
+  private async send(lane: Lane, task: QuoteTask, signal?: AbortSignal): Promise<RouteOutcome> {
+    lane.pending++;
+    try {
+      return await lane.pool.run(task, signal ? { signal } : {});
+    } finally {
+      lane.pending--;
+    }
+  }
+
+  private laneFor(lanes: readonly Lane[], task: QuoteTask): Lane {
+    const preferred = lanes[pairHash(task) % lanes.length]!;
+    let least = preferred;
+    for (const lane of lanes) if (lane.pending < least.pending) least = lane;
+    // A thread with nothing to do takes the task; among busy ones the pair's own thread may be one task behind.
+    if (preferred.pending === 0 || (least.pending > 0 && preferred.pending <= least.pending + 1)) return preferred;
+    return least;
+  }
+
+  private start(): Lane[] {
     const { filename, execArgv } = this.options.entry ? tsEntry(this.options.entry) : workerEntry();
-    const threads = this.threads;
     // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
     // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
     // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
-    return new Piscina({
-      filename,
-      execArgv,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: 60_000,
-      niceIncrement: 10,
-      stricterFIFO: true,
-    });
+    return Array.from({ length: this.threads }, () => ({
+      pool: new Piscina<QuoteTask, RouteOutcome>({
+        filename,
+        execArgv,
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: 60_000,
+        niceIncrement: 10,
+        stricterFIFO: true,
+      }),
+      pending: 0,
+    }));
   }
 
   async close(): Promise<void> {
-    await this.pool?.destroy();
-    this.pool = undefined;
+    const lanes = this.lanes ?? [];
+    this.lanes = undefined;
+    await Promise.all(lanes.map((lane) => lane.pool.destroy()));
   }
+}
+
+/** The same for a pair whichever way its tokens are spelt (FNV-1a over the lower-cased addresses, then mixed). */
+function pairHash(task: QuoteTask): number {
+  let h = 0x811c9dc5;
+  for (const s of [task.sellToken, task.buyToken]) {
+    for (let k = 0; k < s.length; k++) {
+      h ^= s.charCodeAt(k) | 0x20;
+      h = Math.imul(h, 0x01000193);
+    }
+    h ^= 0x3e;
+  }
+  // FNV's low bits follow the characters' low bits alone: mix before taking a remainder.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 export function createExecutor(workers: number, timeoutMs?: number): QuoteExecutor {

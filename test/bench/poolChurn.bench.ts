@@ -63,7 +63,9 @@ async function postSor(url: string, c: QuoteCase): Promise<Answer> {
 }
 
 async function startChurnServer(): Promise<{ url: string; pools: number; child: ChildProcess; lines: string[] }> {
-  const child = spawn(process.execPath, [...process.execArgv, join(__dirname, 'churnServer.ts')], {
+  // BENCH_SERVICE_PROF=<dir>: the service writes a V8 CPU profile per thread there when it stops.
+  const prof = process.env.BENCH_SERVICE_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...prof, join(__dirname, 'churnServer.ts')], {
     env: process.env,
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -9,8 +9,9 @@ import type { QuoteTask } from '../../src/routing/routerHost';
  */
 
 const STUCK_WORKER = join(__dirname, '..', 'fakes', 'stuckQuoteWorker.ts');
+const THREAD_WORKER = join(__dirname, '..', 'fakes', 'threadQuoteWorker.ts');
 
-function task(sellToken: string): QuoteTask {
+function task(sellToken: string, more: Partial<QuoteTask> = {}): QuoteTask {
   return {
     chain: { id: 1, vault: '0x', wrappedNative: '0x' },
     pools: { key: 'p', base: { key: 'p', data: new SharedArrayBuffer(0) }, deltas: [] },
@@ -24,6 +25,7 @@ function task(sellToken: string): QuoteTask {
     amount: '1',
     gasPrice: '0',
     timestamp: 0,
+    ...more,
   };
 }
 
@@ -58,5 +60,56 @@ describe('WorkerExecutor with a time bound', () => {
     expect(stuck.status === 'rejected' && stuck.reason instanceof QuoteTimeoutError).toBe(true);
     expect(queued.status === 'rejected' && queued.reason instanceof QuoteTimeoutError).toBe(true);
     expect((await executor.run(task('e'))).info.tokenIn).toBe('e');
+  });
+});
+
+/**
+ * Each thread carries a pair's candidates to a new pool version on the pair's first quote there,
+ * so a pair's quotes go to one thread (the work is done once per version, not once per thread),
+ * unless another thread is idle or much less busy; a new version's warm-up reaches every thread.
+ */
+describe('WorkerExecutor with two threads', () => {
+  let executor: WorkerExecutor;
+  const answeredBy = async (t: QuoteTask) => (await executor.run(t)).info.tokenOut.split(':');
+  beforeAll(() => {
+    executor = new WorkerExecutor(2, { entry: THREAD_WORKER });
+  });
+  afterAll(async () => {
+    await executor.close();
+  });
+
+  test("a pair's quotes, one after another, go to one thread; pairs spread over both", async () => {
+    const threads = new Set<string>();
+    for (let p = 0; p < 16; p++) {
+      const seen = new Set<string>();
+      for (let n = 0; n < 4; n++) seen.add((await answeredBy(task(`0xa${p}`, { buyToken: `0xB${p}` })))[0]!);
+      expect(seen.size).toBe(1);
+      threads.add([...seen][0]!);
+      // Spelt in other cases, the same pair.
+      expect((await answeredBy(task(`0xA${p}`, { buyToken: `0xb${p}` })))[0]).toBe([...seen][0]);
+    }
+    expect(threads.size).toBe(2);
+  });
+
+  test('a warm-up reaches every thread', async () => {
+    await executor.run(task('warm', { warmOnly: true }));
+    const warmed = new Map<string, string>();
+    for (let p = 0; p < 16; p++) {
+      const [thread, warmUps] = await answeredBy(task(`0xc${p}`));
+      warmed.set(thread!, warmUps!);
+    }
+    expect([...warmed.values()]).toEqual(['1', '1']);
+  });
+
+  test("when the pair's thread is busy and the other idle, its next quote goes to the other thread", async () => {
+    const release = new SharedArrayBuffer(4);
+    const [home] = await answeredBy(task('0xd1'));
+    const held = [executor.run(task('0xd1', { amount: 'hold', prices: release }))];
+    const [other] = await answeredBy(task('0xd1'));
+    expect(other).not.toBe(home);
+    Atomics.store(new Int32Array(release), 0, 1);
+    Atomics.notify(new Int32Array(release), 0);
+    const outcomes = await Promise.all(held);
+    expect(outcomes.map((o) => o.info.tokenOut.split(':')[0])).toEqual([home]);
   });
 });

@@ -1,4 +1,5 @@
 import { byRank, MAX_CANDIDATES, type Candidate, type PairFocus } from './candidates';
+import type { Edge } from './graph';
 import type { PoolModel } from './poolModel';
 
 /**
@@ -51,22 +52,27 @@ export function updateRanked(
   touched: TouchedPairs,
   fresh: Candidate[],
 ): RankedCandidates | undefined {
-  const kept = before.ranked.filter((c) => !touched.crosses(c));
-  if (kept.length === before.ranked.length && fresh.length === 0) return before;
-  fresh.sort(byRank);
+  const ranked = before.ranked;
+  const kept: Candidate[] = [];
+  for (let k = 0; k < ranked.length; k++) if (!touched.crosses(ranked[k]!)) kept.push(ranked[k]!);
+  if (kept.length === ranked.length && fresh.length === 0) return before;
+  // When the prefix was cut, a fresh sequence ranking after its last entry may rank after
+  // sequences nobody kept: it is not part of the known start, so it is not sorted or merged.
+  const last = before.complete ? undefined : ranked[ranked.length - 1]!;
+  const placed = last ? fresh.filter((c) => byRank(c, last) <= 0) : fresh;
+  placed.sort(byRank);
+  const cap = MAX_CANDIDATES + RESERVE;
+  const total = kept.length + placed.length;
+  const n = Math.min(total, cap);
   const merged: Candidate[] = [];
   let a = 0;
   let b = 0;
-  while (a < kept.length || b < fresh.length) {
-    if (b >= fresh.length || (a < kept.length && byRank(kept[a]!, fresh[b]!) < 0)) merged.push(kept[a++]!);
-    else merged.push(fresh[b++]!);
+  while (merged.length < n) {
+    if (b >= placed.length || (a < kept.length && byRank(kept[a]!, placed[b]!) < 0)) merged.push(kept[a++]!);
+    else merged.push(placed[b++]!);
   }
-  const cap = MAX_CANDIDATES + RESERVE;
-  if (before.complete) return withList(merged.length > cap ? merged.slice(0, cap) : merged, merged.length <= cap);
-  const last = before.ranked[before.ranked.length - 1]!;
-  let end = 0;
-  while (end < merged.length && end < cap && byRank(merged[end]!, last) <= 0) end++;
-  return end < MAX_CANDIDATES ? undefined : withList(merged.slice(0, end), false);
+  if (!last) return withList(merged, total <= cap);
+  return merged.length < MAX_CANDIDATES ? undefined : withList(merged, false);
 }
 
 /**
@@ -77,16 +83,37 @@ export function updateRanked(
 export class TouchedPairs implements PairFocus {
   private readonly byFrom = new Map<string, Set<string>>();
   private readonly byTo = new Map<string, Set<string>>();
+  /**
+   * Every pool a kept candidate's hop on a touched pair can be (the changed models and the pools
+   * listed on those pairs in the graph before the change), or undefined when not known: a hop
+   * through any other pool is on an untouched pair, which one identity lookup tells without
+   * reading the pool's tokens (a pool model's fields are read through many classes' shapes,
+   * which made that check the larger part of carrying a pair's candidates across a version).
+   */
+  private readonly suspects: Set<PoolModel> | undefined;
 
-  constructor(models: Iterable<PoolModel>) {
-    for (const m of models) for (const a of m.tokens) for (const b of m.tokens) if (a !== b) this.add(a, b);
+  /** `before`: the graph the change was made to; with it, `crosses` looks at the pools listed on the touched pairs only. */
+  constructor(models: Iterable<PoolModel>, before?: PairLists) {
+    const changed = [...models];
+    for (const m of changed) for (const a of m.tokens) for (const b of m.tokens) if (a !== b) this.add(a, b);
+    if (!before) return;
+    this.suspects = new Set(changed);
+    for (const [a, tos] of this.byFrom)
+      for (const b of tos) {
+        for (const e of before.between(a, b)) this.suspects.add(e.hop.pool);
+        for (const e of before.lbpBetween(a, b)) this.suspects.add(e.hop.pool);
+      }
   }
 
   /** The union of several steps' pairs (a pair carried across several versions). */
   static union(steps: readonly TouchedPairs[]): TouchedPairs {
     if (steps.length === 1) return steps[0]!;
-    const out = new TouchedPairs([]);
-    for (const s of steps) for (const [a, tos] of s.byFrom) for (const b of tos) out.add(a, b);
+    const known = steps.every((s) => s.suspects !== undefined);
+    const out = new TouchedPairs([], known ? NO_PAIRS : undefined);
+    for (const s of steps) {
+      for (const [a, tos] of s.byFrom) for (const b of tos) out.add(a, b);
+      if (known) for (const m of s.suspects!) out.suspects!.add(m);
+    }
     return out;
   }
 
@@ -122,7 +149,19 @@ export class TouchedPairs implements PairFocus {
 
   /** Whether a candidate has a hop on a touched pair. */
   crosses(c: Candidate): boolean {
-    for (const h of c.path) if (this.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return true;
+    const suspects = this.suspects;
+    for (const h of c.path) {
+      if (suspects && !suspects.has(h.pool)) continue;
+      if (this.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return true;
+    }
     return false;
   }
 }
+
+/** Where a graph lists the pools of a pair (graph.ts): every candidate's hop is taken from these lists. */
+export interface PairLists {
+  between(from: string, to: string): readonly Edge[];
+  lbpBetween(from: string, to: string): readonly Edge[];
+}
+
+const NO_PAIRS: PairLists = { between: () => [], lbpBetween: () => [] };

@@ -26,12 +26,12 @@ export const MAX_HOPS = 3;
 export const MAX_CANDIDATES = 400;
 
 export function score(edges: readonly Edge[]): Candidate | undefined {
-  const pools = new Set<string>();
   let spot = 1;
   let depth = Infinity;
-  for (const e of edges) {
-    if (pools.has(e.hop.pool.id)) return undefined;
-    pools.add(e.hop.pool.id);
+  for (let k = 0; k < edges.length; k++) {
+    const e = edges[k]!;
+    // A path goes through a pool once; paths are a few hops, so a scan beats a set per candidate.
+    for (let m = 0; m < k; m++) if (edges[m]!.hop.pool.id === e.hop.pool.id) return undefined;
     // Depth carried through later hops at their spot price, then capped by this hop's own depth.
     depth = Math.min(depth / e.spot, e.depth);
     spot *= e.spot;
@@ -192,12 +192,16 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
   return out;
 }
 
+const NO_ENTRIES: ReadonlyMap<string, readonly Edge[]> = new Map();
+
 /** The entries of `next` whose token is in `a` or `b` (each once). */
 function focusedEntries(
   next: ReadonlyMap<string, readonly Edge[]>,
   a: ReadonlySet<string> | undefined,
   b: ReadonlySet<string> | undefined,
 ): ReadonlyMap<string, readonly Edge[]> {
+  // Most tokens a hub reaches hold no focused pair: a shared empty map, not one made per token.
+  if (!a && !b) return NO_ENTRIES;
   const out = new Map<string, readonly Edge[]>();
   for (const set of [a, b]) {
     if (!set) continue;

@@ -101,7 +101,7 @@ function stepOf(
   const is = new Set(added.map((m) => m.address));
   for (const a of was) if (!is.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
   for (const a of is) if (!was.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
-  return new TouchedPairs([...removed, ...added]);
+  return new TouchedPairs([...removed, ...added], before);
 }
 
 /**

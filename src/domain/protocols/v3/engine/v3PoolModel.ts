@@ -1,5 +1,5 @@
 import type { PathRole } from '../../../poolTypes/poolTypeDef';
-import { largestValid } from '../../../swap/pools/limits';
+import { largestValid } from '../../../swap/limits';
 import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
 import { mulDown } from '../../../swap/math/fixedPoint';
 import { v3Revert } from '../vault/errors';
