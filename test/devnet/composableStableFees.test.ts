@@ -1,4 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
 import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
@@ -6,8 +7,11 @@ import { OnchainPoolReader, type OnchainPool } from '../../src/devnet/indexer/on
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
-import type { PoolSpec, SwapKind } from '../../src/domain/swap/poolModel';
-import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
+import type { SwapKind } from '../../src/domain/swap/poolModel';
+import {
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../src/domain/poolTypes/composableStable/composableStableModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,
@@ -73,8 +77,8 @@ async function setRate(provider: string, rate: bigint): Promise<void> {
 }
 
 /** The pools as the service stores and routes them, read from the chain by the devnet indexer. */
-async function readSpecs(): Promise<Map<string, PoolSpec>> {
-  const out = new Map<string, PoolSpec>();
+async function readSpecs(): Promise<Map<string, ComposableStableSpec>> {
+  const out = new Map<string, ComposableStableSpec>();
   for (const factory of new Set(made.map((m) => m.factory))) {
     const reader = new OnchainPoolReader(env.chain.provider, {
       ...env.devnet.addresses,
@@ -100,15 +104,15 @@ async function readOnchain(poolId: string, factory: string): Promise<OnchainPool
   return p;
 }
 
-const model = (spec: PoolSpec) => modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
-const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
+const model = (spec: ComposableStableSpec) => modelOfType(spec, { timestamp: 0 }) as ComposableStableModel;
+const withoutFeeBasis = (spec: ComposableStableSpec): ComposableStableSpec => ({
   ...spec,
   lastJoinExitAmp: null,
   lastPostJoinExitInvariant: null,
   protocolSwapFeeCache: null,
   protocolYieldFeeCache: null,
 });
-const withoutYieldFee = (spec: PoolSpec): PoolSpec => ({ ...spec, protocolYieldFeeCache: '0' });
+const withoutYieldFee = (spec: ComposableStableSpec): ComposableStableSpec => ({ ...spec, protocolYieldFeeCache: '0' });
 
 /** Vault.queryBatchSwap for one swap: the amount out (given in) or in (given out). */
 async function queryBatchSwap(

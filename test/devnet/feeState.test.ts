@@ -10,10 +10,16 @@ import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStabl
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
-import { type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
-import { type ComposableStableModel, type ComposableStableState } from '../../src/domain/swap/pools/composableStable';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
-import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
+import { type PoolModel, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
+import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
+import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/params';
+import {
+  type ComposableStableModel,
+  type ComposableStableState,
+} from '../../src/domain/poolTypes/composableStable/composableStableModel';
+import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
 import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
@@ -38,6 +44,9 @@ import {
   type ChainPools,
 } from '../domain/swap/devnetPools';
 import { initStable, linkedArtifact } from '../domain/swap/stableDevnet';
+
+/** The specs these tests read: the fee fields of the weighted, composable and legacy stable types. */
+type FeeSpec = WeightedSpec & ComposableStableSpec & StableSpec;
 
 /**
  * The protocol fee and rate state of weighted v2 pools with rate providers, the 2021 StablePhantom
@@ -123,11 +132,11 @@ async function catalogued(
 async function readAtHead(
   pool: StoredPool,
   at?: (head: number) => number,
-): Promise<{ s: PoolChainState; spec: PoolSpec }> {
+): Promise<{ s: PoolChainState; spec: FeeSpec }> {
   const { head } = await readHead(rpc);
   const s = (await readPoolStates(rpc, env.devnet.addresses.vault, [pool], head.number)).get(pool.id)!;
   const applied = applyChainState(pool, stateAt(s, at ? at(head.timestamp) : head.timestamp));
-  return { s, spec: JSON.parse(JSON.stringify(specFromStoredPool(applied))) as PoolSpec };
+  return { s, spec: JSON.parse(JSON.stringify(specFromStoredPool(applied))) as FeeSpec };
 }
 
 beforeAll(async () => {
@@ -201,10 +210,8 @@ describe('weighted v2 with rate providers: the yield fee on joins and exits', ()
     const { spec } = await readAtHead(pool);
     expect(decimalToUnits(spec.rateProduct!, 18)).toBeGreaterThan(decimalToUnits(spec.athRateProduct!, 18));
     const model = modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
-    const noYield = modelOfType(
-      { ...spec, athRateProduct: null, rateProduct: null },
-      { timestamp: 0 },
-    ) as WeightedJoinExitModel;
+    const withoutYield: FeeSpec = { ...spec, athRateProduct: null, rateProduct: null };
+    const noYield = modelOfType(withoutYield, { timestamp: 0 }) as WeightedJoinExitModel;
     const tokens = [...model.tokens];
     const figures: string[] = [];
     for (const [i, t] of tokens.entries()) {
@@ -316,7 +323,8 @@ describe('StablePhantom: the protocol fee BPT it owes, and rates refreshed after
     const { s, spec } = await readAtHead(pool);
     expect(ownStateOf(STABLE_PHANTOM_CHAIN, s.own)?.dueProtocolFeeBpt).toBe(await due());
     const model = modelOfType(spec, { timestamp: 0 });
-    const noDue = modelOfType({ ...spec, dueProtocolFeeBpt: null }, { timestamp: 0 });
+    const withoutDue: FeeSpec = { ...spec, dueProtocolFeeBpt: null };
+    const noDue = modelOfType(withoutDue, { timestamp: 0 });
     let differs = 0;
     for (const [kind, tIn, tOut, amount] of swaps()) {
       const [ourAnswer, chain] = [
@@ -402,7 +410,7 @@ describe('MetaStable: a swap after the price rate cache expired uses the provide
     const fresh = await readAtHead(pool);
     expect(fresh.spec.tokens.find((t) => t.address === DAI!.address)!.priceRate).toBe('1.02');
     for (const [kind, tIn, tOut, amount] of cases)
-      expect(quote(createStableModel(fresh.spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(
+      expect(quote(modelOfType(fresh.spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(
         await querySwap(env, pool.id, kind, tIn, tOut, amount),
       );
 
@@ -413,8 +421,8 @@ describe('MetaStable: a swap after the price rate cache expired uses the provide
     const stale = specFromStoredPool(applyChainState(pool, s));
     for (const [kind, tIn, tOut, amount] of cases) {
       const chain = await querySwap(env, pool.id, kind, tIn, tOut, amount);
-      expect(quote(createStableModel(spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(chain);
-      expect(quote(createStableModel(stale, { timestamp: 0 }), kind, tIn, tOut, amount)).not.toBe(chain);
+      expect(quote(modelOfType(spec, { timestamp: 0 }), kind, tIn, tOut, amount)).toBe(chain);
+      expect(quote(modelOfType(stale, { timestamp: 0 }), kind, tIn, tOut, amount)).not.toBe(chain);
     }
   });
 });
@@ -478,8 +486,9 @@ describe('Stable v2 and MetaStable: due protocol fees paid out of the balances a
       const { pool } = made.find((m) => m.name === name)!;
       const { spec } = await readAtHead(pool);
       expect(spec.vaultProtocolSwapFee).toBe('0.5');
-      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
-      const noBasis = createStableModel({ ...spec, lastInvariant: null }, { timestamp: 0 }) as StableModel;
+      const model = modelOfType(spec, { timestamp: 0 }) as StableModel;
+      const withoutBasis: FeeSpec = { ...spec, lastInvariant: null };
+      const noBasis = modelOfType(withoutBasis, { timestamp: 0 }) as StableModel;
       const tokens = [...model.tokens];
       for (const [i, t] of tokens.entries()) {
         const d = Object.values(tok).find((x) => x.address === t)!.decimals;
@@ -502,7 +511,7 @@ describe('Stable v2 and MetaStable: due protocol fees paid out of the balances a
     async (name) => {
       const { pool } = made.find((m) => m.name === name)!;
       const { spec } = await readAtHead(pool);
-      const model = createStableModel(spec, { timestamp: 0 }) as StableModel;
+      const model = modelOfType(spec, { timestamp: 0 }) as StableModel;
       const state: StableState = model.initialState();
       const tokens = [...model.tokens];
       const i = tokens.indexOf(tok.USDC!.address);

@@ -1,11 +1,12 @@
+import { modelOfType } from '../helpers/typeModel';
 import { Contract, parseUnits } from 'ethers';
+import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
-import type { PoolSpec } from '../../src/domain/swap/poolModel';
-import { createStableModel, type StableModel, type StableState } from '../../src/domain/swap/pools/stable';
+import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   exit,
@@ -50,10 +51,10 @@ afterAll(async () => {
   await env?.close();
 });
 
-const model = (spec: PoolSpec) => createStableModel(spec, { timestamp: 0 }) as StableModel;
+const model = (spec: StableSpec) => modelOfType(spec, { timestamp: 0 }) as StableModel;
 
 /** The pool as the indexer stores it, with the fee basis laid over as the follower reads it. */
-async function specWithBasis(id: string, address: string): Promise<PoolSpec> {
+async function specWithBasis(id: string, address: string): Promise<StableSpec> {
   const read = (await new OnchainPoolReader(env.chain.provider, env.devnet.addresses).readAll()).find(
     (x) => x.id === id,
   )!;

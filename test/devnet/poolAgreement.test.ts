@@ -1,9 +1,10 @@
 import { devAccount, traderAccounts } from '../../src/devnet/accounts';
+import type { LinearSpec } from '../../src/domain/poolTypes/linear/params';
 import { deployDevnet } from '../../src/devnet/deploy';
 import { tokenBySymbol, type Devnet } from '../../src/devnet/devnet';
 import { startInProcessChain, type LocalChain } from '../../src/devnet/localChain';
 import { decimalToUnits } from '../../src/domain/decimal';
-import type { PoolModel, PoolSpec, SwapKind } from '../../src/domain/swap/poolModel';
+import type { PoolModel, SwapKind } from '../../src/domain/swap/poolModel';
 import { compareWithVault, modelsOf, storedDevnetPools, type Hop } from './vaultAgreement';
 
 /**
@@ -15,7 +16,7 @@ import { compareWithVault, modelsOf, storedDevnetPools, type Hop } from './vault
  */
 let chain: LocalChain;
 let devnet: Devnet;
-let pools: PoolSpec[];
+let pools: LinearSpec[];
 let models: Map<string, PoolModel>;
 let sender: string;
 
@@ -34,7 +35,7 @@ afterAll(async () => {
 const FRACTIONS = [1e-6, 1e-3, 0.1] as const;
 
 /** What the given side holds: a pool's own BPT counts its circulating supply, not the pre-minted stock. */
-function givenReserve(pool: PoolSpec, token: string): bigint {
+function givenReserve(pool: LinearSpec, token: string): bigint {
   if (token === pool.address) return decimalToUnits(pool.totalShares, 18);
   const t = pool.tokens.find((x) => x.address === token)!;
   return decimalToUnits(t.balance, t.decimals);
@@ -42,7 +43,7 @@ function givenReserve(pool: PoolSpec, token: string): bigint {
 
 const part = (raw: bigint, fraction: number) => (raw * BigInt(Math.round(fraction * 1e9))) / 1_000_000_000n;
 
-async function mismatchesOf(pool: PoolSpec): Promise<{ problems: string[]; compared: number }> {
+async function mismatchesOf(pool: LinearSpec): Promise<{ problems: string[]; compared: number }> {
   const problems: string[] = [];
   let compared = 0;
   const tokens = pool.tokens.map((t) => t.address);

@@ -1,4 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
+import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/params';
 import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';
@@ -6,8 +7,7 @@ import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
-import type { PoolSpec } from '../../src/domain/swap/poolModel';
-import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 import {
   createPool,
@@ -54,7 +54,7 @@ let env: ChainPools;
 const tokens: Record<string, Token> = {};
 const made: { version: number; id: string; address: string; factory: string }[] = [];
 
-async function readSpec(m: (typeof made)[number]): Promise<PoolSpec> {
+async function readSpec(m: (typeof made)[number]): Promise<WeightedSpec> {
   const reader = new OnchainPoolReader(env.chain.provider, { ...env.devnet.addresses, weightedPoolFactory: m.factory });
   const p = (await reader.readAll()).find((x) => x.id === m.id);
   if (!p) throw new Error(`pool ${m.id} not read`);
@@ -63,8 +63,8 @@ async function readSpec(m: (typeof made)[number]): Promise<PoolSpec> {
   return (JSON.parse(JSON.stringify(toRoutingPool(normalized.pool))) as RoutingPool).spec;
 }
 
-const model = (spec: PoolSpec) => modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
-const withoutFeeBasis = (spec: PoolSpec): PoolSpec => ({
+const model = (spec: WeightedSpec) => modelOfType(spec, { timestamp: 0 }) as WeightedJoinExitModel;
+const withoutFeeBasis = (spec: WeightedSpec): WeightedSpec => ({
   ...spec,
   lastPostJoinExitInvariant: null,
   protocolSwapFeeCache: null,
@@ -228,7 +228,7 @@ describe('Weighted single-token joins and exits with a protocol swap fee due', (
  * (sources/chainState/chainStateReader.ts); with them the model must answer as the chain.
  */
 describe('Weighted v1 joins and exits with a protocol swap fee due (paid in the largest-weight token)', () => {
-  const v1Spec = async (id: string): Promise<PoolSpec> => {
+  const v1Spec = async (id: string): Promise<WeightedSpec> => {
     const p = env.devnet.pools.find((x) => x.id === id)!;
     const reader = new OnchainPoolReader(env.chain.provider, env.devnet.addresses);
     const read = (await reader.readAll()).find((x) => x.id === id)!;
@@ -245,7 +245,7 @@ describe('Weighted v1 joins and exits with a protocol swap fee due (paid in the 
       ...spec,
       lastInvariant: unitsToDecimal((await pool.getFunction('getLastInvariant')()) as bigint, 18),
       vaultProtocolSwapFee: unitsToDecimal((await collector.getFunction('getSwapFeePercentage')()) as bigint, 18),
-    } as PoolSpec;
+    } as WeightedSpec;
   };
 
   test('join and exit per token = BalancerQueries; a real join and exit leave the balances and basis the model threads', async () => {

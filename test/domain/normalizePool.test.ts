@@ -1,10 +1,10 @@
 import { normalizePool } from '../../src/domain/normalizePool';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
-import type { PoolSpec } from '../../src/domain/swap/poolModel';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
 
 /** The engine's input as a quote thread receives it (JSON through shared memory). */
-const specThroughRouting = (p: Parameters<typeof toRoutingPool>[0]): PoolSpec =>
+const specThroughRouting = (p: Parameters<typeof toRoutingPool>[0]): ComposableStableSpec =>
   (JSON.parse(JSON.stringify(toRoutingPool(p))) as RoutingPool).spec;
 import { HAS_SNAPSHOT, loadSnapshotPools } from '../helpers/snapshot';
 

@@ -8,7 +8,7 @@ import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStabl
 import { META_STABLE_CHAIN } from '../../src/domain/poolTypes/stable/chain';
 import { WEIGHTED_CHAIN } from '../../src/domain/poolTypes/weighted/chain';
 import type { StoredPool } from '../../src/domain/pool';
-import { weightedRateProduct } from '../../src/domain/swap/pools/weightedFees';
+import { weightedRateProduct } from '../../src/domain/poolTypes/weighted/weightedFees';
 import { readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';

@@ -33,6 +33,15 @@ const SENDER = devAccount(1).address;
 const GWEI = 10n ** 9n;
 /** `ROUTER_ENGINE=sor` records the fallback router's answers instead of the own engine's. */
 const ENGINE: Record<string, string> = process.env.ROUTER_ENGINE ? { ROUTER_ENGINE: process.env.ROUTER_ENGINE } : {};
+/**
+ * The per-IP rate limits off (`0`): the tool asks thousands of questions a minute from one address,
+ * and a 429 would record the limiter's answer instead of the service's.
+ */
+const UNLIMITED: Record<string, string> = {
+  RATE_LIMIT_QUOTES_PER_MINUTE: '0',
+  RATE_LIMIT_READS_PER_MINUTE: '0',
+  RATE_LIMIT_JOBS_PER_MINUTE: '0',
+};
 
 interface Answer {
   readonly request: string;
@@ -119,7 +128,7 @@ async function commonAnswers(api: Client, chainId: number): Promise<Answer[]> {
 async function snapshotAnswers(): Promise<Answer[]> {
   const pools = JSON.parse(readFileSync(process.env.SNAPSHOT_FILE ?? SNAPSHOT_FILE, 'utf8')) as unknown[];
   const server = await startTestServer(
-    { ROUTER_WORKERS: '0', ...ENGINE },
+    { ROUTER_WORKERS: '0', ...UNLIMITED, ...ENGINE },
     { seed: [{ chainId: 1, pools }], now: () => NOW_MS },
   );
   try {
@@ -148,6 +157,7 @@ async function devnetAnswers(): Promise<Answer[]> {
         [`GAUGES_SUBGRAPH_URL_${DEVNET_CHAIN_ID}`]: upstreams.gaugesSubgraphUrl,
         PRICE_API_URL: upstreams.priceApiUrl,
         ROUTER_WORKERS: '0',
+        ...UNLIMITED,
         ...ENGINE,
       },
       { now: () => NOW_MS },
@@ -223,6 +233,9 @@ async function main(argv: readonly string[]): Promise<number> {
     else if (store === 'devnet') result.devnet = await devnetAnswers();
     else throw new Error(`unknown store ${store} (snapshot or devnet)`);
     process.stdout.write(`${store}: ${result[store]!.length} answers, sha256 ${digest(result[store]!)}\n`);
+    // A limiter's answer says nothing about the code under comparison: such a recording is void.
+    const limited = result[store]!.filter((a) => a.status === 429).length;
+    if (limited > 0) throw new Error(`${store}: ${limited} answers were 429 (rate limited); the recording is void`);
   }
   writeFileSync(out, JSON.stringify(result));
   return 0;

@@ -7,8 +7,8 @@ import type { ParamField, SpecParamsOf, StoredParamsOf } from './paramField';
  * 18 decimals; stable pools also the amp it was taken at, stored without its precision as `amp`
  * is) at the Vault's protocol swap fee percentage (`ProtocolFeesCollector.getSwapFeePercentage()`,
  * an 18-decimal fraction, which the Vault hands the pool at each join or exit). Weighted v1 pays
- * it in its largest-weight token (`swap/pools/weightedFees.ts` v1DueProtocolFee), stable pools in
- * their largest upscaled balance (`swap/pools/stable.ts`). The subgraph has none of them: only the
+ * it in its largest-weight token (`weighted/weightedFees.ts` v1DueProtocolFee), stable pools in
+ * their largest upscaled balance (`stable/stableModel.ts`). The subgraph has none of them: only the
  * chain-state reader fills them (the 2021-06 Stable v1 keeps the same basis without a getter).
  * Without them the models assume no protocol fee is due.
  */

@@ -1,3 +1,5 @@
+import type { PoolSpecFrame } from '../swap/poolModel';
+
 /**
  * A pool type's own stored parameter, declared once in its folder: the subgraph query asks for it,
  * the subgraph schema the local stand-ins validate against declares it, normalisation parses and
@@ -35,9 +37,40 @@ export type SpecParamsOf<F extends readonly ParamField[]> = {
   readonly [P in F[number] as P['name']]?: StoredValue<P> | null;
 };
 
+/**
+ * A pool type's spec: the frame every pool has plus the fields `F` declares, null where the pool
+ * lacks one. Its model reads this, never the registry's whole `PoolSpec`: a field it reads is one
+ * its definition declares (in `params` or `sharedParams`), so the registry stores it.
+ */
+export type SpecOf<F extends readonly ParamField[]> = PoolSpecFrame & SpecParamsOf<F>;
+
 /** The stored view: `absent: 'null'` fields always present (maybe null), `'omit'` fields optional. */
 export type StoredParamsOf<F extends readonly ParamField[]> = {
   readonly [P in F[number] as P['absent'] extends 'null' ? P['name'] : never]: StoredValue<P> | null;
 } & {
   readonly [P in F[number] as P['absent'] extends 'null' ? never : P['name']]?: StoredValue<P>;
 };
+
+/**
+ * A model read a parameter its spec does not carry at all: the spec was not built from the
+ * registry's fields (`poolSpec.ts` writes each one every registered type declares, null where the
+ * pool lacks it). A bug in the caller, reported as one (`buildModels` logs it at error level),
+ * never a pool quoted at a default.
+ */
+export class MissingParamError extends Error {
+  override readonly name = 'MissingParamError';
+}
+
+/**
+ * A type's parameter from its spec: null where the pool lacks the value (the model's documented
+ * fallback applies), `MissingParamError` where the spec has no such field.
+ */
+export function declaredParam<S extends { readonly id: string; readonly poolType: string }, K extends keyof S & string>(
+  spec: S,
+  name: K,
+): Exclude<S[K], undefined> {
+  const value = spec[name];
+  if (value === undefined)
+    throw new MissingParamError(`${spec.poolType} pool ${spec.id} has no ${name} field, which its type declares`);
+  return value as Exclude<S[K], undefined>;
+}

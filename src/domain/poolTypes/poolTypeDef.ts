@@ -61,6 +61,13 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly family: string;
   /** Its own stored parameters, beyond the fields every pool has. */
   readonly params: F;
+  /**
+   * Parameters another type declares too and this one reads (the protocol yield fee cache, which
+   * ComposableStable stores and weighted v2+ reads): registering the type stores them whether or
+   * not that other type is registered. They are stored after every type's own `params`, so
+   * declaring one here moves no stored field.
+   */
+  readonly sharedParams?: readonly ParamField[];
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
   /**
@@ -69,7 +76,11 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
    * are not asked of the V2 subgraph.
    */
   readonly paramsEntity?: string;
-  /** The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). */
+  /**
+   * The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). It reads the
+   * type's own spec (`SpecOf` in `paramField.ts`), a `ModelFactory<XSpec>`: the engine hands it
+   * the pool's spec with every registered field.
+   */
   readonly createModel?: ModelFactory;
   /** A V3 type's math. */
   readonly v3?: V3TypeMath;

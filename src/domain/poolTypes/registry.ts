@@ -145,27 +145,30 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
   const top: ParamField[] = [];
   const groups = new Map<string, ParamField[]>();
   const v2 = new Set<string>();
-  for (const def of list)
-    for (const field of def.params) {
-      if (protocolOfDef(def) === 2) v2.add(field.name);
-      const group = def.paramGroup;
-      if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
-        throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
-      const before = seen.get(field.name);
-      if (before) {
-        const same =
-          before.group === group &&
-          before.field.subgraph === field.subgraph &&
-          before.field.stored === field.stored &&
-          before.field.absent === field.absent &&
-          before.field.chainOnly === field.chainOnly;
-        if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
-        continue;
-      }
-      seen.set(field.name, { field, group });
-      if (group === undefined) top.push(field);
-      else groups.set(group, [...(groups.get(group) ?? []), field]);
+  const declarations = [
+    ...list.flatMap((def) => def.params.map((field) => ({ def, field }))),
+    ...list.flatMap((def) => (def.sharedParams ?? []).map((field) => ({ def, field }))),
+  ];
+  for (const { def, field } of declarations) {
+    if (protocolOfDef(def) === 2) v2.add(field.name);
+    const group = def.paramGroup;
+    if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
+      throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
+    const before = seen.get(field.name);
+    if (before) {
+      const same =
+        before.group === group &&
+        before.field.subgraph === field.subgraph &&
+        before.field.stored === field.stored &&
+        before.field.absent === field.absent &&
+        before.field.chainOnly === field.chainOnly;
+      if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
+      continue;
     }
+    seen.set(field.name, { field, group });
+    if (group === undefined) top.push(field);
+    else groups.set(group, [...(groups.get(group) ?? []), field]);
+  }
   const all = [...top, ...[...groups.values()].flat()];
   return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true && v2.has(f.name)) };
 }

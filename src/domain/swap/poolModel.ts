@@ -1,9 +1,3 @@
-import type { StablePhantomSpecParams } from '../poolTypes/composableStable/params';
-import type { ElementSpecParams } from '../poolTypes/element/params';
-import type { GyroParams } from '../poolTypes/gyro/params';
-import type { LinearSpecParams } from '../poolTypes/linear/params';
-import type { LegacyFeeBasisSpecParams } from '../poolTypes/legacyFeeBasis';
-import type { ManagedSpecParams, WeightedFeeSpecParams } from '../poolTypes/weighted/params';
 export { isRevert, Revert } from './math/revert';
 
 /**
@@ -58,24 +52,16 @@ export interface PoolSpecFrame {
   readonly amp?: string | null;
   readonly swapEnabled?: boolean;
   readonly tokens: readonly PoolSpecToken[];
-  /** Gyro parameters by subgraph field name (alpha, beta, sqrtAlpha, c, s, lambda, tauAlphaX, ...). */
-  readonly gyro?: GyroParams | null;
 }
 
 /**
- * The engine's input: the frame every pool has plus each pool type's own parameters, typed from
- * the field lists in its folder under `src/domain/poolTypes/` (built from the stored pool by
- * `poolTypes/poolSpec.ts`).
+ * The engine's input: the frame every pool has, which is all the engine reads. Each pool's type
+ * parameters travel with it (`poolTypes/poolSpec.ts` writes every one the registry stores, null
+ * where the pool lacks it), and only its type's model reads them, through its own spec type
+ * (`SpecOf` in `poolTypes/paramField.ts`: the frame plus the fields its definition declares), so
+ * a model cannot read a field its type does not declare.
  */
-export interface PoolSpec
-  extends
-    PoolSpecFrame,
-    ElementSpecParams,
-    LinearSpecParams,
-    ManagedSpecParams,
-    WeightedFeeSpecParams,
-    StablePhantomSpecParams,
-    LegacyFeeBasisSpecParams {}
+export type PoolSpec = PoolSpecFrame;
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {
@@ -158,5 +144,8 @@ export function canJoinExit<S extends PoolState>(model: PoolModel<S>): model is 
   return typeof (model as Partial<JoinExitModel<S>>).joinGivenIn === 'function';
 }
 
-/** Builds a pool type's model; throws `UnsupportedPoolError` for versions it does not carry. */
-export type ModelFactory = (spec: PoolSpec, ctx: ModelContext) => PoolModel;
+/**
+ * Builds a pool type's model from its spec (`S`: the frame and the fields its type declares);
+ * throws `UnsupportedPoolError` for a pool whose parameters its contract would not take.
+ */
+export type ModelFactory<S extends PoolSpecFrame = PoolSpec> = (spec: S, ctx: ModelContext) => PoolModel;

@@ -5,7 +5,7 @@ import { type SwapKind } from '../../../src/domain/swap/poolModel';
 import {
   type ComposableStableModel,
   type ComposableStableState,
-} from '../../../src/domain/swap/pools/composableStable';
+} from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 import {
   createPool,
   deployContract,

@@ -1,6 +1,6 @@
 import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { modelOfType } from '../../helpers/typeModel';
-import { type ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel } from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 
 /**
  * StablePhantom and ComposableStable models at their edges, on a hand-made pool holding its own

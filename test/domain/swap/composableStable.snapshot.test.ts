@@ -1,4 +1,4 @@
-import { ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { ComposableStableModel } from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 import { modelOfType } from '../../helpers/typeModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { snapshotPools, toSpec, type SnapshotPool } from './snapshotSpecs';

@@ -1,10 +1,10 @@
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import { calculateInvariant } from '../../../src/domain/swap/math/stableMath';
-import type { PoolSpec } from '../../../src/domain/swap/poolModel';
+import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/params';
+import { calculateInvariant } from '../../../src/domain/poolTypes/stable/stableMath';
 import {
   createComposableStableModel,
   type ComposableStableModel,
-} from '../../../src/domain/swap/pools/composableStable';
+} from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 import {
   bptForPoolOwnershipPercentage,
   dueProtocolFeeBpt,
@@ -13,7 +13,7 @@ import {
   protocolOwnershipPercentage,
   type FeeBasis,
   type FeeToken,
-} from '../../../src/domain/swap/pools/composableStableFees';
+} from '../../../src/domain/poolTypes/composableStable/composableStableFees';
 
 /**
  * The protocol fee BPT a ComposableStable pool mints around a BPT swap, on cases small enough to
@@ -138,7 +138,7 @@ describe('fee BPT minted after a join or exit (its own swap fee)', () => {
 });
 
 describe('the model prices BPT swaps on the supply after the fee BPT', () => {
-  const token = (address: string, balance: string, extra: Partial<PoolSpec['tokens'][number]> = {}) => ({
+  const token = (address: string, balance: string, extra: Partial<ComposableStableSpec['tokens'][number]> = {}) => ({
     address,
     balance,
     decimals: 18,
@@ -146,7 +146,7 @@ describe('the model prices BPT swaps on the supply after the fee BPT', () => {
     ...extra,
   });
   const BPT = '0x00000000000000000000000000000000000000bb';
-  const spec = (fees: Partial<PoolSpec>, totalShares = '1000'): PoolSpec => ({
+  const spec = (fees: Partial<ComposableStableSpec>, totalShares = '1000'): ComposableStableSpec => ({
     id: `0x${'cd'.repeat(32)}`,
     address: BPT,
     poolType: 'ComposableStable',
@@ -167,7 +167,7 @@ describe('the model prices BPT swaps on the supply after the fee BPT', () => {
     protocolSwapFeeCache: '0.5',
     protocolYieldFeeCache: '0.5',
   };
-  const build = (s: PoolSpec) => createComposableStableModel(s, { timestamp: 0 }) as ComposableStableModel;
+  const build = (s: ComposableStableSpec) => createComposableStableModel(s, { timestamp: 0 }) as ComposableStableModel;
 
   test('a pool owing fee BPT quotes as a fee-less pool whose supply already holds it; without the basis, as before', () => {
     const withFees = build(spec(feeFields));

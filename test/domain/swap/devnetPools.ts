@@ -14,7 +14,9 @@ import { deployDevnet } from '../../../src/devnet/deploy';
 import type { Devnet } from '../../../src/devnet/devnet';
 import { serveChain, startInProcessChain, type LocalChain } from '../../../src/devnet/localChain';
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import { Revert, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
+import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/params';
+import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**
  * The real Balancer contracts on an in-process chain for the pool-model tests: the devnet (its
@@ -316,7 +318,7 @@ export async function readWeightedSpec(
   pool: { id: string; address: string },
   poolType: string,
   poolTypeVersion: number,
-): Promise<PoolSpec> {
+): Promise<WeightedSpec> {
   const c = new Contract(pool.address, WEIGHTED_POOL, env.chain.provider);
   const { tokens, balances } = await poolTokens(env, pool.id);
   const [weights, fee, supply] = (await Promise.all([
@@ -367,7 +369,7 @@ export async function readLinearSpec(
   pool: { id: string; address: string },
   poolType: string,
   poolTypeVersion: number,
-): Promise<PoolSpec> {
+): Promise<LinearSpec> {
   const c = new Contract(pool.address, LINEAR_POOL, env.chain.provider);
   const call = (name: string) => c.getFunction(name)() as Promise<unknown>;
   const { tokens, balances } = await poolTokens(env, pool.id);

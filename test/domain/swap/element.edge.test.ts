@@ -1,6 +1,7 @@
 import Big from 'big.js';
-import { createElementModel, type ElementModel } from '../../../src/domain/swap/pools/element';
-import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
+import type { ElementSpec } from '../../../src/domain/poolTypes/element/params';
+import { createElementModel, type ElementModel } from '../../../src/domain/poolTypes/element/elementModel';
+import { Revert, UnsupportedPoolError, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**
  * Element pool rules a user notices, on a small pool: the price moves with time to maturity, the
@@ -13,7 +14,9 @@ const BASE = '0x00000000000000000000000000000000000000b2';
 const EXPIRY = 1_700_000_000;
 const UNIT = 10_000_000;
 
-function spec(over: { decimals?: number; fee?: string; bond?: string; base?: string; supply?: string } = {}): PoolSpec {
+function spec(
+  over: { decimals?: number; fee?: string; bond?: string; base?: string; supply?: string } = {},
+): ElementSpec {
   const decimals = over.decimals ?? 18;
   return {
     id: `0x${'ee'.repeat(20)}000200000000000000000001`,

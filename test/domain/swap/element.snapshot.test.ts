@@ -1,5 +1,5 @@
 import { bnum, parseToPoolsDict, type SubgraphPoolBase } from '@balancer-labs/sor';
-import { createElementModel, type ElementModel } from '../../../src/domain/swap/pools/element';
+import { createElementModel, type ElementModel } from '../../../src/domain/poolTypes/element/elementModel';
 import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { human, snapshotPools, toSpec, type SnapshotPool } from './snapshotSpecs';

@@ -1,6 +1,6 @@
 import { bnum } from '@balancer-labs/sor';
 import { modelOfType } from '../../helpers/typeModel';
-import { type Gyro2Model } from '../../../src/domain/swap/pools/gyro2';
+import { type Gyro2Model } from '../../../src/domain/poolTypes/gyro/gyro2Model';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';
 import { human } from './snapshotSpecs';

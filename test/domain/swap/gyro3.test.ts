@@ -1,4 +1,4 @@
-import { type Gyro3Model } from '../../../src/domain/swap/pools/gyro3';
+import { type Gyro3Model } from '../../../src/domain/poolTypes/gyro/gyro3Model';
 import { modelOfType } from '../../helpers/typeModel';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';

@@ -1,6 +1,6 @@
 import { bnum } from '@balancer-labs/sor';
 import { modelOfType } from '../../helpers/typeModel';
-import { type GyroEModel } from '../../../src/domain/swap/pools/gyroE';
+import { type GyroEModel } from '../../../src/domain/poolTypes/gyro/gyroEModel';
 import { Revert, UnsupportedPoolError } from '../../../src/domain/swap/poolModel';
 import { compareGyro, disagreements, gyroSpec, sorGyroPool, type GyroTestPool } from './gyroReference';
 import { human } from './snapshotSpecs';

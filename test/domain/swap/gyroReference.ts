@@ -1,5 +1,6 @@
 import { bnum, parseToPoolsDict, type SubgraphPoolBase } from '@balancer-labs/sor';
-import type { PoolModel, PoolSpec, PoolState, SwapKind } from '../../../src/domain/swap/poolModel';
+import type { GyroSpec } from '../../../src/domain/poolTypes/gyro/params';
+import type { PoolModel, PoolState, SwapKind } from '../../../src/domain/swap/poolModel';
 import { human } from './snapshotSpecs';
 
 /**
@@ -47,7 +48,7 @@ export interface GyroTestPool {
 const ID = `0x${'6a'.repeat(20)}000200000000000000000abc`;
 const ADDRESS = `0x${'6a'.repeat(20)}`;
 
-export function gyroSpec(pool: GyroTestPool): PoolSpec {
+export function gyroSpec(pool: GyroTestPool): GyroSpec {
   return {
     id: ID,
     address: ADDRESS,

@@ -1,5 +1,10 @@
-import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createLinearModel, type LinearModel, type LinearState } from '../../../src/domain/swap/pools/linear';
+import { Revert, UnsupportedPoolError, type SwapKind } from '../../../src/domain/swap/poolModel';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
+import {
+  createLinearModel,
+  type LinearModel,
+  type LinearState,
+} from '../../../src/domain/poolTypes/linear/linearModel';
 
 /**
  * Linear pool rules a user notices, on small pools whose answers follow by hand from LinearMath:
@@ -25,7 +30,7 @@ function spec(
     rate?: string;
     poolType?: string;
   } = {},
-): PoolSpec {
+): LinearSpec {
   return {
     id: `${BPT}000000000000000000000000`,
     address: BPT,

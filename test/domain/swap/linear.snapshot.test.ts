@@ -1,5 +1,5 @@
 import { bnum, parseToPoolsDict, type SubgraphPoolBase } from '@balancer-labs/sor';
-import { createLinearModel, type LinearModel } from '../../../src/domain/swap/pools/linear';
+import { createLinearModel, type LinearModel } from '../../../src/domain/poolTypes/linear/linearModel';
 import type { SwapKind } from '../../../src/domain/swap/poolModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { human, snapshotPools, toSpec } from './snapshotSpecs';

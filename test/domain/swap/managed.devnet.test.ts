@@ -2,7 +2,7 @@ import { AbiCoder, type Contract, MaxUint256, parseUnits, ZeroAddress } from 'et
 import { modelOfType } from '../../helpers/typeModel';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { type SwapKind } from '../../../src/domain/swap/poolModel';
-import { type WeightedModel } from '../../../src/domain/swap/pools/weighted';
+import { type WeightedModel } from '../../../src/domain/poolTypes/weighted/weightedModel';
 import {
   createPool,
   deployContract,

@@ -1,7 +1,7 @@
 import { complement, divUp, mulDown, mulUp } from '../../../src/domain/swap/math/fixedPoint';
+import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/params';
 import { modelOfType } from '../../helpers/typeModel';
-import type { PoolSpec } from '../../../src/domain/swap/poolModel';
-import { type ComposableStableModel } from '../../../src/domain/swap/pools/composableStable';
+import { type ComposableStableModel } from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 
 /**
  * A StablePhantom pool's owed protocol fee BPT (`_dueProtocolFeeBptAmount`) in the model, from the
@@ -15,8 +15,8 @@ const B = '0x804cdb9116a10bb78768d3252355a1b18067bf8f';
 const E18 = 10n ** 18n;
 const FEE = 400_000_000_000_000n; // 0.0004
 
-function phantom(fields: Partial<PoolSpec>): ComposableStableModel {
-  const spec: PoolSpec = {
+function phantom(fields: Partial<ComposableStableSpec>): ComposableStableModel {
+  const spec: ComposableStableSpec = {
     id: `${BPT}0000000000000000000000fe`,
     address: BPT,
     poolType: 'StablePhantom',

@@ -1,5 +1,6 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import type { PoolSpec } from '../../../src/domain/swap/poolModel';
+import type { ElementSpec } from '../../../src/domain/poolTypes/element/params';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
 import { loadSnapshotPools } from '../../helpers/snapshot';
 
 /**
@@ -14,7 +15,7 @@ export function snapshotPools(filter: (poolType: string) => boolean): SnapshotPo
 
 const optionalInt = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 
-export function toSpec(p: SnapshotPool): PoolSpec {
+export function toSpec(p: SnapshotPool): ElementSpec & LinearSpec {
   return {
     id: p.id,
     address: p.address,

@@ -1,7 +1,8 @@
+import { modelOfType } from '../../helpers/typeModel';
 import { parseUnits } from 'ethers';
 import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { type SwapKind } from '../../../src/domain/swap/poolModel';
-import { createStableModel, type StableModel, type StableState } from '../../../src/domain/swap/pools/stable';
+import { type StableModel, type StableState } from '../../../src/domain/poolTypes/stable/stableModel';
 import {
   createPool,
   deployContract,
@@ -49,7 +50,7 @@ function mismatch(label: string, model: Answer, chain: Answer): string[] {
 }
 
 async function modelOf(pool: TestPool): Promise<StableModel> {
-  return createStableModel(await readStableSpec(env, pool, pool.poolType, pool.version, pool.rates), {
+  return modelOfType(await readStableSpec(env, pool, pool.poolType, pool.version, pool.rates), {
     timestamp: 0,
   }) as StableModel;
 }

@@ -1,7 +1,7 @@
 import { Revert, UnsupportedPoolError, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
 import { modelOfType } from '../../helpers/typeModel';
-import { type StableModel } from '../../../src/domain/swap/pools/stable';
-import { MAX_BALANCE } from '../../../src/domain/swap/pools/vaultPool';
+import { type StableModel } from '../../../src/domain/poolTypes/stable/stableModel';
+import { MAX_BALANCE } from '../../../src/domain/protocols/v2/vaultPool';
 
 /**
  * Stable and MetaStable models at their edges, on hand-made pools: what reverts (and that it is a
@@ -83,7 +83,7 @@ describe('stable pool models at their edges', () => {
     expect(reverts(() => model.joinGivenIn(state, n, 1n))).toBe(true);
   });
 
-  // Limits are searched to a relative 2^-32 (pools/limits.ts): the limit passes, 0.1% more fails.
+  // Limits are searched to a relative 2^-32 (swap/limits.ts): the limit passes, 0.1% more fails.
   const beyond = (max: bigint) => max + max / 1000n + 1n;
 
   test.each(models())(

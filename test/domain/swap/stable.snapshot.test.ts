@@ -1,6 +1,7 @@
+import { modelOfType } from '../../helpers/typeModel';
 import { StableMathBigInt } from '@balancer-labs/sor';
 import { mulDown, divDown } from '../../../src/domain/swap/math/fixedPoint';
-import { createStableModel, StableModel } from '../../../src/domain/swap/pools/stable';
+import { StableModel } from '../../../src/domain/poolTypes/stable/stableModel';
 import { describeWithSnapshot } from '../../helpers/snapshot';
 import { snapshotPools, toSpec } from './snapshotSpecs';
 import { compareWithSor, poolFavour, sorPools } from './stableReference';
@@ -36,7 +37,7 @@ describeWithSnapshot('stable and metastable models vs the reference SOR on the m
   test.each(named)(
     '%s: every swap within 4 raw units of the SOR, the 2021 invariant favouring the pool',
     (_name, pool) => {
-      const model = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
+      const model = modelOfType(toSpec(pool), { timestamp: 0 }) as StableModel;
       const state = model.initialState();
       const comparisons = compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!);
       let differing = 0;
@@ -64,7 +65,7 @@ describeWithSnapshot('stable and metastable models vs the reference SOR on the m
   test.each(named)(
     '%s: with the 2022 invariant, every swap equals the SOR (up to its rounding of rated amounts in)',
     (_name, pool) => {
-      const model = new StableModel(toSpec(pool), '2022');
+      const model = new StableModel(toSpec(pool), '2022', pool.poolType === 'MetaStable');
       const state = model.initialState();
       let compared = 0;
       for (const c of compareWithSor(model, sor[pool.id]!, state, (k) => state.balances[k]!)) {
@@ -82,8 +83,8 @@ describeWithSnapshot('stable and metastable models vs the reference SOR on the m
   test.each(named)(
     '%s: single-token joins and exits: the 2022 generation equals StableMathBigInt, the 2021 one favours the pool by < 1e-15',
     (_name, pool) => {
-      const v2 = new StableModel(toSpec(pool), '2022');
-      const v1 = createStableModel(toSpec(pool), { timestamp: 0 }) as StableModel;
+      const v2 = new StableModel(toSpec(pool), '2022', pool.poolType === 'MetaStable');
+      const v1 = modelOfType(toSpec(pool), { timestamp: 0 }) as StableModel;
       const state = v2.initialState();
       const sf = v2.scalingFactors;
       const up = state.balances.map((b, k) => mulDown(b, sf[k]!));

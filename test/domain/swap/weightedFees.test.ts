@@ -7,7 +7,7 @@ import {
   weightedInvariant,
   weightedRateProduct,
   yieldOwnership,
-} from '../../../src/domain/swap/pools/weightedFees';
+} from '../../../src/domain/poolTypes/weighted/weightedFees';
 
 /**
  * The weighted v2+ protocol swap fee rule in isolation (the devnet suite test/devnet/weightedFees.test.ts

@@ -4,7 +4,7 @@ import { tokenBySymbol } from '../../../src/devnet/devnet';
 import { DEV_TOKENS } from '../../../src/devnet/universe';
 import { decimalToUnits, unitsToDecimal } from '../../../src/domain/decimal';
 import { canJoinExit, Revert, type PoolModel, type PoolSpec, type SwapKind } from '../../../src/domain/swap/poolModel';
-import { type WeightedJoinExitModel, type WeightedState } from '../../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedState } from '../../../src/domain/poolTypes/weighted/weightedModel';
 import {
   createPool,
   deployContract,

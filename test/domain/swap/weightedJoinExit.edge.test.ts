@@ -1,7 +1,9 @@
+import { MissingParamError } from '../../../src/domain/poolTypes/paramField';
+import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/params';
 import { buildModels } from '../../../src/domain/swap/models';
 import { modelOfType } from '../../helpers/typeModel';
 import { canJoinExit, Revert, type PoolModel, type PoolSpec } from '../../../src/domain/swap/poolModel';
-import { type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/swap/pools/weighted';
+import { type WeightedJoinExitModel, type WeightedModel } from '../../../src/domain/poolTypes/weighted/weightedModel';
 
 /**
  * Weighted-family rules a user notices, without a chain (the devnet suite checks the amounts to
@@ -141,5 +143,23 @@ describe('weighted joins and exits', () => {
       const built = buildModels([spec(over)], { timestamp: 0 });
       expect([built.models.length, built.skipped.length, built.failed.length]).toEqual([0, 1, 0]);
     }
+  });
+
+  test('a spec without the yield fee cache its type declares is a failure, not a pool quoted without yield fees', () => {
+    const basis: WeightedSpec = {
+      ...spec(),
+      lastPostJoinExitInvariant: '1000',
+      protocolSwapFeeCache: '0.5',
+      athRateProduct: '1',
+      rateProduct: '1.1',
+    };
+    // The pool lacks the value (null, as a pool stored without it): the model's documented 0 applies.
+    const withoutValue: WeightedSpec = { ...basis, protocolYieldFeeCache: null };
+    const stored = buildModels([withoutValue], { timestamp: 0 });
+    expect([stored.models.length, stored.skipped.length, stored.failed.length]).toEqual([1, 0, 0]);
+    // The spec has no such field (built without the registry's fields): reported as a bug.
+    const built = buildModels([basis], { timestamp: 0 });
+    expect([built.models.length, built.skipped.length, built.failed.length]).toEqual([0, 0, 1]);
+    expect(built.failed[0]!.error).toBeInstanceOf(MissingParamError);
   });
 });

@@ -1,10 +1,10 @@
-import { createComposableStableModel, createStablePhantomModel } from '../../swap/pools/composableStable';
+import { createComposableStableModel, createStablePhantomModel } from './composableStableModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { COMPOSABLE_STABLE_CHAIN, STABLE_PHANTOM_CHAIN } from './chain';
 import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 
 /**
- * Stable pools holding their own BPT (StablePhantom, ComposableStable v1-v6): `swap/pools/composableStable.ts`.
+ * Stable pools holding their own BPT (StablePhantom, ComposableStable v1-v6): `composableStableModel.ts`.
  * Their BPT is one of their tokens, so joins and exits are plain swaps, not relayer hops; the
  * relayer still encodes them for `/order` when a route asks.
  */

@@ -1,13 +1,15 @@
-import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+import type { ParamField, SpecOf, SpecParamsOf, StoredParamsOf } from '../paramField';
+import { PROTOCOL_YIELD_FEE_PARAMS } from '../protocolYieldFee';
 
 /**
  * Composable stable pools' protocol fee basis (the pool's `getLastJoinExitData()` and protocol fee
  * percentage caches): cached yield and swap fee percentages as 18-decimal fractions, amp without
  * its precision as the subgraph keeps `amp`, and the invariant after the last join or exit in
- * 18-decimal units. Without them the model assumes no protocol fee is due.
+ * 18-decimal units (the yield percentage is the field `protocolYieldFee.ts` declares for every type
+ * that charges yield fees). Without them the model assumes no protocol fee is due.
  */
 export const COMPOSABLE_STABLE_PARAMS = [
-  { name: 'protocolYieldFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  ...PROTOCOL_YIELD_FEE_PARAMS,
   { name: 'protocolSwapFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
   { name: 'lastJoinExitAmp', subgraph: 'BigInt', stored: 'decimal', absent: 'omit' },
   { name: 'lastPostJoinExitInvariant', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
@@ -29,3 +31,6 @@ export const STABLE_PHANTOM_PARAMS = [
 
 export type StablePhantomSpecParams = SpecParamsOf<typeof STABLE_PHANTOM_PARAMS>;
 export type StablePhantomStoredParams = StoredParamsOf<typeof STABLE_PHANTOM_PARAMS>;
+
+/** What the model of both (`composableStableModel.ts`) reads: the frame and StablePhantom's fields. */
+export type ComposableStableSpec = SpecOf<typeof STABLE_PHANTOM_PARAMS>;

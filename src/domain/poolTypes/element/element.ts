@@ -1,8 +1,8 @@
-import { createElementModel } from '../../swap/pools/element';
+import { createElementModel } from './elementModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { ELEMENT_PARAMS } from './params';
 
-/** Element principal-token pools: `swap/pools/element.ts`; they price by time to maturity. */
+/** Element principal-token pools: `elementModel.ts`; they price by time to maturity. */
 export const ELEMENT: PoolTypeDef = {
   family: 'element',
   names: ['Element'],

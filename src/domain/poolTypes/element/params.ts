@@ -1,4 +1,4 @@
-import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+import type { ParamField, SpecOf, SpecParamsOf, StoredParamsOf } from '../paramField';
 
 /** Element (principal token) pools: the term and the two tokens it trades. */
 export const ELEMENT_PARAMS = [
@@ -10,3 +10,6 @@ export const ELEMENT_PARAMS = [
 
 export type ElementSpecParams = SpecParamsOf<typeof ELEMENT_PARAMS>;
 export type ElementStoredParams = StoredParamsOf<typeof ELEMENT_PARAMS>;
+
+/** What its model reads: the frame and these. */
+export type ElementSpec = SpecOf<typeof ELEMENT_PARAMS>;

@@ -1,10 +1,10 @@
-import { createGyro2Model } from '../../swap/pools/gyro2';
-import { createGyro3Model } from '../../swap/pools/gyro3';
-import { createGyroEModel } from '../../swap/pools/gyroE';
+import { gyro2ModelFactory } from './gyro2Model';
+import { createGyro3Model } from './gyro3Model';
+import { gyroEModelFactory } from './gyroEModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { GYRO_GROUP, GYRO_PARAMS } from './params';
 
-/** Gyroscope concentrated-liquidity pools: `swap/pools/gyro*.ts`. */
+/** Gyroscope concentrated-liquidity pools: `gyro*Model.ts` over `gyroModel.ts`. */
 const frame = {
   family: 'gyro',
   params: GYRO_PARAMS,
@@ -15,6 +15,19 @@ const frame = {
   pathRole: 'through',
 } as const;
 
-export const GYRO2: PoolTypeDef = { ...frame, names: ['Gyro2'], versions: [1, 2], createModel: createGyro2Model };
+/** v2 pools (2023 on) scale their balances by token rates (rate providers); v1 pools have none. */
+const ratesFromV2 = (version: number): boolean => version === 2;
+
+export const GYRO2: PoolTypeDef = {
+  ...frame,
+  names: ['Gyro2'],
+  versions: [1, 2],
+  createModel: gyro2ModelFactory(ratesFromV2),
+};
 export const GYRO3: PoolTypeDef = { ...frame, names: ['Gyro3'], versions: [1], createModel: createGyro3Model };
-export const GYRO_E: PoolTypeDef = { ...frame, names: ['GyroE'], versions: [1, 2], createModel: createGyroEModel };
+export const GYRO_E: PoolTypeDef = {
+  ...frame,
+  names: ['GyroE'],
+  versions: [1, 2],
+  createModel: gyroEModelFactory(ratesFromV2),
+};

@@ -1,3 +1,4 @@
+import type { PoolSpecFrame } from '../../swap/poolModel';
 import type { ParamField } from '../paramField';
 
 const gyro = <N extends string>(name: N) =>
@@ -57,3 +58,6 @@ export const ECLP_PARAMS: readonly ParamField[] = GYRO_PARAMS.filter((f) => ECLP
 export const TWO_CLP_PARAMS: readonly ParamField[] = GYRO_PARAMS.filter(
   (f) => f.name === 'sqrtAlpha' || f.name === 'sqrtBeta',
 );
+
+/** What the Gyro models read: the frame and the group (null for a pool stored without it). */
+export type GyroSpec = PoolSpecFrame & { readonly [GYRO_GROUP]?: GyroParams | null };

@@ -1,9 +1,9 @@
-import { createLinearModel } from '../../swap/pools/linear';
+import { createLinearModel } from './linearModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LINEAR_CHAIN } from './chain';
 import { LINEAR_PARAMS } from './params';
 
-/** Every linear variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic: `swap/pools/linear.ts`. */
+/** Every linear variant (Aave, ERC4626, Euler, Gearbox, Yearn, ...) shares LinearPool's arithmetic: `linearModel.ts`. */
 export const LINEAR: PoolTypeDef = {
   family: 'linear',
   // The devnet deploys the first name; the suffix covers every other variant.

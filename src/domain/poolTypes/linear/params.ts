@@ -1,4 +1,4 @@
-import type { ParamField, SpecParamsOf, StoredParamsOf } from '../paramField';
+import type { ParamField, SpecOf, SpecParamsOf, StoredParamsOf } from '../paramField';
 
 /** Linear pools: where the main and wrapped token sit, and the fee-free band of the main balance. */
 export const LINEAR_PARAMS = [
@@ -10,3 +10,6 @@ export const LINEAR_PARAMS = [
 
 export type LinearSpecParams = SpecParamsOf<typeof LINEAR_PARAMS>;
 export type LinearStoredParams = StoredParamsOf<typeof LINEAR_PARAMS>;
+
+/** What its model reads: the frame and these. */
+export type LinearSpec = SpecOf<typeof LINEAR_PARAMS>;

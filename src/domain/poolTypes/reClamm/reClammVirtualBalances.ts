@@ -1,6 +1,5 @@
-import { divDown, mulDown, ONE, sub } from '../../swap/math/fixedPoint';
+import { divDown, mulDown, ONE, powDown, sub } from '../../swap/math/fixedPoint';
 import { Revert } from '../../swap/math/revert';
-import { powDown } from '../../swap/math/weightedMath';
 import { floorSqrt, reClammCenteredness, reClammPriceRatio, sqrtScaled18 } from './reClammMath';
 import type { ReClammPriceRatioState, ReClammState } from './reClammState';
 

@@ -1,15 +1,14 @@
-import { createStableModel } from '../../swap/pools/stable';
+import { stableModelFactory } from './stableModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import { META_STABLE_CHAIN, STABLE_CHAIN } from './chain';
 
 /**
  * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
- * rates): `swap/pools/stable.ts`. Their amplification is the pool-wide `amp` every stable family reads.
+ * rates): `stableModel.ts`. Their amplification is the pool-wide `amp` every stable family reads.
  */
 const frame = {
   family: 'stable',
-  createModel: createStableModel,
   params: LEGACY_FEE_BASIS_PARAMS,
   timeDependent: false,
   joins: true,
@@ -22,6 +21,8 @@ export const STABLE: PoolTypeDef = {
   ...frame,
   names: ['Stable'],
   versions: [1, 2],
+  // v2 (2022) has the 2022 StableMath; no rates.
+  createModel: stableModelFactory({ withRates: false, generation: (v) => (v >= 2 ? '2022' : '2021') }),
   chain: STABLE_CHAIN,
   devnetKind: 'stable',
 };
@@ -30,5 +31,7 @@ export const META_STABLE: PoolTypeDef = {
   ...frame,
   names: ['MetaStable'],
   versions: [1],
+  // The 2021 StableMath on balances scaled by each token's rate.
+  createModel: stableModelFactory({ withRates: true, generation: () => '2021' }),
   chain: META_STABLE_CHAIN,
 };

@@ -1,6 +1,6 @@
 import { decimalToUnits, unitsToDecimal } from '../../decimal';
 import type { StoredPool } from '../../pool';
-import { weightedRateProduct } from '../../swap/pools/weightedFees';
+import { weightedRateProduct } from './weightedFees';
 import {
   AT_POOL,
   at,

@@ -1,10 +1,11 @@
-import { weightedModelFactory } from '../../swap/pools/weighted';
+import { weightedModelFactory } from './weightedModel';
 import { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { PoolTypeDef } from '../poolTypeDef';
+import { PROTOCOL_YIELD_FEE_PARAMS } from '../protocolYieldFee';
 import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './chain';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './params';
 
-/** Weighted-math pools; their math and model: `swap/pools/weighted.ts`, `swap/math/weightedMath.ts`. */
+/** Weighted-math pools; their math and model: `weightedModel.ts`, `weightedMath.ts`, `weightedFees.ts`. */
 const frame = {
   family: 'weighted',
   timeDependent: false,
@@ -25,6 +26,8 @@ export const WEIGHTED: PoolTypeDef = {
   }),
   // v2+ mint protocol fee BPT (WEIGHTED_FEE_PARAMS), v1 pays in tokens (LEGACY_FEE_BASIS_PARAMS).
   params: [...WEIGHTED_FEE_PARAMS, ...LEGACY_FEE_BASIS_PARAMS],
+  // v2+ charge yield fees at the cache ComposableStable declares too.
+  sharedParams: PROTOCOL_YIELD_FEE_PARAMS,
   chain: WEIGHTED_CHAIN,
   joins: true,
   exits: true,

@@ -3,8 +3,10 @@ import { Revert } from './revert';
 
 /**
  * Balancer's FixedPoint library (18 decimals) in bigint, with the Vault's rounding directions.
- * Pure. `powUp` has two generations: pools from 2022 on (weighted v2+) take exact shortcuts for
- * exponents 1, 2 and 4; the first pools always add the pow error bound.
+ * Pure. `powUp` and `powDown` have two generations: pools from 2022 on (weighted v2+) take exact
+ * shortcuts for exponents 1, 2 and 4; the first pools always add the pow error bound. The shared
+ * arithmetic of every pool type's math, V2 and V3 (each family's own math is in its folder under
+ * `domain/poolTypes/`).
  */
 export const ONE = 10n ** 18n;
 const TWO = 2n * ONE;
@@ -46,4 +48,19 @@ export function powUp(x: bigint, y: bigint, shortcuts: boolean): bigint {
   }
   const raw = pow(x, y);
   return raw + mulUp(raw, MAX_POW_RELATIVE_ERROR) + 1n;
+}
+
+/** FixedPoint.powDown; pools from 2022 on take exact shortcuts for exponents 1, 2 and 4. */
+export function powDown(x: bigint, y: bigint, shortcuts: boolean): bigint {
+  if (shortcuts) {
+    if (y === ONE) return x;
+    if (y === TWO) return mulDown(x, x);
+    if (y === FOUR) {
+      const square = mulDown(x, x);
+      return mulDown(square, square);
+    }
+  }
+  const raw = pow(x, y);
+  const maxError = mulUp(raw, MAX_POW_RELATIVE_ERROR) + 1n;
+  return raw < maxError ? 0n : raw - maxError;
 }

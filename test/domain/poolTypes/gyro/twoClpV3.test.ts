@@ -1,4 +1,4 @@
-import * as V2 from '../../../../src/domain/swap/math/gyro2Math';
+import * as V2 from '../../../../src/domain/poolTypes/gyro/gyro2Math';
 import type { Gyro2ClpV3State } from '../../../../src/domain/poolTypes/gyro/v3/twoClpState';
 import { Gyro2ClpAssetBoundsExceeded, Gyro2ClpParamsError } from '../../../../src/domain/poolTypes/gyro/v3/twoClpMath';
 import { gyro2ClpV3Math } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';

@@ -9,13 +9,13 @@ import {
   MAX_INVARIANT,
   type EclpCurve,
   type EclpPool,
-} from '../../../swap/math/gyroEMath';
-import { toUint256 } from '../../../swap/math/gyroSignedFixedPoint';
+} from '../gyroEMath';
+import { toUint256 } from '../gyroSignedFixedPoint';
 import { Revert } from '../../../swap/math/revert';
 
 /**
  * What the V3 E-CLP pool (GyroECLPPool.sol) adds around the E-CLP curve, which is the same library
- * arithmetic as the V2 pools' (swap/math/gyroEMath.ts, shared): the invariant the Vault asks for with
+ * arithmetic as the V2 pools' (`gyro/gyroEMath.ts`, shared): the invariant the Vault asks for with
  * a rounding direction, and computeBalance for single-token adds and removes. Balances are live
  * scaled18, token 0 is x.
  */

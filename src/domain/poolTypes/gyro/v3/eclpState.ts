@@ -1,5 +1,5 @@
 import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
-import type { EclpDerived, EclpParams } from '../../../swap/math/gyroEMath';
+import type { EclpDerived, EclpParams } from '../gyroEMath';
 
 /**
  * A V3 Gyro E-CLP: the Vault's frame plus the pool's immutables as `getECLPParams` answers them

@@ -1,5 +1,5 @@
 import type { PoolSwapParams, Rounding, V3PoolMath } from '../../../protocols/v3/poolMath';
-import { prepareEclp, type EclpCurve } from '../../../swap/math/gyroEMath';
+import { prepareEclp, type EclpCurve } from '../gyroEMath';
 import {
   ECLP_MAX_INVARIANT_RATIO,
   ECLP_MIN_INVARIANT_RATIO,

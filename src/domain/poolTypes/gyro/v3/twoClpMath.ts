@@ -1,13 +1,13 @@
 import type { Rounding } from '../../../protocols/v3/poolMath';
 import { cmul, csub, divUpRaw } from '../../../protocols/v3/fixedPointV3';
-import { inGivenOutVirtual, outGivenInVirtual } from '../../../swap/math/gyro2Math';
-import { add, divDown, divUp, mulDown, mulUp, ONE, sqrt, sub } from '../../../swap/math/gyroFixedPoint';
+import { inGivenOutVirtual, outGivenInVirtual } from '../gyro2Math';
+import { add, divDown, divUp, mulDown, mulUp, ONE, sqrt, sub } from '../gyroFixedPoint';
 import { Revert } from '../../../swap/math/revert';
 
 /**
  * The V3 2-CLP (Gyro2CLPPool.sol over Gyro2CLPMath.sol): the constant product (x + a)(y + b) = L^2
  * with a = L / sqrt(beta), b = L sqrt(alpha), on live scaled18 balances, token 0 is x. The swap on
- * virtual reserves is V2's (`swap/math/gyro2Math.ts`); V3 differs in how it gets there: the
+ * virtual reserves is V2's (`gyro/gyro2Math.ts`); V3 differs in how it gets there: the
  * invariant takes a rounding direction and orders one product differently (2 (xy sqrt(alpha)) where
  * V2 has (2xy) sqrt(alpha)), the offsets are rounded against the trader instead of V2's
  * 1e-18 margins, and computeBalance is new.

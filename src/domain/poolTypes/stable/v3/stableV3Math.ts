@@ -1,4 +1,4 @@
-import { calculateInvariant } from '../../../swap/math/stableMath';
+import { calculateInvariant } from '../stableMath';
 import { csub, divUpRaw } from '../../../protocols/v3/fixedPointV3';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
 

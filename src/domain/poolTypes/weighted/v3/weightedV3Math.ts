@@ -1,5 +1,4 @@
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp } from '../../../swap/math/fixedPoint';
-import { powDown } from '../../../swap/math/weightedMath';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powDown, powUp } from '../../../swap/math/fixedPoint';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
 
 /**

@@ -1,4 +1,4 @@
-import { largestValid } from '../../../swap/pools/limits';
+import { largestValid } from '../../../swap/limits';
 import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
 import type { BufferState } from '../buffer/bufferState';
 import type { Erc4626Token } from '../buffer/erc4626';

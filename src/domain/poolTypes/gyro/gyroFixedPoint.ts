@@ -1,4 +1,4 @@
-import { Revert } from './revert';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Gyroscope's GyroFixedPoint (Balancer's FixedPoint plus a few functions) and GyroPoolMath's

@@ -1,4 +1,4 @@
-import { Revert } from './revert';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Gyroscope's SignedFixedPoint (int256, 18 decimals, plus 38-decimal "extra precision") in

@@ -1,5 +1,5 @@
 import { add, divDown, divUp, mulDown, mulUp, ONE, sqrt, sub } from './gyroFixedPoint';
-import { Revert } from './revert';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Gyro2CLPMath (the 2-CLP, a constant product on virtual reserves (x + a)(y + b) = L^2 within the

@@ -1,5 +1,5 @@
-import { complement, divDown as fpDivDown, divUp as fpDivUp, mulDown, mulUp, ONE } from './fixedPoint';
-import { Revert } from './revert';
+import { complement, divDown as fpDivDown, divUp as fpDivUp, mulDown, mulUp, ONE } from '../../swap/math/fixedPoint';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Balancer's StableMath in bigint, on upscaled (18-decimal) balances and amounts, every check the

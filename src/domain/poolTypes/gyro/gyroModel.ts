@@ -1,7 +1,8 @@
-import { ONE } from '../math/gyroFixedPoint';
-import { Revert, UnsupportedPoolError, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import { ONE } from './gyroFixedPoint';
+import { Revert, UnsupportedPoolError, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
-import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
+import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
+import type { GyroSpec } from './params';
 
 /**
  * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'
@@ -15,7 +16,7 @@ export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> 
   protected readonly swapEnabled: boolean;
   private readonly rates: readonly number[];
 
-  protected constructor(spec: PoolSpec, tokenCount: number, withRates: boolean) {
+  protected constructor(spec: GyroSpec, tokenCount: number, withRates: boolean) {
     super(spec);
     if (this.tokens.length !== tokenCount)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);

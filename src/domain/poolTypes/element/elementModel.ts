@@ -1,15 +1,15 @@
 import { decimalToUnits } from '../../decimal';
-import { assignTradeFee, solveTradeInvariant, yieldExponent } from '../math/convergentCurveMath';
+import { assignTradeFee, solveTradeInvariant, yieldExponent } from './convergentCurveMath';
 import {
   Revert,
   UnsupportedPoolError,
   type ModelContext,
   type ModelFactory,
-  type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { MAX_BALANCE, V2VaultPool } from './vaultPool';
+} from '../../swap/poolModel';
+import { MAX_BALANCE, V2VaultPool } from '../../protocols/v2/vaultPool';
+import type { ElementSpec } from './params';
 
 /**
  * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced
@@ -40,7 +40,7 @@ export class ElementModel extends V2VaultPool<ElementState> {
   readonly exponent: bigint;
   private readonly totalSupply: bigint;
 
-  constructor(spec: PoolSpec, ctx: ModelContext) {
+  constructor(spec: ElementSpec, ctx: ModelContext) {
     super(spec);
     const bond = spec.principalToken?.toLowerCase();
     const base = spec.baseToken?.toLowerCase();
@@ -177,4 +177,4 @@ export class ElementModel extends V2VaultPool<ElementState> {
   }
 }
 
-export const createElementModel: ModelFactory = (spec, ctx) => new ElementModel(spec, ctx);
+export const createElementModel: ModelFactory<ElementSpec> = (spec, ctx) => new ElementModel(spec, ctx);

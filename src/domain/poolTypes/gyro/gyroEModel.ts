@@ -1,15 +1,16 @@
-import type { GyroParamName } from '../../poolTypes/gyro/params';
-import * as GE from '../math/gyroEMath';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import type { GyroParamName } from './params';
+import * as GE from './gyroEMath';
+import { ONE } from './gyroFixedPoint';
+import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
+import type { GyroSpec } from './params';
 
 /**
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
  * the rate is the stored token priceRate). onSwap upscales both balances, computes the invariant
  * and its error bound from them, and prices the swap against r = (L + 2 err, L), the pool's over-
- * and underestimate (math/gyroEMath.ts); the fee frame is the 2-CLP's. Only proportional joins
+ * and underestimate (gyroEMath.ts); the fee frame is the 2-CLP's. Only proportional joins
  * and exits exist, so the model offers swaps alone.
  *
  * Parameters are the subgraph's: alpha, beta, c, s, lambda with 18 decimals, the derived tau, u,
@@ -29,7 +30,7 @@ export interface GyroEState extends PoolState {
   memo?: GyroEMemo;
 }
 
-function eclpParams(spec: PoolSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
+function eclpParams(spec: GyroSpec): { p: GE.EclpParams; d: GE.EclpDerived } {
   const np = (name: GyroParamName) => gyroParam(spec, name, 18);
   const xp = (name: GyroParamName) => gyroParam(spec, name, 38);
   const p: GE.EclpParams = { alpha: np('alpha'), beta: np('beta'), c: np('c'), s: np('s'), lambda: np('lambda') };
@@ -62,7 +63,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
   readonly eclp: GE.EclpPool;
   protected override readonly noSwapCode = ' (GYR#121)';
 
-  constructor(spec: PoolSpec, withRates: boolean) {
+  constructor(spec: GyroSpec, withRates: boolean) {
     super(spec, 2, withRates);
     const { p, d } = eclpParams(spec);
     this.eclp = GE.prepareEclp(p, d);
@@ -110,4 +111,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
 }
 
 /** GyroE v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyroEModel: ModelFactory = (spec) => new GyroEModel(spec, spec.poolTypeVersion === 2);
+/** The E-CLP's model; `withRates(version)`: its token rates scale the balances (its definition says from which version). */
+export function gyroEModelFactory(withRates: (version: number) => boolean): ModelFactory<GyroSpec> {
+  return (spec) => new GyroEModel(spec, withRates(spec.poolTypeVersion ?? 1));
+}

@@ -1,16 +1,16 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../math/fixedPoint';
-import * as S from '../math/stableMath';
+import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../../swap/math/fixedPoint';
+import * as S from '../stable/stableMath';
 import {
   Revert,
+  type PoolSpecFrame,
   UnsupportedPoolError,
   type ModelFactory,
-  type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from './stable';
-import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+} from '../../swap/poolModel';
+import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from '../stable/stableModel';
+import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 import {
   dueProtocolFeeBpt,
   feeRulesOf,
@@ -19,6 +19,8 @@ import {
   type FeeRules,
   type FeeToken,
 } from './composableStableFees';
+import { declaredParam } from '../paramField';
+import type { ComposableStableSpec } from './params';
 
 /**
  * Stable pools that hold their own pre-minted BPT as one of their tokens: 'StablePhantom' (the
@@ -112,7 +114,11 @@ export class ComposableStableModel extends V2VaultPool<ComposableStableState> {
   private readonly phantomPct: bigint;
 
   /** `generation` defaults to the family's StableMath (2021 for StablePhantom, 2022 otherwise). */
-  constructor(spec: PoolSpec, family: Family, generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022') {
+  constructor(
+    spec: ComposableStableSpec,
+    family: Family,
+    generation: S.StableGeneration = family === 'phantom' ? '2021' : '2022',
+  ) {
     super(spec);
     this.family = family;
     this.bptIndex = this.tokens.indexOf(this.address);
@@ -519,12 +525,12 @@ function parseOptional(v: string | null | undefined, decimals: number): bigint |
  * The protocol fee basis of a stored ComposableStable pool, or null when the store lacks the last
  * join/exit data or the swap fee percentage (old stored pools): then no fee is assumed due.
  */
-function feeStateOf(spec: PoolSpec, others: readonly PoolSpec['tokens'][number][]): FeeState | null {
+function feeStateOf(spec: ComposableStableSpec, others: readonly PoolSpecFrame['tokens'][number][]): FeeState | null {
   const lastAmp = parseOptional(spec.lastJoinExitAmp, 3);
   const lastInvariant = parseOptional(spec.lastPostJoinExitInvariant, 18);
   const swapPct = parseOptional(spec.protocolSwapFeeCache, 18);
   if (lastAmp === null || lastInvariant === null || swapPct === null || lastAmp < S.AMP_PRECISION) return null;
-  const yieldPct = parseOptional(spec.protocolYieldFeeCache, 18) ?? 0n;
+  const yieldPct = parseOptional(declaredParam(spec, 'protocolYieldFeeCache'), 18) ?? 0n;
   if (swapPct >= ONE || yieldPct >= ONE) return null;
   const oldRates = others.map((t) => {
     const r = parseOptional(t.oldPriceRate, 18);
@@ -534,7 +540,9 @@ function feeStateOf(spec: PoolSpec, others: readonly PoolSpec['tokens'][number][
 }
 
 /** ComposableStable v1-v6 (its definition's versions; see the notes above). */
-export const createComposableStableModel: ModelFactory = (spec) => new ComposableStableModel(spec, 'composable');
+export const createComposableStableModel: ModelFactory<ComposableStableSpec> = (spec) =>
+  new ComposableStableModel(spec, 'composable');
 
 /** StablePhantom v1: ComposableStable's swap arithmetic with its own fee and rate rules. */
-export const createStablePhantomModel: ModelFactory = (spec) => new ComposableStableModel(spec, 'phantom');
+export const createStablePhantomModel: ModelFactory<ComposableStableSpec> = (spec) =>
+  new ComposableStableModel(spec, 'phantom');

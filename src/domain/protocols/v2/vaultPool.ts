@@ -1,8 +1,14 @@
 import { decimalToUnits } from '../../decimal';
-import { mulDown, ONE } from '../math/fixedPoint';
-import { isRevert, Revert } from '../math/revert';
-import { UnsupportedPoolError, type PoolModel, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
-import { largestValid } from './limits';
+import { mulDown, ONE } from '../../swap/math/fixedPoint';
+import { isRevert, Revert } from '../../swap/math/revert';
+import {
+  UnsupportedPoolError,
+  type PoolModel,
+  type PoolSpecFrame,
+  type PoolState,
+  type SwapKind,
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
 
 /**
  * The Balancer V2 Vault's frame, written once: what that Vault does around every V2 pool's swap
@@ -28,7 +34,7 @@ export function floatRate(sf: bigint, decimals: number): number {
 }
 
 /** The swap fee as an 18-decimal fraction, refused outside [0, 1). */
-export function parseFee(spec: PoolSpec): bigint {
+export function parseFee(spec: PoolSpecFrame): bigint {
   const fee = decimalToUnits(spec.swapFee, 18);
   if (fee < 0n || fee >= ONE) throw new UnsupportedPoolError(`pool ${spec.id} has a swap fee outside [0, 1)`);
   return fee;
@@ -62,7 +68,7 @@ export abstract class V2VaultPool<S extends PoolState> implements PoolModel<S> {
   /** Raw balances as stored; every initial state starts from a copy. */
   protected readonly balances: readonly bigint[];
 
-  protected constructor(spec: PoolSpec) {
+  protected constructor(spec: PoolSpecFrame) {
     this.id = spec.id.toLowerCase();
     this.address = spec.address.toLowerCase();
     this.poolType = spec.poolType;

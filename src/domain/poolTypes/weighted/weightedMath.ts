@@ -1,6 +1,5 @@
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from './fixedPoint';
-import { pow } from './logExpMath';
-import { Revert } from './revert';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powDown, powUp, sub } from '../../swap/math/fixedPoint';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * WeightedMath's joins and exits (exact tokens in for BPT out, exact BPT in for one token out), in
@@ -18,26 +17,8 @@ import { Revert } from './revert';
  */
 export type WeightedGeneration = 'v1' | 'investment' | 'v2';
 
-const TWO = 2n * ONE;
-const FOUR = 4n * ONE;
-const MAX_POW_RELATIVE_ERROR = 10000n;
 /** An exit may not take the invariant below 70% (BAL#306). */
 export const MIN_INVARIANT_RATIO = 7n * 10n ** 17n;
-
-/** FixedPoint.powDown; pools from 2022 on take exact shortcuts for exponents 1, 2 and 4. */
-export function powDown(x: bigint, y: bigint, shortcuts: boolean): bigint {
-  if (shortcuts) {
-    if (y === ONE) return x;
-    if (y === TWO) return mulDown(x, x);
-    if (y === FOUR) {
-      const square = mulDown(x, x);
-      return mulDown(square, square);
-    }
-  }
-  const raw = pow(x, y);
-  const maxError = mulUp(raw, MAX_POW_RELATIVE_ERROR) + 1n;
-  return raw < maxError ? 0n : raw - maxError;
-}
 
 const usesShortcuts = (g: WeightedGeneration): boolean => g === 'v2';
 

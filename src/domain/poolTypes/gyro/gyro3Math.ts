@@ -14,7 +14,7 @@ import {
   sqrt,
   sub,
 } from './gyroFixedPoint';
-import { Revert } from './revert';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Gyro3CLPMath (the symmetric 3-CLP: price bounds [alpha, 1/alpha] for every pair, parameter

@@ -1,17 +1,30 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, sub } from '../math/fixedPoint';
-import * as S from '../math/stableMath';
+import { complement, divDown, divUp, mulDown, mulUp, sub } from '../../swap/math/fixedPoint';
+import * as S from './stableMath';
 import {
   Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolSpec,
+  type PoolSpecFrame,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { largestValid } from './limits';
-import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
+import {
+  accepts,
+  floatRate,
+  MAX_BALANCE,
+  parseFee,
+  scalingFactor,
+  V2VaultPool,
+  withRates,
+} from '../../protocols/v2/vaultPool';
+import type { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
+import type { SpecOf } from '../paramField';
+
+/** What the model reads: the frame and the legacy fee basis (`poolTypes/legacyFeeBasis.ts`). */
+export type StableSpec = SpecOf<typeof LEGACY_FEE_BASIS_PARAMS>;
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2
@@ -20,7 +33,7 @@ import { accepts, floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, 
  * swap fee comes off the raw amount in (given in) or is added to the downscaled amount in (given
  * out), balances and amounts are upscaled by 10^(18 - decimals) times the token's rate (MetaStable;
  * 1 for the others), and StableMath of the pool's generation does the rest. v1 and MetaStable use
- * the 2021 StableMath, v2 the 2022 one (see math/stableMath.ts).
+ * the 2021 StableMath, v2 the 2022 one (see stableMath.ts).
  *
  * Joins and exits are single-token EXACT_TOKENS_IN_FOR_BPT_OUT and EXACT_BPT_IN_FOR_ONE_TOKEN_OUT
  * against the BPT total supply the state carries. Before either, these pools pay the protocol's
@@ -44,7 +57,7 @@ export interface StableParams {
   readonly fee: bigint;
 }
 
-export function parseAmp(spec: PoolSpec): bigint {
+export function parseAmp(spec: PoolSpecFrame): bigint {
   const amp = decimalToUnits(spec.amp ?? '0', 3);
   if (amp < S.AMP_PRECISION)
     throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);
@@ -125,7 +138,7 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
   /** The protocol fee basis where stored with a non-zero percentage; null: none is taken to be due. */
   readonly feeBasis: StableFeeBasis | null;
 
-  constructor(spec: PoolSpec, generation: S.StableGeneration) {
+  constructor(spec: StableSpec, generation: S.StableGeneration, withRates: boolean) {
     super(spec);
     if (this.tokens.length < 2 || this.tokens.length > 5)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
@@ -133,8 +146,8 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lists its own BPT`);
     if (this.decimals.some((d) => !Number.isInteger(d) || d < 0 || d > 18))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has token decimals outside 0..18`);
-    // Only MetaStable pools apply token rates; the others' scaling factor is the decimals alone.
-    const withRates = spec.poolType === 'MetaStable';
+    // Only MetaStable pools apply token rates (their definition says so); the others' scaling
+    // factor is the decimals alone.
     this.scalingFactors = spec.tokens.map((t) => scalingFactor(t.decimals, withRates ? t.priceRate : '1'));
     if (this.scalingFactors.some((sf) => sf <= 0n))
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has a zero token rate`);
@@ -308,7 +321,7 @@ export class StableModel extends V2VaultPool<StableState> implements JoinExitMod
 }
 
 /** The stored protocol fee basis, or null without it or with a zero percentage (no fee due). */
-function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
+function feeBasisOf(spec: StableSpec): StableFeeBasis | null {
   const { lastInvariant, lastInvariantAmp, vaultProtocolSwapFee } = spec;
   if (lastInvariant == null || lastInvariantAmp == null || vaultProtocolSwapFee == null) return null;
   const basis = {
@@ -321,6 +334,18 @@ function feeBasisOf(spec: PoolSpec): StableFeeBasis | null {
   return basis;
 }
 
-/** Stable v1 and MetaStable v1 have the 2021 StableMath, Stable v2 the 2022 one (their definitions carry no other). */
-export const createStableModel: ModelFactory = (spec) =>
-  new StableModel(spec, (spec.poolTypeVersion ?? 1) >= 2 ? '2022' : '2021');
+/**
+ * What tells one stable type's contract from another's, as its definition says it
+ * (`poolTypes/stable/stable.ts`): the model asks these, never the type's name.
+ */
+export interface StableVariant {
+  /** Token rates scale the balances (MetaStable); else the decimals alone. */
+  readonly withRates: boolean;
+  /** Its StableMath generation at this version. */
+  readonly generation: (version: number) => S.StableGeneration;
+}
+
+/** The model of a stable type without its BPT among its tokens: its definition says which variant. */
+export function stableModelFactory(variant: StableVariant): ModelFactory<StableSpec> {
+  return (spec) => new StableModel(spec, variant.generation(spec.poolTypeVersion ?? 1), variant.withRates);
+}

@@ -1,6 +1,5 @@
-import { complement, divDown, divUp, mulDown, ONE, powUp } from '../math/fixedPoint';
-import { Revert } from '../math/revert';
-import { powDown } from '../math/weightedMath';
+import { complement, divDown, divUp, mulDown, ONE, powDown, powUp } from '../../swap/math/fixedPoint';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * The protocol fees a weighted pool (v2, v3, v4: WeightedPoolProtocolFees) charges around a join

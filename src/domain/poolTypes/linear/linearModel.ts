@@ -1,15 +1,9 @@
 import { decimalToUnits } from '../../decimal';
-import { divDown, divUp, mulDown, ONE } from '../math/fixedPoint';
-import * as L from '../math/linearMath';
-import {
-  Revert,
-  UnsupportedPoolError,
-  type ModelFactory,
-  type PoolSpec,
-  type PoolState,
-  type SwapKind,
-} from '../poolModel';
-import { MAX_BALANCE, V2VaultPool, withRates } from './vaultPool';
+import { divDown, divUp, mulDown, ONE } from '../../swap/math/fixedPoint';
+import * as L from './linearMath';
+import { Revert, UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
+import { MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
+import type { LinearSpec } from './params';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every
@@ -50,7 +44,7 @@ export class LinearModel extends V2VaultPool<LinearState> {
   /** Human units -> upscaled units factor of each token as a float (the wrapped token's rate; 1 for main and BPT). */
   private readonly rates: readonly number[];
 
-  constructor(spec: PoolSpec) {
+  constructor(spec: LinearSpec) {
     super(spec);
     if (this.tokens.length !== 3)
       throw new UnsupportedPoolError(`linear pool ${spec.id} has ${this.tokens.length} tokens, not 3`);
@@ -213,4 +207,4 @@ export class LinearModel extends V2VaultPool<LinearState> {
   }
 }
 
-export const createLinearModel: ModelFactory = (spec) => new LinearModel(spec);
+export const createLinearModel: ModelFactory<LinearSpec> = (spec) => new LinearModel(spec);

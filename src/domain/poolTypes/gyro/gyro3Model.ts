@@ -1,15 +1,16 @@
-import * as G3 from '../math/gyro3Math';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import * as G3 from './gyro3Math';
+import { ONE } from './gyroFixedPoint';
+import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
+import type { GyroSpec } from './params';
 
 /**
  * Gyroscope 3-CLPs ('Gyro3', v1: 2022, Polygon): three tokens, one price range [alpha, 1/alpha]
  * for every pair, parameter root3Alpha. Swaps are BaseMinimalSwapInfoPool's frame (fee off the
  * raw amount in, or onto the downscaled amount in) around Gyro3CLPMath: every swap solves the
  * invariant from the balances (token in, token out, third token, in that order) and uses the one
- * virtual offset L * root3Alpha (math/gyro3Math.ts). Later 3-CLPs with rate providers are not
+ * virtual offset L * root3Alpha (gyro3Math.ts). Later 3-CLPs with rate providers are not
  * carried (their contract is not public in the sources this port reads). Joins and exits are
  * proportional only, so the model offers swaps alone.
  */
@@ -27,7 +28,7 @@ export interface Gyro3State extends PoolState {
 export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   readonly root3Alpha: bigint;
 
-  constructor(spec: PoolSpec) {
+  constructor(spec: GyroSpec) {
     super(spec, 3, false);
     this.root3Alpha = gyroParam(spec, 'root3Alpha', 18);
     if (this.root3Alpha < G3.MIN_ROOT_3_ALPHA || this.root3Alpha > G3.MAX_ROOT_3_ALPHA) {
@@ -88,4 +89,4 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   }
 }
 
-export const createGyro3Model: ModelFactory = (spec) => new Gyro3Model(spec);
+export const createGyro3Model: ModelFactory<GyroSpec> = (spec) => new Gyro3Model(spec);

@@ -1,5 +1,5 @@
 import { sqrt } from './gyroFixedPoint';
-import { Revert } from './revert';
+import { Revert } from '../../swap/math/revert';
 import {
   add,
   divDownMag,

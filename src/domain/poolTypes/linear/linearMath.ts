@@ -1,5 +1,5 @@
-import { divDown as fpDivDown, mulDown, ONE, sub } from './fixedPoint';
-import { Revert } from './revert';
+import { divDown as fpDivDown, mulDown, ONE, sub } from '../../swap/math/fixedPoint';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Balancer's LinearMath (pkg/pool-linear/contracts/LinearMath.sol) in bigint: unchanged from the

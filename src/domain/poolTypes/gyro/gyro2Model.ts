@@ -1,15 +1,16 @@
-import * as G2 from '../math/gyro2Math';
-import { ONE } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type ModelFactory, type PoolSpec, type PoolState, type SwapKind } from '../poolModel';
+import * as G2 from './gyro2Math';
+import { ONE } from './gyroFixedPoint';
+import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
+import type { GyroSpec } from './params';
 
 /**
  * Gyroscope 2-CLPs ('Gyro2'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
  * the rate is the stored token priceRate). Both run the same onSwap: the swap fee comes off the
  * raw amount in (given in) or onto the downscaled amount in (given out), balances are upscaled,
  * and every swap recomputes the invariant L from the balances in token order and the virtual
- * offsets L / sqrt(beta) (token 0) and L sqrt(alpha) (token 1) from it (math/gyro2Math.ts).
+ * offsets L / sqrt(beta) (token 0) and L sqrt(alpha) (token 1) from it (gyro2Math.ts).
  * Joins and exits are proportional only, so the model offers swaps alone.
  */
 
@@ -30,7 +31,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
   readonly sqrtAlpha: bigint;
   readonly sqrtBeta: bigint;
 
-  constructor(spec: PoolSpec, withRates: boolean) {
+  constructor(spec: GyroSpec, withRates: boolean) {
     super(spec, 2, withRates);
     this.sqrtAlpha = gyroParam(spec, 'sqrtAlpha', 18);
     this.sqrtBeta = gyroParam(spec, 'sqrtBeta', 18);
@@ -81,4 +82,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
 }
 
 /** Gyro2 v1 and v2 (the versions its definition carries): v2 scales by its token rates. */
-export const createGyro2Model: ModelFactory = (spec) => new Gyro2Model(spec, spec.poolTypeVersion === 2);
+/** The 2-CLP's model; `withRates(version)`: its token rates scale the balances (its definition says from which version). */
+export function gyro2ModelFactory(withRates: (version: number) => boolean): ModelFactory<GyroSpec> {
+  return (spec) => new Gyro2Model(spec, withRates(spec.poolTypeVersion ?? 1));
+}

@@ -1,6 +1,6 @@
-import { divDown, mulDown, ONE, sub } from './fixedPoint';
-import { pow } from './logExpMath';
-import { Revert } from './revert';
+import { divDown, mulDown, ONE, sub } from '../../swap/math/fixedPoint';
+import { pow } from '../../swap/math/logExpMath';
+import { Revert } from '../../swap/math/revert';
 
 /**
  * Element's ConvergentCurvePool arithmetic (element-fi/elf-contracts, contracts/ConvergentCurvePool.sol;

@@ -1,21 +1,20 @@
 import { decimalToUnits } from '../../decimal';
-import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../math/fixedPoint';
+import { complement, divDown, divUp, mulDown, mulUp, ONE, powUp, sub } from '../../swap/math/fixedPoint';
 import {
   bptOutGivenExactTokensIn,
   MIN_INVARIANT_RATIO,
   tokenOutGivenExactBptIn,
   type WeightedGeneration,
-} from '../math/weightedMath';
+} from './weightedMath';
 import {
   Revert,
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolSpec,
   type PoolState,
   type SwapKind,
-} from '../poolModel';
-import { largestValid } from './limits';
+} from '../../swap/poolModel';
+import { largestValid } from '../../swap/limits';
 import {
   postJoinExitFeeBpt,
   preJoinExitFeeBpt,
@@ -24,7 +23,9 @@ import {
   yieldOwnership,
   type WeightedFeeBasis,
 } from './weightedFees';
-import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from './vaultPool';
+import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
+import { declaredParam } from '../paramField';
+import type { WeightedSpec } from './params';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /
@@ -164,7 +165,7 @@ export class WeightedModel extends V2VaultPool<WeightedState> {
   private readonly rates: readonly number[];
 
   constructor(
-    spec: PoolSpec,
+    spec: WeightedSpec,
     protected readonly variant: WeightedVariant,
   ) {
     super(spec);
@@ -248,7 +249,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
   /** The token a v1 pool pays the protocol in: the first of the largest weight. */
   private readonly maxWeightIndex: number;
 
-  constructor(spec: PoolSpec, variant: WeightedVariant, generation: WeightedGeneration) {
+  constructor(spec: WeightedSpec, variant: WeightedVariant, generation: WeightedGeneration) {
     super(spec, variant);
     this.generation = generation;
     const last = spec.lastPostJoinExitInvariant;
@@ -264,7 +265,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
                   yield: {
                     athRateProduct: decimalToUnits(ath, 18),
                     rateProduct: decimalToUnits(product, 18),
-                    yieldPct: decimalToUnits(spec.protocolYieldFeeCache ?? '0', 18),
+                    yieldPct: decimalToUnits(declaredParam(spec, 'protocolYieldFeeCache') ?? '0', 18),
                   },
                 }
               : {}),
@@ -462,7 +463,7 @@ export class WeightedJoinExitModel extends WeightedModel implements JoinExitMode
 }
 
 /** The model of a weighted-math pool type: its definition says which variant it is. */
-export function weightedModelFactory(variant: WeightedVariant): ModelFactory {
+export function weightedModelFactory(variant: WeightedVariant): ModelFactory<WeightedSpec> {
   const joinExit = variant.joinExit;
   return (spec) =>
     joinExit

@@ -1,6 +1,6 @@
-import { complement, divDown, mulDown, ONE } from '../math/fixedPoint';
-import { Revert } from '../math/revert';
-import { calculateInvariant } from '../math/stableMath';
+import { complement, divDown, mulDown, ONE } from '../../swap/math/fixedPoint';
+import { Revert } from '../../swap/math/revert';
+import { calculateInvariant } from '../stable/stableMath';
 
 /**
  * The protocol fees a ComposableStable pool charges around a join or exit (and so around a BPT

@@ -1,8 +1,8 @@
 import { decimalToUnits } from '../../decimal';
-import type { GyroParamName } from '../../poolTypes/gyro/params';
-import { divDown, divUp, mulDown, mulUp, ONE, complement } from '../math/gyroFixedPoint';
-import { UnsupportedPoolError, type PoolSpec, type SwapKind } from '../poolModel';
-import { parseFee } from './vaultPool';
+import { divDown, divUp, mulDown, mulUp, ONE, complement } from './gyroFixedPoint';
+import { UnsupportedPoolError, type SwapKind } from '../../swap/poolModel';
+import { parseFee } from '../../protocols/v2/vaultPool';
+import type { GyroParamName, GyroSpec } from './params';
 
 /**
  * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from
@@ -11,7 +11,7 @@ import { parseFee } from './vaultPool';
  */
 
 /** A Gyro parameter by its subgraph name as a fixed-point integer (18 decimals, 38 for the E-CLP's derived ones). */
-export function gyroParam(spec: PoolSpec, name: GyroParamName, decimals: number): bigint {
+export function gyroParam(spec: GyroSpec, name: GyroParamName, decimals: number): bigint {
   const value = spec.gyro?.[name];
   if (value === undefined || value === null || value === '')
     throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} lacks its ${name} parameter`);
@@ -23,7 +23,7 @@ export function gyroParam(spec: PoolSpec, name: GyroParamName, decimals: number)
  * (mulDown) for the pool versions with rate providers; the rate is the stored token priceRate.
  */
 export function gyroScalingFactor(
-  spec: PoolSpec,
+  spec: GyroSpec,
   decimals: number,
   priceRate: string | null | undefined,
   withRate: boolean,
@@ -43,7 +43,7 @@ export interface GyroFrame {
   readonly scalingFactors: readonly bigint[];
 }
 
-export function gyroFrame(spec: PoolSpec, withRates: boolean): GyroFrame {
+export function gyroFrame(spec: GyroSpec, withRates: boolean): GyroFrame {
   return {
     fee: parseFee(spec),
     scalingFactors: spec.tokens.map((t) => gyroScalingFactor(spec, t.decimals, t.priceRate, withRates)),
