@@ -328,6 +328,10 @@ async function sendSaleOrder(spec: OrderSpec, pool: string): Promise<Sent> {
     balanceOf(env, spec.sell, user.address),
     balanceOf(env, spec.buy, user.address),
   ]);
+  // The service prices the sale at the next block's time, its head's + 1 s (the devnet's
+  // blockSeconds); pin that block's time so a slow machine cannot mine it a second later.
+  const head = (await provider.getBlock('latest'))!;
+  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [head.timestamp + 1]);
   await provider.send('evm_setAutomine', [false]);
   let hash: string;
   try {
