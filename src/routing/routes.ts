@@ -8,6 +8,7 @@ import { loadedSnapshot } from '../http/snapshot';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
+import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import { buildOrder, checkParties } from './buildOrder';
@@ -119,14 +120,26 @@ function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
   );
 }
 
-/** Why a pair with a pool's BPT on one side may have no route, else the generic advice. */
+/** Why a pair with a pool's BPT on one side, or a buy-only sale's token sold, may have no route, else the generic advice. */
 function noRouteHint(snap: ChainSnapshot, body: SorBody, relayer: string | null): string {
   const bpt = [body.sellToken, body.buyToken].some((t) => snap.pools.some((p) => p.address === t));
   if (bpt && !relayer)
     return `joins and exits need a batch relayer and this chain has none configured (BATCH_RELAYER_${snap.chainId})`;
   if (bpt && body.orderKind === 'buy')
     return 'joins and exits take an exact amount in, so a route into or out of a pool token (BPT) may need a sell order';
+  const sale = buyOnlySale(snap.pools, body.sellToken, body.buyToken);
+  if (sale)
+    return `${sale.name || 'the token sale'} (${sale.address}) only sells its project token ${body.sellToken} and never buys it back, and no other pool connects the pair`;
   return 'try another amount or pair';
+}
+
+/** A deadline the order would be refused at: the caller's to fix. */
+function checkDeadline(deadline: number | undefined, nowSeconds: number): void {
+  if (deadline !== undefined && deadline <= nowSeconds)
+    throw new HttpError(
+      400,
+      `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
+    );
 }
 
 /** A V3 order on a chain where Balancer V3 is not deployed: the caller's to fix. */
@@ -186,13 +199,7 @@ export function routingRouter(
     const chain = resolveChainParam(req.params.chainId, ctx.config);
     const loaded = loadedSnapshot(ctx, chain);
     const body = badRequest(() => parseOrderBody(req.body));
-    const nowSeconds = Math.floor(ctx.now() / 1000);
-    const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
-    if (deadline <= nowSeconds)
-      throw new HttpError(
-        400,
-        `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
-      );
+    checkDeadline(body.deadline, Math.floor(ctx.now() / 1000));
     const relayer = ctx.config.routing.batchRelayers.get(chain.id) ?? null;
     if (body.protocolVersion === 3) {
       requireV3(chain);
@@ -206,6 +213,11 @@ export function routingRouter(
     refuseStaleState(ctx, chain);
     // The client may have seen a block the served state lacks (its own or another party's trade).
     const snap = await snapshotFor(ctx, chain, { atNodeHead: true, minBlock: body.minBlockNumber });
+    // The contracts check the deadline against the block's time: a chain whose clock runs ahead of
+    // ours (a devnet moved on with evm_increaseTime) would refuse one taken from our clock alone.
+    const nowSeconds = Math.max(Math.floor(ctx.now() / 1000), snap.block?.timestamp ?? 0);
+    checkDeadline(body.deadline, nowSeconds);
+    const deadline = body.deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
     const request = quoteRequest(ctx, req, chain, body);
     // Without protocolVersion both Vaults quote and the user gets the better after gas; V3 only
     // where it is deployed and the sender receives (its routers pay msg.sender).

@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { SNAPSHOT_FILE } from '../helpers/snapshot';
 import { startTestServer } from '../helpers/testServer';
+import { v3BenchChainState } from './v3QuoteUniverse';
 
 /**
  * Child process of `quotes.bench.ts`: the service with its routing feature on a temp SQLite store
  * seeded with the mainnet snapshot, on a free loopback port. Runs apart from the load generator
- * so the generator does not steal the server's event loop. Prints `READY <url>`; stops on SIGTERM.
+ * so the generator does not steal the server's event loop. The V3 universe of `v3QuoteUniverse.ts`
+ * is laid over the snapshot as the follower lays the chain's state. Prints `READY <url>`; stops
+ * on SIGTERM.
  */
 
 async function main(): Promise<void> {
@@ -15,6 +18,7 @@ async function main(): Promise<void> {
   for (const k of ['ROUTER_WORKERS', 'ROUTER_ENGINE'] as const)
     if (process.env[k] !== undefined) env[k] = process.env[k];
   const server = await startTestServer(env, { seed: [{ chainId: 1, pools }], features: [routingFeature] });
+  server.ctx.readModel.setChainState(1, v3BenchChainState());
   // Let the worker finish building the router before the first timed request.
   await new Promise((r) => setTimeout(r, 1500));
   process.stdout.write(`READY ${server.url}\n`);

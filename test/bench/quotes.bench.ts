@@ -8,11 +8,15 @@ import type { Provider } from '@ethersproject/providers';
 import autocannon from 'autocannon';
 import { chainById } from '../../src/config/chains';
 import { normalizePool } from '../../src/domain/normalizePool';
-import { carryDecoration } from '../../src/domain/pool';
+import { carryDecoration, emptyMeta, type StoredPool } from '../../src/domain/pool';
+import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
+import { V3Router } from '../../src/routing/v3/v3Router';
+import { v3QuoteTime } from '../../src/routing/v3/quoteTime';
 import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/routingPools';
 import { toSorPool } from '../../src/routing/sorPools';
 import { sorConfigFor } from '../../src/routing/sorConfig';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
+import { V3_QUOTE_CASES, V3_SHARED_CASES, v3BenchChainState } from './v3QuoteUniverse';
 import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
 
 /**
@@ -22,7 +26,12 @@ import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
  *  - /sor over HTTP, 8 concurrent connections, distinct requests (quote cache defeated by a
  *    different wei amount each round): answers/s, p50/p99, CPU ms per quote, server RSS, and the
  *    ratios to both SOR patterns; the same for the service with `ROUTER_ENGINE=sor`;
- *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated.
+ *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated;
+ *  - the V3 mix (`v3QuoteUniverse.ts`: Weighted, Stable, E-CLP, boosted paths through buffers, laid
+ *    over the same snapshot): /sor protocolVersion 3 and /order without protocolVersion (better
+ *    of both Vaults) beside /order protocolVersion 2 on the same pairs, distinct requests, 8
+ *    connections, with ratios to the V2 /sor mix of the same run; `GET /healthz` while V3 /sor is
+ *    saturated; and one V3 quote's time on the calling thread (what it blocks the event loop for).
  * Env: ROUTER_WORKERS (default: the service's default, one per core), BENCH_ROUNDS (distinct
  * rounds, default 20: 880 quotes, about two seconds; with a few rounds the window is a fraction of a
  * second and the rate swings with whatever else the machine does), BENCH_SECONDS (default 10).
@@ -43,6 +52,7 @@ function summary(ms: number[]): { p50: number; p90: number; p99: number; n: numb
 }
 
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 
 /** A case made distinct for round `r` (a few wei more), so no quote cache can answer it. */
 function distinct(c: QuoteCase, r: number): QuoteCase {
@@ -83,6 +93,94 @@ async function postSor(url: string, c: QuoteCase): Promise<number> {
   return ms;
 }
 
+/** A V3-mix request to `path` (`/sor` or `/order`); throws unless 200. */
+async function postV3Mix(url: string, path: string, body: Record<string, unknown>): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${url}${path}/1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return performance.now() - t;
+}
+
+const SENDER = '0x1111111111111111111111111111111111111111';
+
+interface MixRun {
+  readonly perSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly n: number;
+}
+
+/** Distinct V3-mix requests (ROUNDS rounds, one unmeasured), `CONNECTIONS` in flight. */
+async function v3MixRun(
+  url: string,
+  path: string,
+  extra: Record<string, unknown>,
+  offset: number,
+  mix: readonly QuoteCase[] = V3_QUOTE_CASES,
+): Promise<MixRun> {
+  const ask = (c: QuoteCase) => postV3Mix(url, path, { ...c, ...extra });
+  await concurrently(
+    mix.map((c) => distinct(c, offset + 1_000_000)),
+    CONNECTIONS,
+    ask,
+  );
+  const cases = Array.from({ length: ROUNDS * 2 }, (_, r) => mix.map((c) => distinct(c, offset + r))).flat();
+  const run = await concurrently(cases, CONNECTIONS, ask);
+  const s = summary(run.ms);
+  return { perSecond: (run.ms.length / run.wallMs) * 1000, p50: s.p50, p99: s.p99, n: s.n };
+}
+
+/**
+ * One V3 quote on this thread, as the request thread runs it (`V3Router.quote`), over the bench's V3
+ * state: the event loop is blocked for this long per quote. Warm (the universe built once).
+ */
+function v3QuoteOnThread(): { coldMs: number; cpuMs: number; p50: number; p99: number; max: number; n: number } {
+  const chain = chainById(1)!;
+  const state = v3BenchChainState();
+  const snap = new ChainSnapshot({
+    chainId: 1,
+    meta: emptyMeta(1),
+    pools: [...snapshotPools(), ...state.registered!.values()],
+    tokens: [],
+    loadedAt: 0,
+    block: state.block,
+    buffers: state.buffers!,
+  });
+  const router = new V3Router();
+  const time = v3QuoteTime(chain, snap, Date.now());
+  const quote = (c: QuoteCase) => {
+    const t = performance.now();
+    router.quote(
+      chain,
+      snap,
+      {
+        sellToken: c.sellToken,
+        buyToken: c.buyToken,
+        orderKind: c.orderKind,
+        amount: BigInt(c.amount),
+        gasPrice: BigInt(c.gasPrice),
+        minLiquidityUsd: 0,
+      },
+      time,
+    );
+    return performance.now() - t;
+  };
+  // The first quote on a snapshot builds its V3 universe (every new pool version does, on this thread).
+  const coldMs = quote(distinct(V3_QUOTE_CASES[0]!, 2_000_000));
+  for (const c of V3_QUOTE_CASES) quote(distinct(c, 1_000_000));
+  const cpu = process.cpuUsage();
+  const ms = Array.from({ length: ROUNDS * 2 }, (_, r) => V3_QUOTE_CASES.map((c) => quote(distinct(c, r)))).flat();
+  const used = process.cpuUsage(cpu);
+  const s = summary(ms);
+  const cpuMs = (used.user + used.system) / 1000 / ms.length;
+  return { coldMs, cpuMs, p50: s.p50, p99: s.p99, max: Math.max(...ms), n: s.n };
+}
+
 async function healthLatencies(url: string, seconds: number): Promise<number[]> {
   const out: number[] = [];
   const until = performance.now() + seconds * 1000;
@@ -113,13 +211,16 @@ async function concurrently<T>(
   return { ms, wallMs: performance.now() - t };
 }
 
-function naivePools(): SubgraphPoolBase[] {
+function snapshotPools(): StoredPool[] {
   const raw = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as unknown[];
-  const stored = raw.flatMap((p) => {
+  return raw.flatMap((p) => {
     const n = normalizePool(p);
     return n.ok ? [carryDecoration(n.pool, undefined)] : [];
   });
-  return aboveLiquidityFloor(toRoutingPools(stored), 100).map(toSorPool);
+}
+
+function naivePools(): SubgraphPoolBase[] {
+  return aboveLiquidityFloor(toRoutingPools(snapshotPools()), 100).map(toSorPool);
 }
 
 /** CPU seconds (user + system, every thread) and RSS (MiB) of a process, from /proc. */
@@ -296,6 +397,27 @@ export async function run(): Promise<void> {
     await load;
     const healthS = summary(health);
 
+    // 6. The V3 mix on the same server: /sor protocolVersion 3, /order better of both, /order V2 only.
+    const v3Sor = await v3MixRun(url, '/sor', { protocolVersion: 3 }, 10_000);
+    const bothOrder = await v3MixRun(url, '/order', { sender: SENDER }, 20_000, V3_SHARED_CASES);
+    const v2Order = await v3MixRun(url, '/order', { sender: SENDER, protocolVersion: 2 }, 30_000, V3_SHARED_CASES);
+    const v2SorSamePairs = await v3MixRun(url, '/sor', {}, 40_000, V3_SHARED_CASES);
+    stop = false;
+    let k = 0;
+    const v3Load = Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (!stop) {
+          const c = distinct(V3_QUOTE_CASES[k++ % V3_QUOTE_CASES.length]!, 50_000 + k);
+          await postV3Mix(url, '/sor', { ...c, protocolVersion: 3 });
+        }
+      }),
+    );
+    await new Promise((res) => setTimeout(res, 500));
+    const v3Health = summary(await healthLatencies(url, SECONDS));
+    stop = true;
+    await v3Load;
+    const onThread = v3QuoteOnThread();
+
     const out = [
       '',
       `naive in-process (new SOR + fetchPools + getSwaps per request), one at a time: ${f(naiveRate)} answers/s  p50 ${f(naiveSeq.p50)} ms  p90 ${f(naiveSeq.p90)} ms  (n=${naiveSeq.n})`,
@@ -310,6 +432,14 @@ export async function run(): Promise<void> {
       `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
       `GET /healthz with the server idle (machine noise floor): p50 ${f(idleHealth.p50)} ms  p99 ${f(idleHealth.p99)} ms  (n=${idleHealth.n})`,
+      '',
+      `V3 mix (${V3_QUOTE_CASES.length} requests: Weighted, Stable, E-CLP, boosted paths through buffers; distinct, ${CONNECTIONS} connections):`,
+      `/sor protocolVersion 3: ${f(v3Sor.perSecond)} answers/s  p50 ${f(v3Sor.p50)} ms  p99 ${f(v3Sor.p99)} ms  (n=${v3Sor.n})  ratio to the V2 /sor mix: ${f2(v3Sor.perSecond / own.perSecond)}x`,
+      `/sor V2 on the ${V3_SHARED_CASES.length} of them both Vaults route (USDC, DAI, USDT): ${f(v2SorSamePairs.perSecond)} answers/s  p50 ${f(v2SorSamePairs.p50)} ms  p99 ${f(v2SorSamePairs.p99)} ms  (n=${v2SorSamePairs.n})`,
+      `/order better of both (no protocolVersion), those ${V3_SHARED_CASES.length}: ${f(bothOrder.perSecond)} answers/s  p50 ${f(bothOrder.p50)} ms  p99 ${f(bothOrder.p99)} ms  (n=${bothOrder.n})  ratio to the V2 /sor mix: ${f2(bothOrder.perSecond / own.perSecond)}x  to /order protocolVersion 2 on them: ${f2(bothOrder.perSecond / v2Order.perSecond)}x`,
+      `/order protocolVersion 2, those ${V3_SHARED_CASES.length}: ${f(v2Order.perSecond)} answers/s  p50 ${f(v2Order.p50)} ms  p99 ${f(v2Order.p99)} ms  (n=${v2Order.n})`,
+      `GET /healthz while V3 /sor is saturated: p50 ${f(v3Health.p50)} ms  p99 ${f(v3Health.p99)} ms  (n=${v3Health.n})`,
+      `one V3 quote on the calling thread (event loop blocked per quote, warm): p50 ${f2(onThread.p50)} ms  p99 ${f2(onThread.p99)} ms  max ${f2(onThread.max)} ms  CPU ${f2(onThread.cpuMs)} ms/quote  (n=${onThread.n}); the first on a snapshot (builds the V3 universe): ${f2(onThread.coldMs)} ms`,
       `machine load average at the end: ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')} on ${cpus().length} CPUs (other processes share them)`,

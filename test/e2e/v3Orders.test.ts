@@ -7,6 +7,7 @@ import type { SerializedV3SwapInfo } from '../../src/routing/types';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import { caughtUp, getJson, reached, sleep } from './helpers/follow';
 import {
+  balanceOf,
   executeOrder,
   NATIVE_EEEE,
   NATIVE_ZERO,
@@ -284,6 +285,158 @@ test("/sor with protocolVersion 3 equals the BatchRouter's query of its paths at
       );
   }
   expect(mismatches).toEqual([]);
+}, 60_000);
+
+/** The devnet's token sale of `kind` (`src/devnet/v3/universe.ts` V3_LBPS). */
+const sale = (kind: 'lbp' | 'fixedPriceLbp') => env.devnet.v3.pools.find((p) => p.kind === kind)!;
+
+/** Moves the chain's clock `hours` on and mines a block there: the weighted sale's weights move. */
+async function advanceHours(hours: number): Promise<number> {
+  await env.chain.provider.send('evm_increaseTime', [hours * 3_600]);
+  await env.chain.provider.send('evm_mine', []);
+  return env.chain.provider.getBlockNumber();
+}
+
+/**
+ * An order through a token sale at slippage 0, sent as a user would at once: `/order` at the
+ * served head, then the approvals it lists and the order, mined together in the next block (a
+ * wallet's batch; nothing else is mined between). The sale's price moves every second, so the
+ * order is exact only if the quote priced the block it lands in: the block after the quote's.
+ */
+async function sendSaleOrder(spec: OrderSpec, pool: string): Promise<Sent> {
+  const name = label(spec);
+  const provider = env.chain.provider;
+  await reached(env, await provider.getBlockNumber());
+  const body = orderBody(env, spec, user.address, { protocolVersion: 3 });
+  const res = await postJson<OrderResponse & { error?: string; blockNumber?: number }>(
+    `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+    body,
+  );
+  if (res.status !== 200) return { name, exact: false, detail: `HTTP ${res.status}: ${res.body.error ?? ''}` };
+  const quote = res.body;
+  const quotedSell = BigInt(quote.price.sellAmount);
+  const quotedBuy = BigInt(quote.price.buyAmount);
+  const limitsOk =
+    spec.kind === 'sell'
+      ? quotedSell === BigInt(body.amount) && quote.minBuyAmount === quote.price.buyAmount
+      : quotedBuy === BigInt(body.amount) && quote.maxSellAmount === quote.price.sellAmount;
+  if (!limitsOk) return { name, exact: false, detail: `limits are not the quote: ${JSON.stringify(quote.price)}` };
+  const shape = shapeOf(quote);
+  if (!quote.data.toLowerCase().includes(pool.slice(2)))
+    return { name, exact: false, detail: `the route skips the sale ${pool}: ${shape.join(' | ')}` };
+  const [sellBefore, buyBefore] = await Promise.all([
+    balanceOf(env, spec.sell, user.address),
+    balanceOf(env, spec.buy, user.address),
+  ]);
+  // The service prices the sale at the next block's time, its head's + 1 s (the devnet's
+  // blockSeconds); pin that block's time so a slow machine cannot mine it a second later.
+  const head = (await provider.getBlock('latest'))!;
+  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [head.timestamp + 1]);
+  await provider.send('evm_setAutomine', [false]);
+  let hash: string;
+  try {
+    for (const a of quote.approvals) await user.sendTransaction({ to: a.to, data: a.data, gasLimit: 200_000 });
+    hash = (
+      await user.sendTransaction({ to: quote.to, data: quote.data, value: BigInt(quote.value), gasLimit: 3_000_000 })
+    ).hash;
+    await provider.send('evm_mine', []);
+  } finally {
+    await provider.send('evm_setAutomine', [true]);
+  }
+  const receipt = (await provider.getTransactionReceipt(hash))!;
+  const [sellAfter, buyAfter] = await Promise.all([
+    balanceOf(env, spec.sell, user.address),
+    balanceOf(env, spec.buy, user.address),
+  ]);
+  const paid = sellBefore - sellAfter;
+  const received = buyAfter - buyBefore;
+  const quotedAt = (await provider.getBlock(quote.blockNumber!))!;
+  const minedAt = (await provider.getBlock(receipt.blockNumber))!;
+  const exact =
+    receipt.status === 1 && minedAt.number === quotedAt.number + 1 && paid === quotedSell && received === quotedBuy;
+  return {
+    name,
+    exact,
+    detail:
+      `${receipt.status === 1 ? '' : 'REVERTED; '}paid ${paid} (quote ${quotedSell}), received ${received} (quote ${quotedBuy}); ` +
+      `quote at block ${quotedAt.number} (t=${quotedAt.timestamp}), mined in ${minedAt.number} (t=${minedAt.timestamp})`,
+    shape,
+    approvals: quote.approvals.map((a) => a.kind),
+  };
+}
+
+test('the devnet catalogues both token sales with their types, and /pools shows them routable', async () => {
+  for (const [kind, poolType] of [
+    ['lbp', 'LBP'],
+    ['fixedPriceLbp', 'FixedLBP'],
+  ] as const) {
+    const served = await getJson<ServedPool & { routable: boolean; unroutableReason?: string }>(
+      `${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${sale(kind).address}`,
+    );
+    expect([kind, served.protocolVersion, served.poolType, served.routable, served.unroutableReason]).toEqual([
+      kind,
+      3,
+      poolType,
+      true,
+      undefined,
+    ]);
+  }
+});
+
+test('orders through the V3 LBP, hours apart as its weights move, pay and receive exactly the quote in the block after it', async () => {
+  const lbp = sale('lbp').address;
+  // The sale lets buyers sell LINK back (`blockProjectTokenSwapsIn: false`).
+  const specs: OrderSpec[] = [
+    { sell: 'USDC', buy: 'LINK', kind: 'sell', amount: '2500.123457', slippage: '0' },
+    { sell: 'USDC', buy: 'LINK', kind: 'buy', amount: '431.000000000000000123', slippage: '0' },
+    { sell: 'LINK', buy: 'USDC', kind: 'sell', amount: '150.5', slippage: '0' },
+    { sell: 'USDC', buy: 'LINK', kind: 'sell', amount: '18000', slippage: '0' },
+    { sell: 'USDC', buy: 'LINK', kind: 'buy', amount: '77.7', slippage: '0' },
+    { sell: 'LINK', buy: 'USDC', kind: 'buy', amount: '999.999999', slippage: '0' },
+  ];
+  const outcomes: Sent[] = [];
+  for (const [n, spec] of specs.entries()) {
+    const hours = 3 + 5 * n;
+    await advanceHours(hours);
+    const outcome = await sendSaleOrder(spec, lbp);
+    outcomes.push(outcome);
+    sent.push({ ...outcome, name: `V3 LBP, ${hours} h on: ${outcome.name}` });
+  }
+  expect(outcomes.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
+  // Permit2's allowance of the router lasts until an order's deadline (an hour of chain time), so
+  // the first order, hours on, listed it again; it was sent before the order, in the same block.
+  expect(outcomes[0]!.approvals).toContain('permit2');
+}, 60_000);
+
+test('orders through the fixed-price sale pay its rate exactly; selling its token back has no route', async () => {
+  const fixed = sale('fixedPriceLbp').address;
+  const specs: OrderSpec[] = [
+    { sell: 'DAI', buy: 'BAL', kind: 'sell', amount: '900', slippage: '0' },
+    { sell: 'DAI', buy: 'BAL', kind: 'buy', amount: '123.456789012345678901', slippage: '0' },
+    { sell: 'DAI', buy: 'BAL', kind: 'sell', amount: '4321.000000000000000007', slippage: '0' },
+    { sell: 'DAI', buy: 'BAL', kind: 'buy', amount: '50', slippage: '0' },
+  ];
+  const outcomes: Sent[] = [];
+  for (const [n, spec] of specs.entries()) {
+    await advanceHours(7 + n);
+    const outcome = await sendSaleOrder(spec, fixed);
+    outcomes.push(outcome);
+    sent.push({ ...outcome, name: `V3 fixed-price sale: ${outcome.name}` });
+  }
+  expect(outcomes.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
+  // 900 DAI less the 1 % fee buys 198 BAL at 4.5 DAI each, whatever the hour.
+  expect(outcomes[0]!.detail).toContain(`received ${parseUnits('198', 18)} (`);
+
+  // The sale never buys BAL back, and no other V3 pool holds BAL: the answer says so.
+  const back = await postJson<{ error?: string }>(
+    `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+    orderBody(env, { sell: 'BAL', buy: 'DAI', kind: 'sell', amount: '10', slippage: '0' }, user.address, {
+      protocolVersion: 3,
+    }),
+  );
+  expect(back.status).toBe(422);
+  expect(back.body.error).toContain(`no route`);
+  expect(back.body.error).toContain(`(${fixed}) only sells its project token`);
 }, 60_000);
 
 test('a V3 pool registered after the catalogue read is served and traded from the next block, with no update call', async () => {

@@ -79,7 +79,7 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
  * pairs it touched, not the pair's whole search.
  */
 export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
-  if (tokenIn === tokenOut || !graph.has(tokenIn) || !graph.has(tokenOut)) return [];
+  if (tokenIn === tokenOut || !graph.has(tokenIn) || !graph.holds(tokenOut)) return [];
   const out: Candidate[] = [];
   const push = (edges: readonly Edge[], hit: boolean) => {
     if (!hit) return;

@@ -166,8 +166,17 @@ export class PoolGraph {
     return this.byHop.get(hop);
   }
 
+  /** Whether a path can leave from `token`: some pool takes it in. */
   has(token: string): boolean {
     return this.through.all.has(token) || this.ends.all.has(token);
+  }
+
+  /**
+   * Whether a path can end at `token`: some pool holds it. Not `has`: a buy-only token sale's
+   * project token is taken in by no pool (the sale only pays it out), and is still an order's end.
+   */
+  holds(token: string): boolean {
+    return this.decimals.has(token);
   }
 }
 

@@ -80,4 +80,31 @@ describe('V3 on /sor and /order', () => {
     });
     expect(res.status).toBe(422);
   });
+
+  test("a chain whose clock runs ahead of the service's (a devnet moved on) gets a deadline ahead of its blocks", async () => {
+    const ahead = 1_740_000_000 + 3 * 86_400;
+    const pools = v3StoredPools();
+    server.ctx.readModel.setChainState(SEPOLIA.id, {
+      block: { number: 7_439_301, hash: `0x${'cd'.repeat(32)}`, parentHash: `0x${'ab'.repeat(32)}`, timestamp: ahead },
+      pools: new Map(),
+      registered: new Map(pools.map((p) => [p.id, p])),
+      buffers: v3StoredBuffers(),
+    });
+    const res = await post(`${server.url}/order/${SEPOLIA.id}`, { ...SELL, sender: SENDER, protocolVersion: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.deadline).toBe(ahead + 3600);
+    const permit2 = (res.body.approvals as { kind: string; expiration?: number }[]).find((a) => a.kind === 'permit2');
+    expect(permit2?.expiration).toBe(ahead + 3600);
+    // A deadline the chain's blocks have passed is refused, though the service's clock has not reached it.
+    const late = await post(`${server.url}/order/${SEPOLIA.id}`, {
+      ...SELL,
+      sender: SENDER,
+      protocolVersion: 3,
+      deadline: ahead - 60,
+    });
+    expect([late.status, late.body.error]).toEqual([
+      400,
+      expect.stringContaining(`deadline: ${ahead - 60} is not in the future`),
+    ]);
+  });
 });

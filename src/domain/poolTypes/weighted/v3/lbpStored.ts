@@ -90,3 +90,19 @@ export function lbpStateOf(pool: StoredPool, frame: V3PoolState): LbpState {
 export function fixedPriceLbpStateOf(pool: StoredPool, frame: V3PoolState): FixedPriceLbpState {
   return { ...saleOf(pool, frame), projectTokenRate: int(pool, LBP_PARAM.projectTokenRate) };
 }
+
+/**
+ * A buy-only token sale among `pools` that holds both tokens and has `sell` as its project token:
+ * why an order selling it back finds no route there.
+ */
+export function buyOnlySale(pools: readonly StoredPool[], sell: string, buy: string): StoredPool | undefined {
+  const [s, b] = [sell.toLowerCase(), buy.toLowerCase()];
+  return pools.find((p) => {
+    const params = p.v3?.typeParams;
+    return (
+      params?.[LBP_PARAM.blocked] === 'true' &&
+      params[LBP_PARAM.projectToken]?.toLowerCase() === s &&
+      p.tokens.some((t) => t.address.toLowerCase() === b)
+    );
+  });
+}

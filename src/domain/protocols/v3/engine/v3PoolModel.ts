@@ -130,22 +130,38 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
 
   spotPrice(state: V3ModelState, i: number, j: number): number {
     if (!this.canSwap(i, j)) return Infinity;
-    const balanceIn = state.balances[i]!;
     // A trade small against the pool, priced exactly: its ratio is the marginal price with the fee.
+    // Sized from the token in, or from the token out when the pool holds none of the token in yet
+    // (a token sale's reserve starts at zero: its first buyers' trades are priced all the same).
     for (const share of [1_000_000n, 10_000n]) {
-      const amountIn = balanceIn / share;
-      if (amountIn === 0n) continue;
-      let out: bigint;
-      try {
-        out = this.run(state, 'givenIn', i, j, amountIn).amountCalculatedRaw;
-      } catch (e) {
-        if (isRevert(e)) continue;
-        throw e;
-      }
-      if (out <= 0n) continue;
-      return Number(amountIn) / 10 ** this.decimals[i]! / (Number(out) / 10 ** this.decimals[j]!);
+      const amountIn = state.balances[i]! / share;
+      const amountOut = state.balances[j]! / share;
+      const probe =
+        amountIn > 0n ? this.probe(state, 'givenIn', i, j, amountIn) : this.probe(state, 'givenOut', i, j, amountOut);
+      if (!probe) continue;
+      return Number(probe.in) / 10 ** this.decimals[i]! / (Number(probe.out) / 10 ** this.decimals[j]!);
     }
     return Infinity;
+  }
+
+  /** Both amounts of a swap of `amount`, or undefined when the pool refuses it or it moves nothing. */
+  private probe(
+    state: V3ModelState,
+    kind: SwapKind,
+    i: number,
+    j: number,
+    amount: bigint,
+  ): { in: bigint; out: bigint } | undefined {
+    if (amount <= 0n) return undefined;
+    let calculated: bigint;
+    try {
+      calculated = this.run(state, kind, i, j, amount).amountCalculatedRaw;
+    } catch (e) {
+      if (isRevert(e)) return undefined;
+      throw e;
+    }
+    if (calculated <= 0n) return undefined;
+    return kind === 'givenIn' ? { in: amount, out: calculated } : { in: calculated, out: amount };
   }
 
   private run(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): V3SwapResult {

@@ -14,6 +14,8 @@ import type { LiquidityHookParams } from '../../../../../src/domain/protocols/v3
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
+import { V3PoolModel } from '../../../../../src/domain/protocols/v3/engine/v3PoolModel';
+import { SwapEngine } from '../../../../../src/domain/swap/engine';
 import { Revert } from '../../../../../src/domain/swap/math/revert';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
 
@@ -159,5 +161,40 @@ describe('V3 fixed-price LBP', () => {
       vaultSwap(pool, { kind: 'exactIn', tokenIn: reserve, tokenOut: project, amountGivenRaw });
     expect(() => swap(allOfIt * 2n)).toThrow(Revert);
     expect(swap(allOfIt / 2n).amountOutRaw).toBeGreaterThan(0n);
+  });
+
+  test('a sale that holds no reserve yet is routable: its spot price is the rate with the fee', () => {
+    const unsold = state.balancesLiveScaled18.map((b, k) => (k === state.reserveTokenIndex ? 0n : b));
+    const fresh: FixedPriceLbpState = { ...state, balancesLiveScaled18: unsold, balancesRaw: undefined };
+    const model = new V3PoolModel({
+      pool: { state: fresh, math: open },
+      decimals: state.tokens.map((_, k) => (k === state.reserveTokenIndex ? 6 : 18)),
+      poolType: 'FixedLBP',
+    });
+    const spot = model.spotPrice(model.initialState(), state.reserveTokenIndex, state.projectTokenIndex);
+    const fee = Number(state.staticSwapFee) / 1e18;
+    // The probe is small: its reserve amount (6 decimals) rounds up by up to a unit.
+    expect(spot).toBeCloseTo(4 / (1 - fee), 3);
+  });
+
+  test("its project token, which no pool takes in, is still an order's end: the engine routes a buy through the sale", () => {
+    const model = new V3PoolModel({
+      pool: { state, math: open },
+      decimals: state.tokens.map((_, k) => (k === state.reserveTokenIndex ? 6 : 18)),
+      poolType: 'FixedLBP',
+      pathRole: 'ends',
+    });
+    const reserve = state.tokens[state.reserveTokenIndex]!.toLowerCase();
+    const project = state.tokens[state.projectTokenIndex]!.toLowerCase();
+    const engine = new SwapEngine([model]);
+    const order = { tokenIn: reserve, tokenOut: project, gasPerSwap: () => 0n } as const;
+    // 8 USDC less the fee at 4 USDC per project token.
+    const fee = state.staticSwapFee;
+    const sold = engine.route({ ...order, kind: 'sell', amount: 8_000_000n });
+    expect(sold?.returnAmount).toBe(((8n * ONE - (8n * ONE * fee) / ONE) * ONE) / (4n * ONE));
+    expect(engine.route({ ...order, kind: 'buy', amount: 2n * ONE })?.paths).toHaveLength(1);
+    expect(engine.route({ tokenIn: project, tokenOut: reserve, kind: 'sell', amount: ONE, gasPerSwap: () => 0n })).toBe(
+      undefined,
+    );
   });
 });
