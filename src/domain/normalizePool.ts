@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DecimalError, isZeroDecimal, toPlainDecimal } from './decimal';
 import { parseAddress } from './address';
-import type { PoolCore, StoredPoolToken, StoredTypeParams } from './pool';
+import type { PoolCore, StoredPoolToken, StoredTokenParams, StoredTypeParams } from './pool';
 import type { ParamField } from './poolTypes/paramField';
 import { storedFields } from './poolTypes/registry';
 import { impossibleValue } from './poolValues';
@@ -38,7 +38,8 @@ const optAddress = z
   .nullish()
   .transform((v) => (v ? v.toLowerCase() : null));
 
-const subgraphToken = z.object({
+// Loose: each registered type's token parameters are read beside these (`tokenParamsOf`).
+const subgraphToken = z.looseObject({
   address,
   symbol: z.string().nullish(),
   name: z.string().nullish(),
@@ -46,8 +47,6 @@ const subgraphToken = z.object({
   balance: decimalString,
   weight: optDecimal,
   priceRate: optDecimal,
-  oldPriceRate: optDecimal,
-  isExemptFromYieldProtocolFee: z.boolean().nullish(),
   token: z.object({ symbol: z.string().nullish(), name: z.string().nullish() }).nullish(),
 });
 
@@ -85,7 +84,47 @@ const optDecimals = z
   .nullish()
   .transform((v) => v ?? null);
 
-const paramParsers = { decimal: optDecimal, int: optInt, address: optAddress, decimals: optDecimals } as const;
+const optBoolean = z
+  .boolean()
+  .nullish()
+  .transform((v) => v ?? null);
+
+const paramParsers = {
+  decimal: optDecimal,
+  int: optInt,
+  address: optAddress,
+  decimals: optDecimals,
+  boolean: optBoolean,
+} as const;
+
+type ParamValue = string | number | boolean | string[] | null;
+
+/** One parameter as stored (`path` names it in errors), or what is wrong with it. */
+function readParam(
+  raw: Readonly<Record<string, unknown>>,
+  f: ParamField,
+  path: string,
+): { value: ParamValue } | { error: string } {
+  const parsed = paramParsers[f.stored].safeParse(raw[f.name]);
+  if (!parsed.success) return { error: `${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+  const v = parsed.data;
+  if (Array.isArray(v)) return { value: v.map((x, i) => plain(x, `${path}.${i}`)!) };
+  return { value: f.stored === 'decimal' && typeof v === 'string' ? plain(v, path) : v };
+}
+
+/**
+ * A token's own parameters (`tokenParams` of every registered type), present only where the
+ * subgraph gives them, so tokens without them normalize as before. Throws on a malformed one.
+ */
+function tokenParamsOf(raw: Readonly<Record<string, unknown>>, i: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of storedFields().token) {
+    const r = readParam(raw, f, `tokens.${i}.${f.name}`);
+    if ('error' in r) throw new Error(r.error);
+    if (r.value !== null) out[f.name] = r.value;
+  }
+  return out;
+}
 
 /**
  * Each pool type's own parameters (`poolTypes/<family>/params.ts`, every registered type), as
@@ -95,13 +134,7 @@ function storedParams(
   raw: Readonly<Record<string, unknown>>,
 ): { ok: true; top: Record<string, unknown>; groups: Record<string, unknown> } | { ok: false; error: string } {
   const { top, groups } = storedFields();
-  const read = (f: ParamField): { value: string | number | string[] | null } | { error: string } => {
-    const parsed = paramParsers[f.stored].safeParse(raw[f.name]);
-    if (!parsed.success) return { error: `${f.name}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
-    const v = parsed.data;
-    if (Array.isArray(v)) return { value: v.map((x, i) => plain(x, `${f.name}.${i}`)!) };
-    return { value: f.stored === 'decimal' && typeof v === 'string' ? plain(v, f.name) : v };
-  };
+  const read = (f: ParamField): { value: ParamValue } | { error: string } => readParam(raw, f, f.name);
   const out: Record<string, unknown> = {};
   for (const f of top) {
     const r = read(f);
@@ -132,11 +165,6 @@ function plain(value: string | null, field: string, maxFraction?: number): strin
   }
 }
 
-/** `{ [key]: value }` when the value is there, `{}` otherwise (optional stored fields). */
-function present<K extends string>(key: K, value: string | null): Partial<Record<K, string>> {
-  return value === null ? {} : ({ [key]: value } as Record<K, string>);
-}
-
 export function normalizePool(raw: unknown): NormalizeResult {
   if (isV3CataloguePool(raw)) {
     // The V3 catalogue puts a pool's parameters (its type's entity in the V3 pools subgraph) at
@@ -164,11 +192,7 @@ export function normalizePool(raw: unknown): NormalizeResult {
       balance: plain(t.balance, `tokens.${i}.balance`, t.decimals) as string,
       weight: plain(t.weight, `tokens.${i}.weight`),
       priceRate: plain(t.priceRate, `tokens.${i}.priceRate`) ?? '1',
-      // Present only where the subgraph gives them, so pools without them normalize as before.
-      ...present('oldPriceRate', plain(t.oldPriceRate, `tokens.${i}.oldPriceRate`)),
-      ...(typeof t.isExemptFromYieldProtocolFee === 'boolean'
-        ? { isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee }
-        : {}),
+      ...(tokenParamsOf(t, i) as StoredTokenParams),
     }));
     const params = storedParams(p);
     if (!params.ok) return { ok: false, id, error: params.error };

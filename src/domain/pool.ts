@@ -1,5 +1,5 @@
 import type { Address } from './address';
-import type { StablePhantomStoredParams } from './poolTypes/composableStable/params';
+import type { ComposableStableStoredTokenParams, StablePhantomStoredParams } from './poolTypes/composableStable/params';
 import type { ElementStoredParams } from './poolTypes/element/params';
 import type { GyroParams } from './poolTypes/gyro/params';
 import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
@@ -15,7 +15,8 @@ import type { ReClammStoredParams } from './poolTypes/reClamm/params';
  * in smallest units.
  */
 
-export interface StoredPoolToken {
+/** What every stored token has. */
+export interface StoredPoolTokenFrame {
   readonly address: Address;
   readonly symbol: string | null;
   readonly name: string | null;
@@ -23,11 +24,12 @@ export interface StoredPoolToken {
   readonly balance: string;
   readonly weight: string | null;
   readonly priceRate: string;
-  /** ComposableStable: the rate cached at the pool's last join or exit (absent in older stores). */
-  readonly oldPriceRate?: string;
-  /** ComposableStable: yield of this token is exempt from the protocol yield fee. */
-  readonly isExemptFromYieldProtocolFee?: boolean;
 }
+
+/** The built-in pool types' own stored token parameters (`tokenParams`), typed from their field lists. */
+export type StoredTokenParams = ComposableStableStoredTokenParams;
+
+export type StoredPoolToken = StoredPoolTokenFrame & StoredTokenParams;
 
 /** The Balancer protocols; each has its own Vault (`config/chains.ts` `vaultOf`). */
 export type ProtocolVersion = 2 | 3;

@@ -1,4 +1,6 @@
 import type { StoredPool } from '../domain/pool';
+import type { GraphqlExposure, ParamField } from '../domain/poolTypes/paramField';
+import { registryVersion, storedFields } from '../domain/poolTypes/registry';
 
 /**
  * The catalogue of Pool fields that `where` can filter and `orderBy` can sort, with how each one
@@ -17,7 +19,8 @@ import type { StoredPool } from '../domain/pool';
  */
 export type FieldKind = 'id' | 'string' | 'decimal' | 'int' | 'float' | 'boolean' | 'idList';
 
-export const POOL_FILTER_FIELDS = {
+/** The Pool fields every pool has, before the pool types' own parameters. */
+const FRAME_FIELDS_BEFORE_PARAMS: Readonly<Record<string, FieldKind>> = {
   chainId: 'int',
   id: 'id',
   address: 'id',
@@ -42,14 +45,10 @@ export const POOL_FILTER_FIELDS = {
   swapsCount: 'decimal',
   holdersCount: 'decimal',
   amp: 'decimal',
-  // Float: Element pools' values exceed GraphQL's 32-bit Int.
-  expiryTime: 'float',
-  unitSeconds: 'float',
-  managementFee: 'decimal',
-  mainIndex: 'int',
-  wrappedIndex: 'int',
-  lowerTarget: 'decimal',
-  upperTarget: 'decimal',
+};
+
+/** The Pool fields every pool has, after the pool types' own parameters. */
+const FRAME_FIELDS_AFTER_PARAMS: Readonly<Record<string, FieldKind>> = {
   maxApr: 'float',
   stakingAprMin: 'float',
   stakingAprMax: 'float',
@@ -57,26 +56,83 @@ export const POOL_FILTER_FIELDS = {
   isNew: 'boolean',
   isInRecoveryMode: 'boolean',
   isPaused: 'boolean',
-  protocolYieldFeeCache: 'decimal',
-} as const satisfies Record<string, FieldKind>;
+};
 
-export type FilterFieldName = keyof typeof POOL_FILTER_FIELDS;
+/** A pool type's parameter as GraphQL shows it (declared with `graphql` in its folder's params). */
+export interface GraphqlParamField {
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** The Pool type's scalar. */
+  readonly scalar: 'String' | 'Int' | 'Float' | 'Boolean';
+  readonly description: string | undefined;
+}
+
+/** A stored parameter's GraphQL typing, from how it is stored unless it names its scalar. */
+function graphqlParam(field: ParamField & { readonly graphql: GraphqlExposure }): GraphqlParamField {
+  const description = field.graphql.description;
+  if (field.graphql.scalar === 'Float') return { name: field.name, kind: 'float', scalar: 'Float', description };
+  switch (field.stored) {
+    case 'int':
+      return { name: field.name, kind: 'int', scalar: 'Int', description };
+    case 'address':
+      return { name: field.name, kind: 'id', scalar: 'String', description };
+    case 'boolean':
+      return { name: field.name, kind: 'boolean', scalar: 'Boolean', description };
+    case 'decimal':
+    case 'decimals':
+      return { name: field.name, kind: 'decimal', scalar: 'String', description };
+  }
+}
+
+interface Catalogue {
+  readonly version: number;
+  readonly params: readonly GraphqlParamField[];
+  readonly fields: ReadonlyMap<FilterFieldName, FieldKind>;
+}
+
+let catalogue: Catalogue | undefined;
+
+function currentCatalogue(): Catalogue {
+  const version = registryVersion();
+  if (catalogue?.version === version) return catalogue;
+  const params = storedFields()
+    .top.filter((f): f is ParamField & { readonly graphql: GraphqlExposure } => f.graphql !== undefined)
+    .map(graphqlParam);
+  const fields = new Map<string, FieldKind>([
+    ...Object.entries(FRAME_FIELDS_BEFORE_PARAMS),
+    ...params.map((p): [string, FieldKind] => [p.name, p.kind]),
+    ...Object.entries(FRAME_FIELDS_AFTER_PARAMS),
+  ]);
+  return (catalogue = { version, params, fields });
+}
+
+/** Every filterable Pool field and how it compares: the frame's, then the registered types' parameters. */
+export function poolFilterFields(): ReadonlyMap<FilterFieldName, FieldKind> {
+  return currentCatalogue().fields;
+}
+
+/** The registered pool types' parameters the Pool type shows, in the registry's storage order. */
+export function graphqlParamFields(): readonly GraphqlParamField[] {
+  return currentCatalogue().params;
+}
+
+/** A Pool field `where` may name (frame or a registered type's parameter). */
+export type FilterFieldName = string;
 
 /**
  * Catalogue fields that are not top-level Pool fields but parts of `apr`, flattened so they can be
  * filtered and sorted (`apr.stakingApr.min`, `apr.stakingApr.max`, `apr.rewardAprs.total`).
  */
-export const DERIVED_FIELDS: Partial<Readonly<Record<FilterFieldName, (pool: StoredPool) => unknown>>> = {
-  stakingAprMin: (p) => p.apr?.stakingApr.min,
-  stakingAprMax: (p) => p.apr?.stakingApr.max,
-  rewardAprsTotal: (p) => p.apr?.rewardAprs.total,
-};
+export const DERIVED_FIELDS: ReadonlyMap<FilterFieldName, (pool: StoredPool) => unknown> = new Map([
+  ['stakingAprMin', (p: StoredPool) => p.apr?.stakingApr.min],
+  ['stakingAprMax', (p: StoredPool) => p.apr?.stakingApr.max],
+  ['rewardAprsTotal', (p: StoredPool) => p.apr?.rewardAprs.total],
+]);
 
 export type NumericKind = 'decimal' | 'int' | 'float';
 
-export type SortFieldName = {
-  [K in FilterFieldName]: (typeof POOL_FILTER_FIELDS)[K] extends NumericKind ? K : never;
-}[FilterFieldName];
+/** A numeric filter field (`resolveSortField` checks it). */
+export type SortFieldName = FilterFieldName;
 
 /** `orderBy` names of the old API, then every numeric field by its own name. */
 const SORT_ALIASES: Readonly<Record<string, SortFieldName>> = {
@@ -94,9 +150,7 @@ export function isNumericKind(kind: FieldKind): kind is NumericKind {
 
 /** Every accepted `orderBy` value, for error messages and docs. */
 export function sortFieldNames(): string[] {
-  const numeric = (Object.keys(POOL_FILTER_FIELDS) as FilterFieldName[]).filter(
-    (f) => f !== 'chainId' && isNumericKind(POOL_FILTER_FIELDS[f]),
-  );
+  const numeric = [...poolFilterFields()].filter(([f, kind]) => f !== 'chainId' && isNumericKind(kind)).map(([f]) => f);
   return [...Object.keys(SORT_ALIASES), ...numeric.filter((f) => !(f in SORT_ALIASES))];
 }
 
@@ -104,7 +158,6 @@ export function sortFieldNames(): string[] {
 export function resolveSortField(orderBy: string): SortFieldName | undefined {
   // Own properties only: `__proto__`, `constructor`, `toString` ... are on every object.
   if (Object.hasOwn(SORT_ALIASES, orderBy)) return SORT_ALIASES[orderBy];
-  if (orderBy === 'chainId' || !Object.hasOwn(POOL_FILTER_FIELDS, orderBy)) return undefined;
-  const kind: FieldKind = POOL_FILTER_FIELDS[orderBy as FilterFieldName];
-  return isNumericKind(kind) ? (orderBy as SortFieldName) : undefined;
+  const kind = orderBy === 'chainId' ? undefined : poolFilterFields().get(orderBy);
+  return kind !== undefined && isNumericKind(kind) ? orderBy : undefined;
 }

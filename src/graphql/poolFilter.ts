@@ -1,7 +1,7 @@
 import { BadQueryInput } from './badInput';
 import { compareNumeric, fromNumber, numericText, type NumericValue } from './numeric';
 import type { PoolIndex } from './poolIndex';
-import { POOL_FILTER_FIELDS, type FieldKind, type FilterFieldName } from './poolFields';
+import { poolFilterFields, type FieldKind, type FilterFieldName } from './poolFields';
 
 /**
  * `where: TablePoolsFilterInput` -> a predicate over pool positions of a `PoolIndex`. Pure: the
@@ -48,9 +48,10 @@ export const OPERATORS_BY_KIND: Readonly<Record<FieldKind, readonly (keyof Scala
 
 export function compilePoolFilter(where: PoolsWhere | null | undefined, index: PoolIndex): PoolPredicate {
   const tests: PoolPredicate[] = [];
+  const fields = poolFilterFields();
   for (const [field, input] of Object.entries(where ?? {}) as [FilterFieldName, ScalarFilterInput | null][]) {
     if (!input) continue;
-    const kind: FieldKind | undefined = POOL_FILTER_FIELDS[field];
+    const kind: FieldKind | undefined = fields.get(field);
     if (!kind) throw new FilterError(`where.${field} is not a filterable Pool field`);
     for (const op of Object.keys(input) as (keyof ScalarFilterInput)[]) {
       const value = input[op];

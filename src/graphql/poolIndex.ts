@@ -2,7 +2,7 @@ import { appStateKey, type AppState } from '../appState';
 import { toPoolView, viewTotalLiquidity, type PoolView } from '../domain/poolView';
 import type { StoredPool } from '../domain/pool';
 import { compareNumeric, storedDecimal, storedNumber, type NumericValue } from './numeric';
-import { DERIVED_FIELDS, POOL_FILTER_FIELDS, type FilterFieldName, type SortFieldName } from './poolFields';
+import { DERIVED_FIELDS, poolFilterFields, type FilterFieldName, type SortFieldName } from './poolFields';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -68,7 +68,7 @@ export class PoolIndex {
       const pools = this.pools;
       col = new Array<T>(pools.length);
       // Values as the view would show them, without building the views.
-      const derived = DERIVED_FIELDS[field];
+      const derived = DERIVED_FIELDS.get(field);
       if (field === 'chainId') col.fill(read(this.chainId));
       else if (derived) for (let i = 0; i < pools.length; i++) col[i] = read(derived(pools[i] as StoredPool));
       else if (field === 'totalLiquidity')
@@ -86,8 +86,9 @@ export class PoolIndex {
    */
   prepare(sortField: SortFieldName, direction: SortDirection, filterFields: readonly FilterFieldName[]): void {
     this.order(sortField, direction);
+    const fields = poolFilterFields();
     for (const f of filterFields) {
-      const kind = POOL_FILTER_FIELDS[f];
+      const kind = fields.get(f);
       if (kind === 'idList') this.listColumn(f);
       else if (kind === 'boolean') this.booleanColumn(f);
       else if (kind === 'id' || kind === 'string') this.textColumn(f);
@@ -97,7 +98,7 @@ export class PoolIndex {
 
   /** The field's value per pool as a number (null when absent). */
   numericColumn(field: FilterFieldName): readonly (NumericValue | null)[] {
-    return this.column('numeric', field, POOL_FILTER_FIELDS[field] === 'decimal' ? storedDecimal : storedNumber);
+    return this.column('numeric', field, poolFilterFields().get(field) === 'decimal' ? storedDecimal : storedNumber);
   }
 
   /** The field's text per pool (null when absent). */

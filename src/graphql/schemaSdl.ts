@@ -1,13 +1,14 @@
 import { OPERATORS_BY_KIND } from './poolFilter';
-import { POOL_FILTER_FIELDS, type FieldKind } from './poolFields';
+import { graphqlParamFields, poolFilterFields, type FieldKind, type GraphqlParamField } from './poolFields';
 
 /**
  * The schema, in the names of the deprecated AppSync API (Pool, PoolToken, PoolConnection,
  * TablePoolsFilterInput, `pools(... nextToken)`) so existing front-end queries keep working.
- * The pools filter input is generated from the field catalogue in poolFields.ts.
+ * The pools filter input is generated from the field catalogue in poolFields.ts, and the pool
+ * types' own parameters (those their folders declare with `graphql`) from the registry.
  */
 
-const TYPES = /* GraphQL */ `
+const types = (params: string): string => /* GraphQL */ `
   "Any JSON value (the per-token and per-reward APR maps)."
   scalar JSON
 
@@ -70,20 +71,12 @@ const TYPES = /* GraphQL */ `
     swapsCount: String
     holdersCount: String
     amp: String
-    "Unix seconds (Float: Element pools' values exceed 32-bit Int)."
-    expiryTime: Float
-    unitSeconds: Float
-    managementFee: String
-    mainIndex: Int
-    wrappedIndex: Int
-    lowerTarget: String
-    upperTarget: String
+${params}
     apr: AprBreakdown
     maxApr: Float
     isNew: Boolean
     isInRecoveryMode: Boolean
     isPaused: Boolean
-    protocolYieldFeeCache: String
     priceRateProviders: [PriceRateProvider]
     "False for a pool routes leave out whatever the trade: one with no balance, or a V3 pool whose type or hook the service cannot price exactly."
     routable: Boolean
@@ -184,11 +177,17 @@ function filterInputSdl(kind: FieldKind): string {
 }
 
 function poolsFilterSdl(): string {
-  const fields = Object.entries(POOL_FILTER_FIELDS).map(([field, kind]) => `  ${field}: ${FILTER_INPUTS[kind].name}`);
+  const fields = [...poolFilterFields()].map(([field, kind]) => `  ${field}: ${FILTER_INPUTS[kind].name}`);
   return `"Filters on Pool fields; all given conditions must hold."\ninput TablePoolsFilterInput {\n${fields.join('\n')}\n}`;
+}
+
+function paramSdl({ name, scalar, description }: GraphqlParamField): string {
+  return `${description ? `    ${JSON.stringify(description)}\n` : ''}    ${name}: ${scalar}`;
 }
 
 export function schemaSdl(): string {
   const kinds: FieldKind[] = ['id', 'string', 'decimal', 'int', 'boolean', 'idList'];
-  return [TYPES, ...kinds.map(filterInputSdl), poolsFilterSdl()].join('\n\n');
+  return [types(graphqlParamFields().map(paramSdl).join('\n')), ...kinds.map(filterInputSdl), poolsFilterSdl()].join(
+    '\n\n',
+  );
 }

@@ -1,4 +1,4 @@
-import type { PoolSpecFrame } from '../swap/poolModel';
+import type { PoolSpecFrame, PoolSpecToken } from '../swap/poolModel';
 
 /**
  * A pool type's own stored parameter, declared once in its folder: the subgraph query asks for it,
@@ -10,9 +10,12 @@ export interface ParamField {
   /** The subgraph's field name, also the stored and the engine's name. */
   readonly name: string;
   /** How the subgraph schema types it (a list only in the V3 pools subgraph's parameter entities). */
-  readonly subgraph: 'BigDecimal' | 'BigInt' | 'Int' | 'Bytes' | '[BigInt!]';
-  /** How it is stored: a plain decimal string, a JS integer, a lower-case address, or a list of plain decimals. */
-  readonly stored: 'decimal' | 'int' | 'address' | 'decimals';
+  readonly subgraph: 'BigDecimal' | 'BigInt' | 'Int' | 'Bytes' | 'Boolean' | '[BigInt!]';
+  /**
+   * How it is stored: a plain decimal string, a JS integer, a lower-case address, a list of plain
+   * decimals, or a boolean.
+   */
+  readonly stored: 'decimal' | 'int' | 'address' | 'decimals' | 'boolean';
   /**
    * A pool without it stores `null` (fields every stored pool has had from the start), or leaves
    * the key out (fields added later: older stores and pool files lack them, and pools answer as
@@ -24,13 +27,27 @@ export interface ParamField {
    * so the pools query does not ask for it and the subgraph stand-ins' schema does not declare it.
    */
   readonly chainOnly?: boolean;
+  /**
+   * The GraphQL Pool type shows it, and `where` and `orderBy` filter and sort it (`graphql/poolFields.ts`).
+   * Typed from `stored`: a decimal is a String compared by value, an int an Int; `scalar: 'Float'`
+   * for integers that exceed GraphQL's 32-bit Int. Only top-level parameters (not a group's).
+   */
+  readonly graphql?: GraphqlExposure;
+}
+
+export interface GraphqlExposure {
+  readonly scalar?: 'Float';
+  /** The schema's description of the field. */
+  readonly description?: string;
 }
 
 type StoredValue<P extends ParamField> = P['stored'] extends 'int'
   ? number
   : P['stored'] extends 'decimals'
     ? readonly string[]
-    : string;
+    : P['stored'] extends 'boolean'
+      ? boolean
+      : string;
 
 /** The engine's view of a field list: every field optional, null where the pool lacks it. */
 export type SpecParamsOf<F extends readonly ParamField[]> = {
@@ -39,10 +56,15 @@ export type SpecParamsOf<F extends readonly ParamField[]> = {
 
 /**
  * A pool type's spec: the frame every pool has plus the fields `F` declares, null where the pool
- * lacks one. Its model reads this, never the registry's whole `PoolSpec`: a field it reads is one
- * its definition declares (in `params` or `sharedParams`), so the registry stores it.
+ * lacks one, and on each token the token-level fields `T` declares. Its model reads this, never the
+ * registry's whole `PoolSpec`: a field it reads is one its definition declares (in `params`,
+ * `sharedParams` or `tokenParams`), so the registry stores it.
  */
-export type SpecOf<F extends readonly ParamField[]> = PoolSpecFrame & SpecParamsOf<F>;
+export type SpecOf<F extends readonly ParamField[], T extends readonly ParamField[] = readonly []> = Omit<
+  PoolSpecFrame,
+  'tokens'
+> &
+  SpecParamsOf<F> & { readonly tokens: readonly (PoolSpecToken & SpecParamsOf<T>)[] };
 
 /** The stored view: `absent: 'null'` fields always present (maybe null), `'omit'` fields optional. */
 export type StoredParamsOf<F extends readonly ParamField[]> = {

@@ -1,6 +1,7 @@
 import { toPlainDecimal } from '../decimal';
 import type { StoredPool } from '../pool';
 import type { PoolSpec } from '../swap/poolModel';
+import type { ParamField } from './paramField';
 import { storedFields } from './registry';
 
 /**
@@ -11,7 +12,7 @@ import { storedFields } from './registry';
  */
 export function specFromStoredPool(p: StoredPool): PoolSpec {
   const stored = p as unknown as Readonly<Record<string, unknown>>;
-  const { top, groups } = storedFields();
+  const { top, groups, token } = storedFields();
   const params: Record<string, unknown> = {};
   for (const f of top) params[f.name] = stored[f.name] ?? null;
   for (const [key, list] of groups) {
@@ -38,9 +39,15 @@ export function specFromStoredPool(p: StoredPool): PoolSpec {
       decimals: t.decimals,
       weight: t.weight ?? null,
       priceRate: t.priceRate ?? null,
-      oldPriceRate: t.oldPriceRate ?? null,
-      isExemptFromYieldProtocolFee: t.isExemptFromYieldProtocolFee ?? null,
+      ...tokenParams(t as unknown as Readonly<Record<string, unknown>>, token),
     })),
     ...params,
   };
+}
+
+/** A token's own parameters (`tokenParams` of every registered type), null where the token lacks one. */
+function tokenParams(t: Readonly<Record<string, unknown>>, fields: readonly ParamField[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f.name] = t[f.name] ?? null;
+  return out;
 }

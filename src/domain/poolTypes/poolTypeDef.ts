@@ -68,6 +68,12 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
    * declaring one here moves no stored field.
    */
   readonly sharedParams?: readonly ParamField[];
+  /**
+   * Its own stored parameters of each token, beyond the fields every token has (ComposableStable's
+   * rate at the last join or exit): the subgraph's token selection asks for them, normalisation
+   * stores them on the token (left out where absent), the engine's token spec carries them.
+   */
+  readonly tokenParams?: readonly ParamField[];
   /** Stored together under this key (`gyro`) rather than as top-level fields. */
   readonly paramGroup?: string;
   /**

@@ -6,5 +6,5 @@ import type { ParamField } from './paramField';
  * and weighted v2+ both charge yield fees: declared once here and listed by each type that reads it.
  */
 export const PROTOCOL_YIELD_FEE_PARAMS = [
-  { name: 'protocolYieldFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  { name: 'protocolYieldFeeCache', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null', graphql: {} },
 ] as const satisfies readonly ParamField[];

@@ -61,6 +61,10 @@ export interface StoredFields {
   readonly all: readonly ParamField[];
   /** The parameters the V2 subgraph has: V2 types' (`all` without the chain-only and the V3-only ones). */
   readonly subgraph: readonly ParamField[];
+  /** Parameters stored on each token (`tokenParams`), in storage order. */
+  readonly token: readonly ParamField[];
+  /** The token parameters the V2 subgraph has. */
+  readonly tokenSubgraph: readonly ParamField[];
 }
 
 /** Adds a pool type. Throws when a name is taken or a parameter is declared differently elsewhere. */
@@ -154,6 +158,10 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
     const group = def.paramGroup;
     if (RESERVED.has(field.name) || (group !== undefined && RESERVED.has(group)))
       throw new Error(`pool type ${def.names.join('/')} declares ${field.name}, a field every pool has`);
+    if (field.graphql && (group !== undefined || field.stored === 'decimals'))
+      throw new Error(
+        `pool type ${def.names.join('/')} shows ${field.name} in GraphQL, which only a top-level single value can be`,
+      );
     const before = seen.get(field.name);
     if (before) {
       const same =
@@ -161,7 +169,8 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
         before.field.subgraph === field.subgraph &&
         before.field.stored === field.stored &&
         before.field.absent === field.absent &&
-        before.field.chainOnly === field.chainOnly;
+        before.field.chainOnly === field.chainOnly &&
+        JSON.stringify(before.field.graphql) === JSON.stringify(field.graphql);
       if (!same) throw new Error(`pool type ${def.names.join('/')} declares ${field.name} unlike another type`);
       continue;
     }
@@ -170,7 +179,46 @@ function collectFields(list: readonly PoolTypeDef[]): StoredFields {
     else groups.set(group, [...(groups.get(group) ?? []), field]);
   }
   const all = [...top, ...[...groups.values()].flat()];
-  return { top, groups, all, subgraph: all.filter((f) => f.chainOnly !== true && v2.has(f.name)) };
+  const token = collectTokenFields(list);
+  return {
+    top,
+    groups,
+    all,
+    subgraph: all.filter((f) => f.chainOnly !== true && v2.has(f.name)),
+    token: token.fields,
+    tokenSubgraph: token.fields.filter((f) => f.chainOnly !== true && token.v2.has(f.name)),
+  };
+}
+
+/** Names a token parameter may not take: what every stored token has, and the subgraph's token fields. */
+const RESERVED_TOKEN: ReadonlySet<string> = new Set([
+  'id',
+  'address',
+  'symbol',
+  'name',
+  'decimals',
+  'balance',
+  'weight',
+  'priceRate',
+  'token',
+]);
+
+function collectTokenFields(list: readonly PoolTypeDef[]): { fields: ParamField[]; v2: Set<string> } {
+  const seen = new Map<string, ParamField>();
+  const v2 = new Set<string>();
+  for (const def of list)
+    for (const field of def.tokenParams ?? []) {
+      if (protocolOfDef(def) === 2) v2.add(field.name);
+      if (RESERVED_TOKEN.has(field.name) || field.graphql !== undefined || field.absent !== 'omit')
+        throw new Error(
+          `pool type ${def.names.join('/')} declares token field ${field.name} as no token field can be (reserved, shown in GraphQL, or stored as null)`,
+        );
+      const before = seen.get(field.name);
+      if (before && JSON.stringify(before) !== JSON.stringify(field))
+        throw new Error(`pool type ${def.names.join('/')} declares token field ${field.name} unlike another type`);
+      seen.set(field.name, field);
+    }
+  return { fields: [...seen.values()], v2 };
 }
 
 for (const def of BUILT_IN) registerPoolType(def);

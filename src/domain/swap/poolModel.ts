@@ -29,14 +29,7 @@ export interface PoolSpecToken {
   readonly decimals: number;
   readonly weight?: string | null;
   readonly priceRate?: string | null;
-  /**
-   * ComposableStable: the token's rate as the pool cached it at its last join or exit (its rate
-   * cache's old rate), against which yield since then is measured; absent for tokens without a rate
-   * provider, and where the store does not hold it.
-   */
-  readonly oldPriceRate?: string | null;
-  /** ComposableStable: whether yield of this token is exempt from the protocol yield fee. */
-  readonly isExemptFromYieldProtocolFee?: boolean | null;
+  // A pool type's own token fields (`tokenParams`) ride along; its spec (`SpecOf`) types them.
 }
 
 /** What every pool type's model reads. */

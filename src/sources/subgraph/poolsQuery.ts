@@ -14,18 +14,8 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 /** graph-node refuses `first` above 1000. */
 export const MAX_PAGE_SIZE = 1000;
 
-const TOKEN_FIELDS = [
-  'id',
-  'address',
-  'symbol',
-  'name',
-  'decimals',
-  'balance',
-  'weight',
-  'priceRate',
-  'oldPriceRate',
-  'isExemptFromYieldProtocolFee',
-] as const;
+/** What every pool token has; each registered type's token parameters follow. */
+const TOKEN_FRAME_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate'] as const;
 
 /** Every scalar pool field the query asks for: the frame, then every registered type's parameters. */
 export function poolScalarFields(): string[] {
@@ -36,7 +26,7 @@ let cached: { version: number; all: string; changed: string } | undefined;
 
 function poolsSelection(): string {
   return `${poolScalarFields().join('\n    ')}
-    tokens { ${TOKEN_FIELDS.join(' ')} }
+    tokens { ${[...TOKEN_FRAME_FIELDS, ...storedFields().tokenSubgraph.map((f) => f.name)].join(' ')} }
     priceRateProviders { address token { address } }`;
 }
 

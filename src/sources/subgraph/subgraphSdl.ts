@@ -8,18 +8,20 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
  * subgraph (the devnet's indexing endpoint and the test fake) validate queries against it, so a
  * field or argument the real subgraph would refuse fails here too. Output fields are nullable
  * because pool files (the mainnet snapshot) leave some out. `Pool` declares every registered pool
- * type's own parameters (`domain/poolTypes/<family>/params.ts`) after the fields every pool has.
+ * type's own parameters (`domain/poolTypes/<family>/params.ts`) after the fields every pool has,
+ * `PoolToken` their token parameters after the fields every token has.
  */
 export function subgraphSdl(): string {
   if (cached?.version !== registryVersion())
-    cached = { version: registryVersion(), sdl: sdlFor(storedFields().subgraph) };
+    cached = { version: registryVersion(), sdl: sdlFor(storedFields().subgraph, storedFields().tokenSubgraph) };
   return cached.sdl;
 }
 
 let cached: { version: number; sdl: string } | undefined;
 
-function sdlFor(params: readonly ParamField[]): string {
+function sdlFor(params: readonly ParamField[], tokenParams: readonly ParamField[]): string {
   const typeFields = params.map((f) => `${f.name}: ${f.subgraph}`).join('\n    ');
+  const tokenFields = tokenParams.map((f) => `${f.name}: ${f.subgraph}`).join('\n    ');
   return /* GraphQL */ `
   scalar BigDecimal
   scalar BigInt
@@ -68,8 +70,7 @@ function sdlFor(params: readonly ParamField[]): string {
     balance: BigDecimal
     weight: BigDecimal
     priceRate: BigDecimal
-    oldPriceRate: BigDecimal
-    isExemptFromYieldProtocolFee: Boolean
+    ${tokenFields}
   }
 
   type PriceRateProvider {

@@ -89,6 +89,18 @@ async function sor(server: TestServer): Promise<{ returnAmount: string; swaps: {
   return (await res.json()) as { returnAmount: string; swaps: { poolId: string }[] };
 }
 
+async function graphql(
+  server: TestServer,
+  query: string,
+): Promise<{ data?: { pools: { pools: unknown[] } }; errors?: unknown }> {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return (await res.json()) as { data?: { pools: { pools: unknown[] } }; errors?: unknown };
+}
+
 describe('a pool type added from a fixture folder and one registry line', () => {
   let subgraph: FakeSubgraph;
   beforeAll(async () => {
@@ -105,6 +117,20 @@ describe('a pool type added from a fixture folder and one registry line', () => 
       expect(pool.poolType).toBe('FixedRate');
       expect(pool).not.toHaveProperty('fixedRate');
       expect((await sor(server)).returnAmount).toBe('0');
+      const gql = await graphql(
+        server,
+        `
+          {
+            pools(chainId: 1) {
+              pools {
+                id
+                fixedRate
+              }
+            }
+          }
+        `,
+      );
+      expect(JSON.stringify(gql.errors)).toContain('Cannot query field \\"fixedRate\\" on type \\"Pool\\"');
     } finally {
       await server.close();
     }
@@ -122,19 +148,31 @@ describe('a pool type added from a fixture folder and one registry line', () => 
       expect(quote.returnAmount).toBe('24975000');
       expect(quote.swaps.map((s) => s.poolId)).toEqual([POOL_ID]);
 
-      const gql = await fetch(`${server.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: `{ pools(chainId: 1, where: { poolType: { in: ["FixedRate"] } }) { pools { id poolType tokens { address balance } } } }`,
-        }),
-      });
-      const body = (await gql.json()) as { data?: { pools: { pools: unknown[] } }; errors?: unknown };
+      // Its parameter is a Pool field GraphQL filters and sorts by, as its params declare.
+      const body = await graphql(
+        server,
+        `
+          {
+            pools(chainId: 1, where: { fixedRate: { gt: 2 } }, orderBy: "fixedRate") {
+              pools {
+                id
+                poolType
+                fixedRate
+                tokens {
+                  address
+                  balance
+                }
+              }
+            }
+          }
+        `,
+      );
       expect(body.errors).toBeUndefined();
       expect(body.data?.pools.pools).toEqual([
         {
           id: POOL_ID,
           poolType: 'FixedRate',
+          fixedRate: '2.5',
           tokens: [
             { address: X, balance: '1000' },
             { address: Y, balance: '2500' },

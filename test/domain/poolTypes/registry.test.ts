@@ -1,4 +1,5 @@
 import type { Address } from '../../../src/domain/address';
+import { normalizePool } from '../../../src/domain/normalizePool';
 import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
@@ -95,6 +96,45 @@ describe('the pool type registry', () => {
     expect(() => registerPoolType({ ...FIXED_RATE, names: ['AmpAgain'], params: [amp] })).toThrow(
       'pool type AmpAgain declares amp, a field every pool has',
     );
+  });
+
+  test('a token parameter named like a field every token has, or stored as null, is refused', () => {
+    const balance = { name: 'balance', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' } as const;
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['Balanced'], tokenParams: [balance] })).toThrow(
+      'pool type Balanced declares token field balance as no token field can be',
+    );
+    const nulled = { name: 'lastRate', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' } as const;
+    expect(() => registerPoolType({ ...FIXED_RATE, names: ['Nulled'], tokenParams: [nulled] })).toThrow(
+      'pool type Nulled declares token field lastRate as no token field can be',
+    );
+  });
+
+  test('a grouped parameter cannot be a GraphQL Pool field', () => {
+    const grouped = { name: 'kappa', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit', graphql: {} } as const;
+    expect(() =>
+      registerPoolType({ ...FIXED_RATE, names: ['Grouped'], params: [grouped], paramGroup: 'grouped' }),
+    ).toThrow('pool type Grouped shows kappa in GraphQL, which only a top-level single value can be');
+  });
+
+  test("a registered type's token parameters are asked of the subgraph's tokens and stored on each token", () => {
+    expect(poolsQuery()).toMatch(/tokens \{ id address symbol name decimals balance weight priceRate oldPriceRate /);
+    const lastRate = { name: 'lastRate', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' } as const;
+    registerPoolType({ ...FIXED_RATE, names: ['TokenRated'], tokenParams: [lastRate] });
+    expect(poolsQuery()).toMatch(/tokens \{ [^}]*\blastRate\b[^}]*\}/);
+    expect(subgraphSdl()).toMatch(/type PoolToken \{[^}]*\n\s+lastRate: BigDecimal\n[^}]*\}/);
+    const token = (address: string, extra: object) => ({ address, decimals: 18, balance: '1', ...extra });
+    const normalized = normalizePool({
+      id: '0x' + '44'.repeat(32),
+      address: '0x' + '44'.repeat(20),
+      poolType: 'TokenRated',
+      swapFee: '0.001',
+      totalShares: '1',
+      tokens: [token('0x' + '55'.repeat(20), { lastRate: '1.50' }), token('0x' + '66'.repeat(20), {})],
+    });
+    if (!normalized.ok) throw new Error(normalized.error);
+    const [first, second] = normalized.pool.tokens as unknown as Record<string, unknown>[];
+    expect(first).toMatchObject({ lastRate: '1.5' });
+    expect(second).not.toHaveProperty('lastRate');
   });
 
   test("a registered type's parameters reach the subgraph query and schema once", () => {

@@ -1,7 +1,7 @@
 import { createComposableStableModel, createStablePhantomModel } from './composableStableModel';
 import type { PoolTypeDef } from '../poolTypeDef';
 import { COMPOSABLE_STABLE_CHAIN, STABLE_PHANTOM_CHAIN } from './chain';
-import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
+import { COMPOSABLE_STABLE_PARAMS, COMPOSABLE_STABLE_TOKEN_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 
 /**
  * Stable pools holding their own BPT (StablePhantom, ComposableStable v1-v6): `composableStableModel.ts`.
@@ -11,6 +11,7 @@ import { COMPOSABLE_STABLE_PARAMS, STABLE_PHANTOM_PARAMS } from './params';
 const frame = {
   family: 'composableStable',
   params: COMPOSABLE_STABLE_PARAMS,
+  tokenParams: COMPOSABLE_STABLE_TOKEN_PARAMS,
   timeDependent: false,
   joins: false,
   exits: false,

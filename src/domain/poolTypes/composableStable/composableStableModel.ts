@@ -1,14 +1,7 @@
 import { decimalToUnits } from '../../decimal';
 import { complement, divDown, divUp, mulDown, mulUp, ONE } from '../../swap/math/fixedPoint';
 import * as S from '../stable/stableMath';
-import {
-  Revert,
-  type PoolSpecFrame,
-  UnsupportedPoolError,
-  type ModelFactory,
-  type PoolState,
-  type SwapKind,
-} from '../../swap/poolModel';
+import { Revert, UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { answeredBeforeMath, floatBalances, parseAmp, tokenSwap, type StableParams } from '../stable/stableModel';
 import { floatRate, MAX_BALANCE, parseFee, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 import {
@@ -525,7 +518,10 @@ function parseOptional(v: string | null | undefined, decimals: number): bigint |
  * The protocol fee basis of a stored ComposableStable pool, or null when the store lacks the last
  * join/exit data or the swap fee percentage (old stored pools): then no fee is assumed due.
  */
-function feeStateOf(spec: ComposableStableSpec, others: readonly PoolSpecFrame['tokens'][number][]): FeeState | null {
+function feeStateOf(
+  spec: ComposableStableSpec,
+  others: readonly ComposableStableSpec['tokens'][number][],
+): FeeState | null {
   const lastAmp = parseOptional(spec.lastJoinExitAmp, 3);
   const lastInvariant = parseOptional(spec.lastPostJoinExitInvariant, 18);
   const swapPct = parseOptional(spec.protocolSwapFeeCache, 18);

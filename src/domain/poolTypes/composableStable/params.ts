@@ -32,5 +32,17 @@ export const STABLE_PHANTOM_PARAMS = [
 export type StablePhantomSpecParams = SpecParamsOf<typeof STABLE_PHANTOM_PARAMS>;
 export type StablePhantomStoredParams = StoredParamsOf<typeof STABLE_PHANTOM_PARAMS>;
 
+/**
+ * Each token's rate as the pool cached it at its last join or exit (its rate cache's old rate, an
+ * 18-decimal fraction), against which yield since then is measured, and whether its yield is exempt
+ * from the protocol yield fee. Absent for tokens without a rate provider and in older stores.
+ */
+export const COMPOSABLE_STABLE_TOKEN_PARAMS = [
+  { name: 'oldPriceRate', subgraph: 'BigDecimal', stored: 'decimal', absent: 'omit' },
+  { name: 'isExemptFromYieldProtocolFee', subgraph: 'Boolean', stored: 'boolean', absent: 'omit' },
+] as const satisfies readonly ParamField[];
+
+export type ComposableStableStoredTokenParams = StoredParamsOf<typeof COMPOSABLE_STABLE_TOKEN_PARAMS>;
+
 /** What the model of both (`composableStableModel.ts`) reads: the frame and StablePhantom's fields. */
-export type ComposableStableSpec = SpecOf<typeof STABLE_PHANTOM_PARAMS>;
+export type ComposableStableSpec = SpecOf<typeof STABLE_PHANTOM_PARAMS, typeof COMPOSABLE_STABLE_TOKEN_PARAMS>;

@@ -2,10 +2,10 @@ import type { ParamField, SpecOf, SpecParamsOf, StoredParamsOf } from '../paramF
 
 /** Linear pools: where the main and wrapped token sit, and the fee-free band of the main balance. */
 export const LINEAR_PARAMS = [
-  { name: 'mainIndex', subgraph: 'Int', stored: 'int', absent: 'null' },
-  { name: 'wrappedIndex', subgraph: 'Int', stored: 'int', absent: 'null' },
-  { name: 'lowerTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
-  { name: 'upperTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  { name: 'mainIndex', subgraph: 'Int', stored: 'int', absent: 'null', graphql: {} },
+  { name: 'wrappedIndex', subgraph: 'Int', stored: 'int', absent: 'null', graphql: {} },
+  { name: 'lowerTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null', graphql: {} },
+  { name: 'upperTarget', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null', graphql: {} },
 ] as const satisfies readonly ParamField[];
 
 export type LinearSpecParams = SpecParamsOf<typeof LINEAR_PARAMS>;

@@ -4,7 +4,7 @@ import type { PROTOCOL_YIELD_FEE_PARAMS } from '../protocolYieldFee';
 
 /** Managed and investment pools: the manager's fee (stored and served; the swap math does not read it). */
 export const MANAGED_PARAMS = [
-  { name: 'managementFee', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null' },
+  { name: 'managementFee', subgraph: 'BigDecimal', stored: 'decimal', absent: 'null', graphql: {} },
 ] as const satisfies readonly ParamField[];
 
 export type ManagedSpecParams = SpecParamsOf<typeof MANAGED_PARAMS>;
