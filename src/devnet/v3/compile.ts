@@ -51,9 +51,9 @@ function balancerSettings(runs: number): Record<string, unknown> {
 const VAULT = '@balancer-labs/v3-vault/contracts';
 
 /**
- * Longest first (CPU seconds measured: vault 85, pools 57, admin 56, routers 45, permit2 22), so
- * two workers finish together, about 140 s on two idle cores; `lbp` (81 s) was appended after them
- * so that adding it left the others' cache keys and order alone.
+ * Longest first (CPU seconds measured: vault 85, lbp 81, pools 57, admin 56, routers 45, permit2
+ * 22), so two workers finish together, about 3 minutes on two idle cores. A job's cache key is its
+ * compiler and input alone, so the order here never invalidates the cache.
  */
 export const V3_COMPILE_JOBS: readonly CompileJob[] = [
   {
@@ -61,6 +61,18 @@ export const V3_COMPILE_JOBS: readonly CompileJob[] = [
     compiler: 'solc-0826',
     contracts: { [`${VAULT}/Vault.sol`]: ['Vault'], [`${VAULT}/VaultExtension.sol`]: ['VaultExtension'] },
     settings: balancerSettings(500),
+  },
+  {
+    name: 'lbp',
+    compiler: 'solc-0827',
+    contracts: {
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPoolFactory.sol': ['LBPoolFactory'],
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPoolFactory.sol': ['FixedPriceLBPoolFactory'],
+      // Their ABIs only: the factories carry the creation code.
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPool.sol': ['LBPool'],
+      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPool.sol': ['FixedPriceLBPool'],
+    },
+    settings: balancerSettings(9999),
   },
   {
     name: 'pools',
@@ -89,19 +101,6 @@ export const V3_COMPILE_JOBS: readonly CompileJob[] = [
     name: 'routers',
     compiler: 'solc-0827',
     contracts: { [`${VAULT}/Router.sol`]: ['Router'], [`${VAULT}/BatchRouter.sol`]: ['BatchRouter'] },
-    settings: balancerSettings(9999),
-  },
-  {
-    // Appended: a new job compiles alone, the others' cache keys are unchanged.
-    name: 'lbp',
-    compiler: 'solc-0827',
-    contracts: {
-      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPoolFactory.sol': ['LBPoolFactory'],
-      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPoolFactory.sol': ['FixedPriceLBPoolFactory'],
-      // Their ABIs only: the factories carry the creation code.
-      '@balancer-labs/v3-pool-weighted/contracts/lbp/LBPool.sol': ['LBPool'],
-      '@balancer-labs/v3-pool-weighted/contracts/lbp/FixedPriceLBPool.sol': ['FixedPriceLBPool'],
-    },
     settings: balancerSettings(9999),
   },
   {
