@@ -66,6 +66,13 @@ export interface WorkerExecutorOptions {
 interface Lane {
   readonly pool: Piscina<QuoteTask, RouteOutcome>;
   pending: number;
+  /** Per chain (and engine, floor): the warm-up handed to the thread and the newest one waiting behind it. */
+  readonly warming: Map<string, Warming>;
+}
+
+interface Warming {
+  next: QuoteTask | undefined;
+  readonly settled: Promise<RouteOutcome>;
 }
 
 /**
@@ -92,7 +99,7 @@ export class WorkerExecutor implements QuoteExecutor {
     const lanes = (this.lanes ??= this.start());
     // Every thread builds the same models, so each reports the same broken ones: the first
     // thread's outcome speaks for all.
-    if (task.warmOnly) return (await Promise.all(lanes.map((lane) => this.send(lane, task))))[0]!;
+    if (task.warmOnly) return (await Promise.all(lanes.map((lane) => this.warm(lane, task))))[0]!;
     const { timeoutMs } = this.options;
     const lane = this.laneFor(lanes, task);
     if (timeoutMs === undefined) return this.send(lane, task);
@@ -104,6 +111,36 @@ export class WorkerExecutor implements QuoteExecutor {
       if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
       throw e;
     }
+  }
+
+  /**
+   * A warm-up on one thread. Versions can come faster than a thread builds them (a 250 ms chain, a
+   * thread busy with a slow quote): a thread that has a warm-up in hand keeps only the newest one
+   * waiting behind it, so it never builds versions already outdated while quotes queue behind them
+   * (a skipped version's pools reach the thread inside the next one's deltas).
+   */
+  private warm(lane: Lane, task: QuoteTask): Promise<RouteOutcome> {
+    const key = `${task.chain.id}|${task.engine}|${task.minLiquidityUsd}`;
+    const inHand = lane.warming.get(key);
+    if (inHand) {
+      inHand.next = task;
+      return inHand.settled;
+    }
+    const warming: { next: QuoteTask | undefined; settled?: Promise<RouteOutcome> } = { next: undefined };
+    warming.settled = (async () => {
+      try {
+        let outcome = await this.send(lane, task);
+        for (let next = warming.next; next; next = warming.next) {
+          warming.next = undefined;
+          outcome = await this.send(lane, next);
+        }
+        return outcome;
+      } finally {
+        lane.warming.delete(key);
+      }
+    })();
+    lane.warming.set(key, warming as Warming);
+    return warming.settled;
   }
 
   private async send(lane: Lane, task: QuoteTask, signal?: AbortSignal): Promise<RouteOutcome> {
@@ -141,6 +178,7 @@ export class WorkerExecutor implements QuoteExecutor {
         stricterFIFO: true,
       }),
       pending: 0,
+      warming: new Map(),
     }));
   }
 

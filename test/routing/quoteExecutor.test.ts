@@ -101,6 +101,27 @@ describe('WorkerExecutor with two threads', () => {
     expect([...warmed.values()]).toEqual(['1', '1']);
   });
 
+  test('warm-ups arriving while a thread is busy: it builds the newest one, not each version in turn', async () => {
+    const warmUpsOf = async () => {
+      const seen = new Map<string, number>();
+      for (let p = 0; p < 16; p++) {
+        const [thread, warmUps] = await answeredBy(task(`0xe${p}`));
+        seen.set(thread!, Number(warmUps));
+      }
+      return seen;
+    };
+    const before = await warmUpsOf();
+    const release = new SharedArrayBuffer(4);
+    const held = executor.run(task('0xe0', { amount: 'hold', prices: release }));
+    const versions = [1, 2, 3, 4, 5].map(() => executor.run(task('warm', { warmOnly: true })));
+    Atomics.store(new Int32Array(release), 0, 1);
+    Atomics.notify(new Int32Array(release), 0);
+    await Promise.all([held, ...versions]);
+    const after = await warmUpsOf();
+    // Each thread builds the first version it was handed and then only the newest: two, not five.
+    expect([...after].map(([thread, n]) => n - before.get(thread)!)).toEqual([2, 2]);
+  });
+
   test("when the pair's thread is busy and the other idle, its next quote goes to the other thread", async () => {
     const release = new SharedArrayBuffer(4);
     const [home] = await answeredBy(task('0xd1'));
