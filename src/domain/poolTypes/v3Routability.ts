@@ -15,8 +15,10 @@ export function v3UnroutableReason(pool: StoredPool): string | undefined {
     if (v3PoolOf(pool, 0n) === undefined) return `V3 pool type ${pool.poolType} is not carried`;
     return undefined;
   } catch (e) {
-    // A TypeError or ReferenceError is the code's fault, not the pool's.
-    if (!(e instanceof Error) || e instanceof TypeError || e instanceof ReferenceError) throw e;
-    return e.message;
+    // A TypeError or ReferenceError is the code's fault, not the pool's: the V3 router leaves the
+    // pool out and logs it; here one pool's fault must not fail the whole pool list.
+    if (e instanceof TypeError || e instanceof ReferenceError)
+      return `the service failed to build this pool's model (a fault on its side): ${e.message}`;
+    return e instanceof Error ? e.message : String(e);
   }
 }
