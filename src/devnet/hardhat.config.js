@@ -10,6 +10,8 @@ module.exports = {
       // Wallets and the e2e suite send legacy and EIP-1559 transactions; keep fees predictable.
       initialBaseFeePerGas: 1_000_000_000,
       mining: { auto: true },
+      // The Balancer V3 Vault compiled with the default Yul steps is 25,266 bytes (src/devnet/v3/compile.ts).
+      allowUnlimitedContractSize: true,
       // The demo starts its chain before the current week (src/devnet/gauges.ts explains why).
       ...(process.env.DEVNET_GENESIS_DATE ? { initialDate: process.env.DEVNET_GENESIS_DATE } : {}),
     },
