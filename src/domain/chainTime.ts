@@ -40,6 +40,14 @@ export function needsReread(s: PoolChainState, timestamp: number): boolean {
   return s.own?.reads.needsReread?.(s.own.state, BigInt(timestamp)) === true;
 }
 
+/**
+ * Whether a V2 Vault `Swap` leaves `s` as it was but for the Vault's balances (its type's reads
+ * say so): such a pool, named by swaps alone, is read again by its balances alone.
+ */
+export function swapsMoveBalancesOnly(s: PoolChainState): boolean {
+  return s.v3 === undefined && s.own?.reads.swapsMoveBalancesOnly === true;
+}
+
 /** Other contracts whose events re-read the pool (lower case): a fees collector whose fee it pays. */
 export function watchedContracts(s: PoolChainState): readonly string[] {
   return s.own?.reads.watches?.(s.own.state) ?? [];

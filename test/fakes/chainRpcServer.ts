@@ -37,6 +37,8 @@ interface Block {
   readonly timestamp: number;
   /** Pool ids with a Swap log in this block. */
   readonly swaps: readonly string[];
+  /** Pool ids with a PoolBalanceChanged log (a join or an exit) in this block. */
+  readonly joins: readonly string[];
   /** Logs contracts emitted in this block (address, topic 0 and, for indexed fields, further topics). */
   readonly poolLogs: readonly FakeLog[];
   /** Each pool's balances and fee at the end of this block. */
@@ -50,6 +52,7 @@ interface Block {
 const VAULT = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
   'event Swap(bytes32 indexed poolId, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut)',
+  'event PoolBalanceChanged(bytes32 indexed poolId, address indexed liquidityProvider, address[] tokens, int256[] deltas, uint256[] protocolFeeAmounts)',
   'function getProtocolFeesCollector() view returns (address)',
 ]);
 const POOL = new Interface([
@@ -57,6 +60,7 @@ const POOL = new Interface([
   'function getLastInvariant() view returns (uint256)',
 ]);
 const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
+const JOIN_EXIT_TOPIC = VAULT.getEvent('PoolBalanceChanged')!.topicHash;
 
 interface RpcRequest {
   readonly id?: unknown;
@@ -204,14 +208,18 @@ export class FakeChainRpc {
     return this.blocks[this.blocks.length - 1]!;
   }
 
-  /** Mines one block in which the given pools swapped (their balances as the test set them). */
-  mine(swapped: readonly string[], poolLogs: readonly FakeLog[] = []): Block {
+  /**
+   * Mines one block in which the given pools swapped, and `joined` were joined or exited (their
+   * balances as the test set them).
+   */
+  mine(swapped: readonly string[], poolLogs: readonly FakeLog[] = [], joined: readonly string[] = []): Block {
     const parent = this.blocks[this.blocks.length - 1];
     const number = parent ? parent.number + 1 : 100;
     const lastChange = new Map(
       [...this.pools].map(([id, p]) => {
         const before = parent?.state.get(id);
-        const moved = !before || swapped.includes(id) || before.balances.some((b, i) => b !== p.balances[i]);
+        const moved =
+          !before || swapped.includes(id) || joined.includes(id) || before.balances.some((b, i) => b !== p.balances[i]);
         return [id, moved ? number : parent!.lastChange.get(id)!];
       }),
     );
@@ -221,6 +229,7 @@ export class FakeChainRpc {
       parentHash: parent?.hash ?? zeroPadValue('0x00', 32),
       timestamp: this.timestampOf(number),
       swaps: [...swapped],
+      joins: [...joined],
       poolLogs: [...poolLogs],
       state: new Map([...this.pools].map(([id, p]) => [id, { balances: [...p.balances], swapFee: p.swapFee }])),
       protocolSwapFee: this.protocolSwapFee,
@@ -337,12 +346,21 @@ export class FakeChainRpc {
               ),
           };
         }
-        if (!f.topics[0]?.includes(SWAP_TOPIC)) return { result: [] };
+        const asked = (topic: string, ids: readonly string[]) => (f.topics[0]?.includes(topic) ? ids : []);
         const logs = this.blocks
           .filter((b) => b.number >= from && b.number <= to)
-          .flatMap((b) =>
-            b.swaps.map((id) => ({ address: this.vault, blockNumber: hex(b.number), topics: [SWAP_TOPIC, id] })),
-          );
+          .flatMap((b) => [
+            ...asked(SWAP_TOPIC, b.swaps).map((id) => ({
+              address: this.vault,
+              blockNumber: hex(b.number),
+              topics: [SWAP_TOPIC, id],
+            })),
+            ...asked(JOIN_EXIT_TOPIC, b.joins).map((id) => ({
+              address: this.vault,
+              blockNumber: hex(b.number),
+              topics: [JOIN_EXIT_TOPIC, id, zeroPadValue('0x05', 32)],
+            })),
+          ]);
         return { result: logs };
       }
       case 'eth_call': {

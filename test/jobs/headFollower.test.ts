@@ -140,16 +140,30 @@ test('/sor and /order say which block their pool state was read at', async () =>
   expect(((await order.json()) as { blockNumber: number }).blockNumber).toBe(101);
 });
 
-test('a new block re-reads only the pools its Vault logs name, at that block', async () => {
+const GET_POOL_TOKENS = '0xf94d4668';
+
+test('a new block re-reads only the pools its Vault logs name, at that block; a weighted pool only swapped in, by its balances alone', async () => {
   node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
   const block = node.mine([A.id]);
   await until('block 101', (f) => f.stateBlock === 101);
   expect(await served(A.id)).toEqual([101n * 10n ** 18n, 297_000n * 10n ** 6n]);
   expect(await served(B.id)).toEqual([5n * 10n ** 18n, 20_000n * 10n ** 6n]);
   const atBlock = node.ethCalls.filter((c) => c.block === `0x${block.number.toString(16)}`);
-  expect(atBlock.length).toBeGreaterThan(0);
-  expect(atBlock.some((c) => c.to === B.address)).toBe(false);
+  // A swap moves a weighted pool's balances and nothing else its getters answer.
+  expect(atBlock).toEqual([{ to: VAULT.toLowerCase(), selector: GET_POOL_TOKENS, block: atBlock[0]!.block }]);
+});
+
+test('a join or exit re-reads the whole pool (it moves the supply and the fee basis), swapped in too or not', async () => {
+  node.pools.get(A.id)!.balances = [102n * 10n ** 18n, 306_000n * 10n ** 6n];
+  node.pools.get(A.id)!.swapFee = 5_000_000_000_000_000n;
+  const block = node.mine([A.id], [], [A.id]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  expect(await served(A.id)).toEqual([102n * 10n ** 18n, 306_000n * 10n ** 6n]);
+  const pool = (await (await fetch(`${srv.url}/pools/1/${A.id}`)).json()) as { swapFee: string };
+  expect(pool.swapFee).toBe('0.005');
+  const atBlock = node.ethCalls.filter((c) => c.block === `0x${block.number.toString(16)}`);
   expect(atBlock.some((c) => c.to === A.address)).toBe(true);
+  expect(atBlock.some((c) => c.to === B.address)).toBe(false);
 });
 
 test("a pool's own state event (its owner changed the fee) re-reads it though no Vault log names it", async () => {

@@ -220,7 +220,7 @@ describe('StablePhantom: cached rates and the protocol fee BPT it owes', () => {
   test('a refresh of its cached protocol fee percentage (no Vault log) names the pool for a reread', async () => {
     const topic = eventTopic('CachedProtocolSwapFeePercentageUpdated(uint256)');
     const block = node.mine([], [{ address: SP.address, topic }]);
-    expect([...(await readMovedPools(rpc, VAULT, block.number, block.number)).keys()]).toEqual([SP.address]);
+    expect([...(await readMovedPools(rpc, VAULT, block.number, block.number)).pools.keys()]).toEqual([SP.address]);
   });
 
   test('stored: the rates as priceRate, the due BPT in 18 decimals', () => {

@@ -80,7 +80,9 @@ test("during a weight update the read state evaluated at later timestamps is the
   const update = await startLbpWeightUpdate(chain.provider, devnet, DEMO_LBP_WEIGHT_UPDATE);
   const { state, block } = await readLbp();
   // The schedule event names the pool, so the follower re-reads it.
-  expect([...(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).keys()]).toContain(lbp.address);
+  expect([...(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).pools.keys()]).toContain(
+    lbp.address,
+  );
   expect(lbpOf(state).weightUpdate).toMatchObject({
     startTime: BigInt(update.startTime),
     endTime: BigInt(update.endTime),
@@ -131,7 +133,9 @@ test("the owner's swap switch is read, names the pool for a re-read, and takes t
   const before = (await readHead(rpc)).head.number;
   await (await lbpOwnerContract(chain.provider, lbp).getFunction('setSwapEnabled')(false)).wait();
   const { state, block } = await readLbp();
-  expect([...(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).keys()]).toContain(lbp.address);
+  expect([...(await readMovedPools(rpc, devnet.addresses.vault, before + 1, block)).pools.keys()]).toContain(
+    lbp.address,
+  );
   expect(lbpOf(state).swapEnabled).toBe(false);
   expect(applyChainState(stored, state).swapEnabled).toBe(false);
   const indexed = (await new OnchainPoolReader(chain.provider, devnet.addresses).readAll()).find(

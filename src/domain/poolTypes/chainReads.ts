@@ -142,6 +142,13 @@ export interface FrameTokens {
 export interface ChainReads<S = unknown, D = unknown, M = unknown> {
   /** Events the pool's own contract emits that change what its getters answer: each re-reads it. */
   readonly events: readonly ChainEvent[];
+  /**
+   * A V2 Vault `Swap` of the pool changes nothing the frame's getters or these reads answer but the
+   * Vault's balances (the pool mints no BPT and refreshes no cache on a swap). A pool that only
+   * swapped since the state's block is then read by its balances alone (`getPoolTokens`), the rest
+   * kept; the slow re-read (`jobs/followChecks.ts`) would catch a type that claims it wrongly.
+   */
+  readonly swapsMoveBalancesOnly?: boolean;
   /** What its reads depend on in the stored pool beyond its address, type, version and tokens. */
   shape?(pool: StoredPool): string;
   /** A fresh draft for one read of one pool. */

@@ -301,7 +301,10 @@ const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
  * The state of each pool at `blockNumber`, keyed by pool id, read through `frame` (the V2 Vault's
  * unless named). A pool whose first frame call the Vault refuses (reverts: not registered there),
  * or a V3 pool whose frame is incomplete, is left out; a call the node fails otherwise throws
- * `UpstreamError`, so the caller publishes nothing of this block.
+ * `UpstreamError`, so the caller publishes nothing of this block. A V2 pool with a state in
+ * `swappedSince` (only swaps moved it since that state, and its type says a swap moves nothing else:
+ * `ChainReads.swapsMoveBalancesOnly`) is read by the Vault's `getPoolTokens` alone and keeps the
+ * rest of that state.
  */
 export async function readPoolStates(
   rpc: ChainTransport,
@@ -310,13 +313,19 @@ export async function readPoolStates(
   blockNumber: number,
   cache: ChainReadCache = newChainReadCache(),
   frame: VaultFrameReads = V2_FRAME,
+  swappedSince?: ReadonlyMap<string, PoolChainState>,
 ): Promise<Map<string, PoolChainState>> {
-  const plans = pools.map((p) => ({ pool: p, calls: plannedCalls(cache, vault, p, frame) }));
+  const keep = (p: StoredPool) => (frame.protocol === 2 ? swappedSince?.get(p.id) : undefined);
+  const plans = pools.map((p) => {
+    const calls = plannedCalls(cache, vault, p, frame);
+    return { pool: p, calls: keep(p) ? calls.slice(0, 1) : calls };
+  });
   const outcomes = await send(
     rpc,
     plans.flatMap(({ calls }) => calls.map((c) => ethCall(c.to, c.data, blockNumber))),
   );
   const drafts: { pool: StoredPool; reads: ChainReads | undefined; draft: PoolDraft }[] = [];
+  const out = new Map<string, PoolChainState>();
   let at = 0;
   for (const { pool, calls } of plans) {
     const reads = readsOf(pool);
@@ -343,10 +352,16 @@ export async function readPoolStates(
         `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.frame.lastChangeBlock}: an answer from another block`,
       );
     at += calls.length;
-    drafts.push({ pool, reads, draft });
+    const kept = keep(pool);
+    if (kept)
+      out.set(pool.id, {
+        ...kept,
+        tokens: draft.frame.tokens,
+        ...(draft.frame.lastChangeBlock !== undefined ? { lastChangeBlock: draft.frame.lastChangeBlock } : {}),
+      });
+    else drafts.push({ pool, reads, draft });
   }
   await secondRound(rpc, cache, vault, drafts, blockNumber);
-  const out = new Map<string, PoolChainState>();
   for (const { pool, reads, draft } of drafts) {
     const { v3: v3Draft, malformed: _malformed, ...framed } = draft.frame;
     const v3 = v3Draft === undefined ? undefined : finishV3Frame(draft.frame);
@@ -611,14 +626,16 @@ export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): re
 
 /** Topics of the V2 Vault's events that change a pool's cash (and so its `lastChangeBlock`). */
 const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(topicOf);
+const SWAP_TOPIC = topicOf(V2_VAULT_BALANCE_EVENTS[0]!);
 
 /**
  * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
  * PoolBalanceChanged, PoolBalanceManaged) or by the lower-case address of a contract that emitted
  * a pool state event (`poolStateTopics`), in one map (ids and addresses differ in length). The
  * value is the last block of a Swap or PoolBalanceChanged of that pool, which sets the Vault's
- * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. Every log is
- * checked to be one the query asked for; a refused query is a `LogsRefusedError`.
+ * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. `swapsOnly`: the
+ * pool ids only `Swap` logs named. Every log is checked to be one the query asked for; a refused
+ * query is a `LogsRefusedError`.
  */
 export async function readMovedPools(
   rpc: JsonRpcOptions,
@@ -626,7 +643,7 @@ export async function readMovedPools(
   from: number,
   to: number,
   cache: ChainReadCache = newChainReadCache(),
-): Promise<Map<string, number>> {
+): Promise<{ readonly pools: Map<string, number>; readonly swapsOnly: Set<string> }> {
   const stateTopics = poolStateTopics(cache);
   const range = { fromBlock: hex(from), toBlock: hex(to) };
   const [balances, states] = await callBatch(rpc, [
@@ -634,6 +651,8 @@ export async function readMovedPools(
     { method: 'eth_getLogs', params: [{ ...range, topics: [stateTopics] }] },
   ]);
   const moved = new Map<string, number>();
+  const swapped = new Set<string>();
+  const beyondSwaps = new Set<string>();
   const note = (key: string, block: number) => moved.set(key, Math.max(moved.get(key) ?? -1, block));
   for (const raw of logsOf(balances, from, to)) {
     const log = checkedLog(raw, { from, to, address: vault.toLowerCase(), topics: VAULT_BALANCE_TOPICS });
@@ -641,7 +660,8 @@ export async function readMovedPools(
     if (poolId === undefined)
       throw new MalformedAnswerError(`eth_getLogs ${from}..${to} answered a Vault log without its pool id`);
     note(poolId, CASH_TOPICS.includes(log.topics[0]!) ? log.block : -1);
+    (log.topics[0] === SWAP_TOPIC ? swapped : beyondSwaps).add(poolId);
   }
   for (const raw of logsOf(states, from, to)) note(checkedLog(raw, { from, to, topics: stateTopics }).address, -1);
-  return moved;
+  return { pools: moved, swapsOnly: new Set([...swapped].filter((id) => !beyondSwaps.has(id))) };
 }

@@ -2,7 +2,7 @@ import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { JsonRpcOptions } from '../rpc/jsonRpc';
-import { callsFor, newChainReadCache, readMovedPools, readPoolStates, V3_FRAME } from './chainStateReader';
+import { callsFor, newChainReadCache, readMovedPools, readPoolStates, V2_FRAME, V3_FRAME } from './chainStateReader';
 import { nothingMoved, type MovedInBlocks } from './movedInBlocks';
 import { readBuffers } from './v3/bufferReads';
 import { readMovedV3 } from './v3/movedV3';
@@ -14,8 +14,16 @@ import { readMovedV3 } from './v3/movedV3';
  */
 export interface ChainStateSource {
   readonly protocol: ProtocolVersion;
-  /** The state of each of `pools` (all of this protocol) at `blockNumber`; the Vault's refusals left out. */
-  readPools(pools: readonly StoredPool[], blockNumber: number): Promise<Map<string, PoolChainState>>;
+  /**
+   * The state of each of `pools` (all of this protocol) at `blockNumber`; the Vault's refusals left
+   * out. Pools with a state in `swappedSince` moved by swaps alone since it: where the protocol and
+   * the type allow (`readPoolStates`), only their balances are read.
+   */
+  readPools(
+    pools: readonly StoredPool[],
+    blockNumber: number,
+    swappedSince?: ReadonlyMap<string, PoolChainState>,
+  ): Promise<Map<string, PoolChainState>>;
   /**
    * What the logs of `from`..`to` name (`MovedInBlocks`: pools with the last block of a cash
    * change, V3 buffers and registrations); a refused log query is a `LogsRefusedError`.
@@ -32,8 +40,9 @@ export function v2ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainSta
   const cache = newChainReadCache();
   return {
     protocol: 2,
-    readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache),
-    moved: async (from, to) => ({ ...nothingMoved(), pools: await readMovedPools(rpc, vault, from, to, cache) }),
+    readPools: (pools, blockNumber, swappedSince) =>
+      readPoolStates(rpc, vault, pools, blockNumber, cache, V2_FRAME, swappedSince),
+    moved: async (from, to) => ({ ...nothingMoved(), ...(await readMovedPools(rpc, vault, from, to, cache)) }),
     callsFor: (pool) => callsFor(vault, [pool], cache),
   };
 }

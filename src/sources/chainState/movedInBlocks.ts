@@ -6,6 +6,8 @@ export interface MovedInBlocks {
    * change (-1 for the others: `readMovedPools`).
    */
   readonly pools: Map<string, number>;
+  /** V2: the pools of `pools` that Vault `Swap` logs named and nothing else (no join, exit or event). */
+  readonly swapsOnly: Set<string>;
   /** V3: wrapped tokens whose buffer the Vault's logs name. */
   readonly buffers: Set<string>;
   /** V3: pools registered in the range, address -> factory (lower case). */
@@ -16,6 +18,7 @@ export interface MovedInBlocks {
 
 export const nothingMoved = (): MovedInBlocks => ({
   pools: new Map(),
+  swapsOnly: new Set(),
   buffers: new Set(),
   registered: new Map(),
   allBuffers: false,
@@ -23,6 +26,11 @@ export const nothingMoved = (): MovedInBlocks => ({
 
 /** `a` with `b`'s findings added. */
 export function addMoved(a: MovedInBlocks, b: MovedInBlocks): MovedInBlocks {
+  // Swaps alone in both ranges, or in one range and not named at all in the other.
+  const alone = (m: MovedInBlocks, key: string) => !m.pools.has(key) || m.swapsOnly.has(key);
+  const swapsOnly = [...a.swapsOnly, ...b.swapsOnly].filter((k) => alone(a, k) && alone(b, k));
+  a.swapsOnly.clear();
+  for (const k of swapsOnly) a.swapsOnly.add(k);
   for (const [p, block] of b.pools) a.pools.set(p, Math.max(block, a.pools.get(p) ?? -1));
   for (const t of b.buffers) a.buffers.add(t);
   for (const [p, f] of b.registered) a.registered.set(p, f);

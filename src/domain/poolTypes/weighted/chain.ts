@@ -108,6 +108,11 @@ interface WeightedReadsOptions {
   readonly feeBasisSince?: number;
   /** A liquidity bootstrapping pool: swaps switched by the owner, weights moving on a schedule. */
   readonly lbp?: boolean;
+  /**
+   * Weighted and liquidity bootstrapping pools pay protocol fees at joins and exits only, and keep
+   * no cache a swap refreshes; managed pools (their own BPT, AUM fees) make no such promise.
+   */
+  readonly swapsMoveBalancesOnly?: boolean;
 }
 
 function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, WeightedDraft, WeightUpdateMemo> {
@@ -118,6 +123,7 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
       ...(o.feeBasisSince !== undefined ? [PROTOCOL_FEE_CACHE_UPDATED] : []),
       ...(o.lbp ? [GRADUAL_WEIGHT_UPDATE_SCHEDULED, SWAP_ENABLED_SET] : []),
     ],
+    ...(o.swapsMoveBalancesOnly ? { swapsMoveBalancesOnly: true } : {}),
     draft: () => ({}),
     newMemo: () => new Map(),
     first(pool) {
@@ -320,7 +326,7 @@ function applyWeighted(pool: StoredPool, s: WeightedChainState, frame: FrameToke
 }
 
 /** Weighted v1 pays protocol fees in tokens, v2+ mints BPT against its own basis. */
-export const WEIGHTED_CHAIN = weightedReads({ legacyFeeBefore: 2, feeBasisSince: 2 });
-export const LBP_CHAIN = weightedReads({ lbp: true });
+export const WEIGHTED_CHAIN = weightedReads({ legacyFeeBefore: 2, feeBasisSince: 2, swapsMoveBalancesOnly: true });
+export const LBP_CHAIN = weightedReads({ lbp: true, swapsMoveBalancesOnly: true });
 /** Investment and managed pools: their weights alone. */
 export const WEIGHTS_ONLY_CHAIN = weightedReads({});

@@ -10,7 +10,7 @@ import {
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
 import { UpstreamError } from '../../upstream';
 import { LogsRefusedError } from '../chainStateReader';
-import type { MovedInBlocks } from '../movedInBlocks';
+import { nothingMoved, type MovedInBlocks } from '../movedInBlocks';
 
 const topicOf = (e: ChainEvent): string => id(e.signature);
 const POOL_TOPICS = new Set(V3_VAULT_POOL_EVENTS.map(topicOf));
@@ -71,7 +71,7 @@ export async function readMovedV3(
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_TOPICS] }] },
     ...(typeTopics.length > 0 ? [{ method: 'eth_getLogs', params: [{ ...range, topics: [typeTopics] }] }] : []),
   ]);
-  const moved: MovedInBlocks = { pools: new Map(), buffers: new Set(), registered: new Map(), allBuffers: false };
+  const moved: MovedInBlocks = nothingMoved();
   const name = (pool: string, block: number): void => {
     moved.pools.set(pool, Math.max(block, moved.pools.get(pool) ?? -1));
   };
