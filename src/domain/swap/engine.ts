@@ -88,7 +88,7 @@ class Lineage {
 }
 
 /**
- * The pairs of the changed pools, or 'rebuilt' when a pool that came or went is itself a token of
+ * What the changed pools changed of their pairs' lists (candidateUpdates.ts), or 'rebuilt' when a pool that came or went is itself a token of
  * the graph: four-hop paths turn on which tokens are BPTs.
  */
 function stepOf(
@@ -101,7 +101,7 @@ function stepOf(
   const is = new Set(added.map((m) => m.address));
   for (const a of was) if (!is.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
   for (const a of is) if (!was.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
-  return new TouchedPairs([...removed, ...added], before);
+  return new TouchedPairs([...removed, ...added], { before, after });
 }
 
 /**
@@ -235,7 +235,14 @@ export class SwapEngine {
     let value: RankedCandidates | undefined;
     if (entry && entry.epoch < this.epoch) {
       const touched = this.lineage.between(entry.epoch, this.epoch, which);
-      if (touched) value = updateRanked(entry.value, touched, search(graph, tokenIn, tokenOut, touched));
+      if (touched && what === 'paths')
+        value = touched.none
+          ? entry.value
+          : updateRanked(entry.value, touched.pathFate, pairSequences(graph, tokenIn, tokenOut, touched));
+      else if (touched)
+        value = touched.noVariant
+          ? entry.value
+          : updateRanked(entry.value, touched.variantFate, twoHopSequences(graph, tokenIn, tokenOut, touched));
     }
     value ??= rankedFrom(search(graph, tokenIn, tokenOut));
     if (!entry || entry.epoch <= this.epoch) this.lineage.remember(key, { epoch: this.epoch, value });

@@ -209,7 +209,7 @@ describe('a cut ranking carried across a change', () => {
       for (const k of moved) spots[k] = trial % 2 === 0 ? random() : 1 + random();
       const touched = new TouchedPairs([...moved].map((k) => pools[k]! as never));
       const fresh = [...moved].map((k) => candidate(k, spots[k]!));
-      const after = updateRanked(before, touched, fresh);
+      const after = updateRanked(before, touched.pathFate, fresh);
       const expected = rankedFrom(pools.map((_, k) => candidate(k, spots[k]!)));
       if (after === undefined) {
         searched++;
