@@ -223,11 +223,6 @@ export class TouchedPairs implements PairFocus {
     return this.best.byFrom.keys();
   }
 
-  fromAny(tokens: ReadonlySet<string>): boolean {
-    for (const t of this.best.byFrom.keys()) if (tokens.has(t)) return true;
-    return false;
-  }
-
   listFromOf(token: string): ReadonlySet<string> | undefined {
     return this.lists.byFrom.get(token);
   }

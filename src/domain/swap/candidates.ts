@@ -56,8 +56,6 @@ export interface PairFocus {
   intoOf(token: string): ReadonlySet<string> | undefined;
   /** The tokens a pair of `has` leaves from. */
   sources(): Iterable<string>;
-  /** Some pair of `has` leaves a token of `tokens` (the graph's BPTs: they may be a four-hop path's middle). */
-  fromAny(tokens: ReadonlySet<string>): boolean;
   /** The tokens a pair of `hasList` from `token` goes to. */
   listFromOf(token: string): ReadonlySet<string> | undefined;
   /** The tokens a pair of `hasList` into `token` comes from. */
@@ -108,18 +106,38 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
   const on = (from: string, to: string) => !focus || focus.has(from, to);
   const onEnd = (from: string, to: string) => !focus || focus.hasEnd(from, to);
   const bpts = graph.bpts;
-  // A focused pair leaving a BPT can be the middle hop of a four-hop path behind any token.
-  const focusFromBpt = !!focus && focus.fromAny(bpts);
+  const first = graph.next(tokenIn);
   const intoOut = focus?.intoOf(tokenOut);
   const endsIntoOut = focus?.endsInto(tokenOut);
-  const first = graph.next(tokenIn);
+  // A four-hop path's middle tokens are BPTs: with a focus, those a focused pair leaves (its third
+  // hop focused) and those with a pool into a token of `intoOut` (its last hop focused), found once
+  // here, so a first hop whose next ones are not focused looks only at these.
+  let bptSources: Set<string> | undefined;
+  let bptsIntoOut: Set<string> | undefined;
+  if (focus) {
+    for (const t of focus.sources()) if (bpts.has(t)) (bptSources ??= new Set()).add(t);
+    if (intoOut)
+      for (const y of graph.bptTokens) {
+        const next = graph.next(y);
+        for (const z of intoOut)
+          if (next.has(z)) {
+            (bptsIntoOut ??= new Set()).add(y);
+            break;
+          }
+      }
+  }
 
-  /** Calls `visit` for the entries of `next` that can lead to a focused hop past `from` when no hop so far was one. */
+  /**
+   * Calls `visit` for the entries of `next` a sequence at `from` goes on to: all of them, or (no
+   * focused hop yet) those a focused pair from `from` reaches and those in `b`, `c` and `d`, each once.
+   */
   const onward = (
     next: ReadonlyMap<string, readonly Edge[]>,
     from: string,
     hit: boolean,
-    into: ReadonlySet<string> | undefined,
+    b: ReadonlySet<string> | undefined,
+    c: ReadonlySet<string> | undefined,
+    d: ReadonlySet<string> | undefined,
     visit: (to: string, edges: readonly Edge[]) => void,
   ) => {
     if (!focus || hit) {
@@ -127,82 +145,60 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       return;
     }
     const a = focus.fromOf(from);
-    if (a)
-      for (const to of a) {
-        const edges = next.get(to);
-        if (edges) visit(to, edges);
-      }
-    if (into)
-      for (const to of into) {
-        if (a?.has(to)) continue;
-        const edges = next.get(to);
-        if (edges) visit(to, edges);
-      }
+    if (a) visitIn(next, a, visit);
+    if (b) for (const to of b) if (!a?.has(to)) visitAt(next, to, visit);
+    if (c) for (const to of c) if (!a?.has(to) && !b?.has(to)) visitAt(next, to, visit);
+    if (d) for (const to of d) if (!a?.has(to) && !b?.has(to) && !c?.has(to)) visitAt(next, to, visit);
   };
   /**
-   * Calls `visit` for the first hops that can lead to a focused one: every one, or with a focus
-   * that no later hop into `into` or out of a BPT can meet, those focused from tokenIn or leaving
-   * from a token a focused pair leaves.
+   * Calls `visit` for the first hops that can lead to a focused one: every one when `all`, else
+   * those focused from tokenIn and those to a token a focused pair leaves.
    */
-  const firstHops = (
-    from: ReadonlyMap<string, readonly Edge[]>,
-    atFirst: ReadonlySet<string> | undefined,
-    into: ReadonlySet<string> | undefined,
-    visit: (x: string, ex: readonly Edge[]) => void,
-  ) => {
-    if (!focus || into || focusFromBpt) {
-      for (const [x, ex] of from) visit(x, ex);
+  const firstHops = (all: boolean, visit: (x: string, ex: readonly Edge[]) => void) => {
+    if (!focus || all) {
+      for (const [x, ex] of first) visit(x, ex);
       return;
     }
-    if (atFirst)
-      for (const x of atFirst) {
-        const ex = from.get(x);
+    const a = focus.fromOf(tokenIn);
+    if (a)
+      for (const x of a) {
+        const ex = first.get(x);
         if (ex) visit(x, ex);
       }
     for (const x of focus.sources()) {
-      if (atFirst?.has(x)) continue;
-      const ex = from.get(x);
+      if (a?.has(x)) continue;
+      const ex = first.get(x);
       if (ex) visit(x, ex);
     }
+  };
+  /** Four hops tokenIn -> x -> y -> z -> tokenOut past y (a BPT), `t2` when a hop so far is focused. */
+  const fourHops = (x: string, first: Edge, y: string, second: Edge, t2: boolean, endOnly: boolean) => {
+    onward(graph.next(y), y, t2, intoOut, undefined, undefined, (z, ez) => {
+      if (z === tokenIn || z === tokenOut || z === x || (endOnly ? !bpts.has(z) : !(bpts.has(x) || bpts.has(z))))
+        return;
+      const zo = graph.next(z).get(tokenOut);
+      if (zo) push([first, second, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
+    });
   };
 
   // Direct pools: all of them, they are the usual split partners.
   const direct = !focus || focus.hasList(tokenIn, tokenOut);
   for (const e of graph.between(tokenIn, tokenOut)) push([e], direct);
-  firstHops(first, focus?.fromOf(tokenIn), intoOut, (x, ex) => {
+  firstHops(!!intoOut || !!bptSources, (x, ex) => {
     if (x === tokenOut) return;
     const t1 = on(tokenIn, x);
     const second = graph.next(x);
     const xo = second.get(tokenOut);
     if (xo) push([ex[0]!, xo[0]!], t1 || on(x, tokenOut));
-    const wide = t1 || focusFromBpt;
-    onward(second, x, wide, intoOut, (y, ey) => {
+    onward(second, x, t1, intoOut, bptSources, bptsIntoOut, (y, ey) => {
       if (y === tokenIn || y === tokenOut) return;
       const t2 = t1 || on(x, y);
-      const third = graph.next(y);
-      const yo = third.get(tokenOut);
+      const yo = graph.next(y).get(tokenOut);
       if (yo) push([ex[0]!, ey[0]!, yo[0]!], t2 || on(y, tokenOut));
-      if (!bpts.has(y) || !(bpts.has(x) || hasBptNeighbourTo(graph, y, tokenOut))) return;
-      onward(third, y, t2, intoOut, (z, ez) => {
-        if (z === tokenIn || z === tokenOut || z === x) return;
-        const zo = graph.next(z).get(tokenOut);
-        if (zo && (bpts.has(x) || bpts.has(z)))
-          push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
-      });
+      // Past a focused hop every fourth hop counts: only where one can reach tokenOut.
+      if (!bpts.has(y) || (t2 && !bpts.has(x) && !hasBptNeighbourTo(graph, y, tokenOut))) return;
+      fourHops(x, ex[0]!, y, ey[0]!, t2, false);
     });
-    // Four hops whose only focused hop is the last, through a BPT the loop above passed over.
-    if (!focus || !intoOut || wide) return;
-    const fx = focus.fromOf(x);
-    for (const [y, ey] of second) {
-      if (y === tokenIn || y === tokenOut || !bpts.has(y) || fx?.has(y) || intoOut.has(y)) continue;
-      const third = graph.next(y);
-      for (const z of intoOut) {
-        const ez = third.get(z);
-        if (!ez || z === tokenIn || z === tokenOut || z === x) continue;
-        const zo = graph.next(z).get(tokenOut);
-        if (zo && (bpts.has(x) || bpts.has(z))) push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], true);
-      }
-    }
   });
   // End-only pools (graph.ts) only as the first or last hop of a path, or both: they sell or buy
   // the order's own token, never connect two other tokens.
@@ -215,21 +211,15 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       }
       const xo = graph.between(x, tokenOut)[0];
       if (xo) push([e, xo], t1 || on(x, tokenOut));
-      onward(graph.next(x), x, t1, intoOut, (y, ey) => {
+      onward(graph.next(x), x, t1, intoOut, undefined, undefined, (y, ey) => {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
         if (yo) push([e, ey[0]!, yo], t1 || on(x, y) || on(y, tokenOut));
       });
-      // A fourth hop when the LBP's other token enters a boosted pool (BPT next to BPT). Not
-      // narrowed by a focus, since any of its hops may be the focused one; an LBP's hops are few.
-      for (const [y, ey] of graph.next(x)) {
-        if (y === tokenIn || y === tokenOut || !bpts.has(y)) continue;
-        const t2 = t1 || on(x, y);
-        for (const [z, ez] of graph.next(y)) {
-          if (z === tokenIn || z === tokenOut || z === x || !bpts.has(z)) continue;
-          const zo = graph.between(z, tokenOut)[0];
-          if (zo) push([e, ey[0]!, ez[0]!, zo], t2 || on(y, z) || on(z, tokenOut));
-        }
-      }
+      // A fourth hop when the LBP's other token enters a boosted pool (BPT next to BPT).
+      onward(graph.next(x), x, t1, bptSources, bptsIntoOut, undefined, (y, ey) => {
+        if (y === tokenIn || y === tokenOut || !bpts.has(y)) return;
+        fourHops(x, e, y, ey[0]!, t1 || on(x, y), true);
+      });
     }
   }
   // A through hop, then an end-only one into tokenOut: with a focus, only from tokens one of them is focused at.
@@ -251,10 +241,10 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
         if (ex && !a?.has(x)) lastHop(x, ex);
       }
   }
-  firstHops(first, focus?.fromOf(tokenIn), endsIntoOut, (x, ex) => {
+  firstHops(!!endsIntoOut, (x, ex) => {
     if (x === tokenOut) return;
     const t1 = on(tokenIn, x);
-    onward(graph.next(x), x, t1, endsIntoOut, (y, ey) => {
+    onward(graph.next(x), x, t1, endsIntoOut, undefined, undefined, (y, ey) => {
       if (y === tokenIn || y === tokenOut) return;
       const lasts = graph.lbpBetween(y, tokenOut);
       if (lasts.length === 0) return;
@@ -268,13 +258,30 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     const t1 = onEnd(tokenIn, x);
     for (const e of lx) {
       for (const last of graph.lbpBetween(x, tokenOut)) push([e, last], t1 || onEnd(x, tokenOut));
-      onward(graph.next(x), x, t1, endsIntoOut, (y, ey) => {
+      onward(graph.next(x), x, t1, endsIntoOut, undefined, undefined, (y, ey) => {
         if (y === tokenIn || y === tokenOut) return;
         for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last], t1 || on(x, y) || onEnd(y, tokenOut));
       });
     }
   }
   return out;
+}
+
+function visitIn(
+  next: ReadonlyMap<string, readonly Edge[]>,
+  tokens: ReadonlySet<string>,
+  visit: (to: string, edges: readonly Edge[]) => void,
+): void {
+  for (const to of tokens) visitAt(next, to, visit);
+}
+
+function visitAt(
+  next: ReadonlyMap<string, readonly Edge[]>,
+  to: string,
+  visit: (to: string, edges: readonly Edge[]) => void,
+): void {
+  const edges = next.get(to);
+  if (edges) visit(to, edges);
 }
 
 function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boolean {

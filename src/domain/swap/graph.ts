@@ -86,6 +86,7 @@ export class PoolGraph {
   readonly decimals: ReadonlyMap<string, number>;
   /** Shared by every graph derived from one another: a hop object belongs to one model. */
   private readonly byHop: WeakMap<Hop, Edge>;
+  private bptTokensKept: readonly string[] | undefined;
 
   private constructor(parts: GraphParts) {
     this.through = parts.through;
@@ -141,6 +142,11 @@ export class PoolGraph {
       }
     }
     return new PoolGraph({ through: through.done(), ends: ends.done(), bpts, decimals, byHop: this.byHop });
+  }
+
+  /** The BPTs a path can leave from (a four-hop path's middle tokens): a few of `bpts`, found on first use. */
+  get bptTokens(): readonly string[] {
+    return (this.bptTokensKept ??= [...this.bpts].filter((t) => this.through.top.has(t)));
   }
 
   /** Tokens one hop from `token`, with their edges (deepest first). */
