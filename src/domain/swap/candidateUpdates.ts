@@ -1,6 +1,7 @@
 import { byRank, MAX_CANDIDATES, type Candidate, type PairFocus } from './candidates';
 import type { Edge } from './graph';
 import type { PoolModel } from './poolModel';
+import type { Hop } from './route';
 
 /**
  * A pair's candidates carried from one pool version to the next. A candidate is a sequence of
@@ -132,13 +133,14 @@ export class TouchedPairs implements PairFocus {
   /** End-only pairs whose best few changed. */
   private readonly ends = new PairSet();
   /**
-   * Every pool a kept candidate's hop on a listed pair can be (the pools listed on those pairs in
-   * the graph before the change; true for an end-only one), or undefined when not known: a hop
-   * through any other pool is on an unlisted pair, which one identity lookup tells without reading
-   * the pool's tokens (a pool model's fields are read through many classes' shapes, which made that
-   * check the larger part of carrying a pair's candidates across a version).
+   * Every hop a kept candidate can have on a listed part (the hops listed on those pairs in the
+   * graph before the change), or undefined when not known: true when every candidate with it
+   * changes (its pair's best pool changed, or it is end-only), false when only a direct one does
+   * (and a longer one's parallel pools). A hop is one pool's one token pair, so one identity
+   * lookup tells, without reading the pool's tokens (a pool model's fields are read through many
+   * classes' shapes, which made that check the larger part of carrying a pair's candidates).
    */
-  private readonly suspects: Map<PoolModel, boolean> | undefined;
+  private readonly hops: Map<Hop, boolean> | undefined;
 
   /** `graphs`: the graph the change was made to and the one it made; without them every pair of `models` is listed. */
   constructor(models: Iterable<PoolModel>, graphs?: { readonly before: PairLists; readonly after: PairLists }) {
@@ -155,22 +157,25 @@ export class TouchedPairs implements PairFocus {
       return;
     }
     const { before, after } = graphs;
-    this.suspects = new Map();
+    const hops = (this.hops = new Map());
     for (const m of changed)
       for (const a of m.tokens)
         for (const b of m.tokens) {
           if (a === b || this.lists.has(a, b) || this.ends.has(a, b)) continue;
           const was = before.between(a, b);
           const is = after.between(a, b);
-          if (was[0] !== is[0]) this.best.add(a, b);
-          if (!sameEdges(was, is)) {
+          if (was[0] !== is[0]) {
+            this.best.add(a, b);
             this.lists.add(a, b);
-            for (const e of was) this.suspects.set(e.hop.pool, false);
+            for (const e of was) hops.set(e.hop, true);
+          } else if (!sameEdges(was, is)) {
+            this.lists.add(a, b);
+            for (const e of was) if (!hops.get(e.hop)) hops.set(e.hop, false);
           }
           const wasEnds = before.lbpBetween(a, b);
           if (!sameEdges(wasEnds, after.lbpBetween(a, b))) {
             this.ends.add(a, b);
-            for (const e of wasEnds) this.suspects.set(e.hop.pool, true);
+            for (const e of wasEnds) hops.set(e.hop, true);
           }
         }
   }
@@ -178,13 +183,13 @@ export class TouchedPairs implements PairFocus {
   /** The union of several steps' pairs (a pair carried across several versions). */
   static union(steps: readonly TouchedPairs[]): TouchedPairs {
     if (steps.length === 1) return steps[0]!;
-    const known = steps.every((s) => s.suspects !== undefined);
+    const known = steps.every((s) => s.hops !== undefined);
     const out = new TouchedPairs([], known ? { before: NO_PAIRS, after: NO_PAIRS } : undefined);
     for (const s of steps) {
       out.best.addAll(s.best);
       out.lists.addAll(s.lists);
       out.ends.addAll(s.ends);
-      if (known) for (const [m, end] of s.suspects!) out.suspects!.set(m, end);
+      if (known) for (const [h, all] of s.hops!) if (!out.hops!.get(h)) out.hops!.set(h, all);
     }
     return out;
   }
@@ -238,35 +243,28 @@ export class TouchedPairs implements PairFocus {
   /**
    * A ranked candidate path's fate: dropped with a hop on a listed part (the focused search finds
    * it again if it still is one), a copy when only its parallel pools changed (a through hop of a
-   * longer path on a pair whose best few changed), else kept.
+   * longer path on a pair whose best few changed, not its best), else kept.
    */
   readonly pathFate = (c: Candidate): Fate => {
-    const suspects = this.suspects;
     const path = c.path;
+    const hops = this.hops;
+    // Without the graphs every part lists the same pairs: a hop on any of them changed the candidate.
+    if (!hops) return path.some((h) => this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) ? 'drop' : 'keep';
     let fate: Fate = 'keep';
     for (let k = 0; k < path.length; k++) {
-      const h = path[k]!;
-      // Without suspects every part lists the same pairs: a hop's kind does not matter.
-      const end = suspects ? suspects.get(h.pool) : false;
-      if (end === undefined) continue;
-      const a = h.pool.tokens[h.i]!;
-      const b = h.pool.tokens[h.j]!;
-      if (end) {
-        if (this.ends.has(a, b)) return 'drop';
-      } else if (this.lists.has(a, b)) {
-        if (path.length === 1 || this.best.has(a, b)) return 'drop';
-        fate = 'renew';
-      }
+      const all = hops.get(path[k]!);
+      if (all === undefined) continue;
+      if (all || path.length === 1) return 'drop';
+      fate = 'renew';
     }
     return fate;
   };
 
   /** A ranked two-hop variant's fate: dropped with a hop on a pair whose best few changed. */
   readonly variantFate = (c: Candidate): Fate => {
-    const suspects = this.suspects;
+    const hops = this.hops;
     for (const h of c.path) {
-      if (suspects && suspects.get(h.pool) !== false) continue;
-      if (this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return 'drop';
+      if (hops ? hops.has(h) : this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return 'drop';
     }
     return 'keep';
   };
