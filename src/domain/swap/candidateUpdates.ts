@@ -5,14 +5,18 @@ import type { Hop } from './route';
 
 /**
  * A pair's candidates carried from one pool version to the next. A candidate is a sequence of
- * hops, each the best pool of its token pair (or, for direct and end-only hops, one of the best
- * few), scored from those pools alone; which sequences exist depends on the pairs that exist and
- * on which tokens are BPTs. So when a version changes some pools:
- *  - a candidate with no hop on a token pair of a changed pool is the same sequence, same score;
- *  - every sequence that has such a hop is found again by a search focused on those pairs
- *    (`pairSequences` with a focus: it skips every loop that cannot reach one);
+ * hops scored from those hops' edges alone; a hop of a path of two or more is the best pool of its
+ * through pair, a direct path's hop one of the pair's best few, an end-only hop one of its end-only
+ * pair's best few (candidates.ts), and which sequences exist depends on the pairs that exist and on
+ * which tokens are BPTs. So when a version changes some pools (`TouchedPairs`: the parts of pair
+ * lists that now hold other edges):
+ *  - a candidate with no hop on a changed part is the same sequence, same score; one whose only
+ *    hop on a changed part is a longer path's hop on a pair whose best few changed but not its
+ *    best pool keeps its score, and only its parallel pools changed (kept as a new object);
+ *  - every sequence with a hop on a changed part is found again by a search focused on those
+ *    parts (`pairSequences` with a focus: it skips every loop that cannot reach one);
  *  - the pair's kept prefix of the ranking (`RankedCandidates`) merges the two. When the prefix
- *    was cut, a sequence left out of it and not through a changed pair still ranks after the
+ *    was cut, a sequence left out of it and not through a changed part still ranks after the
  *    prefix's last entry, so the merged entries up to that entry are exactly the new ranking's
  *    start; when fewer than `MAX_CANDIDATES` remain the pair is searched afresh.
  * A version that adds or removes a BPT (four-hop paths depend on which tokens are BPTs) searches

@@ -50,7 +50,8 @@ interface PairEntry {
 /**
  * What the engines derived from one another share: each pair's latest candidates (any engine of
  * the line carries them to its own graph through the steps between), and per candidate object its
- * parallel pools and key, which hold as long as the candidate does (its hops' pairs unchanged).
+ * parallel pools and key, which hold as long as the candidate does (a carried candidate whose
+ * parallel pools changed is a new object, candidateUpdates.ts).
  */
 class Lineage {
   private next = 0;
