@@ -1,8 +1,11 @@
 import { loadavg } from 'node:os';
+import { normalizePool } from '../../src/domain/normalizePool';
+import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { SwapEngine } from '../../src/domain/swap/engine';
 import { buildModels } from '../../src/domain/swap/models';
 import type { PoolModel, PoolSpec } from '../../src/domain/swap/poolModel';
 import { seededRandom } from '../e2e/helpers/randomOrders';
+import { syntheticPools, syntheticTokens } from '../fakes/syntheticPools';
 import { toSpec, type SnapshotPool } from '../domain/swap/snapshotSpecs';
 import { HAS_SNAPSHOT, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { snapshotCopies } from '../helpers/snapshotCopies';
@@ -15,7 +18,8 @@ import { QUOTE_CASES } from './quoteCases';
  * (src/domain/swap/candidateUpdates.ts).
  *  - Ten copies of the mainnet snapshot sharing its hubs (as `poolChurn`), joins and exits on as on
  *    mainnet; the pairs of the `poolChurn` mix (its requests, and the same with the tokens that are
- *    not hubs taken from copy 7).
+ *    not hubs taken from copy 7). BENCH_UNIVERSE=synthetic: `quoteVersions`' 1,000 two-token pools
+ *    over 40 tokens and its 22 pairs instead.
  *  - BENCH_VERSIONS (default 120) versions each changing k = 1 and 10 random pools (balances moved
  *    by a trade, the models rebuilt, every other model kept): per version, the engine derived from
  *    the last one, then every pair's candidates and two-hop variants asked once (what the first
@@ -26,6 +30,7 @@ const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 120);
 const KS = (process.env.BENCH_KS ?? '1,10').split(',').map(Number);
 const COPY = 7;
 const TIMESTAMP = 1_700_000_000;
+const SYNTHETIC_TOKENS = 40;
 
 const cpuMs = () => {
   const u = process.cpuUsage();
@@ -66,13 +71,33 @@ function pairsOfMix(): [string, string][] {
   return out;
 }
 
+/** The `quoteVersions` universe: synthetic two-token pools over a few tokens, and its 22 pairs. */
+function synthetic(): { specs: PoolSpec[]; pairs: [string, string][] } {
+  const tokens = syntheticTokens({ tokenCount: SYNTHETIC_TOKENS });
+  const specs = syntheticPools(1000, { tokenCount: SYNTHETIC_TOKENS }).flatMap((p) => {
+    const n = normalizePool(p as never);
+    return n.ok ? [specFromStoredPool(n.pool)] : [];
+  });
+  const rand = seededRandom(5);
+  const pairs = Array.from({ length: 22 }, (): [string, string] => {
+    const a = Math.floor(rand() * SYNTHETIC_TOKENS);
+    let b = Math.floor(rand() * SYNTHETIC_TOKENS);
+    while (b === a) b = Math.floor(rand() * SYNTHETIC_TOKENS);
+    return [tokens[a]!.address.toLowerCase(), tokens[b]!.address.toLowerCase()];
+  });
+  return { specs, pairs };
+}
+
 export async function run(): Promise<void> {
-  if (!HAS_SNAPSHOT) {
+  const universe = process.env.BENCH_UNIVERSE ?? 'copies';
+  if (universe === 'copies' && !HAS_SNAPSHOT) {
     process.stdout.write('no mainnet snapshot beside the repository: skipped\n');
     return;
   }
-  const specs = snapshotCopies(loadSnapshotPools() as SnapshotPool[], 10).map(toSpec);
-  const pairs = pairsOfMix();
+  const { specs, pairs } =
+    universe === 'synthetic'
+      ? synthetic()
+      : { specs: snapshotCopies(loadSnapshotPools() as SnapshotPool[], 10).map(toSpec), pairs: pairsOfMix() };
   const random = seededRandom(11);
   let models: PoolModel[] = buildModels(specs, { timestamp: TIMESTAMP }).models;
   const byId = new Map(models.map((m, k) => [m.id, k]));
@@ -122,7 +147,7 @@ export async function run(): Promise<void> {
   }
   figure(`the same pairs searched from nothing`, fromNothing, 'ms');
   process.stdout.write(
-    `${models.length} models, ${pairs.length} pairs (candidates and two-hop variants); load average ${loadavg()
+    `${universe}: ${models.length} models, ${pairs.length} pairs (candidates and two-hop variants); load average ${loadavg()
       .map((x) => x.toFixed(1))
       .join(' ')}\n`,
   );
