@@ -47,7 +47,7 @@ function withList(ranked: readonly Candidate[], complete: boolean): RankedCandid
   return { ranked, complete, list: ranked.length > MAX_CANDIDATES ? ranked.slice(0, MAX_CANDIDATES) : ranked };
 }
 
-/** What a carried candidate becomes: the same object, a copy (its parallel pools changed), or gone (its score may have). */
+/** What a carried candidate becomes: the same object, a copy (only its parallel pools changed), or dropped (its score may have changed). */
 export type Fate = 'keep' | 'renew' | 'drop';
 
 /**
@@ -84,12 +84,12 @@ export function updateRanked(
   const cap = MAX_CANDIDATES + RESERVE;
   const total = kept.length + placed.length;
   const n = Math.min(total, cap);
-  const merged: Candidate[] = new Array<Candidate>(n);
+  const merged: Candidate[] = [];
   let a = 0;
   let b = 0;
-  for (let m = 0; m < n; m++) {
-    if (b >= placed.length || (a < kept.length && byRank(kept[a]!, placed[b]!) < 0)) merged[m] = kept[a++]!;
-    else merged[m] = placed[b++]!;
+  while (merged.length < n) {
+    if (b >= placed.length || (a < kept.length && byRank(kept[a]!, placed[b]!) < 0)) merged.push(kept[a++]!);
+    else merged.push(placed[b++]!);
   }
   if (!last) return withList(merged, total <= cap);
   return merged.length < MAX_CANDIDATES ? undefined : withList(merged, false);
