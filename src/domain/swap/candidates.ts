@@ -172,12 +172,12 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     }
   };
   /** Four hops tokenIn -> x -> y -> z -> tokenOut past y (a BPT), `t2` when a hop so far is focused. */
-  const fourHops = (x: string, first: Edge, y: string, second: Edge, t2: boolean, endOnly: boolean) => {
+  const fourHops = (x: string, toX: Edge, y: string, toY: Edge, t2: boolean, endOnly: boolean) => {
     onward(graph.next(y), y, t2, intoOut, undefined, undefined, (z, ez) => {
       if (z === tokenIn || z === tokenOut || z === x || (endOnly ? !bpts.has(z) : !(bpts.has(x) || bpts.has(z))))
         return;
       const zo = graph.next(z).get(tokenOut);
-      if (zo) push([first, second, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
+      if (zo) push([toX, toY, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
     });
   };
 
