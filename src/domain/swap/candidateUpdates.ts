@@ -1,17 +1,22 @@
 import { byRank, MAX_CANDIDATES, type Candidate, type PairFocus } from './candidates';
 import type { Edge } from './graph';
 import type { PoolModel } from './poolModel';
+import type { Hop } from './route';
 
 /**
  * A pair's candidates carried from one pool version to the next. A candidate is a sequence of
- * hops, each the best pool of its token pair (or, for direct and end-only hops, one of the best
- * few), scored from those pools alone; which sequences exist depends on the pairs that exist and
- * on which tokens are BPTs. So when a version changes some pools:
- *  - a candidate with no hop on a token pair of a changed pool is the same sequence, same score;
- *  - every sequence that has such a hop is found again by a search focused on those pairs
- *    (`pairSequences` with a focus: it skips every loop that cannot reach one);
+ * hops scored from those hops' edges alone; a hop of a path of two or more is the best pool of its
+ * through pair, a direct path's hop one of the pair's best few, an end-only hop one of its end-only
+ * pair's best few (candidates.ts), and which sequences exist depends on the pairs that exist and on
+ * which tokens are BPTs. So when a version changes some pools (`TouchedPairs`: the parts of pair
+ * lists that now hold other edges):
+ *  - a candidate with no hop on a changed part is the same sequence, same score; one whose only
+ *    hop on a changed part is a longer path's hop on a pair whose best few changed but not its
+ *    best pool keeps its score, and only its parallel pools changed (kept as a new object);
+ *  - every sequence with a hop on a changed part is found again by a search focused on those
+ *    parts (`pairSequences` with a focus: it skips every loop that cannot reach one);
  *  - the pair's kept prefix of the ranking (`RankedCandidates`) merges the two. When the prefix
- *    was cut, a sequence left out of it and not through a changed pair still ranks after the
+ *    was cut, a sequence left out of it and not through a changed part still ranks after the
  *    prefix's last entry, so the merged entries up to that entry are exactly the new ranking's
  *    start; when fewer than `MAX_CANDIDATES` remain the pair is searched afresh.
  * A version that adds or removes a BPT (four-hop paths depend on which tokens are BPTs) searches
@@ -42,20 +47,35 @@ function withList(ranked: readonly Candidate[], complete: boolean): RankedCandid
   return { ranked, complete, list: ranked.length > MAX_CANDIDATES ? ranked.slice(0, MAX_CANDIDATES) : ranked };
 }
 
+/** What a carried candidate becomes: the same object, a copy (only its parallel pools changed), or dropped (its score may have changed). */
+export type Fate = 'keep' | 'renew' | 'drop';
+
 /**
- * The ranking after the changes `touched`: `fresh` are the sequences through a touched pair in the
- * new graph (a focused search). Undefined when the kept prefix would be shorter than what a quote
- * reads (search the pair afresh).
+ * The ranking after a change: `fate` tells what became of each kept candidate, `fresh` are the
+ * sequences the change may have made or rescored in the new graph (a focused search, exactly those
+ * whose fate in the old graph would be 'drop'). Undefined when the kept prefix would be shorter
+ * than what a quote reads (search the pair afresh).
  */
 export function updateRanked(
   before: RankedCandidates,
-  touched: TouchedPairs,
+  fate: (c: Candidate) => Fate,
   fresh: Candidate[],
 ): RankedCandidates | undefined {
   const ranked = before.ranked;
   const kept: Candidate[] = [];
-  for (let k = 0; k < ranked.length; k++) if (!touched.crosses(ranked[k]!)) kept.push(ranked[k]!);
-  if (kept.length === ranked.length && fresh.length === 0) return before;
+  let same = fresh.length === 0;
+  for (let k = 0; k < ranked.length; k++) {
+    const c = ranked[k]!;
+    const f = fate(c);
+    if (f === 'keep') kept.push(c);
+    else {
+      same = false;
+      // A new object: the engine keeps a candidate's parallel pools by the object (engine.ts).
+      if (f === 'renew') kept.push({ path: c.path, spot: c.spot, depth: c.depth });
+    }
+  }
+  if (same) return before;
+  if (fresh.length === 0 && kept.length === ranked.length) return withList(kept, before.complete);
   // When the prefix was cut, a fresh sequence ranking after its last entry may rank after
   // sequences nobody kept: it is not part of the known start, so it is not sorted or merged.
   const last = before.complete ? undefined : ranked[ranked.length - 1]!;
@@ -75,49 +95,12 @@ export function updateRanked(
   return merged.length < MAX_CANDIDATES ? undefined : withList(merged, false);
 }
 
-/**
- * The ordered token pairs of changed pools (their models before and after, both directions),
- * whatever kind of pool (through or end-only) they are: a pair listed here may have new pools,
- * new best pools or new scores; a pair not listed has the same pools in the same order.
- */
-export class TouchedPairs implements PairFocus {
-  private readonly byFrom = new Map<string, Set<string>>();
-  private readonly byTo = new Map<string, Set<string>>();
-  /**
-   * Every pool a kept candidate's hop on a touched pair can be (the changed models and the pools
-   * listed on those pairs in the graph before the change), or undefined when not known: a hop
-   * through any other pool is on an untouched pair, which one identity lookup tells without
-   * reading the pool's tokens (a pool model's fields are read through many classes' shapes,
-   * which made that check the larger part of carrying a pair's candidates across a version).
-   */
-  private readonly suspects: Set<PoolModel> | undefined;
+/** Ordered token pairs, looked up from either end. */
+class PairSet {
+  readonly byFrom = new Map<string, Set<string>>();
+  readonly byTo = new Map<string, Set<string>>();
 
-  /** `before`: the graph the change was made to; with it, `crosses` looks at the pools listed on the touched pairs only. */
-  constructor(models: Iterable<PoolModel>, before?: PairLists) {
-    const changed = [...models];
-    for (const m of changed) for (const a of m.tokens) for (const b of m.tokens) if (a !== b) this.add(a, b);
-    if (!before) return;
-    this.suspects = new Set(changed);
-    for (const [a, tos] of this.byFrom)
-      for (const b of tos) {
-        for (const e of before.between(a, b)) this.suspects.add(e.hop.pool);
-        for (const e of before.lbpBetween(a, b)) this.suspects.add(e.hop.pool);
-      }
-  }
-
-  /** The union of several steps' pairs (a pair carried across several versions). */
-  static union(steps: readonly TouchedPairs[]): TouchedPairs {
-    if (steps.length === 1) return steps[0]!;
-    const known = steps.every((s) => s.suspects !== undefined);
-    const out = new TouchedPairs([], known ? NO_PAIRS : undefined);
-    for (const s of steps) {
-      for (const [a, tos] of s.byFrom) for (const b of tos) out.add(a, b);
-      if (known) for (const m of s.suspects!) out.suspects!.add(m);
-    }
-    return out;
-  }
-
-  private add(a: string, b: string): void {
+  add(a: string, b: string): void {
     let tos = this.byFrom.get(a);
     if (!tos) this.byFrom.set(a, (tos = new Set()));
     tos.add(b);
@@ -126,36 +109,175 @@ export class TouchedPairs implements PairFocus {
     froms.add(a);
   }
 
-  get size(): number {
-    return this.byFrom.size;
+  addAll(other: PairSet): void {
+    for (const [a, tos] of other.byFrom) for (const b of tos) this.add(a, b);
   }
 
   has(from: string, to: string): boolean {
     return this.byFrom.get(from)?.has(to) === true;
   }
+}
+
+/**
+ * What a version changed of the graph's pair lists, by the part of a list a candidate's hop can
+ * be (candidates.ts): the best pool of a through pair (every hop of a path of two or more), the
+ * best few of a through pair (a direct path's hop, a two-hop variant's, a candidate's parallel
+ * pools) and the best few of an end-only pair (an end-only hop). A pair's part not listed holds
+ * the same edge objects in the same order, so every sequence with no hop on a listed part is the
+ * same candidate. With the graphs before and after, a pair goes in a part only when that part's
+ * edges differ (a changed model's edges are new objects); without them, every pair of a changed
+ * model goes in every part. Most of a crowded pair's pools are neither its best nor among its
+ * best few, and a change to one of them touches no candidate at all.
+ */
+export class TouchedPairs implements PairFocus {
+  /** Through pairs whose best pool changed. */
+  private readonly best = new PairSet();
+  /** Through pairs whose best few changed (every pair of `best` too). */
+  private readonly lists = new PairSet();
+  /** End-only pairs whose best few changed. */
+  private readonly ends = new PairSet();
+  /**
+   * Every hop a kept candidate can have on a listed part (the hops listed on those pairs in the
+   * graph before the change), or undefined when not known: true when every candidate with it
+   * changes (its pair's best pool changed, or it is end-only), false when only a direct one does
+   * (and a longer one's parallel pools). A hop is one pool's one token pair, so one identity
+   * lookup tells, without reading the pool's tokens (a pool model's fields are read through many
+   * classes' shapes, which made that check the larger part of carrying a pair's candidates).
+   */
+  private readonly hops: Map<Hop, boolean> | undefined;
+
+  /** `graphs`: the graph the change was made to and the one it made; without them every pair of `models` is listed. */
+  constructor(models: Iterable<PoolModel>, graphs?: { readonly before: PairLists; readonly after: PairLists }) {
+    const changed = [...models];
+    if (!graphs) {
+      for (const m of changed)
+        for (const a of m.tokens)
+          for (const b of m.tokens)
+            if (a !== b) {
+              this.best.add(a, b);
+              this.lists.add(a, b);
+              this.ends.add(a, b);
+            }
+      return;
+    }
+    const { before, after } = graphs;
+    const hops = (this.hops = new Map());
+    for (const m of changed)
+      for (const a of m.tokens)
+        for (const b of m.tokens) {
+          if (a === b || this.lists.has(a, b) || this.ends.has(a, b)) continue;
+          const was = before.between(a, b);
+          const is = after.between(a, b);
+          if (was[0] !== is[0]) {
+            this.best.add(a, b);
+            this.lists.add(a, b);
+            for (const e of was) hops.set(e.hop, true);
+          } else if (!sameEdges(was, is)) {
+            this.lists.add(a, b);
+            for (const e of was) if (!hops.get(e.hop)) hops.set(e.hop, false);
+          }
+          const wasEnds = before.lbpBetween(a, b);
+          if (!sameEdges(wasEnds, after.lbpBetween(a, b))) {
+            this.ends.add(a, b);
+            for (const e of wasEnds) hops.set(e.hop, true);
+          }
+        }
+  }
+
+  /** The union of several steps' pairs (a pair carried across several versions). */
+  static union(steps: readonly TouchedPairs[]): TouchedPairs {
+    if (steps.length === 1) return steps[0]!;
+    const known = steps.every((s) => s.hops !== undefined);
+    const out = new TouchedPairs([], known ? { before: NO_PAIRS, after: NO_PAIRS } : undefined);
+    for (const s of steps) {
+      out.best.addAll(s.best);
+      out.lists.addAll(s.lists);
+      out.ends.addAll(s.ends);
+      if (known) for (const [h, all] of s.hops!) if (!out.hops!.get(h)) out.hops!.set(h, all);
+    }
+    return out;
+  }
+
+  /** Whether no candidate path can have changed. */
+  get none(): boolean {
+    return this.lists.byFrom.size === 0 && this.ends.byFrom.size === 0;
+  }
+
+  /** Whether no two-hop variant can have changed. */
+  get noVariant(): boolean {
+    return this.lists.byFrom.size === 0;
+  }
+
+  has(from: string, to: string): boolean {
+    return this.best.has(from, to);
+  }
+
+  hasList(from: string, to: string): boolean {
+    return this.lists.has(from, to);
+  }
+
+  hasEnd(from: string, to: string): boolean {
+    return this.ends.has(from, to);
+  }
 
   fromOf(token: string): ReadonlySet<string> | undefined {
-    return this.byFrom.get(token);
+    return this.best.byFrom.get(token);
   }
 
   intoOf(token: string): ReadonlySet<string> | undefined {
-    return this.byTo.get(token);
+    return this.best.byTo.get(token);
   }
 
-  fromAny(tokens: ReadonlySet<string>): boolean {
-    for (const t of this.byFrom.keys()) if (tokens.has(t)) return true;
-    return false;
+  sources(): Iterable<string> {
+    return this.best.byFrom.keys();
   }
 
-  /** Whether a candidate has a hop on a touched pair. */
-  crosses(c: Candidate): boolean {
-    const suspects = this.suspects;
-    for (const h of c.path) {
-      if (suspects && !suspects.has(h.pool)) continue;
-      if (this.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return true;
+  listFromOf(token: string): ReadonlySet<string> | undefined {
+    return this.lists.byFrom.get(token);
+  }
+
+  listIntoOf(token: string): ReadonlySet<string> | undefined {
+    return this.lists.byTo.get(token);
+  }
+
+  endsInto(token: string): ReadonlySet<string> | undefined {
+    return this.ends.byTo.get(token);
+  }
+
+  /**
+   * A ranked candidate path's fate: dropped with a hop on a listed part (the focused search finds
+   * it again if it still is one), a copy when only its parallel pools changed (a through hop of a
+   * longer path on a pair whose best few changed, not its best), else kept.
+   */
+  readonly pathFate = (c: Candidate): Fate => {
+    const path = c.path;
+    const hops = this.hops;
+    // Without the graphs every part lists the same pairs: a hop on any of them changed the candidate.
+    if (!hops) return path.some((h) => this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) ? 'drop' : 'keep';
+    let fate: Fate = 'keep';
+    for (let k = 0; k < path.length; k++) {
+      const all = hops.get(path[k]!);
+      if (all === undefined) continue;
+      if (all || path.length === 1) return 'drop';
+      fate = 'renew';
     }
-    return false;
-  }
+    return fate;
+  };
+
+  /** A ranked two-hop variant's fate: dropped with a hop on a pair whose best few changed. */
+  readonly variantFate = (c: Candidate): Fate => {
+    const hops = this.hops;
+    for (const h of c.path) {
+      if (hops ? hops.has(h) : this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return 'drop';
+    }
+    return 'keep';
+  };
+}
+
+function sameEdges(a: readonly Edge[], b: readonly Edge[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** Where a graph lists the pools of a pair (graph.ts): every candidate's hop is taken from these lists. */

@@ -39,15 +39,29 @@ export function score(edges: readonly Edge[]): Candidate | undefined {
   return { path: edges.map((e) => e.hop), spot, depth };
 }
 
-/** The pairs a pool change touched (candidateUpdates.ts): a search focused on them yields only the sequences through them. */
+/**
+ * What a pool change touched (candidateUpdates.ts), by the part of a pair's list a hop takes: a
+ * search focused on it yields only the sequences with a hop on a touched part.
+ */
 export interface PairFocus {
+  /** A through pair whose best pool changed (the hop of a path of two or more hops). */
   has(from: string, to: string): boolean;
-  /** The tokens a touched pair from `token` goes to. */
+  /** A through pair whose best few changed (a direct path's hop, a two-hop variant's). */
+  hasList(from: string, to: string): boolean;
+  /** An end-only pair whose best few changed. */
+  hasEnd(from: string, to: string): boolean;
+  /** The tokens a pair of `has` from `token` goes to. */
   fromOf(token: string): ReadonlySet<string> | undefined;
-  /** The tokens a touched pair into `token` comes from. */
+  /** The tokens a pair of `has` into `token` comes from. */
   intoOf(token: string): ReadonlySet<string> | undefined;
-  /** Some touched pair leaves a token of `tokens` (the graph's BPTs: they may be a four-hop path's middle). */
-  fromAny(tokens: ReadonlySet<string>): boolean;
+  /** The tokens a pair of `has` leaves from. */
+  sources(): Iterable<string>;
+  /** The tokens a pair of `hasList` from `token` goes to. */
+  listFromOf(token: string): ReadonlySet<string> | undefined;
+  /** The tokens a pair of `hasList` into `token` comes from. */
+  listIntoOf(token: string): ReadonlySet<string> | undefined;
+  /** The tokens a pair of `hasEnd` into `token` comes from. */
+  endsInto(token: string): ReadonlySet<string> | undefined;
 }
 
 /**
@@ -73,10 +87,11 @@ export function candidatePaths(graph: PoolGraph, tokenIn: string, tokenOut: stri
 }
 
 /**
- * Every candidate sequence of the pair, unranked. With `focus`, only those with a hop through a
- * focused pair: past a hop that is not, a loop goes on only to the tokens a focused pair leaves
- * from there or reaches the order's token from, so a pool change costs the sequences through the
- * pairs it touched, not the pair's whole search.
+ * Every candidate sequence of the pair, unranked. With `focus`, only those with a hop on a
+ * focused part of a pair: past a hop that is not, a loop goes on only to the tokens a focused pair
+ * leaves from there or reaches the order's token from, and the first hops looked at are only those
+ * that can lead to a focused one, so a pool change costs the sequences through the pairs it
+ * touched, not the pair's whole search.
  */
 export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
   if (tokenIn === tokenOut || !graph.has(tokenIn) || !graph.holds(tokenOut)) return [];
@@ -86,58 +101,109 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     const c = score(edges);
     if (c) out.push(c);
   };
-  // Without a focus every sequence counts; with one, a hop through a focused pair makes it count.
+  // Without a focus every sequence counts; with one, a hop on a focused part makes it count: a
+  // through hop of a longer path is its pair's best pool, an end-only hop any of the best few.
   const on = (from: string, to: string) => !focus || focus.has(from, to);
+  const onEnd = (from: string, to: string) => !focus || focus.hasEnd(from, to);
   const bpts = graph.bpts;
-  // A focused pair leaving a BPT can be the middle hop of a four-hop path behind any token.
-  const focusFromBpt = !!focus && focus.fromAny(bpts);
-  const intoOut = focus?.intoOf(tokenOut);
-  /** The neighbours a sequence at `from` goes on to: all, or (no focused hop yet) those a focused pair from `from` or into tokenOut reaches. */
-  const onward = (next: ReadonlyMap<string, readonly Edge[]>, from: string, hit: boolean) =>
-    !focus || hit ? next : focusedEntries(next, focus.fromOf(from), intoOut);
   const first = graph.next(tokenIn);
+  const intoOut = focus?.intoOf(tokenOut);
+  const endsIntoOut = focus?.endsInto(tokenOut);
+  // A four-hop path's middle tokens are BPTs: with a focus, those a focused pair leaves (its third
+  // hop focused) and those with a pool into a token of `intoOut` (its last hop focused), found once
+  // here, so a first hop whose next ones are not focused looks only at these.
+  let bptSources: Set<string> | undefined;
+  let bptsIntoOut: Set<string> | undefined;
+  if (focus) {
+    for (const t of focus.sources()) if (bpts.has(t)) (bptSources ??= new Set()).add(t);
+    if (intoOut)
+      for (const y of graph.bptTokens) {
+        const next = graph.next(y);
+        for (const z of intoOut)
+          if (next.has(z)) {
+            (bptsIntoOut ??= new Set()).add(y);
+            break;
+          }
+      }
+  }
+
+  /**
+   * Calls `visit` for the entries of `next` a sequence at `from` goes on to: all of them, or (no
+   * focused hop yet) those a focused pair from `from` reaches and those in `b`, `c` and `d`, each once.
+   */
+  const onward = (
+    next: ReadonlyMap<string, readonly Edge[]>,
+    from: string,
+    hit: boolean,
+    b: ReadonlySet<string> | undefined,
+    c: ReadonlySet<string> | undefined,
+    d: ReadonlySet<string> | undefined,
+    visit: (to: string, edges: readonly Edge[]) => void,
+  ) => {
+    if (!focus || hit) {
+      for (const [to, edges] of next) visit(to, edges);
+      return;
+    }
+    const a = focus.fromOf(from);
+    if (a) visitIn(next, a, visit);
+    if (b) for (const to of b) if (!a?.has(to)) visitAt(next, to, visit);
+    if (c) for (const to of c) if (!a?.has(to) && !b?.has(to)) visitAt(next, to, visit);
+    if (d) for (const to of d) if (!a?.has(to) && !b?.has(to) && !c?.has(to)) visitAt(next, to, visit);
+  };
+  /**
+   * Calls `visit` for the first hops that can lead to a focused one: every one when `all`, else
+   * those focused from tokenIn and those to a token a focused pair leaves.
+   */
+  const firstHops = (all: boolean, visit: (x: string, ex: readonly Edge[]) => void) => {
+    if (!focus || all) {
+      for (const [x, ex] of first) visit(x, ex);
+      return;
+    }
+    const a = focus.fromOf(tokenIn);
+    if (a)
+      for (const x of a) {
+        const ex = first.get(x);
+        if (ex) visit(x, ex);
+      }
+    for (const x of focus.sources()) {
+      if (a?.has(x)) continue;
+      const ex = first.get(x);
+      if (ex) visit(x, ex);
+    }
+  };
+  /** Four hops tokenIn -> x -> y -> z -> tokenOut past y (a BPT), `t2` when a hop so far is focused. */
+  const fourHops = (x: string, toX: Edge, y: string, toY: Edge, t2: boolean, endOnly: boolean) => {
+    onward(graph.next(y), y, t2, intoOut, undefined, undefined, (z, ez) => {
+      if (z === tokenIn || z === tokenOut || z === x || (endOnly ? !bpts.has(z) : !(bpts.has(x) || bpts.has(z))))
+        return;
+      const zo = graph.next(z).get(tokenOut);
+      if (zo) push([toX, toY, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
+    });
+  };
+
   // Direct pools: all of them, they are the usual split partners.
-  const direct = on(tokenIn, tokenOut);
+  const direct = !focus || focus.hasList(tokenIn, tokenOut);
   for (const e of graph.between(tokenIn, tokenOut)) push([e], direct);
-  for (const [x, ex] of first) {
-    if (x === tokenOut) continue;
+  firstHops(!!intoOut || !!bptSources, (x, ex) => {
+    if (x === tokenOut) return;
     const t1 = on(tokenIn, x);
     const second = graph.next(x);
     const xo = second.get(tokenOut);
     if (xo) push([ex[0]!, xo[0]!], t1 || on(x, tokenOut));
-    const wide = t1 || focusFromBpt;
-    const visited = onward(second, x, wide);
-    for (const [y, ey] of visited) {
-      if (y === tokenIn || y === tokenOut) continue;
+    onward(second, x, t1, intoOut, bptSources, bptsIntoOut, (y, ey) => {
+      if (y === tokenIn || y === tokenOut) return;
       const t2 = t1 || on(x, y);
-      const third = graph.next(y);
-      const yo = third.get(tokenOut);
+      const yo = graph.next(y).get(tokenOut);
       if (yo) push([ex[0]!, ey[0]!, yo[0]!], t2 || on(y, tokenOut));
-      if (!bpts.has(y) || !(bpts.has(x) || hasBptNeighbourTo(graph, y, tokenOut))) continue;
-      for (const [z, ez] of onward(third, y, t2)) {
-        if (z === tokenIn || z === tokenOut || z === x) continue;
-        const zo = graph.next(z).get(tokenOut);
-        if (zo && (bpts.has(x) || bpts.has(z)))
-          push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], t2 || on(y, z) || on(z, tokenOut));
-      }
-    }
-    // Four hops whose only focused hop is the last, through a BPT the loop above passed over.
-    if (!intoOut || wide || visited === second) continue;
-    for (const [y, ey] of second) {
-      if (y === tokenIn || y === tokenOut || !bpts.has(y) || (visited as Map<string, unknown>).has(y)) continue;
-      const third = graph.next(y);
-      for (const z of intoOut) {
-        const ez = third.get(z);
-        if (!ez || z === tokenIn || z === tokenOut || z === x) continue;
-        const zo = graph.next(z).get(tokenOut);
-        if (zo && (bpts.has(x) || bpts.has(z))) push([ex[0]!, ey[0]!, ez[0]!, zo[0]!], true);
-      }
-    }
-  }
+      // Past a focused hop every fourth hop counts: only where one can reach tokenOut.
+      if (!bpts.has(y) || (t2 && !bpts.has(x) && !hasBptNeighbourTo(graph, y, tokenOut))) return;
+      fourHops(x, ex[0]!, y, ey[0]!, t2, false);
+    });
+  });
   // End-only pools (graph.ts) only as the first or last hop of a path, or both: they sell or buy
   // the order's own token, never connect two other tokens.
   for (const [x, lx] of graph.lbpNext(tokenIn)) {
-    const t1 = on(tokenIn, x);
+    const t1 = onEnd(tokenIn, x);
     for (const e of lx) {
       if (x === tokenOut) {
         push([e], t1);
@@ -145,72 +211,77 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       }
       const xo = graph.between(x, tokenOut)[0];
       if (xo) push([e, xo], t1 || on(x, tokenOut));
-      for (const [y, ey] of onward(graph.next(x), x, t1)) {
+      onward(graph.next(x), x, t1, intoOut, undefined, undefined, (y, ey) => {
         const yo = y === tokenIn || y === tokenOut ? undefined : graph.between(y, tokenOut)[0];
         if (yo) push([e, ey[0]!, yo], t1 || on(x, y) || on(y, tokenOut));
-      }
-      // A fourth hop when the LBP's other token enters a boosted pool (BPT next to BPT). Not
-      // narrowed by a focus, since any of its hops may be the focused one; an LBP's hops are few.
-      for (const [y, ey] of graph.next(x)) {
-        if (y === tokenIn || y === tokenOut || !bpts.has(y)) continue;
-        const t2 = t1 || on(x, y);
-        for (const [z, ez] of graph.next(y)) {
-          if (z === tokenIn || z === tokenOut || z === x || !bpts.has(z)) continue;
-          const zo = graph.between(z, tokenOut)[0];
-          if (zo) push([e, ey[0]!, ez[0]!, zo], t2 || on(y, z) || on(z, tokenOut));
-        }
-      }
+      });
+      // A fourth hop when the LBP's other token enters a boosted pool (BPT next to BPT).
+      onward(graph.next(x), x, t1, bptSources, bptsIntoOut, undefined, (y, ey) => {
+        if (y === tokenIn || y === tokenOut || !bpts.has(y)) return;
+        fourHops(x, e, y, ey[0]!, t1 || on(x, y), true);
+      });
     }
   }
-  for (const [x, ex] of first) {
-    const t1 = on(tokenIn, x) || on(x, tokenOut);
+  // A through hop, then an end-only one into tokenOut: with a focus, only from tokens one of them is focused at.
+  const lastHop = (x: string, ex: readonly Edge[]) => {
+    const t1 = on(tokenIn, x) || onEnd(x, tokenOut);
     for (const e of graph.lbpBetween(x, tokenOut)) push([ex[0]!, e], t1);
+  };
+  if (!focus) for (const [x, ex] of first) lastHop(x, ex);
+  else {
+    const a = focus.fromOf(tokenIn);
+    if (a)
+      for (const x of a) {
+        const ex = first.get(x);
+        if (ex) lastHop(x, ex);
+      }
+    if (endsIntoOut)
+      for (const x of endsIntoOut) {
+        const ex = first.get(x);
+        if (ex && !a?.has(x)) lastHop(x, ex);
+      }
   }
-  for (const [x, ex] of first) {
-    if (x === tokenOut) continue;
+  firstHops(!!endsIntoOut, (x, ex) => {
+    if (x === tokenOut) return;
     const t1 = on(tokenIn, x);
-    for (const [y, ey] of onward(graph.next(x), x, t1)) {
-      if (y === tokenIn || y === tokenOut) continue;
+    onward(graph.next(x), x, t1, endsIntoOut, undefined, undefined, (y, ey) => {
+      if (y === tokenIn || y === tokenOut) return;
       const lasts = graph.lbpBetween(y, tokenOut);
-      if (lasts.length === 0) continue;
-      const t2 = t1 || on(x, y) || on(y, tokenOut);
+      if (lasts.length === 0) return;
+      const t2 = t1 || on(x, y) || onEnd(y, tokenOut);
       for (const e of lasts) push([ex[0]!, ey[0]!, e], t2);
-    }
-  }
+    });
+  });
   // Both ends: tokenIn -> LBP -> x [-> y] -> LBP -> tokenOut, for tokens that live only in such pools.
   for (const [x, lx] of graph.lbpNext(tokenIn)) {
     if (x === tokenOut) continue;
-    const t1 = on(tokenIn, x);
+    const t1 = onEnd(tokenIn, x);
     for (const e of lx) {
-      for (const last of graph.lbpBetween(x, tokenOut)) push([e, last], t1 || on(x, tokenOut));
-      for (const [y, ey] of onward(graph.next(x), x, t1)) {
-        if (y === tokenIn || y === tokenOut) continue;
-        for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last], t1 || on(x, y) || on(y, tokenOut));
-      }
+      for (const last of graph.lbpBetween(x, tokenOut)) push([e, last], t1 || onEnd(x, tokenOut));
+      onward(graph.next(x), x, t1, endsIntoOut, undefined, undefined, (y, ey) => {
+        if (y === tokenIn || y === tokenOut) return;
+        for (const last of graph.lbpBetween(y, tokenOut)) push([e, ey[0]!, last], t1 || on(x, y) || onEnd(y, tokenOut));
+      });
     }
   }
   return out;
 }
 
-const NO_ENTRIES: ReadonlyMap<string, readonly Edge[]> = new Map();
-
-/** The entries of `next` whose token is in `a` or `b` (each once). */
-function focusedEntries(
+function visitIn(
   next: ReadonlyMap<string, readonly Edge[]>,
-  a: ReadonlySet<string> | undefined,
-  b: ReadonlySet<string> | undefined,
-): ReadonlyMap<string, readonly Edge[]> {
-  // Most tokens a hub reaches hold no focused pair: a shared empty map, not one made per token.
-  if (!a && !b) return NO_ENTRIES;
-  const out = new Map<string, readonly Edge[]>();
-  for (const set of [a, b]) {
-    if (!set) continue;
-    for (const t of set) {
-      const e = next.get(t);
-      if (e) out.set(t, e);
-    }
-  }
-  return out;
+  tokens: ReadonlySet<string>,
+  visit: (to: string, edges: readonly Edge[]) => void,
+): void {
+  for (const to of tokens) visitAt(next, to, visit);
+}
+
+function visitAt(
+  next: ReadonlyMap<string, readonly Edge[]>,
+  to: string,
+  visit: (to: string, edges: readonly Edge[]) => void,
+): void {
+  const edges = next.get(to);
+  if (edges) visit(to, edges);
 }
 
 function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boolean {
@@ -246,22 +317,38 @@ export function twoHopVariants(graph: PoolGraph, tokenIn: string, tokenOut: stri
   return twoHopSequences(graph, tokenIn, tokenOut).sort(byRank).slice(0, MAX_CANDIDATES);
 }
 
-/** `twoHopVariants` unranked; with `focus`, only those through a focused pair. */
+/** `twoHopVariants` unranked; with `focus`, only those with a hop on a pair whose best few changed. */
 export function twoHopSequences(graph: PoolGraph, tokenIn: string, tokenOut: string, focus?: PairFocus): Candidate[] {
   const out: Candidate[] = [];
   if (tokenIn === tokenOut) return out;
-  for (const [x, ex] of graph.next(tokenIn)) {
-    if (x === tokenOut) continue;
+  const first = graph.next(tokenIn);
+  const visit = (x: string, ex: readonly Edge[]) => {
+    if (x === tokenOut) return;
     const xo = graph.next(x).get(tokenOut);
-    if (!xo) continue;
-    if (focus && !focus.has(tokenIn, x) && !focus.has(x, tokenOut)) continue;
-    ex.forEach((a, m) =>
-      xo.forEach((b, n) => {
-        if (m === 0 && n === 0) return;
-        const c = score([a, b]);
+    if (!xo) return;
+    for (let m = 0; m < ex.length; m++)
+      for (let n = 0; n < xo.length; n++) {
+        if (m === 0 && n === 0) continue;
+        const c = score([ex[m]!, xo[n]!]);
         if (c) out.push(c);
-      }),
-    );
+      }
+  };
+  if (!focus) {
+    for (const [x, ex] of first) visit(x, ex);
+    return out;
   }
+  // Only the middle tokens a changed pair leads to or from.
+  const a = focus.listFromOf(tokenIn);
+  const b = focus.listIntoOf(tokenOut);
+  if (a)
+    for (const x of a) {
+      const ex = first.get(x);
+      if (ex) visit(x, ex);
+    }
+  if (b)
+    for (const x of b) {
+      const ex = first.get(x);
+      if (ex && !a?.has(x)) visit(x, ex);
+    }
   return out;
 }

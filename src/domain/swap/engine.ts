@@ -50,7 +50,8 @@ interface PairEntry {
 /**
  * What the engines derived from one another share: each pair's latest candidates (any engine of
  * the line carries them to its own graph through the steps between), and per candidate object its
- * parallel pools and key, which hold as long as the candidate does (its hops' pairs unchanged).
+ * parallel pools and key, which hold as long as the candidate does (a carried candidate whose
+ * parallel pools changed is a new object, candidateUpdates.ts).
  */
 class Lineage {
   private next = 0;
@@ -88,7 +89,7 @@ class Lineage {
 }
 
 /**
- * The pairs of the changed pools, or 'rebuilt' when a pool that came or went is itself a token of
+ * What the changed pools changed of their pairs' lists (candidateUpdates.ts), or 'rebuilt' when a pool that came or went is itself a token of
  * the graph: four-hop paths turn on which tokens are BPTs.
  */
 function stepOf(
@@ -101,7 +102,7 @@ function stepOf(
   const is = new Set(added.map((m) => m.address));
   for (const a of was) if (!is.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
   for (const a of is) if (!was.has(a) && (before.has(a) || after.has(a))) return 'rebuilt';
-  return new TouchedPairs([...removed, ...added], before);
+  return new TouchedPairs([...removed, ...added], { before, after });
 }
 
 /**
@@ -235,7 +236,14 @@ export class SwapEngine {
     let value: RankedCandidates | undefined;
     if (entry && entry.epoch < this.epoch) {
       const touched = this.lineage.between(entry.epoch, this.epoch, which);
-      if (touched) value = updateRanked(entry.value, touched, search(graph, tokenIn, tokenOut, touched));
+      if (touched && what === 'paths')
+        value = touched.none
+          ? entry.value
+          : updateRanked(entry.value, touched.pathFate, pairSequences(graph, tokenIn, tokenOut, touched));
+      else if (touched)
+        value = touched.noVariant
+          ? entry.value
+          : updateRanked(entry.value, touched.variantFate, twoHopSequences(graph, tokenIn, tokenOut, touched));
     }
     value ??= rankedFrom(search(graph, tokenIn, tokenOut));
     if (!entry || entry.epoch <= this.epoch) this.lineage.remember(key, { epoch: this.epoch, value });

@@ -86,6 +86,7 @@ export class PoolGraph {
   readonly decimals: ReadonlyMap<string, number>;
   /** Shared by every graph derived from one another: a hop object belongs to one model. */
   private readonly byHop: WeakMap<Hop, Edge>;
+  private bptTokensKept: readonly string[] | undefined;
 
   private constructor(parts: GraphParts) {
     this.through = parts.through;
@@ -120,15 +121,18 @@ export class PoolGraph {
     const gone = new Set(removed);
     const through = new PairEdits(this.through, gone);
     const ends = new PairEdits(this.ends, gone);
-    const bpts = new Set(this.bpts);
+    // A changed pool is removed and added at once: the set is copied only when a pool came or went.
+    const addresses = new Set(added.map((pool) => pool.address));
+    const moves = removed.some((pool) => !addresses.has(pool.address)) || added.some((p) => !this.bpts.has(p.address));
+    const bpts = moves ? new Set(this.bpts) : (this.bpts as Set<string>);
     let decimals = this.decimals as Map<string, number>;
     for (const pool of removed) {
-      bpts.delete(pool.address);
+      if (moves) bpts.delete(pool.address);
       const edits = isEndOnlyPool(pool) ? ends : through;
       for (const from of pool.tokens) for (const to of pool.tokens) if (from !== to) edits.touch(from, to);
     }
     for (const pool of added) {
-      bpts.add(pool.address);
+      if (moves) bpts.add(pool.address);
       pool.tokens.forEach((t, k) => {
         if (decimals.get(t) === pool.decimals[k]) return;
         if (decimals === this.decimals) decimals = new Map(decimals);
@@ -140,7 +144,25 @@ export class PoolGraph {
         edits.add(pool.tokens[e.hop.i]!, pool.tokens[e.hop.j]!, e);
       }
     }
-    return new PoolGraph({ through: through.done(), ends: ends.done(), bpts, decimals, byHop: this.byHop });
+    const graph = new PoolGraph({ through: through.done(), ends: ends.done(), bpts, decimals, byHop: this.byHop });
+    // Only the changed pools' addresses and tokens can have become or stopped being BPTs a path leaves from.
+    if (this.bptTokensKept) {
+      const recheck = new Set<string>();
+      for (const pool of [...removed, ...added]) {
+        recheck.add(pool.address);
+        for (const t of pool.tokens) recheck.add(t);
+      }
+      graph.bptTokensKept = [
+        ...this.bptTokensKept.filter((t) => !recheck.has(t)),
+        ...[...recheck].filter((t) => bpts.has(t) && graph.through.top.has(t)),
+      ];
+    }
+    return graph;
+  }
+
+  /** The BPTs a path can leave from (a four-hop path's middle tokens): a few of `bpts`, found on first use. */
+  get bptTokens(): readonly string[] {
+    return (this.bptTokensKept ??= [...this.bpts].filter((t) => this.through.top.has(t)));
   }
 
   /** Tokens one hop from `token`, with their edges (deepest first). */

@@ -87,18 +87,22 @@ describeWithSnapshot('graph of a new pool version derived from the last', () => 
   test('ranks every pair as a graph built from nothing, and leaves the graph it came from as it was', () => {
     const old = PoolGraph.build(before);
     const oldShape = shape(old, tokens);
+    expect(old.bptTokens.length).toBeGreaterThan(0);
     const change = nextVersion(before);
     expect(change.removed.length).toBeGreaterThan(10);
     const derived = old.withChanges(change.removed, change.added);
     const fresh = PoolGraph.build(change.models);
     expect(shape(derived, tokens)).toEqual(shape(fresh, tokens));
     expect([...derived.bpts].sort()).toEqual([...fresh.bpts].sort());
+    // The BPTs a path leaves from (a four-hop path's middle), derived from the old graph's.
+    expect([...derived.bptTokens].sort()).toEqual([...fresh.bptTokens].sort());
     // Something did change, and the old graph still shows the old pools.
     expect(shape(derived, tokens)).not.toEqual(oldShape);
     expect(shape(old, tokens)).toEqual(oldShape);
     // And back: the removed pools return, the changed ones revert.
     const back = derived.withChanges(change.added, change.removed);
     expect(shape(back, tokens)).toEqual(oldShape);
+    expect([...back.bptTokens].sort()).toEqual([...old.bptTokens].sort());
   });
 
   test('an engine derived from the last version quotes what an engine built from nothing quotes', () => {
