@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import { vaultOf, type ChainInfo } from '../config/chains';
@@ -585,6 +586,7 @@ export class HeadFollower {
     const { registered: _named, ...rest } = next;
     const state: ChainState = {
       ...rest,
+      pools: keptWhereUnchanged(next.pools, prev?.pools),
       ...(buffers ? { buffers } : {}),
       ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
     };
@@ -630,6 +632,26 @@ function inCatalogue(
 ): ReadonlyMap<string, PoolChainState> {
   if ([...pools.keys()].every((id) => catalogue.has(id))) return pools;
   return new Map([...pools].filter(([id]) => catalogue.has(id)));
+}
+
+/**
+ * `next` with each pool whose fresh read equals its state before holding the object before: the
+ * read model, the routing versions and the quote threads tell changed pools by object identity
+ * (routing/poolVersions.ts), so a pool read again with nothing changed (the slow re-read, a rate
+ * provider behind an unexpired cache, a re-read after a reorg) costs the quote threads nothing.
+ */
+function keptWhereUnchanged(
+  next: ReadonlyMap<string, PoolChainState>,
+  prev: ReadonlyMap<string, PoolChainState> | undefined,
+): ReadonlyMap<string, PoolChainState> {
+  if (!prev || next === prev) return next;
+  let out: Map<string, PoolChainState> | undefined;
+  for (const [id, s] of next) {
+    const old = prev.get(id);
+    if (old === undefined || old === s || !isDeepStrictEqual(old, s)) continue;
+    (out ??= new Map(next)).set(id, old);
+  }
+  return out ?? next;
 }
 
 function merged(

@@ -215,6 +215,23 @@ test('a reorg (another block at the same height) re-reads every pool: the state 
   expect(await served(B.id)).toEqual([6n * 10n ** 18n, 16_700n * 10n ** 6n]);
 });
 
+test('a pool read again and found as it was keeps its served object: the quote threads rebuild nothing for it', async () => {
+  node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
+  const first = node.mine([A.id]);
+  await until('block 101', (f) => f.stateBlockHash === first.hash);
+  const before = srv.ctx.readModel.get(1)!.poolsById;
+  // A reorg re-reads every pool; the new block trades A again and leaves B as it was.
+  node.rewind(1);
+  node.pools.get(A.id)!.balances = [102n * 10n ** 18n, 294_100n * 10n ** 6n];
+  const second = node.mine([A.id]);
+  await until('the reorganized block 101', (f) => f.stateBlockHash === second.hash);
+  const after = srv.ctx.readModel.get(1)!.poolsById;
+  expect(await served(A.id)).toEqual([102n * 10n ** 18n, 294_100n * 10n ** 6n]);
+  expect(after.get(A.id)).not.toBe(before.get(A.id));
+  // Routing versions tell changed pools by object (routing/poolVersions.ts): B's is the one before.
+  expect(after.get(B.id)).toBe(before.get(B.id));
+});
+
 test('a failing node keeps the last state and shows in /readyz; the follower catches up once it answers', async () => {
   node.failStatus = 503;
   node.pools.get(A.id)!.balances = [99n * 10n ** 18n, 303_000n * 10n ** 6n];
