@@ -30,6 +30,8 @@ import { figure } from './lib/report';
  *    along, after one unmeasured stretch to warm up: answers/s and p50/p99 during each k, against
  *    the same load without blocks in the stretches just before and after it (targets: >= 80 % of
  *    that rate, p99 < 50 ms).
+ *  - CPU from /proc: the service's main thread and its other threads (quote threads, V8's GC
+ *    helpers), the bench process, and what a block costs the service beyond the answers it gave.
  */
 const EXTRA_POOLS = Number(process.env.BENCH_EXTRA_POOLS ?? 1000);
 const EXTRA_TOKENS = 40;
@@ -42,6 +44,11 @@ const FOLLOW_MS = process.env.FOLLOW_INTERVAL_MS ?? '50';
 /** `subscription`: the service gets the proxy's ws:// URL and learns blocks from newHeads (polling only backs it up). */
 const HEADS = process.env.BENCH_HEADS === 'subscription' ? 'subscription' : 'polling';
 const PROBE_PAUSE_MS = 5;
+/**
+ * `BENCH_WITHOUT_SWAPS=1`: each block holds one ether transfer instead of the swaps (a control:
+ * what following the head costs when no pool changes; the probe's latency then means nothing).
+ */
+const WITHOUT_SWAPS = process.env.BENCH_WITHOUT_SWAPS === '1';
 /** The account that swaps in the measured blocks (a third party: not the pools' owner). */
 const SWAPPER_INDEX = 11;
 const CHAIN_ID = 31337;
@@ -200,11 +207,18 @@ function sightings(x: RpcExchange): Sighting[] {
   return [];
 }
 
-/** CPU seconds (user + system, all threads) of a process, from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds (user + system) from a /proc stat file: a process's (all threads) or one thread's. */
+function cpuSeconds(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface Cpu {
+  readonly service: number;
+  /** The service's main thread (the event loop: HTTP, the follower, the read model). */
+  readonly main: number;
+  readonly bench: number;
 }
 
 interface Phase {
@@ -345,11 +359,20 @@ export async function run(): Promise<void> {
     })();
 
     const phases: Phase[] = [];
-    const cpu = new Map<string, { service: number; bench: number }>();
-    const cpuNow = () => ({ service: cpuSeconds(server.child.pid!), bench: cpuSeconds(process.pid) });
-    const cpuSince = (name: string, before: { service: number; bench: number }) => {
+    const cpu = new Map<string, Cpu>();
+    const pid = server.child.pid!;
+    const cpuNow = (): Cpu => ({
+      service: cpuSeconds(`/proc/${pid}/stat`),
+      main: cpuSeconds(`/proc/${pid}/task/${pid}/stat`),
+      bench: cpuSeconds(`/proc/${process.pid}/stat`),
+    });
+    const cpuSince = (name: string, before: Cpu) => {
       const after = cpuNow();
-      cpu.set(name, { service: after.service - before.service, bench: after.bench - before.bench });
+      cpu.set(name, {
+        service: after.service - before.service,
+        main: after.main - before.main,
+        bench: after.bench - before.bench,
+      });
     };
     const idle = async (name: string) => {
       const s = performance.now();
@@ -430,7 +453,9 @@ export async function run(): Promise<void> {
         ]);
         hashes.push(
           (await chain.provider.send('eth_sendTransaction', [
-            { from: swapper, to: all.addresses.vault, data, gas: hex(200_000 + 120_000 * k) },
+            WITHOUT_SWAPS
+              ? { from: swapper, to: devAccount(SWAPPER_INDEX + 1).address, value: '0x1' }
+              : { from: swapper, to: all.addresses.vault, data, gas: hex(200_000 + 120_000 * k) },
           ])) as string,
         );
         await chain.provider.send('evm_mine', []);
@@ -476,7 +501,19 @@ export async function run(): Promise<void> {
     );
     const cpuLine = (name: string, seconds: number, answered: number) => {
       const c = cpu.get(name)!;
-      return `CPU: service ${f1((100 * c.service) / seconds)} %, bench process (chain, load, proxy) ${f1((100 * c.bench) / seconds)} % of one core; service ${f1((1000 * c.service) / Math.max(1, answered))} ms per answer`;
+      return `CPU: service ${f1((100 * c.service) / seconds)} % (main thread ${f1((100 * c.main) / seconds)} %, its other threads ${f1((100 * (c.service - c.main)) / seconds)} %), bench process (chain, load, proxy) ${f1((100 * c.bench) / seconds)} % of one core; service ${f1((1000 * c.service) / Math.max(1, answered))} ms per answer`;
+    };
+    /**
+     * What a block costs the service beyond the answers it gave: its CPU in the stretch with blocks
+     * less its answers at the CPU per answer of the stretches without blocks around it, per block.
+     */
+    const perBlockLine = (r: (typeof results)[number], answered: number) => {
+      const c = cpu.get(r.phase.name)!;
+      const around = r.around.map((p) => ({ c: cpu.get(p.name)!, n: loadOf(answers, p).n }));
+      const idleN = around.reduce((sum, a) => sum + a.n, 0);
+      const per = (f: (c: Cpu) => number) => around.reduce((sum, a) => sum + f(a.c), 0) / Math.max(1, idleN);
+      const beyond = (f: (c: Cpu) => number) => (1000 * (f(c) - answered * per(f))) / BLOCKS;
+      return `service CPU per block beyond its answers: main thread ${f1(beyond((x) => x.main))} ms, other threads (quote threads, GC) ${f1(beyond((x) => x.service - x.main))} ms`;
     };
     for (const p of idles) {
       const b = loadOf(answers, p);
@@ -527,6 +564,7 @@ export async function run(): Promise<void> {
         `  new read-model snapshot and its listeners (setChainState, synchronous on the request thread): p50 ${f1(pct(snapshotMs, 50))} ms, p99 ${f1(pct(snapshotMs, 99))} ms\n`,
       );
       process.stdout.write(`  ${cpuLine(r.phase.name, (r.phase.end - r.phase.start) / 1000, l.n)}\n`);
+      process.stdout.write(`  ${perBlockLine(r, l.n)}\n`);
       figure(
         `/sor answers/s during blocks (k=${r.k})`,
         l.rate,
