@@ -27,7 +27,7 @@ import { figure } from './lib/report';
  *    pool the block changed carries that blockNumber (a probe asks every 5 ms, all phases alike).
  *  - RPC requests, calls and bytes per block, by kind (head polls, logs, eth_call batches).
  *  - A closed-loop load of distinct /sor quotes (8 connections, varied pairs and amounts) all
- *    along, after one unmeasured stretch to warm up: answers/s and p50/p99 during each k, against
+ *    along, after one unmeasured stretch with blocks to warm up: answers/s and p50/p99 during each k, against
  *    the same load without blocks in the stretches just before and after it (targets: >= 80 % of
  *    that rate, p99 < 50 ms).
  *  - CPU from /proc: the service's main thread and its other threads (quote threads, V8's GC
@@ -393,14 +393,60 @@ export async function run(): Promise<void> {
     // A stretch without blocks before and after every k: the machine's other load drifts over a
     // run, so each k is compared with the stretches next to it.
     const idles: Phase[] = [];
-    // The load runs one stretch unmeasured first: the threads' compilers and each pair's first
-    // search make a cold stretch slower than the steady rate every k is held against.
-    await sleep(BASELINE_MS);
+    // The load runs one stretch unmeasured first, with blocks as the first k makes them: the
+    // threads' compilers, each pair's first search and the first versions' code make a cold
+    // stretch slower than the steady state every k is held against (a service following a chain
+    // has handled blocks all along).
+    const rand = seededRandom(11);
+    /** One block: a batchSwap over k distinct random extra pools, then evm_mine. */
+    const sendBlock = async (k: number): Promise<{ pools: DevnetPool[]; hash: string }> => {
+      const chosen = new Set<number>();
+      while (chosen.size < k) chosen.add(Math.floor(rand() * extra.pools.length));
+      const pools = [...chosen].map((i) => extra.pools[i]!);
+      // One batchSwap over the k pools (one transaction, one Swap log per pool): the chain's
+      // own cost per block stays small next to what the service does with it.
+      const assets = [...new Set(pools.flatMap((p) => p.tokens))];
+      const swaps = pools.map((p) => {
+        const inFirst = rand() < 0.5;
+        const assetIn = inFirst ? p.tokens[0]! : p.tokens[1]!;
+        const assetOut = inFirst ? p.tokens[1]! : p.tokens[0]!;
+        const units = assetIn === all.addresses.weth ? 10n ** 16n : 10n ** 19n;
+        return {
+          poolId: p.id,
+          assetInIndex: assets.indexOf(assetIn),
+          assetOutIndex: assets.indexOf(assetOut),
+          amount: units * BigInt(1 + Math.floor(rand() * 100)),
+          userData: '0x',
+        };
+      });
+      const data = VAULT.encodeFunctionData('batchSwap', [
+        0,
+        swaps,
+        assets,
+        { sender: swapper, fromInternalBalance: false, recipient: swapper, toInternalBalance: false },
+        assets.map(() => MaxInt256),
+        MaxUint256,
+      ]);
+      const hash = (await chain.provider.send('eth_sendTransaction', [
+        WITHOUT_SWAPS
+          ? { from: swapper, to: devAccount(SWAPPER_INDEX + 1).address, value: '0x1' }
+          : { from: swapper, to: all.addresses.vault, data, gas: hex(200_000 + 120_000 * k) },
+      ])) as string;
+      await chain.provider.send('evm_mine', []);
+      return { pools, hash };
+    };
+    await chain.provider.send('evm_setAutomine', [false]);
+    const warmStart = performance.now();
+    for (let b = 0; b * BLOCK_MS < BASELINE_MS; b++) {
+      const due = warmStart + b * BLOCK_MS;
+      if (due > performance.now()) await sleep(due - performance.now());
+      await sendBlock(KS[0]!);
+    }
+    await catchUp();
     const idleBefore = await idle('no blocks 1');
     idles.push(phases[phases.length - 1]!);
 
     // 4. Blocks every 250 ms, each with swaps on k distinct pools.
-    const rand = seededRandom(11);
     const results: {
       k: number;
       phase: Phase;
@@ -411,7 +457,6 @@ export async function run(): Promise<void> {
       failedSwaps: number;
       missed: number;
     }[] = [];
-    await chain.provider.send('evm_setAutomine', [false]);
     for (const k of KS) {
       const latencies: number[] = [];
       const mineMs: number[] = [];
@@ -423,42 +468,9 @@ export async function run(): Promise<void> {
       for (let b = 0; b < BLOCKS; b++) {
         const due = phaseStart + b * BLOCK_MS;
         if (due > performance.now()) await sleep(due - performance.now());
-        const chosen = new Set<number>();
-        while (chosen.size < k) chosen.add(Math.floor(rand() * extra.pools.length));
-        const pools = [...chosen].map((i) => extra.pools[i]!);
         const sendStart = performance.now();
-        // One batchSwap over the k pools (one transaction, one Swap log per pool): the chain's
-        // own cost per block stays small next to what the service does with it.
-        const assets = [...new Set(pools.flatMap((p) => p.tokens))];
-        const swaps = pools.map((p) => {
-          const inFirst = rand() < 0.5;
-          const assetIn = inFirst ? p.tokens[0]! : p.tokens[1]!;
-          const assetOut = inFirst ? p.tokens[1]! : p.tokens[0]!;
-          const units = assetIn === all.addresses.weth ? 10n ** 16n : 10n ** 19n;
-          return {
-            poolId: p.id,
-            assetInIndex: assets.indexOf(assetIn),
-            assetOutIndex: assets.indexOf(assetOut),
-            amount: units * BigInt(1 + Math.floor(rand() * 100)),
-            userData: '0x',
-          };
-        });
-        const data = VAULT.encodeFunctionData('batchSwap', [
-          0,
-          swaps,
-          assets,
-          { sender: swapper, fromInternalBalance: false, recipient: swapper, toInternalBalance: false },
-          assets.map(() => MaxInt256),
-          MaxUint256,
-        ]);
-        hashes.push(
-          (await chain.provider.send('eth_sendTransaction', [
-            WITHOUT_SWAPS
-              ? { from: swapper, to: devAccount(SWAPPER_INDEX + 1).address, value: '0x1' }
-              : { from: swapper, to: all.addresses.vault, data, gas: hex(200_000 + 120_000 * k) },
-          ])) as string,
-        );
-        await chain.provider.send('evm_mine', []);
+        const { pools, hash } = await sendBlock(k);
+        hashes.push(hash);
         const minedAt = performance.now();
         mineMs.push(minedAt - sendStart);
         number++;
@@ -523,7 +535,7 @@ export async function run(): Promise<void> {
     }
     const idleSeconds = (phases[0]!.end - phases[0]!.start) / 1000;
     process.stdout.write(
-      `RPC with no new block (head polls only, before the blocks): ${f1(idleBefore.requests / idleSeconds)} requests/s, ${f1(idleBefore.calls / idleSeconds)} calls/s, ${f1(idleBefore.bytesIn / idleSeconds / 1024)} KiB/s received\n`,
+      `RPC with no new block (head polls only, in the first stretch without blocks): ${f1(idleBefore.requests / idleSeconds)} requests/s, ${f1(idleBefore.calls / idleSeconds)} calls/s, ${f1(idleBefore.bytesIn / idleSeconds / 1024)} KiB/s received\n`,
     );
     for (const r of results) {
       const l = loadOf(answers, r.phase);
