@@ -529,7 +529,15 @@ export class HeadFollower {
     if (ask.size === 0) return known ? { buffers: known } : {};
     const buffers = await source.readBuffers([...ask], blockNumber);
     for (const t of ask) if (!buffers.has(t)) this.noBuffer.add(t);
-    return { buffers };
+    // As for pools (`readPools`): a buffer found as it was keeps its object, and a block that moved
+    // none keeps the map, so the V3 routing universe rebuilds nothing for them.
+    let moved = known === undefined || known.size !== buffers.size;
+    for (const [t, b] of buffers) {
+      const before = known?.get(t);
+      if (before !== undefined && isDeepStrictEqual(before, b)) buffers.set(t, before);
+      else moved = true;
+    }
+    return { buffers: moved || known === undefined ? buffers : known };
   }
 
   /**
@@ -551,7 +559,16 @@ export class HeadFollower {
     for (const p of pools)
       if (read.has(p.id)) this.absent.delete(p.id);
       else this.absent.add(p.id);
-    for (const [id, s] of read) read.set(id, stateAt(s, timestamp));
+    // A pool found as the state holds it keeps the object held: the read model, the routing
+    // versions and the quote threads tell changed pools by object identity (routing/poolVersions.ts),
+    // so a pool read again with nothing changed (the slow re-read, a rate provider that did not
+    // move, a reorg's full read) costs the quote threads nothing.
+    const held = this.ctx.readModel.chainState(this.chain.id)?.pools;
+    for (const [id, s] of read) {
+      const now = stateAt(s, timestamp);
+      const before = held?.get(id);
+      read.set(id, before !== undefined && isDeepStrictEqual(before, now) ? before : now);
+    }
     return read;
   }
 
@@ -586,7 +603,6 @@ export class HeadFollower {
     const { registered: _named, ...rest } = next;
     const state: ChainState = {
       ...rest,
-      pools: keptWhereUnchanged(next.pools, prev?.pools),
       ...(buffers ? { buffers } : {}),
       ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
     };
@@ -632,26 +648,6 @@ function inCatalogue(
 ): ReadonlyMap<string, PoolChainState> {
   if ([...pools.keys()].every((id) => catalogue.has(id))) return pools;
   return new Map([...pools].filter(([id]) => catalogue.has(id)));
-}
-
-/**
- * `next` with each pool whose fresh read equals its state before holding the object before: the
- * read model, the routing versions and the quote threads tell changed pools by object identity
- * (routing/poolVersions.ts), so a pool read again with nothing changed (the slow re-read, a rate
- * provider behind an unexpired cache, a re-read after a reorg) costs the quote threads nothing.
- */
-function keptWhereUnchanged(
-  next: ReadonlyMap<string, PoolChainState>,
-  prev: ReadonlyMap<string, PoolChainState> | undefined,
-): ReadonlyMap<string, PoolChainState> {
-  if (!prev || next === prev) return next;
-  let out: Map<string, PoolChainState> | undefined;
-  for (const [id, s] of next) {
-    const old = prev.get(id);
-    if (old === undefined || old === s || !isDeepStrictEqual(old, s)) continue;
-    (out ??= new Map(next)).set(id, old);
-  }
-  return out ?? next;
 }
 
 function merged(

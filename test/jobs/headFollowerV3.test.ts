@@ -248,6 +248,13 @@ test('a new block re-reads the V3 pools its Vault logs name and those with a rat
   node.mine([], [v3.swapLog(W)]);
   await until('block 102', () => snapshot().block?.number === 102);
   expect(pool(W).tokens.map((t) => decimalToUnits(t.balance, t.decimals))).toEqual([110n * E18, 91_000_000n]);
+
+  // A block that moves no buffer keeps the buffers as they were, the same objects: the V3 routing
+  // universe rebuilds nothing for them (routing/v3/v3Router.ts).
+  const buffers = snapshot().buffers;
+  node.mine([]);
+  await until('block 103', () => snapshot().block?.number === 103);
+  expect(snapshot().buffers).toBe(buffers);
 });
 
 /** The pool type's math on the pool as served (the stable pool's hook left aside). */
