@@ -1,8 +1,10 @@
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../../config/chains';
 import type { StoredPool, StoredToken } from '../../domain/pool';
-import { buildV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
+import { buildV3Models, V3ModelCache, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import { SwapEngine } from '../../domain/swap/engine';
+import type { Edge } from '../../domain/swap/graph';
+import type { PoolModel } from '../../domain/swap/poolModel';
 import type { Route } from '../../domain/swap/route';
 import type { ChainSnapshot } from '../../readModel/chainSnapshot';
 import { gasPerSwapIn } from '../gasCost';
@@ -36,6 +38,14 @@ export interface V3Quote {
 
 export class V3Router {
   private readonly universes = new WeakMap<readonly StoredPool[], Universe>();
+  /**
+   * What a new universe reuses, so a block costs what it changed, not the whole V3 Vault: the
+   * models of pools and buffers it left alone (`V3ModelCache`), their graph edges, and per chain
+   * the last engine, which the next one derives from (its graph and its pairs' candidates).
+   */
+  private readonly models = new V3ModelCache();
+  private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
+  private readonly lastEngine = new Map<number, SwapEngine>();
   private readonly gasPrices = new WeakMap<readonly StoredToken[], Record<string, string>>();
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
@@ -49,9 +59,12 @@ export class V3Router {
       buffers: snap.buffers,
       timestamp: BigInt(timestamp),
       decimalsOf: (t) => decimals.get(t),
+      cache: this.models,
     });
     for (const f of built.failed) this.onModelBug(snap.chainId, f.id, f.error);
-    const engine = new SwapEngine(built.models, undefined, known ? { previous: known.engine } : {});
+    const previous = known?.engine ?? this.lastEngine.get(snap.chainId);
+    const engine = new SwapEngine(built.models, this.edges, previous ? { previous } : {});
+    this.lastEngine.set(snap.chainId, engine);
     const universe = { buffers: snap.buffers, timestamp, built, engine };
     this.universes.set(snap.pools, universe);
     return universe;

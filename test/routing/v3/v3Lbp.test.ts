@@ -7,6 +7,17 @@ import type { QuoteRequest } from '../../../src/routing/types';
 import { V3Router } from '../../../src/routing/v3/v3Router';
 import { USDC } from '../../helpers/v3Universe';
 import { v3Snapshot } from '../../helpers/v3StoredUniverse';
+import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
+
+const snapInputOf = (snap: ChainSnapshot) => ({
+  chainId: snap.chainId,
+  meta: snap.meta,
+  pools: snap.pools,
+  tokens: snap.tokens,
+  loadedAt: snap.loadedAt,
+  block: snap.block,
+  buffers: snap.buffers,
+});
 
 /**
  * `/sor`'s V3 answer with a weighted LBP beside the V3 universe: a buy of the project token goes
@@ -80,4 +91,24 @@ test('outside its window the sale gives no route: the quote is for the block it 
   expect(new V3Router().quote(SEPOLIA, snap, request({}), START).info.paths).toHaveLength(1);
   for (const at of [START - 1, END + 1])
     expect(new V3Router().quote(SEPOLIA, snap, request({}), at).info.paths).toEqual([]);
+});
+
+test("one router across blocks prices the sale at each block's time, though the stored pool is the same object", () => {
+  const router = new V3Router();
+  const snap = v3Snapshot(SEPOLIA.id, [lbp()]);
+  const pool = snap.pools[0]!;
+  const amountAt = (at: number) =>
+    vaultSwap(v3PoolOf(pool, BigInt(at))!, {
+      kind: 'exactIn',
+      tokenIn: USDC,
+      tokenOut: PROJECT,
+      amountGivenRaw: 1_000n * 10n ** 6n,
+    }).amountCalculatedRaw.toString();
+  let at = START + 43_200;
+  for (let block = 0; block < 4; block++, at += 600) {
+    // Each block a new snapshot whose pools are the same objects: nothing traded, time moved.
+    const next = new ChainSnapshot({ ...snapInputOf(snap), pools: [...snap.pools] });
+    expect(router.quote(SEPOLIA, next, request({}), at).info.returnAmount).toBe(amountAt(at));
+  }
+  expect(amountAt(START + 43_200)).not.toBe(amountAt(START + 43_200 + 600));
 });

@@ -140,3 +140,43 @@ describe('V3 router', () => {
     expect(after.assumptions![0]).toContain(snap.pools[0]!.id);
   });
 });
+
+describe('V3 router across blocks (one router, as the service keeps it)', () => {
+  const sellUsdcForDai = request({ buyToken: DAI, amount: 1_500n * 10n ** 6n });
+  const vaultPays = (pool: StoredPool, at: number) =>
+    vaultSwap(v3PoolOf(pool, BigInt(at))!, {
+      kind: 'exactIn',
+      tokenIn: USDC,
+      tokenOut: DAI,
+      amountGivenRaw: sellUsdcForDai.amount,
+    }).amountCalculatedRaw.toString();
+
+  test('a pool a block changed is quoted at its new state; one it left alone, as before', () => {
+    const router = new V3Router();
+    const first = v3Snapshot(SEPOLIA.id);
+    const weighted = first.pools[0]!;
+    expect(router.quote(SEPOLIA, first, sellUsdcForDai, TIMESTAMP).info.returnAmount).toBe(
+      vaultPays(weighted, TIMESTAMP),
+    );
+    // The next block: someone sold DAI into the weighted pool (a new stored object, as the read
+    // model makes for a pool whose state changed); the other pools are the same objects.
+    const traded: StoredPool = {
+      ...weighted,
+      tokens: weighted.tokens.map((t) =>
+        t.address === DAI ? { ...t, balance: (Number(t.balance) * 1.25).toFixed(6) } : t,
+      ),
+    };
+    const second = new ChainSnapshot({ ...snapInput(first), pools: [traded, ...first.pools.slice(1)] });
+    const afterTrade = router.quote(SEPOLIA, second, sellUsdcForDai, TIMESTAMP + 12).info.returnAmount;
+    expect(afterTrade).toBe(vaultPays(traded, TIMESTAMP + 12));
+    expect(afterTrade).not.toBe(vaultPays(weighted, TIMESTAMP + 12));
+    // A block after that changes nothing V3 holds: the same answer, at the next time.
+    const third = new ChainSnapshot({ ...snapInput(second), pools: [...second.pools] });
+    expect(router.quote(SEPOLIA, third, sellUsdcForDai, TIMESTAMP + 24).info.returnAmount).toBe(afterTrade);
+    // And the route through the stable pool and both buffers is still the Vault's own.
+    const boosted = router.quote(SEPOLIA, third, request({}), TIMESTAMP + 24).info;
+    const fresh = new V3Router().quote(SEPOLIA, third, request({}), TIMESTAMP + 24).info;
+    expect(boosted.returnAmount).toBe(fresh.returnAmount);
+    expect(boosted.paths).toEqual(fresh.paths);
+  });
+});

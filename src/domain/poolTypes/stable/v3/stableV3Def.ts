@@ -10,7 +10,8 @@ export const STABLE_V3: PoolTypeDef = {
   versions: 'all',
   family: 'stable',
   params: [],
-  timeDependent: false,
+  // An amp ramp prices at the quote's timestamp (`stableV3Math`): the model is rebuilt when it moves.
+  timeDependent: true,
   joins: false,
   exits: false,
   pathRole: 'through',

@@ -30,6 +30,45 @@ export interface V3ModelsInput {
   /** Decimals of a token no V3 pool holds (a buffer's underlying), from the chain's token list. */
   readonly decimalsOf?: (token: string) => number | undefined;
   readonly limits?: V3VaultLimits;
+  /** Models kept from earlier universes of the same chain (`V3ModelCache`). */
+  readonly cache?: V3ModelCache;
+}
+
+type Kept = { readonly model: PoolModel } | { readonly skipped: { readonly id: string; readonly reason: string } };
+
+/**
+ * Models kept across universes, so a new block rebuilds only what it changed. A pool's model is
+ * kept while its stored object is the same (the read model keeps the object of a pool no block
+ * changed) and its type does not price with the timestamp (`PoolTypeDef.timeDependent`); a
+ * buffer's while its stored object and decimals are. Both also need the same Vault limits.
+ */
+export class V3ModelCache {
+  private readonly pools = new WeakMap<
+    StoredPool,
+    { readonly limits: V3VaultLimits | undefined; readonly kept: Kept }
+  >();
+  private readonly buffers = new WeakMap<
+    StoredBuffer,
+    { readonly limits: V3VaultLimits | undefined; readonly decimals: string; readonly model: PoolModel }
+  >();
+
+  pool(pool: StoredPool, limits: V3VaultLimits | undefined): Kept | undefined {
+    const entry = this.pools.get(pool);
+    return entry !== undefined && entry.limits === limits ? entry.kept : undefined;
+  }
+
+  keepPool(pool: StoredPool, limits: V3VaultLimits | undefined, kept: Kept): void {
+    if (poolTypeDef(pool.poolType, 3)?.timeDependent === false) this.pools.set(pool, { limits, kept });
+  }
+
+  buffer(stored: StoredBuffer, limits: V3VaultLimits | undefined, decimals: string): PoolModel | undefined {
+    const entry = this.buffers.get(stored);
+    return entry !== undefined && entry.limits === limits && entry.decimals === decimals ? entry.model : undefined;
+  }
+
+  keepBuffer(stored: StoredBuffer, limits: V3VaultLimits | undefined, decimals: string, model: PoolModel): void {
+    this.buffers.set(stored, { limits, decimals, model });
+  }
 }
 
 export function buildV3Models(input: V3ModelsInput): V3Models {
@@ -40,32 +79,43 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
   for (const pool of input.pools) {
     if (pool.protocolVersion !== 3) continue;
     for (const t of pool.tokens) decimals.set(t.address.toLowerCase(), t.decimals);
+    const kept = input.cache?.pool(pool, input.limits);
+    if (kept) {
+      if ('model' in kept) models.push(kept.model);
+      else skipped.push(kept.skipped);
+      continue;
+    }
+    const skip = (reason: string) => {
+      const entry = { id: pool.id, reason };
+      skipped.push(entry);
+      input.cache?.keepPool(pool, input.limits, { skipped: entry });
+    };
     try {
       const v3 = v3PoolOf(pool, input.timestamp);
       if (!v3) {
-        skipped.push({ id: pool.id, reason: `V3 pool type ${pool.poolType} is not carried` });
+        skip(`V3 pool type ${pool.poolType} is not carried`);
         continue;
       }
       if (v3.state.paused || v3.state.inRecoveryMode) {
-        skipped.push({ id: pool.id, reason: v3.state.paused ? 'paused' : 'in recovery mode' });
+        skip(v3.state.paused ? 'paused' : 'in recovery mode');
         continue;
       }
-      models.push(
-        new V3PoolModel({
-          pool: v3,
-          decimals: pool.tokens.map((t) => t.decimals),
-          poolType: pool.poolType,
-          pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
-          ...(pool.v3?.hook?.kind === 'mevCapture'
-            ? {
-                assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
-              }
-            : {}),
-          ...(input.limits ? { limits: input.limits } : {}),
-        }),
-      );
+      const model = new V3PoolModel({
+        pool: v3,
+        decimals: pool.tokens.map((t) => t.decimals),
+        poolType: pool.poolType,
+        pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
+        ...(pool.v3?.hook?.kind === 'mevCapture'
+          ? {
+              assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
+            }
+          : {}),
+        ...(input.limits ? { limits: input.limits } : {}),
+      });
+      models.push(model);
+      input.cache?.keepPool(pool, input.limits, { model });
     } catch (e) {
-      if (isBadPool(e)) skipped.push({ id: pool.id, reason: e.message });
+      if (isBadPool(e)) skip(e.message);
       else failed.push({ id: pool.id, error: e });
     }
   }
@@ -83,15 +133,21 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
       skipped.push({ id: key, reason: 'decimals of neither token are known' });
       continue;
     }
+    const decimalsKey = `${wrapped}/${underlying}`;
+    const keptBuffer = input.cache?.buffer(stored, input.limits, decimalsKey);
+    if (keptBuffer) {
+      models.push(keptBuffer);
+      continue;
+    }
     try {
-      models.push(
-        new BufferModel({
-          buffer: bufferStateOf(stored),
-          token: erc4626Of(stored.token),
-          decimals: [wrapped, underlying],
-          ...(input.limits ? { limits: input.limits } : {}),
-        }),
-      );
+      const model = new BufferModel({
+        buffer: bufferStateOf(stored),
+        token: erc4626Of(stored.token),
+        decimals: [wrapped, underlying],
+        ...(input.limits ? { limits: input.limits } : {}),
+      });
+      models.push(model);
+      input.cache?.keepBuffer(stored, input.limits, decimalsKey, model);
     } catch (e) {
       if (isBadPool(e)) skipped.push({ id: key, reason: e.message });
       else failed.push({ id: key, error: e });
