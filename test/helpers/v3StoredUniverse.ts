@@ -103,3 +103,16 @@ export function v3Snapshot(chainId: number, extra: readonly StoredPool[] = []): 
     buffers: v3StoredBuffers(),
   });
 }
+
+/** The inputs a snapshot was built from, to build the next block's snapshot with other pools. */
+export function snapshotInput(snap: ChainSnapshot): ConstructorParameters<typeof ChainSnapshot>[0] {
+  return {
+    chainId: snap.chainId,
+    meta: snap.meta,
+    pools: snap.pools,
+    tokens: snap.tokens,
+    loadedAt: snap.loadedAt,
+    block: snap.block,
+    buffers: snap.buffers,
+  };
+}

@@ -1,6 +1,7 @@
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../../config/chains';
 import type { StoredPool, StoredToken } from '../../domain/pool';
-import { buildV3Models, V3ModelCache, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
+import { V3ModelCache } from '../../domain/protocols/v3/engine/v3ModelCache';
+import { buildV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import { SwapEngine } from '../../domain/swap/engine';
 import type { Edge } from '../../domain/swap/graph';
@@ -15,7 +16,8 @@ import { emptyV3SwapInfo, v3SwapInfo } from './v3Answer';
 /**
  * Routes within the V3 Vault: the same engine as V2 (`domain/swap/engine.ts`) over the V3
  * universe of a snapshot (its V3 pools and buffers, `buildV3Models`), so a route never mixes the
- * two Vaults. One engine per snapshot state and pricing timestamp, kept while they last.
+ * two Vaults. One engine per snapshot state and pricing timestamp, kept while they last, each built
+ * from what the chain's last one can lend it (models, edges, the engine to derive from).
  *
  * It runs on the calling thread: V3 universes are a few hundred pools and buffers, and the
  * worker pool's inputs (`poolVersions.ts`) carry the V2 Vault's pools only.

@@ -1,23 +1,13 @@
 import { CHAINS } from '../../../src/config/chains';
 import { normalizePool } from '../../../src/domain/normalizePool';
+import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
 import type { StoredPool } from '../../../src/domain/pool';
 import { v3PoolOf } from '../../../src/domain/poolTypes/v3PoolOf';
 import { vaultSwap } from '../../../src/domain/protocols/v3/vault/swap';
 import type { QuoteRequest } from '../../../src/routing/types';
 import { V3Router } from '../../../src/routing/v3/v3Router';
 import { USDC } from '../../helpers/v3Universe';
-import { v3Snapshot } from '../../helpers/v3StoredUniverse';
-import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
-
-const snapInputOf = (snap: ChainSnapshot) => ({
-  chainId: snap.chainId,
-  meta: snap.meta,
-  pools: snap.pools,
-  tokens: snap.tokens,
-  loadedAt: snap.loadedAt,
-  block: snap.block,
-  buffers: snap.buffers,
-});
+import { snapshotInput, v3Snapshot } from '../../helpers/v3StoredUniverse';
 
 /**
  * `/sor`'s V3 answer with a weighted LBP beside the V3 universe: a buy of the project token goes
@@ -107,7 +97,7 @@ test("one router across blocks prices the sale at each block's time, though the 
   let at = START + 43_200;
   for (let block = 0; block < 4; block++, at += 600) {
     // Each block a new snapshot whose pools are the same objects: nothing traded, time moved.
-    const next = new ChainSnapshot({ ...snapInputOf(snap), pools: [...snap.pools] });
+    const next = new ChainSnapshot({ ...snapshotInput(snap), pools: [...snap.pools] });
     expect(router.quote(SEPOLIA, next, request({}), at).info.returnAmount).toBe(amountAt(at));
   }
   expect(amountAt(START + 43_200)).not.toBe(amountAt(START + 43_200 + 600));

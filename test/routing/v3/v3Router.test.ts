@@ -1,4 +1,5 @@
 import { CHAINS } from '../../../src/config/chains';
+import { decimalToUnits, unitsToDecimal } from '../../../src/domain/decimal';
 import type { StoredPool } from '../../../src/domain/pool';
 import { v3PoolOf } from '../../../src/domain/poolTypes/v3PoolOf';
 import { vaultSwap } from '../../../src/domain/protocols/v3/vault/swap';
@@ -6,7 +7,7 @@ import { V3Router } from '../../../src/routing/v3/v3Router';
 import type { QuoteRequest } from '../../../src/routing/types';
 import { storedPool } from '../../helpers/poolFixtures';
 import { DAI, STATA_USDC, STATA_USDT, USDC, USDT } from '../../helpers/v3Universe';
-import { v3Snapshot } from '../../helpers/v3StoredUniverse';
+import { snapshotInput, v3Snapshot } from '../../helpers/v3StoredUniverse';
 import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
 
 const MEV_FLAGS = {
@@ -19,17 +20,6 @@ const MEV_FLAGS = {
   shouldCallBeforeRemoveLiquidity: true,
   shouldCallAfterRemoveLiquidity: false,
 };
-
-/** The inputs a snapshot was built from, to build another with other pools. */
-const snapInput = (snap: ChainSnapshot) => ({
-  chainId: snap.chainId,
-  meta: snap.meta,
-  pools: snap.pools,
-  tokens: snap.tokens,
-  loadedAt: snap.loadedAt,
-  block: snap.block,
-  buffers: snap.buffers,
-});
 
 /**
  * `/sor`'s V3 answer from stored V3 pools and buffers: BatchRouter paths whose amounts are the V3
@@ -128,7 +118,7 @@ describe('V3 router', () => {
     });
     const snap = v3Snapshot(SEPOLIA.id);
     const withMev = new ChainSnapshot({
-      ...snapInput(snap),
+      ...snapshotInput(snap),
       pools: snap.pools.map((p, i) => (i === 0 ? hooked(p) : p)),
     });
     const req = request({ buyToken: DAI, amount: 1_500n * 10n ** 6n });
@@ -163,15 +153,17 @@ describe('V3 router across blocks (one router, as the service keeps it)', () => 
     const traded: StoredPool = {
       ...weighted,
       tokens: weighted.tokens.map((t) =>
-        t.address === DAI ? { ...t, balance: (Number(t.balance) * 1.25).toFixed(6) } : t,
+        t.address === DAI
+          ? { ...t, balance: unitsToDecimal((decimalToUnits(t.balance, t.decimals) * 5n) / 4n, t.decimals) }
+          : t,
       ),
     };
-    const second = new ChainSnapshot({ ...snapInput(first), pools: [traded, ...first.pools.slice(1)] });
+    const second = new ChainSnapshot({ ...snapshotInput(first), pools: [traded, ...first.pools.slice(1)] });
     const afterTrade = router.quote(SEPOLIA, second, sellUsdcForDai, TIMESTAMP + 12).info.returnAmount;
     expect(afterTrade).toBe(vaultPays(traded, TIMESTAMP + 12));
     expect(afterTrade).not.toBe(vaultPays(weighted, TIMESTAMP + 12));
     // A block after that changes nothing V3 holds: the same answer, at the next time.
-    const third = new ChainSnapshot({ ...snapInput(second), pools: [...second.pools] });
+    const third = new ChainSnapshot({ ...snapshotInput(second), pools: [...second.pools] });
     expect(router.quote(SEPOLIA, third, sellUsdcForDai, TIMESTAMP + 24).info.returnAmount).toBe(afterTrade);
     // And the route through the stable pool and both buffers is still the Vault's own.
     const boosted = router.quote(SEPOLIA, third, request({}), TIMESTAMP + 24).info;

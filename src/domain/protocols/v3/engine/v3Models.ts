@@ -6,6 +6,7 @@ import { bufferStateOf, erc4626Of } from '../stored/buffers';
 import type { StoredBuffer } from '../stored/storedV3';
 import type { V3VaultLimits } from '../vault/limits';
 import { BufferModel } from './bufferModel';
+import type { V3ModelCache } from './v3ModelCache';
 import { V3PoolModel } from './v3PoolModel';
 
 /**
@@ -32,43 +33,6 @@ export interface V3ModelsInput {
   readonly limits?: V3VaultLimits;
   /** Models kept from earlier universes of the same chain (`V3ModelCache`). */
   readonly cache?: V3ModelCache;
-}
-
-type Kept = { readonly model: PoolModel } | { readonly skipped: { readonly id: string; readonly reason: string } };
-
-/**
- * Models kept across universes, so a new block rebuilds only what it changed. A pool's model is
- * kept while its stored object is the same (the read model keeps the object of a pool no block
- * changed) and its type does not price with the timestamp (`PoolTypeDef.timeDependent`); a
- * buffer's while its stored object and decimals are. Both also need the same Vault limits.
- */
-export class V3ModelCache {
-  private readonly pools = new WeakMap<
-    StoredPool,
-    { readonly limits: V3VaultLimits | undefined; readonly kept: Kept }
-  >();
-  private readonly buffers = new WeakMap<
-    StoredBuffer,
-    { readonly limits: V3VaultLimits | undefined; readonly decimals: string; readonly model: PoolModel }
-  >();
-
-  pool(pool: StoredPool, limits: V3VaultLimits | undefined): Kept | undefined {
-    const entry = this.pools.get(pool);
-    return entry !== undefined && entry.limits === limits ? entry.kept : undefined;
-  }
-
-  keepPool(pool: StoredPool, limits: V3VaultLimits | undefined, kept: Kept): void {
-    if (poolTypeDef(pool.poolType, 3)?.timeDependent === false) this.pools.set(pool, { limits, kept });
-  }
-
-  buffer(stored: StoredBuffer, limits: V3VaultLimits | undefined, decimals: string): PoolModel | undefined {
-    const entry = this.buffers.get(stored);
-    return entry !== undefined && entry.limits === limits && entry.decimals === decimals ? entry.model : undefined;
-  }
-
-  keepBuffer(stored: StoredBuffer, limits: V3VaultLimits | undefined, decimals: string, model: PoolModel): void {
-    this.buffers.set(stored, { limits, decimals, model });
-  }
 }
 
 export function buildV3Models(input: V3ModelsInput): V3Models {
