@@ -1,6 +1,6 @@
 import type { Address } from '../../../src/domain/address';
 import { normalizePool } from '../../../src/domain/normalizePool';
-import { poolTypeDef, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
+import { poolTypeDef, poolTypeDefs, registerPoolType, storedFields } from '../../../src/domain/poolTypes/registry';
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
 import { v3PoolTypesQuery } from '../../../src/sources/subgraph/v3/v3Catalogue';
@@ -158,4 +158,28 @@ describe('the pool type registry', () => {
     expect(v3).toMatch(/gyro2Params \{ sqrtAlpha sqrtBeta \}/);
     expect(v3).toMatch(/quantAMMWeightedParams \{ maxTradeSizeRatio [^}]*\}/);
   });
+});
+
+// The V3 routing universe keeps a model across pricing timestamps for a type that is not
+// `timeDependent` (domain/protocols/v3/engine/v3ModelCache.ts): such a type's math, weights and
+// hooks must not take the timestamp, or a later block would be quoted at an earlier time.
+test('a V3 type that is not time-dependent takes no timestamp: its models may be kept from block to block', () => {
+  const v3Defs = poolTypeDefs().filter((d) => d.protocol === 3 && d.v3 !== undefined);
+  expect(v3Defs.length).toBeGreaterThan(0);
+  const timeless = v3Defs.filter((d) => !d.timeDependent);
+  for (const def of timeless) {
+    const v3 = def.v3!;
+    expect({ type: def.names[0], math: v3.math.length < 3 }).toEqual({ type: def.names[0], math: true });
+    expect({ type: def.names[0], weights: (v3.weights?.length ?? 0) < 2 }).toEqual({
+      type: def.names[0],
+      weights: true,
+    });
+    expect({ type: def.names[0], selfHook: v3.selfHook }).toEqual({ type: def.names[0], selfHook: undefined });
+  }
+  // Those that do take it are marked so.
+  for (const def of v3Defs.filter((d) => d.v3!.math.length >= 3 || d.v3!.selfHook !== undefined))
+    expect({ type: def.names[0], timeDependent: def.timeDependent }).toEqual({
+      type: def.names[0],
+      timeDependent: true,
+    });
 });
