@@ -145,8 +145,7 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       return;
     }
     const a = focus.fromOf(from);
-    if (a) visitIn(next, a, visit);
-    if (b) for (const to of b) if (!a?.has(to)) visitAt(next, to, visit);
+    visitUnion(next, a, b, visit);
     if (c) for (const to of c) if (!a?.has(to) && !b?.has(to)) visitAt(next, to, visit);
     if (d) for (const to of d) if (!a?.has(to) && !b?.has(to) && !c?.has(to)) visitAt(next, to, visit);
   };
@@ -159,17 +158,7 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
       for (const [x, ex] of first) visit(x, ex);
       return;
     }
-    const a = focus.fromOf(tokenIn);
-    if (a)
-      for (const x of a) {
-        const ex = first.get(x);
-        if (ex) visit(x, ex);
-      }
-    for (const x of focus.sources()) {
-      if (a?.has(x)) continue;
-      const ex = first.get(x);
-      if (ex) visit(x, ex);
-    }
+    visitUnion(first, focus.fromOf(tokenIn), focus.sources(), visit);
   };
   /** Four hops tokenIn -> x -> y -> z -> tokenOut past y (a BPT), `t2` when a hop so far is focused. */
   const fourHops = (x: string, toX: Edge, y: string, toY: Edge, t2: boolean, endOnly: boolean) => {
@@ -228,19 +217,7 @@ export function pairSequences(graph: PoolGraph, tokenIn: string, tokenOut: strin
     for (const e of graph.lbpBetween(x, tokenOut)) push([ex[0]!, e], t1);
   };
   if (!focus) for (const [x, ex] of first) lastHop(x, ex);
-  else {
-    const a = focus.fromOf(tokenIn);
-    if (a)
-      for (const x of a) {
-        const ex = first.get(x);
-        if (ex) lastHop(x, ex);
-      }
-    if (endsIntoOut)
-      for (const x of endsIntoOut) {
-        const ex = first.get(x);
-        if (ex && !a?.has(x)) lastHop(x, ex);
-      }
-  }
+  else visitUnion(first, focus.fromOf(tokenIn), endsIntoOut, lastHop);
   firstHops(!!endsIntoOut, (x, ex) => {
     if (x === tokenOut) return;
     const t1 = on(tokenIn, x);
@@ -282,6 +259,17 @@ function visitAt(
 ): void {
   const edges = next.get(to);
   if (edges) visit(to, edges);
+}
+
+/** Calls `visit` for the entries of `next` at the tokens of `a`, then at those of `b` not in `a`. */
+function visitUnion(
+  next: ReadonlyMap<string, readonly Edge[]>,
+  a: ReadonlySet<string> | undefined,
+  b: Iterable<string> | undefined,
+  visit: (to: string, edges: readonly Edge[]) => void,
+): void {
+  if (a) visitIn(next, a, visit);
+  if (b) for (const to of b) if (!a?.has(to)) visitAt(next, to, visit);
 }
 
 function hasBptNeighbourTo(graph: PoolGraph, y: string, tokenOut: string): boolean {
@@ -338,17 +326,6 @@ export function twoHopSequences(graph: PoolGraph, tokenIn: string, tokenOut: str
     return out;
   }
   // Only the middle tokens a changed pair leads to or from.
-  const a = focus.listFromOf(tokenIn);
-  const b = focus.listIntoOf(tokenOut);
-  if (a)
-    for (const x of a) {
-      const ex = first.get(x);
-      if (ex) visit(x, ex);
-    }
-  if (b)
-    for (const x of b) {
-      const ex = first.get(x);
-      if (ex && !a?.has(x)) visit(x, ex);
-    }
+  visitUnion(first, focus.listFromOf(tokenIn), focus.listIntoOf(tokenOut), visit);
   return out;
 }
