@@ -18,6 +18,7 @@ import { sorConfigFor } from '../../src/routing/sorConfig';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
 import { V3_QUOTE_CASES, V3_SHARED_CASES, v3BenchChainState } from './v3QuoteUniverse';
 import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
+import { snapshotInput } from '../helpers/v3StoredUniverse';
 
 /**
  * `npm run bench -- quotes`: the fixed 44-request mix on the mainnet snapshot, all in one run.
@@ -190,13 +191,9 @@ function v3QuoteOnThread(): {
   // keeps them) priced 12 s later. Its first V3 quote builds that snapshot's universe.
   const next = Array.from({ length: 40 }, (_, b) => {
     const block = new ChainSnapshot({
-      chainId: 1,
-      meta: emptyMeta(1),
+      ...snapshotInput(snap),
       pools: [...snap.pools],
-      tokens: [],
-      loadedAt: 0,
       block: { ...state.block, number: state.block.number + b + 1 },
-      buffers: state.buffers!,
     });
     return quote(distinct(V3_QUOTE_CASES[0]!, 3_000_000 + b), block, time + 12 * (b + 1));
   });
