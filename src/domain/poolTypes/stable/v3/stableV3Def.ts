@@ -3,6 +3,9 @@ import { STABLE_V3_BUILD_CHAIN } from './chain';
 import { stableV3StateOf } from './stored';
 import { stableV3Math } from './stableV3Pool';
 
+/** Any time: a steady amp (`stableV3StateOf`) is the same at every timestamp. */
+const STEADY = 0n;
+
 /** The V3 Vault's StablePool. */
 export const STABLE_V3: PoolTypeDef = {
   protocol: 3,
@@ -10,11 +13,13 @@ export const STABLE_V3: PoolTypeDef = {
   versions: 'all',
   family: 'stable',
   params: [],
-  // An amp ramp prices at the quote's timestamp (`stableV3Math`): the model is rebuilt when it moves.
-  timeDependent: true,
+  // Its stored amp is the one the next block uses: the follower evaluates a ramp at each head
+  // (`chain.ts` `at`, as for V2's stable pools), so the state is a steady amp that prices alike at
+  // any timestamp, and only a pool whose ramp moved gets a new object and a new model.
+  timeDependent: false,
   joins: false,
   exits: false,
   pathRole: 'through',
   chain: STABLE_V3_BUILD_CHAIN,
-  v3: { math: (pool, frame, timestamp) => stableV3Math(stableV3StateOf(pool, frame), timestamp) },
+  v3: { math: (pool, frame) => stableV3Math(stableV3StateOf(pool, frame), STEADY) },
 };
