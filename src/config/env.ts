@@ -171,10 +171,12 @@ export interface Config {
     readonly intervalMs: number;
     readonly staleSeconds: number;
     /**
-     * `FOLLOW_RECHECK_CALLS_PER_BLOCK`: `eth_call`s per new block spent re-reading pools nothing
-     * named, in turn, so a wrong answer that passed every check is healed (0: off).
+     * `FOLLOW_RECHECK_CALLS_PER_SECOND`: `eth_call`s a second (wall time, as a node bills them)
+     * spent re-reading pools nothing named, in turn, with the new blocks' reads, so a wrong answer
+     * that passed every check is healed (0: off). Per second rather than per block: a 250 ms
+     * chain would otherwise pay 48 times a 12 s chain's calls for the same coverage.
      */
-    readonly recheckCallsPerBlock: number;
+    readonly recheckCallsPerSecond: number;
     /**
      * How long `/order`, a `minBlockNumber` and the pool update wait for the follower to publish
      * the block they need before answering 503 (`FOLLOW_WAIT_MS`; 0: do not wait).
@@ -214,6 +216,18 @@ function num(env: Env, name: string, def: number, min = 0): number {
   const parsed = z.coerce.number().finite().min(min).safeParse(raw);
   if (!parsed.success) fail(name, `expected a number >= ${min}, got '${raw}'`);
   return parsed.data;
+}
+
+/** The slow re-read's rate; the per-block setting it replaced is refused rather than ignored. */
+function recheckRate(env: Env): number {
+  if (nonEmpty(env.FOLLOW_RECHECK_CALLS_PER_BLOCK) !== undefined)
+    fail(
+      'FOLLOW_RECHECK_CALLS_PER_BLOCK',
+      'replaced by FOLLOW_RECHECK_CALLS_PER_SECOND (calls a second, whatever the block time; default 2): set that instead',
+    );
+  const rate = num(env, 'FOLLOW_RECHECK_CALLS_PER_SECOND', 2);
+  if (rate > 1000) fail('FOLLOW_RECHECK_CALLS_PER_SECOND', `expected a number from 0 to 1000, got '${rate}'`);
+  return rate;
 }
 
 function bool(env: Env, name: string): boolean {
@@ -513,7 +527,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: oneOf(env, 'FOLLOW_HEAD', ['on', 'off'], 'on') === 'on',
       intervalMs: int(env, 'FOLLOW_INTERVAL_MS', 1000, 50, 600_000),
       staleSeconds: int(env, 'FOLLOW_STALE_SECONDS', 60, 1),
-      recheckCallsPerBlock: int(env, 'FOLLOW_RECHECK_CALLS_PER_BLOCK', 20, 0, 10_000),
+      recheckCallsPerSecond: recheckRate(env),
       waitMs: int(env, 'FOLLOW_WAIT_MS', 3000, 0, 60_000),
       maxLagBlocks: int(env, 'FOLLOW_MAX_LAG_BLOCKS', 10, 1),
       maxLagSeconds: int(env, 'FOLLOW_MAX_LAG_SECONDS', 30, 1),

@@ -44,6 +44,38 @@ export function sameState(a: PoolChainState | undefined, b: PoolChainState | und
   return isDeepStrictEqual(comparable(a), comparable(b));
 }
 
+/** How many seconds' worth of calls the re-read may save up while no block comes (a halted chain, a slow poll). */
+const SAVED_SECONDS = 60;
+
+/**
+ * The slow re-read's calls: `perSecond` accrue with wall time (a node bills calls, not blocks), and
+ * each new block's re-read spends what has accrued, so a 250 ms chain and a 12 s chain pay the same
+ * calls a day. A re-read takes a whole pool once one call has accrued (`nextRecheck`), overspending
+ * by at most that pool's calls, which the next blocks pay back; at most a minute's worth (or one
+ * call) is saved up, so a chain that stalled does not cost a burst when it resumes.
+ */
+export class RecheckBudget {
+  private credit = 0;
+
+  constructor(
+    private readonly perSecond: number,
+    private last: number,
+  ) {}
+
+  /** The whole calls a re-read at `now` (ms) may spend. */
+  available(now: number): number {
+    if (this.perSecond <= 0) return 0;
+    const cap = Math.max(this.perSecond * SAVED_SECONDS, 1);
+    this.credit = Math.min(this.credit + (this.perSecond * Math.max(0, now - this.last)) / 1000, cap);
+    this.last = now;
+    return Math.max(0, Math.floor(this.credit));
+  }
+
+  spend(calls: number): void {
+    this.credit -= calls;
+  }
+}
+
 /**
  * The next pools of the catalogue to re-read after `cursor` (a pool id; `pools` in id order, as
  * the read model holds them, taken wrapping round), skipping those in `skip`, until their calls reach `budget`; at least

@@ -17,7 +17,7 @@ import {
 import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import { MalformedAnswerError, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
-import { checkCashChanges, nextRecheck, sameState } from './followChecks';
+import { checkCashChanges, nextRecheck, RecheckBudget, sameState } from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
 
 /**
@@ -181,6 +181,8 @@ export class HeadFollower {
   private noBuffer = new Set<string>();
   /** The last pool id the slow re-read reached (`nextRecheck`). */
   private recheckCursor = '';
+  /** The calls the slow re-read may spend (`FOLLOW_RECHECK_CALLS_PER_SECOND`). */
+  private readonly recheckBudget: RecheckBudget;
   /** Since when the node has answered that it has no block at the state's height (unix ms). */
   private missingKnownSince: number | undefined;
 
@@ -197,6 +199,7 @@ export class HeadFollower {
       v2ChainStateSource(this.rpc, chain.vault),
       ...(v3Vault !== undefined ? [v3ChainStateSource(this.rpc, v3Vault)] : []),
     ];
+    this.recheckBudget = new RecheckBudget(ctx.config.follow.recheckCallsPerSecond, ctx.now());
     this.status = {
       chainId: chain.id,
       head: null,
@@ -377,7 +380,7 @@ export class HeadFollower {
     const recheck = nextRecheck(
       snap.pools,
       this.recheckCursor,
-      ctx.config.follow.recheckCallsPerBlock,
+      this.recheckBudget.available(ctx.now()),
       (p) => reading.has(p.id),
       (p) => this.callsOf(p),
     );
@@ -386,6 +389,7 @@ export class HeadFollower {
       all.length > 0 ? await this.readPools(all, head.number, at, swappedSince) : new Map<string, PoolChainState>();
     checkCashChanges(read, moved, head.number);
     this.recheckCursor = recheck.cursor;
+    this.recheckBudget.spend(recheck.pools.reduce((n, p) => n + this.callsOf(p), 0));
     this.compareRechecked(recheck.pools, state.pools, read, head, at);
     const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {

@@ -59,10 +59,12 @@ describe('configuration', () => {
       /^DECORATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/,
     ],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
+    ['FOLLOW_RECHECK_CALLS_PER_SECOND', '-1', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number >= 0/],
+    ['FOLLOW_RECHECK_CALLS_PER_SECOND', '5000', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number from 0 to 1000/],
     [
       'FOLLOW_RECHECK_CALLS_PER_BLOCK',
-      '-1',
-      /^FOLLOW_RECHECK_CALLS_PER_BLOCK: expected a whole number from 0 to 10000/,
+      '20',
+      /^FOLLOW_RECHECK_CALLS_PER_BLOCK: replaced by FOLLOW_RECHECK_CALLS_PER_SECOND/,
     ],
     [
       'TRUST_PROXY',
@@ -74,9 +76,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  test('the slow re-read of followed pools: 20 calls per new block by default, 0 turns it off', () => {
-    expect(loadConfig({}).follow.recheckCallsPerBlock).toBe(20);
-    expect(loadConfig({ FOLLOW_RECHECK_CALLS_PER_BLOCK: '0' }).follow.recheckCallsPerBlock).toBe(0);
+  test('the slow re-read of followed pools: 2 calls a second by default, fractions allowed, 0 turns it off', () => {
+    expect(loadConfig({}).follow.recheckCallsPerSecond).toBe(2);
+    expect(loadConfig({ FOLLOW_RECHECK_CALLS_PER_SECOND: '0.5' }).follow.recheckCallsPerSecond).toBe(0.5);
+    expect(loadConfig({ FOLLOW_RECHECK_CALLS_PER_SECOND: '0' }).follow.recheckCallsPerSecond).toBe(0);
   });
 
   test('HTTP timeouts: 30 s for a whole request and 10 s for its headers by default, never above the request timeout', () => {

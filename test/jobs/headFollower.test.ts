@@ -83,7 +83,7 @@ const startFollowing = (extra: ReturnType<typeof subgraphPool>[] = []) =>
       FOLLOW_INTERVAL_MS: '50',
       FOLLOW_STALE_SECONDS: '1',
       ROUTER_WORKERS: '0',
-      FOLLOW_RECHECK_CALLS_PER_BLOCK: '0',
+      FOLLOW_RECHECK_CALLS_PER_SECOND: '0',
     },
     {
       features: [headFollowFeature, routingFeature],

@@ -158,7 +158,7 @@ beforeEach(async () => {
       FOLLOW_INTERVAL_MS: '50',
       ROUTER_WORKERS: '0',
       // No slow re-read of pools nothing named: these tests are about what the logs name.
-      FOLLOW_RECHECK_CALLS_PER_BLOCK: '0',
+      FOLLOW_RECHECK_CALLS_PER_SECOND: '0',
     },
     {
       features: [headFollowFeature],

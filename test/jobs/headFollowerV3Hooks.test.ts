@@ -85,7 +85,7 @@ beforeAll(async () => {
   v3.hooks.set(SURGE, { surge: new Map([[S, { max: 95n * 10n ** 16n, threshold: 2n * 10n ** 16n }]]) });
   node.contractCall = v3.call;
   srv = await startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0', FOLLOW_RECHECK_CALLS_PER_BLOCK: '0' },
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0', FOLLOW_RECHECK_CALLS_PER_SECOND: '0' },
     { features: [headFollowFeature], background: true, seed: [{ chainId: 1, pools: [catalogue(S), catalogue(N)] }] },
   );
   await until('the first read', () => srv.ctx.readModel.get(1)?.block?.number === 100);

@@ -112,7 +112,7 @@ beforeAll(async () => {
   );
   node.contractCall = v3.call;
   srv = await startTestServer(
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0', FOLLOW_RECHECK_CALLS_PER_BLOCK: '0' },
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', ROUTER_WORKERS: '0', FOLLOW_RECHECK_CALLS_PER_SECOND: '0' },
     {
       features: [headFollowFeature],
       background: true,

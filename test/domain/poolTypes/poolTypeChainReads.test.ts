@@ -64,7 +64,7 @@ beforeAll(async () => {
       : undefined;
   srv = await startTestServer(
     // No slow re-read of pools nothing named: the test counts the pool's reads.
-    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_RECHECK_CALLS_PER_BLOCK: '0', ROUTER_WORKERS: '0' },
+    { RPC_URL_1: node.url, FOLLOW_INTERVAL_MS: '50', FOLLOW_RECHECK_CALLS_PER_SECOND: '0', ROUTER_WORKERS: '0' },
     {
       features: [headFollowFeature, routingFeature, graphqlFeature],
       background: true,
