@@ -1,5 +1,5 @@
 import type { StoredPool } from '../domain/pool';
-import { isV2Routable, toRoutingPool, toRoutingPools, type RoutingPool } from './routingPools';
+import { isV2Routable, toRoutingPool, type RoutingPool } from './routingPools';
 import { encodeShared } from './sharedJson';
 
 /**
@@ -53,6 +53,20 @@ interface ChainLine {
 export class PoolVersions {
   private readonly inputs = new WeakMap<readonly StoredPool[], PoolsInput>();
   private readonly last = new Map<number, ChainLine>();
+  /**
+   * Each stored pool object's routing form, made once: a delta converts the pools it carries, and
+   * a new base would otherwise convert every pool again (a stall of the request thread that grows
+   * with the catalogue) though all but the last deltas' pools were converted before.
+   */
+  private readonly routing = new WeakMap<StoredPool, RoutingPool>();
+  private readonly convert = (p: StoredPool): RoutingPool => {
+    let r = this.routing.get(p);
+    if (!r) {
+      r = toRoutingPool(p);
+      this.routing.set(p, r);
+    }
+    return r;
+  };
   private seq = 0;
 
   input(chainId: number, version: number, pools: readonly StoredPool[]): PoolsInput {
@@ -60,7 +74,7 @@ export class PoolVersions {
     if (known) return known;
     const key = `${chainId}:p${version}:${++this.seq}`;
     const prev = this.last.get(chainId);
-    const delta = prev ? poolDelta(prev.pools, pools) : undefined;
+    const delta = prev ? poolDelta(prev.pools, pools, this.convert) : undefined;
     const size = delta ? delta.upserts.length + delta.removed.length : 0;
     let line: ChainLine;
     if (
@@ -81,7 +95,7 @@ export class PoolVersions {
         carried: prev.carried + size,
       };
     } else {
-      const base = { key, data: encodeShared(toRoutingPools(pools)) };
+      const base = { key, data: encodeShared(pools.filter(isV2Routable).map(this.convert)) };
       const bridge = prev && delta ? { from: prev.input.key, delta: { key, data: encodeShared(delta) } } : undefined;
       line = { pools, input: { key, base, deltas: [], ...(bridge ? { bridge } : {}) }, carried: 0 };
     }
@@ -97,11 +111,15 @@ export class PoolVersions {
  * are walked side by side (a pointer comparison per pool); only from where their ids part (a pool
  * came or went) are the rest matched by id.
  */
-export function poolDelta(prev: readonly StoredPool[], next: readonly StoredPool[]): PoolDelta {
+export function poolDelta(
+  prev: readonly StoredPool[],
+  next: readonly StoredPool[],
+  convert: (p: StoredPool) => RoutingPool = toRoutingPool,
+): PoolDelta {
   const upserts: RoutingPool[] = [];
   const removed: string[] = [];
   const changedTo = (old: StoredPool | undefined, p: StoredPool) => {
-    if (isV2Routable(p)) upserts.push(toRoutingPool(p));
+    if (isV2Routable(p)) upserts.push(convert(p));
     else if (old && isV2Routable(old)) removed.push(p.id);
   };
   let at = 0;
