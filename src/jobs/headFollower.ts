@@ -602,8 +602,13 @@ export class HeadFollower {
     if (this.stopped) return;
     const prev = this.ctx.readModel.chainState(this.chain.id);
     const buffers = next.buffers ?? prev?.buffers;
-    const stored = new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? []);
-    const registered = [...(next.registered ?? prev?.registered ?? [])].filter(([id]) => !stored.has(id));
+    const named = next.registered ?? prev?.registered;
+    // Usually none: the set of catalogued ids is made only when the chain named pools of its own.
+    const stored =
+      named && named.size > 0
+        ? new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? [])
+        : undefined;
+    const registered = [...(named ?? [])].filter(([id]) => !stored?.has(id));
     const { registered: _named, ...rest } = next;
     const state: ChainState = {
       ...rest,
