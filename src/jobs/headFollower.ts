@@ -179,6 +179,11 @@ export class HeadFollower {
   private absentVersion: number | undefined;
   /** V3 pool tokens the Vault has no buffer for, not asked again until a buffer log names them. */
   private noBuffer = new Set<string>();
+  /** The catalogue's ids, kept while its pools array is the same (a new block does not change it). */
+  private catalogue: { readonly pools: readonly StoredPool[]; readonly ids: ReadonlySet<string> } | undefined;
+  /** The catalogue and state an idle poll last found complete: while both are the same objects, so is the answer. */
+  private settled:
+    { readonly pools: readonly StoredPool[]; readonly state: ReadonlyMap<string, PoolChainState> } | undefined;
   /** The last pool id the slow re-read reached (`nextRecheck`). */
   private recheckCursor = '';
   /** The calls the slow re-read may spend (`FOLLOW_RECHECK_CALLS_PER_SECOND`). */
@@ -309,6 +314,11 @@ export class HeadFollower {
     }
   }
 
+  private catalogueOf(pools: readonly StoredPool[]): ReadonlySet<string> {
+    if (this.catalogue?.pools !== pools) this.catalogue = { pools, ids: new Set(pools.map((p) => p.id)) };
+    return this.catalogue.ids;
+  }
+
   /** One poll: brings the chain's state to the head, or throws and leaves it as it was. */
   async step(): Promise<StepResult> {
     const { ctx, chain } = this;
@@ -320,7 +330,7 @@ export class HeadFollower {
       this.absent = new Set();
       this.absentVersion = snap.poolsVersion;
     }
-    const catalogue = new Set(snap.pools.map((p) => p.id));
+    const catalogue = this.catalogueOf(snap.pools);
     const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
     const { head, atKnown } = await readHead(this.rpc, known);
     if (known && this.behind(head, known, atKnown)) return { kind: 'behind', block: known, poolsRead: 0 };
@@ -337,11 +347,16 @@ export class HeadFollower {
     }
 
     if (head.hash === known.hash) {
+      // Nothing changed since an idle poll found every pool read and none dropped: no pass over them.
+      if (this.settled?.pools === snap.pools && this.settled.state === state.pools)
+        return { kind: 'idle', block: known, poolsRead: 0 };
       // No new block; pools the catalogue gained since (a pool update) are read at the same block.
       const missing = snap.pools.filter(unread);
       const pruned = inCatalogue(state.pools, catalogue);
       if (missing.length === 0) {
         if (pruned !== state.pools) this.publish({ ...state, block: known, pools: pruned });
+        // A pool the Vault refuses later only shrinks what is missing, so this holds until either changes.
+        else this.settled = { pools: snap.pools, state: state.pools };
         return { kind: 'idle', block: known, poolsRead: 0 };
       }
       const read = await this.readPools(missing, known.number, this.quoteTime(known));
@@ -498,6 +513,7 @@ export class HeadFollower {
     timestamp: number,
   ): Promise<{ registered: Map<string, StoredPool>; read: Map<string, PoolChainState> }> {
     const registered = new Map<string, StoredPool>();
+    if (named.size === 0) return { registered, read: new Map() };
     const known = new Set(pools.map((p) => p.id));
     const byFactory = new Map<string, StoredPool>();
     for (const p of pools) if (protocolOf(p) === 3 && p.factory !== null) byFactory.set(p.factory, p);
@@ -655,8 +671,8 @@ function inCatalogue(
   pools: ReadonlyMap<string, PoolChainState>,
   catalogue: ReadonlySet<string>,
 ): ReadonlyMap<string, PoolChainState> {
-  if ([...pools.keys()].every((id) => catalogue.has(id))) return pools;
-  return new Map([...pools].filter(([id]) => catalogue.has(id)));
+  for (const id of pools.keys()) if (!catalogue.has(id)) return new Map([...pools].filter(([k]) => catalogue.has(k)));
+  return pools;
 }
 
 function merged(

@@ -4,7 +4,7 @@ import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
-import { startTestServer, TestServer } from '../helpers/testServer';
+import { seedStore, startTestServer, TestServer } from '../helpers/testServer';
 
 /**
  * The head follower against a node whose chain the test mines: the served pools are the chain's
@@ -359,6 +359,29 @@ test('a pool the Vault refuses is not asked again on later blocks; it keeps the 
   // Only A's getPoolTokens, at block 103: C was not asked again.
   expect(vaultReads()).toBe(1);
   expect(await served(C.id)).toEqual([7n * 10n ** 18n, 21_000n * 10n ** 6n]);
+});
+
+test('a pool the catalogue gains while no block comes is read at the served block, however many idle polls came before', async () => {
+  const C = { id: `0x${'c3'.repeat(20)}000200000000000000000003`, address: `0x${'c3'.repeat(20)}` };
+  // The chain has C from the start; the catalogue lists only A and B at first.
+  await srv.close();
+  await node.close();
+  node = await FakeChainRpc.start(VAULT, [
+    chainPool(A, 10n ** 18n * 100n, 300_000n * 10n ** 6n),
+    chainPool(B, 10n ** 18n * 5n, 20_000n * 10n ** 6n),
+    chainPool(C, 10n ** 18n * 7n, 22_000n * 10n ** 6n),
+  ]);
+  srv = await startFollowing();
+  await until('the first read', (f) => f.stateBlock === 100);
+  // Idle polls (50 ms apart) that found every pool read.
+  await new Promise((r) => setTimeout(r, 300));
+  await seedStore(srv.ctx.store, 1, [subgraphPool(C, '6', '21000')]);
+  await srv.ctx.readModel.refresh(1);
+  const deadline = Date.now() + 30_000;
+  while (!srv.ctx.readModel.chainState(1)!.pools.has(C.id) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 30));
+  expect((await follow()).stateBlock).toBe(100);
+  expect(await served(C.id)).toEqual([7n * 10n ** 18n, 22_000n * 10n ** 6n]);
 });
 
 test('a pool the catalogue drops leaves the chain state too (the state holds only listed pools)', async () => {
