@@ -329,6 +329,8 @@ export class HeadFollower {
     if (this.absentVersion !== snap.poolsVersion) {
       this.absent = new Set();
       this.absentVersion = snap.poolsVersion;
+      // The refused pools are asked again, though a version that rewrote pools as they were keeps the array.
+      this.settled = undefined;
     }
     const catalogue = this.catalogueOf(snap.pools);
     const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
@@ -355,7 +357,8 @@ export class HeadFollower {
       const pruned = inCatalogue(state.pools, catalogue);
       if (missing.length === 0) {
         if (pruned !== state.pools) this.publish({ ...state, block: known, pools: pruned });
-        // A pool the Vault refuses later only shrinks what is missing, so this holds until either changes.
+        // A pool the Vault refuses later only shrinks what is missing, so this holds until either
+        // changes or the pools version moves (the refused are asked again then).
         else this.settled = { pools: snap.pools, state: state.pools };
         return { kind: 'idle', block: known, poolsRead: 0 };
       }

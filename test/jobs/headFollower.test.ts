@@ -2,6 +2,7 @@ import { AbiCoder, id as eventTopic, Interface } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { followStatusKey } from '../../src/jobs/headFollower';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
 import { seedStore, startTestServer, TestServer } from '../helpers/testServer';
@@ -66,6 +67,16 @@ async function until(what: string, ok: (f: Follow) => boolean): Promise<Follow> 
     await new Promise((r) => setTimeout(r, 30));
   }
   throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await follow())}`);
+}
+
+/** Waits for `n` more successful polls of the follower (idle ones while no block comes). */
+async function polls(n: number): Promise<void> {
+  const lastSuccess = () => srv.ctx.state.get(followStatusKey).get(1)?.lastSuccessAt;
+  for (let k = 0; k < n; k++) {
+    const seen = lastSuccess();
+    const deadline = Date.now() + 30_000;
+    while (lastSuccess() === seen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 async function served(id: string): Promise<bigint[]> {
@@ -373,14 +384,30 @@ test('a pool the catalogue gains while no block comes is read at the served bloc
   ]);
   srv = await startFollowing();
   await until('the first read', (f) => f.stateBlock === 100);
-  // Idle polls (50 ms apart) that found every pool read.
-  await new Promise((r) => setTimeout(r, 300));
+  await polls(3);
   await seedStore(srv.ctx.store, 1, [subgraphPool(C, '6', '21000')]);
   await srv.ctx.readModel.refresh(1);
-  const deadline = Date.now() + 30_000;
-  while (!srv.ctx.readModel.chainState(1)!.pools.has(C.id) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 30));
+  await polls(2);
   expect((await follow()).stateBlock).toBe(100);
+  expect(await served(C.id)).toEqual([7n * 10n ** 18n, 22_000n * 10n ** 6n]);
+});
+
+test('a pool the Vault refused is asked again once the pools version moves, with no new block', async () => {
+  const C = { id: `0x${'c3'.repeat(20)}000200000000000000000003`, address: `0x${'c3'.repeat(20)}` };
+  await srv.close();
+  srv = await startFollowing([subgraphPool(C, '6', '21000')]);
+  await until('the first read', (f) => f.stateBlock === 100);
+  // The Vault registers C at block 101, which names no pool; idle polls follow.
+  node.pools.set(C.id, chainPool(C, 10n ** 18n * 7n, 22_000n * 10n ** 6n));
+  node.mine([]);
+  await until('block 101', (f) => f.stateBlock === 101);
+  await polls(3);
+  expect(await served(C.id)).toEqual([6n * 10n ** 18n, 21_000n * 10n ** 6n]);
+  // A pool update that changed no pool still moves the version: the refused are asked again.
+  await srv.ctx.store.commit(1, { bumpPoolsVersion: true });
+  await srv.ctx.readModel.refresh(1);
+  await polls(2);
+  expect((await follow()).stateBlock).toBe(101);
   expect(await served(C.id)).toEqual([7n * 10n ** 18n, 22_000n * 10n ** 6n]);
 });
 
