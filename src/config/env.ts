@@ -225,9 +225,12 @@ function recheckRate(env: Env): number {
       'FOLLOW_RECHECK_CALLS_PER_BLOCK',
       'replaced by FOLLOW_RECHECK_CALLS_PER_SECOND (calls a second, whatever the block time; default 2): set that instead',
     );
-  const rate = num(env, 'FOLLOW_RECHECK_CALLS_PER_SECOND', 2);
-  if (rate > 1000) fail('FOLLOW_RECHECK_CALLS_PER_SECOND', `expected a number from 0 to 1000, got '${rate}'`);
-  return rate;
+  const name = 'FOLLOW_RECHECK_CALLS_PER_SECOND';
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return 2;
+  const parsed = z.coerce.number().finite().min(0).max(1000).safeParse(raw);
+  if (!parsed.success) fail(name, `expected a number from 0 to 1000 (calls a second; 0 turns it off), got '${raw}'`);
+  return parsed.data;
 }
 
 function bool(env: Env, name: string): boolean {

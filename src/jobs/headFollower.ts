@@ -402,12 +402,13 @@ export class HeadFollower {
       (p) => reading.has(p.id),
       (p) => this.callsOf(p),
     );
+    // Charged as sent: a step that fails and is retried pays for its calls again.
+    this.recheckBudget.spend(recheck.pools.reduce((n, p) => n + this.callsOf(p), 0));
     const all = [...toRead, ...recheck.pools];
     const read =
       all.length > 0 ? await this.readPools(all, head.number, at, swappedSince) : new Map<string, PoolChainState>();
     checkCashChanges(read, moved, head.number);
     this.recheckCursor = recheck.cursor;
-    this.recheckBudget.spend(recheck.pools.reduce((n, p) => n + this.callsOf(p), 0));
     this.compareRechecked(recheck.pools, state.pools, read, head, at);
     const timed = new Map<string, PoolChainState>();
     for (const [id, s] of state.pools) {
@@ -426,7 +427,7 @@ export class HeadFollower {
     const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
     this.publish({
       block: head,
-      pools: merged(merged(merged(inCatalogue(state.pools, catalogue), read), timed), fresh.read),
+      pools: merged(inCatalogue(state.pools, catalogue), read, timed, fresh.read),
       ...buffers,
       ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
     });
@@ -680,10 +681,11 @@ function inCatalogue(
 
 function merged(
   before: ReadonlyMap<string, PoolChainState>,
-  read: ReadonlyMap<string, PoolChainState>,
+  ...reads: readonly ReadonlyMap<string, PoolChainState>[]
 ): ReadonlyMap<string, PoolChainState> {
-  if (read.size === 0) return before;
+  // One copy of the whole state for all of a block's reads, later ones winning.
+  if (reads.every((r) => r.size === 0)) return before;
   const out = new Map(before);
-  for (const [id, s] of read) out.set(id, s);
+  for (const read of reads) for (const [id, s] of read) out.set(id, s);
   return out;
 }

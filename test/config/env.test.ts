@@ -59,8 +59,9 @@ describe('configuration', () => {
       /^DECORATE_POOLS_DEADLINE_SECONDS: expected a whole number from 1 to 1800/,
     ],
     ['SIMULATOR_SAVE', 'sometimes', /^SIMULATOR_SAVE: expected true or false/],
-    ['FOLLOW_RECHECK_CALLS_PER_SECOND', '-1', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number >= 0/],
+    ['FOLLOW_RECHECK_CALLS_PER_SECOND', '-1', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number from 0 to 1000/],
     ['FOLLOW_RECHECK_CALLS_PER_SECOND', '5000', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number from 0 to 1000/],
+    ['FOLLOW_RECHECK_CALLS_PER_SECOND', 'fast', /^FOLLOW_RECHECK_CALLS_PER_SECOND: expected a number from 0 to 1000/],
     [
       'FOLLOW_RECHECK_CALLS_PER_BLOCK',
       '20',
