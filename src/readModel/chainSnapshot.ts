@@ -8,8 +8,9 @@ const NO_BUFFERS: ReadonlyMap<string, StoredBuffer> = new Map();
 
 /** Everything the read paths need for one chain, immutable once built. */
 export class ChainSnapshot {
-  readonly poolsById: ReadonlyMap<string, StoredPool>;
-  readonly tokensByAddress: ReadonlyMap<string, StoredToken>;
+  // Built on first use: a follower makes a snapshot per block, most never asked a pool by id.
+  private poolsByIdCache: ReadonlyMap<string, StoredPool> | undefined;
+  private tokensByAddressCache: ReadonlyMap<string, StoredToken> | undefined;
   private poolsBodyCache: PreparedBody | undefined;
   private tokensBodyCache: PreparedBody | undefined;
 
@@ -45,8 +46,14 @@ export class ChainSnapshot {
     this.loadedAt = init.loadedAt;
     this.block = init.block ?? null;
     this.buffers = init.buffers ?? NO_BUFFERS;
-    this.poolsById = new Map(init.pools.map((p) => [p.id, p]));
-    this.tokensByAddress = new Map(init.tokens.map((t) => [t.address, t]));
+  }
+
+  get poolsById(): ReadonlyMap<string, StoredPool> {
+    return (this.poolsByIdCache ??= new Map(this.pools.map((p) => [p.id, p])));
+  }
+
+  get tokensByAddress(): ReadonlyMap<string, StoredToken> {
+    return (this.tokensByAddressCache ??= new Map(this.tokens.map((t) => [t.address, t])));
   }
 
   get poolsVersion(): number {
@@ -79,6 +86,7 @@ export class ChainSnapshot {
       buffers: this.buffers,
     });
     next.poolsBodyCache = this.poolsBodyCache;
+    next.poolsByIdCache = this.poolsByIdCache;
     return next;
   }
 
@@ -101,8 +109,12 @@ export class ChainSnapshot {
       block,
       buffers,
     });
-    if (pools === this.pools) next.poolsBodyCache = this.poolsBodyCache;
+    if (pools === this.pools) {
+      next.poolsBodyCache = this.poolsBodyCache;
+      next.poolsByIdCache = this.poolsByIdCache;
+    }
     next.tokensBodyCache = this.tokensBodyCache;
+    next.tokensByAddressCache = this.tokensByAddressCache;
     return next;
   }
 }
