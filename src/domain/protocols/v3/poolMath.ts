@@ -3,8 +3,8 @@
  * all on live balances scaled to 18 decimals with the token rates applied. The Vault's frame
  * (`vault/`) does the scaling, fees and limits around them; a type only prices.
  *
- * A type whose state moves with time (a stable amp ramp, interpolated weights) is built for one
- * timestamp: the object answers as the pool would in a block with that timestamp.
+ * A type whose state moves with time (interpolated weights, ReClamm's virtual balances) is built
+ * for one timestamp: the object answers as the pool would in a block with that timestamp.
  */
 
 /** `SwapKind.EXACT_IN` / `EXACT_OUT`: which side of the swap the caller fixes. */

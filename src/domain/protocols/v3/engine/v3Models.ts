@@ -26,7 +26,7 @@ export interface V3Models {
 export interface V3ModelsInput {
   readonly pools: readonly StoredPool[];
   readonly buffers: ReadonlyMap<string, StoredBuffer>;
-  /** Unix seconds of the block the quote prices in (amp ramps, LBP weights, hooks that read time). */
+  /** Unix seconds of the block the quote prices in (LBP and QuantAMM weights, ReClamm's virtual balances). */
   readonly timestamp: bigint;
   /** Decimals of a token no V3 pool holds (a buffer's underlying), from the chain's token list. */
   readonly decimalsOf?: (token: string) => number | undefined;
