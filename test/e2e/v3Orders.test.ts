@@ -1,4 +1,5 @@
-import { formatUnits, HDNodeWallet, parseUnits } from 'ethers';
+import { Contract, formatUnits, HDNodeWallet, parseUnits } from 'ethers';
+import { devAccount, DEPLOYER_INDEX } from '../../src/devnet/accounts';
 import { demoCommands } from '../../src/devnet/demoBanner';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
@@ -117,6 +118,11 @@ let env: E2eEnvironment;
 let user: HDNodeWallet;
 let third: HDNodeWallet;
 const sent: Sent[] = [];
+const STABLE_V3_AMP = [
+  'function getActionId(bytes4 selector) view returns (bytes32)',
+  'function startAmplificationParameterUpdate(uint256 rawEndValue, uint256 endTime)',
+  'function getAmplificationParameter() view returns (uint256 value, bool isUpdating, uint256 precision)',
+];
 const sorChecks: string[] = [];
 const started = Date.now();
 
@@ -406,6 +412,40 @@ test('orders through the V3 LBP, hours apart as its weights move, pay and receiv
   // Permit2's allowance of the router lasts until an order's deadline (an hour of chain time), so
   // the first order, hours on, listed it again; it was sent before the order, in the same block.
   expect(outcomes[0]!.approvals).toContain('permit2');
+}, 60_000);
+
+test('orders through the V3 Stable pool during an amp ramp, hours apart in blocks naming no pool, pay and receive exactly the quote', async () => {
+  const stable = env.devnet.v3.pools.find((p) => p.symbol === 'V3-USDC-USDT')!;
+  // The pool has no swap fee manager: governance (the Authorizer the V3 Vault answers to) may ramp its amp.
+  const admin = devAccount(DEPLOYER_INDEX, env.chain.provider);
+  const pool = new Contract(stable.address, STABLE_V3_AMP, admin);
+  const action = (await pool.getFunction('getActionId')(
+    pool.interface.getFunction('startAmplificationParameterUpdate')!.selector,
+  )) as string;
+  const authorizer = new Contract(env.devnet.addresses.authorizer, ['function grantRole(bytes32, address)'], admin);
+  await (await authorizer.getFunction('grantRole')(action, admin.address)).wait();
+  const [before] = (await pool.getFunction('getAmplificationParameter')()) as [bigint];
+  const now = (await env.chain.provider.getBlock('latest'))!.timestamp;
+  // 1000 -> 1800 over a day and an hour: under the pool's limit of doubling a day.
+  await (await pool.getFunction('startAmplificationParameterUpdate')(1800n, BigInt(now + 90_000))).wait();
+  const specs: OrderSpec[] = [
+    { sell: 'USDC', buy: 'USDT', kind: 'sell', amount: '40000.123457', slippage: '0' },
+    { sell: 'USDT', buy: 'USDC', kind: 'buy', amount: '25000.5', slippage: '0' },
+    { sell: 'USDT', buy: 'USDC', kind: 'sell', amount: '61000', slippage: '0' },
+  ];
+  const outcomes: Sent[] = [];
+  for (const [n, spec] of specs.entries()) {
+    const hours = 2 + 6 * n;
+    // A block with no transaction: only the ramp moves the pool.
+    await advanceHours(hours);
+    const outcome = await sendSaleOrder(spec, stable.address);
+    outcomes.push(outcome);
+    sent.push({ ...outcome, name: `V3 Stable amp ramp, ${hours} h on: ${outcome.name}` });
+  }
+  expect(outcomes.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
+  const [after, updating] = (await pool.getFunction('getAmplificationParameter')()) as [bigint, boolean];
+  expect(updating).toBe(true);
+  expect(after).toBeGreaterThan(before);
 }, 60_000);
 
 test('orders through the fixed-price sale pay its rate exactly; selling its token back has no route', async () => {
