@@ -436,7 +436,9 @@ test('orders through the V3 Stable pool during an amp ramp, hours apart in block
   const outcomes: Sent[] = [];
   for (const [n, spec] of specs.entries()) {
     const hours = 2 + 6 * n;
-    // A block with no transaction: only the ramp moves the pool.
+    // The block before (the ramp's start, the last order) followed on its own first, so the next
+    // step reads no log naming the pool: a block with no transaction, where only the ramp moves it.
+    await reached(env, await env.chain.provider.getBlockNumber());
     await advanceHours(hours);
     const outcome = await sendSaleOrder(spec, stable.address);
     outcomes.push(outcome);
