@@ -304,6 +304,30 @@ async function advanceHours(hours: number): Promise<number> {
 }
 
 /**
+ * Orders through `pool` at slippage 0, the n-th `hoursOf(n)` hours of chain time after the one
+ * before, each quoted at a block with no transaction. The block before it (the last order, or what
+ * set the pool moving) is followed on its own first, so the quote block's step reads no log naming
+ * the pool: only the pool's schedule (weights, an amp ramp) moves it.
+ */
+async function ordersHoursApart(
+  label: string,
+  specs: readonly OrderSpec[],
+  pool: string,
+  hoursOf: (n: number) => number,
+): Promise<Sent[]> {
+  const outcomes: Sent[] = [];
+  for (const [n, spec] of specs.entries()) {
+    const hours = hoursOf(n);
+    await reached(env, await env.chain.provider.getBlockNumber());
+    await advanceHours(hours);
+    const outcome = await sendSaleOrder(spec, pool);
+    outcomes.push(outcome);
+    sent.push({ ...outcome, name: `${label}, ${hours} h on: ${outcome.name}` });
+  }
+  return outcomes;
+}
+
+/**
  * An order through a token sale at slippage 0, sent as a user would at once: `/order` at the
  * served head, then the approvals it lists and the order, mined together in the next block (a
  * wallet's batch; nothing else is mined between). The sale's price moves every second, so the
@@ -400,14 +424,7 @@ test('orders through the V3 LBP, hours apart as its weights move, pay and receiv
     { sell: 'USDC', buy: 'LINK', kind: 'buy', amount: '77.7', slippage: '0' },
     { sell: 'LINK', buy: 'USDC', kind: 'buy', amount: '999.999999', slippage: '0' },
   ];
-  const outcomes: Sent[] = [];
-  for (const [n, spec] of specs.entries()) {
-    const hours = 3 + 5 * n;
-    await advanceHours(hours);
-    const outcome = await sendSaleOrder(spec, lbp);
-    outcomes.push(outcome);
-    sent.push({ ...outcome, name: `V3 LBP, ${hours} h on: ${outcome.name}` });
-  }
+  const outcomes = await ordersHoursApart('V3 LBP', specs, lbp, (n) => 3 + 5 * n);
   expect(outcomes.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
   // Permit2's allowance of the router lasts until an order's deadline (an hour of chain time), so
   // the first order, hours on, listed it again; it was sent before the order, in the same block.
@@ -433,17 +450,7 @@ test('orders through the V3 Stable pool during an amp ramp, hours apart in block
     { sell: 'USDT', buy: 'USDC', kind: 'buy', amount: '25000.5', slippage: '0' },
     { sell: 'USDT', buy: 'USDC', kind: 'sell', amount: '61000', slippage: '0' },
   ];
-  const outcomes: Sent[] = [];
-  for (const [n, spec] of specs.entries()) {
-    const hours = 2 + 6 * n;
-    // The block before (the ramp's start, the last order) followed on its own first, so the next
-    // step reads no log naming the pool: a block with no transaction, where only the ramp moves it.
-    await reached(env, await env.chain.provider.getBlockNumber());
-    await advanceHours(hours);
-    const outcome = await sendSaleOrder(spec, stable.address);
-    outcomes.push(outcome);
-    sent.push({ ...outcome, name: `V3 Stable amp ramp, ${hours} h on: ${outcome.name}` });
-  }
+  const outcomes = await ordersHoursApart('V3 Stable amp ramp', specs, stable.address, (n) => 2 + 6 * n);
   expect(outcomes.filter((s) => !s.exact).map((s) => `${s.name}: ${s.detail}`)).toEqual([]);
   const [after, updating] = (await pool.getFunction('getAmplificationParameter')()) as [bigint, boolean];
   expect(updating).toBe(true);
