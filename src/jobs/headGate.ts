@@ -92,6 +92,18 @@ export async function nodeHead(ctx: AppContext, chain: ChainInfo): Promise<numbe
   }
 }
 
+/**
+ * How far past the node's head a `minBlockNumber` may be and still be waited for: a client's own
+ * provider may be a block or a few ahead of this node. Past that the block cannot come within
+ * `FOLLOW_WAIT_MS`, and waiting for it would only make the follower poll fast for nothing.
+ */
+export const MIN_BLOCK_PAST_HEAD = 10;
+
+/** A `minBlockNumber` more than `MIN_BLOCK_PAST_HEAD` past the node's head: the caller's to fix. */
+export class BlockPastHead extends Error {
+  override readonly name = 'BlockPastHead';
+}
+
 export interface StateWanted {
   /** Ask the node for its head and wait for the state at it. */
   readonly atNodeHead: boolean;
@@ -115,6 +127,7 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
   const target = Math.max(head ?? -1, wanted.minBlock ?? -1);
   const served = () => current()?.block?.number ?? -1;
   if (served() >= target) return current()!;
+  if (wanted.minBlock !== undefined) await refuseFarBlock(ctx, chain, wanted.minBlock, head ?? status.head?.number);
   // The node reported a head past the state: the lag counts from now (`lagReason`).
   if (head !== undefined && head > served()) status.behindSince ??= ctx.now();
   const waitMs = ctx.config.follow.waitMs;
@@ -136,6 +149,20 @@ export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWa
       `${head === target ? ` (${nodeName(chain)} reports it as its head)` : ''}; the state, read through ${head === target ? 'that node' : nodeName(chain)}, did not reach it within ${waitMs} ms (FOLLOW_WAIT_MS), so no answer is built on the older block; retry in a moment`,
     1,
   );
+}
+
+/**
+ * Throws `BlockPastHead` when `minBlock` is more than `MIN_BLOCK_PAST_HEAD` past the node's head.
+ * The head the follower last saw settles most asks; only one past it asks the node (`nodeHead`),
+ * since the follower's head may be a poll old.
+ */
+async function refuseFarBlock(ctx: AppContext, chain: ChainInfo, minBlock: number, known: number | undefined) {
+  if (known !== undefined && minBlock <= known + MIN_BLOCK_PAST_HEAD) return;
+  const head = await nodeHead(ctx, chain);
+  if (minBlock > head + MIN_BLOCK_PAST_HEAD)
+    throw new BlockPastHead(
+      `minBlockNumber: ${minBlock} is ${minBlock - head} blocks past block ${head}, the head of ${nodeName(chain)}; the service waits only for a block at most ${MIN_BLOCK_PAST_HEAD} past it. Send a block you have seen mined, or leave minBlockNumber out`,
+    );
 }
 
 /**

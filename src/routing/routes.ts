@@ -7,7 +7,7 @@ import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
-import { isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
+import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
@@ -85,6 +85,7 @@ async function snapshotFor(ctx: AppContext, chain: ChainInfo, wanted: StateWante
     return await stateAt(ctx, chain, wanted);
   } catch (e) {
     if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
+    if (e instanceof BlockPastHead) throw new HttpError(400, e.message);
     throw e;
   }
 }

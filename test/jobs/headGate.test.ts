@@ -202,6 +202,28 @@ test('minBlockNumber: a block ahead of the node is waited for; a malformed one i
   }
 });
 
+test("minBlockNumber far past the node's head is a 400 naming it, with no wait and no fast polling", async () => {
+  await start();
+  const reads = () => [...node.methodCounts].reduce((n, [m, c]) => (m === 'eth_blockNumber' ? n : n + c), 0);
+  for (const far of [100 + 1000, 1e9, Number.MAX_SAFE_INTEGER]) {
+    for (const path of ['/sor/1', '/order/1']) {
+      const before = reads();
+      const res = await post(path, { ...quote, sender: SENDER, minBlockNumber: far });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(
+        new RegExp(
+          `^minBlockNumber: ${far} is ${far - 100} blocks past block 100, the head of the RPC node of chain 1`,
+        ),
+      );
+      // A nudged follower would poll every 100 ms for as long as someone waits.
+      await new Promise((r) => setTimeout(r, 250));
+      expect(reads()).toBe(before);
+    }
+  }
+  // A few blocks past the head is still waited for (the previous test), and the head itself answers.
+  expect((await post('/sor/1', { ...quote, minBlockNumber: 100 })).status).toBe(200);
+});
+
 test('minBlockNumber on a chain whose head is not followed is a 400 saying why', async () => {
   srv = await startTestServer(
     { RPC_URL_1: node.url, FOLLOW_HEAD: 'off', ROUTER_WORKERS: '0' },
