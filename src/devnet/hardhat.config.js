@@ -7,6 +7,10 @@ module.exports = {
   networks: {
     hardhat: {
       chainId: 31337,
+      // A call or gas estimate without `from` runs from the zero address, as on mainnet nodes and
+      // anvil (hardhat's default is the first account). Balancer V3's router queries need it: the
+      // Vault answers a query only when tx.origin is zero, else it reverts with NotStaticCall.
+      from: '0x0000000000000000000000000000000000000000',
       // Wallets and the e2e suite send legacy and EIP-1559 transactions; keep fees predictable.
       initialBaseFeePerGas: 1_000_000_000,
       mining: { auto: true },

@@ -111,6 +111,25 @@ describe('the Balancer V3 stack', () => {
 });
 
 describe('trading on the V3 devnet', () => {
+  test('a Router query sent without `from`, as Balancer SDK sends it, answers as from the zero address', async () => {
+    const p = devnet.v3.pools.find((x) => x.name === 'V3 WETH-USDC 50/50')!;
+    const [weth, usdc] = [tokenBySymbol(devnet, 'WETH'), tokenBySymbol(devnet, 'USDC')];
+    const router = new Contract(devnet.v3.addresses.router, v3Abi(contracts, 'Router'));
+    const data = router.interface.encodeFunctionData('querySwapSingleTokenExactIn', [
+      p.address,
+      weth.address,
+      usdc.address,
+      parseUnits('2', 18),
+      ZeroAddress,
+      '0x',
+    ]);
+    const call = (from: object) => chain.provider.send('eth_call', [{ to: router.target, data, ...from }, 'latest']);
+    // Hardhat's own default origin (its first account) makes the Vault revert with NotStaticCall.
+    const fromless = (await call({})) as string;
+    expect(fromless).toBe(await call({ from: ZeroAddress }));
+    expect(BigInt(fromless)).toBeGreaterThan(0n);
+  });
+
   const SWAPS = [
     { pool: 'V3 WETH-USDC 50/50', tokenIn: 'WETH', tokenOut: 'USDC', amount: '1.5' },
     { pool: 'V3 USDC-USDT stable', tokenIn: 'USDC', tokenOut: 'USDT', amount: '2500' },
