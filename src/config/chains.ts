@@ -63,6 +63,11 @@ export interface ChainV3<A extends string = Address> {
   readonly bufferRouter: A;
   readonly vaultExplorer: A;
   readonly permit2: A;
+  /**
+   * Where the V3 Vault sends protocol fees (its `getProtocolFeeController()`): a contract, never a
+   * wallet; tokens sent there are only withdrawn by governance.
+   */
+  readonly protocolFeeController: A;
 }
 
 /** The Vault of `protocol` on `chain`, or undefined where that protocol is not deployed. */
@@ -95,13 +100,15 @@ export interface ChainGauges<A extends string = Address> {
 export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
 export const V3_VAULT_ADDRESS = '0xba1333333333a1ba1108e8412f11850a5c319ba9';
 const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3';
+/** Balancer's V3 ProtocolFeeController, deployed at one address beside the Vault on every chain. */
+const V3_PROTOCOL_FEE_CONTROLLER = '0xa731c23d7c95436baaae9d52782f966e1ed07cc8';
 
 /**
  * Balancer V3's routers and VaultExplorer per chain id, from Balancer's deployment outputs
  * (Router v2, BatchRouter, BufferRouter, VaultExplorer v2); the Vault and Permit2 have one
  * address everywhere.
  */
-const V3_DEPLOYMENTS: Readonly<Record<number, Omit<ChainV3<string>, 'vault' | 'permit2'>>> = {
+const V3_DEPLOYMENTS: Readonly<Record<number, Omit<ChainV3<string>, 'vault' | 'permit2' | 'protocolFeeController'>>> = {
   1: {
     router: '0xae563e3f8219521950555f5962419c8919758ea2',
     batchRouter: '0x136f1efcc3f8f88516b9e94110d56fdbfb1778d1',
@@ -367,6 +374,7 @@ const ROWS: readonly ChainInfo<string>[] = [
       bufferRouter: '0xb61675b164351767e5ecdc0cc1e78e53f7fa5bd0',
       vaultExplorer: '0x937cf819746221324b7ffd131b4920234b9ede53',
       permit2: '0x72bb9c7ffbe2ed234e53bc64862dda6d9fff333b',
+      protocolFeeController: '0x33a61df860c1170c903f5ba1ef979570c962395e',
     },
   },
 ];
@@ -376,7 +384,14 @@ function parseRow(row: ChainInfo<string>): ChainInfo {
   const g = row.gauges;
   const { lido, v3: own, ...rest } = row;
   const deployed = V3_DEPLOYMENTS[row.id];
-  const v3 = own ?? (deployed && { ...deployed, vault: V3_VAULT_ADDRESS, permit2: PERMIT2_ADDRESS });
+  const v3 =
+    own ??
+    (deployed && {
+      ...deployed,
+      vault: V3_VAULT_ADDRESS,
+      permit2: PERMIT2_ADDRESS,
+      protocolFeeController: V3_PROTOCOL_FEE_CONTROLLER,
+    });
   return {
     ...rest,
     ...(v3
@@ -388,6 +403,7 @@ function parseRow(row: ChainInfo<string>): ChainInfo {
             bufferRouter: at('v3.bufferRouter', v3.bufferRouter),
             vaultExplorer: at('v3.vaultExplorer', v3.vaultExplorer),
             permit2: at('v3.permit2', v3.permit2),
+            protocolFeeController: at('v3.protocolFeeController', v3.protocolFeeController),
           },
         }
       : {}),

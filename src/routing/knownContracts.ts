@@ -5,8 +5,8 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 /**
  * Contracts of a chain the service knows are not wallets: the Vault and its ProtocolFeesCollector,
  * the batch relayer, wrapped native, Lido's stETH and wstETH, the gauge contracts the chain row
- * names, Balancer V3's Vault, routers, VaultExplorer and Permit2, every token of its read model
- * (buffers' ERC-4626 tokens included) and every pool's BPT. None can
+ * names, Balancer V3's Vault, routers, VaultExplorer, Permit2 and ProtocolFeeController, every
+ * token of its read model (buffers' ERC-4626 tokens included), every pool's BPT and factory. None can
  * sign a transaction (so none is a sender), and tokens sent to one stay there: a swap paying WETH
  * ends up as WETH credited to the Vault, owned by nobody. A smart-contract wallet is none of
  * these, so it stays a valid party.
@@ -40,6 +40,10 @@ function snapshotContracts(snap: ChainSnapshot): Map<string, string> {
     known.set(address, symbol ? `the ${symbol} token contract` : 'a token contract');
   // A pool's BPT is a token too; naming the pool says more.
   for (const pool of snap.pools) known.set(pool.address, `the pool token (BPT) of pool ${pool.id}`);
+  // A factory only creates pools: what is sent to it stays there.
+  for (const pool of snap.pools)
+    if (pool.factory && !known.has(pool.factory.toLowerCase()))
+      known.set(pool.factory.toLowerCase(), `a pool factory (the one of pool ${pool.id})`);
   bySnapshot.set(snap, known);
   return known;
 }
@@ -59,6 +63,7 @@ export function knownContracts(chain: ChainInfo, snap: ChainSnapshot, relayer: s
     fixed.set(chain.v3.bufferRouter, 'the Balancer V3 BufferRouter');
     fixed.set(chain.v3.vaultExplorer, 'the Balancer V3 VaultExplorer');
     fixed.set(chain.v3.permit2, 'Permit2');
+    fixed.set(chain.v3.protocolFeeController, 'the Balancer V3 ProtocolFeeController');
   }
   // A V3 buffer's ERC-4626 token is a token contract as well.
   for (const wrapped of snap.buffers.keys()) if (!fixed.has(wrapped)) fixed.set(wrapped, 'an ERC-4626 token contract');

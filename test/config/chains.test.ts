@@ -7,7 +7,7 @@ import { CHAINS, vaultOf } from '../../src/config/chains';
 describe('the protocols of each chain', () => {
   const v3Chains = CHAINS.filter((c) => c.v3).map((c) => c.name);
 
-  test('V3 is known on the chains it is deployed on, with its routers, VaultExplorer and Permit2', () => {
+  test('V3 is known on the chains it is deployed on, with its routers, VaultExplorer, Permit2 and fee controller', () => {
     expect(v3Chains.sort()).toEqual([
       'arbitrum',
       'avalanche',
@@ -26,6 +26,7 @@ describe('the protocols of each chain', () => {
       bufferRouter: '0x9179c06629ef7f17cb5759f501d89997fe0e7b45',
       vaultExplorer: '0xfc2986feab34713e659da84f3b1fa32c1da95832',
       permit2: '0x000000000022d473030f116ddee9f6b43ac78ba3',
+      protocolFeeController: '0xa731c23d7c95436baaae9d52782f966e1ed07cc8',
     });
   });
 
@@ -38,7 +39,7 @@ describe('the protocols of each chain', () => {
       if (chain.name !== 'localdev') expect(vaultOf(chain, 3)).toBe('0xba1333333333a1ba1108e8412f11850a5c319ba9');
       else expect(vaultOf(chain, 3)).not.toBe('0xba1333333333a1ba1108e8412f11850a5c319ba9');
       // Every V3 contract of a chain is a distinct contract.
-      expect(new Set(Object.values(chain.v3!)).size).toBe(6);
+      expect(new Set(Object.values(chain.v3!)).size).toBe(7);
     }
   });
 });

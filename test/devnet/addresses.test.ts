@@ -36,6 +36,7 @@ describe('chain 31337 localdev', () => {
       bufferRouter: v3.bufferRouter,
       vaultExplorer: v3.vaultExplorer,
       permit2: v3.permit2,
+      protocolFeeController: v3.protocolFeeController,
     });
   });
 

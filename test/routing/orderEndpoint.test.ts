@@ -31,6 +31,10 @@ const BUY = {
   sender: SENDER,
 } as const;
 
+/** Balancer V2's WeightedPoolFactory (2021): the snapshot's pools do not say theirs, so the first gets it. */
+const FACTORY = '0x8e9aa87e45e92bad84d5f8dd1bff34fb92637de9';
+const withFactory = (pools: unknown[]) => pools.map((p, i) => (i === 0 ? { ...(p as object), factory: FACTORY } : p));
+
 interface Quote {
   returnAmount: string;
   swaps: { poolId: string; assetInIndex: number; assetOutIndex: number; amount: string; userData: string }[];
@@ -46,7 +50,11 @@ describeWithSnapshot('POST /order/:chainId', () => {
   beforeAll(async () => {
     server = await startTestServer(
       {},
-      { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+      {
+        seed: [{ chainId: 1, pools: withFactory(loadSnapshotPools()) }],
+        features: [routingFeature],
+        now: () => NOW_MS,
+      },
     );
   });
   afterAll(async () => {
@@ -243,6 +251,16 @@ describeWithSnapshot('POST /order/:chainId', () => {
     );
     const fromCollector = await order({ ...SELL, sender: collector.toLowerCase(), receiver: RECEIVER });
     expect(fromCollector.body.error).toMatch(/^sender: 0xce88\w+ is the Vault's ProtocolFeesCollector on chain 1/);
+    // Balancer V3's ProtocolFeeController, and any pool's factory: what is sent there stays there.
+    const feeController = '0xa731c23d7c95436baaae9d52782f966e1ed07cc8';
+    const toController = await order({ ...SELL, receiver: feeController });
+    expect(toController.status).toBe(400);
+    expect(toController.body.error).toMatch(/^receiver: 0xa731\w+ is the Balancer V3 ProtocolFeeController on chain 1/);
+    const fromController = await order({ ...SELL, sender: feeController, receiver: RECEIVER });
+    expect(fromController.body.error).toMatch(/^sender: 0xa731\w+ is the Balancer V3 ProtocolFeeController on chain 1/);
+    const toFactory = await order({ ...SELL, receiver: FACTORY });
+    expect(toFactory.status).toBe(400);
+    expect(toFactory.body.error).toMatch(/^receiver: 0x\w+ is a pool factory .*, not a wallet/);
     // Any other address, a smart-contract wallet included, stays a valid receiver.
     const wallet = await order({ ...usdcForEth, receiver: RECEIVER });
     expect(wallet.status).toBe(200);
