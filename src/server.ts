@@ -78,31 +78,34 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     server.once('error', reject);
     server.listen(port, options.host, () => resolve());
   });
-  if (options.background) for (const f of features) await f.start?.();
+  const close = async () => {
+    // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
+    // connection cleanly, stop timers, then give back any lease a still-running job holds so
+    // the next instance need not wait for it to expire.
+    const { forced } = await drain.drain();
+    if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
+    const stopBy = Date.now() + BACKGROUND_STOP_MS;
+    for (const f of [...features].reverse()) {
+      if (f.stop && !(await within(Math.max(0, stopBy - Date.now()), Promise.resolve(f.stop())))) {
+        ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
+      }
+    }
+    const released = await releaseAllHeldLeases(ctx);
+    if (released > 0) ctx.logger.info({ released }, 'released held job leases');
+    ctx.readModel.stop();
+    await ctx.store.close();
+  };
+  // A feature that cannot start (quote threads that do not load) fails the start: nothing is left running.
+  if (options.background)
+    try {
+      for (const f of features) await f.start?.();
+    } catch (e) {
+      await close();
+      throw e;
+    }
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
-  return {
-    server,
-    url,
-    ctx,
-    close: async () => {
-      // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
-      // connection cleanly, stop timers, then give back any lease a still-running job holds so
-      // the next instance need not wait for it to expire.
-      const { forced } = await drain.drain();
-      if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
-      const stopBy = Date.now() + BACKGROUND_STOP_MS;
-      for (const f of [...features].reverse()) {
-        if (f.stop && !(await within(Math.max(0, stopBy - Date.now()), Promise.resolve(f.stop())))) {
-          ctx.logger.warn({ feature: f.name }, 'feature did not stop in time');
-        }
-      }
-      const released = await releaseAllHeldLeases(ctx);
-      if (released > 0) ctx.logger.info({ released }, 'released held job leases');
-      ctx.readModel.stop();
-      await ctx.store.close();
-    },
-  };
+  return { server, url, ctx, close };
 }
 
 function combineReporters(reporters: readonly (ServerErrorReporter | undefined)[]): ServerErrorReporter | undefined {

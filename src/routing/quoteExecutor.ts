@@ -11,6 +11,12 @@ import { RouterHost, type QuoteTask } from './routerHost';
 export interface QuoteExecutor {
   readonly kind: 'workers' | 'in-process';
   run(task: QuoteTask): Promise<RouteOutcome>;
+  /**
+   * Resolves once every quote thread has started and loaded its module; rejects naming why one
+   * could not (a Node flag worker threads refuse, a module that throws at load), so a service
+   * without working quote threads fails at start instead of answering every quote 500.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +39,8 @@ export class InProcessExecutor implements QuoteExecutor {
   run(task: QuoteTask): Promise<RouteOutcome> {
     return this.host.quote(task);
   }
+
+  async ready(): Promise<void> {}
 
   async close(): Promise<void> {}
 }
@@ -94,6 +102,13 @@ export class WorkerExecutor implements QuoteExecutor {
     private readonly threads: number,
     private readonly options: WorkerExecutorOptions = {},
   ) {}
+
+  async ready(): Promise<void> {
+    const lanes = (this.lanes ??= this.start());
+    // The worker module's `ready` export, which takes nothing: answering it means the thread
+    // started and the module loaded.
+    await Promise.all(lanes.map((lane) => lane.pool.run(undefined as never, { name: 'ready' })));
+  }
 
   async run(task: QuoteTask): Promise<RouteOutcome> {
     const lanes = (this.lanes ??= this.start());

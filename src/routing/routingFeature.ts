@@ -36,16 +36,17 @@ export function routingFeature(ctx: AppContext): Feature {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);
     if (!chain || !snap) return;
-    quotes
-      .warm(chain, snap, ctx.config.routing.minLiquidityUsd)
-      .catch((e: Error) =>
-        ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed'),
-      );
+    quotes.warm(chain, snap, ctx.config.routing.minLiquidityUsd).catch((e: Error) => {
+      // A stop terminates the threads under a build in hand: that is the shutdown, not a failure.
+      if (stopping) return;
+      ctx.logger.error({ chainId, err: e.message }, 'routing: building the router of a new pool version failed');
+    });
   };
   // The service process builds every chain's router at start and each new pool version as soon as
   // it loads, so quotes never wait for one. Without background work (tests, one-off commands) no
   // thread is spawned until the first quote.
   let warming = false;
+  let stopping = false;
   const unsubscribe = ctx.readModel.onReload((next, previous) => {
     if ((warming || quotes.hasQuoted) && (!previous || next.pools !== previous.pools)) warm(next.chainId);
   });
@@ -59,11 +60,18 @@ export function routingFeature(ctx: AppContext): Feature {
         (id) => allowances.get(id),
       ),
     ],
-    start: () => {
+    start: async () => {
+      const workers = ctx.config.routing.workers;
+      await executor.ready().catch((e: Error) => {
+        throw new Error(
+          `routing: the ${workers} quote threads (ROUTER_WORKERS=${workers}) could not start: ${e.message}; remove the Node flag worker threads refuse (NODE_OPTIONS, execArgv) or set ROUTER_WORKERS=0`,
+        );
+      });
       warming = true;
       for (const chain of ctx.config.chains) warm(chain.id);
     },
     stop: async () => {
+      stopping = true;
       unsubscribe();
       await executor.close();
     },

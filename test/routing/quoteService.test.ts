@@ -25,6 +25,7 @@ class CountingExecutor implements QuoteExecutor {
     if (this.fail) throw new Error('worker died');
     return { info: { ...emptySwapInfo(task.sellToken, task.buyToken), returnAmount: String(this.tasks.length) } };
   }
+  async ready(): Promise<void> {}
   async close(): Promise<void> {}
 }
 

@@ -7,3 +7,8 @@ const host = new RouterHost();
 export default function quote(task: QuoteTask): Promise<RouteOutcome> {
   return host.quote(task);
 }
+
+/** Answered once the thread runs this module (`QuoteExecutor.ready`). */
+export function ready(): true {
+  return true;
+}
