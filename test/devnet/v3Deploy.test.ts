@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Contract, parseUnits, ZeroAddress, type Signer } from 'ethers';
 import { devAccount, traderAccounts } from '../../src/devnet/accounts';
 import { deployDevnet } from '../../src/devnet/deploy';
@@ -103,6 +105,47 @@ describe('the Balancer V3 stack', () => {
         .staticCall()) as bigint;
       expect([b.symbol, rate > 10n ** 18n]).toEqual([b.symbol, true]);
     }
+  });
+
+  test("the README's Balancer V3 table lists what the demo deploys", () => {
+    // The table after "| Balancer V3 | address |", up to the first line that is not a row.
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8').split('\n');
+    const from = readme.indexOf('| Balancer V3 | address |');
+    const rows = readme.slice(
+      from + 2,
+      readme.findIndex((l, i) => i > from && !l.startsWith('|')),
+    );
+    // label -> the address listed, or what the row says instead.
+    const listed = new Map(
+      rows.map((r) => {
+        const [, label, cell] = /^\| (.+?) \| (.+) \|$/.exec(r) ?? [];
+        const address = /^`(0x[0-9a-f]{40})`$/.exec(cell!)?.[1];
+        return [
+          label!
+            .replace(/^(pool|sale) /, '')
+            .replace(/ \(.*\)$/, '')
+            .toLowerCase(),
+          address ?? cell!,
+        ];
+      }),
+    );
+    // A sale's address follows from its start time: the demo prints it, the table cannot list it.
+    const isSale = (p: { kind: string }) => p.kind === 'lbp' || p.kind === 'fixedPriceLbp';
+    const deployed = new Map<string, string>(
+      [
+        ...Object.entries(devnet.v3.addresses),
+        ...devnet.v3.buffers.map((b) => [b.symbol, b.wrapped] as const),
+        ...devnet.v3.pools.map(
+          (p) => [p.name, isSale(p) ? 'printed by `npm run demo` (follows from its start time)' : p.address] as const,
+        ),
+      ].map(([name, value]) => [name.toLowerCase(), value] as const),
+    );
+    const pick = (names: Iterable<string>, m: Map<string, string>) =>
+      [...names].map((n) => [n.toLowerCase(), m.get(n.toLowerCase())]);
+    // Every pool and buffer is listed, at its address; every listed contract is the deployed one.
+    const poolsAndBuffers = [...devnet.v3.pools.map((p) => p.name), ...devnet.v3.buffers.map((b) => b.symbol)];
+    expect(pick(poolsAndBuffers, listed)).toEqual(pick(poolsAndBuffers, deployed));
+    expect(pick(listed.keys(), listed)).toEqual(pick(listed.keys(), deployed));
   });
 
   test('a running chain reads back as the same V3 devnet', async () => {
