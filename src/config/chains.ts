@@ -445,3 +445,34 @@ export function resolveChain(token: string): ChainInfo | undefined {
 export function describeKnownChains(): string {
   return CHAINS.map((c) => `${c.name}=${c.id}`).join(', ');
 }
+
+/**
+ * The current Balancer API's `GqlChain` names and their chain ids (its `base.gql` enum), plus
+ * `HARDHAT` for the local devnet. A name whose chain has no row above is still listed, so a
+ * request for it is told the chain is not served here rather than that the name is unknown.
+ */
+export const BALANCER_API_CHAINS: Readonly<Record<string, number>> = {
+  ARBITRUM: 42161,
+  AVALANCHE: 43114,
+  BASE: 8453,
+  FANTOM: 250,
+  FRAXTAL: 252,
+  GNOSIS: 100,
+  HYPEREVM: 999,
+  MAINNET: 1,
+  MODE: 34443,
+  MONAD: 143,
+  OPTIMISM: 10,
+  PLASMA: 9745,
+  POLYGON: 137,
+  SEPOLIA: 11155111,
+  SONIC: 146,
+  XLAYER: 196,
+  ZKEVM: 1101,
+  HARDHAT: 31337,
+};
+
+/** The `GqlChain` name of a chain id, undefined for a chain the current Balancer API does not name. */
+export function balancerApiChainName(chainId: number): string | undefined {
+  return Object.keys(BALANCER_API_CHAINS).find((name) => BALANCER_API_CHAINS[name] === chainId);
+}

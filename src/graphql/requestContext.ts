@@ -7,6 +7,9 @@ import { poolIndexFor, type PoolIndex } from './poolIndex';
 
 /** What every resolver of one GraphQL request sees. */
 export interface GraphqlContext {
+  readonly app: AppContext;
+  /** A header of the HTTP request (lower-case name); null when absent. */
+  header(name: string): string | null;
   /** The chain's read model snapshot, the same one for the whole request. */
   snapshot(chainId: number): ChainSnapshot;
   index(chainId: number): PoolIndex;
@@ -16,7 +19,10 @@ export interface GraphqlContext {
  * Pins each chain's snapshot on first use, so all fields of one response come from one read
  * model version even when a reload lands mid-request.
  */
-export function createRequestContext(app: AppContext): GraphqlContext {
+export function createRequestContext(
+  app: AppContext,
+  headers: { get(name: string): string | null } = new Headers(),
+): GraphqlContext {
   const pinned = new Map<number, ChainSnapshot>();
   const snapshot = (chainId: number): ChainSnapshot => {
     let snap = pinned.get(chainId);
@@ -27,6 +33,8 @@ export function createRequestContext(app: AppContext): GraphqlContext {
     return snap;
   };
   return {
+    app,
+    header: (name) => headers.get(name),
     snapshot,
     index: (chainId) => {
       const snap = snapshot(chainId);

@@ -8,6 +8,9 @@ import { countPools, pagePools } from './pagePools';
 import { compilePoolFilter, type PoolsWhere } from './poolFilter';
 import { parsePagingArgs, type PoolsPagingArgs } from './poolsArgs';
 import type { GraphqlContext } from './requestContext';
+import { answering } from './apiErrors';
+import { apiPoolMinimal } from './currentApiPool';
+import { sorGetSwapPaths, type SorGetSwapPathsArgs } from './sorGetSwapPaths';
 
 /** A pool's token as the schema shows it; knows its chain so `token` can be looked up. */
 interface PoolTokenView extends StoredPoolToken {
@@ -81,6 +84,20 @@ export const resolvers = {
     tokens: (_: unknown, args: { chainId: number }, ctx: GraphqlContext) => {
       const snap = ctx.snapshot(args.chainId);
       return snap.tokens.map((t) => tokenView(snap.chainId, t.address, t));
+    },
+    // The current Balancer API's queries (currentApiSdl.ts).
+    sorGetSwapPaths: (_: unknown, args: SorGetSwapPathsArgs, ctx: GraphqlContext) =>
+      answering(async () => {
+        const { chainId, answer } = await sorGetSwapPaths(args, ctx);
+        // Each hop knows its chain, so its deprecated `pool` can be looked up.
+        const routes = answer.routes.map((r) => ({ ...r, hops: r.hops.map((h) => ({ ...h, chainId })) }));
+        return { ...answer, routes };
+      }),
+  },
+  GqlSorSwapRouteHop: {
+    pool: (hop: { poolId: string; chainId: number }, _: unknown, ctx: GraphqlContext) => {
+      const pool = ctx.snapshot(hop.chainId).poolsById.get(hop.poolId);
+      return pool ? apiPoolMinimal(pool, hop.chainId) : null;
     },
   },
   Pool: {

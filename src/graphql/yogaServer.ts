@@ -8,6 +8,7 @@ import { tooDeeplyNested } from './queryNesting';
 import { estimateQueryCost } from './queryCost';
 import { createRequestContext, type GraphqlContext } from './requestContext';
 import { resolvers } from './resolvers';
+import { currentApiSdl } from './currentApiSdl';
 import { schemaSdl } from './schemaSdl';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -136,7 +137,10 @@ function yogaLogger(logger: Logger): YogaLogger {
 /** The Yoga server over the read model. GraphiQL is served separately (graphiqlPage.ts). */
 export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEFAULT_LIMITS) {
   return createYoga<object, GraphqlContext>({
-    schema: createSchema<GraphqlContext & YogaInitialContext>({ typeDefs: schemaSdl(), resolvers }),
+    schema: createSchema<GraphqlContext & YogaInitialContext>({
+      typeDefs: [schemaSdl(), currentApiSdl()],
+      resolvers,
+    }),
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: false,
     landingPage: false,
@@ -146,7 +150,7 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
     // Unexpected errors reach clients as "Unexpected error." only; never a stack trace.
     maskedErrors: { isDev: false },
     logging: yogaLogger(app.logger),
-    context: () => createRequestContext(app),
+    context: ({ request }) => createRequestContext(app, request.headers),
     plugins: [
       useDocumentLimits(limits.document),
       useDepthLimit(limits.maxDepth),

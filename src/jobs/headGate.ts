@@ -194,3 +194,34 @@ function publishedAt(
     nudge();
   });
 }
+
+/**
+ * The number of the block with `hash`, as the chain's node knows it: undefined when the node has
+ * no such block (a hash from another chain, or a block reorganised away). Lets a client name the
+ * block it has seen by hash (CoW's `X-CURRENT-BLOCK-HASH`) and get an answer at it or later.
+ */
+export async function blockNumberOfHash(ctx: AppContext, chain: ChainInfo, hash: string): Promise<number | undefined> {
+  const url = ctx.config.rpcUrls.get(chain.id);
+  if (!url)
+    throw new StateBehindHead(`chain ${chain.id} has no RPC URL (RPC_URL_${chain.id}) to ask for block ${hash}`, 60);
+  const rpc = { url, timeoutMs: Math.max(1000, ctx.config.follow.waitMs), retry: NO_RETRY, batchSize: 1 };
+  let answer;
+  try {
+    [answer] = await callBatch(rpc, [{ method: 'eth_getBlockByHash', params: [hash, false] }]);
+  } catch (e) {
+    throw new StateBehindHead(
+      `${nodeName(chain)} did not say which block ${hash} is (${(e as Error).message}); retry later`,
+      5,
+    );
+  }
+  if (!answer?.ok)
+    throw new StateBehindHead(
+      `${nodeName(chain)} refused eth_getBlockByHash for ${hash} (${answer ? answer.error : 'no answer'}); retry later`,
+      5,
+    );
+  if (answer.result === null) return undefined;
+  const number = (answer.result as { number?: unknown } | undefined)?.number;
+  if (typeof number !== 'string' || !/^0x[0-9a-f]+$/i.test(number))
+    throw new UpstreamError(RPC_UPSTREAM, `eth_getBlockByHash for ${hash} answered no block number`);
+  return Number(BigInt(number));
+}

@@ -52,7 +52,8 @@ interface ChainLine {
 
 export class PoolVersions {
   private readonly inputs = new WeakMap<readonly StoredPool[], PoolsInput>();
-  private readonly last = new Map<number, ChainLine>();
+  /** Per chain and line (`input`'s `line`), the latest version. */
+  private readonly last = new Map<string, ChainLine>();
   /**
    * Each stored pool object's routing form, made once: a delta converts the pools it carries, and
    * a new base would otherwise convert every pool again (a stall of the request thread that grows
@@ -69,11 +70,22 @@ export class PoolVersions {
   };
   private seq = 0;
 
-  input(chainId: number, version: number, pools: readonly StoredPool[]): PoolsInput {
+  /**
+   * The input of a pools array. `lineName` keeps apart versions that do not follow each other: a
+   * subset of the chain's pools a client chose (`restricted`) would otherwise become the chain's
+   * latest version, and the next full version would travel as a new base.
+   */
+  input(
+    chainId: number,
+    version: number,
+    pools: readonly StoredPool[],
+    lineName: 'chain' | 'restricted' = 'chain',
+  ): PoolsInput {
     const known = this.inputs.get(pools);
     if (known) return known;
-    const key = `${chainId}:p${version}:${++this.seq}`;
-    const prev = this.last.get(chainId);
+    const key = `${chainId}:${lineName === 'chain' ? '' : 'r'}p${version}:${++this.seq}`;
+    const lineKey = `${chainId}:${lineName}`;
+    const prev = this.last.get(lineKey);
     const delta = prev ? poolDelta(prev.pools, pools, this.convert) : undefined;
     const size = delta ? delta.upserts.length + delta.removed.length : 0;
     let line: ChainLine;
@@ -99,7 +111,7 @@ export class PoolVersions {
       const bridge = prev && delta ? { from: prev.input.key, delta: { key, data: encodeShared(delta) } } : undefined;
       line = { pools, input: { key, base, deltas: [], ...(bridge ? { bridge } : {}) }, carried: 0 };
     }
-    this.last.set(chainId, line);
+    this.last.set(lineKey, line);
     this.inputs.set(pools, line.input);
     return line.input;
   }

@@ -84,7 +84,7 @@ export class QuoteService {
 
   quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
     this.used = true;
-    const pools = this.poolsInput(snap);
+    const pools = this.poolsInput(snap, req.restricted === true);
     const prices = this.pricesInput(snap);
     const timestamp = sorTimestamp(this.now());
     // Prices only matter when gas does; leaving them out of gas-free keys keeps those hits alive
@@ -134,7 +134,7 @@ export class QuoteService {
   }
 
   private task(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, warmOnly = false): QuoteTask {
-    const pools = this.poolsInput(snap);
+    const pools = this.poolsInput(snap, req.restricted === true);
     const prices = this.pricesInput(snap);
     return {
       chain: {
@@ -160,8 +160,8 @@ export class QuoteService {
     };
   }
 
-  private poolsInput(snap: ChainSnapshot): PoolsInput {
-    return this.poolVersions.input(snap.chainId, snap.poolsVersion, snap.pools);
+  private poolsInput(snap: ChainSnapshot, restricted: boolean): PoolsInput {
+    return this.poolVersions.input(snap.chainId, snap.poolsVersion, snap.pools, restricted ? 'restricted' : 'chain');
   }
 
   private pricesInput(snap: ChainSnapshot): SharedInput {

@@ -5,6 +5,7 @@ import { RpcPermit2Allowances, type Permit2AllowanceReader } from '../sources/rp
 import { LIDO_RPC } from './lido';
 import { createExecutor } from './quoteExecutor';
 import { QuoteService } from './quoteService';
+import { Quoting, quotingKey } from './quoting';
 import { routingRouter } from './routes';
 
 /**
@@ -32,6 +33,14 @@ export function routingFeature(ctx: AppContext): Feature {
     if (chain.lido && url) rates.set(chain.id, new RpcWstEthRates({ ...LIDO_RPC, url }));
     if (chain.v3 && url) allowances.set(chain.id, new RpcPermit2Allowances({ ...LIDO_RPC, url }));
   }
+  // The quote paths /sor, /order and GraphQL's sorGetSwapPaths share (routing/quoting.ts).
+  const quoting = new Quoting(
+    ctx,
+    quotes,
+    (id) => rates.get(id),
+    (id) => allowances.get(id),
+  );
+  ctx.state.get(quotingKey).current = quoting;
   const warm = (chainId: number) => {
     const chain = ctx.config.chains.find((c) => c.id === chainId);
     const snap = ctx.readModel.get(chainId);
@@ -52,14 +61,7 @@ export function routingFeature(ctx: AppContext): Feature {
   });
   return {
     name: 'routing',
-    routers: [
-      routingRouter(
-        ctx,
-        quotes,
-        (id) => rates.get(id),
-        (id) => allowances.get(id),
-      ),
-    ],
+    routers: [routingRouter(ctx, quoting)],
     start: async () => {
       const workers = ctx.config.routing.workers;
       await executor.ready().catch((e: Error) => {
@@ -73,6 +75,7 @@ export function routingFeature(ctx: AppContext): Feature {
     stop: async () => {
       stopping = true;
       unsubscribe();
+      if (ctx.state.get(quotingKey).current === quoting) ctx.state.get(quotingKey).current = undefined;
       await executor.close();
     },
   };

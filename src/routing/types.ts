@@ -18,6 +18,11 @@ export interface QuoteRequest {
   readonly stepAmounts?: boolean;
   /** The best single path, no split: a stETH sell's one relayer wrap feeds one path (`routing/lido.ts`). */
   readonly singlePath?: boolean;
+  /**
+   * The snapshot's pools are a subset the client chose (GraphQL's `poolIds`): their version travels
+   * to the quote threads on a line of its own, so it never displaces the chain's (`poolVersions.ts`).
+   */
+  readonly restricted?: boolean;
 }
 
 /**

@@ -5,6 +5,12 @@ import { plainDecimal, priceImpact } from '../priceImpact';
 import type { SerializedV3SwapInfo } from '../types';
 
 /**
+ * Each path's amounts at its token boundaries, in path order: the amount in, after each step,
+ * the amount out (steps + 1 entries). What the current Balancer API's route hops show.
+ */
+export type V3HopAmounts = readonly (readonly bigint[])[];
+
+/**
  * The engine's route over the V3 Vault's models as `/sor`'s V3 answer: the BatchRouter's paths,
  * each with the amounts its replay in order gives (`replayV3Paths`), the totals, and the route's
  * price figures, and what it assumes of the transaction (`assumptions`: a MEV capture pool quoted at
@@ -16,10 +22,14 @@ export function v3SwapInfo(
   wire: { readonly tokenIn: string; readonly tokenOut: string },
   modelOf: (pool: string) => PoolModel | undefined,
   decimalsOf: (token: string) => number,
-): SerializedV3SwapInfo | undefined {
+): { readonly info: SerializedV3SwapInfo; readonly hopAmounts: V3HopAmounts } | undefined {
   const paths = toV3Paths(route);
   const replay = replayV3Paths(route.kind, paths, modelOf);
   if (!replay.ok) return undefined;
+  // A sell's step amounts run forward (each step's out), a buy's backward (each step's in).
+  const hopAmounts = replay.paths.map((p) =>
+    route.kind === 'sell' ? [p.amountIn, ...p.stepAmounts] : [...p.stepAmounts].reverse().concat(p.amountOut),
+  );
   const returnAmount = route.kind === 'sell' ? replay.amountOut : replay.amountIn;
   const assumptions = [
     ...new Set(
@@ -32,7 +42,7 @@ export function v3SwapInfo(
     ),
   ];
   const consideringFees = route.kind === 'sell' ? returnAmount - route.gasCost : returnAmount + route.gasCost;
-  return {
+  const info: SerializedV3SwapInfo = {
     protocolVersion: 3,
     paths: paths.map((p, k) => ({
       tokenIn: p.tokenIn,
@@ -56,6 +66,7 @@ export function v3SwapInfo(
     ),
     ...(assumptions.length > 0 ? { assumptions } : {}),
   };
+  return { info, hopAmounts };
 }
 
 /** "No V3 route": no paths and zero amounts, naming the tokens asked for. */

@@ -11,7 +11,7 @@ import type { ChainSnapshot } from '../../readModel/chainSnapshot';
 import { gasPerSwapIn } from '../gasCost';
 import { gasPriceTable } from '../tokenPrices';
 import type { QuoteRequest, SerializedV3SwapInfo } from '../types';
-import { emptyV3SwapInfo, v3SwapInfo } from './v3Answer';
+import { emptyV3SwapInfo, v3SwapInfo, type V3HopAmounts } from './v3Answer';
 
 /**
  * Routes within the V3 Vault: the same engine as V2 (`domain/swap/engine.ts`) over the V3
@@ -36,6 +36,8 @@ export interface V3Quote {
   readonly info: SerializedV3SwapInfo;
   /** The route behind `info` (absent for no route): what `/order` encodes. */
   readonly route?: Route;
+  /** Each path's amounts at its token boundaries (absent for no route; `V3HopAmounts`). */
+  readonly hopAmounts?: V3HopAmounts;
 }
 
 export class V3Router {
@@ -102,12 +104,12 @@ export class V3Router {
       ...(req.singlePath ? { singlePath: true } : {}),
     });
     if (!route) return empty;
-    const info = v3SwapInfo(
+    const answer = v3SwapInfo(
       route,
       wire,
       (id) => engine.model(id),
       (t) => decimalsOf(t) ?? 18,
     );
-    return info ? { info, route } : empty;
+    return answer ? { info: answer.info, route, hopAmounts: answer.hopAmounts } : empty;
   }
 }

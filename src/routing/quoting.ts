@@ -1,0 +1,194 @@
+import type { AppContext } from '../appContext';
+import { appStateKey } from '../appState';
+import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
+import { HttpError, OperationalRefusal } from '../http/errors';
+import { stateBehindRefusal } from '../http/stateRefusal';
+import { followStatusKey, staleReason } from '../jobs/headFollower';
+import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
+import type { ChainSnapshot } from '../readModel/chainSnapshot';
+import type { WstEthRates } from '../sources/lido/wstEthRates';
+import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
+import { quoteWithLido } from './lido';
+import { LimitError } from './limits';
+import { QuoteTimeoutError } from './quoteExecutor';
+import type { QuoteService } from './quoteService';
+import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo, SorOrderResponse } from './types';
+import { encodeV3Order } from './v3/encodeV3Order';
+import { v3QuoteTime } from './v3/quoteTime';
+import { V3Router, type V3Quote } from './v3/v3Router';
+
+/**
+ * The quote paths every dialect shares (`/sor` and `/order` in `routes.ts`, GraphQL's
+ * `sorGetSwapPaths`): V2 through the quote service, V3 through the V3 router, the snapshot at a
+ * block the client names, and the V3 transaction with the Permit2 approvals the sender lacks.
+ * The routing feature builds one per app and leaves it under `quotingKey` for the other dialects.
+ */
+
+/** One hour, as the old API gave. */
+export const DEFAULT_DEADLINE_SECONDS = 3600;
+
+/** Where the routing feature leaves the app's `Quoting` (absent while routing is not mounted). */
+export const quotingKey = appStateKey<{ current: Quoting | undefined }>('quoting', () => ({ current: undefined }));
+
+/** A deadline the order would be refused at: the caller's to fix. */
+export function checkDeadline(deadline: number | undefined, nowSeconds: number): void {
+  if (deadline !== undefined && deadline <= nowSeconds)
+    throw new HttpError(
+      400,
+      `deadline: ${deadline} is not in the future (now is ${nowSeconds}); send unix seconds ahead of now, or leave it out for now + 60 min`,
+    );
+}
+
+/**
+ * The deadline an order gets: the caller's, or an hour from now. The contracts check it against
+ * the block's time: a chain whose clock runs ahead of ours (a devnet moved on with
+ * evm_increaseTime) would refuse one taken from our clock alone.
+ */
+export function orderDeadline(ctx: AppContext, snap: ChainSnapshot, deadline: number | undefined): number {
+  const nowSeconds = Math.max(Math.floor(ctx.now() / 1000), snap.block?.timestamp ?? 0);
+  checkDeadline(deadline, nowSeconds);
+  return deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
+}
+
+/**
+ * A transaction built on state the chain's node has not confirmed for FOLLOW_STALE_SECONDS would
+ * likely revert or pay less than quoted: refused with a 503 naming the node, an operational
+ * refusal (logged once per outage, `http/errors.ts`): an outage of failing polls is the one since
+ * the last good poll, a stuck head the one since it last moved.
+ */
+export function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
+  const status = ctx.state.get(followStatusKey).get(chain.id);
+  const staleMs = ctx.config.follow.staleSeconds * 1000;
+  const reason = status ? staleReason(status, ctx.now(), staleMs) : null;
+  if (!status || !reason) return;
+  const since = reason.startsWith('has failed every read')
+    ? `failing since ${status.lastSuccessAt ?? status.startedAt}`
+    : `head ${status.head?.number ?? 'none'} since ${status.headMovedAt}`;
+  throw new OperationalRefusal(
+    503,
+    `the RPC node of chain ${chain.id} (RPC_URL_${chain.id}) ${reason}; pool state is block ${status.stateBlock?.number ?? 'none'}, so no transaction is built on it; retry later`,
+    `stale state of chain ${chain.id}`,
+    `${status.stateBlock?.hash ?? 'none'} ${since}`,
+    { 'Retry-After': '5' },
+  );
+}
+
+/**
+ * The snapshot to answer from: at the node's head, at a named block or later
+ * (jobs/headGate.ts), else the current one. A state that cannot be had in time is a 503 with
+ * Retry-After naming the node, never an answer on the older block. `minBlockField` names the
+ * request's field in the refusal of a block on a chain whose head is not followed.
+ */
+export async function snapshotFor(
+  ctx: AppContext,
+  chain: ChainInfo,
+  wanted: StateWanted,
+  minBlockField = 'minBlockNumber',
+): Promise<ChainSnapshot> {
+  if (wanted.minBlock !== undefined && !isFollowed(ctx, chain.id))
+    throw new HttpError(
+      400,
+      `${minBlockField}: chain ${chain.id}'s pools are the subgraph's values, read at no block (its head is not followed: no RPC_URL_${chain.id}, or FOLLOW_HEAD=off), so no block can be promised; leave ${minBlockField} out`,
+    );
+  try {
+    return await stateAt(ctx, chain, wanted);
+  } catch (e) {
+    if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
+    if (e instanceof BlockPastHead) throw new HttpError(400, e.message);
+    throw e;
+  }
+}
+
+/** What a V3 transaction needs of the order besides its route. */
+export interface V3OrderRequest {
+  readonly sellToken: string;
+  readonly buyToken: string;
+  readonly orderKind: OrderKind;
+  readonly sender: string;
+  readonly slippage: string;
+}
+
+export class Quoting {
+  readonly v3Router: V3Router;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly quotes: QuoteService,
+    private readonly wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
+    /** Reads a V3 order's sender's allowances at the head; without one every Permit2 approval is listed. */
+    private readonly allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
+  ) {
+    this.v3Router = new V3Router((chainId, poolId, err) =>
+      ctx.logger.error(
+        { chainId, poolId, err },
+        'V3 pool model failed to build: a bug in the engine, the pool is left out of routes',
+      ),
+    );
+  }
+
+  /** A V2 quote on the quote threads; a router that took too long is a 503 (our fault, not the caller's). */
+  v2(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
+    return this.quotes.quote(chain, snap, req).catch((e: unknown) => this.timedOut(chain, req, e));
+  }
+
+  /** A V2 quote where stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts). */
+  v2WithLido(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
+    return quoteWithLido(chain, this.wstEthRates(chain.id), req, (q) => this.quotes.quote(chain, snap, q)).catch(
+      (e: unknown) => this.timedOut(chain, req, e),
+    );
+  }
+
+  /** A V3 quote, time-dependent pools priced at the block after the snapshot's (`v3/quoteTime.ts`). */
+  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): V3Quote {
+    return this.v3Router.quote(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now()));
+  }
+
+  private timedOut(chain: ChainInfo, req: QuoteRequest, e: unknown): never {
+    if (e instanceof QuoteTimeoutError)
+      throw new HttpError(
+        503,
+        `the router did not answer ${req.orderKind} ${req.amount} of ${req.orderKind === 'sell' ? req.sellToken : req.buyToken} (${req.sellToken} -> ${req.buyToken}) on chain ${chain.id} within ${e.timeoutMs} ms (QUOTE_TIMEOUT_MS) and was stopped; retry later or try another amount`,
+      );
+    throw e;
+  }
+
+  /** The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave missing. */
+  async v3Order(
+    chain: ChainInfo,
+    snap: ChainSnapshot,
+    order: V3OrderRequest,
+    info: SerializedV3SwapInfo,
+    deadline: number,
+  ): Promise<SorOrderResponse> {
+    const v3Chain = chain.v3!;
+    const nativeIn = NATIVE_ASSET_ALIASES.includes(order.sellToken);
+    const nativeOut = NATIVE_ASSET_ALIASES.includes(order.buyToken);
+    const single = info.paths.length === 1 && info.paths[0]!.steps.length === 1 && !info.paths[0]!.steps[0]!.isBuffer;
+    const reader = this.allowances(chain.id);
+    const current =
+      nativeIn || !reader
+        ? undefined
+        : await reader.read({
+            token: info.paths[0]!.tokenIn,
+            sender: order.sender,
+            router: single ? v3Chain.router : v3Chain.batchRouter,
+            permit2: v3Chain.permit2,
+            block: snap.block ? `0x${snap.block.number.toString(16)}` : 'latest',
+          });
+    try {
+      return encodeV3Order({
+        kind: order.orderKind,
+        info,
+        slippage: order.slippage,
+        deadline,
+        v3: v3Chain,
+        nativeIn,
+        nativeOut,
+        ...(current ? { allowances: current } : {}),
+      });
+    } catch (e) {
+      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+      throw e;
+    }
+  }
+}
