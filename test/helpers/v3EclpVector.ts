@@ -1,12 +1,13 @@
 import type { GyroEclpV3State } from '../../src/domain/poolTypes/gyro/v3/eclpState';
 import { gyroEclpV3Math } from '../../src/domain/poolTypes/gyro/v3/eclpV3Pool';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
+import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';
 import { vectorFrameState, type V3VectorPool } from './v3Vectors';
 
-/** A Gyro E-CLP vector's pool as the frame runs it: the Vault's state plus `getECLPParams`. */
-export function eclpVectorPool(pool: V3VectorPool): V3Pool {
-  const state: GyroEclpV3State = {
-    ...vectorFrameState(pool),
+/** A Gyro E-CLP vector's `getECLPParams` over a Vault frame (the vector's own by default). */
+export function eclpVectorState(pool: V3VectorPool, frame: V3PoolState = vectorFrameState(pool)): GyroEclpV3State {
+  return {
+    ...frame,
     eclpParams: {
       alpha: pool.big('paramsAlpha'),
       beta: pool.big('paramsBeta'),
@@ -24,5 +25,10 @@ export function eclpVectorPool(pool: V3VectorPool): V3Pool {
       dSq: pool.big('dSq'),
     },
   };
+}
+
+/** A Gyro E-CLP vector's pool as the frame runs it: the Vault's state plus `getECLPParams`. */
+export function eclpVectorPool(pool: V3VectorPool): V3Pool {
+  const state = eclpVectorState(pool);
   return { state, math: gyroEclpV3Math(state) };
 }

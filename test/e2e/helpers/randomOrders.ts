@@ -1,6 +1,9 @@
 import { formatUnits } from 'ethers';
 import { DEV_POOLS, DEV_TOKENS, ETH_PRICE_USD, WETH_SYMBOL, WRAPPED_TOKENS } from '../../../src/devnet/universe';
 import type { OrderSpec } from './orders';
+import { seededRandom } from '../../helpers/seededRandom';
+
+export { seededRandom };
 
 /**
  * Random orders over the devnet universe (universe.ts, what deploy.ts deploys), reproducible from a
@@ -8,18 +11,6 @@ import type { OrderSpec } from './orders';
  * drawn log-uniformly in USD so one run spans four orders of magnitude and more. Pure, so the
  * orders are known when the suite is declared.
  */
-
-/** mulberry32: a small 32-bit PRNG, enough to draw test cases reproducibly (not for anything secret). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every pool's tokens by symbol, its own BPT included where the pool holds it (linear, composable stable). */
 function poolTokenSymbols(): string[][] {
