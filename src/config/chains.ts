@@ -49,6 +49,11 @@ export interface ChainInfo<A extends string = Address> {
    * transactions (the automining devnet, Arbitrum, Avalanche, Polygon zkEVM).
    */
   readonly blockSeconds?: number;
+  /**
+   * Multicall3 where the chain has it: the follower's `eth_call`s go through its `aggregate3`
+   * (`sources/rpc/multicall.ts`), hundreds to a call; absent, they go as plain JSON-RPC batches.
+   */
+  readonly multicall3?: A;
 }
 
 /**
@@ -97,6 +102,8 @@ export interface ChainGauges<A extends string = Address> {
   readonly emissions: GaugeEmissions<A>;
 }
 
+/** Multicall3, at one address on every chain that has it (the devnet deploys it there: `src/devnet/multicall3.ts`). */
+export const MULTICALL3_ADDRESS = '0xca11bde05977b3631167028862be2a173976ca11';
 export const VAULT_ADDRESS = '0xba12222222228d8ba445958a75a0704d566bf2c8';
 export const V3_VAULT_ADDRESS = '0xba1333333333a1ba1108e8412f11850a5c319ba9';
 const PERMIT2_ADDRESS = '0x000000000022d473030f116ddee9f6b43ac78ba3';
@@ -175,6 +182,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x35cea9e57a393ac66aaa7e25c391d52c74b5648f',
     subgraphUrl: studio('balancer-v2'),
     pricePlatform: 'ethereum',
@@ -199,6 +207,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x015aca20a1422f3c729086c17f15f10e0cfbc75a',
     subgraphUrl: studio('balancer-optimism-v2'),
     pricePlatform: 'optimistic-ethereum',
@@ -214,6 +223,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'xDAI',
     wrappedNative: '0xe91d153e0b41518a2ce8dd3d7944fa863463a97d',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x2163c2fcd0940e84b8a68991bf926edfb0cd926c',
     subgraphUrl: studio('balancer-gnosis-chain-v2'),
     pricePlatform: 'xdai',
@@ -229,6 +239,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'POL',
     wrappedNative: '0x0d500b1d8e8ef31e21c99d1db9a6444d3adf1270',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0xb1ed8d3b5059b3281d43306cc9d043ce8b22599b',
     subgraphUrl: studio('balancer-polygon-v2'),
     pricePlatform: 'polygon-pos',
@@ -243,6 +254,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x4f9a0e7fd2bf6067db6994cf12e4495df938e6e9',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x8e620ffca2580ed87241d7e10f85ee75d0a906f5',
     subgraphUrl: studio('balancer-polygon-zk-v2'),
     pricePlatform: 'polygon-zkevm',
@@ -258,6 +270,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x7c3c773c878d2238a9b64d8cee02377bf07ed06a',
     subgraphUrl: studio('balancer-base-v2'),
     pricePlatform: 'base',
@@ -272,6 +285,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x9b892e515d2ab8869f17488d64b3b918731cc70d',
     subgraphUrl: studio('balancer-arbitrum-v2'),
     pricePlatform: 'arbitrum-one',
@@ -286,6 +300,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'AVAX',
     wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0xa084c11cb55e67c9becf9607f1dbb20ec4d5e7b2',
     subgraphUrl: studio('balancer-avalanche-v2'),
     pricePlatform: 'avalanche',
@@ -301,6 +316,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'frxETH',
     wrappedNative: '0xfc00000000000000000000000000000000000006',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d',
     subgraphUrl: studio('balancer-fraxtal-v2'),
     pricePlatform: 'fraxtal',
@@ -316,6 +332,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x4200000000000000000000000000000000000006',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0xb541765f540447646a9545e0a4800a0bacf9e13d',
     subgraphUrl: studio('balancer-mode-v2'),
     pricePlatform: 'mode',
@@ -331,6 +348,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x7b79995e5f793a07bc00c21412e50ecae098e7f9',
     vault: VAULT_ADDRESS,
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x7852fb9d0895e6e8b3eeda553c03f6e2f9124df9',
     subgraphUrl: studio('balancer-sepolia-v2'),
     pricePlatform: null,
@@ -348,6 +366,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     nativeSymbol: 'ETH',
     wrappedNative: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
     vault: '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0',
+    multicall3: MULTICALL3_ADDRESS,
     batchRelayer: '0x9bd03768a7dcc129555de410ff8e85528a4f88b5',
     subgraphUrl: 'http://127.0.0.1:8000/subgraphs/name/localdev',
     pricePlatform: 'localdev',
@@ -382,7 +401,7 @@ const ROWS: readonly ChainInfo<string>[] = [
 function parseRow(row: ChainInfo<string>): ChainInfo {
   const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
   const g = row.gauges;
-  const { lido, v3: own, ...rest } = row;
+  const { lido, v3: own, multicall3, ...rest } = row;
   const deployed = V3_DEPLOYMENTS[row.id];
   const v3 =
     own ??
@@ -407,6 +426,7 @@ function parseRow(row: ChainInfo<string>): ChainInfo {
           },
         }
       : {}),
+    ...(multicall3 ? { multicall3: at('multicall3', multicall3) } : {}),
     ...(lido ? { lido: { stETH: at('lido.stETH', lido.stETH), wstETH: at('lido.wstETH', lido.wstETH) } } : {}),
     wrappedNative: at('wrappedNative', row.wrappedNative),
     vault: at('vault', row.vault),

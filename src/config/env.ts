@@ -185,6 +185,11 @@ export interface Config {
     /** Past this many blocks, or seconds, behind the node's head the state is refused for `/order` and `/readyz` degrades. */
     readonly maxLagBlocks: number;
     readonly maxLagSeconds: number;
+    /**
+     * `FOLLOW_AGGREGATE_CALLS`: getters per Multicall3 `aggregate3` call on chains that have it
+     * (`sources/rpc/multicall.ts`); 0 sends every getter as its own `eth_call` in JSON-RPC batches.
+     */
+    readonly aggregateCalls: number;
   };
   /** What Cloud Run says about the running service (`K_SERVICE`, `K_REVISION`); tags error reports. */
   readonly deployment: {
@@ -534,6 +539,7 @@ export function loadConfig(env: Env = process.env): Config {
       waitMs: int(env, 'FOLLOW_WAIT_MS', 3000, 0, 60_000),
       maxLagBlocks: int(env, 'FOLLOW_MAX_LAG_BLOCKS', 10, 1),
       maxLagSeconds: int(env, 'FOLLOW_MAX_LAG_SECONDS', 30, 1),
+      aggregateCalls: int(env, 'FOLLOW_AGGREGATE_CALLS', 1000, 0, 10_000),
     },
     deployment: { service: nonEmpty(env.K_SERVICE), revision: nonEmpty(env.K_REVISION) },
   };

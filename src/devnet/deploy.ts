@@ -3,6 +3,7 @@ import { balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weighte
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
 import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX } from './accounts';
 import { deploy, DeployError, mined, withFixedGas } from './deployTools';
+import { installMulticall3 } from './multicall3';
 import { deployBalancerV3, DeployV3Options } from './v3/deploy';
 import {
   DEV_POOLS,
@@ -608,6 +609,8 @@ async function deployLbps(
 }
 
 export async function deployDevnet(signer: Signer, options: DeployOptions = {}): Promise<Devnet> {
+  // The follower's reads go through Multicall3 (its column in config/chains.ts), as on a real chain.
+  await installMulticall3(signer.provider as unknown as Parameters<typeof installMulticall3>[0]);
   const deployer = withFixedGas(signer);
   const lidoTraders = (options.traders ?? []).map(withFixedGas);
   const lido = await deployLido(signer.provider, await signer.getAddress(), lidoTraders);

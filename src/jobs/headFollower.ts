@@ -16,7 +16,8 @@ import {
 } from '../sources/chainState/chainStateSource';
 import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
-import { MalformedAnswerError, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
+import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
+import type { PinnedRpcOptions } from '../sources/rpc/multicall';
 import { checkCashChanges, nextRecheck, RecheckBudget, sameState } from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
 
@@ -155,7 +156,7 @@ export interface StepResult {
 }
 
 export class HeadFollower {
-  private readonly rpc: JsonRpcOptions;
+  private readonly rpc: PinnedRpcOptions;
   /** One per protocol deployed on the chain, each owning what its reads keep across blocks. */
   private readonly sources: readonly ChainStateSource[];
   private readonly status: FollowStatus;
@@ -198,7 +199,18 @@ export class HeadFollower {
   ) {
     // No retry inside a poll: the next poll is the retry, after the back-off.
     // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
-    this.rpc = { url: rpcUrl, timeoutMs: 10_000, retry: NO_RETRY, batchSize: 100, concurrency: 4 };
+    // A chain's Multicall3 carries its getters, `FOLLOW_AGGREGATE_CALLS` to a call.
+    const callsPerAggregate = ctx.config.follow.aggregateCalls;
+    this.rpc = {
+      url: rpcUrl,
+      timeoutMs: 10_000,
+      retry: NO_RETRY,
+      batchSize: 100,
+      concurrency: 4,
+      ...(chain.multicall3 && callsPerAggregate > 0
+        ? { aggregate: { address: chain.multicall3, callsPerAggregate } }
+        : {}),
+    };
     const v3Vault = vaultOf(chain, 3);
     this.sources = [
       v2ChainStateSource(this.rpc, chain.vault),

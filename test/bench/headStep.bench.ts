@@ -17,10 +17,14 @@ import { figure } from './lib/report';
  * One head follower step in isolation, over a fake node (test/fakes/chainRpcServer.ts, loopback
  * HTTP, answers without an EVM) with 2,000 synthetic pools and no quote load: the first full read,
  * an idle poll, and a block that moves 5 pools (logs, the pools' reads pinned to the block, the
- * read model's new snapshot), in ms per poll. The follower's own cost, apart from the node's and
- * the router's; `follow.bench.ts` measures the whole on a real devnet.
+ * read model's new snapshot), in ms per poll, and the `eth_call`s each costs (Multicall3's
+ * aggregates on chain 1). The follower's own cost, apart from the node's and the router's;
+ * `follow.bench.ts` measures the whole on a real devnet. `BENCH_POOLS=11000
+ * BENCH_RPC_LATENCY_MS=100`: a cold start at mainnet scale against a node 100 ms away.
  */
 const POOLS = Number(process.env.BENCH_POOLS ?? 2_000);
+/** `BENCH_RPC_LATENCY_MS`: the fake node answers each HTTP request this long after it came (a node far away). */
+const LATENCY_MS = Number(process.env.BENCH_RPC_LATENCY_MS ?? 0);
 const BLOCKS = 100;
 const MOVED = 5;
 
@@ -37,6 +41,7 @@ export async function run(): Promise<void> {
       swapFee: decimalToUnits(p.swapFee, 18),
     })),
   );
+  node.delayMs = LATENCY_MS;
   const dir = mkdtempSync(join(tmpdir(), 'bps-bench-follow-'));
   const store = new SqliteStore(join(dir, 'bench.sqlite'), 0);
   try {
@@ -51,14 +56,20 @@ export async function run(): Promise<void> {
     const follower = new HeadFollower(ctx, chain, node.url);
 
     let t = performance.now();
+    const calls = () => node.methodCounts.get('eth_call') ?? 0;
     const first = await follower.step();
-    figure(`first read of ${POOLS} pools (${first.kind})`, performance.now() - t, 'ms');
+    figure(`first read of ${POOLS} pools (${first.kind}), ${LATENCY_MS} ms a request`, performance.now() - t, 'ms', {
+      op: '<',
+      value: 10_000,
+    });
+    figure('eth_calls of the first read', calls(), 'calls');
 
     t = performance.now();
     for (let i = 0; i < BLOCKS; i++) await follower.step();
     figure('idle poll (no new block)', (performance.now() - t) / BLOCKS, 'ms');
 
     let total = 0;
+    const before = calls();
     for (let b = 0; b < BLOCKS; b++) {
       const moved = Array.from({ length: MOVED }, (_, k) => raw[(b * 37 + k * 401) % POOLS]!.id);
       for (const id of moved) {
@@ -71,7 +82,8 @@ export async function run(): Promise<void> {
       total += performance.now() - t;
       if (r.kind !== 'blocks' || r.poolsRead !== MOVED) throw new Error(`unexpected step ${JSON.stringify(r)}`);
     }
-    figure(`block moving ${MOVED} of ${POOLS} pools`, total / BLOCKS, 'ms', { op: '<', value: 100 });
+    figure(`block moving ${MOVED} of ${POOLS} pools`, total / BLOCKS, 'ms', { op: '<', value: 100 + LATENCY_MS * 3 });
+    figure('eth_calls a block', (calls() - before) / BLOCKS, 'calls');
     ctx.readModel.stop();
   } finally {
     await store.close();

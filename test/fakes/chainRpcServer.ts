@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+import { aggregateAnswer, encodeBlockNumber, innerCalls, isGetBlockNumber, MULTICALL3, rotated } from './multicall3';
 import { serveWebSocket, type WsPeer } from './webSocketServer';
 
 /**
@@ -19,6 +20,9 @@ import { serveWebSocket, type WsPeer } from './webSocketServer';
  * `eth_call`s from an older block than asked, `rotateIds` rotates a batch's answer ids by one,
  * `drop` leaves chosen calls out of a batch's answer, and `latestBehind` answers `latest` with an
  * older block (a load balancer's lagging backend).
+ * Multicall3's `aggregate3` (test/fakes/multicall3.ts) is opened into its inner calls, each
+ * answered (and lied about, failed, dropped, rotated, answered from blocks back) as a plain
+ * `eth_call`, and counted in `ethCalls` but not in `methodCounts` (one `eth_call` billed).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -82,6 +86,8 @@ export interface FakeCall {
   readonly method: string;
   readonly to?: string;
   readonly selector?: string;
+  /** An `eth_call`'s calldata (for `callError`). */
+  readonly data?: string;
   /** The block range of an `eth_getLogs`. */
   readonly fromBlock?: number;
   readonly toBlock?: number;
@@ -278,15 +284,24 @@ export class FakeChainRpc {
     return this.blocks.find((b) => b.number === n);
   }
 
-  private answer(r: RpcRequest): { result: unknown } | { error: { code: number; message: string } } {
+  /** Each pool by its lower-case address, made again when the test adds pools. */
+  private byAddress: { size: number; map: Map<string, FakeChainPool> } | undefined;
+
+  private poolAt(address: string): FakeChainPool | undefined {
+    if (this.byAddress?.size !== this.pools.size)
+      this.byAddress = { size: this.pools.size, map: new Map([...this.pools.values()].map((p) => [p.address, p])) };
+    return this.byAddress.map.get(address);
+  }
+
+  private answer(r: RpcRequest, counted = true): { result: unknown } | { error: { code: number; message: string } } {
     const params = Array.isArray(r.params) ? (r.params as unknown[]) : [];
-    this.methodCounts.set(String(r.method), (this.methodCounts.get(String(r.method)) ?? 0) + 1);
+    if (counted) this.methodCounts.set(String(r.method), (this.methodCounts.get(String(r.method)) ?? 0) + 1);
     if (this.callError) {
       const call = r.method === 'eth_call' ? (params[0] as { to: string; data: string }) : undefined;
       const logs = r.method === 'eth_getLogs' ? (params[0] as { fromBlock: string; toBlock: string }) : undefined;
       const error = this.callError({
         method: String(r.method),
-        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10) } : {}),
+        ...(call ? { to: call.to.toLowerCase(), selector: call.data.slice(0, 10), data: call.data } : {}),
         ...(logs ? { fromBlock: Number(BigInt(logs.fromBlock)), toBlock: Number(BigInt(logs.toBlock)) } : {}),
       });
       if (error) return { error };
@@ -302,7 +317,7 @@ export class FakeChainRpc {
     switch (r.method) {
       case 'eth_getCode': {
         const a = String(params[0]).toLowerCase();
-        const hasCode = a === this.vault || this.code.has(a) || [...this.pools.values()].some((p) => p.address === a);
+        const hasCode = a === this.vault || a === MULTICALL3 || this.code.has(a) || this.poolAt(a) !== undefined;
         return { result: hasCode ? '0x6080' : '0x' };
       }
       case 'eth_blockNumber':
@@ -368,6 +383,18 @@ export class FakeChainRpc {
         const asked = this.blockAt(params[1]);
         const block = asked && this.blockAt(hex(Math.max(100, asked.number - this.answerFromBlocksBack)));
         const selector = call.data.slice(0, 10);
+        const inner = innerCalls(call);
+        if (inner) {
+          if (!block) return { error: { code: -32000, message: 'header not found' } };
+          const answers = inner.map((c) =>
+            this.drop?.({ method: 'eth_call', to: c.to, selector: c.data.slice(0, 10) })
+              ? undefined
+              : isGetBlockNumber(c)
+                ? { result: encodeBlockNumber(block.number) }
+                : this.answer({ method: 'eth_call', params: [c, params[1]] }, false),
+          );
+          return aggregateAnswer(this.rotateIds ? rotated(answers) : answers);
+        }
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
         if (!block) return { error: { code: -32000, message: 'header not found' } };
         if (call.to.toLowerCase() === this.vault && selector === VAULT.getFunction('getPoolTokens')!.selector) {
@@ -390,7 +417,7 @@ export class FakeChainRpc {
           if (to === this.feesCollector && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
             return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.protocolSwapFee]) };
         }
-        const pool = [...this.pools.values()].find((p) => p.address === to);
+        const pool = this.poolAt(to);
         if (pool && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
           return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.state.get(pool.id)!.swapFee]) };
         if (pool?.lastInvariant !== undefined && selector === POOL.getFunction('getLastInvariant')!.selector)

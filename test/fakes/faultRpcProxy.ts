@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { aggregateAnswer, decodeResults, innerCalls, rotated, type FakeAnswer } from './multicall3';
 
 /**
  * A loopback JSON-RPC proxy in front of a real node that lies when told to: `rewrite` changes a
  * call before the node sees it (an `eth_call` for block N sent as N - 1: an answer from the block
  * before), `lie` replaces a call's answer (null, `0x`), `rotateIds` hands every call of a batch its
- * neighbour's answer. Otherwise it passes everything through untouched.
+ * neighbour's answer. Otherwise it passes everything through untouched. Multicall3's `aggregate3`
+ * (test/fakes/multicall3.ts) is opened after the node answered it: `lie` sees each inner call as
+ * a plain `eth_call` with its own answer, and `rotateIds` rotates the inner answers too.
  */
 export interface RpcCallBody {
   jsonrpc?: string;
@@ -53,7 +56,8 @@ export class FaultRpcProxy {
           const byId = new Map(list.map((a) => [a.id, a]));
           let answers = calls.map((c) => {
             const a = byId.get(c.id) ?? { jsonrpc: '2.0', id: c.id, error: { code: -32603, message: 'no answer' } };
-            return proxy.lie?.(c, a) ?? a;
+            const opened = proxy.opened(c, a);
+            return proxy.lie?.(c, opened) ?? opened;
           });
           if (proxy.rotateIds && answers.length > 1)
             answers = answers.map((a, k) => ({ ...a, id: calls[(k + calls.length - 1) % calls.length]!.id }));
@@ -66,6 +70,26 @@ export class FaultRpcProxy {
       });
     });
     return proxy;
+  }
+
+  /** An answered `aggregate3` with `lie` and `rotateIds` applied to its inner calls; any other answer as it is. */
+  private opened(call: RpcCallBody, answer: RpcAnswerBody): RpcAnswerBody {
+    const [tx, block] = call.params ?? [];
+    const inner = tx !== null && typeof tx === 'object' ? innerCalls(tx) : undefined;
+    if (!inner || typeof answer.result !== 'string' || (!this.lie && !this.rotateIds)) return answer;
+    const results = decodeResults(answer.result);
+    let each: FakeAnswer[] = inner.map((c, k) => {
+      const [success, data] = results[k]!;
+      const own: RpcAnswerBody = success
+        ? { jsonrpc: '2.0', result: data }
+        : { jsonrpc: '2.0', error: { code: 3, message: 'execution reverted', data } };
+      const lied = this.lie?.({ method: 'eth_call', params: [c, block] }, own) ?? own;
+      return 'error' in lied && lied.error !== undefined
+        ? { error: lied.error as { code: number; message: string; data?: string } }
+        : { result: lied.result };
+    });
+    if (this.rotateIds) each = rotated(each);
+    return { jsonrpc: '2.0', id: answer.id, ...aggregateAnswer(each) };
   }
 
   async close(): Promise<void> {

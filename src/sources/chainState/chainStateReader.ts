@@ -28,6 +28,7 @@ import {
   type RpcCall,
   type RpcOutcome,
 } from '../rpc/jsonRpc';
+import { callPinned, type PinnedRpcOptions } from '../rpc/multicall';
 import { wordsDecoder, type WordDecoder } from './abiWords';
 
 /**
@@ -283,13 +284,14 @@ function decoded(
 }
 
 /**
- * How the reader reaches a node: JSON-RPC options (batched HTTP, `rpc/jsonRpc.ts`), or a function
- * that answers a list of calls in order (the devnet indexer's in-process chain).
+ * How the reader reaches a node: JSON-RPC options (batched HTTP, `rpc/jsonRpc.ts`; with the
+ * chain's Multicall3, the `eth_call`s aggregated: `rpc/multicall.ts`), or a function that answers
+ * a list of calls in order (the devnet indexer's in-process chain).
  */
-export type ChainTransport = JsonRpcOptions | ((calls: readonly RpcCall[]) => Promise<RpcOutcome[]>);
+export type ChainTransport = PinnedRpcOptions | ((calls: readonly RpcCall[]) => Promise<RpcOutcome[]>);
 
 function send(rpc: ChainTransport, calls: readonly RpcCall[]): Promise<RpcOutcome[]> {
-  return typeof rpc === 'function' ? rpc(calls) : callBatch(rpc, calls);
+  return typeof rpc === 'function' ? rpc(calls) : callPinned(rpc, calls);
 }
 
 const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({

@@ -1,7 +1,7 @@
 import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
-import type { JsonRpcOptions } from '../rpc/jsonRpc';
+import type { PinnedRpcOptions } from '../rpc/multicall';
 import { callsFor, newChainReadCache, readMovedPools, readPoolStates, V2_FRAME, V3_FRAME } from './chainStateReader';
 import { nothingMoved, type MovedInBlocks } from './movedInBlocks';
 import { readBuffers } from './v3/bufferReads';
@@ -36,7 +36,7 @@ export interface ChainStateSource {
 }
 
 /** The V2 Vault's pools on a chain, read through `rpc`. */
-export function v2ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainStateSource {
+export function v2ChainStateSource(rpc: PinnedRpcOptions, vault: string): ChainStateSource {
   const cache = newChainReadCache();
   return {
     protocol: 2,
@@ -52,7 +52,7 @@ export function v2ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainSta
  * (`domain/protocols/v3/vaultFrame.ts`) and their types' reads, buffers through
  * `v3/bufferReads.ts`, moves from the V3 Vault's logs (`v3/movedV3.ts`).
  */
-export function v3ChainStateSource(rpc: JsonRpcOptions, vault: string): ChainStateSource {
+export function v3ChainStateSource(rpc: PinnedRpcOptions, vault: string): ChainStateSource {
   const cache = newChainReadCache();
   return {
     protocol: 3,

@@ -2,7 +2,8 @@ import { AbiCoder, id } from 'ethers';
 import type { AbiValue, AbiWord } from '../../../domain/poolTypes/chainReads';
 import type { StoredBuffer, StoredErc4626 } from '../../../domain/protocols/v3/stored/storedV3';
 import { UpstreamError } from '../../upstream';
-import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
+import { RPC_UPSTREAM, type RpcOutcome } from '../../rpc/jsonRpc';
+import { callPinned, type PinnedRpcOptions } from '../../rpc/multicall';
 import { isRevert } from '../chainStateReader';
 import { wordsDecoder } from '../abiWords';
 
@@ -42,12 +43,12 @@ const read = (
 const hex = (n: number) => `0x${n.toString(16)}`;
 
 async function ask(
-  rpc: JsonRpcOptions,
+  rpc: PinnedRpcOptions,
   reads: readonly Read[],
   blockNumber: number,
 ): Promise<(AbiValue[] | undefined)[]> {
   if (reads.length === 0) return [];
-  const outcomes = await callBatch(
+  const outcomes = await callPinned(
     rpc,
     reads.map((r) => ({
       method: 'eth_call',
@@ -91,7 +92,7 @@ const TOKEN_READS = (token: string, vault: string): Read[] => [
 
 /** The buffers of `tokens` (lower case) at `blockNumber`, by wrapped token; tokens without one left out. */
 export async function readBuffers(
-  rpc: JsonRpcOptions,
+  rpc: PinnedRpcOptions,
   vault: string,
   tokens: readonly string[],
   blockNumber: number,
