@@ -6,7 +6,7 @@ import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
 import { batchRouterInterface, routerInterface } from '../../src/routing/v3/v3Abi';
 import type { SerializedV3SwapInfo } from '../../src/routing/types';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
-import { caughtUp, getJson, reached, sleep } from './helpers/follow';
+import { caughtUp, getJson, reached } from './helpers/follow';
 import {
   balanceOf,
   executeOrder,
@@ -19,7 +19,14 @@ import {
   revertReason,
 } from './helpers/orders';
 import { seededRandom } from './helpers/randomOrders';
-import { accrueBufferYield, createWeightedPool, queryPaths, thirdPartyV3Trade, v3Token } from './helpers/v3Chain';
+import {
+  accrueBufferYield,
+  createWeightedPool,
+  queryPaths,
+  thirdPartyV3Trade,
+  v3PoolsFollowed,
+  v3Token,
+} from './helpers/v3Chain';
 
 /**
  * Balancer V3 end to end on the devnet, with no pool update call: the service takes the V3 pools
@@ -183,16 +190,7 @@ beforeAll(async () => {
   env = await startE2eEnvironment({ rpc: true, follow: true, v3: true });
   user = trader(env, 1);
   third = trader(env, 2);
-  // The embedded timers' first runs fill the catalogue and the prices; the follower then reads the
-  // V3 pools it gained from the chain (their last live balances are the chain's alone).
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const pools = await getJson<ServedPool[]>(`${env.apiUrl}/pools/${DEVNET_CHAIN_ID}`);
-    const followed = pools.filter((p) => p.protocolVersion === 3 && p.v3?.lastLiveBalances);
-    if (followed.length >= env.devnet.v3.pools.length) break;
-    if (Date.now() > deadline) throw new Error('the V3 pools never reached /pools with their chain state');
-    await sleep(100);
-  }
+  await v3PoolsFollowed(env);
   await caughtUp(env);
 }, 120_000);
 

@@ -144,12 +144,12 @@ export interface Execution {
   readonly received: bigint;
 }
 
-/** Sends an /order transaction from `wallet` and measures the sell and buy token balance changes. */
+/** Sends an /order transaction (or any call of that shape) from `wallet` and measures the sell and buy token balance changes. */
 export async function executeOrder(
   env: E2eEnvironment,
   wallet: HDNodeWallet,
   spec: OrderSpec,
-  order: OrderResponse,
+  order: Pick<OrderResponse, 'to' | 'data' | 'value'>,
   receiver = wallet.address,
 ): Promise<Execution> {
   const [sellBefore, buyBefore] = await Promise.all([

@@ -1,11 +1,11 @@
 import { Contract, HDNodeWallet, Log, LogDescription, MaxUint256, ZeroAddress } from 'ethers';
 import { devAccount, DEPLOYER_INDEX } from '../../../src/devnet/accounts';
-import { tokenBySymbol, type DevnetV3Buffer, type DevnetV3Pool } from '../../../src/devnet/devnet';
+import { DEVNET_CHAIN_ID, tokenBySymbol, type DevnetV3Buffer, type DevnetV3Pool } from '../../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../../src/devnet/v3/permit2';
 import { BATCH_ROUTER_ABI } from '../../../src/routing/v3/v3Abi';
 import type { SerializedV3SwapInfo } from '../../../src/routing/types';
 import type { E2eEnvironment } from './e2eEnvironment';
-import { share, tokenBalance } from './follow';
+import { getJson, share, sleep, tokenBalance } from './follow';
 
 /**
  * What the V3 end-to-end suite does to the devnet's Balancer V3 besides sending orders: a third
@@ -182,3 +182,21 @@ export async function queryPaths(
 /** Every token `symbols` names, lower case (ETH is WETH). */
 export const v3Token = (env: E2eEnvironment, symbol: string): string =>
   tokenBySymbol(env.devnet, symbol === 'ETH' ? 'WETH' : symbol).address;
+
+/**
+ * Waits until /pools serves every V3 pool of the devnet with its chain state: the embedded timers'
+ * first runs fill the catalogue and the prices, then the follower reads the V3 pools it gained from
+ * the chain (their last live balances are the chain's alone).
+ */
+export async function v3PoolsFollowed(env: E2eEnvironment): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const pools = await getJson<{ protocolVersion?: number; v3?: { lastLiveBalances: string[] | null } }[]>(
+      `${env.apiUrl}/pools/${DEVNET_CHAIN_ID}`,
+    );
+    const followed = pools.filter((p) => p.protocolVersion === 3 && p.v3?.lastLiveBalances);
+    if (followed.length >= env.devnet.v3.pools.length) return;
+    if (Date.now() > deadline) throw new Error('the V3 pools never reached /pools with their chain state');
+    await sleep(100);
+  }
+}
