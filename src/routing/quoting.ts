@@ -8,10 +8,13 @@ import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted }
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
+import { buildOrder, type OrderContext } from './buildOrder';
 import { quoteWithLido } from './lido';
 import { LimitError } from './limits';
+import { withMissingApprovals } from './missingApprovals';
 import { QuoteTimeoutError } from './quoteExecutor';
 import type { QuoteService } from './quoteService';
+import type { OrderBody } from './requestSchema';
 import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo, SorOrderResponse } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
 import { v3QuoteTime } from './v3/quoteTime';
@@ -39,13 +42,23 @@ export function checkDeadline(deadline: number | undefined, nowSeconds: number):
     );
 }
 
+/** An order's "now" (unix seconds): the later of our clock and the served block's time. */
+export function orderNow(ctx: AppContext, snap: ChainSnapshot): number {
+  return Math.max(Math.floor(ctx.now() / 1000), snap.block?.timestamp ?? 0);
+}
+
+/** The block an order's allowances are read at: the served one, else the node's latest. */
+function blockTag(snap: ChainSnapshot): string {
+  return snap.block ? `0x${snap.block.number.toString(16)}` : 'latest';
+}
+
 /**
  * The deadline an order gets: the caller's, or an hour from now. The contracts check it against
  * the block's time: a chain whose clock runs ahead of ours (a devnet moved on with
  * evm_increaseTime) would refuse one taken from our clock alone.
  */
 export function orderDeadline(ctx: AppContext, snap: ChainSnapshot, deadline: number | undefined): number {
-  const nowSeconds = Math.max(Math.floor(ctx.now() / 1000), snap.block?.timestamp ?? 0);
+  const nowSeconds = orderNow(ctx, snap);
   checkDeadline(deadline, nowSeconds);
   return deadline ?? nowSeconds + DEFAULT_DEADLINE_SECONDS;
 }
@@ -115,7 +128,7 @@ export class Quoting {
     private readonly ctx: AppContext,
     readonly quotes: QuoteService,
     private readonly wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
-    /** Reads a V3 order's sender's allowances at the head; without one every Permit2 approval is listed. */
+    /** Reads an order's sender's allowances at the head; without one every approval is listed. */
     private readonly allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
   ) {
     this.v3Router = new V3Router((chainId, poolId, err) =>
@@ -152,6 +165,12 @@ export class Quoting {
     throw e;
   }
 
+  /** The V2 transaction, with the ERC-20 approvals the sender's allowance at the head leaves missing. */
+  async v2Order(body: OrderBody, info: SerializedSwapInfo, order: OrderContext): Promise<SorOrderResponse> {
+    const built = buildOrder(body, info, order);
+    return withMissingApprovals(built, body.sender, this.allowances(order.chain.id), blockTag(order.snap));
+  }
+
   /** The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave missing. */
   async v3Order(
     chain: ChainInfo,
@@ -173,7 +192,7 @@ export class Quoting {
             sender: order.sender,
             router: single ? v3Chain.router : v3Chain.batchRouter,
             permit2: v3Chain.permit2,
-            block: snap.block ? `0x${snap.block.number.toString(16)}` : 'latest',
+            block: blockTag(snap),
           });
     try {
       return encodeV3Order({
@@ -181,6 +200,7 @@ export class Quoting {
         info,
         slippage: order.slippage,
         deadline,
+        now: orderNow(this.ctx, snap),
         v3: v3Chain,
         nativeIn,
         nativeOut,

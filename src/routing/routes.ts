@@ -6,7 +6,7 @@ import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
-import { buildOrder, checkParties } from './buildOrder';
+import { checkParties } from './buildOrder';
 import { knownContracts } from './knownContracts';
 import { v3IsBetter } from './protocolChoice';
 import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, type Quoting } from './quoting';
@@ -139,7 +139,8 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       res.json(atBlock(await quoting.v3Order(chain, snap, body, v3Routed, deadline), snap));
       return;
     }
-    res.json(atBlock({ protocolVersion: 2, ...buildOrder(body, v2Routed!, { chain, snap, relayer, deadline }) }, snap));
+    const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap, relayer, deadline });
+    res.json(atBlock({ protocolVersion: 2, ...v2Order }, snap));
   });
 
   return r;

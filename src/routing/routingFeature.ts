@@ -26,12 +26,12 @@ export function routingFeature(ctx: AppContext): Feature {
   });
   // Lido's ratio is read through the chain's node, on chains that name stETH and have an RPC URL.
   const rates = new Map<number, WstEthRates>();
-  // A V3 order's sender's allowances (Permit2 approvals) are read through the same node.
+  // An order's sender's allowances (the Vault's, Permit2's) are read through the same node.
   const allowances = new Map<number, Permit2AllowanceReader>();
   for (const chain of ctx.config.chains) {
     const url = ctx.config.rpcUrls.get(chain.id);
     if (chain.lido && url) rates.set(chain.id, new RpcWstEthRates({ ...LIDO_RPC, url }));
-    if (chain.v3 && url) allowances.set(chain.id, new RpcPermit2Allowances({ ...LIDO_RPC, url }));
+    if (url) allowances.set(chain.id, new RpcPermit2Allowances({ ...LIDO_RPC, url }));
   }
   // The quote paths /sor, /order and GraphQL's sorGetSwapPaths share (routing/quoting.ts).
   const quoting = new Quoting(

@@ -82,8 +82,9 @@ export interface OrderPrice {
 
 /**
  * What the sender must have done before sending an order, each with the call that does it (`to`,
- * `data`, sent by the sender). What is already in place on chain is not checked: read
- * `Vault.hasApprovedRelayer(sender, relayer)` and `token.allowance(sender, spender)` to skip a step.
+ * `data`, sent by the sender). Where the chain has a node, ERC-20 and Permit2 allowances already in
+ * place at the served block are not listed (`erc20Approvals`); the relayer approval is not read:
+ * `Vault.hasApprovedRelayer(sender, relayer)` tells whether to skip it.
  */
 export type Approval =
   | {

@@ -3,6 +3,7 @@ import { routingFeature } from '../../src/routing/routingFeature';
 import { decode } from './batchSwapCalldata';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { startTestServer, type TestServer } from '../helpers/testServer';
+import { startPermit2Fake, type Permit2Fake } from '../fakes/permit2RpcServer';
 import { post } from './quoteClient';
 
 /** `POST /order`: the transaction decodes back to exactly the quoted route with the right limits. */
@@ -294,5 +295,43 @@ describeWithSnapshot('POST /order/:chainId', () => {
 
   test('unknown chain -> 404', async () => {
     expect((await post(`${server.url}/order/10`, SELL)).status).toBe(404);
+  });
+
+  describe("with the chain's node to read the sender's allowance", () => {
+    let node: Permit2Fake;
+    let withNode: TestServer;
+    beforeAll(async () => {
+      node = await startPermit2Fake(ZERO);
+      withNode = await startTestServer(
+        { RPC_URL_1: node.url },
+        { seed: [{ chainId: 1, pools: loadSnapshotPools() }], features: [routingFeature], now: () => NOW_MS },
+      );
+    });
+    afterAll(async () => {
+      await withNode?.close();
+      await node?.close();
+    });
+
+    test('lists only the Vault allowance still missing, with a reset to 0 first over a short non-zero one', async () => {
+      const approvals = async (allowance: bigint) => {
+        node.erc20.set(`${MAINNET.WETH}:${SENDER}:${VAULT.toLowerCase()}`, allowance);
+        const res = await post(`${withNode.url}/order/1`, SELL);
+        expect(res.status).toBe(200);
+        return (res.body.approvals as { kind: string; spender: string; amount: string }[]).map((a) => [
+          a.kind,
+          a.spender,
+          a.amount,
+        ]);
+      };
+      const amount = BigInt(SELL.amount);
+      expect(await approvals(0n)).toEqual([['erc20', VAULT, SELL.amount]]);
+      expect(await approvals(amount)).toEqual([]);
+      expect(await approvals(amount * 2n)).toEqual([]);
+      // USDT and tokens like it revert an approve from one non-zero allowance to another.
+      expect(await approvals(amount - 1n)).toEqual([
+        ['erc20', VAULT, '0'],
+        ['erc20', VAULT, SELL.amount],
+      ]);
+    });
   });
 });

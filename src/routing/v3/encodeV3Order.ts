@@ -22,6 +22,8 @@ export interface V3OrderInput {
   readonly slippage: string;
   /** Unix seconds. */
   readonly deadline: number;
+  /** Unix seconds, the later of the clock and the served block's time: a Permit2 approval's expiry counts from it. */
+  readonly now: number;
   readonly v3: ChainV3;
   /** The native asset in or out (the order named it, not its wrapped token). */
   readonly nativeIn: boolean;
@@ -106,6 +108,7 @@ export function encodeV3Order(input: V3OrderInput): SorOrderResponse {
           permit2: v3.permit2,
           amount: maxPaid,
           deadline,
+          now: input.now,
           ...(input.allowances ? { current: input.allowances } : {}),
         }),
     ...(info.assumptions ? { assumptions: info.assumptions } : {}),

@@ -94,7 +94,8 @@ describe('V3 on /sor and /order', () => {
     expect(res.status).toBe(200);
     expect(res.body.deadline).toBe(ahead + 3600);
     const permit2 = (res.body.approvals as { kind: string; expiration?: number }[]).find((a) => a.kind === 'permit2');
-    expect(permit2?.expiration).toBe(ahead + 3600);
+    // Permit2's allowance lasts 30 days from the chain's time.
+    expect(permit2?.expiration).toBe(ahead + 30 * 86_400);
     // A deadline the chain's blocks have passed is refused, though the service's clock has not reached it.
     const late = await post(`${server.url}/order/${SEPOLIA.id}`, {
       ...SELL,

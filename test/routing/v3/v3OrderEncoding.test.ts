@@ -15,7 +15,10 @@ import { v3Snapshot } from '../../helpers/v3StoredUniverse';
 
 const SEPOLIA = CHAINS.find((c) => c.id === 11155111)!;
 const V3 = SEPOLIA.v3!;
-const DEADLINE = 1_740_003_600;
+const NOW = 1_740_000_000;
+const DEADLINE = NOW + 3600;
+/** A Permit2 approval's expiry: 30 days from now, whatever the deadline. */
+const EXPIRY = NOW + 30 * 24 * 3600;
 
 function quoteOf(over: Partial<QuoteRequest>): SerializedV3SwapInfo {
   const req: QuoteRequest = {
@@ -32,7 +35,7 @@ function quoteOf(over: Partial<QuoteRequest>): SerializedV3SwapInfo {
   return info;
 }
 
-const base = { slippage: '0.01', deadline: DEADLINE, v3: V3, nativeIn: false, nativeOut: false };
+const base = { slippage: '0.01', deadline: DEADLINE, now: NOW, v3: V3, nativeIn: false, nativeOut: false };
 
 describe('V3 order encoding', () => {
   test('a boosted sell is BatchRouter.swapExactIn with each path and its minimum out', () => {
@@ -101,31 +104,49 @@ describe('V3 order encoding', () => {
   test('approvals: the token to Permit2 and Permit2 to the router, only those the allowances miss', () => {
     const info = quoteOf({});
     const amount = BigInt(info.swapAmount);
-    const all = encodeV3Order({ ...base, kind: 'sell', info }).approvals;
-    expect(all.map((a) => a.kind)).toEqual(['erc20', 'permit2']);
-    const [toPermit2, toRouter] = all;
-    expect(toPermit2!.to).toBe(getAddress(USDC));
-    expect(erc20ApproveInterface.decodeFunctionData('approve', toPermit2!.data).map(String)).toEqual([
-      getAddress(V3.permit2),
-      amount.toString(),
-    ]);
-    expect(toRouter!.to).toBe(getAddress(V3.permit2));
-    expect(permit2Interface.decodeFunctionData('approve', toRouter!.data).map(String)).toEqual([
+    const approvals = (over: object) =>
+      encodeV3Order({ ...base, kind: 'sell', info, ...over }).approvals.map((a) =>
+        a.kind === 'erc20'
+          ? ['erc20', ...erc20ApproveInterface.decodeFunctionData('approve', a.data).map(String)]
+          : [
+              'permit2',
+              ...permit2Interface.decodeFunctionData('approve', a.data).map(String),
+              a.kind === 'permit2' && a.expiration,
+            ],
+      );
+    const toPermit2 = (n: bigint) => ['erc20', getAddress(V3.permit2), n.toString()];
+    // Permit2's allowance lasts 30 days, not until the order's deadline.
+    const toRouter = [
+      'permit2',
       getAddress(USDC),
       getAddress(V3.batchRouter),
       amount.toString(),
-      String(DEADLINE),
-    ]);
+      String(EXPIRY),
+      EXPIRY,
+    ];
+    const all = encodeV3Order({ ...base, kind: 'sell', info }).approvals;
+    expect(all.map((a) => a.to)).toEqual([getAddress(USDC), getAddress(V3.permit2)]);
+    expect(approvals({})).toEqual([toPermit2(amount), toRouter]);
 
     const enough = { tokenToPermit2: amount, permit2ToRouter: { amount, expiration: DEADLINE } };
-    expect(encodeV3Order({ ...base, kind: 'sell', info, allowances: enough }).approvals).toEqual([]);
+    expect(approvals({ allowances: enough })).toEqual([]);
+    // An allowance that expires before this order's deadline is listed again.
     const expiring = { ...enough, permit2ToRouter: { amount, expiration: DEADLINE - 1 } };
-    expect(encodeV3Order({ ...base, kind: 'sell', info, allowances: expiring }).approvals.map((a) => a.kind)).toEqual([
-      'permit2',
-    ]);
+    expect(approvals({ allowances: expiring })).toEqual([toRouter]);
+    // A non-zero allowance short of the amount: a reset to 0 first (USDT reverts a non-zero to non-zero approve).
     const short = { ...enough, tokenToPermit2: amount - 1n };
-    expect(encodeV3Order({ ...base, kind: 'sell', info, allowances: short }).approvals.map((a) => a.kind)).toEqual([
-      'erc20',
-    ]);
+    expect(approvals({ allowances: short })).toEqual([toPermit2(0n), toPermit2(amount)]);
+    const none = { ...enough, tokenToPermit2: 0n };
+    expect(approvals({ allowances: none })).toEqual([toPermit2(amount)]);
+  });
+
+  test('a far deadline: the Permit2 approval still expires in 30 days, and one that lasts them covers the order', () => {
+    const info = quoteOf({});
+    const amount = BigInt(info.swapAmount);
+    const far = { deadline: 99_999_999_999 };
+    const all = encodeV3Order({ ...base, ...far, kind: 'sell', info }).approvals;
+    expect(all.map((a) => (a.kind === 'permit2' ? a.expiration : a.kind))).toEqual(['erc20', EXPIRY]);
+    const lasting = { tokenToPermit2: amount, permit2ToRouter: { amount, expiration: EXPIRY } };
+    expect(encodeV3Order({ ...base, ...far, kind: 'sell', info, allowances: lasting }).approvals).toEqual([]);
   });
 });
