@@ -1,4 +1,25 @@
 import { BALANCER_API_CHAINS } from '../config/chains';
+import { CONCRETE_POOL_TYPES } from './currentApiPool';
+
+/** The fields every `GqlPoolBase` type has here. */
+const POOL_BASE_FIELDS = `
+    "The pool id: a V2 pool's 32-byte id, a V3 pool's address."
+    id: ID!
+    chain: GqlChain!
+    vaultVersion: Int! @deprecated(reason: "use protocolVersion instead")
+    protocolVersion: Int!
+    type: GqlPoolType!
+    name: String!
+    symbol: String!
+    address: Bytes!
+    decimals: Int!
+    owner: Bytes
+    factory: Bytes
+    createTime: Int!
+    version: Int!
+    "The pool's tokens in the Vault's order, with a nested pool's tokens one level deep."
+    poolTokens: [GqlPoolTokenDetail!]!
+    dynamicData: GqlPoolDynamicData!`;
 
 /**
  * The current Balancer API's queries this service serves, in its names (balancer/backend's
@@ -60,6 +81,92 @@ ${Object.keys(BALANCER_API_CHAINS)
       callDataInput: GqlSwapCallDataInput
         @deprecated(reason: "Use Balancer SDK to build swap callData from SOR response")
     ): GqlSorGetSwapPaths!
+    "One pool as the chain's state has it. An id the chain does not have is an error naming it."
+    poolGetPool(id: String!, chain: GqlChain, userAddress: String): GqlPoolBase!
+    "Tokens of the given chains, optionally only those listed (any case)."
+    tokenGetTokens(chains: [GqlChain!]!, where: GqlTokenFilter): [GqlToken!]!
+  }
+
+  interface GqlPoolBase {${POOL_BASE_FIELDS}
+  }
+
+${CONCRETE_POOL_TYPES.map((t) => `  type ${t} implements GqlPoolBase {${POOL_BASE_FIELDS}\n  }`).join('\n\n')}
+
+  "A pool token."
+  type GqlPoolTokenDetail {
+    id: ID!
+    "The token's index in the Vault's token order."
+    index: Int!
+    address: String!
+    name: String!
+    symbol: String!
+    decimals: Int!
+    "Human units."
+    balance: BigDecimal!
+    priceRate: BigDecimal!
+    weight: BigDecimal
+    hasNestedPool: Boolean!
+    "The pool whose BPT this token is (one level deep); the pool's own BPT too."
+    nestedPool: GqlNestedPool
+    "An ERC-4626 token the V3 Vault has a buffer for."
+    isErc4626: Boolean!
+    "Its underlying token, for an ERC-4626 token with a buffer."
+    underlyingToken: GqlToken
+  }
+
+  type GqlNestedPool {
+    id: ID!
+    address: Bytes!
+    type: GqlPoolType!
+    tokens: [GqlPoolTokenDetail!]!
+  }
+
+  type GqlPoolDynamicData {
+    poolId: ID!
+    swapFee: BigDecimal!
+    "Protocol and pool creator fees combined (V3)."
+    aggregateSwapFee: BigDecimal!
+    aggregateYieldFee: BigDecimal!
+    swapEnabled: Boolean!
+    "Human units."
+    totalShares: BigDecimal!
+    totalSupply: BigDecimal!
+    "USD; 0 before the decoration job has computed it."
+    totalLiquidity: BigDecimal!
+    isInRecoveryMode: Boolean!
+    isPaused: Boolean!
+  }
+
+  "A token, as the current API describes it."
+  type GqlToken {
+    address: String!
+    name: String!
+    symbol: String!
+    decimals: Int!
+    chainId: Int!
+    chain: GqlChain!
+    priority: Int!
+    tradable: Boolean!
+    "An ERC-4626 token the V3 Vault has a buffer for (the ERC-4626 tokens this service knows)."
+    isErc4626: Boolean!
+    underlyingTokenAddress: String
+    isBufferAllowed: Boolean!
+  }
+
+  enum GqlTokenType {
+    WHITE_LISTED @deprecated(reason: "Use BLOCKED instead")
+    BLOCKED_V2
+    BLOCKED_V3
+    BPT
+    PHANTOM_BPT
+    ERC4626
+  }
+
+  input GqlTokenFilter {
+    "Only these addresses."
+    tokensIn: [String!]
+    "Only tokens of these types (BPT, PHANTOM_BPT, ERC4626; the block lists are not served)."
+    typeIn: [GqlTokenType!]
   }
 
   "The swap paths for a swap."

@@ -10,6 +10,7 @@ import { parsePagingArgs, type PoolsPagingArgs } from './poolsArgs';
 import type { GraphqlContext } from './requestContext';
 import { answering } from './apiErrors';
 import { apiPoolMinimal } from './currentApiPool';
+import { poolGetPool, tokenGetTokens } from './currentApiQueries';
 import { sorGetSwapPaths, type SorGetSwapPathsArgs } from './sorGetSwapPaths';
 
 /** A pool's token as the schema shows it; knows its chain so `token` can be looked up. */
@@ -93,6 +94,13 @@ export const resolvers = {
         const routes = answer.routes.map((r) => ({ ...r, hops: r.hops.map((h) => ({ ...h, chainId })) }));
         return { ...answer, routes };
       }),
+    poolGetPool: (_: unknown, args: Parameters<typeof poolGetPool>[0], ctx: GraphqlContext) =>
+      answering(() => poolGetPool(args, ctx)),
+    tokenGetTokens: (_: unknown, args: Parameters<typeof tokenGetTokens>[0], ctx: GraphqlContext) =>
+      answering(() => tokenGetTokens(args, ctx)),
+  },
+  GqlPoolBase: {
+    __resolveType: (pool: { __typename: string }) => pool.__typename,
   },
   GqlSorSwapRouteHop: {
     pool: (hop: { poolId: string; chainId: number }, _: unknown, ctx: GraphqlContext) => {

@@ -16,6 +16,7 @@ import { hasRoute } from '../routing/serialize';
 import type { OrderKind, QuoteRequest, SerializedSwapInfo, SorOrderResponse } from '../routing/types';
 import type { V3Quote } from '../routing/v3/v3Router';
 import { apiChain } from './apiChain';
+import { snapshotLookup } from './currentApiQueries';
 import { BadQueryInput } from './badInput';
 import type { GraphqlContext } from './requestContext';
 import {
@@ -123,25 +124,9 @@ function poolIdsOf(ids: readonly string[] | null | undefined): ReadonlySet<strin
   return new Set(ids.map((id) => id.toLowerCase()));
 }
 
-/** Decimals of every token the snapshot knows, once per token list and pools array. */
-const decimalsTables = new WeakMap<readonly StoredPool[], Map<string, number>>();
-
-function decimalsTable(snap: ChainSnapshot): Map<string, number> {
-  let table = decimalsTables.get(snap.pools);
-  if (!table) {
-    table = new Map();
-    for (const p of snap.pools) for (const t of p.tokens) if (!table.has(t.address)) table.set(t.address, t.decimals);
-    decimalsTables.set(snap.pools, table);
-  }
-  return table;
-}
-
 function decimalsLookup(snap: ChainSnapshot): (token: string) => number | undefined {
-  const pools = decimalsTable(snap);
-  return (token) => {
-    if (NATIVE_ASSET_ALIASES.includes(token)) return 18;
-    return snap.tokensByAddress.get(token as never)?.decimals ?? pools.get(token);
-  };
+  const lookup = snapshotLookup(snap);
+  return (token) => (NATIVE_ASSET_ALIASES.includes(token) ? 18 : lookup.token(token)?.decimals);
 }
 
 /** The snapshot's pools cut to what the request allows, one array per pools array and restriction. */

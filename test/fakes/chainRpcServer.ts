@@ -330,6 +330,14 @@ export class FakeChainRpc {
             : null,
         };
       }
+      case 'eth_getBlockByHash': {
+        const b = this.blocks.find((x) => x.hash === String(params[0]).toLowerCase());
+        return {
+          result: b
+            ? { number: hex(b.number), hash: b.hash, parentHash: b.parentHash, timestamp: hex(b.timestamp) }
+            : null,
+        };
+      }
       case 'eth_getLogs': {
         const f = params[0] as { fromBlock: string; toBlock: string; address?: string; topics: string[][] };
         const from = Number(BigInt(f.fromBlock));

@@ -145,3 +145,109 @@ query full($chain: GqlChain!, $swapAmount: AmountHumanReadable!, $swapType: GqlS
   }
 }
 `;
+
+/** @balancer/sdk `modules/pool-state` `poolStateQuery`. */
+export const SDK_POOL_STATE_QUERY = `
+    query poolGetPool($id: String!, $chain: GqlChain!) {
+      poolGetPool(id: $id, chain: $chain) {
+        id
+        address
+        type
+        protocolVersion
+        poolTokens {
+          index
+          address
+          decimals
+        }
+      }
+    }`;
+
+/** The same module's `poolStateWithRawTokensQuery`. */
+export const SDK_POOL_WITH_BALANCES_QUERY = `
+    query poolGetPoolWithBalances($id: String!, $chain: GqlChain!) {
+      poolGetPool(id: $id, chain: $chain) {
+        id
+        address
+        type
+        protocolVersion
+        poolTokens {
+          index
+          address
+          decimals
+          balance
+        }
+        dynamicData {
+          totalShares
+        }
+      }
+    }`;
+
+/** `modules/nested-pool-state` `nestedPoolStateQuery`. */
+export const SDK_NESTED_POOL_QUERY = `
+  query poolGetNestedPool($id: String!, $chain: GqlChain!) {
+    poolGetPool(id: $id, chain: $chain) {
+      id
+      protocolVersion
+      address
+      type
+      poolTokens {
+        index
+        address
+        decimals
+        nestedPool {
+          id
+          address
+          type
+          tokens {
+            index
+            address
+            decimals
+            underlyingToken {
+              address
+              decimals
+            }
+          }
+        }
+        underlyingToken {
+          address
+          decimals
+        }
+      }
+    }
+  }
+`;
+
+/** `modules/boosted-pool-state` `boostedPoolStateQuery`. */
+export const SDK_BOOSTED_POOL_QUERY = `
+    query poolGetPoolWithUnderlyings($id: String!, $chain: GqlChain!) {
+      poolGetPool(id: $id, chain: $chain) {
+        id
+        address
+        type
+        protocolVersion
+        poolTokens {
+          index
+          address
+          decimals
+          underlyingToken {
+            address
+            decimals
+          }
+        }
+      }
+    }`;
+
+/** `modules/buffer-state` `bufferStateQuery`. */
+export const SDK_BUFFER_QUERY = `
+      query tokenGetTokens($wrappedTokenAddress: String!, $chain: GqlChain!) {
+        tokenGetTokens(
+          chains: [$chain],
+          where: {tokensIn: [$wrappedTokenAddress]}
+        ) {
+          address
+          decimals
+          isErc4626
+          underlyingTokenAddress
+        }
+      }
+    `;
