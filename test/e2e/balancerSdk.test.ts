@@ -1,5 +1,6 @@
 import {
   AddLiquidity,
+  BalancerApi,
   AddLiquidityKind,
   type Path,
   type PoolState,
@@ -8,24 +9,25 @@ import {
   Slippage,
   Swap,
   SwapKind,
+  Token,
+  TokenAmount,
   type ExactInQueryOutput,
   type ExactOutQueryOutput,
 } from '@balancer/sdk';
 import { Contract, formatUnits, HDNodeWallet, MaxUint256, parseUnits } from 'ethers';
 import { DEVNET_CHAIN_ID, tokenBySymbol } from '../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
-import type { SerializedSwapInfo, SerializedV3SwapInfo } from '../../src/routing/types';
-import { registerDevnetWithBalancerSdk } from './helpers/balancerSdk';
+import { registerDevnetWithBalancerSdk, SDK_DEVNET_CHAIN } from './helpers/balancerSdk';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import { caughtUp, ERC20, reached, tokenBalance } from './helpers/follow';
-import { approveVault, executeOrder, orderBody, OrderSpec, postJson } from './helpers/orders';
+import { approveVault, executeOrder, OrderSpec, postJson } from './helpers/orders';
 import { seededRandom } from './helpers/randomOrders';
 import { thirdPartyV3Trade, v3PoolsFollowed } from './helpers/v3Chain';
 
 /**
  * Balancer's SDK (`@balancer/sdk` 6.x, unmodified) against the service on the devnet, as a user of
  * the current Balancer API runs it with the devnet registered as a chain the SDK does not know
- * (helpers/balancerSdk.ts): the service's paths -> `new Swap` -> `swap.query` (the routers' and
+ * (helpers/balancerSdk.ts): `BalancerApi.sorSwapPaths` (the service's sorGetSwapPaths) -> `new Swap` -> `swap.query` (the routers' and
  * BalancerQueries' own answer, an eth_call without `from`, at the block the service answered at)
  * must equal the service's amounts, and `buildCall` at slippage 0, sent after the approvals the
  * SDK's flow needs (the Vault for V2, Permit2 for V3), must pay and receive them to the wei. Orders
@@ -85,69 +87,49 @@ function drawAmount(symbol: string): string {
 }
 
 /**
- * The service's answer as the SDK's paths, and the block it was read at.
- * TODO(sorGetSwapPaths): BalancerApi.sorSwapPaths once the service serves it.
+ * The service's answer through the SDK's own call (`fetchSorSwapPaths`), and the block it was
+ * read at: the same question asked once more for `blockNumber`, a field the SDK does not ask for
+ * (nothing is mined between the two, so both are read at one state; the suite checks they agree).
  */
 async function servicePaths(spec: OrderSpec, version: 2 | 3 | undefined): Promise<{ paths: Path[]; block: number }> {
-  const body = orderBody(env, { ...spec, sell: symbolOf(spec.sell), buy: symbolOf(spec.buy) }, user.address, {
-    protocolVersion: version ?? 2,
-  });
-  const res = await postJson<(SerializedSwapInfo | SerializedV3SwapInfo) & { blockNumber: number }>(
-    `${env.apiUrl}/sor/${DEVNET_CHAIN_ID}`,
-    body,
+  const [tokenIn, tokenOut] = [spec.sell, spec.buy].map((s) => tokenBySymbol(env.devnet, symbolOf(s)).address);
+  const fixed = spec.kind === 'sell' ? spec.sell : spec.buy;
+  const swapAmount = TokenAmount.fromHumanAmount(
+    new Token(SDK_DEVNET_CHAIN, (spec.kind === 'sell' ? tokenIn : tokenOut) as `0x${string}`, decimalsOf(fixed)),
+    spec.amount as `${number}`,
   );
-  expect(res.status).toBe(200);
-  const info = res.body;
-  const decimalsAt = (address: string) =>
-    [...env.devnet.tokens, ...env.devnet.v3.tokens].find((t) => t.address === address.toLowerCase())?.decimals ?? 18;
-  if ('paths' in info && info.protocolVersion === 3)
-    return {
-      block: info.blockNumber,
-      paths: info.paths.map((p) => ({
-        protocolVersion: 3 as const,
-        pools: p.steps.map((s) => s.pool as `0x${string}`),
-        isBuffer: p.steps.map((s) => s.isBuffer),
-        tokens: [p.tokenIn, ...p.steps.map((s) => s.tokenOut)].map((a) => ({
-          address: a.toLowerCase() as `0x${string}`,
-          decimals: decimalsAt(a),
-        })),
-        inputAmountRaw: BigInt(p.amountIn),
-        outputAmountRaw: BigInt(p.amountOut),
-      })),
-    };
-  const v2 = info as SerializedSwapInfo;
-  const paths: Path[] = [];
-  const ordered = spec.kind === 'sell' ? v2.swaps : [...v2.swaps];
-  let current: { pools: string[]; tokens: string[]; amount: bigint } | undefined;
-  const flush = () => {
-    if (!current) return;
-    const pools = spec.kind === 'sell' ? current.pools : [...current.pools].reverse();
-    const tokens = spec.kind === 'sell' ? current.tokens : [...current.tokens].reverse();
-    const first = paths.length === 0;
-    paths.push({
-      protocolVersion: 2,
-      pools: pools as `0x${string}`[],
-      tokens: tokens.map((a) => ({ address: a as `0x${string}`, decimals: decimalsAt(a) })),
-      inputAmountRaw: spec.kind === 'sell' ? current.amount : first ? BigInt(v2.returnAmount) : 0n,
-      outputAmountRaw: spec.kind === 'sell' ? (first ? BigInt(v2.returnAmount) : 0n) : current.amount,
-    });
-  };
-  for (const s of ordered) {
-    const tIn = v2.tokenAddresses[s.assetInIndex]!.toLowerCase();
-    const tOut = v2.tokenAddresses[s.assetOutIndex]!.toLowerCase();
-    if (BigInt(s.amount) > 0n) {
-      flush();
-      current =
-        spec.kind === 'sell'
-          ? { pools: [s.poolId], tokens: [tIn, tOut], amount: BigInt(s.amount) }
-          : { pools: [s.poolId], tokens: [tOut, tIn], amount: BigInt(s.amount) };
-    } else if (current) {
-      current.pools.push(s.poolId);
-      current.tokens.push(spec.kind === 'sell' ? tOut : tIn);
-    }
-  }
-  flush();
-  return { block: info.blockNumber, paths };
+  const swapKind = spec.kind === 'sell' ? SwapKind.GivenIn : SwapKind.GivenOut;
+  const paths = await new BalancerApi(`${env.apiUrl}/graphql`, SDK_DEVNET_CHAIN).sorSwapPaths.fetchSorSwapPaths({
+    chainId: SDK_DEVNET_CHAIN,
+    tokenIn: tokenIn as `0x${string}`,
+    tokenOut: tokenOut as `0x${string}`,
+    swapKind,
+    swapAmount,
+    ...(version === undefined ? {} : { useProtocolVersion: version }),
+  });
+  const res = await postJson<{ data?: { sorGetSwapPaths: { blockNumber: number; paths: Path[] } }; errors?: unknown }>(
+    `${env.apiUrl}/graphql`,
+    {
+      query: `query($chain: GqlChain!, $tokenIn: String!, $tokenOut: String!, $swapType: GqlSorSwapType!, $swapAmount: AmountHumanReadable!, $useProtocolVersion: Int) {
+        sorGetSwapPaths(chain: $chain, tokenIn: $tokenIn, tokenOut: $tokenOut, swapType: $swapType, swapAmount: $swapAmount,
+          useProtocolVersion: $useProtocolVersion, considerPoolsWithHooks: true) { blockNumber paths { inputAmountRaw outputAmountRaw } }
+      }`,
+      variables: {
+        chain: 'HARDHAT',
+        tokenIn,
+        tokenOut,
+        swapType: spec.kind === 'sell' ? 'EXACT_IN' : 'EXACT_OUT',
+        swapAmount: spec.amount,
+        useProtocolVersion: version ?? null,
+      },
+    },
+  );
+  expect(res.body.errors).toBeUndefined();
+  const answer = res.body.data!.sorGetSwapPaths;
+  const amounts = (ps: readonly Pick<Path, 'inputAmountRaw' | 'outputAmountRaw'>[]) =>
+    ps.map((p) => `${p.inputAmountRaw}>${p.outputAmountRaw}`);
+  expect(amounts(answer.paths)).toEqual(amounts(paths));
+  return { paths, block: answer.blockNumber };
 }
 
 /** One order through the SDK: query at the service's block, then buildCall at slippage 0 and send. */

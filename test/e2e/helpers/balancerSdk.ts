@@ -10,7 +10,7 @@ import {
   PERMIT2,
   VAULT_V2,
 } from '@balancer/sdk';
-import type { Devnet } from '../../../src/devnet/devnet';
+import { DEVNET_CHAIN_ID, type Devnet } from '../../../src/devnet/devnet';
 
 /**
  * Balancer's SDK (`@balancer/sdk`, unmodified) knows a fixed set of chains: every contract, the
@@ -22,6 +22,9 @@ import type { Devnet } from '../../../src/devnet/devnet';
 type Address = `0x${string}`;
 /** The SDK types its address tables `as const`; a new chain's row is written through this view. */
 type Rows = Record<number, Address>;
+
+/** The devnet's chain id as the SDK types a chain (its `ChainId` enum, which lacks it). */
+export const SDK_DEVNET_CHAIN = DEVNET_CHAIN_ID as ChainId;
 
 export const NATIVE_ETH: Address = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
