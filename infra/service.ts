@@ -85,9 +85,11 @@ export function createService(i: ServiceInputs) {
               cpuIdle: false,
               startupCpuBoost: true,
             },
-            // Ready once the store answers and every chain's read model is loaded.
+            // Ready once the store answers, every chain's read model is loaded and every followed
+            // chain serves the chain's state (its first full read published; a failing node does
+            // not hold the start back: src/http/routes/health.ts).
             startupProbe: {
-              httpGet: { path: '/readyz', port: CONTAINER_PORT },
+              httpGet: { path: '/readyz?serving=chain', port: CONTAINER_PORT },
               periodSeconds: 5,
               timeoutSeconds: 3,
               failureThreshold: 36,

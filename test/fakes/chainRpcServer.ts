@@ -63,6 +63,17 @@ const POOL = new Interface([
   'function getSwapFeePercentage() view returns (uint256)',
   'function getLastInvariant() view returns (uint256)',
 ]);
+// Fragments and selectors once: ethers hashes a fragment's signature each time its selector is asked.
+const GET_POOL_TOKENS = VAULT.getFunction('getPoolTokens')!;
+const GET_FEES_COLLECTOR = VAULT.getFunction('getProtocolFeesCollector')!;
+const GET_SWAP_FEE = POOL.getFunction('getSwapFeePercentage')!;
+const GET_LAST_INVARIANT = POOL.getFunction('getLastInvariant')!;
+const [GET_POOL_TOKENS_SELECTOR, GET_FEES_COLLECTOR_SELECTOR, GET_SWAP_FEE_SELECTOR, GET_LAST_INVARIANT_SELECTOR] = [
+  GET_POOL_TOKENS,
+  GET_FEES_COLLECTOR,
+  GET_SWAP_FEE,
+  GET_LAST_INVARIANT,
+].map((f) => f.selector);
 const SWAP_TOPIC = VAULT.getEvent('Swap')!.topicHash;
 const JOIN_EXIT_TOPIC = VAULT.getEvent('PoolBalanceChanged')!.topicHash;
 
@@ -405,13 +416,13 @@ export class FakeChainRpc {
         }
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
         if (!block) return { error: { code: -32000, message: 'header not found' } };
-        if (call.to.toLowerCase() === this.vault && selector === VAULT.getFunction('getPoolTokens')!.selector) {
-          const poolId = String(VAULT.decodeFunctionData('getPoolTokens', call.data)[0]);
+        if (call.to.toLowerCase() === this.vault && selector === GET_POOL_TOKENS_SELECTOR) {
+          const poolId = `0x${call.data.slice(10, 74)}`.toLowerCase();
           const pool = this.pools.get(poolId);
           const s = block.state.get(poolId);
           if (!pool || !s) return { error: { code: 3, message: 'execution reverted: BAL#500' } };
           return {
-            result: VAULT.encodeFunctionResult('getPoolTokens', [
+            result: VAULT.encodeFunctionResult(GET_POOL_TOKENS, [
               pool.tokens,
               s.balances,
               block.lastChange.get(poolId)!,
@@ -420,16 +431,16 @@ export class FakeChainRpc {
         }
         const to = call.to.toLowerCase();
         if (this.feesCollector !== undefined) {
-          if (to === this.vault && selector === VAULT.getFunction('getProtocolFeesCollector')!.selector)
-            return { result: VAULT.encodeFunctionResult('getProtocolFeesCollector', [this.feesCollector]) };
-          if (to === this.feesCollector && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
-            return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.protocolSwapFee]) };
+          if (to === this.vault && selector === GET_FEES_COLLECTOR_SELECTOR)
+            return { result: VAULT.encodeFunctionResult(GET_FEES_COLLECTOR, [this.feesCollector]) };
+          if (to === this.feesCollector && selector === GET_SWAP_FEE_SELECTOR)
+            return { result: POOL.encodeFunctionResult(GET_SWAP_FEE, [block.protocolSwapFee]) };
         }
         const pool = this.poolAt(to);
-        if (pool && selector === POOL.getFunction('getSwapFeePercentage')!.selector)
-          return { result: POOL.encodeFunctionResult('getSwapFeePercentage', [block.state.get(pool.id)!.swapFee]) };
-        if (pool?.lastInvariant !== undefined && selector === POOL.getFunction('getLastInvariant')!.selector)
-          return { result: POOL.encodeFunctionResult('getLastInvariant', [pool.lastInvariant]) };
+        if (pool && selector === GET_SWAP_FEE_SELECTOR)
+          return { result: POOL.encodeFunctionResult(GET_SWAP_FEE, [block.state.get(pool.id)!.swapFee]) };
+        if (pool?.lastInvariant !== undefined && selector === GET_LAST_INVARIANT_SELECTOR)
+          return { result: POOL.encodeFunctionResult(GET_LAST_INVARIANT, [pool.lastInvariant]) };
         const other = this.contractCall?.({ to: call.to.toLowerCase(), data: call.data, block: block.number });
         if (other !== undefined) return { result: other };
         return { error: { code: 3, message: 'execution reverted' } };

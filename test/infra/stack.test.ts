@@ -77,7 +77,8 @@ describe('Pulumi program (with NETWORKS=1,137,42161)', () => {
       TASKS_LOCATION: 'europe-west1',
     });
     expect(template.serviceAccount).toBe(accountEmail('run'));
-    expect(container.startupProbe.httpGet.path).toBe('/readyz');
+    // A new instance takes traffic only once its followed chains serve the chain's state.
+    expect(container.startupProbe.httpGet.path).toBe('/readyz?serving=chain');
     expect(container.livenessProbe.httpGet.path).toBe('/healthz');
     expect(template.scaling.minInstanceCount).toBe(1);
   });

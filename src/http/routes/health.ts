@@ -43,13 +43,24 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
   };
 }
 
-/** `/healthz`: the process answers. `/readyz`: the store answers and every chain is loaded. */
+/**
+ * A followed chain whose first full read has not been published, while its node has not failed
+ * `STARTUP_FAILURES` polls in a row: `/readyz?serving=chain` waits for it. A node that keeps
+ * failing does not hold the instance back: it serves the subgraph's state, as without a node.
+ */
+const STARTUP_FAILURES = 3;
+
+/**
+ * `/healthz`: the process answers. `/readyz`: the store answers and every chain is loaded; with
+ * `?serving=chain` (Cloud Run's startup probe, infra/service.ts) also every followed chain serves
+ * the chain's state, exact at a block, unless its node keeps failing.
+ */
 export function healthRouter(ctx: AppContext): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  r.get('/readyz', async (_req, res) => {
+  r.get('/readyz', async (req, res) => {
     const loaded = ctx.readModel.isLoaded();
     let storeOk = true;
     let storeError: string | undefined;
@@ -72,7 +83,13 @@ export function healthRouter(ctx: AppContext): Router {
         follow: followView(ctx, ctx.state.get(followStatusKey).get(c.id)),
       };
     });
-    const ready = loaded && storeOk;
+    const reading =
+      req.query.serving === 'chain'
+        ? chains.filter(
+            (c) => c.follow !== null && c.follow.serving !== 'chain' && c.follow.failures < STARTUP_FAILURES,
+          )
+        : [];
+    const ready = loaded && storeOk && reading.length === 0;
     // A stale or lagging chain degrades the answer but not readiness: the instance still serves every read,
     // and /order refuses that chain itself (routing/routes.ts).
     const degraded = chains.some((c) => c.follow?.stale === true || (c.follow?.lagging ?? null) !== null);
@@ -82,7 +99,14 @@ export function healthRouter(ctx: AppContext): Router {
       chains,
       ...(ready
         ? {}
-        : { error: !storeOk ? `store unreachable: ${storeError}` : 'read model still loading', code: 503 }),
+        : {
+            error: !storeOk
+              ? `store unreachable: ${storeError}`
+              : !loaded
+                ? 'read model still loading'
+                : `first full read of chain ${reading.map((c) => c.chainId).join(', ')} still running`,
+            code: 503,
+          }),
     });
   });
   return r;
