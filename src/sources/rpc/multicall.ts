@@ -169,29 +169,35 @@ async function sendChunks(
   plain: readonly number[],
   out: RpcOutcome[],
 ): Promise<void> {
-  const outer: RpcCall[] = [
-    ...plain.map((i) => calls[i]!),
-    ...chunks.map((chunk) => ({
-      method: 'eth_call',
-      params: [
-        {
-          to: aggregate.address,
-          data: encodeAggregate3([
-            ...chunk.indices.map((i) => aggregatable(calls[i]!)!),
-            { to: aggregate.address, data: GET_BLOCK_NUMBER },
-          ]),
-        },
-        chunk.block,
-      ],
-    })),
-  ];
-  if (outer.length === 0) return;
-  const answers = await callBatch(opts, outer);
-  plain.forEach((i, k) => (out[i] = answers[k]!));
+  const aggregates: RpcCall[] = chunks.map((chunk) => ({
+    method: 'eth_call',
+    params: [
+      {
+        to: aggregate.address,
+        data: encodeAggregate3([
+          ...chunk.indices.map((i) => aggregatable(calls[i]!)!),
+          { to: aggregate.address, data: GET_BLOCK_NUMBER },
+        ]),
+      },
+      chunk.block,
+    ],
+  }));
+  // One aggregate per HTTP request, `concurrency` in flight: each carries a batch's worth of work
+  // for the node, so several in one request would wait on each other and on one timeout.
+  const [answered, answers] = await Promise.all([
+    plain.length > 0
+      ? callBatch(
+          opts,
+          plain.map((i) => calls[i]!),
+        )
+      : Promise.resolve([]),
+    aggregates.length > 0 ? callBatch({ ...opts, batchSize: 1 }, aggregates) : Promise.resolve([]),
+  ]);
+  plain.forEach((i, k) => (out[i] = answered[k]!));
   const again: Chunk[] = [];
   const fallback: number[] = [];
   chunks.forEach((chunk, k) => {
-    const answer = answers[plain.length + k]!;
+    const answer = answers[k]!;
     const what = `aggregate3 of ${chunk.indices.length} calls at block ${chunk.block}`;
     if (!answer.ok) {
       if (outOfGas(answer) && chunk.indices.length > 1) {
