@@ -155,6 +155,9 @@ export class FakeChainRpc {
 
   static async start(vault: string, pools: readonly FakeChainPool[]): Promise<FakeChainRpc> {
     const server = createServer();
+    // A socket kept alive is not closed under a client reusing it while the loop was busy
+    // answering a large read (the client sees ECONNRESET then).
+    server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const addr = server.address() as AddressInfo;
     const fake = new FakeChainRpc(
