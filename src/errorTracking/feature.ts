@@ -1,7 +1,6 @@
 import type { Config } from '../config/env';
 import type { FeatureFactory } from '../http/feature';
 import { chainIdFromPath, routeTemplate } from './requestTags';
-import { createSentryTracker } from './sentryTracker';
 
 /**
  * Error tracking when `ERRORTRACKER_DSN` is set: every 5xx answer (through the error handler's
@@ -21,6 +20,8 @@ export function configuredSecrets(config: Config): string[] {
 export const errorTrackingFeature: FeatureFactory = (ctx) => {
   const dsn = ctx.config.errorTrackerDsn;
   if (!dsn) return { name: 'error-tracking' };
+  // Loaded only when a DSN is set: @sentry/node costs the process about 40 MiB of memory.
+  const { createSentryTracker } = require('./sentryTracker') as typeof import('./sentryTracker');
   const tracker = createSentryTracker({
     dsn,
     secrets: configuredSecrets(ctx.config),

@@ -3,6 +3,7 @@ import type { Provider } from '@ethersproject/providers';
 import { BigNumber } from '@ethersproject/bignumber';
 import { NATIVE_ASSET_ALIASES } from '../config/chains';
 import { buildModels } from '../domain/swap/models';
+import type { ModelBug } from './modelBugs';
 import type { PoolModel } from '../domain/swap/poolModel';
 import { replayBatchSwap } from '../domain/swap/replay';
 import { priceImpact } from './priceImpact';
@@ -49,19 +50,6 @@ export interface RouteOutcome {
   readonly rejected?: string;
   /** Pools whose model broke while being built (left out of routing): bugs for the main thread to log. */
   readonly modelBugs?: readonly ModelBug[];
-}
-
-export interface ModelBug {
-  readonly poolId: string;
-  /** The error's stack (or text): it crosses to the main thread as a string. */
-  readonly error: string;
-}
-
-export function modelBugsOf(failed: readonly { readonly id: string; readonly error: unknown }[]): ModelBug[] {
-  return failed.map(({ id, error }) => ({
-    poolId: id,
-    error: error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error),
-  }));
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { RouterEngine } from '../config/env';
-import { ChainRouter, type ModelBug, type RouteOutcome, type RouteRequest, type RouterChain } from './chainRouter';
+import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
+import type { ModelBug } from './modelBugs';
 import { EngineRouter } from './engineRouter';
 import { emptySwapInfo } from './serialize';
 import { applyPoolDelta, type PoolDelta, type PoolsInput } from './poolVersions';
@@ -35,6 +36,14 @@ interface QuoteRouter {
   route(req: RouteRequest): Promise<RouteOutcome>;
   /** Model build failures not yet reported (own engine only); a warm-up hands them on. */
   takeModelBugs?(): readonly ModelBug[];
+}
+
+/**
+ * The SOR adapter, loaded on the first `ROUTER_ENGINE=sor` task: `@balancer-labs/sor` and the
+ * ethers v5 it runs on cost each thread tens of MiB that the own engine never uses.
+ */
+function sorAdapter(): typeof import('./chainRouter') {
+  return require('./chainRouter') as typeof import('./chainRouter');
 }
 
 function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
@@ -88,7 +97,7 @@ export class RouterHost {
     let router = this.routers.get(key);
     if (!router) {
       const floor = aboveLiquidityFloor(this.poolSet(task.pools), task.minLiquidityUsd);
-      if (task.engine === 'sor') router = ChainRouter.create(task.chain, floor);
+      if (task.engine === 'sor') router = sorAdapter().ChainRouter.create(task.chain, floor);
       else {
         const earlier = [
           ...(task.pools.bridge ? [task.pools.bridge.from] : []),
