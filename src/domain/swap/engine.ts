@@ -29,6 +29,13 @@ export interface EngineRequest {
 
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
+/**
+ * Candidates kept per lineage (one chain's engines on one thread), summed over its pairs' lists,
+ * least recently asked pair dropped first. A candidate with its path, and the parallel pools and
+ * key kept beside it, is a few hundred bytes: a dense pair's 600 cost about 100 KiB, and 4,096 of
+ * them would hold hundreds of MiB on every thread, per chain.
+ */
+const CANDIDATE_BUDGET = 100_000;
 /** A change to more than this share of the pools builds the graph afresh rather than deriving it. */
 const MAX_DERIVED_SHARE = 0.25;
 /** Versions a pair's candidates are carried across; a pair not asked for that long is searched afresh. */
@@ -54,9 +61,14 @@ interface PairEntry {
  * parallel pools changed is a new object, candidateUpdates.ts).
  */
 class Lineage {
+  constructor(private readonly budget: number) {}
+
   private next = 0;
   private readonly steps = new Map<number, Step>();
-  readonly pairs = new Map<string, PairEntry>();
+  /** Each pair's latest candidates, least recently asked first. */
+  private readonly pairs = new Map<string, PairEntry>();
+  /** Candidates in `pairs`, summed (`CANDIDATE_BUDGET`). */
+  private held = 0;
   readonly parallel = new WeakMap<Candidate, Candidate[]>();
   readonly keys = new WeakMap<Candidate, string>();
 
@@ -81,10 +93,33 @@ class Lineage {
     return TouchedPairs.union(touched);
   }
 
+  /** The pair's entry, now the most recently asked. */
+  asked(key: string): PairEntry | undefined {
+    const entry = this.pairs.get(key);
+    if (entry) {
+      this.pairs.delete(key);
+      this.pairs.set(key, entry);
+    }
+    return entry;
+  }
+
+  get heldCandidates(): number {
+    return this.held;
+  }
+
   remember(key: string, entry: PairEntry): void {
-    this.pairs.delete(key);
-    if (this.pairs.size >= PAIR_CACHE) this.pairs.delete(this.pairs.keys().next().value!);
+    const old = this.pairs.get(key);
+    if (old) {
+      this.pairs.delete(key);
+      this.held -= old.value.ranked.length;
+    }
     this.pairs.set(key, entry);
+    this.held += entry.value.ranked.length;
+    for (const [k, e] of this.pairs) {
+      if (k === key || (this.held <= this.budget && this.pairs.size <= PAIR_CACHE)) break;
+      this.pairs.delete(k);
+      this.held -= e.value.ranked.length;
+    }
   }
 }
 
@@ -165,6 +200,8 @@ export class SwapEngine {
       /** Join/exit hops already made for a model (kept by the owner, like `edgeCache`). */
       readonly hopCache?: WeakMap<PoolModel, JoinExitPool | null>;
       readonly previous?: SwapEngine;
+      /** Candidates the engines derived from this one keep, over all pairs (default `CANDIDATE_BUDGET`). */
+      readonly candidateBudget?: number;
     } = {},
   ) {
     this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
@@ -193,7 +230,7 @@ export class SwapEngine {
     } else {
       this.graph = PoolGraph.build(models, edgeCache);
     }
-    this.lineage = prev?.lineage ?? new Lineage();
+    this.lineage = prev?.lineage ?? new Lineage(options.candidateBudget ?? CANDIDATE_BUDGET);
     this.epoch = this.lineage.epoch(prev ? { through, joins } : undefined, prev?.epoch);
   }
 
@@ -207,6 +244,11 @@ export class SwapEngine {
       return (this.joinExitGraph ??= PoolGraph.build([...this.models, ...this.joinExitHops], this.edgeCache));
     }
     return this.graph;
+  }
+
+  /** Candidates this engine's lineage keeps for its pairs now (at most its budget, or one pair's list). */
+  get heldCandidates(): number {
+    return this.lineage.heldCandidates;
   }
 
   model(poolId: string): PoolModel | undefined {
@@ -231,7 +273,7 @@ export class SwapEngine {
     const search = what === 'paths' ? pairSequences : twoHopSequences;
     const own = this.own.get(key);
     if (own) return own;
-    const entry = this.lineage.pairs.get(key);
+    const entry = this.lineage.asked(key);
     if (entry?.epoch === this.epoch) return entry.value;
     let value: RankedCandidates | undefined;
     if (entry && entry.epoch < this.epoch) {
