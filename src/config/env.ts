@@ -152,6 +152,14 @@ export interface Config {
      * request answers 503 and the thread is replaced, so no quote holds a thread for good.
      */
     readonly quoteTimeoutMs: number;
+    /**
+     * Old-generation heap of each quote thread in MiB (`ROUTER_THREAD_HEAP_MB`; 0: V8's own limit,
+     * a quarter of the machine). V8 lets a heap fill with garbage up to near its limit before a
+     * full collection, so without a cap every thread grows by hundreds of MiB under a quote load.
+     * The default, 96 + 64 per chain, holds a thread's live set at three chains of 11,160 pools
+     * (about 200 MiB: the pool models and each chain's bounded candidate paths) with room to collect.
+     */
+    readonly threadHeapMb: number;
     /** `own`: the exact engine in src/domain/swap; `sor`: @balancer-labs/sor with an exact replay. */
     readonly engine: RouterEngine;
     /**
@@ -236,6 +244,15 @@ function recheckRate(env: Env): number {
   const parsed = z.coerce.number().finite().min(0).max(1000).safeParse(raw);
   if (!parsed.success) fail(name, `expected a number from 0 to 1000 (calls a second; 0 turns it off), got '${raw}'`);
   return parsed.data;
+}
+
+/** A quote thread's heap cap: 0 (no cap) or enough to start a thread at all. */
+function threadHeap(env: Env, chains: number): number {
+  const name = 'ROUTER_THREAD_HEAP_MB';
+  const mb = int(env, name, 96 + 64 * chains, 0, 65_536);
+  if (mb !== 0 && mb < 64)
+    fail(name, `expected 0 (V8's own limit) or at least 64 MiB per quote thread, got '${env[name]}'`);
+  return mb;
 }
 
 function bool(env: Env, name: string): boolean {
@@ -527,6 +544,7 @@ export function loadConfig(env: Env = process.env): Config {
       workers: int(env, 'ROUTER_WORKERS', Math.min(availableParallelism(), 64), 0, 64),
       quoteCacheSize: int(env, 'QUOTE_CACHE_SIZE', 10000, 0),
       quoteTimeoutMs: int(env, 'QUOTE_TIMEOUT_MS', 30_000, 100, 600_000),
+      threadHeapMb: threadHeap(env, chains.length),
       engine: oneOf(env, 'ROUTER_ENGINE', ROUTER_ENGINES, 'own'),
       batchRelayers: new Map(chains.map((c) => [c.id, relayerAddress(env, `BATCH_RELAYER_${c.id}`, c.batchRelayer)])),
     },

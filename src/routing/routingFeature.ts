@@ -14,7 +14,10 @@ import { routingRouter } from './routes';
  * service's own engine, or @balancer-labs/sor with `ROUTER_ENGINE=sor`.
  */
 export function routingFeature(ctx: AppContext): Feature {
-  const executor = createExecutor(ctx.config.routing.workers, ctx.config.routing.quoteTimeoutMs);
+  const executor = createExecutor(ctx.config.routing.workers, {
+    timeoutMs: ctx.config.routing.quoteTimeoutMs,
+    heapMb: ctx.config.routing.threadHeapMb,
+  });
   const { batchRelayers } = ctx.config.routing;
   const quotes = new QuoteService({
     executor,

@@ -158,6 +158,16 @@ describe('configuration', () => {
     );
   });
 
+  test('each quote thread heap is capped by chains (ROUTER_THREAD_HEAP_MB), 0 leaves V8 its own limit', () => {
+    expect(loadConfig({ NETWORKS: '1' }).routing.threadHeapMb).toBe(160);
+    expect(loadConfig({ NETWORKS: '1,137,42161' }).routing.threadHeapMb).toBe(288);
+    expect(loadConfig({ ROUTER_THREAD_HEAP_MB: '512' }).routing.threadHeapMb).toBe(512);
+    expect(loadConfig({ ROUTER_THREAD_HEAP_MB: '0' }).routing.threadHeapMb).toBe(0);
+    expect(() => loadConfig({ ROUTER_THREAD_HEAP_MB: '32' })).toThrow(
+      /^ROUTER_THREAD_HEAP_MB: expected 0 \(V8's own limit\) or at least 64 MiB per quote thread, got '32'/,
+    );
+  });
+
   test('the batch relayer per chain: the chain default, an override, or none (no join/exit routes)', () => {
     const c = loadConfig({
       NETWORKS: '1,137,42161',
