@@ -10,13 +10,32 @@ export interface ServerProcess {
   readonly child: ChildProcess;
   /** Resident set size of the server process in MiB. */
   rssMiB(): number;
+  /** The process's peak resident set size so far in MiB (VmHWM). */
+  peakRssMiB(): number;
   stop(): Promise<void>;
 }
 
+export interface ServerProcessOptions {
+  /**
+   * Run the compiled service (`dist/src/main.js`, built by `npm run build`) with plain node, as the
+   * image does, instead of the sources through tsx: tsx's loader in the process and in each quote
+   * thread costs memory production does not pay.
+   */
+  readonly compiled?: boolean;
+  /** How long to wait for `/readyz` (default 30 s). */
+  readonly readyTimeoutMs?: number;
+}
+
 /** Starts the service as its own process (as in production), so the load generator does not share its event loop. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')], {
+  const [command, args] = options.compiled
+    ? [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]]
+    : [join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -31,7 +50,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const readyMs = options.readyTimeoutMs ?? 30_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${log}`);
     try {
@@ -40,16 +60,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server not ready after 30 s: ${log}`);
+    if (Date.now() > deadline) throw new Error(`server not ready after ${readyMs / 1000} s: ${log}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     child,
-    rssMiB() {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      return m ? Number(m[1]) / 1024 : NaN;
-    },
+    rssMiB: () => statusMiB(child, 'VmRSS'),
+    peakRssMiB: () => statusMiB(child, 'VmHWM'),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -57,4 +75,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
+}
+
+function statusMiB(child: ChildProcess, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
 }
