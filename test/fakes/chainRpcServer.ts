@@ -92,6 +92,9 @@ export interface FakeLog {
   readonly topics?: readonly string[];
 }
 
+/** `allowance(address,address)` of any ERC-20. */
+const ERC20_ALLOWANCE = '0xdd62ed3e';
+
 /** One call as `callError` sees it: `to` and `selector` only for `eth_call`s. */
 export interface FakeCall {
   readonly method: string;
@@ -419,6 +422,8 @@ export class FakeChainRpc {
         }
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
         if (!block) return { error: { code: -32000, message: 'header not found' } };
+        // A token's allowance, as an order reads its sender's: none was given.
+        if (selector === ERC20_ALLOWANCE) return { result: `0x${'0'.repeat(64)}` };
         if (call.to.toLowerCase() === this.vault && selector === GET_POOL_TOKENS_SELECTOR) {
           const poolId = `0x${call.data.slice(10, 74)}`.toLowerCase();
           const pool = this.pools.get(poolId);
