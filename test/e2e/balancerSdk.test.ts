@@ -19,21 +19,22 @@ import { DEVNET_CHAIN_ID, tokenBySymbol } from '../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
 import { registerDevnetWithBalancerSdk, SDK_DEVNET_CHAIN } from './helpers/balancerSdk';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
-import { caughtUp, ERC20, reached, tokenBalance } from './helpers/follow';
+import { caughtUp, ERC20, poolTokens, reached, tokenBalance } from './helpers/follow';
 import { approveVault, executeOrder, OrderSpec, postJson } from './helpers/orders';
 import { seededRandom } from './helpers/randomOrders';
 import { thirdPartyV3Trade, v3PoolsFollowed } from './helpers/v3Chain';
 
 /**
  * Balancer's SDK (`@balancer/sdk` 6.x, unmodified) against the service on the devnet, as a user of
- * the current Balancer API runs it with the devnet registered as a chain the SDK does not know
- * (helpers/balancerSdk.ts): `BalancerApi.sorSwapPaths` (the service's sorGetSwapPaths) -> `new Swap` -> `swap.query` (the routers' and
- * BalancerQueries' own answer, an eth_call without `from`, at the block the service answered at)
- * must equal the service's amounts, and `buildCall` at slippage 0, sent after the approvals the
- * SDK's flow needs (the Vault for V2, Permit2 for V3), must pay and receive them to the wei. Orders
- * are drawn over V2, V3 and the better of both, exact in and out, through buffers and with native
- * ETH. Then one add-liquidity and one remove-liquidity flow per Vault through the SDK's entities.
- * E2E_SEED draws other orders.
+ * the current Balancer API runs it, with the devnet registered as a chain the SDK does not know
+ * (helpers/balancerSdk.ts). `BalancerApi.sorSwapPaths` (the service's sorGetSwapPaths) -> `new
+ * Swap` -> `swap.query` (the routers' and BalancerQueries' own eth_calls, without `from`, at the
+ * block the service answered at) must equal the service's amounts, and `buildCall` at slippage 0,
+ * sent after the approvals the SDK's flow needs (the Vault for V2, Permit2 for V3), must pay and
+ * receive them to the wei. Orders are drawn over V2, V3 and the better of both, exact in and out,
+ * through buffers and with native ETH. Then one add-liquidity and one remove-liquidity flow per
+ * Vault through the SDK's entities, on pool state from the service's poolGetPool. E2E_SEED draws
+ * other orders.
  */
 const SEED = Number(process.env.E2E_SEED ?? 5);
 const random = seededRandom(SEED);
@@ -55,6 +56,9 @@ const PAIRS: readonly (readonly [string, string, 2 | 3 | undefined])[] = [
   ['USDT', 'USDC', undefined],
   ['USDC', 'ETH', undefined],
   ['waUSDT', 'USDC', 3],
+];
+const V3_POOL_TOKEN_INFO = [
+  'function getPoolTokenInfo(address pool) view returns (address[] tokens, (uint8,address,bool)[] tokenInfo, uint256[] balancesRaw, uint256[] lastBalancesLiveScaled18)',
 ];
 const PRICE_USD: Readonly<Record<string, number>> = { WETH: 3000, ETH: 3000, WBTC: 60_000, BAL: 5, LINK: 15 };
 
@@ -229,24 +233,34 @@ test(`${ORDER_COUNT} random SDK swaps: swap.query equals the service's answer at
 }, 90_000);
 
 /**
- * The SDK's pool state for a devnet pool.
- * TODO(poolGetPool): BalancerApi.pools.fetchPoolState once the service serves it.
+ * A devnet pool's state as the SDK reads it from the service (`poolGetPool`), with balances; its
+ * tokens must be the pool's on the chain, in the Vault's order, and its balances and total shares
+ * the chain's at the head (nothing is mined while it is asked).
  */
-function poolState(name: string): PoolState {
+async function servedPoolState(name: string): Promise<PoolState> {
   const v2 = env.devnet.pools.find((p) => p.name === name);
-  const v3 = env.devnet.v3.pools.find((p) => p.name === name);
-  const pool = v2 ?? v3!;
-  return {
-    id: (v2 ? v2.id : pool.address) as `0x${string}`,
-    address: pool.address as `0x${string}`,
-    type: 'Weighted',
-    protocolVersion: v2 ? 2 : 3,
-    tokens: pool.tokens.map((address, index) => ({
-      address: address as `0x${string}`,
-      decimals: [...env.devnet.tokens, ...env.devnet.v3.tokens].find((t) => t.address === address)!.decimals,
-      index,
-    })),
-  };
+  const pool = v2 ?? env.devnet.v3.pools.find((p) => p.name === name)!;
+  const api = new BalancerApi(`${env.apiUrl}/graphql`, SDK_DEVNET_CHAIN);
+  const id = v2 ? v2.id : pool.address;
+  const state = await api.pools.fetchPoolState(id);
+  const withBalances = await api.pools.fetchPoolStateWithBalances(id);
+  expect([state.protocolVersion, state.address.toLowerCase()]).toEqual([v2 ? 2 : 3, pool.address]);
+  expect(state.tokens.map((t) => t.address.toLowerCase())).toEqual(pool.tokens);
+  const balances = v2
+    ? (await poolTokens(env, v2.id)).balances
+    : (
+        (await new Contract(env.devnet.v3.addresses.vault, V3_POOL_TOKEN_INFO, env.chain.provider).getFunction(
+          'getPoolTokenInfo',
+        )(pool.address)) as [unknown, unknown, bigint[]]
+      )[2];
+  expect(withBalances.tokens.map((t) => parseUnits(t.balance, t.decimals))).toEqual([...balances]);
+  const totalSupply = (await new Contract(
+    pool.address,
+    ['function totalSupply() view returns (uint256)'],
+    env.chain.provider,
+  ).getFunction('totalSupply')()) as bigint;
+  expect(parseUnits(withBalances.totalShares, 18)).toBe(totalSupply);
+  return state;
 }
 
 /** What a transaction moved of each token for `account` (positive: received), gas aside. */
@@ -265,7 +279,8 @@ async function sendCall(call: { to: string; callData: string; value: bigint }): 
 test.each(['WETH-USDC 50/50', 'V3 WETH-USDC 50/50'])(
   '%s: the SDK adds liquidity unbalanced, then removes half of it proportionally, each paying its query to the wei',
   async (name) => {
-    const state = poolState(name);
+    await reached(env, await env.chain.provider.getBlockNumber());
+    const state = await servedPoolState(name);
     const v3 = state.protocolVersion === 3;
     const sender = user.address as `0x${string}`;
     const slippage = Slippage.fromPercentage('0');
