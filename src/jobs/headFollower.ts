@@ -14,11 +14,19 @@ import {
   type ChainStateSource,
   type MovedInBlocks,
 } from '../sources/chainState/chainStateSource';
+import type { BufferBalances } from '../sources/chainState/movedInBlocks';
 import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
 import type { PinnedRpcOptions } from '../sources/rpc/multicall';
-import { checkCashChanges, nextRecheck, RecheckBudget, sameState } from './followChecks';
+import {
+  checkBufferLogs,
+  checkCashChanges,
+  checkV3CashChanges,
+  nextRecheck,
+  RecheckBudget,
+  sameState,
+} from './followChecks';
 import { NO_RETRY } from '../sources/upstream';
 
 /**
@@ -72,6 +80,14 @@ export interface FollowStatus {
   rechecked: number;
   recheckMismatches: number;
   lastRecheckMismatch: { poolId: string; block: number; at: number } | null;
+  /**
+   * Pools and buffers dropped after a good answer: the Vault refused a pool it had answered for
+   * (its unknown-pool revert), or a buffer's wrapped token refused its share price. Each is asked
+   * again at every next block until it answers.
+   */
+  droppedPools: number;
+  droppedBuffers: number;
+  lastDropped: { id: string; reason: string; block: number; at: number } | null;
 }
 
 /**
@@ -180,6 +196,9 @@ export class HeadFollower {
   private absentVersion: number | undefined;
   /** V3 pool tokens the Vault has no buffer for, not asked again until a buffer log names them. */
   private noBuffer = new Set<string>();
+  /** Pools and buffers dropped after a good answer (`FollowStatus.droppedPools`): asked again at each block. */
+  private droppedPools = new Set<string>();
+  private droppedBuffers = new Set<string>();
   /** The catalogue's ids, kept while its pools array is the same (a new block does not change it). */
   private catalogue: { readonly pools: readonly StoredPool[]; readonly ids: ReadonlySet<string> } | undefined;
   /** The catalogue and state an idle poll last found complete: while both are the same objects, so is the answer. */
@@ -236,6 +255,9 @@ export class HeadFollower {
       rechecked: 0,
       recheckMismatches: 0,
       lastRecheckMismatch: null,
+      droppedPools: 0,
+      droppedBuffers: 0,
+      lastDropped: null,
     };
     ctx.state.get(followStatusKey).set(chain.id, this.status);
     ctx.state.get(followersKey).set(chain.id, this);
@@ -345,7 +367,8 @@ export class HeadFollower {
       this.settled = undefined;
     }
     const catalogue = this.catalogueOf(snap.pools);
-    const unread = (p: StoredPool) => !state?.pools.has(p.id) && !this.absent.has(p.id);
+    const unread = (p: StoredPool) =>
+      this.droppedPools.has(p.id) || (!state?.pools.has(p.id) && !this.absent.has(p.id));
     const { head, atKnown } = await readHead(this.rpc, known);
     if (known && this.behind(head, known, atKnown)) return { kind: 'behind', block: known, poolsRead: 0 };
     if (this.status.head?.number !== head.number) this.status.headMovedAt = ctx.now();
@@ -376,7 +399,7 @@ export class HeadFollower {
       }
       const read = await this.readPools(missing, known.number, this.quoteTime(known));
       const buffers = await this.readBuffers(state.buffers, bufferCandidates(missing), known.number);
-      this.publish({ block: known, pools: merged(pruned, read), ...buffers });
+      this.publish({ block: known, pools: this.withoutDropped(merged(pruned, read)), ...buffers });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
@@ -420,6 +443,7 @@ export class HeadFollower {
     const read =
       all.length > 0 ? await this.readPools(all, head.number, at, swappedSince) : new Map<string, PoolChainState>();
     checkCashChanges(read, moved, head.number);
+    checkV3CashChanges(read, state.pools, moved, head.number);
     this.recheckCursor = recheck.cursor;
     this.compareRechecked(recheck.pools, state.pools, read, head, at);
     const timed = new Map<string, PoolChainState>();
@@ -434,12 +458,13 @@ export class HeadFollower {
       state.buffers,
       [...bufferCandidates(toRead.filter(unread)), ...movedIn.buffers],
       head.number,
+      movedIn.bufferBalances,
     );
     // Pools the V3 Vault registered that no one has catalogued yet: quotable from this block.
     const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
     this.publish({
       block: head,
-      pools: merged(inCatalogue(state.pools, catalogue), read, timed, fresh.read),
+      pools: this.withoutDropped(merged(inCatalogue(state.pools, catalogue), read, timed, fresh.read)),
       ...buffers,
       ...(fresh.registered.size > 0 ? { registered: new Map([...(state.registered ?? []), ...fresh.registered]) } : {}),
     });
@@ -511,6 +536,7 @@ export class HeadFollower {
   private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {
     this.absent = new Set();
     this.noBuffer = new Set();
+    this.droppedBuffers = new Set();
     const read = await this.readPools(pools, head.number, this.quoteTime(head));
     const buffers = await this.readBuffers(undefined, bufferCandidates(pools), head.number);
     this.publish({ block: head, pools: read, ...buffers });
@@ -557,14 +583,24 @@ export class HeadFollower {
     known: ReadonlyMap<string, StoredBuffer> | undefined,
     candidates: readonly string[],
     blockNumber: number,
+    logged: ReadonlyMap<string, BufferBalances | null> = new Map(),
   ): Promise<{ buffers?: ReadonlyMap<string, StoredBuffer> }> {
     const source = this.sources.find((s) => s.readBuffers !== undefined);
     if (!source?.readBuffers) return {};
-    const ask = new Set(known?.keys() ?? []);
+    const ask = new Set([...(known?.keys() ?? []), ...this.droppedBuffers]);
     for (const t of candidates) if (!this.noBuffer.has(t)) ask.add(t);
     if (ask.size === 0) return known ? { buffers: known } : {};
-    const buffers = await source.readBuffers([...ask], blockNumber);
-    for (const t of ask) if (!buffers.has(t)) this.noBuffer.add(t);
+    const { buffers, refused } = await source.readBuffers([...ask], blockNumber, known);
+    checkBufferLogs(buffers, logged, new Set(refused.keys()), blockNumber);
+    for (const t of ask) {
+      const reason = refused.get(t);
+      if (buffers.has(t)) this.droppedBuffers.delete(t);
+      else if (reason !== undefined && (known?.has(t) || this.droppedBuffers.has(t))) {
+        // Dropped after a good answer: said in /readyz, asked again at the next block.
+        if (!this.droppedBuffers.has(t)) this.dropped('buffer', t, reason, blockNumber);
+        this.droppedBuffers.add(t);
+      } else this.noBuffer.add(t);
+    }
     // As for pools (`readPools`): a buffer found as it was keeps its object, and a block that moved
     // none keeps the map, so the V3 routing universe rebuilds nothing for them.
     let moved = known === undefined || known.size !== buffers.size;
@@ -574,6 +610,23 @@ export class HeadFollower {
       else moved = true;
     }
     return { buffers: moved || known === undefined ? buffers : known };
+  }
+
+  /** Counts and logs a pool or buffer dropped after a good answer (`FollowStatus.droppedPools`). */
+  private dropped(what: 'pool' | 'buffer', id: string, reason: string, block: number): void {
+    if (what === 'pool') this.status.droppedPools++;
+    else this.status.droppedBuffers++;
+    this.status.lastDropped = { id, reason, block, at: this.ctx.now() };
+    this.ctx.logger.warn(
+      { chainId: this.chain.id, [what === 'pool' ? 'poolId' : 'wrappedToken']: id, block, reason },
+      `head follower: a ${what} that answered before is refused now; it is asked again at the next block`,
+    );
+  }
+
+  /** `pools` without those dropped after a good answer (the same map when none). */
+  private withoutDropped(pools: ReadonlyMap<string, PoolChainState>): ReadonlyMap<string, PoolChainState> {
+    if (![...this.droppedPools].some((id) => pools.has(id))) return pools;
+    return new Map([...pools].filter(([id]) => !this.droppedPools.has(id)));
   }
 
   /**
@@ -592,14 +645,21 @@ export class HeadFollower {
       if (mine.length > 0)
         for (const [id, s] of await source.readPools(mine, blockNumber, swappedSince)) read.set(id, s);
     }
+    const held = this.ctx.readModel.chainState(this.chain.id)?.pools;
     for (const p of pools)
-      if (read.has(p.id)) this.absent.delete(p.id);
-      else this.absent.add(p.id);
+      if (read.has(p.id)) {
+        this.absent.delete(p.id);
+        this.droppedPools.delete(p.id);
+      } else if (held?.has(p.id) || this.droppedPools.has(p.id)) {
+        // The Vault refused a pool it answered for before: said in /readyz, asked again at the next block.
+        if (!this.droppedPools.has(p.id))
+          this.dropped('pool', p.id, `the Vault refused it as unknown at block ${blockNumber}`, blockNumber);
+        this.droppedPools.add(p.id);
+      } else this.absent.add(p.id);
     // A pool found as the state holds it keeps the object held: the read model, the routing
     // versions and the quote threads tell changed pools by object identity (routing/poolVersions.ts),
     // so a pool read again with nothing changed (the slow re-read, a rate provider that did not
     // move, a reorg's full read) costs the quote threads nothing.
-    const held = this.ctx.readModel.chainState(this.chain.id)?.pools;
     for (const [id, s] of read) {
       const now = stateAt(s, timestamp);
       const before = held?.get(id);

@@ -90,6 +90,8 @@ export interface FakeLog {
   readonly address: string;
   readonly topic: string;
   readonly topics?: readonly string[];
+  /** The log's data (`0x` when absent). */
+  readonly data?: string;
 }
 
 /** `allowance(address,address)` of any ERC-20. */
@@ -110,7 +112,7 @@ export interface FakeCall {
 export class FakeChainRpc {
   failStatus: number | undefined;
   /** The error to answer a call with instead of its result, or undefined to answer it. */
-  callError: ((call: FakeCall) => { code: number; message: string } | undefined) | undefined;
+  callError: ((call: FakeCall) => { code: number; message: string; data?: string } | undefined) | undefined;
   /**
    * Answers other `eth_call`s (any contract's getters, as the test sets them): the ABI-encoded
    * result, or undefined to revert as a contract without that getter does.
@@ -382,7 +384,12 @@ export class FakeChainRpc {
               .flatMap((b) =>
                 b.poolLogs
                   .filter((l) => l.address === address && f.topics[0]?.includes(l.topic))
-                  .map((l) => ({ address, blockNumber: hex(b.number), topics: [l.topic, ...(l.topics ?? [])] })),
+                  .map((l) => ({
+                    address,
+                    blockNumber: hex(b.number),
+                    topics: [l.topic, ...(l.topics ?? [])],
+                    data: l.data ?? '0x',
+                  })),
               ),
           };
         }

@@ -1,4 +1,4 @@
-import { id as keccakText, Interface, zeroPadValue } from 'ethers';
+import { AbiCoder, id as keccakText, Interface, toBeHex, zeroPadValue } from 'ethers';
 import type { FakeLog } from './chainRpcServer';
 
 /**
@@ -107,6 +107,7 @@ const VAULT = new Interface([
   'event Swap(address indexed pool, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut, uint256 swapFeePercentage, uint256 swapFeeAmount)',
   'event PoolPausedStateChanged(address indexed pool, bool paused)',
   'event Wrap(address indexed wrappedToken, uint256 depositedUnderlying, uint256 mintedShares, bytes32 bufferBalances)',
+  'event Unwrap(address indexed wrappedToken, uint256 burnedShares, uint256 withdrawnUnderlying, bytes32 bufferBalances)',
   'event LiquidityAddedToBuffer(address indexed wrappedToken, uint256 amountUnderlying, uint256 amountWrapped, bytes32 bufferBalances)',
   'event PoolRegistered(address indexed pool, address indexed factory, tuple(address token, uint8 tokenType, address rateProvider, bool paysYieldFees)[] tokenConfig, uint256 swapFeePercentage, uint32 pauseWindowEndTime, tuple(address pauseManager, address swapFeeManager, address poolCreator) roleAccounts, tuple(bool enableHookAdjustedAmounts, bool shouldCallBeforeInitialize, bool shouldCallAfterInitialize, bool shouldCallComputeDynamicSwapFee, bool shouldCallBeforeSwap, bool shouldCallAfterSwap, bool shouldCallBeforeAddLiquidity, bool shouldCallAfterAddLiquidity, bool shouldCallBeforeRemoveLiquidity, bool shouldCallAfterRemoveLiquidity, address hooksContract) hooksConfig, tuple(bool disableUnbalancedLiquidity, bool enableAddLiquidityCustom, bool enableRemoveLiquidityCustom, bool enableDonation) liquidityManagement)',
 ]);
@@ -179,12 +180,43 @@ export class FakeV3Vault {
     return { address: this.address, topic: topicOf('PoolPausedStateChanged'), topics: [addressTopic(pool)] };
   }
 
+  /** The Vault's `Wrap` log for the buffer of `token`, carrying its balances now, as the Vault's does. */
   wrapLog(token: string): FakeLog {
-    return { address: this.address, topic: topicOf('Wrap'), topics: [addressTopic(token)] };
+    return {
+      address: this.address,
+      topic: topicOf('Wrap'),
+      topics: [addressTopic(token)],
+      data: this.bufferData(token),
+    };
+  }
+
+  /** `Unwrap`, as `wrapLog`. */
+  unwrapLog(token: string): FakeLog {
+    return {
+      address: this.address,
+      topic: topicOf('Unwrap'),
+      topics: [addressTopic(token)],
+      data: this.bufferData(token),
+    };
   }
 
   bufferInitLog(token: string): FakeLog {
-    return { address: this.address, topic: topicOf('LiquidityAddedToBuffer'), topics: [addressTopic(token)] };
+    return {
+      address: this.address,
+      topic: topicOf('LiquidityAddedToBuffer'),
+      topics: [addressTopic(token)],
+      data: this.bufferData(token),
+    };
+  }
+
+  /** Two amounts, then the buffer's balances packed (underlying low, wrapped high). */
+  private bufferData(token: string): string {
+    const b = this.buffers.get(token);
+    const packed = b ? (b.wrappedBalance << 128n) | b.underlyingBalance : 0n;
+    return AbiCoder.defaultAbiCoder().encode(
+      ['uint256', 'uint256', 'bytes32'],
+      [1n, 1n, zeroPadValue(toBeHex(packed), 32)],
+    );
   }
 
   registeredLog(pool: string, factory: string): FakeLog {

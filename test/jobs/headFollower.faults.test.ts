@@ -9,6 +9,7 @@ import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
 import { nodeRpc } from '../helpers/nodeRpc';
 import { createLogger } from '../../src/log/logger';
 import { startTestServer, TestServer } from '../helpers/testServer';
+import { followStatus, untilFollow } from '../helpers/followStatus';
 
 /**
  * The head follower against a node that lies: answers that are not real ones (null, `0x`, cut
@@ -66,21 +67,8 @@ interface Follow {
   recheck: { pools: number; mismatches: number; lastMismatch: { poolId: string } | null };
 }
 
-async function follow(): Promise<Follow> {
-  const body = (await (await fetch(`${srv.url}/readyz`)).json()) as { chains: { follow: Follow }[] };
-  return body.chains[0]!.follow;
-}
-
-async function until(what: string, ok: (f: Follow) => boolean): Promise<Follow> {
-  // A generous cap: a busy CPU slows the polls, never the outcome.
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const f = await follow();
-    if (ok(f)) return f;
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await follow())}`);
-}
+const follow = (): Promise<Follow> => followStatus<Follow>(srv.url);
+const until = (what: string, ok: (f: Follow) => boolean): Promise<Follow> => untilFollow(srv.url, what, ok);
 
 async function served(id: string): Promise<bigint[]> {
   const pool = (await (await fetch(`${srv.url}/pools/1/${id}`)).json()) as {

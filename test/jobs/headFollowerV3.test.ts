@@ -9,8 +9,23 @@ import { PoolInRecoveryModeError, PoolPausedError } from '../../src/domain/proto
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
 import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
-import { FakeV3Vault, type FakeBuffer, type FakeV3Pool } from '../fakes/v3VaultFake';
+import { FakeV3Vault } from '../fakes/v3VaultFake';
 import { startTestServer, type TestServer } from '../helpers/testServer';
+import {
+  buffer,
+  catalogueStable,
+  catalogueWeighted,
+  DAI,
+  E18,
+  PROVIDER,
+  S,
+  stable,
+  USDC,
+  USDT,
+  W,
+  WAUSDC,
+  weighted,
+} from '../helpers/v3FollowFixtures';
 
 /**
  * The head follower's V3 source against a fake node: V3 pools and the Vault's buffers are read
@@ -20,114 +35,6 @@ import { startTestServer, type TestServer } from '../helpers/testServer';
  */
 const MAINNET = CHAINS.find((c) => c.id === 1)!;
 const V3_VAULT = vaultOf(MAINNET, 3)!.toLowerCase();
-const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const USDT = '0xdac17f958d2ee523a2206206994597c13d831ec7';
-const WAUSDC = `0x${'5a'.repeat(20)}`;
-const PROVIDER = `0x${'77'.repeat(20)}`;
-const ZERO = `0x${'0'.repeat(40)}`;
-const W = `0x${'e1'.repeat(20)}`;
-const S = `0x${'e2'.repeat(20)}`;
-const E18 = 10n ** 18n;
-
-function catalogueWeighted() {
-  return {
-    protocolVersion: 3,
-    id: W,
-    address: W,
-    poolType: 'Weighted',
-    poolTypeVersion: 1,
-    factory: `0x${'fa'.repeat(20)}`,
-    swapFee: '0.003',
-    totalShares: '100',
-    tokens: [
-      { address: DAI, index: 0, symbol: 'DAI', decimals: 18, balance: '90', priceRate: '1', paysYieldFees: false },
-      { address: USDC, index: 1, symbol: 'USDC', decimals: 6, balance: '91', priceRate: '1', paysYieldFees: false },
-    ],
-    weights: ['0.5', '0.5'],
-  };
-}
-
-function catalogueStable() {
-  return {
-    protocolVersion: 3,
-    id: S,
-    address: S,
-    poolType: 'Stable',
-    poolTypeVersion: 1,
-    factory: `0x${'fb'.repeat(20)}`,
-    swapFee: '0.0001',
-    totalShares: '2000',
-    // Token order is the Vault's, whatever order the subgraph lists them in.
-    tokens: [
-      { address: USDT, index: 1, symbol: 'USDT', decimals: 6, balance: '1000', paysYieldFees: false },
-      {
-        address: WAUSDC,
-        index: 0,
-        symbol: 'waUSDC',
-        decimals: 6,
-        balance: '900',
-        priceRate: '1.1',
-        paysYieldFees: true,
-      },
-    ],
-    rateProviders: [{ address: PROVIDER, token: { address: WAUSDC } }],
-    amp: '500',
-  };
-}
-
-const weighted = (): FakeV3Pool => ({
-  address: W,
-  tokens: [DAI, USDC],
-  decimals: [18, 6],
-  balancesRaw: [100n * E18, 101_000_000n],
-  lastLiveBalances: [100n * E18, 101n * E18],
-  rates: [E18, E18],
-  rateProviders: [ZERO, ZERO],
-  paysYieldFees: [false, false],
-  staticSwapFee: 3n * 10n ** 15n,
-  aggregateSwapFee: 5n * 10n ** 17n,
-  aggregateYieldFee: 0n,
-  paused: false,
-  recovery: false,
-  totalSupply: 201n * E18,
-  weights: [5n * 10n ** 17n, 5n * 10n ** 17n],
-});
-
-const stable = (): FakeV3Pool => ({
-  address: S,
-  tokens: [WAUSDC, USDT],
-  decimals: [6, 6],
-  balancesRaw: [950_000_000n, 1_020_000_000n],
-  lastLiveBalances: [1_040_000_000_000_000_000_000n, 1_020n * E18],
-  rates: [1_100_000_000_000_000_000n, E18],
-  rateProviders: [PROVIDER, ZERO],
-  paysYieldFees: [true, false],
-  staticSwapFee: 10n ** 14n,
-  aggregateSwapFee: 5n * 10n ** 17n,
-  aggregateYieldFee: 10n ** 17n,
-  paused: false,
-  recovery: false,
-  totalSupply: 2_000n * E18,
-  hook: `0x${'4b'.repeat(20)}`,
-  amp: 500_000n,
-});
-
-const buffer = (): FakeBuffer => ({
-  token: {
-    address: WAUSDC,
-    asset: USDC,
-    decimals: 6,
-    assetDecimals: 6,
-    totalAssets: 1_100_000_000_000n,
-    totalSupply: 1_000_000_000_000n,
-    openZeppelin: true,
-    vaultShares: 5_000_000_000n,
-  },
-  underlyingBalance: 2_000_000_000n,
-  wrappedBalance: 1_500_000_000n,
-});
-
 let node: FakeChainRpc;
 let v3: FakeV3Vault;
 let srv: TestServer;
@@ -272,6 +179,9 @@ test("which build a pool is comes from the pool's own answers, and the math foll
   const minimum = [2n * 10n ** 12n, 3n * 10n ** 12n];
   Object.assign(v3.pools.get(W)!, { build: '1.0.0', minTokenBalances: minimum });
   Object.assign(v3.pools.get(S)!, { build: '1.0.0' });
+  // The swaps the logs name move the pools' balances, as every swap does.
+  v3.pools.get(W)!.balancesRaw = [101n * E18, 100_000_000n];
+  v3.pools.get(S)!.balancesRaw = [951_000_000n, 1_019_000_000n];
   node.mine([], [v3.swapLog(W), v3.swapLog(S)]);
   await until('block 101', () => snapshot().block?.number === 101);
   expect(pool(W).v3?.minTokenBalances?.map((b) => decimalToUnits(b, 18))).toEqual(minimum);

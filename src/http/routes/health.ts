@@ -10,7 +10,8 @@ import { followStatusKey, isStale, lagReason, type FollowStatus } from '../../jo
  * FOLLOW_MAX_LAG_BLOCKS or FOLLOW_MAX_LAG_SECONDS behind the head; `heads`: how new blocks are
  * learnt (`subscription` or `polling`); polls failed on an answer that was not a real one
  * (`malformedAnswers`), heads below the state's block that were ignored (`headsBehind`), and the
- * slow re-read's pools and mismatches (`recheck`). Null for chains whose head is not followed.
+ * slow re-read's pools and mismatches (`recheck`), and pools and buffers dropped after a good
+ * answer, each asked again at the next block (`dropped`: counts and the last reason). Null for chains whose head is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -40,6 +41,7 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
       mismatches: status.recheckMismatches,
       lastMismatch: status.lastRecheckMismatch,
     },
+    dropped: { pools: status.droppedPools, buffers: status.droppedBuffers, last: status.lastDropped },
   };
 }
 

@@ -89,7 +89,12 @@ const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
 /** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
 export const V3_FRAME: VaultFrameReads = {
   protocol: 3,
-  calls: (pool) => v3FrameCalls(pool.address, pool.v3?.hook),
+  calls: (pool) =>
+    v3FrameCalls(
+      pool.address,
+      pool.v3?.hook,
+      pool.tokens.map((t) => t.address.toLowerCase()),
+    ),
   isPoolUnknown: (outcome) =>
     outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
 };
@@ -259,7 +264,7 @@ export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
  * node's error, a result that is not hex, is empty (`0x`, which a contract with the getter never
  * returns) or does not decode as the getter's outputs (cut short, or another call's answer).
  */
-function decoded(
+export function decodedAnswer(
   cache: ChainReadCache,
   read: Pick<PlannedCall, 'fn' | 'outputs' | 'struct'>,
   outcome: RpcOutcome | undefined,
@@ -345,7 +350,7 @@ export async function readPoolStates(
         `eth_call ${calls[0]?.fn ?? 'of the Vault'} of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
       );
     calls.forEach((call, i) => {
-      const values = decoded(cache, call, outcomes[at + i], blockNumber);
+      const values = decodedAnswer(cache, call, outcomes[at + i], blockNumber);
       if (values) call.apply(draft, values);
     });
     if (draft.frame.malformed) throw new MalformedAnswerError(draft.frame.malformed);
@@ -420,7 +425,7 @@ async function secondRound(
       // A node's failure or an answer that is not the getter's values fails the read, as in the
       // first round; a revert (or a contract without code) leaves the field out.
       add(ethCall(call.to, call.data, blockNumber), `${call.to}|${call.data}`, (o) => {
-        const values = decoded(cache, call, o, blockNumber);
+        const values = decodedAnswer(cache, call, o, blockNumber);
         if (values) call.apply(draft, values);
       });
     }

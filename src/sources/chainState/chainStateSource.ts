@@ -4,7 +4,7 @@ import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { PinnedRpcOptions } from '../rpc/multicall';
 import { callsFor, newChainReadCache, readMovedPools, readPoolStates, V2_FRAME, V3_FRAME } from './chainStateReader';
 import { nothingMoved, type MovedInBlocks } from './movedInBlocks';
-import { readBuffers } from './v3/bufferReads';
+import { readBuffers, type BufferReads } from './v3/bufferReads';
 import { readMovedV3 } from './v3/movedV3';
 
 /**
@@ -31,8 +31,15 @@ export interface ChainStateSource {
   moved(from: number, to: number): Promise<MovedInBlocks>;
   /** How many calls the first round of a read of `pool` makes. */
   callsFor(pool: StoredPool): number;
-  /** V3: the Vault's buffers of `tokens` at `blockNumber` (tokens without one left out). */
-  readBuffers?(tokens: readonly string[], blockNumber: number): Promise<Map<string, StoredBuffer>>;
+  /**
+   * V3: the Vault's buffers of `tokens` at `blockNumber` (tokens without one left out), checked
+   * against `known`, the buffers as last read (`v3/bufferReads.ts`).
+   */
+  readBuffers?(
+    tokens: readonly string[],
+    blockNumber: number,
+    known?: ReadonlyMap<string, StoredBuffer>,
+  ): Promise<BufferReads>;
 }
 
 /** The V2 Vault's pools on a chain, read through `rpc`. */
@@ -59,7 +66,7 @@ export function v3ChainStateSource(rpc: PinnedRpcOptions, vault: string): ChainS
     readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache, V3_FRAME),
     moved: (from, to) => readMovedV3(rpc, vault, from, to),
     callsFor: (pool) => callsFor(vault, [pool], cache, V3_FRAME),
-    readBuffers: (tokens, blockNumber) => readBuffers(rpc, vault, tokens, blockNumber),
+    readBuffers: (tokens, blockNumber, known) => readBuffers(rpc, vault, tokens, blockNumber, known, cache),
   };
 }
 

@@ -44,6 +44,8 @@ export interface V3FrameDraft {
   paused?: boolean;
   recoveryMode?: boolean;
   totalSupply?: bigint;
+  /** Why an answer cannot be the Vault's for this pool (another call's or another pool's): no answer at all. */
+  malformed?: string;
   v3?: Partial<{ -readonly [K in keyof V3FrameChainState]: V3FrameChainState[K] }>;
 }
 
@@ -83,28 +85,61 @@ const TOTAL_SUPPLY = getter('totalSupply', ['address'], ['uint256']);
 
 const v3Of = (d: V3FrameDraft): NonNullable<V3FrameDraft['v3']> => (d.v3 ??= {});
 
+const ONE = 10n ** 18n;
+const isScalingFactor = (f: bigint): boolean => f >= 1n && f <= ONE && ONE % f === 0n && /^10*$/.test(String(f));
+const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
 /**
  * The frame's calls for the pool at `address`, then its known hook's own (`hook` as stored). The
  * first is `getPoolTokenInfo`: a pool the Vault refuses (reverts: not registered) is left out of
- * the state.
+ * the state. A pool's tokens and hook never change once registered, so an answer naming others
+ * than `tokens` (lower case, as stored; none for a pool only its registration names yet) or than
+ * the stored hook is another pool's or another call's, as is a config saying the pool is not
+ * registered after its token info answered, a scaling factor that is not a power of ten up to
+ * 1e18, or a fee above 100 %: each sets `malformed`, and the read fails.
  */
-export function v3FrameCalls(address: string, hook?: StoredV3Hook | null): ChainCall<V3FrameDraft>[] {
+export function v3FrameCalls(
+  address: string,
+  hook?: StoredV3Hook | null,
+  tokens: readonly string[] = [],
+): ChainCall<V3FrameDraft>[] {
+  const bad = (d: V3FrameDraft, what: string) => (d.malformed ??= `the V3 Vault's ${what} for pool ${address}`);
   return [
-    chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3FrameDraft, [tokens, info, raw, lastLive]) => {
-      d.tokens = tokens.map((a, i) => ({ address: a, balance: raw[i] ?? 0n }));
+    chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3FrameDraft, [answered, info, raw, lastLive]) => {
+      const n = answered.length;
+      if (info.length !== n || raw.length !== n || lastLive.length !== n)
+        return void bad(
+          d,
+          `getPoolTokenInfo answered ${n} tokens with ${info.length}, ${raw.length}, ${lastLive.length} entries`,
+        );
+      if (tokens.length > 0 && !sameSet(answered, tokens))
+        return void bad(
+          d,
+          `getPoolTokenInfo answered tokens ${answered.join(',')}, not the pool's ${tokens.join(',')}`,
+        );
+      d.tokens = answered.map((a, i) => ({ address: a, balance: raw[i]! }));
       const v3 = v3Of(d);
       v3.rateProviders = info.map(([, provider]) => provider);
       v3.paysYieldFees = info.map(([, , pays]) => pays);
       v3.lastLiveBalances = lastLive;
     }),
     chainCall(AT_VAULT, GET_POOL_TOKEN_RATES, [address], (d: V3FrameDraft, [factors, rates]) => {
+      if (factors.length !== rates.length || !factors.every(isScalingFactor) || rates.some((r) => r === 0n))
+        return void bad(
+          d,
+          `getPoolTokenRates answered scaling factors ${factors.join(',')} and rates ${rates.join(',')}`,
+        );
       const v3 = v3Of(d);
       v3.scalingFactors = factors;
       v3.tokenRates = rates;
     }),
     chainCall(AT_VAULT, GET_POOL_CONFIG, [address], (d: V3FrameDraft, config) => {
       const [disableUnbalanced, , , , staticFee, aggregateSwap, aggregateYield] = config;
-      const [, , , , , , , , , , initialized, paused, recovery] = config;
+      const [, , , , , , , , , registered, initialized, paused, recovery] = config;
+      if (!registered) return void bad(d, 'getPoolConfig says the pool is not registered');
+      if ([staticFee, aggregateSwap, aggregateYield].some((fee) => fee > ONE))
+        return void bad(d, `getPoolConfig answered fees ${staticFee}, ${aggregateSwap}, ${aggregateYield} above 100 %`);
       d.swapFee = staticFee;
       d.paused = paused;
       d.recoveryMode = recovery;
@@ -115,9 +150,21 @@ export function v3FrameCalls(address: string, hook?: StoredV3Hook | null): Chain
       v3.initialized = initialized;
     }),
     chainCall(AT_VAULT, GET_HOOKS_CONFIG, [address], (d: V3FrameDraft, h) => {
-      const [adjusted, , , dynamicFee, beforeSwap, afterSwap, beforeAdd, afterAdd, beforeRemove, afterRemove, hook] = h;
+      const [
+        adjusted,
+        ,
+        ,
+        dynamicFee,
+        beforeSwap,
+        afterSwap,
+        beforeAdd,
+        afterAdd,
+        beforeRemove,
+        afterRemove,
+        contract,
+      ] = h;
       v3Of(d).hook = {
-        address: hook,
+        address: contract,
         flags: {
           enableHookAdjustedAmounts: adjusted,
           shouldCallComputeDynamicSwapFee: dynamicFee,
@@ -151,7 +198,9 @@ export function finishV3Frame(d: V3FrameDraft): V3FrameChainState | undefined {
     v.aggregateYieldFee === undefined ||
     v.supportsUnbalancedLiquidity === undefined ||
     v.initialized === undefined ||
-    v.hook === undefined
+    v.hook === undefined ||
+    // The token info and the rates are two answers about the same tokens.
+    v.scalingFactors.length !== d.tokens.length
   )
     return undefined;
   return {

@@ -1,11 +1,9 @@
 import { AbiCoder, id } from 'ethers';
 import type { AbiValue, AbiWord } from '../../../domain/poolTypes/chainReads';
 import type { StoredBuffer, StoredErc4626 } from '../../../domain/protocols/v3/stored/storedV3';
-import { UpstreamError } from '../../upstream';
-import { RPC_UPSTREAM, type RpcOutcome } from '../../rpc/jsonRpc';
+import { MalformedAnswerError, type RpcOutcome } from '../../rpc/jsonRpc';
 import { callPinned, type PinnedRpcOptions } from '../../rpc/multicall';
-import { isRevert } from '../chainStateReader';
-import { wordsDecoder } from '../abiWords';
+import { decodedAnswer, newChainReadCache, type ChainReadCache } from '../chainStateReader';
 
 /**
  * Reads the V3 Vault's ERC-4626 buffers at a block: the Vault's side (`getBufferAsset`,
@@ -15,6 +13,16 @@ import { wordsDecoder } from '../abiWords';
  * token is stored by its totals when OpenZeppelin's ERC4626 arithmetic (virtual offset: the
  * wrapped token's decimals less the asset's) reproduces all three answers it gave, so its previews
  * are exact at any amount; otherwise by its share price (`erc4626.ts` says what that leaves open).
+ *
+ * Answers are checked as the pools' are (`decodedAnswer`): none, null, `0x`, cut short or not
+ * decoding fails the read (`MalformedAnswerError`), and so does a revert of one of the Vault's
+ * getters, which answer for any token. What says "no buffer" is a deliberate list: the zero asset
+ * for a token never seen with a buffer (the Vault never unsets a buffer's asset, so a known
+ * buffer answered with no asset or another one is another call's answer), and a wrapped token
+ * that reverts `convertToAssets` (no price: `refused`). Cross-checks: the buffer's wrapped balance
+ * is at most the Vault's shares of the token (`balanceOf(Vault)`), its underlying balance at most
+ * the Vault's balance of the asset, and the token's previews give no more than its share price
+ * (ERC-4626: a preview includes fees, the conversion none).
  */
 
 const abi = AbiCoder.defaultAbiCoder();
@@ -26,6 +34,8 @@ const ZERO_ADDRESS = /^0x0{40}$/;
 
 interface Read {
   readonly to: string;
+  /** One of the Vault's own getters, which never revert. */
+  readonly vault?: true;
   readonly signature: string;
   readonly args: readonly (string | bigint)[];
   readonly inputs: readonly string[];
@@ -40,10 +50,14 @@ const read = (
   outputs: readonly AbiWord[],
 ): Read => ({ to, signature: `${name}(${inputs.join(',')})`, args, inputs, outputs });
 
+const vaultRead = (...r: Parameters<typeof read>): Read => ({ ...read(...r), vault: true });
+
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+/** One read's answer as its values; undefined for a revert. */
 async function ask(
   rpc: PinnedRpcOptions,
+  cache: ChainReadCache,
   reads: readonly Read[],
   blockNumber: number,
 ): Promise<(AbiValue[] | undefined)[]> {
@@ -61,22 +75,26 @@ async function ask(
       ],
     })),
   );
-  return reads.map((r, i) => decodedOrRevert(r, outcomes[i], blockNumber));
+  return reads.map((r, i) => answerOf(cache, r, outcomes[i], blockNumber));
 }
 
-function decodedOrRevert(r: Read, outcome: RpcOutcome | undefined, blockNumber: number): AbiValue[] | undefined {
-  if (!outcome) throw new UpstreamError(RPC_UPSTREAM, `eth_call ${r.signature} at block ${blockNumber}: no answer`);
-  if (!outcome.ok) {
-    if (isRevert(outcome)) return undefined;
-    throw new UpstreamError(RPC_UPSTREAM, `eth_call ${r.signature} at block ${blockNumber} failed: ${outcome.error}`);
-  }
-  if (typeof outcome.result !== 'string') return undefined;
-  return wordsDecoder(r.outputs)(outcome.result);
+function answerOf(
+  cache: ChainReadCache,
+  r: Read,
+  outcome: RpcOutcome | undefined,
+  blockNumber: number,
+): AbiValue[] | undefined {
+  const values = decodedAnswer(cache, { fn: r.signature, outputs: r.outputs }, outcome, blockNumber);
+  if (values === undefined && r.vault)
+    throw new MalformedAnswerError(
+      `eth_call ${r.signature} of the V3 Vault at block ${blockNumber} reverted: the Vault answers it for any token`,
+    );
+  return values;
 }
 
 const TOKEN_READS = (token: string, vault: string): Read[] => [
-  read(vault, 'getBufferAsset', ['address'], [token], ['address']),
-  read(vault, 'getBufferBalance', ['address'], [token], ['uint256', 'uint256']),
+  vaultRead(vault, 'getBufferAsset', ['address'], [token], ['address']),
+  vaultRead(vault, 'getBufferBalance', ['address'], [token], ['uint256', 'uint256']),
   read(token, 'decimals', [], [], ['uint256']),
   read(token, 'totalAssets', [], [], ['uint256']),
   read(token, 'totalSupply', [], [], ['uint256']),
@@ -90,45 +108,85 @@ const TOKEN_READS = (token: string, vault: string): Read[] => [
   read(token, 'balanceOf', ['address'], [vault], ['uint256']),
 ];
 
-/** The buffers of `tokens` (lower case) at `blockNumber`, by wrapped token; tokens without one left out. */
+/** A read of buffers: those found, and the tokens with a buffer the chain would not price, with why. */
+export interface BufferReads {
+  readonly buffers: Map<string, StoredBuffer>;
+  readonly refused: Map<string, string>;
+}
+
+/**
+ * The buffers of `tokens` (lower case) at `blockNumber`, by wrapped token; tokens without one left
+ * out. `known`: the buffers as last read, whose asset an answer must repeat.
+ */
 export async function readBuffers(
   rpc: PinnedRpcOptions,
   vault: string,
   tokens: readonly string[],
   blockNumber: number,
-): Promise<Map<string, StoredBuffer>> {
-  const out = new Map<string, StoredBuffer>();
+  known?: ReadonlyMap<string, StoredBuffer>,
+  cache: ChainReadCache = newChainReadCache(),
+): Promise<BufferReads> {
+  const out: BufferReads = { buffers: new Map(), refused: new Map() };
   if (tokens.length === 0) return out;
   const perToken = TOKEN_READS(tokens[0]!, vault).length;
   const first = await ask(
     rpc,
-    [read(vault, 'areBuffersPaused', [], [], ['bool']), ...tokens.flatMap((t) => TOKEN_READS(t, vault))],
+    cache,
+    [vaultRead(vault, 'areBuffersPaused', [], [], ['bool']), ...tokens.flatMap((t) => TOKEN_READS(t, vault))],
     blockNumber,
   );
   const paused = first[0]?.[0] === true;
   const found: { token: string; values: (AbiValue[] | undefined)[]; asset: string }[] = [];
   tokens.forEach((token, i) => {
     const values = first.slice(1 + i * perToken, 1 + (i + 1) * perToken);
-    const asset = values[0]?.[0];
-    if (typeof asset === 'string' && !ZERO_ADDRESS.test(asset)) found.push({ token, values, asset });
+    const asset = String(values[0]?.[0]);
+    const before = known?.get(token)?.underlyingToken;
+    if (before !== undefined && before !== asset)
+      throw new MalformedAnswerError(
+        `getBufferAsset of ${token} at block ${blockNumber} answered ${asset}, but its buffer holds ${before} (a buffer's asset never changes): another call's answer`,
+      );
+    if (!ZERO_ADDRESS.test(asset)) found.push({ token, values, asset });
   });
-  const assetDecimals = await ask(
+  const second = await ask(
     rpc,
-    found.map((f) => read(f.asset, 'decimals', [], [], ['uint256'])),
+    cache,
+    found.flatMap((f) => [
+      read(f.asset, 'decimals', [], [], ['uint256']),
+      read(f.asset, 'balanceOf', ['address'], [vault], ['uint256']),
+    ]),
     blockNumber,
   );
   found.forEach((f, i) => {
-    const [, balance, decimals, totalAssets, totalSupply, rate, deposit, redeem, ...limits] = f.values.map(
+    const [, , decimals, totalAssets, totalSupply, rate, deposit, redeem, ...limits] = f.values.map(
       (v) => v?.[0] as bigint | undefined,
     );
-    const underlyingBalance = f.values[1]?.[0] as bigint | undefined;
-    const wrappedBalance = f.values[1]?.[1] as bigint | undefined;
-    if (underlyingBalance === undefined || wrappedBalance === undefined || rate === undefined || balance === undefined)
-      return;
+    const underlyingBalance = f.values[1]![0] as bigint;
+    const wrappedBalance = f.values[1]![1] as bigint;
     const [maxDeposit, maxMint, maxRedeem, maxWithdraw, vaultShares] = limits;
+    const vaultAssets = second[2 * i + 1]?.[0] as bigint | undefined;
+    if (
+      (vaultShares !== undefined && wrappedBalance > vaultShares) ||
+      (vaultAssets !== undefined && underlyingBalance > vaultAssets)
+    )
+      throw new MalformedAnswerError(
+        `the buffer of ${f.token} at block ${blockNumber} holds ${underlyingBalance} underlying and ${wrappedBalance} wrapped, more than the Vault's ${vaultAssets ?? '?'} and ${vaultShares ?? '?'}: an answer of another call or block`,
+      );
+    if (rate === undefined) {
+      out.refused.set(f.token, `the wrapped token ${f.token} reverted convertToAssets at block ${blockNumber}`);
+      return;
+    }
+    // ERC-4626: a preview never gives more than the conversion without fees (`rate` is floored, so
+    // the shares it implies for assets are at least the token's own).
+    if (
+      (redeem !== undefined && redeem > (PROBE_SHARES * rate) / ONE + 2n) ||
+      (deposit !== undefined && rate > 0n && deposit > (PROBE_ASSETS * ONE) / rate + 1n)
+    )
+      throw new MalformedAnswerError(
+        `the wrapped token ${f.token} at block ${blockNumber} answered a share price of ${rate} that its own previews (${deposit}, ${redeem}) exceed: another call's answer`,
+      );
     const byTotals = openZeppelinTotals({
       decimals,
-      assetDecimals: assetDecimals[i]?.[0] as bigint | undefined,
+      assetDecimals: second[2 * i]?.[0] as bigint | undefined,
       totalAssets,
       totalSupply,
       rate,
@@ -144,7 +202,7 @@ export async function readBuffers(
       maxRedeem: String(maxRedeem ?? 0n),
       maxWithdraw: String(maxWithdraw ?? 0n),
     };
-    out.set(f.token, {
+    out.buffers.set(f.token, {
       wrappedToken: f.token,
       underlyingToken: f.asset,
       underlyingBalance: underlyingBalance.toString(),

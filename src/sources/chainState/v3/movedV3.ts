@@ -10,7 +10,7 @@ import {
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
 import { UpstreamError } from '../../upstream';
 import { LogsRefusedError } from '../chainStateReader';
-import { nothingMoved, type MovedInBlocks } from '../movedInBlocks';
+import { nothingMoved, type BufferBalances, type MovedInBlocks } from '../movedInBlocks';
 
 const topicOf = (e: ChainEvent): string => id(e.signature);
 const POOL_TOPICS = new Set(V3_VAULT_POOL_EVENTS.map(topicOf));
@@ -36,7 +36,21 @@ const topicAddress = (topic: unknown): string | undefined =>
 interface Log {
   readonly address?: unknown;
   readonly topics?: unknown;
+  readonly data?: unknown;
   readonly blockNumber?: unknown;
+}
+
+/**
+ * The buffer's balances after the event: every buffer event's data ends with them packed in one
+ * word (`bytes32 bufferBalances`: underlying in the low 128 bits, wrapped in the high 128), as
+ * the Vault stores them. Null for data that does not hold that word.
+ */
+function bufferBalancesOf(log: Log): BufferBalances | null {
+  const data = log.data;
+  if (typeof data !== 'string' || !/^0x([0-9a-fA-F]{64}){3}$/.test(data)) return null;
+  const packed = BigInt(`0x${data.slice(2 + 128)}`);
+  const mask = (1n << 128n) - 1n;
+  return { underlying: packed & mask, wrapped: packed >> 128n };
 }
 
 /** The events that move a pool's balances (swaps, adds, removes): the first three. */
@@ -82,8 +96,10 @@ export async function readMovedV3(
     if (topic0 === BUFFERS_PAUSED_TOPIC) moved.allBuffers = true;
     if (subject === undefined) continue;
     if (POOL_TOPICS.has(topic0)) name(subject, CASH_TOPICS.has(topic0) ? blockOf(log) : -1);
-    else if (BUFFER_TOPICS.has(topic0)) moved.buffers.add(subject);
-    else if (topic0 === REGISTERED_TOPIC) {
+    else if (BUFFER_TOPICS.has(topic0)) {
+      moved.buffers.add(subject);
+      moved.bufferBalances.set(subject, bufferBalancesOf(log));
+    } else if (topic0 === REGISTERED_TOPIC) {
       name(subject, -1);
       const factory = topicAddress(topics[2]);
       if (factory !== undefined) moved.registered.set(subject, factory);
