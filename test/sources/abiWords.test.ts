@@ -1,5 +1,5 @@
-import { Interface } from 'ethers';
-import { wordDecoder, wordsDecoder } from '../../src/sources/chainState/abiWords';
+import { AbiCoder, Interface } from 'ethers';
+import { encodedWords, wordDecoder, wordsDecoder } from '../../src/sources/chainState/abiWords';
 
 const IFACE = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',
@@ -80,4 +80,15 @@ describe('wordsDecoder on signed words and a returned struct holding arrays', ()
     // Read as if its fields were returned one by one, the struct's offset is no answer.
     expect(wordsDecoder(types)(data)).toBeUndefined();
   });
+});
+
+test('one-word arguments are encoded as ethers encodes them; other types and values out of range are left to it', () => {
+  const coder = AbiCoder.defaultAbiCoder();
+  const id = `0x${'ab'.repeat(20)}0002000000000000000000${'0f'}`;
+  const inputs = ['bytes32', 'address', 'uint256', 'uint8'] as const;
+  const args = [id, `0x${'cd'.repeat(20)}`, 2n ** 255n + 7n, 3] as const;
+  expect(encodedWords(inputs, args)).toBe(coder.encode([...inputs], [...args]).slice(2));
+  expect(encodedWords(['uint256[]'], [[1n]])).toBeUndefined();
+  expect(encodedWords(['uint8'], [256])).toBeUndefined();
+  expect(encodedWords(['address'], ['0x1234'])).toBeUndefined();
 });

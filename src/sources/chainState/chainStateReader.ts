@@ -29,7 +29,7 @@ import {
   type RpcOutcome,
 } from '../rpc/jsonRpc';
 import { callPinned, type PinnedRpcOptions } from '../rpc/multicall';
-import { wordsDecoder, type WordDecoder } from './abiWords';
+import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
@@ -153,7 +153,8 @@ function encoded<D>(
 ): PlannedCall {
   const g = call.getter;
   const selector = selectorOf(cache, signatureOf(g.name, g.inputs));
-  const args = g.inputs.length > 0 ? abi.encode(g.inputs, call.args).slice(2) : '';
+  const args =
+    g.inputs.length > 0 ? (encodedWords(g.inputs, call.args) ?? abi.encode(g.inputs, call.args).slice(2)) : '';
   return {
     to: targetOf(call.to, vault, pool),
     data: selector + args,
