@@ -40,8 +40,11 @@ const SEED = Number(process.env.E2E_SEED ?? 5);
 const random = seededRandom(SEED);
 const ORDER_COUNT = 14;
 
-/** [sell, buy, protocol version asked for (undefined: the better of both)]; ETH is native. */
-const PAIRS: readonly (readonly [string, string, 2 | 3 | undefined])[] = [
+/**
+ * [sell, buy, protocol version asked for (undefined: the better of both), size]; ETH is native. A
+ * large V3 stable trade splits between the stable pool and the boosted pool's buffer path.
+ */
+const PAIRS: readonly (readonly [string, string, 2 | 3 | undefined, Size?])[] = [
   ['BAL', 'WETH', 2],
   ['WETH', 'USDC', undefined],
   ['waUSDC', 'waUSDT', 3],
@@ -53,7 +56,7 @@ const PAIRS: readonly (readonly [string, string, 2 | 3 | undefined])[] = [
   ['USDT', 'ETH', 3],
   ['ETH', 'BAL', 2],
   ['USDC', 'WETH', 3],
-  ['USDT', 'USDC', undefined],
+  ['USDT', 'USDC', 3, 'large'],
   ['USDC', 'ETH', undefined],
   ['waUSDT', 'USDC', 3],
 ];
@@ -69,6 +72,7 @@ interface Outcome {
   readonly protocolVersion?: number;
   readonly batch?: boolean;
   readonly buffer?: boolean;
+  readonly paths?: number;
 }
 
 let env: E2eEnvironment;
@@ -81,9 +85,14 @@ const started = Date.now();
 const symbolOf = (s: string) => (s === 'ETH' ? 'WETH' : s);
 const decimalsOf = (s: string) => tokenBySymbol(env.devnet, symbolOf(s)).decimals;
 
-/** About $5..$15,000 of `symbol`, cut to its decimals, with a random tail. */
-function drawAmount(symbol: string): string {
-  const usd = 10 ** (0.7 + random() * 3.5);
+type Size = 'any' | 'large';
+/** log10 of the USD sizes drawn: $5..$15,000 or $25,000..$100,000. */
+const SIZES: Readonly<Record<Size, readonly [number, number]>> = { any: [0.7, 4.2], large: [4.4, 5] };
+
+/** About a size's USD of `symbol`, cut to its decimals, with a random tail. */
+function drawAmount(symbol: string, size: Size = 'any'): string {
+  const [low, high] = SIZES[size];
+  const usd = 10 ** (low + random() * (high - low));
   const decimals = decimalsOf(symbol);
   const units = (usd / (PRICE_USD[symbol] ?? 1)) * 10 ** Math.min(decimals, 12);
   const raw = BigInt(Math.max(1, Math.floor(units))) * 10n ** BigInt(Math.max(0, decimals - 12));
@@ -152,6 +161,7 @@ async function sdkOrder(spec: OrderSpec, version: 2 | 3 | undefined): Promise<Ou
   const shape = {
     protocolVersion: swap.protocolVersion,
     batch: swap.isBatchSwap,
+    paths: paths.length,
     buffer: paths.some((p) => p.isBuffer?.some(Boolean) ?? false),
   };
   const where = `V${swap.protocolVersion}, ${paths.length} path(s), block ${block}`;
@@ -217,18 +227,19 @@ test(`${ORDER_COUNT} random SDK swaps: swap.query equals the service's answer at
   const mine: Outcome[] = [];
   for (let n = 0; n < ORDER_COUNT; n++) {
     if (n % 3 === 1) await reached(env, (await thirdPartyV3Trade(env, third, random)).block);
-    const [sell, buy, version] = PAIRS[n % PAIRS.length]!;
+    const [sell, buy, version, size] = PAIRS[n % PAIRS.length]!;
     const kind = random() < 0.5 ? ('sell' as const) : ('buy' as const);
-    const spec: OrderSpec = { sell, buy, kind, amount: drawAmount(kind === 'sell' ? sell : buy) };
+    const spec: OrderSpec = { sell, buy, kind, amount: drawAmount(kind === 'sell' ? sell : buy, size) };
     const outcome = await sdkOrder(spec, version);
     await reached(env, await env.chain.provider.getBlockNumber());
     mine.push(outcome);
     outcomes.push({ ...outcome, name: `#${n + 1} ${outcome.name}` });
   }
   expect(mine.filter((o) => !o.exact).map((o) => `${o.name}: ${o.detail}`)).toEqual([]);
-  // What the draw covered: both Vaults, batch routes, a buffer.
+  // What the draw covered: both Vaults, batch routes and a split over V3 paths, a buffer.
   expect(new Set(mine.map((o) => o.protocolVersion))).toEqual(new Set([2, 3]));
   expect(mine.some((o) => o.batch)).toBe(true);
+  expect(mine.some((o) => o.protocolVersion === 3 && (o.paths ?? 0) > 1)).toBe(true);
   expect(mine.some((o) => o.buffer)).toBe(true);
 }, 90_000);
 
