@@ -76,7 +76,10 @@ export interface FollowStatus {
    */
   headsBehind: number;
   lastHeadBehind: { number: number; seenAt: number } | null;
-  /** The slow re-read of pools nothing named: pools re-read, and those found differing (then healed). */
+  /**
+   * The slow re-read of pools nothing named and of tokens found without a buffer: how many were
+   * re-read, and those found differing (then healed; `poolId` is the wrapped token for a buffer).
+   */
   rechecked: number;
   recheckMismatches: number;
   lastRecheckMismatch: { poolId: string; block: number; at: number } | null;
@@ -155,6 +158,9 @@ const CATCH_UP_MS = 100;
 const WANTED_MS = 5_000;
 const SUBSCRIBED_POLL_MAX_MS = 30_000;
 
+/** What a buffer's read costs (`v3/bufferReads.ts`: the Vault's three getters, the token's eleven, the asset's two). */
+const BUFFER_READ_CALLS = 16;
+
 /** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
 export const MAX_LOG_SPAN = 2_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -204,8 +210,9 @@ export class HeadFollower {
   /** The catalogue and state an idle poll last found complete: while both are the same objects, so is the answer. */
   private settled:
     { readonly pools: readonly StoredPool[]; readonly state: ReadonlyMap<string, PoolChainState> } | undefined;
-  /** The last pool id the slow re-read reached (`nextRecheck`). */
+  /** The last pool id the slow re-read reached (`nextRecheck`), and the last token without a buffer. */
   private recheckCursor = '';
+  private noBufferCursor = '';
   /** The calls the slow re-read may spend (`FOLLOW_RECHECK_CALLS_PER_SECOND`). */
   private readonly recheckBudget: RecheckBudget;
   /** Since when the node has answered that it has no block at the state's height (unix ms). */
@@ -454,11 +461,16 @@ export class HeadFollower {
       if (now !== s) timed.set(id, now);
     }
     // Every known buffer is read again: its token's share price moves with no Vault event.
+    // The slow re-read's calls left after the pools ask again, in turn, tokens found without a
+    // buffer (a lying zero asset would otherwise hide a buffer until its next event).
+    const noBufferRecheck = this.nextNoBufferRecheck(this.recheckBudget.available(ctx.now()));
+    this.recheckBudget.spend(noBufferRecheck.length * BUFFER_READ_CALLS);
     const buffers = await this.readBuffers(
       state.buffers,
       [...bufferCandidates(toRead.filter(unread)), ...movedIn.buffers],
       head.number,
       movedIn.bufferBalances,
+      noBufferRecheck,
     );
     // Pools the V3 Vault registered that no one has catalogued yet: quotable from this block.
     const fresh = await this.readRegistered(movedIn.registered, snap.pools, head.number, at);
@@ -584,14 +596,27 @@ export class HeadFollower {
     candidates: readonly string[],
     blockNumber: number,
     logged: ReadonlyMap<string, BufferBalances | null> = new Map(),
+    recheck: readonly string[] = [],
   ): Promise<{ buffers?: ReadonlyMap<string, StoredBuffer> }> {
     const source = this.sources.find((s) => s.readBuffers !== undefined);
     if (!source?.readBuffers) return {};
-    const ask = new Set([...(known?.keys() ?? []), ...this.droppedBuffers]);
+    const ask = new Set([...(known?.keys() ?? []), ...this.droppedBuffers, ...recheck]);
     for (const t of candidates) if (!this.noBuffer.has(t)) ask.add(t);
     if (ask.size === 0) return known ? { buffers: known } : {};
     const { buffers, refused } = await source.readBuffers([...ask], blockNumber, known);
     checkBufferLogs(buffers, logged, new Set(refused.keys()), blockNumber);
+    this.status.rechecked += recheck.length;
+    for (const t of recheck) {
+      if (!buffers.has(t)) continue;
+      // A buffer the re-read found where an earlier answer said none: counted, and served from now.
+      this.noBuffer.delete(t);
+      this.status.recheckMismatches++;
+      this.status.lastRecheckMismatch = { poolId: t, block: blockNumber, at: this.ctx.now() };
+      this.ctx.logger.warn(
+        { chainId: this.chain.id, wrappedToken: t, block: blockNumber },
+        'head follower: the slow re-read found a buffer where an earlier answer said none (a wrong answer before); it is served from now',
+      );
+    }
     for (const t of ask) {
       const reason = refused.get(t);
       if (buffers.has(t)) this.droppedBuffers.delete(t);
@@ -610,6 +635,23 @@ export class HeadFollower {
       else moved = true;
     }
     return { buffers: moved || known === undefined ? buffers : known };
+  }
+
+  /**
+   * The tokens found without a buffer that the re-read asks again with `budget` calls left, in
+   * turn after `noBufferCursor` (each costs a buffer's read).
+   */
+  private nextNoBufferRecheck(budget: number): string[] {
+    const count = Math.min(Math.floor(budget / BUFFER_READ_CALLS), this.noBuffer.size);
+    if (count === 0) return [];
+    const sorted = [...this.noBuffer].sort();
+    const start = Math.max(
+      0,
+      sorted.findIndex((t) => t > this.noBufferCursor),
+    );
+    const out = Array.from({ length: count }, (_, k) => sorted[(start + k) % sorted.length]!);
+    this.noBufferCursor = out[out.length - 1]!;
+    return out;
   }
 
   /** Counts and logs a pool or buffer dropped after a good answer (`FollowStatus.droppedPools`). */

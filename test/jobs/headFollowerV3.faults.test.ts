@@ -268,3 +268,21 @@ test('a V3 answer no check can tell (a plausible other supply) is healed by the 
   expect(f.recheck.lastMismatch?.poolId).toBe(W);
   await expectEveryPoolAndBufferFresh();
 });
+
+test('a buffer an answer hid (a zero asset at the first read) is found by the slow re-read, counted and served', async () => {
+  node.lie = (c) =>
+    c.selector === GET_BUFFER_ASSET ? { result: abi.encode(['address'], [`0x${'0'.repeat(40)}`]) } : undefined;
+  srv = await start({ FOLLOW_RECHECK_CALLS_PER_SECOND: '200' });
+  await until('the first read', (f) => f.stateBlock === 100);
+  expect(srv.ctx.readModel.chainState(1)!.buffers?.has(WAUSDC)).toBe(false);
+  node.lie = undefined;
+  // Blocks that name no buffer: only the re-read asks about the token again.
+  for (let i = 0; i < 10 && srv.ctx.readModel.chainState(1)!.buffers?.has(WAUSDC) !== true; i++) {
+    node.mine([]);
+    await until(`block ${node.head.number}`, (f) => f.stateBlock === node.head.number);
+  }
+  const f = await follow();
+  expect(f.recheck.mismatches).toBeGreaterThanOrEqual(1);
+  expect(f.recheck.lastMismatch?.poolId).toBe(WAUSDC);
+  await expectEveryPoolAndBufferFresh();
+});
