@@ -268,23 +268,24 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
     (withHooks || !hasHook(p)) && (!poolIds || poolIds.has(p.id) || poolIds.has(p.address));
   // V3 routers pay the sender: a transaction for another receiver can only be V2's.
   const v3Allowed = chain.v3 && protocol !== 2 && (!order || order.receiver === order.sender);
-  const v3 = v3Allowed
-    ? quoting.v3(
-        chain,
-        withHooks && !poolIds
-          ? snap
-          : restricted(snap, `v3|${withHooks}|${[...(poolIds ?? [])].sort().join(',')}`, keepV3),
-        request,
-      )
-    : undefined;
-  const v2 =
+  // Both Vaults at once, on the quote threads.
+  const whole = withHooks && !poolIds;
+  const [v3, v2] = await Promise.all([
+    v3Allowed
+      ? quoting.v3(
+          chain,
+          whole ? snap : restricted(snap, `v3|${withHooks}|${[...(poolIds ?? [])].sort().join(',')}`, keepV3),
+          whole ? request : { ...request, restricted: true },
+        )
+      : undefined,
     protocol === 3
       ? undefined
-      : await quoting.v2(
+      : quoting.v2(
           chain,
           poolIds ? restricted(snap, `v2|${[...poolIds].sort().join(',')}`, (p) => poolIds.has(p.id)) : snap,
           { ...request, stepAmounts: true, ...(poolIds ? { restricted: true } : {}) },
-        );
+        ),
+  ]);
   const chosen = choose(kind, v2, v3);
   if (!chosen.v2 && !chosen.v3)
     return zero(noRouteReason(chain, args, v2, v3, order !== undefined && order.receiver !== order.sender));

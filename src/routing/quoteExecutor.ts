@@ -2,7 +2,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import type { RouteOutcome } from './chainRouter';
-import { RouterHost, type QuoteTask } from './routerHost';
+import {
+  isV3Task,
+  RouterHost,
+  type HostTask,
+  type OutcomeOf,
+  type QuoteTask,
+  type V3QuoteTask,
+  type V3RouteOutcome,
+} from './routerHost';
 
 /**
  * Where quotes are computed: a worker-thread pool (so the event loop keeps serving `/healthz`,
@@ -17,6 +25,8 @@ export interface QuoteExecutor {
    * without working quote threads fails at start instead of answering every quote 500.
    */
   ready(): Promise<void>;
+  /** A quote (or warm-up) within the V3 Vault. */
+  runV3(task: V3QuoteTask): Promise<V3RouteOutcome>;
   close(): Promise<void>;
 }
 
@@ -41,6 +51,10 @@ export class InProcessExecutor implements QuoteExecutor {
   }
 
   async ready(): Promise<void> {}
+
+  runV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
+    return this.host.quoteV3(task);
+  }
 
   async close(): Promise<void> {}
 }
@@ -74,15 +88,15 @@ export interface WorkerExecutorOptions {
 
 /** One quote thread: its own piscina (one thread, its own queue) and the tasks handed to it not yet settled. */
 interface Lane {
-  readonly pool: Piscina<QuoteTask, RouteOutcome>;
+  readonly pool: Piscina<HostTask, OutcomeOf<HostTask>>;
   pending: number;
   /** Per chain (and engine, floor): the warm-up handed to the thread and the newest one waiting behind it. */
   readonly warming: Map<string, Warming>;
 }
 
 interface Warming {
-  next: QuoteTask | undefined;
-  readonly settled: Promise<RouteOutcome>;
+  next: HostTask | undefined;
+  readonly settled: Promise<OutcomeOf<HostTask>>;
 }
 
 /**
@@ -112,7 +126,16 @@ export class WorkerExecutor implements QuoteExecutor {
     await Promise.all(lanes.map((lane) => lane.pool.run(undefined as never, { name: 'ready' })));
   }
 
-  async run(task: QuoteTask): Promise<RouteOutcome> {
+  // The thread answers each task with its own kind's outcome (`RouterHost.run`).
+  run(task: QuoteTask): Promise<RouteOutcome> {
+    return this.dispatch(task) as Promise<RouteOutcome>;
+  }
+
+  runV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
+    return this.dispatch(task) as Promise<V3RouteOutcome>;
+  }
+
+  private async dispatch(task: HostTask): Promise<OutcomeOf<HostTask>> {
     const lanes = (this.lanes ??= this.start());
     // Every thread builds the same models, so each reports the same broken ones: the first
     // thread's outcome speaks for all.
@@ -136,14 +159,14 @@ export class WorkerExecutor implements QuoteExecutor {
    * waiting behind it, so it never builds versions already outdated while quotes queue behind them
    * (a skipped version's pools reach the thread inside the next one's deltas).
    */
-  private warm(lane: Lane, task: QuoteTask): Promise<RouteOutcome> {
-    const key = `${task.chain.id}|${task.engine}|${task.minLiquidityUsd}`;
+  private warm(lane: Lane, task: HostTask): Promise<OutcomeOf<HostTask>> {
+    const key = isV3Task(task) ? `${task.chain.id}|v3` : `${task.chain.id}|${task.engine}|${task.minLiquidityUsd}`;
     const inHand = lane.warming.get(key);
     if (inHand) {
       inHand.next = task;
       return inHand.settled;
     }
-    const warming: { next: QuoteTask | undefined; settled?: Promise<RouteOutcome> } = { next: undefined };
+    const warming: { next: HostTask | undefined; settled?: Promise<OutcomeOf<HostTask>> } = { next: undefined };
     warming.settled = (async () => {
       try {
         let outcome = await this.send(lane, task);
@@ -160,7 +183,7 @@ export class WorkerExecutor implements QuoteExecutor {
     return warming.settled;
   }
 
-  private async send(lane: Lane, task: QuoteTask, signal?: AbortSignal): Promise<RouteOutcome> {
+  private async send(lane: Lane, task: HostTask, signal?: AbortSignal): Promise<OutcomeOf<HostTask>> {
     lane.pending++;
     try {
       return await lane.pool.run(task, signal ? { signal } : {});
@@ -169,7 +192,7 @@ export class WorkerExecutor implements QuoteExecutor {
     }
   }
 
-  private laneFor(lanes: readonly Lane[], task: QuoteTask): Lane {
+  private laneFor(lanes: readonly Lane[], task: HostTask): Lane {
     const preferred = lanes[pairHash(task) % lanes.length]!;
     let least = preferred;
     for (const lane of lanes) if (lane.pending < least.pending) least = lane;
@@ -185,7 +208,7 @@ export class WorkerExecutor implements QuoteExecutor {
     // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
     // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
     return Array.from({ length: this.threads }, () => ({
-      pool: new Piscina<QuoteTask, RouteOutcome>({
+      pool: new Piscina<HostTask, OutcomeOf<HostTask>>({
         filename,
         execArgv,
         minThreads: 1,
@@ -208,7 +231,7 @@ export class WorkerExecutor implements QuoteExecutor {
 }
 
 /** The same for a pair whichever way its tokens are spelt (FNV-1a over the lower-cased addresses, then mixed). */
-function pairHash(task: QuoteTask): number {
+function pairHash(task: HostTask): number {
   let h = 0x811c9dc5;
   for (const s of [task.sellToken, task.buyToken]) {
     for (let k = 0; k < s.length; k++) {

@@ -7,16 +7,20 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { RouteOutcome } from './chainRouter';
 import type { QuoteExecutor } from './quoteExecutor';
 import { PoolVersions, type PoolsInput } from './poolVersions';
-import type { QuoteTask } from './routerHost';
+import type { QuoteTask, V3QuoteTask, V3RouteOutcome } from './routerHost';
 import { encodeShared } from './sharedJson';
 import { sorTimestamp } from './sorConfig';
 import { gasPriceTable } from './tokenPrices';
-import type { QuoteRequest, SerializedSwapInfo } from './types';
+import type { QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
+import type { V3HopAmounts } from './v3/v3Answer';
+import { v3QuoteTime } from './v3/quoteTime';
+import { V3Versions } from './v3/v3Versions';
 
 /**
  * Main-thread side of routing: turns a snapshot into router inputs (once per pool or price
  * version; a pool version as a delta on the last when it can, poolVersions.ts), answers repeated requests from a bounded LRU cache keyed on those versions, joins
- * identical requests in flight, and hands the rest to the executor.
+ * identical requests in flight, and hands the rest to the executor. The V3 Vault's quotes take the
+ * same way with their own inputs (`v3/v3Versions.ts`: its pools and buffers as deltas) and keys.
  */
 
 export interface QuoteServiceOptions {
@@ -30,6 +34,12 @@ export interface QuoteServiceOptions {
   readonly joinExit?: (chainId: number) => boolean;
 }
 
+/** A V3 quote as the threads answer it: `/sor`'s answer and, for a route, its paths' amounts at each token. */
+export interface V3Answer {
+  readonly info: SerializedV3SwapInfo;
+  readonly hopAmounts?: V3HopAmounts;
+}
+
 interface SharedInput {
   readonly key: string;
   readonly data: SharedArrayBuffer;
@@ -37,8 +47,9 @@ interface SharedInput {
 
 export class QuoteService {
   private readonly poolVersions = new PoolVersions();
+  private readonly v3Versions = new V3Versions();
   private readonly priceInputs = new WeakMap<readonly StoredToken[], SharedInput>();
-  private readonly cache: LRUCache<string, Promise<SerializedSwapInfo>> | undefined;
+  private readonly cache: LRUCache<string, Promise<SerializedSwapInfo | V3Answer>> | undefined;
   private seq = 0;
   /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
   private used = false;
@@ -58,8 +69,29 @@ export class QuoteService {
     this.cache = options.cacheSize > 0 ? new LRUCache({ max: options.cacheSize }) : undefined;
   }
 
-  /** Builds the router of a new snapshot so the first quote after a reload does not pay for it. */
+  /**
+   * Builds the routers of a new snapshot (and, where V3 is deployed, its V3 engine at the next
+   * block's time) so the first quote after a reload does not pay for them.
+   */
   async warm(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
+    await Promise.all([this.warmV2(chain, snap, minLiquidityUsd), chain.v3 ? this.warmV3(chain, snap) : undefined]);
+  }
+
+  private async warmV3(chain: ChainInfo, snap: ChainSnapshot): Promise<void> {
+    const req = { sellToken: chain.wrappedNative, buyToken: chain.wrappedNative, orderKind: 'sell' as const };
+    const outcome = await this.executor.runV3(
+      this.v3Task(
+        chain,
+        snap,
+        { ...req, amount: 1n, gasPrice: 0n, minLiquidityUsd: 0 },
+        v3QuoteTime(chain, snap, this.now()),
+        true,
+      ),
+    );
+    this.logModelBugs(chain, outcome, 3);
+  }
+
+  private async warmV2(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
     const outcome = await this.executor.run(
       this.task(
         chain,
@@ -103,7 +135,7 @@ export class QuoteService {
       req.stepAmounts === true ? 'steps' : '-',
       req.singlePath === true ? 'single' : '-',
     ].join('|');
-    const hit = this.cache?.get(key);
+    const hit = this.cache?.get(key) as Promise<SerializedSwapInfo> | undefined;
     if (hit) return hit;
     const result = this.executor.run(this.task(chain, snap, req)).then((outcome: RouteOutcome) => {
       this.logModelBugs(chain, outcome);
@@ -115,22 +147,80 @@ export class QuoteService {
       }
       return outcome.info;
     });
-    if (this.cache) {
-      this.cache.set(key, result);
-      result.catch(() => {
-        if (this.cache?.get(key) === result) this.cache.delete(key);
-      });
-    }
+    this.remember(key, result);
     return result;
   }
 
+  /**
+   * A quote within the V3 Vault (`protocolVersion: 3`) on a quote thread, at `timestamp`
+   * (`v3/quoteTime.ts`); the answer is cached like a V2 one, keyed on the V3 universe's version.
+   */
+  quoteV3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, timestamp: number): Promise<V3Answer> {
+    this.used = true;
+    const universe = this.v3Versions.input(snap, req.restricted === true ? 'restricted' : 'chain');
+    const key = [
+      'v3',
+      universe.key,
+      req.gasPrice === 0n ? '-' : this.pricesInput(snap).key,
+      timestamp,
+      req.sellToken,
+      req.buyToken,
+      req.orderKind,
+      req.amount,
+      req.gasPrice,
+      req.singlePath === true ? 'single' : '-',
+    ].join('|');
+    const hit = this.cache?.get(key) as Promise<V3Answer> | undefined;
+    if (hit) return hit;
+    const result = this.executor.runV3(this.v3Task(chain, snap, req, timestamp)).then((outcome) => {
+      this.logModelBugs(chain, outcome, 3);
+      return outcome.hopAmounts ? { info: outcome.info, hopAmounts: outcome.hopAmounts } : { info: outcome.info };
+    });
+    this.remember(key, result);
+    return result;
+  }
+
+  /** Keeps an answer in flight or settled; a failure leaves the cache. */
+  private remember(key: string, result: Promise<SerializedSwapInfo | V3Answer>): void {
+    if (!this.cache) return;
+    this.cache.set(key, result);
+    result.catch(() => {
+      if (this.cache?.get(key) === result) this.cache.delete(key);
+    });
+  }
+
   /** A model that broke on a stored pool is a bug in the engine (the pool is left out of routes). */
-  private logModelBugs(chain: ChainInfo, outcome: RouteOutcome): void {
+  private logModelBugs(chain: ChainInfo, outcome: RouteOutcome | V3RouteOutcome, vault: 2 | 3 = 2): void {
     for (const bug of outcome.modelBugs ?? [])
       this.logger.error(
         { chainId: chain.id, poolId: bug.poolId, err: bug.error },
-        'pool model failed to build: a bug in the engine, the pool is left out of routes',
+        `${vault === 3 ? 'V3 pool' : 'pool'} model failed to build: a bug in the engine, the pool is left out of routes`,
       );
+  }
+
+  private v3Task(
+    chain: ChainInfo,
+    snap: ChainSnapshot,
+    req: QuoteRequest,
+    timestamp: number,
+    warmOnly = false,
+  ): V3QuoteTask {
+    const prices = this.pricesInput(snap);
+    return {
+      vault: 3,
+      chain: { id: chain.id, vault: chain.v3?.vault ?? chain.vault, wrappedNative: chain.wrappedNative },
+      universe: this.v3Versions.input(snap, req.restricted === true ? 'restricted' : 'chain'),
+      pricesKey: prices.key,
+      prices: prices.data,
+      sellToken: req.sellToken,
+      buyToken: req.buyToken,
+      orderKind: req.orderKind,
+      amount: req.amount.toString(),
+      gasPrice: req.gasPrice.toString(),
+      timestamp,
+      ...(req.singlePath ? { singlePath: true } : {}),
+      ...(warmOnly ? { warmOnly: true } : {}),
+    };
   }
 
   private task(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, warmOnly = false): QuoteTask {

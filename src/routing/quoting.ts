@@ -18,11 +18,11 @@ import type { OrderBody } from './requestSchema';
 import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo, SorOrderResponse } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
 import { v3QuoteTime } from './v3/quoteTime';
-import { V3Router, type V3Quote } from './v3/v3Router';
+import type { V3Quote } from './v3/v3Router';
 
 /**
  * The quote paths every dialect shares (`/sor` and `/order` in `routes.ts`, GraphQL's
- * `sorGetSwapPaths`): V2 through the quote service, V3 through the V3 router, the snapshot at a
+ * `sorGetSwapPaths`): V2 and V3 through the quote service (both on the quote threads), the snapshot at a
  * block the client names, and the V3 transaction with the Permit2 approvals the sender lacks.
  * The routing feature builds one per app and leaves it under `quotingKey` for the other dialects.
  */
@@ -122,22 +122,13 @@ export interface V3OrderRequest {
 }
 
 export class Quoting {
-  readonly v3Router: V3Router;
-
   constructor(
     private readonly ctx: AppContext,
     readonly quotes: QuoteService,
     private readonly wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
     /** Reads an order's sender's allowances at the head; without one every approval is listed. */
     private readonly allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
-  ) {
-    this.v3Router = new V3Router((chainId, poolId, err) =>
-      ctx.logger.error(
-        { chainId, poolId, err },
-        'V3 pool model failed to build: a bug in the engine, the pool is left out of routes',
-      ),
-    );
-  }
+  ) {}
 
   /** A V2 quote on the quote threads; a router that took too long is a 503 (our fault, not the caller's). */
   v2(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
@@ -151,9 +142,14 @@ export class Quoting {
     );
   }
 
-  /** A V3 quote, time-dependent pools priced at the block after the snapshot's (`v3/quoteTime.ts`). */
-  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): V3Quote {
-    return this.v3Router.quote(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now()));
+  /**
+   * A V3 quote on the quote threads (`QuoteService.quoteV3`), time-dependent pools priced at the
+   * block after the snapshot's (`v3/quoteTime.ts`); a router that took too long is a 503.
+   */
+  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<V3Quote> {
+    return this.quotes
+      .quoteV3(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now()))
+      .catch((e: unknown) => this.timedOut(chain, req, e));
   }
 
   private timedOut(chain: ChainInfo, req: QuoteRequest, e: unknown): never {

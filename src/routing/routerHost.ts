@@ -1,12 +1,16 @@
 import { LRUCache } from 'lru-cache';
 import type { RouterEngine } from '../config/env';
 import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
-import type { ModelBug } from './modelBugs';
+import { modelBugsOf, type ModelBug } from './modelBugs';
 import { EngineRouter } from './engineRouter';
 import { emptySwapInfo } from './serialize';
 import { applyPoolDelta, type PoolDelta, type PoolsInput } from './poolVersions';
 import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
 import { decodeShared } from './sharedJson';
+import type { OrderKind, SerializedV3SwapInfo } from './types';
+import { applyV3Delta, heldV3, type V3Delta, type V3Held, type V3Set } from './v3/v3Versions';
+import { emptyV3SwapInfo, type V3HopAmounts } from './v3/v3Answer';
+import { V3Router } from './v3/v3Router';
 
 /**
  * Holds the routers of one thread (a worker, or the main thread with `ROUTER_WORKERS=0`) and
@@ -14,6 +18,8 @@ import { decodeShared } from './sharedJson';
  * no copy; each is decoded once per thread and key. A pool version arrives as a base set plus
  * deltas (poolVersions.ts): the thread applies the deltas after the latest version it holds, and
  * builds the new own-engine router from that version's router, keeping the unchanged pools' models.
+ * The V3 Vault's universe arrives the same way (`v3/v3Versions.ts`) and is routed by this thread's
+ * `V3Router`, which builds each version's engine from the last one's.
  */
 
 export interface QuoteTask extends RouteRequest {
@@ -28,6 +34,71 @@ export interface QuoteTask extends RouteRequest {
   readonly engine: RouterEngine;
   /** Only build (or keep) the router; used to warm a new pool version before quotes arrive. */
   readonly warmOnly?: boolean;
+}
+
+/** A quote within the V3 Vault (`V3Router`); its pools, buffers and prices travel as a V2 task's do. */
+export interface V3QuoteTask {
+  readonly vault: 3;
+  readonly chain: RouterChain;
+  /** The V3 universe's version: its key, base and deltas (`V3Set`, `V3Delta` as JSON). */
+  readonly universe: PoolsInput;
+  readonly pricesKey: string;
+  readonly prices: SharedArrayBuffer;
+  readonly sellToken: string;
+  readonly buyToken: string;
+  readonly orderKind: OrderKind;
+  /** Decimal strings, smallest units. */
+  readonly amount: string;
+  readonly gasPrice: string;
+  /** Unix seconds time-dependent pools price at (`v3/quoteTime.ts`). */
+  readonly timestamp: number;
+  readonly singlePath?: boolean;
+  /** Only build (or keep) the version's engine at `timestamp`. */
+  readonly warmOnly?: boolean;
+}
+
+export interface V3RouteOutcome {
+  readonly info: SerializedV3SwapInfo;
+  /** Each path's amounts at its token boundaries, for a route (`V3HopAmounts`). */
+  readonly hopAmounts?: V3HopAmounts;
+  /** V3 pools or buffers whose model broke while being built (left out of routing). */
+  readonly modelBugs?: readonly ModelBug[];
+}
+
+/** What a quote thread is sent, and what it answers to each. */
+export type HostTask = QuoteTask | V3QuoteTask;
+export type OutcomeOf<T extends HostTask> = T extends V3QuoteTask ? V3RouteOutcome : RouteOutcome;
+
+export function isV3Task(task: HostTask): task is V3QuoteTask {
+  return 'vault' in task && task.vault === 3;
+}
+
+/**
+ * The version `input` names, from the latest earlier version the thread holds in `held` plus the
+ * deltas after it (or across the bridge to a new base), decoding the base only when it holds none.
+ */
+function versionOf<H extends object, D>(
+  held: LRUCache<string, H>,
+  input: PoolsInput,
+  decodeBase: (data: SharedArrayBuffer) => H,
+  apply: (before: H, delta: D) => H,
+): H {
+  const known = held.get(input.key);
+  if (known) return known;
+  const before = input.bridge && !held.has(input.base.key) && held.get(input.bridge.from);
+  if (before) {
+    // A base this thread can reach from the version it holds: the objects of every item the
+    // delta leaves alone are kept, and with them their models.
+    held.set(input.base.key, apply(before, decodeShared<D>(input.bridge!.delta.data)));
+  }
+  const keys = [input.base.key, ...input.deltas.map((d) => d.key)];
+  let from = keys.length - 1;
+  while (from >= 0 && !held.has(keys[from]!)) from--;
+  let version = from >= 0 ? held.get(keys[from]!)! : decodeBase(input.base.data);
+  for (let k = Math.max(from, 0); k < input.deltas.length; k++)
+    version = apply(version, decodeShared<D>(input.deltas[k]!.data));
+  held.set(input.key, version);
+  return version;
 }
 
 /** What both engines offer a thread: prices per version, then quotes. */
@@ -56,39 +127,71 @@ export class RouterHost {
   private readonly prices = new LRUCache<string, Record<string, string>>({ max: 4 });
   private readonly routers = new LRUCache<string, Promise<QuoteRouter>>({ max: 8 });
 
+  private readonly v3Sets = new LRUCache<string, V3Held>({ max: 8 });
+  private v3ModelBugs: ModelBug[] = [];
+  private readonly v3 = new V3Router((_chainId, id, error) => this.v3ModelBugs.push(...modelBugsOf([{ id, error }])));
+
+  run<T extends HostTask>(task: T): Promise<OutcomeOf<T>> {
+    return (isV3Task(task) ? this.quoteV3(task) : this.quote(task)) as Promise<OutcomeOf<T>>;
+  }
+
+  quoteV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
+    const chainId = task.chain.id;
+    const { universe } = versionOf<V3Held, V3Delta>(
+      this.v3Sets,
+      task.universe,
+      (data) => heldV3(chainId, decodeShared<V3Set>(data)),
+      (before, delta) => applyV3Delta(chainId, before, delta),
+    );
+    let answer: { readonly info: SerializedV3SwapInfo; readonly hopAmounts?: V3HopAmounts };
+    if (task.warmOnly) {
+      this.v3.warm(universe, task.timestamp);
+      answer = { info: emptyV3SwapInfo(task.sellToken, task.buyToken) };
+    } else {
+      const req = {
+        sellToken: task.sellToken,
+        buyToken: task.buyToken,
+        orderKind: task.orderKind,
+        amount: BigInt(task.amount),
+        gasPrice: BigInt(task.gasPrice),
+        ...(task.singlePath ? { singlePath: true } : {}),
+      };
+      const { info, hopAmounts } = this.v3.route(
+        task.chain.wrappedNative,
+        universe,
+        req,
+        task.timestamp,
+        this.pricesOf(task),
+      );
+      answer = hopAmounts ? { info, hopAmounts } : { info };
+    }
+    const modelBugs = this.v3ModelBugs;
+    this.v3ModelBugs = [];
+    return Promise.resolve(modelBugs.length > 0 ? { ...answer, modelBugs } : answer);
+  }
+
+  private pricesOf(task: { readonly pricesKey: string; readonly prices: SharedArrayBuffer }): Record<string, string> {
+    let table = this.prices.get(task.pricesKey);
+    if (!table) {
+      table = decodeShared<Record<string, string>>(task.prices);
+      this.prices.set(task.pricesKey, table);
+    }
+    return table;
+  }
+
   async quote(task: QuoteTask): Promise<RouteOutcome> {
     const router = await this.router(task);
     if (task.warmOnly) {
       const modelBugs = router.takeModelBugs?.() ?? [];
       return { info: emptySwapInfo(task.sellToken, task.buyToken), ...(modelBugs.length > 0 ? { modelBugs } : {}) };
     }
-    let table = this.prices.get(task.pricesKey);
-    if (!table) {
-      table = decodeShared<Record<string, string>>(task.prices);
-      this.prices.set(task.pricesKey, table);
-    }
-    router.setPrices(task.pricesKey, table);
+    router.setPrices(task.pricesKey, this.pricesOf(task));
     return router.route(task);
   }
 
   /** The version's pools: from the latest earlier version this thread holds, plus the deltas after it. */
   private poolSet(input: PoolsInput): RoutingPool[] {
-    const held = this.pools.get(input.key);
-    if (held) return held;
-    const before = input.bridge && !this.pools.has(input.base.key) && this.pools.get(input.bridge.from);
-    if (before) {
-      // A base this thread can reach from the version it holds: the objects of every pool the
-      // delta leaves alone are kept, and with them their models.
-      this.pools.set(input.base.key, applyPoolDelta(before, decodeShared<PoolDelta>(input.bridge!.delta.data)));
-    }
-    const keys = [input.base.key, ...input.deltas.map((d) => d.key)];
-    let from = keys.length - 1;
-    while (from >= 0 && !this.pools.has(keys[from]!)) from--;
-    let pools = from >= 0 ? this.pools.get(keys[from]!)! : decodeShared<RoutingPool[]>(input.base.data);
-    for (let k = Math.max(from, 0); k < input.deltas.length; k++)
-      pools = applyPoolDelta(pools, decodeShared<PoolDelta>(input.deltas[k]!.data));
-    this.pools.set(input.key, pools);
-    return pools;
+    return versionOf<RoutingPool[], PoolDelta>(this.pools, input, decodeShared, applyPoolDelta);
   }
 
   private router(task: QuoteTask): Promise<QuoteRouter> {

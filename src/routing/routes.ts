@@ -92,7 +92,7 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
         : await snapshotFor(ctx, chain, { atNodeHead: false, minBlock: body.minBlockNumber });
     if (body.protocolVersion === 3) {
       requireV3(chain);
-      const v3Quote = quoting.v3(chain, snap, quoteRequest(ctx, req, chain, body));
+      const v3Quote = await quoting.v3(chain, snap, quoteRequest(ctx, req, chain, body));
       res.json(atBlock(v3Quote.info, snap));
       return;
     }
@@ -120,13 +120,15 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
     const snap = await snapshotFor(ctx, chain, { atNodeHead: true, minBlock: body.minBlockNumber });
     const deadline = orderDeadline(ctx, snap, body.deadline);
     const request = quoteRequest(ctx, req, chain, body);
-    // Without protocolVersion both Vaults quote and the user gets the better after gas; V3 only
-    // where it is deployed and the sender receives (its routers pay msg.sender).
-    const v3Quote =
+    // Without protocolVersion both Vaults quote, in parallel on the quote threads, and the user
+    // gets the better after gas; V3 only where it is deployed and the sender receives (its
+    // routers pay msg.sender).
+    const [v3Quote, v2Info] = await Promise.all([
       chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
         ? quoting.v3(chain, snap, request)
-        : undefined;
-    const v2Info = body.protocolVersion === 3 ? undefined : await quoting.v2WithLido(chain, snap, request);
+        : undefined,
+      body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, snap, request),
+    ]);
     const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;
     const v2Routed = v2Info && hasRoute(v2Info) ? v2Info : undefined;
     if (!v3Routed && !v2Routed) {

@@ -10,7 +10,8 @@ import { routingRouter } from './routes';
 
 /**
  * Routing: `/sor` and `/order` over a per-chain router kept in worker threads (`ROUTER_WORKERS`,
- * default one per core, 0 = in-process), rebuilt whenever a chain's pools change. The router is the
+ * default one per core, 0 = in-process), rebuilt whenever a chain's pools change (or, for the V3
+ * Vault's engine on the same threads, its buffers). The router is the
  * service's own engine, or @balancer-labs/sor with `ROUTER_ENGINE=sor`.
  */
 export function routingFeature(ctx: AppContext): Feature {
@@ -60,7 +61,8 @@ export function routingFeature(ctx: AppContext): Feature {
   let warming = false;
   let stopping = false;
   const unsubscribe = ctx.readModel.onReload((next, previous) => {
-    if ((warming || quotes.hasQuoted) && (!previous || next.pools !== previous.pools)) warm(next.chainId);
+    const moved = !previous || next.pools !== previous.pools || next.buffers !== previous.buffers;
+    if ((warming || quotes.hasQuoted) && moved) warm(next.chainId);
   });
   return {
     name: 'routing',

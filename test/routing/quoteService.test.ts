@@ -6,7 +6,8 @@ import type { SubgraphPoolBase } from '@balancer-labs/sor';
 import type { RouteOutcome } from '../../src/routing/chainRouter';
 import { EngineRouter } from '../../src/routing/engineRouter';
 import type { QuoteExecutor } from '../../src/routing/quoteExecutor';
-import type { QuoteTask } from '../../src/routing/routerHost';
+import type { QuoteTask, V3QuoteTask, V3RouteOutcome } from '../../src/routing/routerHost';
+import { emptyV3SwapInfo } from '../../src/routing/v3/v3Answer';
 import { QuoteService } from '../../src/routing/quoteService';
 import { emptySwapInfo } from '../../src/routing/serialize';
 import type { QuoteRequest } from '../../src/routing/types';
@@ -26,6 +27,12 @@ class CountingExecutor implements QuoteExecutor {
     return { info: { ...emptySwapInfo(task.sellToken, task.buyToken), returnAmount: String(this.tasks.length) } };
   }
   async ready(): Promise<void> {}
+  v3Tasks: V3QuoteTask[] = [];
+  async runV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
+    this.v3Tasks.push(task);
+    if (this.fail) throw new Error('worker died');
+    return { info: { ...emptyV3SwapInfo(task.sellToken, task.buyToken), returnAmount: String(this.v3Tasks.length) } };
+  }
   async close(): Promise<void> {}
 }
 

@@ -6,6 +6,7 @@ import { ensureDevnet } from '../../src/devnet/ensure';
 import { startInProcessChain } from '../../src/devnet/localChain';
 import { startDevnetUpstreams } from '../../src/devnet/upstreams';
 import { TOKENS } from '../bench/quoteCases';
+import { V3_QUOTE_CASES, v3BenchChainState } from '../bench/v3QuoteUniverse';
 import { SNAPSHOT_FILE } from '../helpers/snapshot';
 import { startTestServer } from '../helpers/testServer';
 
@@ -14,10 +15,12 @@ import { startTestServer } from '../helpers/testServer';
  * shown to answer byte for byte the same (a refactoring's acceptance check). Two stores:
  * - `snapshot`: a SQLite store seeded with the mainnet pool snapshot (test/helpers/snapshot.ts);
  * - `devnet`: an in-process hardhat devnet indexed through its subgraph-shaped endpoint.
+ * - `v3`: the snapshot with the quotes benchmark's V3 universe laid over it (`bench/v3QuoteUniverse.ts`),
+ *   asked V3 `/sor` and `/order` without protocolVersion (the better of both Vaults), on quote threads.
  * Requests: /pools, /pools/:id, /tokens, GraphQL pools, and /sor and /order over many token pairs,
  * amounts and both order kinds. The clock is fixed, so time-dependent pools price the same.
  *
- *   npx tsx test/tools/compareAnswers.ts out.json [snapshot] [devnet]
+ *   npx tsx test/tools/compareAnswers.ts out.json [snapshot] [devnet] [v3]
  *   ROUTER_ENGINE=sor npx tsx test/tools/compareAnswers.ts out-sor.json snapshot
  *   npx tsx test/tools/compareAnswers.ts --diff before.json after.json
  *
@@ -140,6 +143,42 @@ async function snapshotAnswers(): Promise<Answer[]> {
   }
 }
 
+/** The V3 mix at three sizes each, as `/sor` protocolVersion 3 and as `/order` weighing both Vaults. */
+async function v3Answers(): Promise<Answer[]> {
+  const pools = JSON.parse(readFileSync(process.env.SNAPSHOT_FILE ?? SNAPSHOT_FILE, 'utf8')) as unknown[];
+  const server = await startTestServer(
+    { ...UNLIMITED, ...ENGINE },
+    { seed: [{ chainId: 1, pools }], now: () => NOW_MS },
+  );
+  try {
+    server.ctx.readModel.setChainState(1, v3BenchChainState());
+    const api = client(server.url);
+    const out: Answer[] = [];
+    for (const c of V3_QUOTE_CASES)
+      for (const scale of [1n, 37n, 1000n]) {
+        const body = {
+          sellToken: c.sellToken,
+          buyToken: c.buyToken,
+          orderKind: c.orderKind,
+          amount: ((BigInt(c.amount) * scale) / 100n).toString(),
+          gasPrice: c.gasPrice,
+        };
+        out.push(await api.post('/sor/1', { ...body, protocolVersion: 3 }));
+        out.push(
+          await api.post('/order/1', {
+            ...body,
+            sender: SENDER,
+            slippagePercentage: '0.01',
+            deadline: NOW_MS / 1000 + 3600,
+          }),
+        );
+      }
+    return out;
+  } finally {
+    await server.close();
+  }
+}
+
 /** Block times of the in-process chain follow the wall clock: mask the fields that carry them. */
 function maskDevnetTimes(body: string): string {
   return body.replace(/"(createTime|timestamp|lastUpdate|decoratedAt)":\d+/g, '"$1":"(time)"');
@@ -225,13 +264,14 @@ function diff(beforeFile: string, afterFile: string): number {
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === '--diff' && argv.length === 3) return diff(argv[1]!, argv[2]!);
   const [out, ...stores] = argv;
-  if (!out) throw new Error('usage: compareAnswers.ts <out.json> [snapshot] [devnet] | --diff <before> <after>');
+  if (!out) throw new Error('usage: compareAnswers.ts <out.json> [snapshot] [devnet] [v3] | --diff <before> <after>');
   const wanted = stores.length > 0 ? stores : ['snapshot', 'devnet'];
   const result: Record<string, Answer[]> = {};
   for (const store of wanted) {
     if (store === 'snapshot') result.snapshot = await snapshotAnswers();
     else if (store === 'devnet') result.devnet = await devnetAnswers();
-    else throw new Error(`unknown store ${store} (snapshot or devnet)`);
+    else if (store === 'v3') result.v3 = await v3Answers();
+    else throw new Error(`unknown store ${store} (snapshot, devnet or v3)`);
     process.stdout.write(`${store}: ${result[store]!.length} answers, sha256 ${digest(result[store]!)}\n`);
     // A limiter's answer says nothing about the code under comparison: such a recording is void.
     const limited = result[store]!.filter((a) => a.status === 429).length;

@@ -10,22 +10,42 @@ import type { Route } from '../../domain/swap/route';
 import type { ChainSnapshot } from '../../readModel/chainSnapshot';
 import { gasPerSwapIn } from '../gasCost';
 import { gasPriceTable } from '../tokenPrices';
-import type { QuoteRequest, SerializedV3SwapInfo } from '../types';
+import type { OrderKind, QuoteRequest, SerializedV3SwapInfo } from '../types';
 import { emptyV3SwapInfo, v3SwapInfo, type V3HopAmounts } from './v3Answer';
 
 /**
  * Routes within the V3 Vault: the same engine as V2 (`domain/swap/engine.ts`) over the V3
- * universe of a snapshot (its V3 pools and buffers, `buildV3Models`), so a route never mixes the
- * two Vaults. One engine per snapshot state and pricing timestamp, kept while they last, each built
+ * universe of one version (its V3 pools and buffers, `buildV3Models`), so a route never mixes the
+ * two Vaults. One engine per universe and pricing timestamp, kept while they last, each built
  * from what the chain's last one can lend it (models, edges, the engine to derive from).
  *
- * It runs on the calling thread: V3 universes are a few hundred pools and buffers, and the
- * worker pool's inputs (`poolVersions.ts`) carry the V2 Vault's pools only.
+ * The service runs it on the quote threads (`routing/routerHost.ts`, over the versions of
+ * `v3Versions.ts`); `quote` over a snapshot runs it on the calling thread.
  */
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
-interface Universe {
+/** One version of a chain's V3 Vault as the router reads it. */
+export interface V3Universe {
+  readonly chainId: number;
+  /** The version's pools in id order (pools of other Vaults are passed over). */
+  readonly pools: readonly StoredPool[];
+  readonly buffers: ReadonlyMap<string, StoredBuffer>;
+  /** Decimals of a token no V3 pool holds (a buffer's underlying), lower case. */
+  readonly decimalsOf: (token: string) => number | undefined;
+}
+
+/** A V3 quote as the threads take it: tokens as sent (native aliases kept), raw amounts. */
+export interface V3RouteRequest {
+  readonly sellToken: string;
+  readonly buyToken: string;
+  readonly orderKind: OrderKind;
+  readonly amount: bigint;
+  readonly gasPrice: bigint;
+  readonly singlePath?: boolean;
+}
+
+interface Built {
   readonly buffers: ReadonlyMap<string, StoredBuffer>;
   readonly timestamp: number;
   readonly built: V3Models;
@@ -41,7 +61,7 @@ export interface V3Quote {
 }
 
 export class V3Router {
-  private readonly universes = new WeakMap<readonly StoredPool[], Universe>();
+  private readonly universes = new WeakMap<readonly StoredPool[], Built>();
   /**
    * What a new universe reuses, so a block costs what it changed, not the whole V3 Vault: the
    * models of pools and buffers it left alone (`V3ModelCache`), their graph edges, and per chain
@@ -54,24 +74,28 @@ export class V3Router {
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
 
-  private universe(snap: ChainSnapshot, timestamp: number): Universe {
-    const known = this.universes.get(snap.pools);
-    if (known && known.buffers === snap.buffers && known.timestamp === timestamp) return known;
-    const decimals = new Map(snap.tokens.map((t) => [t.address.toLowerCase(), t.decimals]));
+  private universe(source: V3Universe, timestamp: number): Built {
+    const known = this.universes.get(source.pools);
+    if (known && known.buffers === source.buffers && known.timestamp === timestamp) return known;
     const built = buildV3Models({
-      pools: snap.pools,
-      buffers: snap.buffers,
+      pools: source.pools,
+      buffers: source.buffers,
       timestamp: BigInt(timestamp),
-      decimalsOf: (t) => decimals.get(t),
+      decimalsOf: source.decimalsOf,
       cache: this.models,
     });
-    for (const f of built.failed) this.onModelBug(snap.chainId, f.id, f.error);
-    const previous = known?.engine ?? this.lastEngine.get(snap.chainId);
+    for (const f of built.failed) this.onModelBug(source.chainId, f.id, f.error);
+    const previous = known?.engine ?? this.lastEngine.get(source.chainId);
     const engine = new SwapEngine(built.models, this.edges, previous ? { previous } : {});
-    this.lastEngine.set(snap.chainId, engine);
-    const universe = { buffers: snap.buffers, timestamp, built, engine };
-    this.universes.set(snap.pools, universe);
+    this.lastEngine.set(source.chainId, engine);
+    const universe = { buffers: source.buffers, timestamp, built, engine };
+    this.universes.set(source.pools, universe);
     return universe;
+  }
+
+  /** Builds (or keeps) the universe's engine at `timestamp`, so no quote pays for it. */
+  warm(source: V3Universe, timestamp: number): void {
+    this.universe(source, timestamp);
   }
 
   /** Native price per token, once per token list (prices move with the token list's version). */
@@ -84,23 +108,48 @@ export class V3Router {
     return table;
   }
 
+  /** A quote over a snapshot, on this thread. */
   quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, timestamp: number): V3Quote {
-    const weth = chain.wrappedNative.toLowerCase();
+    if (!chain.v3) return this.route(chain.wrappedNative, undefined, req, timestamp, {});
+    let decimals: Map<string, number> | undefined;
+    const source = {
+      chainId: snap.chainId,
+      pools: snap.pools,
+      buffers: snap.buffers,
+      // Read only when a universe is built.
+      decimalsOf: (t: string) =>
+        (decimals ??= new Map(snap.tokens.map((k) => [k.address.toLowerCase(), k.decimals]))).get(t),
+    };
+    return this.route(chain.wrappedNative, source, req, timestamp, this.gasPricesOf(snap.tokens));
+  }
+
+  /**
+   * The route over `source` (no route without one) at `timestamp`, gas priced by the native
+   * price per token in `gasPrices` (`tokenPrices.ts` `gasPriceTable`).
+   */
+  route(
+    wrappedNative: string,
+    source: V3Universe | undefined,
+    req: V3RouteRequest,
+    timestamp: number,
+    gasPrices: Readonly<Record<string, string>>,
+  ): V3Quote {
+    const weth = wrappedNative.toLowerCase();
     const nativeIn = NATIVE_ASSET_ALIASES.includes(req.sellToken.toLowerCase());
     const nativeOut = NATIVE_ASSET_ALIASES.includes(req.buyToken.toLowerCase());
     const tokenIn = nativeIn ? weth : req.sellToken.toLowerCase();
     const tokenOut = nativeOut ? weth : req.buyToken.toLowerCase();
     const wire = { tokenIn: nativeIn ? ZERO_ADDRESS : tokenIn, tokenOut: nativeOut ? ZERO_ADDRESS : tokenOut };
     const empty = { info: emptyV3SwapInfo(wire.tokenIn, wire.tokenOut) };
-    if (!chain.v3 || tokenIn === tokenOut) return empty;
-    const { engine } = this.universe(snap, timestamp);
+    if (!source || tokenIn === tokenOut) return empty;
+    const { engine } = this.universe(source, timestamp);
     const decimalsOf = (t: string) => engine.graph.decimals.get(t);
     const route = engine.route({
       tokenIn,
       tokenOut,
       kind: req.orderKind,
       amount: req.amount,
-      gasPerSwap: gasPerSwapIn(req.gasPrice, this.gasPricesOf(snap.tokens), weth, decimalsOf),
+      gasPerSwap: gasPerSwapIn(req.gasPrice, gasPrices, weth, decimalsOf),
       ...(req.singlePath ? { singlePath: true } : {}),
     });
     if (!route) return empty;
