@@ -241,7 +241,7 @@ test(`${ORDER_COUNT} random SDK swaps: swap.query equals the service's answer at
   expect(mine.some((o) => o.batch)).toBe(true);
   expect(mine.some((o) => o.protocolVersion === 3 && (o.paths ?? 0) > 1)).toBe(true);
   expect(mine.some((o) => o.buffer)).toBe(true);
-}, 90_000);
+}, 150_000);
 
 /**
  * A devnet pool's state as the SDK reads it from the service (`poolGetPool`), with balances; its
@@ -347,5 +347,5 @@ test.each(['WETH-USDC 50/50', 'V3 WETH-USDC 50/50'])(
       detail: `BPT ${bptOut} for ${amountsIn.map((a) => a.rawAmount).join(' + ')}; ${bptIn.rawAmount} BPT for ${amountsOut.join(' + ')}`,
     });
   },
-  30_000,
+  60_000,
 );
