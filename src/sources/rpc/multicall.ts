@@ -48,7 +48,8 @@ function aggregatable(call: RpcCall): { to: string; data: string; block: string 
   const keys = Object.keys(tx);
   const { to, data } = tx as { to?: unknown; data?: unknown };
   if (keys.length !== 2 || typeof to !== 'string' || typeof data !== 'string') return undefined;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(to) || !/^0x([0-9a-fA-F]{2})*$/.test(data)) return undefined;
+  // Hex in whole bytes (a grouped pattern backtracks over a long calldata: a length check instead).
+  if (!/^0x[0-9a-fA-F]{40}$/.test(to) || data.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(data)) return undefined;
   return { to, data, block };
 }
 
