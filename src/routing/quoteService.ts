@@ -29,6 +29,8 @@ export interface QuoteServiceOptions {
   readonly now: () => number;
   /** Answers kept in the LRU cache; 0 turns the cache off. */
   readonly cacheSize: number;
+  /** A cached answer's longest life in ms (default `ANSWER_TTL_MS`). */
+  readonly answerTtlMs?: number;
   readonly engine?: RouterEngine;
   /** Chains whose batch relayer lets routes join and exit pools. */
   readonly joinExit?: (chainId: number) => boolean;
@@ -45,12 +47,22 @@ interface SharedInput {
   readonly data: SharedArrayBuffer;
 }
 
+/**
+ * A cached answer's longest life. Its key holds the pool version, so on a followed chain it is
+ * dead at the next block; without an age bound the LRU would still hold `QUOTE_CACHE_SIZE` of
+ * them (tens of MiB of answers nobody can hit), filling at the quote rate.
+ */
+const ANSWER_TTL_MS = 30_000;
+
 export class QuoteService {
   private readonly poolVersions = new PoolVersions();
   private readonly v3Versions = new V3Versions();
   private readonly priceInputs = new WeakMap<readonly StoredToken[], SharedInput>();
   private readonly cache: LRUCache<string, Promise<SerializedSwapInfo | V3Answer>> | undefined;
   private seq = 0;
+  /** When the cache last dropped its stale answers (performance.now()). */
+  private purgedAt = 0;
+  private readonly answerTtlMs: number;
   /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
   private used = false;
 
@@ -66,7 +78,8 @@ export class QuoteService {
     this.now = options.now;
     this.engine = options.engine ?? 'own';
     this.joinExit = options.joinExit ?? (() => false);
-    this.cache = options.cacheSize > 0 ? new LRUCache({ max: options.cacheSize }) : undefined;
+    this.answerTtlMs = options.answerTtlMs ?? ANSWER_TTL_MS;
+    this.cache = options.cacheSize > 0 ? new LRUCache({ max: options.cacheSize, ttl: this.answerTtlMs }) : undefined;
   }
 
   /**
@@ -184,6 +197,12 @@ export class QuoteService {
   private remember(key: string, result: Promise<SerializedSwapInfo | V3Answer>): void {
     if (!this.cache) return;
     this.cache.set(key, result);
+    // Stale answers leave only when read or evicted by count: drop them in one pass now and then.
+    const t = performance.now();
+    if (t - this.purgedAt > this.answerTtlMs / 3) {
+      this.purgedAt = t;
+      this.cache.purgeStale();
+    }
     result.catch(() => {
       if (this.cache?.get(key) === result) this.cache.delete(key);
     });

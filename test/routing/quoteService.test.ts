@@ -88,6 +88,18 @@ describe('QuoteService cache', () => {
     expect(exec.tasks).toHaveLength(3);
   });
 
+  test('a cached answer lives a bounded time (dead answers of past blocks do not pile up)', async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 100, answerTtlMs: 40 });
+    const v1 = snap(pools, tokens, 1);
+    await service.quote(chain, v1, req());
+    await service.quote(chain, v1, req());
+    expect(exec.tasks).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 80));
+    await service.quote(chain, v1, req());
+    expect(exec.tasks).toHaveLength(2);
+  });
+
   test('the cache is bounded and can be turned off; failures are not cached', async () => {
     const exec = new CountingExecutor();
     const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 2 });
