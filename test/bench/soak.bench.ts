@@ -22,6 +22,7 @@ import { startServerProcess, type ServerProcess } from './lib/serverProcess';
  *  - A third party's trade every 0.5 s (a Vault swap on a random V2 pool: one block each).
  *  - A mixed load from 6 clients all along: V2 `/sor`, V3 `/sor`, `/order` (either Vault),
  *    the GraphQL `pools` query and `GET /pools`, each request distinct (a few wei more).
+ *  - BENCH_SERVICE_NODE_OPTIONS: the service's NODE_OPTIONS (a heap snapshot on a signal, say).
  *  - BENCH_SOAK_MINUTES (default 10): the service's RSS every 30 s, then the slope of a
  *    least-squares line through the samples from minute 2 on (target: under 1 MiB a minute) and
  *    the RSS at the end against the RSS at minute 2 (target: within 10 %).
@@ -149,6 +150,8 @@ export async function run(): Promise<void> {
         RATE_LIMIT_READS_PER_MINUTE: '0',
         RATE_LIMIT_QUOTES_PER_MINUTE: '0',
         ...(process.env.ROUTER_WORKERS ? { ROUTER_WORKERS: process.env.ROUTER_WORKERS } : {}),
+        // e.g. --heapsnapshot-signal=SIGUSR2, to look at what the heap holds at a given minute.
+        ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
       },
       { compiled: true, readyTimeoutMs: 180_000 },
     );
