@@ -34,6 +34,9 @@ interface Step {
 export interface ThirdPartyV3Trade {
   readonly what: string;
   readonly block: number;
+  /** The pair traded (lower case). */
+  readonly tokenIn: string;
+  readonly tokenOut: string;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function thirdPartyV3Trade(
       '0x',
     )
   ).wait();
-  return { what: `${what} (${amount} in)`, block: receipt!.blockNumber };
+  return { what: `${what} (${amount} in)`, block: receipt!.blockNumber, tokenIn, tokenOut: step.tokenOut };
 }
 
 const WEIGHTED_FACTORY = [
