@@ -251,8 +251,8 @@ function pairHash(task: HostTask): number {
 
 /**
  * A capped thread's heap: the old generation as configured, and a young generation of 8 MiB
- * rather than V8's up to 48: the quotes' short-lived garbage is collected sooner, at no cost a
- * quote load showed (`npm run bench -- memory`).
+ * (V8's default is several times that): a thread's young garbage then holds at most that much
+ * resident memory (`npm run bench -- memory` measures the whole).
  */
 function threadLimits(heapMb: number): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
   return { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 8 };
