@@ -261,7 +261,8 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
     buyToken: tokenOut,
     orderKind: kind,
     amount,
-    gasPrice: 0n,
+    // The better Vault is chosen after gas, priced at the chain's gas price.
+    gasPrice: await quoting.gasPrice(chain),
     minLiquidityUsd: app.config.routing.minLiquidityUsd,
   };
   const keepV3 = (p: StoredPool) =>

@@ -7,6 +7,7 @@ import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
+import type { GasPriceReader } from '../sources/rpc/gasPrice';
 import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 import { buildOrder, type OrderContext } from './buildOrder';
 import { quoteWithLido } from './lido';
@@ -128,7 +129,27 @@ export class Quoting {
     private readonly wstEthRates: (chainId: number) => WstEthRates | undefined = () => undefined,
     /** Reads an order's sender's allowances at the head; without one every approval is listed. */
     private readonly allowances: (chainId: number) => Permit2AllowanceReader | undefined = () => undefined,
+    private readonly gasPrices: (chainId: number) => GasPriceReader | undefined = () => undefined,
   ) {}
+
+  /**
+   * The chain's gas price for a request that names none: read through the chain's node (cached a
+   * few seconds); 0 where the chain has no RPC URL or the node does not answer, so the routes are
+   * then compared on their amounts alone.
+   */
+  async gasPrice(chain: ChainInfo): Promise<bigint> {
+    const reader = this.gasPrices(chain.id);
+    if (!reader) return 0n;
+    try {
+      return await reader.read();
+    } catch (e) {
+      this.ctx.logger.warn(
+        { chainId: chain.id, err: (e as Error).message },
+        'gas price unavailable: routes compared without gas',
+      );
+      return 0n;
+    }
+  }
 
   /** A V2 quote on the quote threads; a router that took too long is a 503 (our fault, not the caller's). */
   v2(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../appContext';
 import type { Feature } from '../http/feature';
 import { RpcWstEthRates, type WstEthRates } from '../sources/lido/wstEthRates';
+import { GasPriceReader } from '../sources/rpc/gasPrice';
 import { RpcPermit2Allowances, type Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 import { LIDO_RPC } from './lido';
 import { createExecutor } from './quoteExecutor';
@@ -32,10 +33,13 @@ export function routingFeature(ctx: AppContext): Feature {
   const rates = new Map<number, WstEthRates>();
   // An order's sender's allowances (the Vault's, Permit2's) are read through the same node.
   const allowances = new Map<number, Permit2AllowanceReader>();
+  // And the gas price of requests that name none (GraphQL's sorGetSwapPaths).
+  const gasPrices = new Map<number, GasPriceReader>();
   for (const chain of ctx.config.chains) {
     const url = ctx.config.rpcUrls.get(chain.id);
     if (chain.lido && url) rates.set(chain.id, new RpcWstEthRates({ ...LIDO_RPC, url }));
     if (url) allowances.set(chain.id, new RpcPermit2Allowances({ ...LIDO_RPC, url }));
+    if (url) gasPrices.set(chain.id, new GasPriceReader({ ...LIDO_RPC, url }, ctx.now));
   }
   // The quote paths /sor, /order and GraphQL's sorGetSwapPaths share (routing/quoting.ts).
   const quoting = new Quoting(
@@ -43,6 +47,7 @@ export function routingFeature(ctx: AppContext): Feature {
     quotes,
     (id) => rates.get(id),
     (id) => allowances.get(id),
+    (id) => gasPrices.get(id),
   );
   ctx.state.get(quotingKey).current = quoting;
   const warm = (chainId: number) => {
