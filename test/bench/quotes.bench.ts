@@ -15,7 +15,9 @@ import { v3QuoteTime } from '../../src/routing/v3/quoteTime';
 import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/routingPools';
 import { toSorPool } from '../../src/routing/sorPools';
 import { sorConfigFor } from '../../src/routing/sorConfig';
-import { QUOTE_CASES, type QuoteCase } from './quoteCases';
+import { formatUnits } from 'ethers';
+import { QUOTE_CASES, TOKENS, type QuoteCase } from './quoteCases';
+import { COW_QUERY, SDK_SOR_QUERY_WITH_VERSION } from '../graphql/currentApiDocuments';
 import { V3_QUOTE_CASES, V3_SHARED_CASES, v3BenchChainState } from './v3QuoteUniverse';
 import { SNAPSHOT_FILE as SNAPSHOT } from '../helpers/snapshot';
 import { snapshotInput } from '../helpers/v3StoredUniverse';
@@ -28,6 +30,9 @@ import { snapshotInput } from '../helpers/v3StoredUniverse';
  *    different wei amount each round): answers/s, p50/p99, CPU ms per quote, server RSS, and the
  *    ratios to both SOR patterns; the same for the service with `ROUTER_ENGINE=sor`;
  *  - repeated requests (cache hits) and `GET /healthz` latency while /sor is saturated;
+ *  - GraphQL's `sorGetSwapPaths` (the current Balancer API's query) on the same mix and server,
+ *    distinct requests: the SDK's document with useProtocolVersion 2 (the same V2 quote as /sor)
+ *    and CoW's document (the better of both Vaults), with the ratio to /sor's distinct rate;
  *  - the V3 mix (`v3QuoteUniverse.ts`: Weighted, Stable, E-CLP, boosted paths through buffers, laid
  *    over the same snapshot): /sor protocolVersion 3 and /order without protocolVersion (better
  *    of both Vaults) beside /order protocolVersion 2 on the same pairs, distinct requests, 8
@@ -108,6 +113,63 @@ async function postV3Mix(url: string, path: string, body: Record<string, unknown
 }
 
 const SENDER = '0x1111111111111111111111111111111111111111';
+
+const DECIMALS = new Map<string, number>(Object.values(TOKENS).map((t) => [t.address, t.decimals]));
+
+/** A mix case as `sorGetSwapPaths` variables: the amount in human units of its token, exactly. */
+function sorVariables(c: QuoteCase): Record<string, unknown> {
+  const token = c.orderKind === 'sell' ? c.sellToken : c.buyToken;
+  return {
+    chain: 'MAINNET',
+    tokenIn: c.sellToken,
+    tokenOut: c.buyToken,
+    swapType: c.orderKind === 'sell' ? 'EXACT_IN' : 'EXACT_OUT',
+    swapAmount: formatUnits(BigInt(c.amount), DECIMALS.get(token)!).replace(/\.0$/, ''),
+  };
+}
+
+/** One `sorGetSwapPaths` request; throws unless it answers without errors. */
+async function postGraphql(url: string, query: string, variables: Record<string, unknown>): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text.includes('"errors"'))
+    throw new Error(`/graphql answered ${res.status}: ${text.slice(0, 300)}`);
+  return performance.now() - t;
+}
+
+/** Distinct `sorGetSwapPaths` requests over the V2 mix (ROUNDS rounds, one unmeasured), `CONNECTIONS` in flight. */
+async function graphqlRun(
+  url: string,
+  pid: number,
+  query: string,
+  extra: Record<string, unknown>,
+  offset: number,
+): Promise<DistinctRun> {
+  const ask = (c: QuoteCase) => postGraphql(url, query, { ...sorVariables(c), ...extra });
+  await concurrently(
+    QUOTE_CASES.map((c) => distinct(c, offset + 1_000_000)),
+    CONNECTIONS,
+    ask,
+  );
+  const before = processUsage(pid);
+  const cases = Array.from({ length: ROUNDS }, (_, r) => QUOTE_CASES.map((c) => distinct(c, offset + r))).flat();
+  const run = await concurrently(cases, CONNECTIONS, ask);
+  const after = processUsage(pid);
+  const s = summary(run.ms);
+  return {
+    n: s.n,
+    p50: s.p50,
+    p99: s.p99,
+    perSecond: (run.ms.length / run.wallMs) * 1000,
+    cpuMsPerQuote: ((after.cpuS - before.cpuS) * 1000) / run.ms.length,
+    rssMiB: after.rssMiB,
+  };
+}
 
 interface MixRun {
   readonly perSecond: number;
@@ -377,6 +439,9 @@ export async function run(): Promise<void> {
   const own = await distinctRun('own', ROUNDS);
   const { url, child } = own;
   try {
+    // GraphQL's sorGetSwapPaths on the same server and mix, right after /sor's distinct run.
+    const gqlV2 = await graphqlRun(url, child.pid!, SDK_SOR_QUERY_WITH_VERSION, { useProtocolVersion: 2 }, 200_000);
+    const gqlCow = await graphqlRun(url, child.pid!, COW_QUERY, {}, 300_000);
     const idleHealth = summary(await healthLatencies(url, 3));
     slowest.length = 0;
     const dist = await concurrently(
@@ -456,6 +521,8 @@ export async function run(): Promise<void> {
       `  ratio to the warm long-lived SOR: ${f(own.perSecond / warm.perSecond)}x   (target >= 2x)`,
       `  ratio to the same service on ROUTER_ENGINE=sor: ${f(own.perSecond / viaSor.perSecond)}x`,
       `  slowest distinct requests: ${slowDistinct}`,
+      `sorGetSwapPaths distinct (GraphQL), the SDK's document with useProtocolVersion 2, ${CONNECTIONS} connections: ${f(gqlV2.perSecond)} answers/s  p50 ${f(gqlV2.p50)} ms  p99 ${f(gqlV2.p99)} ms  CPU ${f(gqlV2.cpuMsPerQuote)} ms/quote  (n=${gqlV2.n})  ratio to /sor distinct: ${f2(gqlV2.perSecond / own.perSecond)}x   (target >= 0.8x)`,
+      `sorGetSwapPaths distinct (GraphQL), CoW's document (the better of both Vaults), ${CONNECTIONS} connections: ${f(gqlCow.perSecond)} answers/s  p50 ${f(gqlCow.p50)} ms  p99 ${f(gqlCow.p99)} ms  CPU ${f(gqlCow.cpuMsPerQuote)} ms/quote  (n=${gqlCow.n})  ratio to /sor distinct: ${f2(gqlCow.perSecond / own.perSecond)}x`,
       `/sor distinct, 1 connection: p50 ${f(single.p50)} ms  p90 ${f(single.p90)} ms  p99 ${f(single.p99)} ms`,
       `/sor repeated (cache hits), ${CONNECTIONS} connections, ${SECONDS} s: ${f(ac.requests.average)} req/s  p50 ${f(ac.latency.p50)} ms  p99 ${f(ac.latency.p99)} ms  non-2xx ${ac.non2xx}   (target >= 2000 req/s)`,
       `GET /healthz while /sor is saturated: p50 ${f(healthS.p50)} ms  p99 ${f(healthS.p99)} ms  (n=${healthS.n})   (target p99 < 20 ms)`,
