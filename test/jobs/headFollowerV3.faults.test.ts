@@ -185,14 +185,23 @@ const trades: [string, string, (c: FakeCall & { data?: string }) => unknown, () 
   ],
 ];
 
+/**
+ * Every mode with the slow re-read off, and the block before with it on too (it must not mask it);
+ * the block before is one lie for the whole Vault, met once per trade.
+ */
 const cases = trades.flatMap(([trade, selector, another, mine]) =>
-  lyingModes(selector, another).map(([mode, lie]) => [trade, mode, lie, mine] as const),
+  lyingModes(selector, another)
+    .filter(([mode]) => mode !== 'the block before' || selector !== GET_BUFFER_ASSET)
+    .flatMap(([mode, lie]) => [
+      [trade, mode, 'off', lie, mine] as const,
+      ...(mode === 'the block before' ? [[trade, mode, 'on', lie, mine] as const] : []),
+    ]),
 );
 
 test.each(cases)(
-  '%s answered with %s: the step fails, /readyz counts it, and once the node is honest every V3 pool and buffer is the chain',
-  async (_trade, _mode, lie, mine) => {
-    srv = await start();
+  '%s answered with %s (slow re-read %s): the step fails, /readyz counts it, and once the node is honest every V3 pool and buffer is the chain',
+  async (_trade, _mode, recheck, lie, mine) => {
+    srv = await start({ FOLLOW_RECHECK_CALLS_PER_SECOND: recheck === 'on' ? '200' : '0' });
     await until('the first read', (f) => f.stateBlock === 100);
     const served = srv.ctx.readModel.chainState(1)!;
     lie(node, vaultBefore());
