@@ -43,7 +43,7 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
   for (const pool of input.pools) {
     if (pool.protocolVersion !== 3) continue;
     for (const t of pool.tokens) decimals.set(t.address.toLowerCase(), t.decimals);
-    const kept = input.cache?.pool(pool, input.limits);
+    const kept = input.cache?.pool(pool, input.limits, input.timestamp);
     if (kept) {
       if ('model' in kept) models.push(kept.model);
       else skipped.push(kept.skipped);
@@ -52,7 +52,7 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
     const skip = (reason: string) => {
       const entry = { id: pool.id, reason };
       skipped.push(entry);
-      input.cache?.keepPool(pool, input.limits, { skipped: entry });
+      input.cache?.keepPool(pool, input.limits, input.timestamp, { skipped: entry });
     };
     try {
       const v3 = v3PoolOf(pool, input.timestamp);
@@ -77,7 +77,7 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
         ...(input.limits ? { limits: input.limits } : {}),
       });
       models.push(model);
-      input.cache?.keepPool(pool, input.limits, { model });
+      input.cache?.keepPool(pool, input.limits, input.timestamp, { model });
     } catch (e) {
       if (isBadPool(e)) skip(e.message);
       else failed.push({ id: pool.id, error: e });
