@@ -12,6 +12,7 @@ import { createLogger } from '../log/logger';
 import { createContext, RunningServer, startServer } from '../server';
 import { traderAccounts } from './accounts';
 import { demoBanner } from './demoBanner';
+import { routedPairs, v2PairTokens, v3PairTokens } from './routedPairs';
 import { DEVNET_CHAIN_ID } from './devnet';
 import { ensureDevnet } from './ensure';
 import { ensureGauges, gaugeGenesis } from './gauges';
@@ -180,9 +181,18 @@ async function main(): Promise<void> {
     closers.push(() => running.close());
 
     await runOnce(() => updatePools(ctx, DEVNET_CHAIN_ID));
+    // How many pairs route, counted while the prices and decorations load (quotes need neither);
+    // the V3 pools route once the follower has read them at the head.
+    const routing = v3Followed(running.url, devnet.v3.pools.length).then(() =>
+      Promise.all([
+        routedPairs(running.url, DEVNET_CHAIN_ID, 2, v2PairTokens(devnet)),
+        routedPairs(running.url, DEVNET_CHAIN_ID, 3, v3PairTokens(devnet)),
+      ]),
+    );
+    // Awaited below; a failure before then must not surface as an unhandled rejection too.
+    routing.catch(() => undefined);
     await runOnce(() => updatePrices(ctx));
     await runOnce(() => decoratePools(ctx, DEVNET_CHAIN_ID));
-
     const traders = traderAccounts().map((w) => ({ address: w.address, privateKey: w.privateKey }));
     process.stdout.write(
       demoBanner({
@@ -196,6 +206,7 @@ async function main(): Promise<void> {
         devnet,
         traders,
         blockedAddress: DEVNET_BLOCKED_ADDRESS,
+        routing: await routing,
       }),
     );
   } catch (e) {
@@ -205,6 +216,17 @@ async function main(): Promise<void> {
         : `demo failed: ${(e as Error).stack ?? String(e)}`;
     process.stderr.write(`${message}\n`);
     await stop(1);
+  }
+}
+
+/** Waits (up to 30 s) until `/pools` serves `count` V3 pools with the chain state the follower read. */
+async function v3Followed(apiUrl: string, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${apiUrl}/pools/${DEVNET_CHAIN_ID}`);
+    const pools = (await res.json()) as { protocolVersion?: number; v3?: { lastLiveBalances: unknown } }[];
+    if (pools.filter((p) => p.protocolVersion === 3 && p.v3?.lastLiveBalances).length >= count) return;
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Devnet } from './devnet';
+import { routedLine, type RoutedPairs } from './routedPairs';
 import { DEMO_LBP_WEIGHT_UPDATE } from './universe';
 
 /**
@@ -19,6 +20,8 @@ export interface DemoInfo {
   readonly traders: readonly { readonly address: string; readonly privateKey: string }[];
   /** An address the local sanctions list flags. */
   readonly blockedAddress: string;
+  /** How many of each Vault's token pairs the running service routes (`routedPairs.ts`). */
+  readonly routing?: readonly RoutedPairs[];
 }
 
 export interface DemoCommand {
@@ -229,7 +232,7 @@ function v3Commands(info: DemoInfo): DemoCommand[] {
   const chain = devnet.chainId;
   const sender = info.traders[0]?.address ?? '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
   const usdc = tokenAddress(devnet, 'USDC');
-  const usdt = tokenAddress(devnet, 'USDT');
+  const dai = tokenAddress(devnet, 'DAI');
   const waUSDT = devnet.v3.tokens.find((t) => t.symbol === 'waUSDT');
   return [
     {
@@ -244,13 +247,13 @@ function v3Commands(info: DemoInfo): DemoCommand[] {
     },
     {
       title:
-        'Quote in Balancer V3: sell 50,000 USDC for USDT (BatchRouter paths, some through the waUSDC and waUSDT buffers)',
+        'Quote in Balancer V3: sell 50,000 USDC for DAI (BatchRouter paths through the waUSDC and waDAI buffers and a boosted pool)',
       method: 'POST',
       path: `/sor/${chain}`,
       expectStatus: 200,
       body: {
         sellToken: usdc,
-        buyToken: usdt,
+        buyToken: dai,
         orderKind: 'sell',
         amount: '50000000000',
         gasPrice: '1000000000',
@@ -345,6 +348,10 @@ export function demoBanner(info: DemoInfo): string {
   lines.push('', 'Pools:');
   for (const p of devnet.pools) lines.push(`  ${p.name.padEnd(32)} ${p.symbol.padEnd(18)} ${p.id}`);
   lines.push(...balancerV3Lines(devnet));
+  if (info.routing !== undefined && info.routing.length > 0) {
+    lines.push('', "Pairs that route (each ordered pair of a Vault's tokens, about $100 sold, one transaction):");
+    for (const r of info.routing) lines.push(`  Balancer V${r.protocolVersion}  ${routedLine(r)}`);
+  }
   lines.push(
     '',
     'Funded accounts (public test keys: never use them on a real network; the Vault is approved for every token):',

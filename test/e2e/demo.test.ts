@@ -80,6 +80,8 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
     check();
   });
 
+  // The banner says how many pairs route in each Vault, measured on the running service.
+  for (const v of [2, 3]) expect(stdout).toMatch(new RegExp(`Balancer V${v} +[1-9]\\d* of \\d+ ordered pairs`));
   const commands = printedCommands(stdout);
   const paths = commands.map((c) => `${c.method} ${new URL(c.url).pathname}`);
   // One command per endpoint family the service offers.

@@ -8,7 +8,6 @@ import type { SerializedV3SwapInfo } from '../../src/routing/types';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import { caughtUp, getJson, reached } from './helpers/follow';
 import {
-  balanceOf,
   executeOrder,
   NATIVE_EEEE,
   NATIVE_ZERO,
@@ -23,6 +22,7 @@ import {
   accrueBufferYield,
   createWeightedPool,
   queryPaths,
+  sendInNextBlock,
   thirdPartyV3Trade,
   v3PoolsFollowed,
   v3Token,
@@ -326,10 +326,9 @@ async function ordersHoursApart(
 }
 
 /**
- * An order through a token sale at slippage 0, sent as a user would at once: `/order` at the
- * served head, then the approvals it lists and the order, mined together in the next block (a
- * wallet's batch; nothing else is mined between). The sale's price moves every second, so the
- * order is exact only if the quote priced the block it lands in: the block after the quote's.
+ * An order through a token sale at slippage 0, sent as a user would at once (`sendInNextBlock`):
+ * the sale's price moves every second, so the order is exact only if the quote priced the block it
+ * lands in, the block after the quote's.
  */
 async function sendSaleOrder(spec: OrderSpec, pool: string): Promise<Sent> {
   const name = label(spec);
@@ -352,34 +351,7 @@ async function sendSaleOrder(spec: OrderSpec, pool: string): Promise<Sent> {
   const shape = shapeOf(quote);
   if (!quote.data.toLowerCase().includes(pool.slice(2)))
     return { name, exact: false, detail: `the route skips the sale ${pool}: ${shape.join(' | ')}` };
-  const [sellBefore, buyBefore] = await Promise.all([
-    balanceOf(env, spec.sell, user.address),
-    balanceOf(env, spec.buy, user.address),
-  ]);
-  // The service prices the sale at the next block's time, its head's + 1 s (the devnet's
-  // blockSeconds); pin that block's time so a slow machine cannot mine it a second later.
-  const head = (await provider.getBlock('latest'))!;
-  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [head.timestamp + 1]);
-  await provider.send('evm_setAutomine', [false]);
-  let hash: string;
-  try {
-    for (const a of quote.approvals) await user.sendTransaction({ to: a.to, data: a.data, gasLimit: 200_000 });
-    hash = (
-      await user.sendTransaction({ to: quote.to, data: quote.data, value: BigInt(quote.value), gasLimit: 3_000_000 })
-    ).hash;
-    await provider.send('evm_mine', []);
-  } finally {
-    await provider.send('evm_setAutomine', [true]);
-  }
-  const receipt = (await provider.getTransactionReceipt(hash))!;
-  const [sellAfter, buyAfter] = await Promise.all([
-    balanceOf(env, spec.sell, user.address),
-    balanceOf(env, spec.buy, user.address),
-  ]);
-  const paid = sellBefore - sellAfter;
-  const received = buyAfter - buyBefore;
-  const quotedAt = (await provider.getBlock(quote.blockNumber!))!;
-  const minedAt = (await provider.getBlock(receipt.blockNumber))!;
+  const { receipt, paid, received, quotedAt, minedAt } = await sendInNextBlock(env, user, spec.sell, spec.buy, quote);
   const exact =
     receipt.status === 1 && minedAt.number === quotedAt.number + 1 && paid === quotedSell && received === quotedBuy;
   return {
@@ -487,19 +459,19 @@ test('orders through the fixed-price sale pay its rate exactly; selling its toke
 }, 60_000);
 
 test('a V3 pool registered after the catalogue read is served and traded from the next block, with no update call', async () => {
-  // DAI is in no V3 pool of the devnet: WETH -> DAI in V3 has this pool alone.
+  // WBTC is in no V3 pool of the devnet: WETH -> WBTC in V3 has this pool alone.
   const pool = await createWeightedPool(env, third, [
     { token: v3Token(env, 'WETH'), amount: parseUnits('20', 18) },
-    { token: v3Token(env, 'DAI'), amount: parseUnits('61000', 18) },
+    { token: v3Token(env, 'WBTC'), amount: parseUnits('1', 8) },
   ]);
   await reached(env, pool.block);
   const served = await getJson<ServedPool & { tokens: { symbol: string; balance: string }[] }>(
     `${env.apiUrl}/pools/${DEVNET_CHAIN_ID}/${pool.address}`,
   );
   expect([served.protocolVersion, served.poolType]).toEqual([3, 'Weighted']);
-  expect(served.tokens.map((t) => t.balance).sort()).toEqual(['20', '61000']);
+  expect(served.tokens.map((t) => t.balance).sort()).toEqual(['1', '20']);
   const outcome = await sendOrder(
-    { sell: 'WETH', buy: 'DAI', kind: 'sell', amount: '0.5', slippage: '0' },
+    { sell: 'WETH', buy: 'WBTC', kind: 'sell', amount: '0.5', slippage: '0' },
     pool.block,
     { protocolVersion: 3 },
   );

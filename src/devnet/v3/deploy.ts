@@ -14,6 +14,7 @@ import {
   V3_PROTOCOL_FEES,
   V3_TRADER_FUNDS,
   V3_VAULT_SETTINGS,
+  V3_WRAPPED_BEFORE_LBP_FACTORIES,
   V3_WRAPPED_TOKENS,
   V3PoolSpec,
   V3WrappedTokenSpec,
@@ -138,12 +139,12 @@ function wrappedNeed(spec: V3WrappedTokenSpec, decimals: number, traders: number
   return total;
 }
 
-/** Each ERC-4626 token and its rate provider at their fixed nonces. */
-async function createWrapped(admin: Signer, v2: V2Side): Promise<Wrapped[]> {
-  const from = await admin.getAddress();
-  const want = expectedV3WrappedAddresses(from);
+/** The ERC-4626 tokens `first` to `end` (exclusive) and their rate providers, at their fixed nonces. */
+async function createWrapped(admin: Signer, v2: V2Side, first: number, end: number): Promise<Wrapped[]> {
+  const want = expectedV3WrappedAddresses(await admin.getAddress());
   const out: Wrapped[] = [];
   for (const [i, spec] of V3_WRAPPED_TOKENS.entries()) {
+    if (i < first || i >= end) continue;
     const asset = v2.tokenOf(spec.asset);
     const contract = await deploy(
       admin,
@@ -179,7 +180,7 @@ async function depositWrapped(admin: Signer, v2: V2Side, out: readonly Wrapped[]
   for (const w of out) {
     const asset = v2.tokenOf(w.spec.asset);
     const deposit = wrappedNeed(w.spec, asset.decimals, traders);
-    await v2.mint(w.spec.asset, from, deposit);
+    await obtain(admin, v2, w.spec.asset, from, deposit);
     await mined(
       new Contract(asset.address, ERC20, admin).getFunction('approve')(w.token.address, deposit),
       `approving ${w.spec.symbol} for ${asset.symbol}`,
@@ -274,7 +275,15 @@ async function createPool(
   return { address, kind: spec.kind, name: spec.name, symbol: spec.symbol, tokens };
 }
 
-/** WETH for the pools from the admin's own ether; dev tokens minted by the V2 deployer. */
+/** `amount` of a token for `to`: WETH wrapped from the admin's own ether, dev tokens minted by the V2 deployer. */
+async function obtain(admin: Signer, v2: V2Side, symbol: string, to: string, amount: bigint): Promise<void> {
+  if (v2.tokenOf(symbol).address !== v2.weth) return v2.mint(symbol, to, amount);
+  const weth = new Contract(v2.weth, ['function deposit() payable', ...ERC20], admin);
+  await mined(weth.getFunction('deposit')({ value: amount }), `wrapping ETH for Balancer V3`);
+  if (to !== (await admin.getAddress())) await mined(weth.getFunction('transfer')(to, amount), 'sending WETH');
+}
+
+/** What the pools, LBP seeds and buffers take, for the admin. */
 async function fundAdmin(admin: Signer, v2: V2Side): Promise<void> {
   const from = await admin.getAddress();
   const need = new Map<string, bigint>();
@@ -286,18 +295,13 @@ async function fundAdmin(admin: Signer, v2: V2Side): Promise<void> {
     const decimals = v2.tokenOf(w.asset).decimals;
     need.set(w.asset, (need.get(w.asset) ?? 0n) + units(w.buffer.underlying, decimals));
   }
-  for (const [symbol, amount] of need) {
-    if (v2.tokenOf(symbol).address === v2.weth) {
-      const weth = new Contract(v2.weth, ['function deposit() payable'], admin);
-      await mined(weth.getFunction('deposit')({ value: amount }), 'wrapping ETH for the V3 pools');
-    } else await v2.mint(symbol, from, amount);
-  }
+  for (const [symbol, amount] of need) await obtain(admin, v2, symbol, from, amount);
 }
 
 /** Yield the vault earns: its asset minted straight to it raises the share price. */
-async function accrueYield(w: Wrapped, v2: V2Side): Promise<void> {
+async function accrueYield(admin: Signer, w: Wrapped, v2: V2Side): Promise<void> {
   const assets = (await w.contract.getFunction('totalAssets')()) as bigint;
-  await v2.mint(w.spec.asset, w.token.address, (assets * units(w.spec.yieldFraction, 18)) / 10n ** 18n);
+  await obtain(admin, v2, w.spec.asset, w.token.address, (assets * units(w.spec.yieldFraction, 18)) / 10n ** 18n);
 }
 
 export async function deployBalancerV3(
@@ -309,8 +313,9 @@ export async function deployBalancerV3(
   const admin = withFixedGas(devAccount(V3_ADMIN_INDEX, provider));
   const traders = options.traders ?? [];
   const stack = await deployStack(admin, contracts, v2);
-  const wrapped = await createWrapped(admin, v2);
+  const wrapped = await createWrapped(admin, v2, 0, V3_WRAPPED_BEFORE_LBP_FACTORIES);
   await deployLbpFactories(admin, contracts, stack.addresses);
+  wrapped.push(...(await createWrapped(admin, v2, V3_WRAPPED_BEFORE_LBP_FACTORIES, V3_WRAPPED_TOKENS.length)));
   await depositWrapped(admin, v2, wrapped, traders.length);
   await fundAdmin(admin, v2);
   const tokenOf = (symbol: string) => wrapped.find((w) => w.spec.symbol === symbol)?.token ?? v2.tokenOf(symbol);
@@ -348,7 +353,7 @@ export async function deployBalancerV3(
     ...(await createLbps({ admin, provider, contracts, addresses: stack.addresses, router: stack.router, tokenOf })),
   );
   // After the buffers and pools hold their shares: the rate rises, the pool owes a yield fee.
-  for (const w of wrapped) await accrueYield(w, v2);
+  for (const w of wrapped) await accrueYield(admin, w, v2);
 
   for (const [symbol, amount] of Object.entries(V3_TRADER_FUNDS)) {
     const token = tokenOf(symbol);

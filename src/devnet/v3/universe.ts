@@ -1,8 +1,9 @@
 /**
  * The Balancer V3 side of the devnet as plain data (amounts are human-unit decimal strings, as in
- * ../universe.ts): the Vault's settings, the ERC-4626 tokens behind the boosted pool and the pools.
- * The weighted and the stable pool hold tokens V2 pools hold too (WETH/USDC, USDC/USDT), so a
- * trade between them has a V2 and a V3 answer to choose from.
+ * ../universe.ts): the Vault's settings, the ERC-4626 tokens behind the boosted pools and the pools.
+ * The first weighted and stable pools hold tokens V2 pools hold too (WETH/USDC, USDC/USDT), so a
+ * trade between them has a V2 and a V3 answer to choose from; the rest make most V3 token pairs
+ * route, as on mainnet (`../routedPairs.ts` counts them).
  */
 
 const DAY = 24 * 3600;
@@ -58,7 +59,25 @@ export const V3_WRAPPED_TOKENS: readonly V3WrappedTokenSpec[] = [
     yieldFraction: '0.0275318642',
     buffer: { underlying: '80000', wrapped: '120000' },
   },
+  // Created after the LBP factories (devnetV3.ts), so no earlier address moved when they came.
+  {
+    symbol: 'waDAI',
+    name: 'Wrapped DAI yield vault for V3 (devnet)',
+    asset: 'DAI',
+    yieldFraction: '0.0318274519',
+    buffer: { underlying: '100000', wrapped: '100000' },
+  },
+  {
+    symbol: 'waWETH',
+    name: 'Wrapped WETH yield vault for V3 (devnet)',
+    asset: 'WETH',
+    yieldFraction: '0.0213795461',
+    buffer: { underlying: '40', wrapped: '40' },
+  },
 ];
+
+/** How many of `V3_WRAPPED_TOKENS` the admin creates before the LBP factories (the rest after them). */
+export const V3_WRAPPED_BEFORE_LBP_FACTORIES = 2;
 
 export interface V3WeightedPoolSpec {
   readonly kind: 'weighted';
@@ -80,6 +99,13 @@ export interface V3StablePoolSpec {
 
 export type V3PoolSpec = V3WeightedPoolSpec | V3StablePoolSpec;
 
+/**
+ * Weighted pools, then stable ones: each factory lists its pools in creation order, which is how a
+ * running devnet reads back (read.ts). Beside the first of each, mainnet's shape: weighted pools
+ * joining the V3 tokens to WETH and to each other, and a boosted pool on each stable pair, each
+ * token over its buffer. The sales' tokens (LINK, BAL) stay in their sales alone, and WBTC in no V3
+ * pool, as the end-to-end suite needs.
+ */
 export const V3_POOLS: readonly V3PoolSpec[] = [
   {
     kind: 'weighted',
@@ -89,6 +115,46 @@ export const V3_POOLS: readonly V3PoolSpec[] = [
     tokens: [
       { symbol: 'WETH', weight: '0.5', balance: '150' },
       { symbol: 'USDC', weight: '0.5', balance: '450000' },
+    ],
+  },
+  {
+    kind: 'weighted',
+    name: 'V3 Boosted waWETH-waUSDC 50/50',
+    symbol: 'V3-50waWETH-50waUSDC',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'waWETH', weight: '0.5', balance: '50' },
+      { symbol: 'waUSDC', weight: '0.5', balance: '150000' },
+    ],
+  },
+  {
+    kind: 'weighted',
+    name: 'V3 Boosted waWETH-waDAI 50/50',
+    symbol: 'V3-50waWETH-50waDAI',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'waWETH', weight: '0.5', balance: '30' },
+      { symbol: 'waDAI', weight: '0.5', balance: '90000' },
+    ],
+  },
+  {
+    kind: 'weighted',
+    name: 'V3 USDT-WETH 50/50',
+    symbol: 'V3-50USDT-50WETH',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'USDT', weight: '0.5', balance: '90000' },
+      { symbol: 'WETH', weight: '0.5', balance: '30' },
+    ],
+  },
+  {
+    kind: 'weighted',
+    name: 'V3 DAI-WETH 50/50',
+    symbol: 'V3-50DAI-50WETH',
+    swapFee: '0.003',
+    tokens: [
+      { symbol: 'DAI', weight: '0.5', balance: '120000' },
+      { symbol: 'WETH', weight: '0.5', balance: '40' },
     ],
   },
   {
@@ -113,10 +179,37 @@ export const V3_POOLS: readonly V3PoolSpec[] = [
       { symbol: 'waUSDT', balance: '380000' },
     ],
   },
+  {
+    kind: 'stable',
+    name: 'V3 Boosted waUSDC-waDAI',
+    symbol: 'V3-boosted-USDC-DAI',
+    swapFee: '0.0002',
+    amp: 500,
+    tokens: [
+      { symbol: 'waUSDC', balance: '250000' },
+      { symbol: 'waDAI', balance: '240000' },
+    ],
+  },
+  {
+    kind: 'stable',
+    name: 'V3 Boosted waUSDT-waDAI',
+    symbol: 'V3-boosted-USDT-DAI',
+    swapFee: '0.0002',
+    amp: 500,
+    tokens: [
+      { symbol: 'waUSDT', balance: '200000' },
+      { symbol: 'waDAI', balance: '210000' },
+    ],
+  },
 ];
 
 /** Wrapped V3 tokens each funded trader receives (their dev tokens come from ../universe.ts TRADER_FUNDS). */
-export const V3_TRADER_FUNDS: Readonly<Record<string, string>> = { waUSDC: '50000', waUSDT: '50000' };
+export const V3_TRADER_FUNDS: Readonly<Record<string, string>> = {
+  waUSDC: '50000',
+  waUSDT: '50000',
+  waDAI: '50000',
+  waWETH: '20',
+};
 
 /**
  * The devnet's V3 token sales (`@balancer-labs/v3-pool-weighted` lbp/), created by the LBP

@@ -1,9 +1,18 @@
-import { Contract, HDNodeWallet, Log, LogDescription, MaxUint256, ZeroAddress } from 'ethers';
+import {
+  Block,
+  Contract,
+  HDNodeWallet,
+  Log,
+  LogDescription,
+  MaxUint256,
+  TransactionReceipt,
+  ZeroAddress,
+} from 'ethers';
 import { devAccount, DEPLOYER_INDEX } from '../../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, tokenBySymbol, type DevnetV3Buffer, type DevnetV3Pool } from '../../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../../src/devnet/v3/permit2';
 import { BATCH_ROUTER_ABI } from '../../../src/routing/v3/v3Abi';
-import type { SerializedV3SwapInfo } from '../../../src/routing/types';
+import type { SerializedV3SwapInfo, SorOrderResponse } from '../../../src/routing/types';
 import type { E2eEnvironment } from './e2eEnvironment';
 import { getJson, share, sleep, tokenBalance } from './follow';
 
@@ -20,6 +29,7 @@ const VAULT = [
   'function getBufferBalance(address wrappedToken) view returns (uint256 underlying, uint256 wrapped)',
 ];
 const ERC4626 = ['function totalAssets() view returns (uint256)', 'function asset() view returns (address)'];
+const ERC20_TRANSFER = ['function transfer(address to, uint256 amount) returns (bool)'];
 
 export const batchRouter = (env: E2eEnvironment, runner: HDNodeWallet | undefined = undefined) =>
   new Contract(env.devnet.v3.addresses.batchRouter, BATCH_ROUTER_ABI, runner ?? env.chain.provider);
@@ -147,13 +157,20 @@ export async function createWeightedPool(
   return { address, block: init!.blockNumber };
 }
 
-/** Yield for an ERC-4626 vault: `1/divisor` of its assets minted straight to it (a higher share price). */
+/** Yield for an ERC-4626 vault: `1/divisor` of its assets minted (WETH: wrapped) straight to it (a higher share price). */
 export async function accrueBufferYield(env: E2eEnvironment, buffer: DevnetV3Buffer, divisor: bigint): Promise<number> {
   const vault = new Contract(buffer.wrapped, ERC4626, env.chain.provider);
   const assets = (await vault.getFunction('totalAssets')()) as bigint;
   const minter = devAccount(DEPLOYER_INDEX, env.chain.provider);
+  const amount = assets / divisor + 1n;
+  if (buffer.underlying.toLowerCase() === tokenBySymbol(env.devnet, 'WETH').address.toLowerCase()) {
+    // WETH has no minter: the deployer wraps its own ether and sends it.
+    const weth = new Contract(buffer.underlying, ['function deposit() payable', ...ERC20_TRANSFER], minter);
+    await (await weth.getFunction('deposit')({ value: amount })).wait();
+    return (await (await weth.getFunction('transfer')(buffer.wrapped, amount)).wait())!.blockNumber;
+  }
   const asset = new Contract(buffer.underlying, ['function mint(address to, uint256 amount)'], minter);
-  const receipt = await (await asset.getFunction('mint')(buffer.wrapped, assets / divisor + 1n)).wait();
+  const receipt = await (await asset.getFunction('mint')(buffer.wrapped, amount)).wait();
   return receipt!.blockNumber;
 }
 
@@ -202,4 +219,61 @@ export async function v3PoolsFollowed(env: E2eEnvironment): Promise<void> {
     if (Date.now() > deadline) throw new Error('the V3 pools never reached /pools with their chain state');
     await sleep(100);
   }
+}
+
+/** What an order sent by `sendInNextBlock` moved, and where it was mined. */
+export interface NextBlockOrder {
+  readonly receipt: TransactionReceipt;
+  readonly paid: bigint;
+  readonly received: bigint;
+  readonly quotedAt: Block;
+  readonly minedAt: Block;
+}
+
+/**
+ * A V3 order as a user sends it at once: the approvals `/order` listed and the order, mined
+ * together in the block after the quote's (a wallet's batch; nothing else is mined between). A
+ * pool whose price moves every second (a token sale) prices the order exactly only in the block the
+ * quote priced: the service prices at the next block's time, its head's + 1 s (the devnet's
+ * blockSeconds), which is pinned so a slow machine cannot mine it a second later. Measured on the
+ * wallet's balances of the two tokens (neither native).
+ */
+export async function sendInNextBlock(
+  env: E2eEnvironment,
+  wallet: HDNodeWallet,
+  sell: string,
+  buy: string,
+  quote: SorOrderResponse & { readonly blockNumber?: number },
+): Promise<NextBlockOrder> {
+  const provider = env.chain.provider;
+  const [sellToken, buyToken] = [sell, buy].map((s) => tokenBySymbol(env.devnet, s).address);
+  const before = await Promise.all([
+    tokenBalance(env, sellToken!, wallet.address),
+    tokenBalance(env, buyToken!, wallet.address),
+  ]);
+  const head = (await provider.getBlock('latest'))!;
+  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [head.timestamp + 1]);
+  await provider.send('evm_setAutomine', [false]);
+  let hash: string;
+  try {
+    for (const a of quote.approvals) await wallet.sendTransaction({ to: a.to, data: a.data, gasLimit: 200_000 });
+    hash = (
+      await wallet.sendTransaction({ to: quote.to, data: quote.data, value: BigInt(quote.value), gasLimit: 3_000_000 })
+    ).hash;
+    await provider.send('evm_mine', []);
+  } finally {
+    await provider.send('evm_setAutomine', [true]);
+  }
+  const receipt = (await provider.getTransactionReceipt(hash))!;
+  const after = await Promise.all([
+    tokenBalance(env, sellToken!, wallet.address),
+    tokenBalance(env, buyToken!, wallet.address),
+  ]);
+  return {
+    receipt,
+    paid: before[0]! - after[0]!,
+    received: after[1]! - before[1]!,
+    quotedAt: (await provider.getBlock(quote.blockNumber!))!,
+    minedAt: (await provider.getBlock(receipt.blockNumber))!,
+  };
 }
