@@ -41,6 +41,14 @@ export interface ChainInfo<A extends string = Address> {
    */
   readonly lido?: ChainLido<A>;
   /**
+   * How the chain makes blocks: on a `timer` (a slot every `blockSeconds`, empty or not), or
+   * `onDemand` (a block when transactions come, stamped with the chain's clock then: the
+   * automining devnet, Arbitrum, Avalanche, Polygon zkEVM). A quote prices time-moving pools at
+   * the next block's time (`domain/chainTime.ts` `nextBlockTime`): the head's plus `blockSeconds`
+   * on a timer, the later of the head's plus 1 and the chain's clock on demand.
+   */
+  readonly blocks: 'timer' | 'onDemand';
+  /**
    * Seconds between blocks where the chain makes them on a timer, empty or not. The follower
    * evaluates time-dependent pool state (amp ramps, rate caches that expire) at the head's
    * timestamp plus this, the block a quote lands in (`domain/chainTime.ts`; 1 when absent, the
@@ -177,6 +185,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 1,
     name: 'mainnet',
+    blocks: 'timer',
     blockSeconds: 12,
     aliases: ['ethereum', 'eth', 'homestead'],
     nativeSymbol: 'ETH',
@@ -202,6 +211,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 10,
     name: 'optimism',
+    blocks: 'timer',
     blockSeconds: 2,
     aliases: ['op'],
     nativeSymbol: 'ETH',
@@ -218,6 +228,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 100,
     name: 'gnosis',
+    blocks: 'timer',
     blockSeconds: 5,
     aliases: ['xdai', 'gnosis-chain'],
     nativeSymbol: 'xDAI',
@@ -234,6 +245,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 137,
     name: 'polygon',
+    blocks: 'timer',
     blockSeconds: 2,
     aliases: ['matic'],
     nativeSymbol: 'POL',
@@ -250,6 +262,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 1101,
     name: 'zkevm',
+    blocks: 'onDemand',
     aliases: ['polygon-zkevm'],
     nativeSymbol: 'ETH',
     wrappedNative: '0x4f9a0e7fd2bf6067db6994cf12e4495df938e6e9',
@@ -265,6 +278,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 8453,
     name: 'base',
+    blocks: 'timer',
     blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'ETH',
@@ -281,6 +295,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 42161,
     name: 'arbitrum',
+    blocks: 'onDemand',
     aliases: ['arbitrum-one', 'arb'],
     nativeSymbol: 'ETH',
     wrappedNative: '0x82af49447d8a07e3bd95bd0d56f35241523fbab1',
@@ -296,6 +311,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 43114,
     name: 'avalanche',
+    blocks: 'onDemand',
     aliases: ['avax'],
     nativeSymbol: 'AVAX',
     wrappedNative: '0xb31f66aa3c1e785363f0875a1b74e27b85fd66c7',
@@ -311,6 +327,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 252,
     name: 'fraxtal',
+    blocks: 'timer',
     blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'frxETH',
@@ -327,6 +344,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 34443,
     name: 'mode',
+    blocks: 'timer',
     blockSeconds: 2,
     aliases: [],
     nativeSymbol: 'ETH',
@@ -343,6 +361,7 @@ const ROWS: readonly ChainInfo<string>[] = [
   {
     id: 11155111,
     name: 'sepolia',
+    blocks: 'timer',
     blockSeconds: 12,
     aliases: [],
     nativeSymbol: 'ETH',
@@ -362,6 +381,7 @@ const ROWS: readonly ChainInfo<string>[] = [
     // order (src/devnet/devnet.ts `expectedAddresses`); a test keeps them in step. Opt-in only.
     id: 31337,
     name: 'localdev',
+    blocks: 'onDemand',
     aliases: ['devnet', 'hardhat'],
     nativeSymbol: 'ETH',
     wrappedNative: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
@@ -400,6 +420,10 @@ const ROWS: readonly ChainInfo<string>[] = [
 
 function parseRow(row: ChainInfo<string>): ChainInfo {
   const at = (field: string, value: string) => parseAddress(value, `chain ${row.id} ${field}`);
+  if ((row.blocks === 'timer') !== (row.blockSeconds !== undefined))
+    throw new Error(
+      `chain ${row.id}: blockSeconds is for a chain whose blocks come on a timer, and such a chain needs it`,
+    );
   const g = row.gauges;
   const { lido, v3: own, multicall3, ...rest } = row;
   const deployed = V3_DEPLOYMENTS[row.id];

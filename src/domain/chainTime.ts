@@ -52,3 +52,22 @@ export function swapsMoveBalancesOnly(s: PoolChainState): boolean {
 export function watchedContracts(s: PoolChainState): readonly string[] {
   return s.own?.reads.watches?.(s.own.state) ?? [];
 }
+
+/** How a chain makes blocks (its row in `config/chains.ts`). */
+export interface BlockMaking {
+  readonly blocks: 'timer' | 'onDemand';
+  readonly blockSeconds?: number;
+}
+
+/**
+ * The unix seconds of the block a transaction sent now lands in, the time a quote prices
+ * time-moving pools at (LBP weights, ReClamm virtual balances, amp ramps). On a timer the head's
+ * plus a slot: a clock past that only means the follower has not seen that block yet. On demand
+ * the chain stamps the block with its clock when the transaction comes, one second past the head
+ * at least: an order asked seconds after the last block lands that many seconds later.
+ * `chainNow` is the chain's clock (unix seconds), undefined when unknown.
+ */
+export function nextBlockTime(chain: BlockMaking, headTimestamp: number, chainNow: number | undefined): number {
+  if (chain.blocks === 'timer') return headTimestamp + (chain.blockSeconds ?? 1);
+  return Math.max(headTimestamp + 1, chainNow ?? 0);
+}

@@ -3,7 +3,14 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import { vaultOf, type ChainInfo } from '../config/chains';
 import type { BlockRef, ChainState, PoolChainState } from '../domain/chainState';
-import { movesWithTime, needsReread, stateAt, swapsMoveBalancesOnly, watchedContracts } from '../domain/chainTime';
+import {
+  movesWithTime,
+  needsReread,
+  nextBlockTime,
+  stateAt,
+  swapsMoveBalancesOnly,
+  watchedContracts,
+} from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
 import { LogsRefusedError, readHead } from '../sources/chainState/chainStateReader';
 import {
@@ -540,9 +547,12 @@ export class HeadFollower {
     return this.sources.find((source) => source.protocol === protocolOf(p))?.callsFor(p) ?? 0;
   }
 
-  /** The timestamp of the block after `block`, the earliest a quote's transaction lands in. */
+  /**
+   * The timestamp of the block after `block`, the earliest a quote's transaction lands in
+   * (`nextBlockTime` with no clock: on demand, a second past the head).
+   */
   private quoteTime(block: BlockRef): number {
-    return block.timestamp + (this.chain.blockSeconds ?? 1);
+    return nextBlockTime(this.chain, block.timestamp, undefined);
   }
 
   private async fullRead(pools: readonly StoredPool[], head: BlockRef): Promise<StepResult> {

@@ -8,9 +8,10 @@ import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted }
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import type { GasPriceReader } from '../sources/rpc/gasPrice';
+import { pendingBlockTime } from '../sources/rpc/pendingBlock';
 import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
 import { buildOrder, type OrderContext } from './buildOrder';
-import { quoteWithLido } from './lido';
+import { LIDO_RPC, quoteWithLido } from './lido';
 import { LimitError } from './limits';
 import { withMissingApprovals } from './missingApprovals';
 import { QuoteTimeoutError } from './quoteExecutor';
@@ -165,12 +166,25 @@ export class Quoting {
 
   /**
    * A V3 quote on the quote threads (`QuoteService.quoteV3`), time-dependent pools priced at the
-   * block after the snapshot's (`v3/quoteTime.ts`); a router that took too long is a 503.
+   * block a transaction sent now lands in (`v3/quoteTime.ts`; `clock` is the chain's clock where
+   * the caller asked the node, `chainClock`, else ours); a router that took too long is a 503.
    */
-  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<V3Quote> {
+  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, clock?: number): Promise<V3Quote> {
     return this.quotes
-      .quoteV3(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now()))
+      .quoteV3(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now(), clock))
       .catch((e: unknown) => this.timedOut(chain, req, e));
+  }
+
+  /**
+   * On a chain that makes blocks on demand, the time the node would stamp a block made now (its
+   * pending block's): a devnet's clock may run hours ahead of ours (moved on with
+   * `evm_increaseTime`). Undefined on a timer chain, without a node, or when the node does not say.
+   * One call: `/order` asks it, a quote alone does not.
+   */
+  async chainClock(chain: ChainInfo): Promise<number | undefined> {
+    const url = this.ctx.config.rpcUrls.get(chain.id);
+    if (chain.blocks !== 'onDemand' || !url) return undefined;
+    return pendingBlockTime({ ...LIDO_RPC, url });
   }
 
   private timedOut(chain: ChainInfo, req: QuoteRequest, e: unknown): never {

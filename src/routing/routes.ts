@@ -125,7 +125,7 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
     // routers pay msg.sender).
     const [v3Quote, v2Info] = await Promise.all([
       chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
-        ? quoting.v3(chain, snap, request)
+        ? quoting.chainClock(chain).then((clock) => quoting.v3(chain, snap, request, clock))
         : undefined,
       body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, snap, request),
     ]);

@@ -1,4 +1,4 @@
-import { Contract, formatUnits, HDNodeWallet, parseUnits } from 'ethers';
+import { Contract, formatUnits, HDNodeWallet, parseUnits, Wallet } from 'ethers';
 import { devAccount, DEPLOYER_INDEX } from '../../src/devnet/accounts';
 import { demoCommands } from '../../src/devnet/demoBanner';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
@@ -6,7 +6,7 @@ import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
 import { batchRouterInterface, routerInterface } from '../../src/routing/v3/v3Abi';
 import type { SerializedV3SwapInfo } from '../../src/routing/types';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
-import { caughtUp, getJson, reached } from './helpers/follow';
+import { caughtUp, getJson, reached, sleep } from './helpers/follow';
 import {
   executeOrder,
   NATIVE_EEEE,
@@ -400,6 +400,76 @@ test('orders through the V3 LBP, hours apart as its weights move, pay and receiv
   // the first order, hours on, listed it again; it was sent before the order, in the same block.
   expect(outcomes[0]!.approvals).toContain('permit2');
 }, 60_000);
+
+/**
+ * An LBP order as a user sends it: the first `/order` lists the approvals; they are sent (each
+ * mines a block); `gap` seconds after the last of them the user asks again (nothing left to
+ * approve) and sends the order at once. The devnet makes a block when a transaction comes,
+ * stamped with its clock, so the order lands `gap` seconds after the head, not one: exact only if
+ * the quote priced that time. Asked just after a second begins, so asking and sending happen in
+ * the same second of the chain's clock, as for a user who sends at once.
+ */
+async function lbpOrderAfterApprovals(wallet: HDNodeWallet, spec: OrderSpec, pool: string, gap: number) {
+  const provider = env.chain.provider;
+  const ask = async () => {
+    await reached(env, await provider.getBlockNumber());
+    const res = await postJson<OrderResponse & { error?: string; blockNumber?: number }>(
+      `${env.apiUrl}/order/${DEVNET_CHAIN_ID}`,
+      orderBody(env, spec, wallet.address, { protocolVersion: 3 }),
+    );
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.error ?? ''}`);
+    return res.body;
+  };
+  const first = await ask();
+  for (const a of first.approvals) await (await wallet.sendTransaction({ to: a.to, data: a.data })).wait();
+  const lastBlockAt = Date.now();
+  if (gap > 0) {
+    // `gap` whole seconds of our clock after the last approval's, then ask right away.
+    const target = (Math.floor(lastBlockAt / 1000) + gap) * 1000;
+    await sleep(target - Date.now());
+  }
+  const quote = await ask();
+  const head = (await provider.getBlock('latest'))!;
+  const done = await executeOrder(env, wallet, spec, quote);
+  const minedAt = (await provider.getBlock(done.receipt.blockNumber))!;
+  return {
+    listedFirst: first.approvals.map((a) => a.kind),
+    listedThen: quote.approvals.map((a) => a.kind),
+    throughSale: quote.data.toLowerCase().includes(pool.slice(2)),
+    exact: done.paid === BigInt(quote.price.sellAmount) && done.received === BigInt(quote.price.buyAmount),
+    detail: `paid ${done.paid} (quote ${quote.price.sellAmount}), received ${done.received} (quote ${quote.price.buyAmount}); head t=${head.timestamp}, mined t=${minedAt.timestamp}`,
+    secondsPastHead: minedAt.timestamp - head.timestamp,
+  };
+}
+
+test('V3 LBP orders asked 0, 2 and 5 s after the last block, sent after their approvals, pay exactly the quote', async () => {
+  const lbp = sale('lbp').address;
+  const funder = trader(env, 3);
+  const outcomes = [];
+  for (const [n, gap] of [0, 2, 5].entries()) {
+    // A fresh wallet each time: its first order lists both approvals, which mine blocks first.
+    const wallet = Wallet.createRandom(env.chain.provider);
+    await (await funder.sendTransaction({ to: wallet.address, value: parseUnits('1', 18) })).wait();
+    const usdc = new Contract(v3Token(env, 'USDC'), ['function transfer(address, uint256) returns (bool)'], funder);
+    await (await usdc.getFunction('transfer')(wallet.address, parseUnits('5000', 6))).wait();
+    const spec: OrderSpec =
+      n === 1
+        ? { sell: 'USDC', buy: 'LINK', kind: 'buy', amount: '20.000000000000000123', slippage: '0' }
+        : { sell: 'USDC', buy: 'LINK', kind: 'sell', amount: `${1200 + n}.654321`, slippage: '0' };
+    const outcome = await lbpOrderAfterApprovals(wallet, spec, lbp, gap);
+    outcomes.push({ gap, ...outcome });
+    sent.push({
+      name: `V3 LBP ${gap} s after the last block: ${label(spec)}`,
+      exact: outcome.exact,
+      detail: outcome.detail,
+    });
+  }
+  expect(
+    outcomes.map((o) => [o.gap, o.listedFirst, o.listedThen, o.throughSale, o.exact ? 'exact' : o.detail]),
+  ).toEqual(outcomes.map((o) => [o.gap, ['erc20', 'permit2'], [], true, 'exact']));
+  // The orders did land seconds after the head, as asked.
+  expect(outcomes.map((o) => o.secondsPastHead >= Math.max(1, o.gap))).toEqual([true, true, true]);
+}, 90_000);
 
 test('orders through the V3 Stable pool during an amp ramp, hours apart in blocks naming no pool, pay and receive exactly the quote', async () => {
   const stable = env.devnet.v3.pools.find((p) => p.symbol === 'V3-USDC-USDT')!;
