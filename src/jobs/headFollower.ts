@@ -167,6 +167,8 @@ const SUBSCRIBED_POLL_MAX_MS = 30_000;
 
 /** What a buffer's read costs (`v3/bufferReads.ts`: the Vault's three getters, the token's eleven, the asset's two). */
 const BUFFER_READ_CALLS = 16;
+/** Reads in a row (tries of one step, or blocks) before a buffer's disagreeing tokens are taken at their word. */
+const INCONSISTENT_BUFFER_READS = 5;
 
 /** Beyond this many blocks behind, re-reading every pool is cheaper than asking for the logs. */
 export const MAX_LOG_SPAN = 2_000;
@@ -212,6 +214,8 @@ export class HeadFollower {
   /** Pools and buffers dropped after a good answer (`FollowStatus.droppedPools`): asked again at each block. */
   private droppedPools = new Set<string>();
   private droppedBuffers = new Set<string>();
+  /** Per wrapped token, the reads in a row at which its tokens' answers disagreed (`judgeInconsistentBuffers`). */
+  private readonly inconsistentBufferReads = new Map<string, number>();
   /** The catalogue's ids, kept while its pools array is the same (a new block does not change it). */
   private catalogue: { readonly pools: readonly StoredPool[]; readonly ids: ReadonlySet<string> } | undefined;
   /** The catalogue and state an idle poll last found complete: while both are the same objects, so is the answer. */
@@ -597,6 +601,27 @@ export class HeadFollower {
   }
 
   /**
+   * A buffer whose tokens' answers disagree fails the step, as a lying node's answer would; one
+   * that disagrees at `INCONSISTENT_BUFFER_READS` reads in a row is the token's own doing (anyone
+   * can deploy such a token and give it a buffer), so it is refused instead and the chain goes on.
+   */
+  private judgeInconsistentBuffers(
+    asked: ReadonlySet<string>,
+    inconsistent: ReadonlyMap<string, string>,
+    refused: Map<string, string>,
+  ): void {
+    for (const t of asked) if (!inconsistent.has(t)) this.inconsistentBufferReads.delete(t);
+    let lie: string | undefined;
+    for (const [t, reason] of inconsistent) {
+      const reads = (this.inconsistentBufferReads.get(t) ?? 0) + 1;
+      this.inconsistentBufferReads.set(t, reads);
+      if (reads >= INCONSISTENT_BUFFER_READS) refused.set(t, `${reason}, at ${reads} reads in a row`);
+      else lie ??= `${reason}: another call's or block's answer`;
+    }
+    if (lie !== undefined) throw new MalformedAnswerError(lie);
+  }
+
+  /**
    * The V3 Vault's buffers at `blockNumber`: those `known` holds, read again, and any of
    * `candidates` (V3 pool tokens, tokens the buffer logs name) not yet asked about; `{}` on a chain
    * without V3. A token found without a buffer is not asked again until a buffer log names it.
@@ -613,7 +638,8 @@ export class HeadFollower {
     const ask = new Set([...(known?.keys() ?? []), ...this.droppedBuffers, ...recheck]);
     for (const t of candidates) if (!this.noBuffer.has(t)) ask.add(t);
     if (ask.size === 0) return known ? { buffers: known } : {};
-    const { buffers, refused } = await source.readBuffers([...ask], blockNumber, known);
+    const { buffers, refused, inconsistent } = await source.readBuffers([...ask], blockNumber, known);
+    this.judgeInconsistentBuffers(ask, inconsistent, refused);
     checkBufferLogs(buffers, logged, new Set(refused.keys()), blockNumber);
     this.status.rechecked += recheck.length;
     for (const t of recheck) {

@@ -105,6 +105,7 @@ const VAULT = new Interface([
   'function getBufferBalance(address wrappedToken) view returns (uint256, uint256)',
   'function areBuffersPaused() view returns (bool)',
   'event Swap(address indexed pool, address indexed tokenIn, address indexed tokenOut, uint256 amountIn, uint256 amountOut, uint256 swapFeePercentage, uint256 swapFeeAmount)',
+  'event LiquidityAdded(address indexed pool, address indexed liquidityProvider, uint8 indexed kind, uint256 totalSupply, uint256[] amountsAddedRaw, uint256[] swapFeeAmountsRaw)',
   'event PoolPausedStateChanged(address indexed pool, bool paused)',
   'event Wrap(address indexed wrappedToken, uint256 depositedUnderlying, uint256 mintedShares, bytes32 bufferBalances)',
   'event Unwrap(address indexed wrappedToken, uint256 burnedShares, uint256 withdrawnUnderlying, bytes32 bufferBalances)',
@@ -173,6 +174,21 @@ export class FakeV3Vault {
       address: this.address,
       topic: topicOf('Swap'),
       topics: [addressTopic(pool), addressTopic(ZERO), addressTopic(ZERO)],
+    };
+  }
+
+  /** The Vault's `LiquidityAdded` log for `pool` with these raw amounts (zero amounts: an add of 0 BPT). */
+  liquidityAddedLog(pool: string, amountsRaw: readonly bigint[]): FakeLog {
+    const p = this.pools.get(pool)!;
+    const data = AbiCoder.defaultAbiCoder().encode(
+      ['uint256', 'uint256[]', 'uint256[]'],
+      [p.totalSupply, amountsRaw, amountsRaw.map(() => 0n)],
+    );
+    return {
+      address: this.address,
+      topic: topicOf('LiquidityAdded'),
+      topics: [addressTopic(pool), addressTopic(ZERO), zeroPadValue('0x00', 32)],
+      data,
     };
   }
 

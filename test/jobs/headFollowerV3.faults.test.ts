@@ -295,3 +295,32 @@ test('a buffer an answer hid (a zero asset at the first read) is found by the sl
   expect(f.recheck.lastMismatch?.poolId).toBe(WAUSDC);
   await expectEveryPoolAndBufferFresh();
 });
+
+test("a buffer whose tokens' own answers keep disagreeing fails a few tries, then is refused alone and the chain goes on", async () => {
+  srv = await start();
+  await until('the first read', (f) => f.stateBlock === 100);
+  // A token anyone can deploy: its share price is its totalSupply, which its previews exceed, at every block.
+  onCall(CONVERT_TO_ASSETS, () => abi.encode(['uint256'], [v3.buffers.get(WAUSDC)!.token.totalSupply]))(node, v3);
+  node.mine([]);
+  const refused = await until('the buffer refused', (f) => f.stateBlock === 101);
+  expect(refused.failures).toBe(0);
+  expect(refused.malformedAnswers).toBeGreaterThan(0);
+  expect(refused.dropped.buffers).toBe(1);
+  expect(refused.dropped.last).toMatchObject({ id: WAUSDC, reason: expect.stringMatching(/reads in a row/) });
+  expect(srv.ctx.readModel.chainState(1)!.buffers?.has(WAUSDC)).toBe(false);
+
+  node.lie = undefined;
+  node.mine([]);
+  await until('block 102', (f) => f.stateBlock === 102);
+  await expectEveryPoolAndBufferFresh();
+});
+
+test('an add of nothing (every amount 0) leaves the pool as it was, and the step goes on', async () => {
+  srv = await start();
+  await until('the first read', (f) => f.stateBlock === 100);
+  node.mine([], [v3.liquidityAddedLog(S, [0n, 0n])]);
+  const after = await until('block 101', (f) => f.stateBlock === 101);
+  expect(after.failures).toBe(0);
+  expect(after.malformedAnswers).toBe(0);
+  await expectEveryPoolAndBufferFresh();
+});

@@ -19,10 +19,12 @@ import { decodedAnswer, newChainReadCache, type ChainReadCache } from '../chainS
  * getters, which answer for any token. What says "no buffer" is a deliberate list: the zero asset
  * for a token never seen with a buffer (the Vault never unsets a buffer's asset, so a known
  * buffer answered with no asset or another one is another call's answer), and a wrapped token
- * that reverts `convertToAssets` (no price: `refused`). Cross-checks: the buffer's wrapped balance
- * is at most the Vault's shares of the token (`balanceOf(Vault)`), its underlying balance at most
- * the Vault's balance of the asset, and the token's previews give no more than its share price
- * (ERC-4626: a preview includes fees, the conversion none).
+ * that reverts `convertToAssets` (no price: `refused`). Cross-checks on the tokens' own answers
+ * go to `inconsistent`, not thrown (a token's author controls them, so the caller must be able to
+ * tell a token that always answers so from a node that lied once): the buffer's wrapped balance is at most the Vault's shares of the token
+ * (`balanceOf(Vault)`), its underlying balance at most the Vault's balance of the asset, and the
+ * token's previews give no more than its share price (ERC-4626: a preview includes fees, the
+ * conversion none).
  */
 
 const abi = AbiCoder.defaultAbiCoder();
@@ -108,10 +110,14 @@ const TOKEN_READS = (token: string, vault: string): Read[] => [
   read(token, 'balanceOf', ['address'], [vault], ['uint256']),
 ];
 
-/** A read of buffers: those found, and the tokens with a buffer the chain would not price, with why. */
+/**
+ * A read of buffers: those found, the tokens with a buffer the chain would not price, and those
+ * whose tokens' own answers disagree (left out of `buffers`), each with why.
+ */
 export interface BufferReads {
   readonly buffers: Map<string, StoredBuffer>;
   readonly refused: Map<string, string>;
+  readonly inconsistent: Map<string, string>;
 }
 
 /**
@@ -126,7 +132,7 @@ export async function readBuffers(
   known?: ReadonlyMap<string, StoredBuffer>,
   cache: ChainReadCache = newChainReadCache(),
 ): Promise<BufferReads> {
-  const out: BufferReads = { buffers: new Map(), refused: new Map() };
+  const out: BufferReads = { buffers: new Map(), refused: new Map(), inconsistent: new Map() };
   if (tokens.length === 0) return out;
   const perToken = TOKEN_READS(tokens[0]!, vault).length;
   const first = await ask(
@@ -164,13 +170,18 @@ export async function readBuffers(
     const wrappedBalance = f.values[1]![1] as bigint;
     const [maxDeposit, maxMint, maxRedeem, maxWithdraw, vaultShares] = limits;
     const vaultAssets = second[2 * i + 1]?.[0] as bigint | undefined;
+    // These checks compare the tokens' own answers, which anyone deploying a token controls: the
+    // caller (jobs/headFollower.ts) fails the step on them, and refuses the buffer once they stay.
     if (
       (vaultShares !== undefined && wrappedBalance > vaultShares) ||
       (vaultAssets !== undefined && underlyingBalance > vaultAssets)
-    )
-      throw new MalformedAnswerError(
-        `the buffer of ${f.token} at block ${blockNumber} holds ${underlyingBalance} underlying and ${wrappedBalance} wrapped, more than the Vault's ${vaultAssets ?? '?'} and ${vaultShares ?? '?'}: an answer of another call or block`,
+    ) {
+      out.inconsistent.set(
+        f.token,
+        `the buffer of ${f.token} at block ${blockNumber} holds ${underlyingBalance} underlying and ${wrappedBalance} wrapped, more than the tokens say the Vault has (${vaultAssets ?? '?'} and ${vaultShares ?? '?'})`,
       );
+      return;
+    }
     if (rate === undefined) {
       out.refused.set(f.token, `the wrapped token ${f.token} reverted convertToAssets at block ${blockNumber}`);
       return;
@@ -180,10 +191,13 @@ export async function readBuffers(
     if (
       (redeem !== undefined && redeem > (PROBE_SHARES * rate) / ONE + 2n) ||
       (deposit !== undefined && rate > 0n && deposit > (PROBE_ASSETS * ONE) / rate + 1n)
-    )
-      throw new MalformedAnswerError(
-        `the wrapped token ${f.token} at block ${blockNumber} answered a share price of ${rate} that its own previews (${deposit}, ${redeem}) exceed: another call's answer`,
+    ) {
+      out.inconsistent.set(
+        f.token,
+        `the wrapped token ${f.token} at block ${blockNumber} answered a share price of ${rate} that its own previews (${deposit}, ${redeem}) exceed`,
       );
+      return;
+    }
     const byTotals = openZeppelinTotals({
       decimals,
       assetDecimals: second[2 * i]?.[0] as bigint | undefined,

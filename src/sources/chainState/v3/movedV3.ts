@@ -54,7 +54,37 @@ function bufferBalancesOf(log: Log): BufferBalances | null {
 }
 
 /** The events that move a pool's balances (swaps, adds, removes): the first three. */
-const CASH_TOPICS = new Set(V3_VAULT_POOL_EVENTS.slice(0, 3).map(topicOf));
+const [SWAP_TOPIC, ...LIQUIDITY_TOPICS] = V3_VAULT_POOL_EVENTS.slice(0, 3).map(topicOf);
+
+/**
+ * Whether an add or remove log moved any raw amount: the Vault lets anyone add or remove 0 BPT
+ * proportionally and still logs it, with every amount 0. Data: `totalSupply`, then the offsets of
+ * `amountsRaw[]` and `swapFeeAmountsRaw[]`; data that does not decode counts as no move.
+ */
+function liquidityMoved(data: unknown): boolean {
+  if (typeof data !== 'string' || !/^0x([0-9a-fA-F]{64})+$/.test(data)) return false;
+  const word = (i: number): bigint | undefined => {
+    const w = data.slice(2 + 64 * i, 2 + 64 * (i + 1));
+    return w.length === 64 ? BigInt(`0x${w}`) : undefined;
+  };
+  const offset = word(1);
+  if (offset === undefined || offset % 32n !== 0n) return false;
+  const at = Number(offset / 32n);
+  const length = word(at);
+  if (length === undefined || length > 8n) return false;
+  for (let i = 1; i <= Number(length); i++) if ((word(at + i) ?? 0n) !== 0n) return true;
+  return false;
+}
+
+/**
+ * The block of a log that moved the pool's balances or supply, which `checkV3CashChanges`
+ * (jobs/followChecks.ts) holds the read to; -1 for the pool's other events and for adds and
+ * removes of nothing (a pool anyone could otherwise make look "unchanged after a trade").
+ */
+function cashBlock(topic0: string, log: Log): number {
+  if (topic0 === SWAP_TOPIC || (LIQUIDITY_TOPICS.includes(topic0) && liquidityMoved(log.data))) return blockOf(log);
+  return -1;
+}
 
 const blockOf = (log: Log): number => (typeof log.blockNumber === 'string' ? Number(BigInt(log.blockNumber)) : -1);
 
@@ -95,7 +125,7 @@ export async function readMovedV3(
     const subject = topicAddress(topics[1]);
     if (topic0 === BUFFERS_PAUSED_TOPIC) moved.allBuffers = true;
     if (subject === undefined) continue;
-    if (POOL_TOPICS.has(topic0)) name(subject, CASH_TOPICS.has(topic0) ? blockOf(log) : -1);
+    if (POOL_TOPICS.has(topic0)) name(subject, cashBlock(topic0, log));
     else if (BUFFER_TOPICS.has(topic0)) {
       moved.buffers.add(subject);
       moved.bufferBalances.set(subject, bufferBalancesOf(log));
