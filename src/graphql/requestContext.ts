@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { AppContext } from '../appContext';
 import { resolveChainParam } from '../http/chainParam';
 import { HttpError } from '../http/errors';
+import { reasonMembers } from '../http/errorReasons';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { poolIndexFor, type PoolIndex } from './poolIndex';
 
@@ -50,7 +51,10 @@ function currentSnapshot(app: AppContext, chainId: number): ChainSnapshot {
   } catch (e) {
     if (e instanceof HttpError) {
       throw new GraphQLError(e.message, {
-        extensions: { code: e.status === 404 ? 'CHAIN_NOT_ENABLED' : 'BAD_USER_INPUT' },
+        extensions: {
+          code: e.status === 404 ? 'CHAIN_NOT_ENABLED' : 'BAD_USER_INPUT',
+          ...reasonMembers(e.status, e.message, e.info),
+        },
       });
     }
     throw e;

@@ -4,6 +4,7 @@ import { parseAddress } from '../domain/address';
 import { toPlainDecimal, unitsToDecimal } from '../domain/decimal';
 import type { StoredPool } from '../domain/pool';
 import { HttpError } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import { blockNumberOfHash, isFollowed, StateBehindHead } from '../jobs/headGate';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { ChainSnapshot } from '../readModel/chainSnapshot';
@@ -202,6 +203,8 @@ function quotingOf(app: AppContext): Quoting {
     throw new HttpError(
       503,
       'routing is not mounted in this deployment (the routing feature is off), so no quote can be answered',
+      {},
+      { reason: REASONS.NOT_CONFIGURED },
     );
   return quoting;
 }

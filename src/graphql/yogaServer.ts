@@ -6,6 +6,7 @@ import { maxDepthRule } from './depthLimit';
 import { DEFAULT_DOCUMENT_LIMITS, documentShapeErrors, tooLongQuery, type DocumentLimits } from './documentShape';
 import { tooDeeplyNested } from './queryNesting';
 import { estimateQueryCost } from './queryCost';
+import { useReasonExtensions } from './reasonExtensions';
 import { createRequestContext, type GraphqlContext } from './requestContext';
 import { resolvers } from './resolvers';
 import { currentApiSdl } from './currentApiSdl';
@@ -152,6 +153,7 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
     logging: yogaLogger(app.logger),
     context: ({ request }) => createRequestContext(app, request.headers),
     plugins: [
+      useReasonExtensions(),
       useDocumentLimits(limits.document),
       useDepthLimit(limits.maxDepth),
       useResultLimits(limits.maxCost, limits.maxResponseBytes),

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
+import { REASONS } from './errorReasons';
 import { HttpError } from './errors';
 
 /**
@@ -18,6 +19,7 @@ export function refuseDeclaredOversizedBody(limitBytes: number): RequestHandler 
       413,
       `request body too large (Content-Length ${declared}, limit ${limitBytes} bytes); send a smaller JSON body`,
       { Connection: 'close' },
+      { reason: REASONS.BODY_TOO_LARGE, details: { limitBytes } },
     );
   };
 }

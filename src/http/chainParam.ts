@@ -1,6 +1,7 @@
 import type { ChainInfo } from '../config/chains';
 import { chainById } from '../config/chains';
 import type { Config } from '../config/env';
+import { REASONS } from './errorReasons';
 import { HttpError } from './errors';
 
 /** `/x/{chainId}`: 400 when not a positive integer, 404 when not an enabled chain. */
@@ -9,6 +10,8 @@ export function resolveChainParam(raw: string | undefined, config: Config): Chai
     throw new HttpError(
       400,
       `chainId must be a positive integer, got '${raw ?? ''}' (enabled: ${config.chains.map((c) => c.id).join(', ')})`,
+      {},
+      { field: 'chainId' },
     );
   }
   const id = Number(raw);
@@ -20,6 +23,8 @@ export function resolveChainParam(raw: string | undefined, config: Config): Chai
       known
         ? `chain ${id} (${known.name}) is not enabled on this service (enabled: ${config.chains.map((c) => c.id).join(', ')}; set NETWORKS)`
         : `unknown chain ${id} (enabled: ${config.chains.map((c) => c.id).join(', ')})`,
+      {},
+      { reason: REASONS.CHAIN_NOT_ENABLED, field: 'chainId', details: { enabled: config.chains.map((c) => c.id) } },
     );
   }
   return enabled;

@@ -1,11 +1,14 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { JobAlreadyRunning } from '../jobs/exclusive';
 import { UpstreamError } from '../sources/upstream';
+import { REASONS, reasonMembers, type ErrorInfo } from './errorReasons';
 import { NOT_A_FAULT } from './requestLog';
 
 /**
- * Every error leaves the service as `{ "error": "<what went wrong and what to fix>", "code": <status> }`.
- * Throw `HttpError` anywhere in a handler; anything else becomes a logged 500 without internals.
+ * Every error leaves the service as `{ "error": "<what went wrong and what to fix>", "code": <status>,
+ * "reason": "<stable name>", "field"?: "<field at fault>", "details"?: {...} }` (reasons in
+ * `errorReasons.ts`). Throw `HttpError` anywhere in a handler; anything else becomes a logged 500
+ * without internals. `info.reason` is needed only where the status alone is ambiguous.
  */
 export class HttpError extends Error {
   override name: string = 'HttpError';
@@ -13,6 +16,7 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly info: ErrorInfo = {},
   ) {
     super(message);
   }
@@ -26,7 +30,7 @@ export class HttpError extends Error {
 export class NotConfigured extends HttpError {
   override readonly name: string = 'NotConfigured';
   constructor(message: string) {
-    super(503, message);
+    super(503, message, {}, { reason: REASONS.NOT_CONFIGURED });
   }
 }
 
@@ -44,8 +48,9 @@ export class OperationalRefusal extends HttpError {
     readonly scope: string,
     readonly condition: string,
     headers: Readonly<Record<string, string>> = {},
+    info: ErrorInfo = {},
   ) {
-    super(status, message, headers);
+    super(status, message, headers, info);
     this.name = 'OperationalRefusal';
   }
 }
@@ -69,12 +74,19 @@ export class ClientError extends Error {
   }
 }
 
-export function errorBody(status: number, message: string): { error: string; code: number } {
-  return { error: message, code: status };
+/** An error body; `info` left out gives the status's default reason (`errorReasons.ts`). */
+export function errorBody(status: number, message: string, info?: ErrorInfo): ErrorBody {
+  return { error: message, code: status, ...reasonMembers(status, message, info) };
 }
 
+export type ErrorBody = { error: string; code: number } & ReturnType<typeof reasonMembers>;
+
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json(errorBody(404, `no route for ${req.method} ${req.path}; see the README for the endpoints`));
+  res.status(404).json(
+    errorBody(404, `no route for ${req.method} ${req.path}; see the README for the endpoints`, {
+      reason: REASONS.NOT_FOUND,
+    }),
+  );
 };
 
 /** Hook for the error tracker (the errorTracking feature); called for every 5xx. */
@@ -86,27 +98,33 @@ export function errorHandler(report?: ServerErrorReporter, refusals: RefusalLog 
     let status = 500;
     let message = 'internal error; the request id in the logs identifies it';
     let headers: Readonly<Record<string, string>> = {};
+    let info: ErrorInfo = {};
     if (err instanceof HttpError) {
       status = err.status;
       message = err.message;
       headers = err.headers;
+      info = err.info;
     } else if (err instanceof JobAlreadyRunning) {
       // Not a failure: the job runs elsewhere. 503 with Retry-After says when to ask again (the old
       // API's 500 could not be told from a failed run).
       status = 503;
       message = err.message;
       headers = { 'Retry-After': String(err.retryAfterSeconds) };
+      info = { reason: REASONS.JOB_RUNNING, details: { retryAfterSeconds: err.retryAfterSeconds } };
     } else if (err instanceof UpstreamError) {
       status = 502;
       message = `upstream failed: ${err.message}; nothing was changed, retry later`;
+      info = { reason: REASONS.UPSTREAM_FAILED };
     } else if (err instanceof URIError) {
       // The router could not decode a path parameter.
       const segment = /'(.*)'/.exec(err.message)?.[1] ?? req.path;
       status = 400;
       message = `the path has broken percent-encoding in '${segment}' (every % must start a %XX escape of UTF-8 bytes); encode each path segment with encodeURIComponent`;
+      info = { reason: REASONS.BAD_REQUEST };
     } else if (isClientMistake(err)) {
       status = err.status;
       message = clientMistakeMessage(err, req.headers['content-encoding']);
+      info = clientMistakeInfo(err);
     }
     if (err instanceof NotConfigured) {
       res.locals[NOT_A_FAULT] = true;
@@ -124,7 +142,10 @@ export function errorHandler(report?: ServerErrorReporter, refusals: RefusalLog 
       );
       report?.(err, req, status);
     }
-    res.status(status).set(headers).json(errorBody(status, message));
+    res
+      .status(status)
+      .set(headers)
+      .json(errorBody(status, message, info));
   };
 }
 
@@ -140,6 +161,13 @@ function isClientMistake(err: unknown): err is ClientMistake {
   if (typeof err !== 'object' || err === null) return false;
   const status = (err as { status?: unknown }).status;
   return typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose !== false;
+}
+
+function clientMistakeInfo(err: ClientMistake): ErrorInfo {
+  if (err.type === 'entity.parse.failed') return { reason: REASONS.MALFORMED_JSON };
+  if (err.type === 'entity.too.large') return { reason: REASONS.BODY_TOO_LARGE, details: { limitBytes: err.limit } };
+  // Every other mistake here is the body's or the request's, never one field's.
+  return { reason: err.status === 400 ? REASONS.BAD_REQUEST : undefined };
 }
 
 const SUPPORTED_ENCODINGS = 'gzip, deflate, br';

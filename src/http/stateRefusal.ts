@@ -1,6 +1,7 @@
 import type { AppContext } from '../appContext';
 import { followStatusKey } from '../jobs/headFollower';
 import type { StateBehindHead } from '../jobs/headGate';
+import { REASONS } from './errorReasons';
 import { OperationalRefusal } from './errors';
 
 /**
@@ -21,5 +22,6 @@ export function stateBehindRefusal(
     `state behind the head of chain ${chainId}`,
     `${served} ${e.message.replace(/\d+/g, '#')}`,
     { 'Retry-After': String(e.retryAfterSeconds) },
+    { reason: REASONS.STATE_BEHIND_HEAD, details: { retryAfterSeconds: e.retryAfterSeconds } },
   );
 }

@@ -1,5 +1,6 @@
 import type { ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { ContractLookup } from './knownContracts';
 import { LimitError } from './limits';
@@ -99,7 +100,8 @@ export function buildOrder(body: OrderBody, info: SerializedSwapInfo, ctx: Order
       ...(info.priceImpact === undefined ? {} : { priceImpact: info.priceImpact }),
     });
   } catch (e) {
-    if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+    if (e instanceof LimitError)
+      throw new HttpError(422, `${e.message} (no transaction was built)`, {}, { reason: REASONS.LIMIT_NOT_MET });
     throw e;
   }
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError, OperationalRefusal } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
 import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
@@ -85,6 +86,7 @@ export function refuseStaleState(ctx: AppContext, chain: ChainInfo): void {
     `stale state of chain ${chain.id}`,
     `${status.stateBlock?.hash ?? 'none'} ${since}`,
     { 'Retry-After': '5' },
+    { reason: REASONS.STALE_STATE },
   );
 }
 
@@ -192,6 +194,8 @@ export class Quoting {
       throw new HttpError(
         503,
         `the router did not answer ${req.orderKind} ${req.amount} of ${req.orderKind === 'sell' ? req.sellToken : req.buyToken} (${req.sellToken} -> ${req.buyToken}) on chain ${chain.id} within ${e.timeoutMs} ms (QUOTE_TIMEOUT_MS) and was stopped; retry later or try another amount`,
+        {},
+        { reason: REASONS.QUOTE_TIMEOUT, details: { timeoutMs: e.timeoutMs } },
       );
     throw e;
   }
@@ -238,7 +242,8 @@ export class Quoting {
         ...(current ? { allowances: current } : {}),
       });
     } catch (e) {
-      if (e instanceof LimitError) throw new HttpError(422, `${e.message} (no transaction was built)`);
+      if (e instanceof LimitError)
+        throw new HttpError(422, `${e.message} (no transaction was built)`, {}, { reason: REASONS.LIMIT_NOT_MET });
       throw e;
     }
   }

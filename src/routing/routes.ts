@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import type { AppContext } from '../appContext';
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../config/chains';
 import { HttpError } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
@@ -135,6 +136,8 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       throw new HttpError(
         422,
         `no route from ${body.sellToken} to ${body.buyToken} for ${body.orderKind} amount ${body.amount} on chain ${chain.id}${body.protocolVersion ? ` in Balancer V${body.protocolVersion}` : ''}; ${noRouteHint(snap, body, relayer)} (no transaction was built)`,
+        {},
+        { reason: REASONS.NO_ROUTE },
       );
     }
     if (v3Routed && (!v2Routed || v3IsBetter(body.orderKind, v3Routed, v2Routed))) {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { HttpError } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import { UpstreamError } from '../sources/upstream';
 import type { ScreeningCache } from './screeningCache';
 import { parseWalletAddress } from './walletAddress';
@@ -17,6 +18,8 @@ export function checkWalletRouter(cache: ScreeningCache | undefined): Router {
       throw new HttpError(
         503,
         'sanctions screening is not configured on this deployment (SANCTIONS_API_KEY is not set); the address was not checked',
+        {},
+        { reason: REASONS.NOT_CONFIGURED },
       );
     let blocked: boolean;
     try {
@@ -32,6 +35,7 @@ export function checkWalletRouter(cache: ScreeningCache | undefined): Router {
         503,
         `unable to perform sanctions check (${detail}); the address was not screened, retry later`,
         { 'Retry-After': '5' },
+        { reason: REASONS.UPSTREAM_FAILED },
       );
     }
     res.set('Cache-Control', 'no-store').json({ is_blocked: blocked });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AllowListVerdict } from './contractAllowList';
 import { HttpError } from '../http/errors';
+import { REASONS } from '../http/errorReasons';
 import type { SimulatorClient } from '../sources/simulator/SimulatorClient';
 import { UpstreamError } from '../sources/upstream';
 import {
@@ -34,6 +35,8 @@ export function simulatorRouter(client: SimulatorClient | undefined, policy: Sim
       throw new HttpError(
         503,
         'the simulator is not configured on this deployment (set SIMULATOR_USER, SIMULATOR_PROJECT and SIMULATOR_ACCESS_KEY)',
+        {},
+        { reason: REASONS.NOT_CONFIGURED },
       );
     }
     return client;

@@ -41,6 +41,8 @@ describe('JSON body limit', () => {
     expect(await res.json()).toEqual({
       error: expect.stringContaining(`limit ${JSON_BODY_LIMIT_BYTES} bytes`),
       code: 413,
+      reason: 'BODY_TOO_LARGE',
+      details: { limitBytes: JSON_BODY_LIMIT_BYTES },
     });
     expect(sim.received).toHaveLength(0);
   });

@@ -43,7 +43,8 @@ describe('error tracking', () => {
   it('receives an event for a forced 500 with route, chain id and request id, and no secret', async () => {
     const res = await fetch(`${server.url}/explode/1`, { headers: { authorization: `Bearer ${JOBS_SECRET}` } });
     expect(res.status).toBe(500);
-    const body = (await res.json()) as { error: string };
+    const body = (await res.json()) as { error: string; reason: string };
+    expect(body.reason).toBe('INTERNAL');
     expect(body.error).not.toContain(SANCTIONS_KEY);
     const requestId = res.headers.get('x-request-id');
 

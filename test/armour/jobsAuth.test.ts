@@ -43,7 +43,7 @@ describe('JOBS_SECRET protects the public job endpoints', () => {
       const res = await post(path, authorization);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toContain('Bearer');
-      expect(await res.json()).toEqual({ error: expect.stringContaining(message), code: 401 });
+      expect(await res.json()).toEqual({ error: expect.stringContaining(message), code: 401, reason: 'UNAUTHORIZED' });
     }
     expect(subgraph.queries).toHaveLength(0);
     expect(prices.received).toHaveLength(0);

@@ -42,6 +42,8 @@ describe('rate limits per client IP (behind one proxy, as on Cloud Run: TRUST_PR
     expect(limited.body).toEqual({
       error: expect.stringContaining('too many quote (/sor, /order) requests'),
       code: 429,
+      reason: 'RATE_LIMITED',
+      details: { limitPerMinute: expect.any(Number), retryAfterSeconds: Number(limited.retryAfter) },
     });
   });
 
@@ -59,12 +61,22 @@ describe('rate limits per client IP (behind one proxy, as on Cloud Run: TRUST_PR
     for (let i = 0; i < 5; i++) expect((await call(server, 'GET', '/tokens/1', ip)).status).toBe(200);
     const read = await call(server, 'GET', '/pools/1', ip);
     expect(read.status).toBe(429);
-    expect(read.body).toEqual({ error: expect.stringContaining('too many read requests'), code: 429 });
+    expect(read.body).toEqual({
+      error: expect.stringContaining('too many read requests'),
+      code: 429,
+      reason: 'RATE_LIMITED',
+      details: { limitPerMinute: expect.any(Number), retryAfterSeconds: expect.any(Number) },
+    });
 
     for (let i = 0; i < 2; i++) expect((await call(server, 'POST', '/tokens/update/', ip)).status).not.toBe(429);
     const job = await call(server, 'POST', '/POOLS/1/Update', ip);
     expect(job.status).toBe(429);
-    expect(job.body).toEqual({ error: expect.stringContaining('too many job requests'), code: 429 });
+    expect(job.body).toEqual({
+      error: expect.stringContaining('too many job requests'),
+      code: 429,
+      reason: 'RATE_LIMITED',
+      details: { limitPerMinute: expect.any(Number), retryAfterSeconds: expect.any(Number) },
+    });
   });
 
   it('counts per client: another address still has its whole budget', async () => {

@@ -9,11 +9,12 @@ function expectCleanError(
   r: { errors?: { message: string; extensions?: { code?: string } }[]; raw: string },
   code: string,
   message: RegExp,
-): void {
+): Record<string, unknown> {
   expect(r.errors).toHaveLength(1);
   expect(r.errors![0]!.extensions?.code).toBe(code);
   expect(r.errors![0]!.message).toMatch(message);
   expect(r.raw).not.toMatch(/stack|\.ts:\d+|\bat [\w.<>]+ \(/);
+  return r.errors![0]!.extensions ?? {};
 }
 
 const POOL_FIELDS = `chainId id address poolType poolTypeVersion factory symbol name swapEnabled swapFee owner
@@ -78,21 +79,25 @@ describe('GraphQL limits and errors', () => {
   });
 
   it('refuses a chain that is not enabled or not known, and one that is still empty answers empty', async () => {
-    expectCleanError(
-      await gql(server.url, `{ pools(chainId: 137) { pools { id } } }`),
-      'CHAIN_NOT_ENABLED',
-      /chain 137 \(polygon\) is not enabled.*enabled: 1, 42161/,
-    );
+    expect(
+      expectCleanError(
+        await gql(server.url, `{ pools(chainId: 137) { pools { id } } }`),
+        'CHAIN_NOT_ENABLED',
+        /chain 137 \(polygon\) is not enabled.*enabled: 1, 42161/,
+      ),
+    ).toMatchObject({ reason: 'CHAIN_NOT_ENABLED', field: 'chainId', details: { enabled: [1, 42161] } });
     expectCleanError(
       await gql(server.url, `{ tokens(chainId: 5) { address } }`),
       'CHAIN_NOT_ENABLED',
       /unknown chain 5/,
     );
-    expectCleanError(
-      await gql(server.url, `{ poolsCount(chainId: -1) }`),
-      'BAD_USER_INPUT',
-      /chainId must be a positive integer/,
-    );
+    expect(
+      expectCleanError(
+        await gql(server.url, `{ poolsCount(chainId: -1) }`),
+        'BAD_USER_INPUT',
+        /chainId must be a positive integer/,
+      ),
+    ).toMatchObject({ reason: 'BAD_FIELD', field: 'chainId' });
     const empty = await gql(
       server.url,
       `{ pools(chainId: 42161) { pools { id } nextToken } poolsCount(chainId: 42161) }`,
@@ -136,7 +141,13 @@ describe('GraphQL limits and errors', () => {
       levels === 0 ? 'id' : `id tokens { token { pool { ${nest(levels - 1)} } } }`;
     // pools > pools > (tokens > token > pool) x 3 > id = 12 levels.
     const deep = await gql(server.url, `{ pools(chainId: 1, first: 1) { pools { ${nest(3)} } } }`);
-    expectCleanError(deep, 'QUERY_TOO_DEEP', /query depth 12 exceeds the limit of 10/);
+    expect(expectCleanError(deep, 'QUERY_TOO_DEEP', /query depth 12 exceeds the limit of 10/)).toMatchObject({
+      reason: 'QUERY_TOO_LARGE',
+    });
+    const broken = await gql(server.url, '{ pools(chainId: 1 { id }');
+    expect(broken.errors?.[0]?.extensions).toMatchObject({ reason: 'BAD_QUERY' });
+    const unknownField = await gql(server.url, '{ pools(chainId: 1) { pools { nope } } }');
+    expect(unknownField.errors?.[0]?.extensions).toMatchObject({ reason: 'BAD_QUERY' });
     // Via a fragment it is the same query.
     const viaFragment = await gql(
       server.url,
@@ -189,6 +200,7 @@ describe('GraphQL limits and errors', () => {
     expect(await text.json()).toEqual({
       error: expect.stringMatching(/JSON body .*Content-Type: application\/json/),
       code: 415,
+      reason: 'UNSUPPORTED_MEDIA_TYPE',
     });
     const broken = await fetch(`${server.url}/graphql`, {
       method: 'POST',
@@ -196,13 +208,22 @@ describe('GraphQL limits and errors', () => {
       body: '{"query": ',
     });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: expect.stringMatching(/malformed JSON body/), code: 400 });
+    expect(await broken.json()).toEqual({
+      error: expect.stringMatching(/malformed JSON body/),
+      code: 400,
+      reason: 'MALFORMED_JSON',
+    });
     const noQuery = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     expect(noQuery.status).toBe(400);
-    expect(await noQuery.json()).toEqual({ error: expect.stringMatching(/^query: missing/), code: 400 });
+    expect(await noQuery.json()).toEqual({
+      error: expect.stringMatching(/^query: missing/),
+      code: 400,
+      reason: 'BAD_FIELD',
+      field: 'query',
+    });
   });
 });

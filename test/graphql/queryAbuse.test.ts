@@ -119,6 +119,7 @@ describe('GraphQL queries built to exhaust the service', () => {
       expect(big.status).toBe(400);
       expect(big.errors).toHaveLength(1);
       expect(big.errors![0]!.extensions?.code).toBe('RESPONSE_TOO_LARGE');
+      expect(big.errors![0]!.extensions).toMatchObject({ reason: 'RESPONSE_TOO_LARGE' });
       expect(big.errors![0]!.message).toMatch(/^the answer would be \d+ bytes, over the limit of 5000; lower first/);
       expect(big.data).toBeUndefined();
       // The same query answers in full where the limit is the default.

@@ -104,6 +104,14 @@ test('a hash the node does not know, or not a hash: an error, no answer', async 
   const unknown = await ask(`0x${'77'.repeat(32)}`);
   expect(unknown.data ?? null).toBeNull();
   expect(unknown.errors?.[0]?.message).toMatch(/^x-current-block-hash: .*knows no block/);
+  expect((unknown.errors?.[0] as { extensions?: unknown } | undefined)?.extensions).toMatchObject({
+    code: 'SERVICE_UNAVAILABLE',
+    reason: 'UNAVAILABLE',
+  });
   const malformed = await ask('latest');
   expect(malformed.errors?.[0]?.message).toMatch(/^x-current-block-hash: expected a block hash/);
+  expect((malformed.errors?.[0] as { extensions?: unknown } | undefined)?.extensions).toMatchObject({
+    reason: 'BAD_FIELD',
+    field: 'x-current-block-hash',
+  });
 });

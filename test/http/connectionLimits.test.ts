@@ -82,6 +82,8 @@ describe('connection limits', () => {
       expect(JSON.parse(answer.body)).toEqual({
         error: `request body too large (Content-Length ${declared}, limit ${JSON_BODY_LIMIT_BYTES} bytes); send a smaller JSON body`,
         code: 413,
+        reason: 'BODY_TOO_LARGE',
+        details: { limitBytes: JSON_BODY_LIMIT_BYTES },
       });
       expect(answer.answeredMs).toBeLessThan(500);
       expect(answer.closed).toBe(true);
@@ -109,6 +111,7 @@ describe('connection limits', () => {
     expect(JSON.parse(answer.body)).toEqual({
       error: expect.stringMatching(/not received in full in time/),
       code: 408,
+      reason: 'REQUEST_TIMEOUT',
     });
     expect(answer.headers.connection).toBe('close');
     expect(answer.answeredMs).toBeGreaterThanOrEqual(900);
@@ -137,6 +140,7 @@ describe('connection limits', () => {
         /^request headers too large \(limit \d+ bytes in all\); send fewer or shorter headers/,
       ),
       code: 431,
+      reason: 'HEADERS_TOO_LARGE',
     });
     expect(answer.closed).toBe(true);
   });
@@ -151,6 +155,7 @@ describe('connection limits', () => {
     expect(JSON.parse(answer.body)).toEqual({
       error: expect.stringMatching(/^malformed HTTP request \(HPE_\w+\); send a valid HTTP\/1.1 request/),
       code: 400,
+      reason: 'BAD_REQUEST',
     });
     expect(answer.closed).toBe(true);
   });
@@ -162,6 +167,7 @@ describe('connection limits', () => {
     expect(JSON.parse(answer.body)).toEqual({
       error: expect.stringMatching(/^missing Host header; HTTP\/1.1 requests must send one/),
       code: 400,
+      reason: 'BAD_REQUEST',
     });
     expect(answer.closed).toBe(true);
     // HTTP/1.0 has no Host requirement.
@@ -179,6 +185,7 @@ describe('connection limits', () => {
     expect(JSON.parse(answer.body)).toEqual({
       error: 'Expect: 999-nope is not supported (only Expect: 100-continue is); send the request without that header',
       code: 417,
+      reason: 'EXPECTATION_FAILED',
     });
   });
 
@@ -216,6 +223,7 @@ describe('JSON bodies sent as something else', () => {
     expect(await res.json()).toEqual({
       error: `POST ${path} takes a JSON body with Content-Type: application/json (got Content-Type: ${type}); send that header`,
       code: 415,
+      reason: 'UNSUPPORTED_MEDIA_TYPE',
     });
   });
 
@@ -229,6 +237,7 @@ describe('JSON bodies sent as something else', () => {
       error:
         'POST /order/1 takes a JSON body with Content-Type: application/json (got no Content-Type); send that header',
       code: 415,
+      reason: 'UNSUPPORTED_MEDIA_TYPE',
     });
   });
 

@@ -41,17 +41,29 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
     const missing = await request(srv.url)
       .get(`/pools/1/0x${'ab'.repeat(32)}`)
       .expect(404);
-    expect(missing.body).toEqual({ error: expect.stringMatching(/^pool 0xabab.* not found on chain 1$/), code: 404 });
+    expect(missing.body).toEqual({
+      error: expect.stringMatching(/^pool 0xabab.* not found on chain 1$/),
+      code: 404,
+      reason: 'NOT_FOUND',
+    });
   });
 
   test('chain id: not a positive integer is 400, valid but disabled is 404, enabled but empty is []', async () => {
     for (const bad of ['abc', '0', '-1', '1.5']) {
       const res = await request(srv.url).get(`/pools/${bad}`).expect(400);
-      expect(res.body).toEqual({ error: expect.stringContaining('chainId must be a positive integer'), code: 400 });
+      expect(res.body).toEqual({
+        error: expect.stringContaining('chainId must be a positive integer'),
+        code: 400,
+        reason: 'BAD_FIELD',
+        field: 'chainId',
+      });
     }
     expect((await request(srv.url).get('/pools/5').expect(404)).body).toEqual({
       error: expect.stringContaining('unknown chain 5'),
       code: 404,
+      reason: 'CHAIN_NOT_ENABLED',
+      field: 'chainId',
+      details: { enabled: [1, 137] },
     });
     expect((await request(srv.url).get('/pools/42161').expect(404)).body.error).toMatch(
       /chain 42161 \(arbitrum\) is not enabled/,
@@ -106,13 +118,18 @@ describeWithSnapshot('read endpoints on the seeded mainnet snapshot', () => {
     expect((await request(srv.url).get('/nope').expect(404)).body).toEqual({
       error: expect.stringContaining('no route for GET /nope'),
       code: 404,
+      reason: 'NOT_FOUND',
     });
     const bad = await request(srv.url)
       .post('/anything')
       .set('Content-Type', 'application/json')
       .send('{"sellToken":')
       .expect(400);
-    expect(bad.body).toEqual({ error: expect.stringContaining('malformed JSON body'), code: 400 });
+    expect(bad.body).toEqual({
+      error: expect.stringContaining('malformed JSON body'),
+      code: 400,
+      reason: 'MALFORMED_JSON',
+    });
   });
 
   test('healthz and readyz', async () => {

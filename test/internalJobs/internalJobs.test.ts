@@ -169,7 +169,11 @@ describe('internal job endpoints accept only Google ID tokens for this service f
     ]) {
       const res = await post(path, token());
       expect(res.status).toBe(status);
-      expect(res.body).toEqual({ error: expect.stringMatching(message), code: status });
+      expect(res.body).toEqual({
+        error: expect.stringMatching(message),
+        code: status,
+        reason: status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN',
+      });
     }
     expect(prices.received).toHaveLength(0);
     expect(subgraph.received).toHaveLength(0);
@@ -248,7 +252,7 @@ describe('without configuration', () => {
       for (const path of ['/internal/jobs/update-prices', '/internal/jobs/price-tick']) {
         const res = await request(bare.url).post(path).set('Authorization', `Bearer ${schedulerToken()}`);
         expect(res.status).toBe(503);
-        expect(res.body).toEqual({ error: expect.stringMatching(/SERVICE_URL/), code: 503 });
+        expect(res.body).toEqual({ error: expect.stringMatching(/SERVICE_URL/), code: 503, reason: 'NOT_CONFIGURED' });
       }
       const levels = logText
         .trim()
@@ -301,7 +305,11 @@ describe('unknown job paths and other methods', () => {
           expect({ url, status: res.status, body: res.body }).toEqual({
             url,
             status,
-            body: { error: expect.stringMatching(message), code: status },
+            body: {
+              error: expect.stringMatching(message),
+              code: status,
+              reason: status === 405 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND',
+            },
           });
           if (status === 405) expect(res.headers.allow).toBe('POST');
         }

@@ -208,6 +208,7 @@ describe('decoration with gauges', () => {
         const res = await request(srv.url).post('/internal/jobs/decorate-pools/1').expect(502);
         expect(res.body).toEqual({
           code: 502,
+          reason: 'UPSTREAM_FAILED',
           error: expect.stringMatching(
             /^pools were decorated, but the gauge data failed \(.*\); staking and reward APRs keep their last values; retry later$/,
           ),

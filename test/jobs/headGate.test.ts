@@ -162,7 +162,9 @@ test('a head the follower cannot read in FOLLOW_WAIT_MS: /order answers 503 with
   const order = await post('/order/1', { ...quote, sender: SENDER });
   expect(order.status).toBe(503);
   expect(order.headers.get('retry-after')).toBe('1');
-  expect(((await order.json()) as { error: string }).error).toMatch(
+  const behind = (await order.json()) as { error: string; reason: string; details: unknown };
+  expect(behind).toMatchObject({ reason: 'STATE_BEHIND_HEAD', details: { retryAfterSeconds: 1 } });
+  expect(behind.error).toMatch(
     new RegExp(
       `pool state is block 100 and the block asked for is ${block} \\(the RPC node of chain 1 \\(RPC_URL_1\\) reports it as its head\\).*FOLLOW_WAIT_MS`,
     ),
@@ -276,7 +278,9 @@ test('a state more than FOLLOW_MAX_LAG_BLOCKS behind the head degrades /readyz a
   const order = await post('/order/1', { ...quote, sender: SENDER });
   expect(order.status).toBe(503);
   expect(order.headers.get('retry-after')).toBe('5');
-  expect(((await order.json()) as { error: string }).error).toMatch(
+  const stale = (await order.json()) as { error: string; reason: string };
+  expect(stale.reason).toBe('STATE_BEHIND_HEAD');
+  expect(stale.error).toMatch(
     /^the RPC node of chain 1 \(RPC_URL_1\) reports block 105 as its head, 5 blocks past the served state.*pool state is block 100/,
   );
 

@@ -29,7 +29,11 @@ describe('one pool update per chain at a time', () => {
     h.fake.faults = { delayMs: 400, failPage: 1 };
     const [a, b] = await Promise.all([h.update(), h.update()]);
     expect([a.status, b.status]).toEqual([502, 502]);
-    expect(b.json).toEqual({ error: expect.stringContaining('subgraph: answered HTTP 500'), code: 502 });
+    expect(b.json).toEqual({
+      error: expect.stringContaining('subgraph: answered HTTP 500'),
+      code: 502,
+      reason: 'UPSTREAM_FAILED',
+    });
     expect(h.fake.queries).toHaveLength(1);
   });
 
@@ -98,6 +102,8 @@ describe('one pool update per chain at a time', () => {
         error:
           'a pool update for chain 1 is already running (since 2026-01-01T00:00:00.000Z on instance 10.0.0.7:4242:abcd1234); retry after 12 s',
         code: 503,
+        reason: 'JOB_RUNNING',
+        details: { retryAfterSeconds: 12 },
       },
       retryAfter: '12',
     });

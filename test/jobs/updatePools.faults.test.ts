@@ -40,7 +40,11 @@ describe('pool update when the subgraph misbehaves', () => {
     h.fake.faults.failPage = 2;
     const res = await h.update();
     expect(res.status).toBe(502);
-    expect(res.json).toEqual({ error: expect.stringContaining('subgraph: answered HTTP 500'), code: 502 });
+    expect(res.json).toEqual({
+      error: expect.stringContaining('subgraph: answered HTTP 500'),
+      code: 502,
+      reason: 'UPSTREAM_FAILED',
+    });
     // Page 1 (with its change) was read, then page 2 was tried 1 + 2 retries times.
     expect(h.fake.queries.map((q) => [q.page, q.outcome])).toEqual([
       [1, 'served'],
@@ -85,6 +89,7 @@ describe('pool update when the subgraph misbehaves', () => {
         "subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)",
       ),
       code: 502,
+      reason: 'UPSTREAM_FAILED',
     });
     // The default per-request timeout (30 s) and retries would have taken minutes.
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -103,7 +108,11 @@ describe('pool update when the subgraph misbehaves', () => {
     h.fake.faults.delayMs = 2_000;
     const res = await h.update();
     expect(res.status).toBe(502);
-    expect(res.json).toEqual({ error: expect.stringContaining('subgraph: no answer within 500 ms'), code: 502 });
+    expect(res.json).toEqual({
+      error: expect.stringContaining('subgraph: no answer within 500 ms'),
+      code: 502,
+      reason: 'UPSTREAM_FAILED',
+    });
     expect(h.fake.requests).toBe(3);
     await expectUnchanged();
   });
@@ -116,6 +125,7 @@ describe('pool update when the subgraph misbehaves', () => {
       error:
         'upstream failed: subgraph: answered with GraphQL errors: indexing_error: store error: deadlock detected; nothing was changed, retry later',
       code: 502,
+      reason: 'UPSTREAM_FAILED',
     });
     await expectUnchanged();
   });
@@ -180,10 +190,21 @@ describe('pool update when the subgraph misbehaves', () => {
   test('a bad chain id is refused before any upstream is asked; nothing stored', async () => {
     const bad = await h.update('mainnet');
     expect(bad.status).toBe(400);
-    expect(bad.json).toEqual({ error: expect.stringContaining('chainId must be a positive integer'), code: 400 });
+    expect(bad.json).toEqual({
+      error: expect.stringContaining('chainId must be a positive integer'),
+      code: 400,
+      reason: 'BAD_FIELD',
+      field: 'chainId',
+    });
     const disabled = await h.update('137');
     expect(disabled.status).toBe(404);
-    expect(disabled.json).toEqual({ error: expect.stringContaining('chain 137 (polygon) is not enabled'), code: 404 });
+    expect(disabled.json).toEqual({
+      error: expect.stringContaining('chain 137 (polygon) is not enabled'),
+      code: 404,
+      reason: 'CHAIN_NOT_ENABLED',
+      field: 'chainId',
+      details: { enabled: [1] },
+    });
     expect(h.fake.requests).toBe(0);
     await expectUnchanged();
   });
@@ -204,6 +225,7 @@ describe('pool update when the subgraph is down', () => {
         error:
           'upstream failed: subgraph: unreachable: the connection was refused (ECONNREFUSED); nothing was changed, retry later',
         code: 502,
+        reason: 'UPSTREAM_FAILED',
       });
       expect(body.error).not.toMatch(/127\.0\.0\.1|:\d{2,5}\b/);
     } finally {

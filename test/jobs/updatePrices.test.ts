@@ -130,7 +130,7 @@ describeWithSnapshot('token prices against the local price server (mainnet snaps
     );
     try {
       const res = await request(wrongKey.url).post('/tokens/update/').expect(502);
-      expect(res.body).toEqual({ error: expect.stringContaining('price API'), code: 502 });
+      expect(res.body).toEqual({ error: expect.stringContaining('price API'), code: 502, reason: 'UPSTREAM_FAILED' });
     } finally {
       await new Promise<void>((resolve) => wrongKey.server.close(() => resolve()));
       wrongKey.ctx.readModel.stop();
@@ -276,6 +276,7 @@ describe('when the price API misbehaves, the last prices are kept', () => {
     expect(res.body).toEqual({
       error: expect.stringMatching(/price API: answered \/simple\/\S+ with JSON of an unexpected shape/),
       code: 502,
+      reason: 'UPSTREAM_FAILED',
     });
     expect(await tokens(srv)).toEqual(before);
   });

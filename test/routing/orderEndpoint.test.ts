@@ -177,6 +177,7 @@ describeWithSnapshot('POST /order/:chainId', () => {
     const res = await order({ ...SELL, amount: (2n ** 256n - 1n).toString() });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe(422);
+    expect(res.body.reason).toBe('NO_ROUTE');
   });
 
   test('no route -> 422 JSON, no transaction', async () => {
@@ -187,6 +188,7 @@ describeWithSnapshot('POST /order/:chainId', () => {
     });
     expect(res.status).toBe(422);
     expect(String(res.body.error)).toMatch(/no route/);
+    expect(res.body.reason).toBe('NO_ROUTE');
     expect(res.body.data).toBeUndefined();
   });
 

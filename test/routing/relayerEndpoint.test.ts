@@ -119,6 +119,7 @@ describeWithSnapshot('relayer routes over HTTP (mainnet snapshot)', () => {
     const order = await post(`${noRelayer.url}/order/1`, JOIN);
     expect(order.status).toBe(422);
     expect(String(order.body.error)).toMatch(/BATCH_RELAYER_1/);
+    expect(order.body.reason).toBe('NO_ROUTE');
     // Vault routes are unaffected.
     expect((await post(`${noRelayer.url}/order/1`, { ...JOIN, buyToken: MAINNET.USDC })).status).toBe(200);
   });
@@ -127,5 +128,6 @@ describeWithSnapshot('relayer routes over HTTP (mainnet snapshot)', () => {
     const res = await post(`${server.url}/order/1`, { ...JOIN, orderKind: 'buy' });
     expect(res.status).toBe(422);
     expect(String(res.body.error)).toMatch(/exact amount in.*sell order/);
+    expect(res.body.reason).toBe('NO_ROUTE');
   });
 });

@@ -194,7 +194,11 @@ describe('GET /check-wallet without a key', () => {
     try {
       const { status, body } = await check(server, `?address=${CLEAN}`);
       expect(status).toBe(503);
-      expect(body).toEqual({ error: expect.stringContaining('SANCTIONS_API_KEY is not set'), code: 503 });
+      expect(body).toEqual({
+        error: expect.stringContaining('SANCTIONS_API_KEY is not set'),
+        code: 503,
+        reason: 'NOT_CONFIGURED',
+      });
     } finally {
       await server.close();
     }

@@ -314,6 +314,7 @@ describe('simulator pass-throughs', () => {
     expect(res.body).toEqual({
       error: 'simulator refused the request (HTTP 400): invalid network_id: 999999',
       code: 502,
+      reason: 'UPSTREAM_FAILED',
     });
   });
 

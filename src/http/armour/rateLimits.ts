@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../../config/env';
 import { errorBody } from '../errors';
+import { REASONS } from '../errorReasons';
 import { classifyRequest, RequestClass } from './requestClass';
 
 /**
@@ -32,14 +33,16 @@ function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): Re
     validate: { xForwardedForHeader: false },
     handler: (_req, res) => {
       const retryAfter = String(res.getHeader('Retry-After') ?? Math.ceil(WINDOW_MS / 1000));
-      res
-        .status(429)
-        .json(
-          errorBody(
-            429,
-            `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`,
-          ),
-        );
+      res.status(429).json(
+        errorBody(
+          429,
+          `too many ${WHAT[kind]} requests from your address (limit ${perMinute} per minute); retry after ${retryAfter} s`,
+          {
+            reason: REASONS.RATE_LIMITED,
+            details: { limitPerMinute: perMinute, retryAfterSeconds: Number(retryAfter) },
+          },
+        ),
+      );
     },
   });
 }
