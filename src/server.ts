@@ -74,16 +74,9 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
   const drain = drainable(server);
   // Keep-alive longer than Cloud Run's front end so it never reuses a socket we just closed.
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, options.host, () => resolve());
-  });
-  const close = async () => {
-    // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
-    // connection cleanly, stop timers, then give back any lease a still-running job holds so
-    // the next instance need not wait for it to expire.
-    const { forced } = await drain.drain();
-    if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
+  const stopBackground = async () => {
+    // Stop timers, then give back any lease a still-running job holds so the next instance need
+    // not wait for it to expire.
     const stopBy = Date.now() + BACKGROUND_STOP_MS;
     for (const f of [...features].reverse()) {
       if (f.stop && !(await within(Math.max(0, stopBy - Date.now()), Promise.resolve(f.stop())))) {
@@ -95,14 +88,32 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
     ctx.readModel.stop();
     await ctx.store.close();
   };
-  // A feature that cannot start (quote threads that do not load) fails the start: nothing is left running.
+  // Features start before the server listens: one that cannot start (quote threads that do not
+  // load) fails the start with nothing left running, and a signal never meets a half-started app.
   if (options.background)
     try {
       for (const f of features) await f.start?.();
     } catch (e) {
-      await close();
+      await stopBackground();
       throw e;
     }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, options.host, () => resolve());
+    });
+  } catch (e) {
+    // A port already taken: the started background work stops too.
+    await stopBackground();
+    throw e;
+  }
+  const close = async () => {
+    // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
+    // connection cleanly, then stop the background work.
+    const { forced } = await drain.drain();
+    if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
+    await stopBackground();
+  };
   const addr = server.address() as AddressInfo;
   const url = `http://${addr.address.includes(':') ? `[${addr.address}]` : addr.address}:${addr.port}`;
   return { server, url, ctx, close };
