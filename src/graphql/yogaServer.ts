@@ -32,7 +32,7 @@ export interface GraphqlLimits {
  */
 export const DEFAULT_LIMITS: GraphqlLimits = {
   maxDepth: 10,
-  maxCost: 1_000_000,
+  maxCost: 1_500_000,
   maxResponseBytes: 32 * 1024 * 1024,
   document: DEFAULT_DOCUMENT_LIMITS,
 };

@@ -162,13 +162,13 @@ describe('GraphQL limits and errors', () => {
     const one = `query($n: Int) { a: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } }`;
     const full = await gql(server.url, one, { n: 1000 });
     expect(full.errors).toBeUndefined();
-    const twice = `query($n: Int) { a: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } b: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } }`;
+    const thrice = `query($n: Int) { a: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } b: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } c: pools(chainId: 1, first: $n) { pools { ${POOL_FIELDS} } } }`;
     expectCleanError(
-      await gql(server.url, twice, { n: 1000 }),
+      await gql(server.url, thrice, { n: 1000 }),
       'QUERY_TOO_COSTLY',
-      /query cost \d+ exceeds the limit of 1000000/,
+      /query cost \d+ exceeds the limit of 1500000/,
     );
-    const small = await gql(server.url, twice, { n: 10 });
+    const small = await gql(server.url, thrice, { n: 10 });
     expect(small.errors).toBeUndefined();
   });
 
