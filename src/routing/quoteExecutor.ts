@@ -84,6 +84,8 @@ export interface WorkerExecutorOptions {
   readonly entry?: string;
   /** Each thread's old-generation heap in MiB (`ROUTER_THREAD_HEAP_MB`); absent or 0: V8's own limit. */
   readonly heapMb?: number;
+  /** Told of a thread that failed with no task in hand (piscina replaces it); unheard, it is dropped. */
+  readonly onThreadError?: (e: Error) => void;
 }
 
 /** One quote thread: its own piscina (one thread, its own queue) and the tasks handed to it not yet settled. */
@@ -92,6 +94,8 @@ interface Lane {
   pending: number;
   /** Per chain (and engine, floor): the warm-up handed to the thread and the newest one waiting behind it. */
   readonly warming: Map<string, Warming>;
+  /** Rejects with the thread's first failure outside a task: a module that throws as it loads. */
+  readonly failed: Promise<never>;
 }
 
 interface Warming {
@@ -122,8 +126,11 @@ export class WorkerExecutor implements QuoteExecutor {
   async ready(): Promise<void> {
     const lanes = (this.lanes ??= this.start());
     // The worker module's `ready` export, which takes nothing: answering it means the thread
-    // started and the module loaded.
-    await Promise.all(lanes.map((lane) => lane.pool.run(undefined as never, { name: 'ready' })));
+    // started and the module loaded. A module that throws as it loads may fail the thread before
+    // the task reaches it: piscina then starts no other thread and the task would wait forever.
+    await Promise.all(
+      lanes.map((lane) => Promise.race([lane.pool.run(undefined as never, { name: 'ready' }), lane.failed])),
+    );
   }
 
   // The thread answers each task with its own kind's outcome (`RouterHost.run`).
@@ -207,8 +214,8 @@ export class WorkerExecutor implements QuoteExecutor {
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
     // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
     // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
-    return Array.from({ length: this.threads }, () => ({
-      pool: new Piscina<HostTask, OutcomeOf<HostTask>>({
+    return Array.from({ length: this.threads }, () => {
+      const pool = new Piscina<HostTask, OutcomeOf<HostTask>>({
         filename,
         execArgv,
         minThreads: 1,
@@ -217,10 +224,9 @@ export class WorkerExecutor implements QuoteExecutor {
         niceIncrement: 10,
         stricterFIFO: true,
         ...(this.options.heapMb ? { resourceLimits: threadLimits(this.options.heapMb) } : {}),
-      }),
-      pending: 0,
-      warming: new Map(),
-    }));
+      });
+      return { pool, pending: 0, warming: new Map(), failed: threadFailure(pool, this.options.onThreadError) };
+    });
   }
 
   async close(): Promise<void> {
@@ -228,6 +234,22 @@ export class WorkerExecutor implements QuoteExecutor {
     this.lanes = undefined;
     await Promise.all(lanes.map((lane) => lane.pool.destroy()));
   }
+}
+
+/**
+ * A piscina emits `error` for a thread that fails with no task in hand; with no listener that is
+ * an uncaught error that ends the process. The first one rejects the promise returned.
+ */
+function threadFailure(pool: Piscina, told: ((e: Error) => void) | undefined): Promise<never> {
+  let reject!: (e: Error) => void;
+  const failed = new Promise<never>((_, r) => (reject = r));
+  // Only `ready()` awaits it: a failure after the start is told, not left unhandled.
+  failed.catch(() => undefined);
+  pool.on('error', (e: Error) => {
+    reject(e);
+    told?.(e);
+  });
+  return failed;
 }
 
 /** The same for a pair whichever way its tokens are spelt (FNV-1a over the lower-cased addresses, then mixed). */

@@ -19,6 +19,7 @@ export function routingFeature(ctx: AppContext): Feature {
   const executor = createExecutor(ctx.config.routing.workers, {
     timeoutMs: ctx.config.routing.quoteTimeoutMs,
     heapMb: ctx.config.routing.threadHeapMb,
+    onThreadError: (e) => ctx.logger.error({ err: e.message }, 'routing: a quote thread failed outside a quote'),
   });
   const { batchRelayers } = ctx.config.routing;
   const quotes = new QuoteService({
