@@ -84,8 +84,8 @@ export async function routedPairs(
   usd = 100,
 ): Promise<RoutedPairs> {
   const pairs = tokens.flatMap((sell) => tokens.filter((buy) => buy !== sell).map((buy) => [sell, buy] as const));
-  const routed: string[] = [];
-  const unrouted: string[] = [];
+  const routes = new Map<string, boolean>();
+  const name = ([sell, buy]: readonly [PairToken, PairToken]) => `${sell.symbol}>${buy.symbol}`;
   const ask = async ([sell, buy]: readonly [PairToken, PairToken]): Promise<void> => {
     const res = await fetch(`${apiUrl}/sor/${chainId}`, {
       method: 'POST',
@@ -101,10 +101,17 @@ export async function routedPairs(
     });
     const body = (await res.json()) as { paths?: unknown[]; swaps?: unknown[] };
     const ok = res.status === 200 && ((body.paths?.length ?? 0) > 0 || (body.swaps?.length ?? 0) > 0);
-    (ok ? routed : unrouted).push(`${sell.symbol}>${buy.symbol}`);
+    routes.set(name([sell, buy]), ok);
   };
   for (let i = 0; i < pairs.length; i += 8) await Promise.all(pairs.slice(i, i + 8).map(ask));
-  return { protocolVersion, tokens, routed, unrouted };
+  // In the pairs' order, not the answers': a seed then draws the same orders at every run.
+  const names = pairs.map(name);
+  return {
+    protocolVersion,
+    tokens,
+    routed: names.filter((n) => routes.get(n)),
+    unrouted: names.filter((n) => !routes.get(n)),
+  };
 }
 
 /** "27 of 56 ordered pairs of 8 tokens route (48 %)". */

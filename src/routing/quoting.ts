@@ -20,6 +20,7 @@ import type { QuoteService } from './quoteService';
 import type { OrderBody } from './requestSchema';
 import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo, SorOrderResponse } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
+import { nextBlockTime } from '../domain/chainTime';
 import { v3QuoteTime } from './v3/quoteTime';
 import type { V3Quote } from './v3/v3Router';
 
@@ -117,6 +118,20 @@ export async function snapshotFor(
 }
 
 /** What a V3 transaction needs of the order besides its route. */
+/**
+ * The unix seconds a V2 quote's time-moving pools (LBP weights, amp ramps) were priced at: the
+ * follower evaluates them at the block after its state's (`jobs/headFollower.ts` `quoteTime`).
+ * Undefined without a chain block (the subgraph's state).
+ */
+export function v2PricedAt(chain: ChainInfo, snap: ChainSnapshot): number | undefined {
+  return snap.block ? nextBlockTime(chain, snap.block.timestamp, undefined) : undefined;
+}
+
+/** A V3 quote with the unix seconds its time-moving pools were priced at (`v3/quoteTime.ts`). */
+export interface PricedV3Quote extends V3Quote {
+  readonly pricedAt: number;
+}
+
 export interface V3OrderRequest {
   readonly sellToken: string;
   readonly buyToken: string;
@@ -171,10 +186,12 @@ export class Quoting {
    * block a transaction sent now lands in (`v3/quoteTime.ts`; `clock` is the chain's clock where
    * the caller asked the node, `chainClock`, else ours); a router that took too long is a 503.
    */
-  v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, clock?: number): Promise<V3Quote> {
-    return this.quotes
-      .quoteV3(chain, snap, req, v3QuoteTime(chain, snap, this.ctx.now(), clock))
+  async v3(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest, clock?: number): Promise<PricedV3Quote> {
+    const pricedAt = v3QuoteTime(chain, snap, this.ctx.now(), clock);
+    const quote = await this.quotes
+      .quoteV3(chain, snap, req, pricedAt)
       .catch((e: unknown) => this.timedOut(chain, req, e));
+    return { ...quote, pricedAt };
   }
 
   /**

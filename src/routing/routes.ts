@@ -10,7 +10,7 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { checkParties } from './buildOrder';
 import { knownContracts } from './knownContracts';
 import { v3IsBetter } from './protocolChoice';
-import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, type Quoting } from './quoting';
+import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, v2PricedAt, type Quoting } from './quoting';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
 import { hasRoute } from './serialize';
 import type { QuoteRequest, SerializedSwapInfo } from './types';
@@ -51,11 +51,16 @@ function quoteRequest(ctx: AppContext, req: Request, chain: ChainInfo, body: Sor
 }
 
 /**
- * The block the quote's pool state was read at, on chains whose head the service follows
- * (jobs/headFollower.ts); absent where the pools are the subgraph's values.
+ * `blockNumber`: the block the quote's pool state was read at, on chains whose head the service
+ * follows (jobs/headFollower.ts); absent where the pools are the subgraph's values. `pricedAt`:
+ * the unix seconds its time-moving pools were priced at, the block the transaction should land in.
  */
-function atBlock<T extends object>(answer: T, snap: ChainSnapshot): T | (T & { blockNumber: number }) {
-  return snap.block ? { ...answer, blockNumber: snap.block.number } : answer;
+function atBlock<T extends object>(answer: T, snap: ChainSnapshot, pricedAt: number | undefined): T {
+  return {
+    ...answer,
+    ...(snap.block ? { blockNumber: snap.block.number } : {}),
+    ...(pricedAt !== undefined ? { pricedAt } : {}),
+  };
 }
 
 /** Why a pair with a pool's BPT on one side, or a buy-only sale's token sold, may have no route, else the generic advice. */
@@ -94,11 +99,11 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
     if (body.protocolVersion === 3) {
       requireV3(chain);
       const v3Quote = await quoting.v3(chain, snap, quoteRequest(ctx, req, chain, body));
-      res.json(atBlock(v3Quote.info, snap));
+      res.json(atBlock(v3Quote.info, snap, v3Quote.pricedAt));
       return;
     }
     const info: SerializedSwapInfo = await quoting.v2WithLido(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(atBlock({ protocolVersion: 2, ...info }, snap));
+    res.json(atBlock({ protocolVersion: 2, ...info }, snap, v2PricedAt(chain, snap)));
   });
 
   r.post('/order/:chainId', async (req, res) => {
@@ -141,11 +146,11 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       );
     }
     if (v3Routed && (!v2Routed || v3IsBetter(body.orderKind, v3Routed, v2Routed))) {
-      res.json(atBlock(await quoting.v3Order(chain, snap, body, v3Routed, deadline), snap));
+      res.json(atBlock(await quoting.v3Order(chain, snap, body, v3Routed, deadline), snap, v3Quote!.pricedAt));
       return;
     }
     const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap, relayer, deadline });
-    res.json(atBlock({ protocolVersion: 2, ...v2Order }, snap));
+    res.json(atBlock({ protocolVersion: 2, ...v2Order }, snap, v2PricedAt(chain, snap)));
   });
 
   return r;

@@ -30,7 +30,8 @@ export interface OrderSpec {
 }
 
 /** The wire types are the service's own, so a change of shape breaks this suite at compile time. */
-export type OrderResponse = SorOrderResponse;
+/** `/order`'s answer with the fields `routing/routes.ts` adds where the chain's head is followed. */
+export type OrderResponse = SorOrderResponse & { readonly blockNumber?: number; readonly pricedAt?: number };
 export type SwapInfoResponse = SerializedSwapInfo;
 
 export async function postJson<T>(url: string, body: unknown): Promise<{ status: number; body: T }> {

@@ -12,8 +12,9 @@ import { devAccount, DEPLOYER_INDEX } from '../../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, tokenBySymbol, type DevnetV3Buffer, type DevnetV3Pool } from '../../../src/devnet/devnet';
 import { approveThroughPermit2 } from '../../../src/devnet/v3/permit2';
 import { BATCH_ROUTER_ABI } from '../../../src/routing/v3/v3Abi';
-import type { SerializedV3SwapInfo, SorOrderResponse } from '../../../src/routing/types';
+import type { SerializedV3SwapInfo } from '../../../src/routing/types';
 import type { E2eEnvironment } from './e2eEnvironment';
+import type { OrderResponse } from './orders';
 import { getJson, share, sleep, tokenBalance } from './follow';
 
 /**
@@ -234,16 +235,15 @@ export interface NextBlockOrder {
  * A V3 order as a user sends it at once: the approvals `/order` listed and the order, mined
  * together in the block after the quote's (a wallet's batch; nothing else is mined between). A
  * pool whose price moves every second (a token sale) prices the order exactly only in the block the
- * quote priced: the service prices at the next block's time, its head's + 1 s (the devnet's
- * blockSeconds), which is pinned so a slow machine cannot mine it a second later. Measured on the
- * wallet's balances of the two tokens (neither native).
+ * quote priced: the answer's `pricedAt`, which is pinned. Measured on the wallet's balances of the
+ * two tokens (neither native).
  */
 export async function sendInNextBlock(
   env: E2eEnvironment,
   wallet: HDNodeWallet,
   sell: string,
   buy: string,
-  quote: SorOrderResponse & { readonly blockNumber?: number },
+  quote: OrderResponse,
 ): Promise<NextBlockOrder> {
   const provider = env.chain.provider;
   const [sellToken, buyToken] = [sell, buy].map((s) => tokenBySymbol(env.devnet, s).address);
@@ -252,7 +252,10 @@ export async function sendInNextBlock(
     tokenBalance(env, buyToken!, wallet.address),
   ]);
   const head = (await provider.getBlock('latest'))!;
-  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [head.timestamp + 1]);
+  // The block must come at the time the quote priced at: on demand that is the chain's clock when
+  // it was asked, a second past the head at least, so a slow machine cannot mine it later.
+  if (quote.pricedAt === undefined) throw new Error('the order names no pricedAt: its block time is unknown');
+  if (quote.blockNumber === head.number) await provider.send('evm_setNextBlockTimestamp', [quote.pricedAt]);
   await provider.send('evm_setAutomine', [false]);
   let hash: string;
   try {
