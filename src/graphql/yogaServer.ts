@@ -6,6 +6,7 @@ import { maxDepthRule } from './depthLimit';
 import { DEFAULT_DOCUMENT_LIMITS, documentShapeErrors, tooLongQuery, type DocumentLimits } from './documentShape';
 import { tooDeeplyNested } from './queryNesting';
 import { estimateQueryCost } from './queryCost';
+import { useQuoteBudget } from './quoteDraw';
 import { useReasonExtensions } from './reasonExtensions';
 import { createRequestContext, type GraphqlContext } from './requestContext';
 import { resolvers } from './resolvers';
@@ -157,6 +158,7 @@ export function createGraphqlServer(app: AppContext, limits: GraphqlLimits = DEF
       useDocumentLimits(limits.document),
       useDepthLimit(limits.maxDepth),
       useResultLimits(limits.maxCost, limits.maxResponseBytes),
+      useQuoteBudget(),
     ],
   });
 }

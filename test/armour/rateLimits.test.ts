@@ -1,4 +1,6 @@
 import { armourFeature } from '../../src/http/armour/feature';
+import { graphqlFeature } from '../../src/graphql/feature';
+import { routingFeature } from '../../src/routing/routingFeature';
 import { startTestServer, TestServer } from '../helpers/testServer';
 
 type Answer = { status: number; retryAfter: string | null; body: { error?: string; code?: number } | unknown };
@@ -161,5 +163,58 @@ describe('rate limit defaults', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("GraphQL's sorGetSwapPaths draws from the quote budget, one quote per alias", () => {
+  let server: TestServer;
+  const QUOTE = (alias: string) =>
+    `${alias}: sorGetSwapPaths(chain: MAINNET, swapType: EXACT_IN, swapAmount: "1", tokenIn: "0x6b175474e89094c44da98b954eedeac495271d0f", tokenOut: "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48") { returnAmount }`;
+  const graphql = async (ip: string, query: string) => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      body: (await res.json()) as { errors?: { extensions: Record<string, unknown> }[] },
+    };
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { TRUST_PROXY: '1', RATE_LIMIT_QUOTES_PER_MINUTE: '3', RATE_LIMIT_READS_PER_MINUTE: '100' },
+      { features: [armourFeature, graphqlFeature, routingFeature] },
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('a request of two aliases spends two quotes; the next two are refused 429 and spend none', async () => {
+    const ip = '203.0.113.20';
+    expect((await graphql(ip, `{ ${QUOTE('a')} ${QUOTE('b')} }`)).status).toBe(200);
+    const refused = await graphql(ip, `{ ${QUOTE('c')} ${QUOTE('d')} }`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({
+      reason: 'RATE_LIMITED',
+      details: { limitPerMinute: 3, quotesAsked: 2 },
+    });
+    // The same budget as /sor's: the one quote left is spent, the next is refused.
+    expect((await call(server, 'POST', '/sor/1', ip)).status).not.toBe(429);
+    expect((await call(server, 'POST', '/sor/1', ip)).status).toBe(429);
+    // Reads that ask no quote are not charged to it.
+    expect((await graphql(ip, '{ __typename }')).status).toBe(200);
+  });
+
+  it('counts aliases hidden in fragments, and each client has its own budget', async () => {
+    const ip = '203.0.113.21';
+    const hidden = `query Q { ...F ... on Query { ${QUOTE('c')} } } fragment F on Query { ${QUOTE('a')} ${QUOTE('b')} }`;
+    expect((await graphql(ip, hidden)).status).toBe(200);
+    expect((await graphql(ip, `{ ${QUOTE('d')} }`)).status).toBe(429);
+    expect((await graphql('203.0.113.22', `{ ${QUOTE('a')} }`)).status).toBe(200);
   });
 });

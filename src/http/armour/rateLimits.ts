@@ -3,6 +3,7 @@ import { rateLimit } from 'express-rate-limit';
 import type { Config } from '../../config/env';
 import { errorBody } from '../errors';
 import { REASONS } from '../errorReasons';
+import type { QuoteBudget } from '../quoteBudget';
 import { classifyRequest, RequestClass } from './requestClass';
 
 /**
@@ -21,9 +22,14 @@ const WHAT: Record<Exclude<RequestClass, 'internal'>, string> = {
   reads: 'read',
 };
 
-function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): RequestHandler | undefined {
+function limiter(
+  kind: Exclude<RequestClass, 'internal'>,
+  perMinute: number,
+  budget?: QuoteBudget,
+): RequestHandler | undefined {
   if (perMinute <= 0) return undefined;
   return rateLimit({
+    ...(budget ? { store: budget.store } : {}),
     windowMs: WINDOW_MS,
     limit: perMinute,
     standardHeaders: 'draft-7',
@@ -47,9 +53,10 @@ function limiter(kind: Exclude<RequestClass, 'internal'>, perMinute: number): Re
   });
 }
 
-export function rateLimits(limits: Config['rateLimits']): RequestHandler {
+/** The limiters; `budget` is the quote budget GraphQL's `sorGetSwapPaths` draws from too. */
+export function rateLimits(limits: Config['rateLimits'], budget?: QuoteBudget): RequestHandler {
   const byClass: Partial<Record<RequestClass, RequestHandler>> = {
-    quotes: limiter('quotes', limits.quotesPerMinute),
+    quotes: limiter('quotes', limits.quotesPerMinute, budget),
     jobs: limiter('jobs', limits.jobsPerMinute),
     reads: limiter('reads', limits.readsPerMinute),
   };
