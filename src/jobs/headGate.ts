@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../appContext';
 import { appStateKey } from '../appState';
 import type { ChainInfo } from '../config/chains';
@@ -198,9 +199,39 @@ function publishedAt(
 /**
  * The number of the block with `hash`, as the chain's node knows it: undefined when the node has
  * no such block (a hash from another chain, or a block reorganised away). Lets a client name the
- * block it has seen by hash (CoW's `X-CURRENT-BLOCK-HASH`) and get an answer at it or later.
+ * block it has seen by hash (CoW's `X-CURRENT-BLOCK-HASH`) and get an answer at it or later. A
+ * hash's number never changes, so it is asked once: every request and alias naming it after that
+ * (and concurrent ones, which share the question) costs no call.
  */
 export async function blockNumberOfHash(ctx: AppContext, chain: ChainInfo, hash: string): Promise<number | undefined> {
+  const known = ctx.state.get(blockHashesKey);
+  let chainHashes = known.get(chain.id);
+  if (!chainHashes) known.set(chain.id, (chainHashes = new LRUCache({ max: KNOWN_HASHES })));
+  // The served block is the one clients name most; remember it as it goes by.
+  const served = ctx.readModel.get(chain.id)?.block;
+  if (served) chainHashes.set(served.hash.toLowerCase(), Promise.resolve(served.number));
+  const key = hash.toLowerCase();
+  let asked = chainHashes.get(key);
+  if (!asked) {
+    asked = askBlockNumberOfHash(ctx, chain, key);
+    chainHashes.set(key, asked);
+    // Only a found block is kept: a hash the node does not know yet may be known a second later.
+    asked.then(
+      (n) => n === undefined && chainHashes.delete(key),
+      () => chainHashes.delete(key),
+    );
+  }
+  return asked;
+}
+
+/** Per chain, the numbers of block hashes (or the question in flight), at most `KNOWN_HASHES`. */
+const KNOWN_HASHES = 1024;
+const blockHashesKey = appStateKey(
+  'headGate.blockHashes',
+  () => new Map<number, LRUCache<string, Promise<number | undefined>>>(),
+);
+
+async function askBlockNumberOfHash(ctx: AppContext, chain: ChainInfo, hash: string): Promise<number | undefined> {
   const url = ctx.config.rpcUrls.get(chain.id);
   if (!url)
     throw new StateBehindHead(`chain ${chain.id} has no RPC URL (RPC_URL_${chain.id}) to ask for block ${hash}`, 60);

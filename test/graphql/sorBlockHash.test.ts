@@ -115,3 +115,17 @@ test('a hash the node does not know, or not a hash: an error, no answer', async 
     field: 'x-current-block-hash',
   });
 });
+
+test('a hash is asked of the node once: later requests and aliases naming it cost no call', async () => {
+  const older = node.head;
+  node.mine([]);
+  await ask(node.head.hash);
+  // The served block moved on, so the older hash is not the served one's.
+  const asked = () => node.methodCounts.get('eth_getBlockByHash') ?? 0;
+  const before = asked();
+  await ask(older.hash);
+  const once = asked();
+  expect(once - before).toBeLessThanOrEqual(1);
+  await Promise.all(Array.from({ length: 5 }, () => ask(older.hash)));
+  expect(asked()).toBe(once);
+});
