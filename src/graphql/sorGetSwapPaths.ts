@@ -430,5 +430,6 @@ async function v3Transaction(
 ): Promise<SorOrderResponse> {
   const relayer = app.config.routing.batchRelayers.get(chain.id) ?? null;
   checkParties(order, chain, knownContracts(chain, snap, relayer));
-  return quoting.v3Order(chain, snap, order, quote.info, orderDeadline(app, snap, order.deadline));
+  // `callData` holds no approvals: reading the sender's allowances would be a call for nothing.
+  return quoting.v3Order(chain, snap, order, quote.info, orderDeadline(app, snap, order.deadline), false);
 }

@@ -223,13 +223,18 @@ export class Quoting {
     return withMissingApprovals(built, body.sender, this.allowances(order.chain.id), blockTag(order.snap));
   }
 
-  /** The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave missing. */
+  /**
+   * The V3 transaction, with the Permit2 approvals the sender's allowances at the head leave
+   * missing; `approvals: false` when the caller keeps only the transaction (GraphQL's `callData`),
+   * which then costs no allowance read and lists every approval.
+   */
   async v3Order(
     chain: ChainInfo,
     snap: ChainSnapshot,
     order: V3OrderRequest,
     info: SerializedV3SwapInfo,
     deadline: number,
+    approvals = true,
   ): Promise<SorOrderResponse> {
     const v3Chain = chain.v3!;
     const nativeIn = NATIVE_ASSET_ALIASES.includes(order.sellToken);
@@ -237,7 +242,7 @@ export class Quoting {
     const single = info.paths.length === 1 && info.paths[0]!.steps.length === 1 && !info.paths[0]!.steps[0]!.isBuffer;
     const reader = this.allowances(chain.id);
     const current =
-      nativeIn || !reader
+      nativeIn || !reader || !approvals
         ? undefined
         : await reader.read({
             token: info.paths[0]!.tokenIn,
