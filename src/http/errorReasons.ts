@@ -21,7 +21,10 @@ export const REASONS = {
   HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   /** 422: no path between the tokens carries the order. */
   NO_ROUTE: 'NO_ROUTE',
-  /** 422: a route exists, but not within the order's limits (slippage, amount bounds). */
+  /**
+   * 422: a quoted amount does not fit a limit of the transaction (int256, Permit2's 160 bits). A guard:
+   * the routes keep amounts within the Vaults' balances, so no order is expected to meet it.
+   */
   LIMIT_NOT_MET: 'LIMIT_NOT_MET',
   /** 422: the order is well formed but cannot be served as asked (the sentence says why). */
   UNPROCESSABLE: 'UNPROCESSABLE',
@@ -30,10 +33,10 @@ export const REASONS = {
   UPSTREAM_FAILED: 'UPSTREAM_FAILED',
   /** 503: the followed state has not reached the block asked for yet. */
   STATE_BEHIND_HEAD: 'STATE_BEHIND_HEAD',
-  /** 503: the chain's node is down or behind, so the state is too old to build on. */
+  /** 503: the chain's node is down or stuck, so the state is too old to build on. */
   STALE_STATE: 'STALE_STATE',
   QUOTE_TIMEOUT: 'QUOTE_TIMEOUT',
-  /** 503: the chain's pools are still loading after a start. */
+  /** 503: the chain's pools are not loaded yet (a guard: the service listens only once they are). */
   LOADING: 'LOADING',
   NOT_CONFIGURED: 'NOT_CONFIGURED',
   JOB_RUNNING: 'JOB_RUNNING',

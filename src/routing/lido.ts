@@ -77,6 +77,8 @@ export async function quoteWithLido(
     throw new HttpError(
       422,
       `stETH ${side === 'in' ? 'in' : 'out'} is wrapped or unwrapped by the batch relayer, and Lido's rounding lets only sells be exact: send orderKind "sell" (or trade wstETH, ${lido.wstETH}) (no transaction was built)`,
+      {},
+      { field: 'orderKind' },
     );
   }
   if (!rates) {
@@ -94,6 +96,8 @@ export async function quoteWithLido(
         throw new HttpError(
           422,
           `amount: ${req.amount} is beyond what Lido's wstETH converts (its ${view} reverted); send an amount within the token's supply (no route was quoted)`,
+          {},
+          { field: 'amount' },
         );
       }
       throw e;

@@ -75,12 +75,15 @@ afterAll(async () => {
   await node?.close();
 });
 
-async function ask(hash?: string) {
-  const res = await fetch(`${srv.url}/graphql`, {
+const askRaw = (hash?: string) =>
+  fetch(`${srv.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(hash ? { 'X-CURRENT-BLOCK-HASH': hash } : {}) },
     body: JSON.stringify({ query: QUERY, variables: VARIABLES }),
   });
+
+async function ask(hash?: string) {
+  const res = await askRaw(hash);
   return (await res.json()) as {
     data?: { sorGetSwapPaths: { returnAmountRaw: string; blockNumber: number } } | null;
     errors?: { message: string }[];
@@ -101,7 +104,10 @@ test('the block CoW names, or a later one: the follower reads it before the answ
 });
 
 test('a hash the node does not know, or not a hash: an error, no answer', async () => {
-  const unknown = await ask(`0x${'77'.repeat(32)}`);
+  const refused = await askRaw(`0x${'77'.repeat(32)}`);
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get('retry-after')).toBe('1');
+  const unknown = (await refused.json()) as Awaited<ReturnType<typeof ask>>;
   expect(unknown.data ?? null).toBeNull();
   expect(unknown.errors?.[0]?.message).toMatch(/^x-current-block-hash: .*knows no block/);
   expect((unknown.errors?.[0] as { extensions?: unknown } | undefined)?.extensions).toMatchObject({

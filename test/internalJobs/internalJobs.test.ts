@@ -180,6 +180,31 @@ describe('internal job endpoints accept only Google ID tokens for this service f
     expect(tasksApi.requests).toHaveLength(0);
   });
 
+  it("answers 503 UNAVAILABLE with Retry-After while Google's certificates cannot be fetched, and runs nothing", async () => {
+    const certs = await startHttpFake((_req, res) => sendJson(res, 503, { error: 'unavailable' }));
+    const unchecked = await startTestServer(
+      { ...jobEnv(), OIDC_CERTS_URL: certs.url },
+      { features: [createInternalJobsFeature({ jobs: INTERNAL_JOB_RUNNERS })], now: () => NOW_MS },
+    );
+    try {
+      const res = await request(unchecked.url)
+        .post('/internal/jobs/update-prices')
+        .set('Authorization', `Bearer ${schedulerToken()}`);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('10');
+      expect(res.body).toEqual({
+        error: expect.stringMatching(/certificates could not be fetched; retry later/),
+        code: 503,
+        reason: 'UNAVAILABLE',
+      });
+      expect(certs.received.length).toBeGreaterThan(0);
+      expect(prices.received).toHaveLength(0);
+    } finally {
+      await unchecked.close();
+      await certs.close();
+    }
+  });
+
   it('guards the paths however they are spelled (Express matches routes case-insensitively)', async () => {
     for (const path of ['/Internal/Jobs/update-prices', '/internal/jobs/update-prices/', '/INTERNAL/JOBS/PRICE-TICK']) {
       const res = await post(path);

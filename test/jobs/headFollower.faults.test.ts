@@ -257,7 +257,7 @@ test('a node that no longer has the state block (its chain went back) is followe
   expect(await served(B.id)).toEqual([6n * E18, 16_700n * E6]);
 });
 
-test('/order refused on a stale state logs one warning per outage, none per request, and reports nothing to the error tracker', async () => {
+test('/order refused on a stale state (503 STALE_STATE, Retry-After) logs one warning per outage, none per request, and reports nothing to the error tracker', async () => {
   const lines: { severity: string; message: string }[] = [];
   const reported: unknown[] = [];
   srv = await startFollowing(
@@ -287,7 +287,17 @@ test('/order refused on a stale state logs one warning per outage, none per requ
     node.mine([]);
     // Back-off 100, 200, 400, 800 ms after the first failure: the fifth is past FOLLOW_STALE_SECONDS (1 s).
     await until('stale on failing polls', (f) => f.failures >= 5 && f.stale);
-    for (let i = 0; i < 5; i++) expect((await order()).status).toBe(503);
+    const refused = await order();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toEqual({
+      error: expect.stringMatching(
+        /^the RPC node of chain 1 \(RPC_URL_1\) has failed every read .*; pool state is block 10\d, so no transaction is built on it; retry later$/,
+      ),
+      code: 503,
+      reason: 'STALE_STATE',
+    });
+    for (let i = 0; i < 4; i++) expect((await order()).status).toBe(503);
     node.failStatus = undefined;
     await until('recovery', (f) => f.failures === 0 && f.stateBlock === node.head.number);
   };

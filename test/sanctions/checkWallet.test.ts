@@ -108,10 +108,14 @@ describe('GET /check-wallet with the Chainalysis provider', () => {
 
   it('answers 503, never "not blocked", when the provider fails; the failure is not cached', async () => {
     provider.faults = { status: 500 };
-    const failed = await check(server, `?address=${CLEAN}`);
+    const failed = await fetch(`${server.url}/check-wallet?address=${CLEAN}`);
     expect(failed.status).toBe(503);
-    expect(failed.body.is_blocked).toBeUndefined();
-    expect(failed.body.error).toContain('unable to perform sanctions check');
+    expect(failed.headers.get('retry-after')).toBe('5');
+    expect(await failed.json()).toEqual({
+      error: expect.stringContaining('unable to perform sanctions check (provider answered HTTP 500)'),
+      code: 503,
+      reason: 'UPSTREAM_FAILED',
+    });
     provider.faults = {};
     expect(await check(server, `?address=${CLEAN}`)).toEqual({ status: 200, body: { is_blocked: false } });
     expect(provider.screenings()).toHaveLength(2);
