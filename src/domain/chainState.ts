@@ -68,6 +68,12 @@ export interface ChainState {
    * catalogue's with their state in `pools` until the catalogue lists them.
    */
   readonly registered?: ReadonlyMap<string, StoredPool>;
+  /**
+   * The unix seconds the pools that move with time (LBP weights, amp ramps) are evaluated at, when
+   * later than the block after `block`: on a chain that makes blocks on demand, an order asked
+   * seconds after the head lands at the chain's clock (`jobs/retime.ts`). Absent: that next block.
+   */
+  readonly pricedAt?: number;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { StoredPool } from '../domain/pool';
 import { HttpError } from '../http/errors';
 import { REASONS } from '../http/errorReasons';
 import { blockNumberOfHash, isFollowed, StateBehindHead } from '../jobs/headGate';
+import { retimed } from '../jobs/retime';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { ChainSnapshot } from '../readModel/chainSnapshot';
 import { buildOrder, checkParties } from '../routing/buildOrder';
@@ -272,6 +273,10 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
     (withHooks || !hasHook(p)) && (!poolIds || poolIds.has(p.id) || poolIds.has(p.address));
   // V3 routers pay the sender: a transaction for another receiver can only be V2's.
   const v3Allowed = chain.v3 && protocol !== 2 && (!order || order.receiver === order.sender);
+  // A transaction is priced where it lands, as `/order`'s (routing/routes.ts): on a chain making
+  // blocks on demand, time-moving pools at the node's clock.
+  const clock = order ? await quoting.chainClock(chain) : undefined;
+  const v2Snap = order ? retimed(app, chain, snap, clock) : snap;
   // Both Vaults at once, on the quote threads.
   const whole = withHooks && !poolIds;
   const [v3, v2] = await Promise.all([
@@ -280,13 +285,14 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
           chain,
           whole ? snap : restricted(snap, `v3|${withHooks}|${[...(poolIds ?? [])].sort().join(',')}`, keepV3),
           whole ? request : { ...request, restricted: true },
+          clock,
         )
       : undefined,
     protocol === 3
       ? undefined
       : quoting.v2(
           chain,
-          poolIds ? restricted(snap, `v2|${[...poolIds].sort().join(',')}`, (p) => poolIds.has(p.id)) : snap,
+          poolIds ? restricted(v2Snap, `v2|${[...poolIds].sort().join(',')}`, (p) => poolIds.has(p.id)) : v2Snap,
           { ...request, stepAmounts: true, ...(poolIds ? { restricted: true } : {}) },
         ),
   ]);
@@ -341,7 +347,7 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
     priceImpact: info.priceImpact ?? '0',
     decimalsOf: known,
     blockNumber,
-    callData: order ? callData(v2Transaction(app, chain, snap, order, info)) : null,
+    callData: order ? callData(v2Transaction(app, chain, v2Snap, order, info)) : null,
   });
 }
 

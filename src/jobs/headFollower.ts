@@ -779,7 +779,8 @@ export class HeadFollower {
         ? new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? [])
         : undefined;
     const registered = [...(named ?? [])].filter(([id]) => !stored?.has(id));
-    const { registered: _named, ...rest } = next;
+    // A retimed state's time is its block's: a state the follower publishes is at the next block's.
+    const { registered: _named, pricedAt: _retimed, ...rest } = next;
     const state: ChainState = {
       ...rest,
       ...(buffers ? { buffers } : {}),

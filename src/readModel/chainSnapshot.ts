@@ -29,6 +29,8 @@ export class ChainSnapshot {
    * follower reads them), empty while no V3 state is followed.
    */
   readonly buffers: ReadonlyMap<string, StoredBuffer>;
+  /** `ChainState.pricedAt` of the state laid over the pools; null: the block after `block`. */
+  readonly pricedAt: number | null;
 
   constructor(init: {
     readonly chainId: number;
@@ -38,6 +40,7 @@ export class ChainSnapshot {
     readonly loadedAt: number;
     readonly block?: BlockRef | null;
     readonly buffers?: ReadonlyMap<string, StoredBuffer>;
+    readonly pricedAt?: number | null;
   }) {
     this.chainId = init.chainId;
     this.meta = init.meta;
@@ -46,6 +49,7 @@ export class ChainSnapshot {
     this.loadedAt = init.loadedAt;
     this.block = init.block ?? null;
     this.buffers = init.buffers ?? NO_BUFFERS;
+    this.pricedAt = init.pricedAt ?? null;
   }
 
   get poolsById(): ReadonlyMap<string, StoredPool> {
@@ -84,6 +88,7 @@ export class ChainSnapshot {
       loadedAt,
       block: this.block,
       buffers: this.buffers,
+      pricedAt: this.pricedAt,
     });
     next.poolsBodyCache = this.poolsBodyCache;
     next.poolsByIdCache = this.poolsByIdCache;
@@ -99,6 +104,7 @@ export class ChainSnapshot {
     block: BlockRef,
     loadedAt: number,
     buffers: ReadonlyMap<string, StoredBuffer> = this.buffers,
+    pricedAt: number | null = null,
   ): ChainSnapshot {
     const next = new ChainSnapshot({
       chainId: this.chainId,
@@ -108,6 +114,7 @@ export class ChainSnapshot {
       loadedAt,
       block,
       buffers,
+      pricedAt,
     });
     if (pools === this.pools) {
       next.poolsBodyCache = this.poolsBodyCache;

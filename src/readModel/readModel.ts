@@ -120,7 +120,7 @@ export class ReadModel {
     if (!cur || !base) return undefined;
     const pools = this.overlay(base.pools, state);
     const unchanged = pools.length === cur.pools.length && pools.every((p, i) => p === cur.pools[i]);
-    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now(), state.buffers);
+    const next = cur.atBlock(unchanged ? cur.pools : pools, state.block, this.now(), state.buffers, state.pricedAt);
     this.publish(next, cur);
     return next;
   }
@@ -209,6 +209,7 @@ export class ReadModel {
               loadedAt: this.now(),
               block: state?.block ?? null,
               ...(state?.buffers ? { buffers: state.buffers } : {}),
+              ...(state?.pricedAt !== undefined ? { pricedAt: state.pricedAt } : {}),
             });
     }
     this.publish(next, this.snapshots.get(chainId));

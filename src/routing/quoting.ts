@@ -120,11 +120,15 @@ export async function snapshotFor(
 /** What a V3 transaction needs of the order besides its route. */
 /**
  * The unix seconds a V2 quote's time-moving pools (LBP weights, amp ramps) were priced at: the
- * follower evaluates them at the block after its state's (`jobs/headFollower.ts` `quoteTime`).
- * Undefined without a chain block (the subgraph's state).
+ * follower evaluates them at the block after its state's (`jobs/headFollower.ts` `quoteTime`), an
+ * order on a chain making blocks on demand at the chain's `clock` (`jobs/retime.ts`). Undefined
+ * without a chain block (the subgraph's state).
  */
-export function v2PricedAt(chain: ChainInfo, snap: ChainSnapshot): number | undefined {
-  return snap.block ? nextBlockTime(chain, snap.block.timestamp, undefined) : undefined;
+export function v2PricedAt(chain: ChainInfo, snap: ChainSnapshot, clock?: number): number | undefined {
+  if (!snap.block) return undefined;
+  // State that holds at the next block holds at any later time on the clock, unless it moves: then
+  // `jobs/retime.ts` evaluated it there.
+  return Math.max(snap.pricedAt ?? nextBlockTime(chain, snap.block.timestamp, undefined), clock ?? 0);
 }
 
 /** A V3 quote with the unix seconds its time-moving pools were priced at (`v3/quoteTime.ts`). */

@@ -12,6 +12,7 @@ import { knownContracts } from './knownContracts';
 import { v3IsBetter } from './protocolChoice';
 import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, v2PricedAt, type Quoting } from './quoting';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
+import { retimed } from '../jobs/retime';
 import { hasRoute } from './serialize';
 import type { QuoteRequest, SerializedSwapInfo } from './types';
 
@@ -129,11 +130,15 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
     // Without protocolVersion both Vaults quote, in parallel on the quote threads, and the user
     // gets the better after gas; V3 only where it is deployed and the sender receives (its
     // routers pay msg.sender).
+    // On a chain that makes blocks on demand, time-moving pools are priced at the node's clock:
+    // the block a transaction sent now lands in. V2's state is evaluated there first.
+    const clock = await quoting.chainClock(chain);
+    const v2Snap = body.protocolVersion === 3 ? snap : retimed(ctx, chain, snap, clock);
     const [v3Quote, v2Info] = await Promise.all([
       chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
-        ? quoting.chainClock(chain).then((clock) => quoting.v3(chain, snap, request, clock))
+        ? quoting.v3(chain, snap, request, clock)
         : undefined,
-      body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, snap, request),
+      body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, v2Snap, request),
     ]);
     const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;
     const v2Routed = v2Info && hasRoute(v2Info) ? v2Info : undefined;
@@ -149,8 +154,8 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       res.json(atBlock(await quoting.v3Order(chain, snap, body, v3Routed, deadline), snap, v3Quote!.pricedAt));
       return;
     }
-    const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap, relayer, deadline });
-    res.json(atBlock({ protocolVersion: 2, ...v2Order }, snap, v2PricedAt(chain, snap)));
+    const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap: v2Snap, relayer, deadline });
+    res.json(atBlock({ protocolVersion: 2, ...v2Order }, v2Snap, v2PricedAt(chain, v2Snap, clock)));
   });
 
   return r;

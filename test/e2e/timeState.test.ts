@@ -78,8 +78,9 @@ async function advance(seconds: number): Promise<void> {
 }
 
 /**
- * The user's /order at slippage 0, sent in the block after the one it was quoted at (its timestamp
- * the quoted block's + 1, as the follower evaluates): what it paid and received, and the pools it used.
+ * The user's /order at slippage 0, sent in the block after the one it was quoted at, stamped with
+ * the time the answer says it priced at (`pricedAt`: the quoted block's + 1, or the chain's clock
+ * when that ran on): what it paid and received, the pools it used, and that time.
  */
 async function orderExactly(sell: string, buy: string, amount: bigint) {
   const quotedAt = await head();
@@ -98,12 +99,15 @@ async function orderExactly(sell: string, buy: string, amount: bigint) {
   const order = res.body;
   expect(order.blockNumber).toBe(quotedAt.number);
   const [sellBefore, buyBefore] = await Promise.all([balanceOf(sell, user.address), balanceOf(buy, user.address)]);
-  await env.chain.provider.send('evm_setNextBlockTimestamp', [quotedAt.timestamp + 1]);
+  expect(order.pricedAt).toBeGreaterThanOrEqual(quotedAt.timestamp + 1);
+  await env.chain.provider.send('evm_setNextBlockTimestamp', [order.pricedAt]);
   const done = await (
     await user.sendTransaction({ to: order.to, data: order.data, value: BigInt(order.value) })
   ).wait();
   expect(done?.status).toBe(1);
   return {
+    pricedAt: order.pricedAt!,
+    quotedAt,
     quoted: { paid: BigInt(order.price.sellAmount), received: BigInt(order.price.buyAmount) },
     executed: {
       paid: sellBefore - (await balanceOf(sell, user.address)),
@@ -218,6 +222,12 @@ test('during an LBP weight update orders into the sale token execute exactly as 
     ]);
     weightsServed.push(servedWeights);
   }
+  // The chain's clock runs on with no block (an order asked a while after the last one): the order
+  // lands in a block stamped then, and is priced there, not at the block after the head.
+  await env.chain.provider.send('evm_increaseTime', [37]);
+  const late = await orderExactly(weth, saleA, 10n ** 18n);
+  expect(late.pricedAt).toBeGreaterThanOrEqual(late.quotedAt.timestamp + 37);
+  expect(late.executed).toEqual(late.quoted);
   // The sale token's weight fell between every two orders.
   const sale = lbp.tokens.indexOf(saleA);
   expect(weightsServed[1]![sale]).toBeLessThan(weightsServed[0]![sale]!);
