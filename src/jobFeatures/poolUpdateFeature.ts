@@ -3,7 +3,7 @@ import type { AppContext } from '../appContext';
 import type { Feature } from '../http/feature';
 import { resolveChainParam } from '../http/chainParam';
 import { stateBehindRefusal } from '../http/stateRefusal';
-import { isFollowed, nodeHead, StateBehindHead, stateAt } from '../jobs/headGate';
+import { isFollowed, nodeHead, StateBehindHead, servedStateAt } from '../jobs/headGate';
 import { every, Timer } from '../jobs/timers';
 import { updatePools } from '../jobs/updatePools';
 
@@ -25,7 +25,7 @@ export function poolUpdateRouter(ctx: AppContext): Router {
     head?.catch(() => undefined);
     await updatePools(ctx, chain.id, { waitForRunning: true });
     try {
-      if (head) await stateAt(ctx, chain, { atNodeHead: false, minBlock: await head });
+      if (head) await servedStateAt(ctx, chain, { atNodeHead: false, minBlock: await head });
     } catch (e) {
       if (e instanceof StateBehindHead)
         throw stateBehindRefusal(ctx, chain.id, e, `the pools were updated, but ${e.message}`);

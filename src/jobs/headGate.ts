@@ -119,7 +119,7 @@ export interface StateWanted {
  * (naming the lag when it is past `FOLLOW_MAX_LAG_BLOCKS` or `FOLLOW_MAX_LAG_SECONDS`). Waiting
  * comes first: a state the follower brings to the head within the bound lags by nothing.
  */
-export async function stateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
+export async function servedStateAt(ctx: AppContext, chain: ChainInfo, wanted: StateWanted): Promise<ChainSnapshot> {
   const follower = ctx.state.get(followersKey).get(chain.id);
   const status = ctx.state.get(followStatusKey).get(chain.id);
   const current = () => ctx.readModel.get(chain.id);

@@ -5,7 +5,7 @@ import { HttpError, OperationalRefusal } from '../http/errors';
 import { REASONS } from '../http/errorReasons';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { followStatusKey, staleReason } from '../jobs/headFollower';
-import { BlockPastHead, isFollowed, StateBehindHead, stateAt, type StateWanted } from '../jobs/headGate';
+import { BlockPastHead, isFollowed, StateBehindHead, servedStateAt, type StateWanted } from '../jobs/headGate';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import type { WstEthRates } from '../sources/lido/wstEthRates';
 import type { GasPriceReader } from '../sources/rpc/gasPrice';
@@ -109,7 +109,7 @@ export async function snapshotFor(
       `${minBlockField}: chain ${chain.id}'s pools are the subgraph's values, read at no block (its head is not followed: no RPC_URL_${chain.id}, or FOLLOW_HEAD=off), so no block can be promised; leave ${minBlockField} out`,
     );
   try {
-    return await stateAt(ctx, chain, wanted);
+    return await servedStateAt(ctx, chain, wanted);
   } catch (e) {
     if (e instanceof StateBehindHead) throw stateBehindRefusal(ctx, chain.id, e);
     if (e instanceof BlockPastHead) throw new HttpError(400, e.message);

@@ -3,7 +3,9 @@
  * a decimal string of smallest units.
  */
 
-export type OrderKind = 'sell' | 'buy';
+import type { OrderKind } from '../domain/swap/route';
+
+export type { OrderKind };
 
 /** A validated quote request (addresses lower-case; native-asset aliases kept as sent). */
 export interface QuoteRequest {
