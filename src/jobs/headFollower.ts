@@ -25,7 +25,7 @@ import type { BufferBalances } from '../sources/chainState/movedInBlocks';
 import { registeredV3Pool } from '../domain/protocols/v3/stored/registeredPool';
 import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
 import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
-import type { PinnedRpcOptions } from '../sources/rpc/multicall';
+import type { AggregateHealth, PinnedRpcOptions } from '../sources/rpc/multicall';
 import {
   checkBufferLogs,
   checkCashChanges,
@@ -98,6 +98,13 @@ export interface FollowStatus {
   droppedPools: number;
   droppedBuffers: number;
   lastDropped: { id: string; reason: string; block: number; at: number } | null;
+  /**
+   * How the pools' getters reach the node: `aggregate3` through the chain's Multicall3, or `batch`
+   * (plain `eth_call`s in JSON-RPC batches: the chain has no Multicall3 in its row,
+   * `FOLLOW_AGGREGATE_CALLS` is 0, or the node said Multicall3 has no code, `transportReason`).
+   */
+  transport: 'aggregate3' | 'batch';
+  transportReason: string | null;
 }
 
 /**
@@ -164,6 +171,8 @@ const SUBSCRIBED_POLL_FACTOR = 10;
 const CATCH_UP_MS = 100;
 const WANTED_MS = 5_000;
 const SUBSCRIBED_POLL_MAX_MS = 30_000;
+/** Multicall3 aggregates in flight at once (each one HTTP request). */
+const AGGREGATES_IN_FLIGHT = 8;
 
 /** What a buffer's read costs (`v3/bufferReads.ts`: the Vault's three getters, the token's eleven, the asset's two). */
 const BUFFER_READ_CALLS = 16;
@@ -188,6 +197,8 @@ export interface StepResult {
 
 export class HeadFollower {
   private readonly rpc: PinnedRpcOptions;
+  /** What the reads learn of the chain's Multicall3 (`rpc/multicall.ts`): whether it has code. */
+  private readonly aggregateHealth: AggregateHealth = {};
   /** One per protocol deployed on the chain, each owning what its reads keep across blocks. */
   private readonly sources: readonly ChainStateSource[];
   private readonly status: FollowStatus;
@@ -236,16 +247,26 @@ export class HeadFollower {
   ) {
     // No retry inside a poll: the next poll is the retry, after the back-off.
     // Four batches in flight make a full read (start, reorg) about four times faster on a remote node.
-    // A chain's Multicall3 carries its getters, `FOLLOW_AGGREGATE_CALLS` to a call.
+    // A chain's Multicall3 carries its getters, `FOLLOW_AGGREGATE_CALLS` to a call, more of them
+    // in flight: a full read's latency is its rounds of aggregates.
     const callsPerAggregate = ctx.config.follow.aggregateCalls;
+    const multicall3 = callsPerAggregate > 0 ? chain.multicall3 : undefined;
+    const aggregated = multicall3 !== undefined;
     this.rpc = {
       url: rpcUrl,
       timeoutMs: 10_000,
       retry: NO_RETRY,
       batchSize: 100,
       concurrency: 4,
-      ...(chain.multicall3 && callsPerAggregate > 0
-        ? { aggregate: { address: chain.multicall3, callsPerAggregate } }
+      ...(multicall3 !== undefined
+        ? {
+            aggregate: {
+              address: multicall3,
+              callsPerAggregate,
+              inFlight: AGGREGATES_IN_FLIGHT,
+              health: this.aggregateHealth,
+            },
+          }
         : {}),
     };
     const v3Vault = vaultOf(chain, 3);
@@ -276,6 +297,12 @@ export class HeadFollower {
       droppedPools: 0,
       droppedBuffers: 0,
       lastDropped: null,
+      transport: aggregated ? 'aggregate3' : 'batch',
+      transportReason: aggregated
+        ? null
+        : chain.multicall3 === undefined
+          ? "the chain's row names no Multicall3"
+          : 'FOLLOW_AGGREGATE_CALLS is 0',
     };
     ctx.state.get(followStatusKey).set(chain.id, this.status);
     ctx.state.get(followersKey).set(chain.id, this);
@@ -373,6 +400,26 @@ export class HeadFollower {
 
   /** One poll: brings the chain's state to the head, or throws and leaves it as it was. */
   async step(): Promise<StepResult> {
+    try {
+      return await this.poll();
+    } finally {
+      this.noteTransport();
+    }
+  }
+
+  /** Says once, in the log and `/readyz`, that the reads left Multicall3 for plain calls. */
+  private noteTransport(): void {
+    const codeless = this.aggregateHealth.codeless;
+    if (!codeless || this.status.transport === 'batch') return;
+    this.status.transport = 'batch';
+    this.status.transportReason = `Multicall3 ${this.chain.multicall3 ?? ''} has no code at block ${Number(codeless.block)}: every getter goes as its own eth_call`;
+    this.ctx.logger.warn(
+      { chainId: this.chain.id, multicall3: this.chain.multicall3, block: Number(codeless.block) },
+      "head follower: the chain's Multicall3 has no code; reading through plain eth_calls in JSON-RPC batches",
+    );
+  }
+
+  private async poll(): Promise<StepResult> {
     const { ctx, chain } = this;
     const snap = ctx.readModel.get(chain.id);
     if (!snap) return { kind: 'not loaded', block: null, poolsRead: 0 };
@@ -754,11 +801,12 @@ export class HeadFollower {
    * step as usual.
    */
   private async moved(from: number, to: number): Promise<MovedInBlocks | null> {
+    // Each protocol's logs at once: a block's step waits one round trip for them, not one each.
+    const named = await Promise.all(this.sources.map((source) => halving(from, to, (a, b) => source.moved(a, b))));
     let moved: MovedInBlocks | undefined;
-    for (const source of this.sources) {
-      const named = await halving(from, to, (a, b) => source.moved(a, b));
-      if (!named) return null;
-      moved = moved ? addMoved(moved, named) : named;
+    for (const n of named) {
+      if (!n) return null;
+      moved = moved ? addMoved(moved, n) : n;
     }
     for (const t of moved?.buffers ?? []) this.noBuffer.delete(t);
     return moved ?? null;

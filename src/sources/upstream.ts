@@ -25,6 +25,8 @@ export interface JsonRequest {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** The body as JSON text already (what the caller built itself), instead of `body`. */
+  readonly bodyText?: string;
   readonly timeoutMs: number;
 }
 
@@ -103,15 +105,16 @@ function unreachable(err: Error): string {
 
 async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse<T>> {
   let res: Response;
+  const sent = req.bodyText ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   try {
     res = await fetch(req.url, {
-      method: req.method ?? (req.body === undefined ? 'GET' : 'POST'),
+      method: req.method ?? (sent === undefined ? 'GET' : 'POST'),
       headers: {
         accept: 'application/json',
-        ...(req.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(sent === undefined ? {} : { 'content-type': 'application/json' }),
         ...req.headers,
       },
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      body: sent,
       signal: AbortSignal.timeout(req.timeoutMs),
     });
   } catch (e) {

@@ -22,7 +22,10 @@ import { serveWebSocket, type WsPeer } from './webSocketServer';
  * older block (a load balancer's lagging backend).
  * Multicall3's `aggregate3` (test/fakes/multicall3.ts) is opened into its inner calls, each
  * answered (and lied about, failed, dropped, rotated, answered from blocks back) as a plain
- * `eth_call`, and counted in `ethCalls` but not in `methodCounts` (one `eth_call` billed).
+ * `eth_call`, and counted in `ethCalls` but not in `methodCounts` (one `eth_call` billed);
+ * `outOfGasInside` fails chosen inner calls as running out of the aggregate's gas does (no return
+ * data) while the same call alone answers, and `noMulticall3` takes Multicall3's code away (a
+ * call to it answers `0x`, as any call to an address without code).
  */
 export interface FakeChainPool {
   readonly id: string;
@@ -32,6 +35,11 @@ export interface FakeChainPool {
   swapFee: bigint;
   /** A weighted v1 pool's `getLastInvariant()`; absent: the getter reverts. */
   lastInvariant?: bigint;
+  /**
+   * The pool's other getters that do not move with the blocks: return data by calldata (selector
+   * and arguments); a call not listed reverts, as a getter the pool lacks does.
+   */
+  getters?: ReadonlyMap<string, string>;
 }
 
 interface Block {
@@ -99,6 +107,16 @@ interface RpcRequest {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
+/**
+ * An answer as JSON text; a hex result written as it is (an aggregate's is half a megabyte, which
+ * JSON.stringify scans for characters to escape).
+ */
+function json(a: { jsonrpc: string; id?: unknown; result?: unknown }): string {
+  if (typeof a.result !== 'string' || a.id === undefined || !/^0x[0-9a-fA-F]*$/.test(a.result))
+    return JSON.stringify(a);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(a.id)},"result":"${a.result}"}`;
+}
+
 /** A log a contract emits: topic 0 and the indexed fields' topics after it. */
 export interface FakeLog {
   readonly address: string;
@@ -146,12 +164,23 @@ export class FakeChainRpc {
   rotateIds = false;
   /** Calls left out of a batch's answer (no entry for their id). */
   drop: ((call: FakeCall) => boolean) | undefined;
+  /** Inner calls of an aggregate that fail there with no return data, as out of the aggregate's gas. */
+  outOfGasInside: ((call: FakeCall) => boolean) | undefined;
+  /** No code at Multicall3's address (a fork without it). */
+  noMulticall3 = false;
   /** How many blocks behind the head `latest` is answered (called per `latest` asked). */
   latestBehind: (() => number) | undefined;
   /** Addresses with code, for `eth_getCode` (the Vault and the pools always have code). */
   readonly code = new Set<string>();
   /** Each HTTP answer is sent this long after the request (a node far away). */
   delayMs = 0;
+  /**
+   * Time spent parsing requests and making and writing their answers (ms): the fake node's own
+   * share of a benchmark that runs it in its process.
+   */
+  busyMs = 0;
+  /** `aggregate3` calls answered (each also counted as one `eth_call` in `methodCounts`). */
+  aggregates = 0;
   /** JSON-RPC requests answered, per method (batched calls counted one by one). */
   readonly methodCounts = new Map<string, number>();
   private readonly blocks: Block[] = [];
@@ -206,6 +235,14 @@ export class FakeChainRpc {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => setTimeout(respond, fake.delayMs));
       const respond = () => {
+        const started = performance.now();
+        try {
+          send();
+        } finally {
+          fake.busyMs += performance.now() - started;
+        }
+      };
+      const send = () => {
         res.setHeader('content-type', 'application/json');
         if (fake.failStatus !== undefined) {
           res.statusCode = fake.failStatus;
@@ -214,14 +251,14 @@ export class FakeChainRpc {
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RpcRequest | RpcRequest[];
         const answer = (r: RpcRequest) => ({ jsonrpc: '2.0', id: r.id, ...fake.answer(r) });
-        if (!Array.isArray(body)) return res.end(JSON.stringify(answer(body)));
+        if (!Array.isArray(body)) return res.end(json(answer(body)));
         const answers = body.filter((r) => !fake.drop?.(fake.callOf(r))).map(answer);
         // Each answer under the id of the request before it: every call gets its neighbour's result.
         if (fake.rotateIds && answers.length > 1) {
           const ids = answers.map((a) => a.id);
           answers.forEach((a, k) => (a.id = ids[(k + ids.length - 1) % ids.length]));
         }
-        res.end(JSON.stringify(answers));
+        res.end(`[${answers.map(json).join(',')}]`);
       };
     });
     return fake;
@@ -350,7 +387,11 @@ export class FakeChainRpc {
     switch (r.method) {
       case 'eth_getCode': {
         const a = String(params[0]).toLowerCase();
-        const hasCode = a === this.vault || a === MULTICALL3 || this.code.has(a) || this.poolAt(a) !== undefined;
+        const hasCode =
+          a === this.vault ||
+          (a === MULTICALL3 && !this.noMulticall3) ||
+          this.code.has(a) ||
+          this.poolAt(a) !== undefined;
         return { result: hasCode ? '0x6080' : '0x' };
       }
       case 'eth_blockNumber':
@@ -429,16 +470,19 @@ export class FakeChainRpc {
         const asked = this.blockAt(params[1]);
         const block = asked && this.blockAt(hex(Math.max(100, asked.number - this.answerFromBlocksBack)));
         const selector = call.data.slice(0, 10);
+        // Any call to an address without code runs nothing and answers nothing.
+        if (this.noMulticall3 && call.to.toLowerCase() === MULTICALL3) return { result: '0x' };
         const inner = innerCalls(call);
         if (inner) {
           if (!block) return { error: { code: -32000, message: 'header not found' } };
-          const answers = inner.map((c) =>
-            this.drop?.({ method: 'eth_call', to: c.to, selector: c.data.slice(0, 10) })
-              ? undefined
-              : isGetBlockNumber(c)
-                ? { result: encodeBlockNumber(block.number) }
-                : this.answer({ method: 'eth_call', params: [c, params[1]] }, false),
-          );
+          this.aggregates++;
+          const answers = inner.map((c) => {
+            const seen = { method: 'eth_call', to: c.to, selector: c.data.slice(0, 10), data: c.data };
+            if (this.drop?.(seen)) return undefined;
+            if (isGetBlockNumber(c)) return { result: encodeBlockNumber(block.number) };
+            if (this.outOfGasInside?.(seen)) return { error: { code: 3, message: 'out of gas', data: '0x' } };
+            return this.answer({ method: 'eth_call', params: [c, params[1]] }, false);
+          });
           return aggregateAnswer(this.rotateIds ? rotated(answers) : answers);
         }
         this.ethCalls.push({ to: call.to.toLowerCase(), selector, block: String(params[1]) });
@@ -455,15 +499,18 @@ export class FakeChainRpc {
         const to = call.to.toLowerCase();
         if (this.feesCollector !== undefined) {
           if (to === this.vault && selector === GET_FEES_COLLECTOR_SELECTOR)
-            return { result: VAULT.encodeFunctionResult(GET_FEES_COLLECTOR, [this.feesCollector]) };
+            return { result: `0x${this.feesCollector.slice(2).padStart(64, '0')}` };
           if (to === this.feesCollector && selector === GET_SWAP_FEE_SELECTOR)
-            return { result: POOL.encodeFunctionResult(GET_SWAP_FEE, [block.protocolSwapFee]) };
+            return { result: `0x${word(block.protocolSwapFee)}` };
         }
+        // One-word answers by hand, as `getPoolTokens`'s (ethers' encoder costs more than the rest).
         const pool = this.poolAt(to);
         if (pool && selector === GET_SWAP_FEE_SELECTOR)
-          return { result: POOL.encodeFunctionResult(GET_SWAP_FEE, [block.state.get(pool.id)!.swapFee]) };
+          return { result: `0x${word(block.state.get(pool.id)!.swapFee)}` };
         if (pool?.lastInvariant !== undefined && selector === GET_LAST_INVARIANT_SELECTOR)
-          return { result: POOL.encodeFunctionResult(GET_LAST_INVARIANT, [pool.lastInvariant]) };
+          return { result: `0x${word(pool.lastInvariant)}` };
+        const getter = pool?.getters?.get(call.data.toLowerCase());
+        if (getter !== undefined) return { result: getter };
         const other = this.contractCall?.({ to: call.to.toLowerCase(), data: call.data, block: block.number });
         if (other !== undefined) return { result: other };
         return { error: { code: 3, message: 'execution reverted' } };

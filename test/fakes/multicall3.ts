@@ -28,7 +28,7 @@ export function innerCalls(call: { to?: unknown; data?: unknown }): InnerCall[] 
   if (typeof call.to !== 'string' || call.to.toLowerCase() !== MULTICALL3) return undefined;
   if (typeof call.data !== 'string' || !call.data.startsWith(AGGREGATE3)) return undefined;
   const hex = call.data.slice(10);
-  const at = (byte: number) => Number(BigInt(`0x${hex.slice(byte * 2, byte * 2 + 64)}`));
+  const at = (byte: number) => wordAt(hex, byte);
   const array = at(0);
   const n = at(array);
   const base = array + 32;
@@ -41,6 +41,17 @@ export function innerCalls(call: { to?: unknown; data?: unknown }): InnerCall[] 
       data: `0x${hex.slice((bytes + 32) * 2, (bytes + 32 + length) * 2)}`,
     };
   });
+}
+
+const HIGH_ZEROS = '0'.repeat(48);
+
+/**
+ * The word at `byte` as a number: an offset or a length, which the contract would not follow past
+ * 2^64 (a word with its high bytes set is out of range, as `Infinity` then says).
+ */
+function wordAt(hex: string, byte: number): number {
+  if (!hex.startsWith(HIGH_ZEROS, byte * 2)) return Infinity;
+  return parseInt(hex.slice(byte * 2 + 48, byte * 2 + 64), 16);
 }
 
 /** `aggregate3`'s return data read back, by following its offsets. */
@@ -60,19 +71,23 @@ const word = (n: number) => n.toString(16).padStart(64, '0');
 
 /** `aggregate3`'s return data: `(bool success, bytes returnData)[]`, ABI-encoded. */
 export function encodeResults(results: readonly (readonly [boolean, string])[]): string {
-  const heads: string[] = [];
-  const tails: string[] = [];
+  const heads = new Array<string>(results.length);
+  const tails = new Array<string>(results.length);
   let offset = results.length * 32;
-  for (const [success, data] of results) {
-    heads.push(word(offset));
-    const body = data.slice(2);
-    const tail =
-      word(success ? 1 : 0) + word(64) + word(body.length / 2) + body.padEnd(Math.ceil(body.length / 64) * 64, '0');
-    tails.push(tail);
-    offset += tail.length / 2;
+  for (let i = 0; i < results.length; i++) {
+    const [success, data] = results[i]!;
+    heads[i] = word(offset);
+    const chars = data.length - 2;
+    const pad = (64 - (chars % 64)) % 64;
+    tails[i] = (success ? WORD_1 : WORD_0) + WORD_64 + word(chars / 2) + data.slice(2) + ZEROS.slice(0, pad);
+    offset += 96 + (chars + pad) / 2;
   }
   return `0x${word(32)}${word(results.length)}${heads.join('')}${tails.join('')}`;
 }
+const ZEROS = '0'.repeat(64);
+const WORD_0 = word(0);
+const WORD_1 = word(1);
+const WORD_64 = word(64);
 
 export const isGetBlockNumber = (c: InnerCall) => c.to === MULTICALL3 && c.data === GET_BLOCK_NUMBER;
 
@@ -98,7 +113,7 @@ export function aggregateAnswer(answers: readonly (FakeAnswer | undefined)[]): F
       results.push([false, a.error.data ?? (reason ? ERROR_STRING.encodeFunctionData('Error', [reason]) : '0x')]);
       continue;
     }
-    if (typeof a.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(a.result)) return a;
+    if (typeof a.result !== 'string' || a.result.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(a.result)) return a;
     results.push([true, a.result]);
   }
   return { result: encodeResults(results) };

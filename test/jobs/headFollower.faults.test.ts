@@ -168,6 +168,21 @@ test.each(lies)(
   },
 );
 
+test("a getter that ran out of the aggregate's gas (a failure with no data, as a missing getter's) is asked again alone: the chain's value is served", async () => {
+  const fee = new Interface(['function getSwapFeePercentage() view returns (uint256)']).getFunction(
+    'getSwapFeePercentage',
+  )!.selector;
+  node.pools.get(A.id)!.swapFee = 4_000_000_000_000_000n;
+  node.mine([]);
+  node.outOfGasInside = (c) => c.to === A.address && c.selector === fee;
+  srv = await startFollowing();
+  await until('the first read', (f) => f.stateBlock === 101);
+  const pool = (await (await fetch(`${srv.url}/pools/1/${A.id}`)).json()) as { swapFee: string };
+  // Taken as a revert, the field would have stayed the subgraph's 0.003.
+  expect(pool.swapFee).toBe('0.004');
+  expect((await follow()).failures).toBe(0);
+});
+
 test('a wrong answer no check can tell (well-formed balances of another pool) is healed by the slow re-read and counted', async () => {
   // At the first read the node answers B's getPoolTokens with A's balances: well formed, same tokens.
   const a = node.pools.get(A.id)!;

@@ -213,6 +213,31 @@ test("the fees collector's percentage change re-reads the weighted v1 pools, who
   expect(await basis(A.id)).toEqual({ invariant: '5000', pct: '0.5' });
 });
 
+test('a chain whose Multicall3 has no code (a fork without it) is read through plain eth_calls, and /readyz says so', async () => {
+  expect(((await follow()) as Follow & { transport: string }).transport).toBe('aggregate3');
+  node.noMulticall3 = true;
+  node.pools.get(A.id)!.balances = [102n * 10n ** 18n, 294_000n * 10n ** 6n];
+  node.mine([], [], [A.id]);
+  // The block's aggregate came back empty, the node said no code: the same step read it plainly.
+  const f = (await until('block 101', (x) => x.stateBlock === 101)) as Follow & {
+    transport: string;
+    transportReason: string | null;
+  };
+  expect(await served(A.id)).toEqual([102n * 10n ** 18n, 294_000n * 10n ** 6n]);
+  expect(f.failures).toBe(0);
+  expect(f.transport).toBe('batch');
+  expect(f.transportReason).toMatch(/Multicall3 .* has no code at block 101/);
+  const aggregates = node.aggregates;
+  const codeAsked = node.methodCounts.get('eth_getCode');
+  node.pools.get(B.id)!.balances = [6n * 10n ** 18n, 18_000n * 10n ** 6n];
+  node.mine([], [], [B.id]);
+  await until('block 102', (x) => x.stateBlock === 102);
+  expect(await served(B.id)).toEqual([6n * 10n ** 18n, 18_000n * 10n ** 6n]);
+  // Not tried again: no aggregate sent, no code asked.
+  expect(node.methodCounts.get('eth_getCode')).toBe(codeAsked);
+  expect(node.aggregates).toBe(aggregates);
+});
+
 test('a reorg (another block at the same height) re-reads every pool: the state is the new chain', async () => {
   node.pools.get(A.id)!.balances = [101n * 10n ** 18n, 297_000n * 10n ** 6n];
   const first = node.mine([A.id]);

@@ -1,9 +1,15 @@
+import { id } from 'ethers';
 import { MULTICALL3_ADDRESS } from '../../src/config/chains';
 import type { Address } from '../../src/domain/address';
 import type { StoredPool } from '../../src/domain/pool';
 import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import { MalformedAnswerError } from '../../src/sources/rpc/jsonRpc';
-import { decodeAggregate3, encodeAggregate3, type PinnedRpcOptions } from '../../src/sources/rpc/multicall';
+import {
+  decodeAggregate3,
+  encodeAggregate3,
+  type AggregateHealth,
+  type PinnedRpcOptions,
+} from '../../src/sources/rpc/multicall';
 import { UpstreamError } from '../../src/sources/upstream';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { decodeResults, encodeResults, innerCalls, MULTICALL3_ABI } from '../fakes/multicall3';
@@ -43,6 +49,21 @@ const stored: StoredPool[] = ids.map((p) =>
   }),
 );
 
+const word = (n: bigint) => n.toString(16).padStart(64, '0');
+const selector = (signature: string) => id(signature).slice(0, 10);
+/**
+ * A weighted v1 pool's getters beside the fake's own: not paused, its supply and weights. It has
+ * no `inRecoveryMode` (recovery mode came with the 2022 pools): that getter reverts, with no data.
+ */
+const v1Getters = (n: number) =>
+  new Map([
+    [selector('getPausedState()'), `0x${word(0n)}${word(0n)}${word(0n)}`],
+    [selector('totalSupply()'), `0x${word(BigInt(n + 1) * 100n * E18)}`],
+    [selector('getNormalizedWeights()'), `0x${word(32n)}${word(2n)}${word(E18 / 2n)}${word(E18 / 2n)}`],
+  ]);
+/** The getters that revert without data: every pool's `inRecoveryMode`, and `getLastInvariant` of the odd ones. */
+const EMPTY_REVERTS = POOLS + POOLS / 2;
+
 let node: FakeChainRpc;
 beforeEach(async () => {
   node = await FakeChainRpc.start(
@@ -54,6 +75,7 @@ beforeEach(async () => {
       balances: [BigInt(n + 1) * E18, BigInt(n + 1) * 3_000_000_000n],
       swapFee: 3_000_000_000_000_000n,
       ...(n % 2 === 0 ? { lastInvariant: BigInt(n + 7) * E18 } : {}),
+      getters: v1Getters(n),
     })),
   );
   node.feesCollector = `0x${'fe'.repeat(20)}`;
@@ -68,7 +90,7 @@ const aggregated = (callsPerAggregate = 1000): PinnedRpcOptions => ({
 });
 const ethCalls = () => node.methodCounts.get('eth_call') ?? 0;
 
-test('a read through aggregate3 equals the plain read, in one eth_call a round', async () => {
+test('a read through aggregate3 equals the plain read, in one aggregate a round', async () => {
   const plain = await readPoolStates(nodeRpc(node.url), VAULT, stored, node.head.number);
   const plainCalls = ethCalls();
   expect(plainCalls).toBeGreaterThan(POOLS * 3);
@@ -76,16 +98,16 @@ test('a read through aggregate3 equals the plain read, in one eth_call a round',
   expect(viaAggregate).toEqual(plain);
   expect(viaAggregate.size).toBe(POOLS);
   // The first round (every pool's getters) and the second (the fees collector's percentage).
-  expect(ethCalls() - plainCalls).toBe(2);
+  expect(node.aggregates).toBe(2);
+  // Beside them, each getter that reverted without data, sent again alone.
+  expect(ethCalls() - plainCalls).toBe(2 + EMPTY_REVERTS);
 });
 
 test('callsPerAggregate bounds an aggregate: more aggregates, the same state', async () => {
   const plain = await readPoolStates(nodeRpc(node.url), VAULT, stored, node.head.number);
-  const before = ethCalls();
   expect(await readPoolStates(aggregated(50), VAULT, stored, node.head.number)).toEqual(plain);
-  const asked = ethCalls() - before;
-  expect(asked).toBeGreaterThan(2);
-  expect(asked).toBeLessThan(POOLS);
+  expect(node.aggregates).toBeGreaterThan(2);
+  expect(node.aggregates).toBeLessThan(POOLS);
 });
 
 test('an aggregate the node reverts (no Multicall3 at that block) falls back to the JSON-RPC batch', async () => {
@@ -106,6 +128,62 @@ test('an aggregate that runs out of gas is halved until it fits', async () => {
   expect(await readPoolStates(aggregated(), VAULT, stored, node.head.number)).toEqual(plain);
   expect(Math.max(...sizes)).toBeGreaterThan(60);
   expect(sizes.some((n) => n <= 60)).toBe(true);
+});
+
+test("an inner call that ran out of the aggregate's gas is asked again alone, and its answer taken", async () => {
+  const plain = await readPoolStates(nodeRpc(node.url), VAULT, stored, node.head.number);
+  const fee = selector('getSwapFeePercentage()');
+  const starved = new Set([ids[0]!.address, ids[7]!.address]);
+  // Inside the aggregate these fail as an empty revert would: only sent alone do they tell.
+  node.outOfGasInside = (c) => c.selector === fee && starved.has(c.to!);
+  const before = ethCalls();
+  const read = await readPoolStates(aggregated(), VAULT, stored, node.head.number);
+  expect(read).toEqual(plain);
+  expect(read.get(ids[7]!.id)?.swapFee).toBe(3_000_000_000_000_000n);
+  expect(ethCalls() - before).toBe(2 + EMPTY_REVERTS + starved.size);
+});
+
+test('a getter that runs out of gas alone too (it needs more than the node allows a call) stays the revert it seemed', async () => {
+  const fee = selector('getSwapFeePercentage()');
+  const greedy = ids[3]!;
+  node.outOfGasInside = (c) => c.selector === fee && c.to === greedy.address;
+  node.callError = (c) =>
+    c.selector === fee && c.to === greedy.address ? { code: -32000, message: 'out of gas' } : undefined;
+  const read = await readPoolStates(aggregated(), VAULT, stored, node.head.number);
+  expect(read.size).toBe(POOLS);
+  expect(read.get(greedy.id)?.swapFee).toBeUndefined();
+  expect(read.get(ids[4]!.id)?.swapFee).toBe(3_000_000_000_000_000n);
+});
+
+test('a Multicall3 without code (a fork that lacks it): the read goes plain, and so do the later ones', async () => {
+  const plain = await readPoolStates(nodeRpc(node.url), VAULT, stored, node.head.number);
+  const plainAsked = ethCalls();
+  node.noMulticall3 = true;
+  const health: AggregateHealth = {};
+  const rpc: PinnedRpcOptions = {
+    ...nodeRpc(node.url),
+    aggregate: { address: MULTICALL3_ADDRESS, callsPerAggregate: 1000, health },
+  };
+  expect(await readPoolStates(rpc, VAULT, stored, node.head.number)).toEqual(plain);
+  expect(health.codeless).toEqual({ block: `0x${node.head.number.toString(16)}` });
+  const codeAsked = node.methodCounts.get('eth_getCode');
+  node.mine([]);
+  const before = ethCalls();
+  expect((await readPoolStates(rpc, VAULT, stored, node.head.number)).size).toBe(POOLS);
+  // No aggregate tried again, no code asked again: every getter as its own call, as a plain read.
+  expect(node.methodCounts.get('eth_getCode')).toBe(codeAsked);
+  expect(ethCalls() - before).toBe(plainAsked);
+});
+
+test('an empty aggregate answer while Multicall3 has code is no answer', async () => {
+  node.lie = (c) => (c.to === MULTICALL3_ADDRESS ? { result: '0x' } : undefined);
+  const health: AggregateHealth = {};
+  const rpc: PinnedRpcOptions = {
+    ...nodeRpc(node.url),
+    aggregate: { address: MULTICALL3_ADDRESS, callsPerAggregate: 1000, health },
+  };
+  await expect(readPoolStates(rpc, VAULT, stored, node.head.number)).rejects.toThrow(MalformedAnswerError);
+  expect(health.codeless).toBeUndefined();
 });
 
 test('a node that lacks the block fails the aggregate as it failed each call', async () => {
@@ -129,9 +207,9 @@ describe('the aggregate answer is decoded strictly', () => {
 
   test('a canonical answer: each result with its own success flag', () => {
     expect(decodeAggregate3(good, 3, 'test')).toEqual([
-      { ok: true, result: '0x' + '00'.repeat(31) + '2a' },
+      { ok: true, result: '0x' + '00'.repeat(31) + '2a', hexData: true },
       { ok: false, error: 'execution reverted (inside aggregate3)', code: 3, data: '0x' },
-      { ok: true, result: '0x1234' },
+      { ok: true, result: '0x1234', hexData: true },
     ]);
   });
 

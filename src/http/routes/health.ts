@@ -11,7 +11,9 @@ import { followStatusKey, isStale, lagReason, type FollowStatus } from '../../jo
  * learnt (`subscription` or `polling`); polls failed on an answer that was not a real one
  * (`malformedAnswers`), heads below the state's block that were ignored (`headsBehind`), and the
  * slow re-read's pools and mismatches (`recheck`), and pools and buffers dropped after a good
- * answer, each asked again at the next block (`dropped`: counts and the last reason). Null for chains whose head is not followed.
+ * answer, each asked again at the next block (`dropped`: counts and the last reason), and how the
+ * getters reach the node (`transport`: `aggregate3` or `batch`, with `transportReason`). Null for
+ * chains whose head is not followed.
  */
 function followView(ctx: AppContext, status: FollowStatus | undefined) {
   if (!status) return null;
@@ -42,6 +44,8 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
       lastMismatch: status.lastRecheckMismatch,
     },
     dropped: { pools: status.droppedPools, buffers: status.droppedBuffers, last: status.lastDropped },
+    transport: status.transport,
+    transportReason: status.transportReason,
   };
 }
 

@@ -9,7 +9,8 @@ import type { AbiArg, AbiInput, AbiValue, AbiWord, UintAddressBool } from '../..
  * fraction of that. Addresses come out in lower case.
  */
 
-export type WordDecoder = (data: string) => AbiValue[] | undefined;
+/** `checked`: the caller has checked that `data` is hex in whole bytes (a long answer's check costs microseconds). */
+export type WordDecoder = (data: string, checked?: boolean) => AbiValue[] | undefined;
 
 function wordAt(data: string, index: number): string | undefined {
   const start = 2 + index * 64;
@@ -20,24 +21,34 @@ const uint = (hex: string): bigint => BigInt(`0x${hex}`);
 /** Two's complement. */
 const int = (hex: string): bigint => BigInt.asIntN(256, uint(hex));
 
+const ADDRESS_PAD = '0'.repeat(24);
+
 function address(hex: string): string {
-  if (!/^0{24}/.test(hex)) throw new RangeError('not an address');
+  if (!hex.startsWith(ADDRESS_PAD)) throw new RangeError('not an address');
   return `0x${hex.slice(24)}`.toLowerCase();
 }
+
+/** A word that holds an offset or a length, as a number (one past 2^53 is no offset: `Infinity`). */
+function small(hex: string): number {
+  return hex.startsWith(SMALL_PAD) ? parseInt(hex.slice(51), 16) : Infinity;
+}
+const SMALL_PAD = '0'.repeat(51);
 
 /**
  * The words of the dynamic array whose offset is in `head`, `width` words per element (a static
  * struct's fields are inline).
  */
 function arrayWords(data: string, head: string, width = 1): string[] {
-  const offset = Number(uint(head));
+  const offset = small(head);
   if (offset % 32 !== 0) throw new RangeError('misaligned offset');
   const at = offset / 32;
   const lengthWord = wordAt(data, at);
   if (lengthWord === undefined) throw new RangeError('short data');
-  const length = Number(uint(lengthWord)) * width;
+  const length = small(lengthWord) * width;
   if (2 + (at + 1 + length) * 64 > data.length) throw new RangeError('short data');
-  return Array.from({ length }, (_, j) => wordAt(data, at + 1 + j)!);
+  const out = new Array<string>(length);
+  for (let j = 0; j < length; j++) out[j] = data.slice(2 + (at + 1 + j) * 64, 2 + (at + 2 + j) * 64);
+  return out;
 }
 
 function uintAddressBools(data: string, head: string): UintAddressBool[] {
@@ -76,8 +87,8 @@ function valueOf(type: AbiWord, data: string, head: string): AbiValue {
  * own offsets count from the struct's start.
  */
 export function wordsDecoder(types: readonly AbiWord[], struct = false): WordDecoder {
-  return (data) => {
-    if (!/^0x[0-9a-fA-F]*$/.test(data) || (data.length - 2) % 64 !== 0) return undefined;
+  return (data, checked = false) => {
+    if ((data.length - 2) % 64 !== 0 || (!checked && !/^0x[0-9a-fA-F]*$/.test(data))) return undefined;
     if (!struct) return decodeFields(types, data);
     const head = wordAt(data, 0);
     if (head === undefined) return undefined;
@@ -88,15 +99,14 @@ export function wordsDecoder(types: readonly AbiWord[], struct = false): WordDec
 }
 
 function decodeFields(types: readonly AbiWord[], data: string): AbiValue[] | undefined {
+  if (2 + types.length * 64 > data.length) return undefined;
+  const out = new Array<AbiValue>(types.length);
   try {
-    return types.map((type, i) => {
-      const head = wordAt(data, i);
-      if (head === undefined) throw new RangeError('short data');
-      return valueOf(type, data, head);
-    });
+    for (let i = 0; i < types.length; i++) out[i] = valueOf(types[i]!, data, data.slice(2 + i * 64, 66 + i * 64));
   } catch {
     return undefined;
   }
+  return out;
 }
 
 const WORDS: ReadonlySet<string> = new Set<AbiWord>(['uint256', 'bool', 'address', 'uint256[]', 'address[]']);

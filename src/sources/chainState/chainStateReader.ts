@@ -8,6 +8,7 @@ import type {
   ChainCall,
   ChainEvent,
   ChainReads,
+  Getter,
   LastLogRead,
 } from '../../domain/poolTypes/chainReads';
 import { poolTypeDef, poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
@@ -53,13 +54,21 @@ import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
 export interface ChainReadCache {
   readonly planned: Map<string, { readonly shape: string; readonly calls: readonly PlannedCall[] }>;
   readonly selectors: Map<string, string>;
+  /** Each getter's selector by the getter itself (a module constant), so a plan builds no signature. */
+  readonly getterSelectors: WeakMap<Getter, string>;
   readonly decoders: Map<string, WordDecoder>;
   readonly memos: Map<ChainReads, unknown>;
   topics?: { readonly version: number; readonly topics: readonly string[] };
 }
 
 export function newChainReadCache(): ChainReadCache {
-  return { planned: new Map(), selectors: new Map(), decoders: new Map(), memos: new Map() };
+  return {
+    planned: new Map(),
+    selectors: new Map(),
+    getterSelectors: new WeakMap(),
+    decoders: new Map(),
+    memos: new Map(),
+  };
 }
 
 /** What a Vault's frame calls fill (the V3 frame's draft holds the V2 frame's fields and more). */
@@ -113,6 +122,7 @@ interface PlannedCall {
   readonly outputs: readonly AbiWord[];
   /** The getter returns one struct holding an array (`Getter.struct`). */
   readonly struct?: true;
+  readonly decoder: WordDecoder;
   readonly apply: (draft: PoolDraft, values: readonly AbiValue[]) => void;
 }
 
@@ -152,7 +162,9 @@ function encoded<D>(
   apply: (draft: PoolDraft, values: readonly AbiValue[]) => void,
 ): PlannedCall {
   const g = call.getter;
-  const selector = selectorOf(cache, signatureOf(g.name, g.inputs));
+  let selector = cache.getterSelectors.get(g);
+  if (selector === undefined)
+    cache.getterSelectors.set(g, (selector = selectorOf(cache, signatureOf(g.name, g.inputs))));
   const args =
     g.inputs.length > 0 ? (encodedWords(g.inputs, call.args) ?? abi.encode(g.inputs, call.args).slice(2)) : '';
   return {
@@ -161,6 +173,7 @@ function encoded<D>(
     fn: g.name,
     outputs: g.outputs,
     ...(g.struct ? { struct: true as const } : {}),
+    decoder: decoderOf(cache, g.outputs, g.struct),
     apply,
   };
 }
@@ -267,7 +280,7 @@ export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
  */
 export function decodedAnswer(
   cache: ChainReadCache,
-  read: Pick<PlannedCall, 'fn' | 'outputs' | 'struct'>,
+  read: Pick<PlannedCall, 'fn' | 'outputs' | 'struct'> & { readonly decoder?: WordDecoder },
   outcome: RpcOutcome | undefined,
   blockNumber: number,
 ): AbiValue[] | undefined {
@@ -279,12 +292,15 @@ export function decodedAnswer(
   }
   const bad = (what: string) =>
     new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber} answered ${what}`);
-  if (typeof outcome.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(outcome.result))
+  if (
+    typeof outcome.result !== 'string' ||
+    (!outcome.hexData && (outcome.result.length % 2 !== 0 || !/^0x[0-9a-fA-F]*$/.test(outcome.result)))
+  )
     throw bad(
       `${outcome.result === null ? 'null' : typeof outcome.result === 'string' ? 'text that is not hex data' : typeof outcome.result}, not return data`,
     );
   if (outcome.result === '0x') throw bad('empty return data (0x)');
-  const values = decoderOf(cache, read.outputs, read.struct)(outcome.result);
+  const values = (read.decoder ?? decoderOf(cache, read.outputs, read.struct))(outcome.result, true);
   if (values === undefined) throw bad(`${(outcome.result.length - 2) / 2} bytes that do not decode as its outputs`);
   return values;
 }
@@ -328,10 +344,26 @@ export async function readPoolStates(
     const calls = plannedCalls(cache, vault, p, frame);
     return { pool: p, calls: keep(p) ? calls.slice(0, 1) : calls };
   });
-  const outcomes = await send(
-    rpc,
-    plans.flatMap(({ calls }) => calls.map((c) => ethCall(c.to, c.data, blockNumber))),
-  );
+  // A call several pools make (the Vault's fees collector) is asked once; only calls to another
+  // contract than the pool can be one.
+  const tag = hex(blockNumber);
+  const asked: RpcCall[] = [];
+  const answerOf: number[] = [];
+  const shared = new Map<string, number>();
+  for (const { pool, calls } of plans)
+    for (const c of calls) {
+      const key = c.to === pool.address ? undefined : `${c.to}|${c.data}`;
+      const known = key === undefined ? undefined : shared.get(key);
+      if (known !== undefined) {
+        answerOf.push(known);
+        continue;
+      }
+      if (key !== undefined) shared.set(key, asked.length);
+      answerOf.push(asked.length);
+      asked.push({ method: 'eth_call', params: [{ to: c.to, data: c.data }, tag] });
+    }
+  const answers = await send(rpc, asked);
+  const outcomes = answerOf.map((k) => answers[k]);
   const drafts: { pool: StoredPool; reads: ChainReads | undefined; draft: PoolDraft }[] = [];
   const out = new Map<string, PoolChainState>();
   let at = 0;
@@ -350,10 +382,11 @@ export async function readPoolStates(
       throw new MalformedAnswerError(
         `eth_call ${calls[0]?.fn ?? 'of the Vault'} of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
       );
-    calls.forEach((call, i) => {
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
       const values = decodedAnswer(cache, call, outcomes[at + i], blockNumber);
       if (values) call.apply(draft, values);
-    });
+    }
     if (draft.frame.malformed) throw new MalformedAnswerError(draft.frame.malformed);
     if (draft.frame.lastChangeBlock !== undefined && draft.frame.lastChangeBlock > blockNumber)
       throw new MalformedAnswerError(

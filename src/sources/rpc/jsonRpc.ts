@@ -23,10 +23,20 @@ export class MalformedAnswerError extends UpstreamError {
 export interface RpcCall {
   readonly method: string;
   readonly params: readonly unknown[];
+  /**
+   * `params` as JSON text already, when the caller knows it needs no escaping (an aggregate's
+   * calldata: JSON.stringify would scan its hundreds of kilobytes for characters to escape).
+   */
+  readonly paramsJson?: string;
 }
 
 export type RpcOutcome =
-  | { readonly ok: true; readonly result: unknown }
+  | {
+      readonly ok: true;
+      readonly result: unknown;
+      /** The result is known to be hex data in whole bytes (an aggregate's inner answer, checked with the whole). */
+      readonly hexData?: true;
+    }
   /**
    * `code` is the JSON-RPC error code when the node gave one (3: execution reverted), `data` the
    * error's data when it is hex (a revert's encoded reason).
@@ -75,10 +85,15 @@ export async function callBatch(opts: JsonRpcOptions, calls: readonly RpcCall[])
 
 async function sendBatch(opts: JsonRpcOptions, chunk: readonly RpcCall[]): Promise<RpcOutcome[]> {
   const out: RpcOutcome[] = [];
-  const body = chunk.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params }));
+  const bodyText = `[${chunk
+    .map(
+      (c, i) =>
+        `{"jsonrpc":"2.0","id":${i},"method":${JSON.stringify(c.method)},"params":${c.paramsJson ?? JSON.stringify(c.params)}}`,
+    )
+    .join(',')}]`;
   const res = await requestJson<unknown>(
     RPC_UPSTREAM,
-    { url: opts.url, method: 'POST', body, timeoutMs: opts.timeoutMs },
+    { url: opts.url, method: 'POST', bodyText, timeoutMs: opts.timeoutMs },
     opts.retry,
   );
   if (!Array.isArray(res.body)) {

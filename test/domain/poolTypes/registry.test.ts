@@ -39,13 +39,13 @@ describe('the pool type registry', () => {
   });
 
   test("what a pool is read as at the head follows its type's contracts, version by version", () => {
-    // Weighted v1 pays protocol fees in tokens from its last invariant; v2+ mint BPT from theirs.
+    // Weighted v1 pays protocol fees in tokens from its last invariant; v2+ mint BPT from theirs
+    // (the yield part's all-time high only once a provider is named: the second round).
     expect(gettersOf('Weighted', 1)).toEqual(['getNormalizedWeights', 'getLastInvariant', 'getProtocolFeesCollector']);
     expect(gettersOf('Weighted', 4)).toEqual([
       'getNormalizedWeights',
       'getLastPostJoinExitInvariant',
       'getProtocolFeePercentageCache',
-      'getATHRateProduct',
       'getRateProviders',
     ]);
     // The 2021 stable pool has no getter for its basis; the 2022 one has.

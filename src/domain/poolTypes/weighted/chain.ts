@@ -131,9 +131,9 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
         chainCall(AT_POOL, GET_NORMALIZED_WEIGHTS, [], (d: WeightedDraft, [w]) => (d.weights = [...w])),
       ];
       if (legacy(pool)) calls.push(...legacyFeeCalls<WeightedDraft>(false));
-      // WeightedPoolProtocolFees: the swap fee basis, and the yield fee basis (the all-time high
-      // rate product and the providers; their rates and the yield fee percentage are read in the
-      // second round, for pools with a provider only: the others are exempt).
+      // WeightedPoolProtocolFees: the swap fee basis, and the providers of the yield fee basis
+      // (the all-time high rate product, their rates and the yield fee percentage are read in the
+      // second round, for pools with a provider only: the others are exempt, and most have none).
       if (feeBasis(pool))
         calls.push(
           chainCall(
@@ -148,7 +148,6 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
             [FEE_TYPE_SWAP],
             (d: WeightedDraft, [v]) => (d.protocolSwapFeeCache = v),
           ),
-          chainCall(AT_POOL, GET_ATH_RATE_PRODUCT, [], (d: WeightedDraft, [v]) => (d.weightedAth = v)),
           rateProvidersCall<WeightedDraft>(),
         );
       if (o.lbp)
@@ -203,8 +202,9 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
 }
 
 /**
- * The second round for a weighted v2+ pool with a rate provider: each provider's `getRate()` and
- * the pool's yield fee percentage (`getProtocolFeePercentageCache(2)`).
+ * The second round for a weighted v2+ pool with a rate provider: its all-time high rate product
+ * (`getATHRateProduct()`), each provider's `getRate()` and the pool's yield fee percentage
+ * (`getProtocolFeePercentageCache(2)`).
  */
 function yieldCalls(_pool: StoredPool, draft: WeightedDraft, frame: FrameTokens): ChainCall<WeightedDraft>[] {
   const providers = draft.rateProviders ?? [];
@@ -212,9 +212,10 @@ function yieldCalls(_pool: StoredPool, draft: WeightedDraft, frame: FrameTokens)
     const provider = providers[i];
     return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
   });
-  if (draft.weightedAth === undefined || rated.length === 0) return [];
+  if (rated.length === 0) return [];
   draft.yieldRated = rated;
   return [
+    chainCall(AT_POOL, GET_ATH_RATE_PRODUCT, [], (d: WeightedDraft, [v]) => (d.weightedAth = v)),
     ...rated.map(({ token, provider }) =>
       chainCall(at(provider), GET_RATE, [], (d: WeightedDraft, [rate]) =>
         (d.yieldRates ??= new Map()).set(token, rate),
