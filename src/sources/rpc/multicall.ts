@@ -187,8 +187,8 @@ const unexplained = (o: RpcOutcome) => !o.ok && o.data === '0x';
 /**
  * What an aggregate's request may take beyond the plain timeout, per inner call the node has been
  * asked and not yet answered (this aggregate's and those in flight before it): a node that runs
- * one call at a time (hardhat, a loaded devnet) answers the last of four in flight after the
- * other three's work.
+ * one call at a time (hardhat, a loaded devnet) answers the last aggregate in flight after all
+ * the others' work.
  */
 const MS_PER_CALL_IN_FLIGHT = 4;
 
