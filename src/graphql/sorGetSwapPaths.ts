@@ -276,14 +276,14 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
   // A transaction is priced where it lands, as `/order`'s (routing/routes.ts): on a chain making
   // blocks on demand, time-moving pools at the node's clock.
   const clock = order ? await quoting.chainClock(chain) : undefined;
-  const v2Snap = order ? retimed(app, chain, snap, clock) : snap;
+  const timedSnap = order ? retimed(app, chain, snap, clock).snap : snap;
   // Both Vaults at once, on the quote threads.
   const whole = withHooks && !poolIds;
   const [v3, v2] = await Promise.all([
     v3Allowed
       ? quoting.v3(
           chain,
-          whole ? snap : restricted(snap, `v3|${withHooks}|${[...(poolIds ?? [])].sort().join(',')}`, keepV3),
+          whole ? timedSnap : restricted(timedSnap, `v3|${withHooks}|${[...(poolIds ?? [])].sort().join(',')}`, keepV3),
           whole ? request : { ...request, restricted: true },
           clock,
         )
@@ -292,7 +292,7 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
       ? undefined
       : quoting.v2(
           chain,
-          poolIds ? restricted(v2Snap, `v2|${[...poolIds].sort().join(',')}`, (p) => poolIds.has(p.id)) : v2Snap,
+          poolIds ? restricted(timedSnap, `v2|${[...poolIds].sort().join(',')}`, (p) => poolIds.has(p.id)) : timedSnap,
           { ...request, stepAmounts: true, ...(poolIds ? { restricted: true } : {}) },
         ),
   ]);
@@ -320,7 +320,7 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
       priceImpact: info.priceImpact,
       decimalsOf: known,
       blockNumber,
-      callData: order ? callData(await v3Transaction(app, quoting, chain, snap, order, chosen.v3)) : null,
+      callData: order ? callData(await v3Transaction(app, quoting, chain, timedSnap, order, chosen.v3)) : null,
     });
   }
   const info = chosen.v2!;
@@ -347,7 +347,7 @@ async function answer(chain: ChainInfo, args: SorGetSwapPathsArgs, gql: GraphqlC
     priceImpact: info.priceImpact ?? '0',
     decimalsOf: known,
     blockNumber,
-    callData: order ? callData(v2Transaction(app, chain, v2Snap, order, info)) : null,
+    callData: order ? callData(v2Transaction(app, chain, timedSnap, order, info)) : null,
   });
 }
 

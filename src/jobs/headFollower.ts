@@ -462,9 +462,16 @@ export class HeadFollower {
         else this.settled = { pools: snap.pools, state: state.pools };
         return { kind: 'idle', block: known, poolsRead: 0 };
       }
-      const read = await this.readPools(missing, known.number, this.quoteTime(known));
+      // At the time the state's pools hold at: an order may have retimed them (`jobs/retime.ts`).
+      const at = state.pricedAt ?? this.quoteTime(known);
+      const read = await this.readPools(missing, known.number, at);
       const buffers = await this.readBuffers(state.buffers, bufferCandidates(missing), known.number);
-      this.publish({ block: known, pools: this.withoutDropped(merged(pruned, read)), ...buffers });
+      this.publish({
+        block: known,
+        pools: this.withoutDropped(merged(pruned, read)),
+        ...buffers,
+        ...(state.pricedAt !== undefined ? { pricedAt: state.pricedAt } : {}),
+      });
       return { kind: 'idle', block: known, poolsRead: missing.length };
     }
 
@@ -827,10 +834,12 @@ export class HeadFollower {
         ? new Set(this.ctx.readModel.storePools(this.chain.id)?.pools.map((p) => p.id) ?? [])
         : undefined;
     const registered = [...(named ?? [])].filter(([id]) => !stored?.has(id));
-    // A retimed state's time is its block's: a state the follower publishes is at the next block's.
-    const { registered: _named, pricedAt: _retimed, ...rest } = next;
+    // A retimed state's time holds for its block only: a new block's state is at the block after it.
+    const { registered: _named, pricedAt, ...rest } = next;
+    const sameBlock = prev !== undefined && prev.block.hash === next.block.hash;
     const state: ChainState = {
       ...rest,
+      ...(pricedAt !== undefined && sameBlock ? { pricedAt } : {}),
       ...(buffers ? { buffers } : {}),
       ...(registered.length > 0 ? { registered: new Map(registered) } : {}),
     };

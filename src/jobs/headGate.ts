@@ -251,8 +251,12 @@ async function askBlockNumberOfHash(ctx: AppContext, chain: ChainInfo, hash: str
       5,
     );
   if (answer.result === null) return undefined;
-  const number = (answer.result as { number?: unknown } | undefined)?.number;
+  const block = answer.result as { number?: unknown; hash?: unknown } | undefined;
+  const number = block?.number;
   if (typeof number !== 'string' || !/^0x[0-9a-f]+$/i.test(number))
     throw new UpstreamError(RPC_UPSTREAM, `eth_getBlockByHash for ${hash} answered no block number`);
+  // The answer is kept for every later request naming the hash: another block's is refused.
+  if (typeof block?.hash !== 'string' || block.hash.toLowerCase() !== hash)
+    throw new UpstreamError(RPC_UPSTREAM, `eth_getBlockByHash for ${hash} answered block ${String(block?.hash)}`);
   return Number(BigInt(number));
 }

@@ -20,7 +20,6 @@ import type { QuoteService } from './quoteService';
 import type { OrderBody } from './requestSchema';
 import type { OrderKind, QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo, SorOrderResponse } from './types';
 import { encodeV3Order } from './v3/encodeV3Order';
-import { nextBlockTime } from '../domain/chainTime';
 import { v3QuoteTime } from './v3/quoteTime';
 import type { V3Quote } from './v3/v3Router';
 
@@ -117,25 +116,12 @@ export async function snapshotFor(
   }
 }
 
-/** What a V3 transaction needs of the order besides its route. */
-/**
- * The unix seconds a V2 quote's time-moving pools (LBP weights, amp ramps) were priced at: the
- * follower evaluates them at the block after its state's (`jobs/headFollower.ts` `quoteTime`), an
- * order on a chain making blocks on demand at the chain's `clock` (`jobs/retime.ts`). Undefined
- * without a chain block (the subgraph's state).
- */
-export function v2PricedAt(chain: ChainInfo, snap: ChainSnapshot, clock?: number): number | undefined {
-  if (!snap.block) return undefined;
-  // State that holds at the next block holds at any later time on the clock, unless it moves: then
-  // `jobs/retime.ts` evaluated it there.
-  return Math.max(snap.pricedAt ?? nextBlockTime(chain, snap.block.timestamp, undefined), clock ?? 0);
-}
-
 /** A V3 quote with the unix seconds its time-moving pools were priced at (`v3/quoteTime.ts`). */
 export interface PricedV3Quote extends V3Quote {
   readonly pricedAt: number;
 }
 
+/** What a V3 transaction needs of the order besides its route. */
 export interface V3OrderRequest {
   readonly sellToken: string;
   readonly buyToken: string;

@@ -10,9 +10,9 @@ import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { checkParties } from './buildOrder';
 import { knownContracts } from './knownContracts';
 import { v3IsBetter } from './protocolChoice';
-import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, v2PricedAt, type Quoting } from './quoting';
+import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, type Quoting } from './quoting';
 import { parseMinLiquidity, parseOrderBody, parseSorBody, RequestError, type SorBody } from './requestSchema';
-import { retimed } from '../jobs/retime';
+import { pricedAtOf, retimed } from '../jobs/retime';
 import { hasRoute } from './serialize';
 import type { QuoteRequest, SerializedSwapInfo } from './types';
 
@@ -104,7 +104,7 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       return;
     }
     const info: SerializedSwapInfo = await quoting.v2WithLido(chain, snap, quoteRequest(ctx, req, chain, body));
-    res.json(atBlock({ protocolVersion: 2, ...info }, snap, v2PricedAt(chain, snap)));
+    res.json(atBlock({ protocolVersion: 2, ...info }, snap, pricedAtOf(chain, snap)));
   });
 
   r.post('/order/:chainId', async (req, res) => {
@@ -131,14 +131,16 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
     // gets the better after gas; V3 only where it is deployed and the sender receives (its
     // routers pay msg.sender).
     // On a chain that makes blocks on demand, time-moving pools are priced at the node's clock:
-    // the block a transaction sent now lands in. V2's state is evaluated there first.
+    // the block a transaction sent now lands in.
+    // What the follower evaluates into the state (V2 and V3 ramps, V2 LBP weights) is evaluated
+    // there first; V3 types that take the timestamp price at it on the quote threads.
     const clock = await quoting.chainClock(chain);
-    const v2Snap = body.protocolVersion === 3 ? snap : retimed(ctx, chain, snap, clock);
+    const timed = retimed(ctx, chain, snap, clock);
     const [v3Quote, v2Info] = await Promise.all([
       chain.v3 && body.protocolVersion !== 2 && body.receiver === body.sender
-        ? quoting.v3(chain, snap, request, clock)
+        ? quoting.v3(chain, timed.snap, request, clock)
         : undefined,
-      body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, v2Snap, request),
+      body.protocolVersion === 3 ? undefined : quoting.v2WithLido(chain, timed.snap, request),
     ]);
     const v3Routed = v3Quote && v3Quote.info.paths.length > 0 ? v3Quote.info : undefined;
     const v2Routed = v2Info && hasRoute(v2Info) ? v2Info : undefined;
@@ -151,11 +153,13 @@ export function routingRouter(ctx: AppContext, quoting: Quoting): Router {
       );
     }
     if (v3Routed && (!v2Routed || v3IsBetter(body.orderKind, v3Routed, v2Routed))) {
-      res.json(atBlock(await quoting.v3Order(chain, snap, body, v3Routed, deadline), snap, v3Quote!.pricedAt));
+      res.json(
+        atBlock(await quoting.v3Order(chain, timed.snap, body, v3Routed, deadline), timed.snap, v3Quote!.pricedAt),
+      );
       return;
     }
-    const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap: v2Snap, relayer, deadline });
-    res.json(atBlock({ protocolVersion: 2, ...v2Order }, v2Snap, v2PricedAt(chain, v2Snap, clock)));
+    const v2Order = await quoting.v2Order(body, v2Routed!, { chain, snap: timed.snap, relayer, deadline });
+    res.json(atBlock({ protocolVersion: 2, ...v2Order }, timed.snap, timed.pricedAt));
   });
 
   return r;
