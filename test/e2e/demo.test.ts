@@ -5,11 +5,13 @@ import { chainById } from '../../src/config/chains';
 import { READY_LINE } from '../../src/devnet/demoBanner';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { TRADER_FUNDS } from '../../src/devnet/universe';
+import { curlCommands, docFiles, isDemoCommand, runAgainst } from '../docs/docText';
 
 /**
  * `npm run demo` as a newcomer runs it: start the process, wait for the ready line, paste every
- * curl command it printed (run here with fetch), then stop it with SIGTERM and expect a clean exit.
- * Ports are 0 so the test never collides with a demo a developer has running.
+ * curl command it printed (run here with fetch), then every curl of the README and docs/*.md with
+ * the answer each shows, then stop it with SIGTERM and expect a clean exit. Ports are 0 so the test
+ * never collides with a demo a developer has running.
  */
 const ROOT = join(__dirname, '..', '..');
 
@@ -165,6 +167,16 @@ test('npm run demo starts, answers every printed curl command, and stops cleanly
   expect(maxima).toEqual([...maxima].sort((a, b) => b - a));
 
   const apiUrl = new URL(commands[0]!.url).origin;
+  // Every curl the docs show answers as they say: its status and the shape of its example answer.
+  const documented = docFiles().flatMap(curlCommands).filter(isDemoCommand);
+  expect(documented.length).toBeGreaterThan(30);
+  const wrong: string[] = [];
+  for (const c of documented) {
+    const problem = await runAgainst(apiUrl, c);
+    if (problem) wrong.push(problem);
+  }
+  expect(wrong).toEqual([]);
+
   // The demo's API follows its chain: a block mined now is the served state within a second.
   const rpcUrl = /chain RPC\s+(http:\/\/\S+)/.exec(stdout)?.[1];
   expect(rpcUrl).toBeDefined();

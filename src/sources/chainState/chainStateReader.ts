@@ -235,7 +235,7 @@ function plannedCalls(
   return calls;
 }
 
-/** How many calls a read of these pools makes in its first round (the README's per-block figures). */
+/** How many calls a read of these pools makes in its first round (docs/operations.md, "RPC load"). */
 export function callsFor(
   vault: string,
   pools: readonly StoredPool[],
