@@ -290,3 +290,32 @@ export async function runAgainst(origin: string, c: CurlCommand): Promise<string
   const mismatch = shapeMismatch(c.example, actual);
   return mismatch && `${where}: ${mismatch}: ${text.slice(0, 300)}`;
 }
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes, repeats numbered. */
+export function headingAnchors(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const { text } of proseLines(markdown)) {
+    const m = /^#{1,6} (.*)$/.exec(text);
+    if (!m) continue;
+    const base = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+/** The relative links of a doc's prose: `[text](path#anchor)`, with the line they are on. */
+export function relativeLinks(file: DocFile): { line: number; target: string }[] {
+  return proseLines(file.text).flatMap(({ line, text }) =>
+    [...text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1]!)
+      .filter((t) => !/^[a-z]+:/.test(t))
+      .map((target) => ({ line, target })),
+  );
+}

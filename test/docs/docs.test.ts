@@ -1,4 +1,18 @@
-import { curlCommands, docFiles, isDemoCommand, sentences, shapeMismatch } from './docText';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { dirname, join, normalize } from 'node:path';
+import {
+  curlCommands,
+  docFiles,
+  headingAnchors,
+  isDemoCommand,
+  relativeLinks,
+  ROOT,
+  runAgainst,
+  sentences,
+  shapeMismatch,
+} from './docText';
 
 /**
  * The docs as a newcomer reads them: short sentences, a README that starts with something to run,
@@ -74,7 +88,57 @@ test("every endpoint in the README's table has a command and an answer", () => {
     expect([p, paths.has(p)]).toEqual([p, true]);
 });
 
+test('every relative link points at a file of the repository, and at a heading it has', () => {
+  const broken: string[] = [];
+  for (const f of FILES)
+    for (const { line, target } of relativeLinks(f)) {
+      const [path, anchor] = target.split('#') as [string, string | undefined];
+      const file = path === '' ? f.path : normalize(join(dirname(f.path), path));
+      if (!existsSync(join(ROOT, file))) broken.push(`${f.path}:${line} ${target}: no file ${file}`);
+      else if (anchor !== undefined) {
+        const doc = FILES.find((d) => d.path === file);
+        if (doc && !headingAnchors(doc.text).has(anchor)) broken.push(`${f.path}:${line} ${target}: no heading`);
+      }
+    }
+  expect(broken).toEqual([]);
+});
+
 describe('the doc readers themselves', () => {
+  test('a documented curl whose answer differs from the docs is reported', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/gone' ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', chains: [] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const text = [
+      '```sh',
+      'curl -s http://127.0.0.1:8090/healthz',
+      '# {"status":"ok"}',
+      'curl -s http://127.0.0.1:8090/readyz',
+      '# {"status":"ready","store":"ok"}',
+      'curl -s http://127.0.0.1:8090/gone',
+      '```',
+    ].join('\n');
+    try {
+      const problems = await Promise.all(curlCommands({ path: 'x.md', text }).map((c) => runAgainst(origin, c)));
+      expect(problems[0]).toBeUndefined();
+      expect(problems[1]).toMatch(/^x\.md:4 GET \/readyz: \$\.store: missing/);
+      expect(problems[2]).toMatch(/^x\.md:6 GET \/gone: status 404, expected 200/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  test('anchors are as GitHub makes them', () => {
+    expect([...headingAnchors('# A `b` c\n## Quotes: `POST /sor/{chainId}`\n### Request\n### Request\n')]).toEqual([
+      'a-b-c',
+      'quotes-post-sorchainid',
+      'request',
+      'request-1',
+    ]);
+  });
+
   test('sentences split at stops, list items and table cells; a code span is one word', () => {
     const md = [
       'One two three. Four `a b c d` five.',
