@@ -95,20 +95,12 @@ export function sentences(markdown: string): Sentence[] {
   return out;
 }
 
-/** A table row's cells; a `|` inside a code span belongs to the cell. */
+/** A table row's cells, split as GitHub does: at every `|` not escaped, code spans included. */
 function cells(row: string): string[] {
-  const out: string[] = [];
-  let cell = '';
-  let code = false;
-  for (const ch of row.trim().replace(/^\||\|$/g, '')) {
-    if (ch === '`') code = !code;
-    if (ch === '|' && !code) {
-      out.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  out.push(cell);
-  return out;
+  return row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/);
 }
 
 export interface CurlCommand {
@@ -318,4 +310,21 @@ export function relativeLinks(file: DocFile): { line: number; target: string }[]
       .filter((t) => !/^[a-z]+:/.test(t))
       .map((target) => ({ line, target })),
   );
+}
+
+/** Table rows whose cell count differs from their table's header, which GitHub renders broken. */
+export function raggedRows(markdown: string): { line: number; cells: number; header: number }[] {
+  const out: { line: number; cells: number; header: number }[] = [];
+  let header: number | undefined;
+  for (const { line, text } of proseLines(markdown)) {
+    const t = text.trim();
+    if (!t.startsWith('|')) {
+      header = undefined;
+      continue;
+    }
+    const n = cells(t).length;
+    if (header === undefined) header = n;
+    else if (n !== header) out.push({ line, cells: n, header });
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import {
   docFiles,
   headingAnchors,
   isDemoCommand,
+  raggedRows,
   relativeLinks,
   ROOT,
   runAgainst,
@@ -101,6 +102,13 @@ test('every relative link points at a file of the repository, and at a heading i
       }
     }
   expect(broken).toEqual([]);
+});
+
+test('every table row has as many cells as its header', () => {
+  const ragged = FILES.flatMap((f) =>
+    raggedRows(f.text).map((r) => `${f.path}:${r.line}: ${r.cells} cells, header has ${r.header}`),
+  );
+  expect(ragged).toEqual([]);
 });
 
 describe('the doc readers themselves', () => {
