@@ -4,7 +4,7 @@ import type { SwapKind } from '../../src/domain/protocols/v3/poolMath';
 import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';
 
 /**
- * The real Balancer V3 pool vectors kept beside the clone (`../shared/data/balancer-v3-vectors/`):
+ * The real Balancer V3 pool vectors kept beside the clone (`V3_VECTORS_DIR` below):
  * a pool's state at a block and what the chain's query functions answered for swaps, adds and
  * removes then. Read at run time by file name, numbers as bigints. They are the oracle for the V3
  * maths, so a missing file fails its test rather than skipping it.

@@ -24,7 +24,8 @@ import { startTestServer } from '../helpers/testServer';
  *   ROUTER_ENGINE=sor npx tsx test/tools/compareAnswers.ts out-sor.json snapshot
  *   npx tsx test/tools/compareAnswers.ts --diff before.json after.json
  *
- * `SNAPSHOT_FILE` overrides where the snapshot is read (a git worktree has no `../shared` beside it).
+ * `SNAPSHOT_FILE` overrides where the snapshot is read (`test/helpers/snapshot.ts`; a git worktree has
+ * no data beside it).
  * Run it on each commit (e.g. the base in `git worktree add /tmp/base <commit>` with node_modules
  * symlinked) and `--diff` the two files: the exit code is 1 when any answer differs.
  * Devnet answers that carry the chain's wall-clock block times (createTime, history) are masked.
