@@ -62,6 +62,8 @@ export class QuoteService {
   private seq = 0;
   /** When the cache last dropped its stale answers (performance.now()). */
   private purgedAt = 0;
+  /** Per line of versions (vault, chain, restricted or not), the start of the keys last cached. */
+  private readonly cachedVersions = new Map<string, string>();
   private readonly answerTtlMs: number;
   /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
   private used = false;
@@ -127,6 +129,11 @@ export class QuoteService {
     return this.used;
   }
 
+  /** Answers the cache holds, settled or in flight. */
+  get answersHeld(): number {
+    return this.cache?.size ?? 0;
+  }
+
   quote(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
     this.used = true;
     const pools = this.poolsInput(snap, req.restricted === true);
@@ -160,7 +167,7 @@ export class QuoteService {
       }
       return outcome.info;
     });
-    this.remember(key, result);
+    this.remember(key, result, `2|${chain.id}|${req.restricted === true}`, `${this.engine}|${pools.key}|`);
     return result;
   }
 
@@ -189,13 +196,26 @@ export class QuoteService {
       this.logModelBugs(chain, outcome, 3);
       return outcome.hopAmounts ? { info: outcome.info, hopAmounts: outcome.hopAmounts } : { info: outcome.info };
     });
-    this.remember(key, result);
+    this.remember(key, result, `3|${chain.id}|${req.restricted === true}`, `v3|${universe.key}|`);
     return result;
   }
 
-  /** Keeps an answer in flight or settled; a failure leaves the cache. */
-  private remember(key: string, result: Promise<SerializedSwapInfo | V3Answer>): void {
+  /**
+   * Keeps an answer in flight or settled; a failure leaves the cache. `version` is how the keys
+   * of the answers at this pool version of the line `line` begin.
+   */
+  private remember(key: string, result: Promise<SerializedSwapInfo | V3Answer>, line: string, version: string): void {
     if (!this.cache) return;
+    const before = this.cachedVersions.get(line);
+    if (before !== version) {
+      this.cachedVersions.set(line, version);
+      // A request quotes at the snapshot served when it arrives, so once a line has an answer at
+      // a new version none asks at the one before: drop its answers now, not when they age out.
+      // On a followed chain that is every block, and the cache then holds about a block's
+      // answers instead of the quote rate times the age bound. A late request still at the old
+      // version only costs a miss.
+      if (before !== undefined) this.dropVersion(before);
+    }
     this.cache.set(key, result);
     // Stale answers leave only when read or evicted by count: drop them in one pass now and then.
     const t = performance.now();
@@ -206,6 +226,11 @@ export class QuoteService {
     result.catch(() => {
       if (this.cache?.get(key) === result) this.cache.delete(key);
     });
+  }
+
+  private dropVersion(version: string): void {
+    const dead = [...this.cache!.keys()].filter((k) => k.startsWith(version));
+    for (const k of dead) this.cache!.delete(k);
   }
 
   /** A model that broke on a stored pool is a bug in the engine (the pool is left out of routes). */

@@ -100,6 +100,20 @@ describe('QuoteService cache', () => {
     expect(exec.tasks).toHaveLength(2);
   });
 
+  test('answers at a pool version leave once an answer at the next is cached (a block no longer asked at)', async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 100 });
+    const v1 = snap(pools, tokens, 1);
+    for (const amount of [1n, 2n, 3n]) await service.quote(chain, v1, req({ amount }));
+    await service.quoteV3(chain, v1, req(), 1_000);
+    expect(service.answersHeld).toBe(4);
+    await service.quote(chain, snap([], tokens, 2), req());
+    expect(service.answersHeld).toBe(2);
+    // The V3 Vault's universe has versions of its own: its answer stays.
+    await service.quoteV3(chain, v1, req(), 1_000);
+    expect(exec.v3Tasks).toHaveLength(1);
+  });
+
   test('the cache is bounded and can be turned off; failures are not cached', async () => {
     const exec = new CountingExecutor();
     const service = new QuoteService({ executor: exec, logger: silentLogger(), now, cacheSize: 2 });
