@@ -29,6 +29,14 @@ export type PathRole = 'through' | 'ends';
 export interface V3TypeMath {
   /** The pool's math as a swap in a block at `timestamp` prices it. Throws when the stored pool lacks a parameter. */
   math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
+  /**
+   * For a type whose math takes the timestamp (`timeDependent`): the time its math is built at for
+   * a block at `timestamp`, the earliest one at which the pool prices as the chain's would in that
+   * block (an LBP before or after its sale, a ReClamm pool whose virtual balances rest, QuantAMM
+   * weights past their last interpolation time), else `timestamp`. A model is kept while this time
+   * is the same (`protocols/v3/engine/v3ModelCache.ts`); absent, every timestamp is its own.
+   */
+  pricingTime?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): bigint;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
   /**

@@ -1,6 +1,7 @@
 import type { StoredPool } from '../pool';
 import { v3HookOf } from '../protocols/v3/stored/v3HookOf';
 import { v3PoolStateOf } from '../protocols/v3/stored/v3PoolState';
+import type { V3PoolState } from '../protocols/v3/vault/poolState';
 import type { V3Pool } from '../protocols/v3/vault/v3Pool';
 import { poolTypeDef } from './registry';
 
@@ -14,11 +15,27 @@ export function v3PoolOf(pool: StoredPool, timestamp: bigint): V3Pool | undefine
   const typeMath = poolTypeDef(pool.poolType, 3)?.v3;
   const state = v3PoolStateOf(pool);
   if (typeMath === undefined || state === undefined) return undefined;
-  const math = typeMath.math(pool, state, timestamp);
+  const at = typeMath.pricingTime?.(pool, state, timestamp) ?? timestamp;
+  const math = typeMath.math(pool, state, at);
   const stored = typeMath.ownHook?.(pool) === true ? null : (pool.v3?.hook ?? null);
   const hook =
     stored !== null && typeMath.selfHook !== undefined && stored.address === pool.address.toLowerCase()
-      ? typeMath.selfHook(pool, state, timestamp)
-      : v3HookOf(stored, math, typeMath.weights?.(pool, timestamp) ?? []);
+      ? typeMath.selfHook(pool, state, at)
+      : v3HookOf(stored, math, typeMath.weights?.(pool, at) ?? []);
   return hook === undefined ? { state, math } : { state, math, hook };
+}
+
+/**
+ * The time a V3 pool's math is built at for a block at `timestamp` (`V3TypeMath.pricingTime`):
+ * `timestamp` for a type that names none, undefined for a type that does not take the time at all
+ * or a pool the service does not carry. Throws as `v3PoolOf` does on a pool lacking a parameter.
+ */
+export function v3PricingTime(
+  pool: StoredPool,
+  timestamp: bigint,
+  frame: V3PoolState | undefined = v3PoolStateOf(pool),
+): bigint | undefined {
+  const def = poolTypeDef(pool.poolType, 3);
+  if (def?.v3 === undefined || !def.timeDependent || frame === undefined) return undefined;
+  return def.v3.pricingTime?.(pool, frame, timestamp) ?? timestamp;
 }

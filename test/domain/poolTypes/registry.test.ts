@@ -176,8 +176,10 @@ test('a V3 type that is not time-dependent takes no timestamp: its models may be
     });
     expect({ type: def.names[0], selfHook: v3.selfHook }).toEqual({ type: def.names[0], selfHook: undefined });
   }
-  // Those that do take it are marked so.
-  for (const def of v3Defs.filter((d) => d.v3!.math.length >= 3 || d.v3!.selfHook !== undefined))
+  // Those that do take it are marked so, as is any that names the time it prices at.
+  for (const def of v3Defs.filter(
+    (d) => d.v3!.math.length >= 3 || d.v3!.selfHook !== undefined || d.v3!.pricingTime !== undefined,
+  ))
     expect({ type: def.names[0], timeDependent: def.timeDependent }).toEqual({
       type: def.names[0],
       timeDependent: true,

@@ -28,6 +28,12 @@ export const QUANT_AMM_WEIGHTED: PoolTypeDef = {
       const state = quantAmmStateOf(pool, frame);
       return quantAmmMath(state, atOrAfter(timestamp, state.lastUpdateTime));
     },
+    pricingTime(pool, _frame, timestamp) {
+      // The weights stop at the last interpolation time: any later block prices as that one.
+      const { lastUpdateTime, lastInteropTime } = quantAmmWordsOf(pool);
+      const at = atOrAfter(timestamp, lastUpdateTime);
+      return at > lastInteropTime && lastInteropTime >= lastUpdateTime ? lastInteropTime : at;
+    },
     weights(pool, timestamp) {
       const words = quantAmmWordsOf(pool);
       return quantAmmWeights(words, pool.tokens.length, atOrAfter(timestamp, words.lastUpdateTime));

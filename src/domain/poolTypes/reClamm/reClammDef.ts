@@ -3,12 +3,13 @@ import type { PoolTypeDef } from '../poolTypeDef';
 import { RECLAMM_CHAIN } from './chain';
 import { RECLAMM_PARAMS } from './params';
 import { reClammV3Math } from './reClammV3Pool';
+import { restingSince } from './reClammVirtualBalances';
 import { reClammStateOf } from './stored';
 
 /**
  * The V3 Vault's ReClamm pools, both generations (factory version 1 and 2). Its virtual balances
  * move with time: the math is built for the quote's block timestamp, never before the pool's
- * last write (no block the pool is traded in is older).
+ * last write (no block the pool is traded in is older), or at that write while they rest.
  */
 export const RECLAMM: PoolTypeDef = {
   protocol: 3,
@@ -26,6 +27,12 @@ export const RECLAMM: PoolTypeDef = {
     math(pool, frame, timestamp) {
       const state = reClammStateOf(pool, frame);
       return reClammV3Math(state, timestamp > state.lastTimestamp ? timestamp : state.lastTimestamp);
+    },
+    pricingTime(pool, frame, timestamp) {
+      // A hook before the swap could hand the pool other balances than the Vault's.
+      if (!reClammOwnHook(pool) && pool.v3?.hook?.flags.shouldCallBeforeSwap === true) return timestamp;
+      const state = reClammStateOf(pool, frame);
+      return restingSince(state, frame.balancesLiveScaled18, timestamp);
     },
     ownHook: reClammOwnHook,
   },

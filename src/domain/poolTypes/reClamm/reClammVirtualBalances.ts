@@ -58,6 +58,23 @@ export function currentVirtualBalances(
   return { virtualA, virtualB, changed };
 }
 
+/**
+ * The earliest time whose virtual balances at `balances` are those at `now`: the pool's last
+ * update when neither movement runs by `now` (no price ratio update after it, the pool within its
+ * margin), else `now`. A pool priced at its last update also prices the block's later operations
+ * as the chain does: the block's first one stores the virtual balances unmoved and its timestamp,
+ * so nothing moves them within the block.
+ */
+export function restingSince(state: ReClammState, balances: readonly bigint[], now: bigint): bigint {
+  if (now <= state.lastTimestamp) return now;
+  const range = state.priceRatio;
+  if (now > range.priceRatioUpdateStartTime && state.lastTimestamp < range.priceRatioUpdateEndTime) return now;
+  const [lastA, lastB] = state.lastVirtualBalances;
+  return reClammCenteredness(balances, lastA, lastB).centeredness < state.centerednessMargin
+    ? now
+    : state.lastTimestamp;
+}
+
 /** computeFourthRootPriceRatio: start * (end / start)^(elapsed share), floored at the smaller end. */
 export function fourthRootPriceRatio(range: ReClammPriceRatioState, now: bigint): bigint {
   const { startFourthRootPriceRatio: start, endFourthRootPriceRatio: end } = range;

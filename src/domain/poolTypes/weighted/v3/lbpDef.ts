@@ -3,6 +3,7 @@ import { lbpHook } from './lbpCommon';
 import { LBP_V3_CHAIN } from './lbpChain';
 import { lbpMath } from './lbpPool';
 import { lbpStateOf } from './lbpStored';
+import { lbpPricingTime } from './lbpWeights';
 
 /**
  * The V3 Vault's LBPool (`@balancer-labs/v3-pool-weighted` lbp/): a weighted sale whose weights
@@ -25,6 +26,7 @@ export const LBP_V3: PoolTypeDef = {
   chain: LBP_V3_CHAIN,
   v3: {
     math: (pool, frame, timestamp) => lbpMath(lbpStateOf(pool, frame), timestamp),
+    pricingTime: (pool, frame, timestamp) => lbpPricingTime(lbpStateOf(pool, frame), timestamp),
     selfHook: (pool, frame, timestamp) => lbpHook(lbpStateOf(pool, frame), timestamp),
   },
 };

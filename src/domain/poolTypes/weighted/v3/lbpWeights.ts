@@ -36,3 +36,15 @@ function interpolate(start: bigint, end: bigint, pctProgress: bigint): bigint {
   if (pctProgress === 0n) return start;
   return start > end ? start - mulDown(pctProgress, start - end) : start + mulDown(pctProgress, end - start);
 }
+
+/**
+ * The time an LBP's math is built at for a block at `timestamp`: any time before the sale prices
+ * alike (no swap, the start weights), as does any after it; inside it, the weights move every
+ * second unless the start and end weights are the same.
+ */
+export function lbpPricingTime(state: LbpSchedule, timestamp: bigint): bigint {
+  if (timestamp < state.startTime) return state.startTime - 1n;
+  if (timestamp > state.endTime) return state.endTime + 1n;
+  const project = state.projectTokenIndex;
+  return state.startWeights[project] === state.endWeights[project] ? state.startTime : timestamp;
+}

@@ -6,7 +6,7 @@ import { bufferStateOf, erc4626Of } from '../stored/buffers';
 import type { StoredBuffer } from '../stored/storedV3';
 import type { V3VaultLimits } from '../vault/limits';
 import { BufferModel } from './bufferModel';
-import type { V3ModelCache } from './v3ModelCache';
+import type { KeptPoolModel, V3ModelCache } from './v3ModelCache';
 import { V3PoolModel } from './v3PoolModel';
 
 /**
@@ -43,45 +43,10 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
   for (const pool of input.pools) {
     if (pool.protocolVersion !== 3) continue;
     for (const t of pool.tokens) decimals.set(t.address.toLowerCase(), t.decimals);
-    const kept = input.cache?.pool(pool, input.limits, input.timestamp);
-    if (kept) {
-      if ('model' in kept) models.push(kept.model);
-      else skipped.push(kept.skipped);
-      continue;
-    }
-    const skip = (reason: string) => {
-      const entry = { id: pool.id, reason };
-      skipped.push(entry);
-      input.cache?.keepPool(pool, input.limits, input.timestamp, { skipped: entry });
-    };
-    try {
-      const v3 = v3PoolOf(pool, input.timestamp);
-      if (!v3) {
-        skip(`V3 pool type ${pool.poolType} is not carried`);
-        continue;
-      }
-      if (v3.state.paused || v3.state.inRecoveryMode) {
-        skip(v3.state.paused ? 'paused' : 'in recovery mode');
-        continue;
-      }
-      const model = new V3PoolModel({
-        pool: v3,
-        decimals: pool.tokens.map((t) => t.decimals),
-        poolType: pool.poolType,
-        pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
-        ...(pool.v3?.hook?.kind === 'mevCapture'
-          ? {
-              assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
-            }
-          : {}),
-        ...(input.limits ? { limits: input.limits } : {}),
-      });
-      models.push(model);
-      input.cache?.keepPool(pool, input.limits, input.timestamp, { model });
-    } catch (e) {
-      if (isBadPool(e)) skip(e.message);
-      else failed.push({ id: pool.id, error: e });
-    }
+    const built = poolModelOf(pool, input);
+    if ('model' in built) models.push(built.model);
+    else if ('skipped' in built) skipped.push(built.skipped);
+    else failed.push({ id: pool.id, error: built.failed });
   }
   const decimalsOf = (t: string) => decimals.get(t.toLowerCase()) ?? input.decimalsOf?.(t.toLowerCase());
   for (const [key, stored] of input.buffers) {
@@ -118,6 +83,67 @@ export function buildV3Models(input: V3ModelsInput): V3Models {
     }
   }
   return { models, skipped, failed };
+}
+
+/**
+ * Builds ahead, into `cache`, the models of the time-dependent pools of `input` at its timestamp
+ * (the next block's), from the pool at index `from` on, handing each new model to `built` (its
+ * owner reads its edges there), until `enough()` says so (one at least). Answers the index to go on from: the
+ * pools' count once every such pool has its model (or its reason to be left out). A failure no
+ * stored pool explains is left for the block's own build to report.
+ */
+export function prepareV3Models(
+  input: V3ModelsInput & { readonly cache: V3ModelCache; readonly from?: number },
+  built: (model: PoolModel) => void,
+  enough: () => boolean,
+): number {
+  const { pools } = input;
+  let any = false;
+  for (let k = input.from ?? 0; k < pools.length; k++) {
+    const pool = pools[k]!;
+    if (pool.protocolVersion !== 3 || poolTypeDef(pool.poolType, 3)?.timeDependent !== true) continue;
+    if (input.cache.pool(pool, input.limits, input.timestamp)) continue;
+    // Each call builds one at least, so calls that are always told enough still get through.
+    if (any && enough()) return k;
+    any = true;
+    const made = poolModelOf(pool, input);
+    if ('model' in made) built(made.model);
+  }
+  return pools.length;
+}
+
+/** A stored V3 pool's model (kept, or built and kept), its reason to be left out, or what broke. */
+function poolModelOf(pool: StoredPool, input: V3ModelsInput): KeptPoolModel | { readonly failed: unknown } {
+  const kept = input.cache?.pool(pool, input.limits, input.timestamp);
+  if (kept) return kept;
+  const skip = (reason: string): KeptPoolModel => {
+    const entry: KeptPoolModel = { skipped: { id: pool.id, reason } };
+    input.cache?.keepPool(pool, input.limits, input.timestamp, entry);
+    return entry;
+  };
+  try {
+    const v3 = v3PoolOf(pool, input.timestamp);
+    if (!v3) return skip(`V3 pool type ${pool.poolType} is not carried`);
+    if (v3.state.paused || v3.state.inRecoveryMode) return skip(v3.state.paused ? 'paused' : 'in recovery mode');
+    const model = new V3PoolModel({
+      pool: v3,
+      decimals: pool.tokens.map((t) => t.decimals),
+      poolType: pool.poolType,
+      pathRole: poolTypeDef(pool.poolType, 3)?.pathRole ?? 'through',
+      ...(pool.v3?.hook?.kind === 'mevCapture'
+        ? {
+            assumption: `pool ${pool.id}: its MEV capture hook is quoted at the static fee, what a transaction whose priority fee is at or below the pool's threshold pays; a higher priority fee pays more`,
+          }
+        : {}),
+      ...(input.limits ? { limits: input.limits } : {}),
+    });
+    const entry = { model };
+    input.cache?.keepPool(pool, input.limits, input.timestamp, entry);
+    return entry;
+  } catch (e) {
+    if (isBadPool(e)) return skip(e.message);
+    return { failed: e };
+  }
 }
 
 /**
