@@ -43,8 +43,13 @@ export function stableV3Math(pool: StableV3State, timestamp: bigint): V3PoolMath
     if (min === 0n) throw v3Revert('ZeroDivision', 'a stable balance is zero');
     if (max / min >= limit) throw v3Revert('MaxImbalanceRatioExceeded', `balances ${max} and ${min} too far apart`);
   };
+  // The last balances' invariant (a Newton iteration) is kept: a route search prices many amounts on the same balances.
+  let last: { readonly balances: readonly bigint[]; readonly invariant: bigint } | undefined;
   const invariantOf = (balances: readonly bigint[], rounding: Rounding): bigint => {
-    const invariant = computeStableInvariant(amp, balances);
+    if (last === undefined || !sameBalances(last.balances, balances)) {
+      last = { balances: [...balances], invariant: computeStableInvariant(amp, balances) };
+    }
+    const invariant = last.invariant;
     return invariant > 0n && rounding === 'up' ? invariant + 1n : invariant;
   };
   return {
@@ -93,4 +98,10 @@ function extremes(balances: readonly bigint[]): [bigint, bigint] {
     if (b > max) max = b;
   }
   return [min, max];
+}
+
+function sameBalances(a: readonly bigint[], b: readonly bigint[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
