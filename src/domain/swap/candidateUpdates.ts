@@ -129,7 +129,19 @@ class PairSet {
  * model goes in every part. Most of a crowded pair's pools are neither its best nor among its
  * best few, and a change to one of them touches no candidate at all.
  */
-export class TouchedPairs implements PairFocus {
+/** What a change (or several) did to a graph's pair lists, as a pair's carried candidates read it. */
+export interface PairChanges extends PairFocus {
+  /** Whether no candidate path can have changed. */
+  readonly none: boolean;
+  /** Whether no two-hop variant can have changed. */
+  readonly noVariant: boolean;
+  /** A ranked candidate path's fate (`TouchedPairs.pathFate`). */
+  readonly pathFate: (c: Candidate) => Fate;
+  /** A ranked two-hop variant's fate (`TouchedPairs.variantFate`). */
+  readonly variantFate: (c: Candidate) => Fate;
+}
+
+export class TouchedPairs implements PairChanges {
   /** Through pairs whose best pool changed. */
   private readonly best = new PairSet();
   /** Through pairs whose best few changed (every pair of `best` too). */
@@ -196,6 +208,16 @@ export class TouchedPairs implements PairFocus {
       if (known) for (const [h, all] of s.hops!) if (!out.hops!.get(h)) out.hops!.set(h, all);
     }
     return out;
+  }
+
+  /** Its parts, for a `TouchLog` to record. */
+  parts(): {
+    readonly best: PairSet;
+    readonly lists: PairSet;
+    readonly ends: PairSet;
+    readonly hops: ReadonlyMap<Hop, boolean> | undefined;
+  } {
+    return { best: this.best, lists: this.lists, ends: this.ends, hops: this.hops };
   }
 
   /** Whether no candidate path can have changed. */
@@ -270,6 +292,175 @@ export class TouchedPairs implements PairFocus {
     for (const h of c.path) {
       if (hops ? hops.has(h) : this.lists.has(h.pool.tokens[h.i]!, h.pool.tokens[h.j]!)) return 'drop';
     }
+    return 'keep';
+  };
+}
+
+/** Ordered token pairs with the last epoch each was listed at, looked up from either end. */
+class EpochPairs {
+  readonly byFrom = new Map<string, Map<string, number>>();
+  readonly byTo = new Map<string, Map<string, number>>();
+  /** The last epoch any pair was listed at. */
+  last = -1;
+
+  record(pairs: PairSet, epoch: number): void {
+    for (const [a, tos] of pairs.byFrom)
+      for (const b of tos) {
+        stamp(this.byFrom, a, b, epoch);
+        stamp(this.byTo, b, a, epoch);
+      }
+    if (pairs.byFrom.size > 0) this.last = epoch;
+  }
+
+  has(from: string, to: string, since: number): boolean {
+    return (this.byFrom.get(from)?.get(to) ?? -1) > since;
+  }
+}
+
+function stamp(map: Map<string, Map<string, number>>, a: string, b: string, epoch: number): void {
+  let inner = map.get(a);
+  if (!inner) map.set(a, (inner = new Map()));
+  inner.set(b, epoch);
+}
+
+/** The keys of `stamps` listed after `since`; undefined for none (as a `PairSet` answers a token it has no pair of). */
+function after(stamps: ReadonlyMap<string, number> | undefined, since: number): ReadonlySet<string> | undefined {
+  if (!stamps) return undefined;
+  let out: Set<string> | undefined;
+  for (const [k, at] of stamps) if (at > since) (out ??= new Set()).add(k);
+  return out;
+}
+
+/**
+ * When each part of a graph's pair lists last changed, over a line of versions each derived from
+ * the one before (a lineage's epochs, engine.ts). What changed from an epoch to the last one
+ * recorded is then a lookup (`since`), the same answers as the union of the steps between
+ * (`TouchedPairs.union`), whose cost grew with the steps: on a chain whose time-dependent pools
+ * move every block, a pair asked a few blocks ago unioned each block's changes anew.
+ */
+export class TouchLog {
+  readonly best = new EpochPairs();
+  readonly lists = new EpochPairs();
+  readonly ends = new EpochPairs();
+  /** Per hop, the last epoch it was listed at, and the last one it was listed at as changing every candidate. */
+  readonly hops = new WeakMap<Hop, { any: number; all: number }>();
+
+  /** Records epoch `epoch`'s change; false (nothing recorded) when it does not know its hops. */
+  record(epoch: number, touched: TouchedPairs): boolean {
+    const parts = touched.parts();
+    if (!parts.hops) return false;
+    this.best.record(parts.best, epoch);
+    this.lists.record(parts.lists, epoch);
+    this.ends.record(parts.ends, epoch);
+    for (const [hop, all] of parts.hops) {
+      const known = this.hops.get(hop);
+      if (known) {
+        known.any = epoch;
+        if (all) known.all = epoch;
+      } else this.hops.set(hop, { any: epoch, all: all ? epoch : -1 });
+    }
+    return true;
+  }
+
+  /** What the epochs after `since`, up to the last recorded, changed. */
+  since(since: number): PairChanges {
+    return new ChangesSince(this, since);
+  }
+}
+
+/** `TouchLog.since`: each token's sets found once. */
+class ChangesSince implements PairChanges {
+  private readonly memo = new Map<string, ReadonlySet<string> | undefined>();
+  private sourceSet: ReadonlySet<string> | undefined;
+
+  constructor(
+    private readonly log: TouchLog,
+    private readonly from: number,
+  ) {}
+
+  private set(kind: string, stamps: ReadonlyMap<string, number> | undefined): ReadonlySet<string> | undefined {
+    if (this.memo.has(kind)) return this.memo.get(kind);
+    const set = after(stamps, this.from);
+    this.memo.set(kind, set);
+    return set;
+  }
+
+  get none(): boolean {
+    return this.log.lists.last <= this.from && this.log.ends.last <= this.from;
+  }
+
+  get noVariant(): boolean {
+    return this.log.lists.last <= this.from;
+  }
+
+  has(from: string, to: string): boolean {
+    return this.log.best.has(from, to, this.from);
+  }
+
+  hasList(from: string, to: string): boolean {
+    return this.log.lists.has(from, to, this.from);
+  }
+
+  hasEnd(from: string, to: string): boolean {
+    return this.log.ends.has(from, to, this.from);
+  }
+
+  fromOf(token: string): ReadonlySet<string> | undefined {
+    return this.set(`b>${token}`, this.log.best.byFrom.get(token));
+  }
+
+  intoOf(token: string): ReadonlySet<string> | undefined {
+    return this.set(`b<${token}`, this.log.best.byTo.get(token));
+  }
+
+  sources(): Iterable<string> {
+    if (!this.sourceSet) {
+      const out = new Set<string>();
+      for (const [a, tos] of this.log.best.byFrom) {
+        for (const at of tos.values())
+          if (at > this.from) {
+            out.add(a);
+            break;
+          }
+      }
+      this.sourceSet = out;
+    }
+    return this.sourceSet;
+  }
+
+  listFromOf(token: string): ReadonlySet<string> | undefined {
+    return this.set(`l>${token}`, this.log.lists.byFrom.get(token));
+  }
+
+  listIntoOf(token: string): ReadonlySet<string> | undefined {
+    return this.set(`l<${token}`, this.log.lists.byTo.get(token));
+  }
+
+  endsInto(token: string): ReadonlySet<string> | undefined {
+    return this.set(`e<${token}`, this.log.ends.byTo.get(token));
+  }
+
+  /** As `TouchedPairs.hops`: true when a listing after `from` changed every candidate with the hop, false when one changed only a direct one. */
+  private hop(h: Hop): boolean | undefined {
+    const at = this.log.hops.get(h);
+    if (!at || at.any <= this.from) return undefined;
+    return at.all > this.from;
+  }
+
+  readonly pathFate = (c: Candidate): Fate => {
+    const path = c.path;
+    let fate: Fate = 'keep';
+    for (let k = 0; k < path.length; k++) {
+      const all = this.hop(path[k]!);
+      if (all === undefined) continue;
+      if (all || path.length === 1) return 'drop';
+      fate = 'renew';
+    }
+    return fate;
+  };
+
+  readonly variantFate = (c: Candidate): Fate => {
+    for (const h of c.path) if (this.hop(h) !== undefined) return 'drop';
     return 'keep';
   };
 }

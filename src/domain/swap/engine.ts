@@ -1,4 +1,11 @@
-import { rankedFrom, TouchedPairs, updateRanked, type RankedCandidates } from './candidateUpdates';
+import {
+  rankedFrom,
+  TouchedPairs,
+  TouchLog,
+  updateRanked,
+  type PairChanges,
+  type RankedCandidates,
+} from './candidateUpdates';
 import { pairSequences, twoHopSequences, withParallelPools, type Candidate } from './candidates';
 import { PoolGraph, type Edge } from './graph';
 import { joinExitPools, type JoinExitPool } from './joinExitPools';
@@ -65,6 +72,13 @@ class Lineage {
 
   private next = 0;
   private readonly steps = new Map<number, Step>();
+  /** Per graph: when each part of its pair lists last changed, along the line of epochs since `breakAt`. */
+  private readonly logs = { through: new TouchLog(), joins: new TouchLog() };
+  /**
+   * Per graph: the last epoch its log cannot stand for (no step, derived from another epoch than
+   * the one before it, or rebuilt): from there on each epoch's parent is the one before it.
+   */
+  private readonly breakAt = { through: 0, joins: 0 };
   /** Each pair's latest candidates, least recently asked first. */
   private readonly pairs = new Map<string, PairEntry>();
   /** Candidates in `pairs`, summed (`CANDIDATE_BUDGET`). */
@@ -75,12 +89,20 @@ class Lineage {
   epoch(step: Omit<Step, 'parent'> | undefined, parent: number | undefined): number {
     const epoch = this.next++;
     if (step && parent !== undefined) this.steps.set(epoch, { ...step, parent });
+    for (const graph of ['through', 'joins'] as const) {
+      const touched = step?.[graph];
+      if (parent !== epoch - 1 || touched === undefined || touched === 'rebuilt') this.breakAt[graph] = epoch;
+      else if (!this.logs[graph].record(epoch, touched)) this.breakAt[graph] = epoch;
+    }
     this.steps.delete(epoch - MAX_STEPS * 4);
     return epoch;
   }
 
   /** The changes from engine `from` to engine `to` (one of its descendants), or undefined when they cannot be told. */
-  between(from: number, to: number, graph: 'through' | 'joins'): TouchedPairs | undefined {
+  between(from: number, to: number, graph: 'through' | 'joins'): PairChanges | undefined {
+    // The latest engine of a straight line: the log answers at once, whatever the steps between.
+    if (to === this.next - 1 && from >= this.breakAt[graph] && to - from <= MAX_STEPS)
+      return this.logs[graph].since(from);
     const touched: TouchedPairs[] = [];
     for (let at = to; at !== from;) {
       const step = this.steps.get(at);
