@@ -27,6 +27,13 @@ export interface QuoteExecutor {
   ready(): Promise<void>;
   /** A quote (or warm-up) within the V3 Vault. */
   runV3(task: V3QuoteTask): Promise<V3RouteOutcome>;
+  /**
+   * Work for idle threads: a V3 universe's models at a time quotes will ask for (the next block's),
+   * built ahead in slices that run only while the thread has no quote or warm-up waiting. Each
+   * thread keeps the newest per chain. Resolves with what the first thread reported once it is
+   * done (or dropped for a newer one).
+   */
+  prepareV3(task: V3QuoteTask): Promise<V3RouteOutcome | undefined>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,11 @@ export class InProcessExecutor implements QuoteExecutor {
 
   runV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
     return this.host.quoteV3(task);
+  }
+
+  /** The event loop has no idle thread to spare: the next block's build waits for its warm-up. */
+  async prepareV3(): Promise<undefined> {
+    return undefined;
   }
 
   async close(): Promise<void> {}
@@ -88,10 +100,40 @@ export interface WorkerExecutorOptions {
   readonly onThreadError?: (e: Error) => void;
 }
 
-/** One quote thread: its own piscina (one thread, its own queue) and the tasks handed to it not yet settled. */
+/** Which queue a task waits in. */
+type Vault = 'v2' | 'v3';
+
+/** A task waiting for a thread, with its caller's promise. */
+interface Waiting {
+  readonly task: HostTask;
+  readonly vault: Vault;
+  /** Arrival order: a thread takes the older of its own next task and the shared one. */
+  readonly seq: number;
+  /** The thread a quote's pair hashes to (`pairHash`), which it goes to when that thread is free first. */
+  readonly home: Lane | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (outcome: OutcomeOf<HostTask>) => void;
+  readonly reject: (error: unknown) => void;
+  /** Takes the task out of the queue it waits in when its time bound passes before it starts. */
+  onAbort: () => void;
+}
+
+/** Idle work one thread keeps for a chain: the newest task, run in slices until the thread reports it done. */
+interface IdleWork {
+  readonly task: HostTask;
+  readonly done: (outcome: OutcomeOf<HostTask> | undefined) => void;
+}
+
+/** One quote thread: its own piscina (one thread, handed one task at a time) and what waits for it alone. */
 interface Lane {
   readonly pool: Piscina<HostTask, OutcomeOf<HostTask>>;
-  pending: number;
+  running: boolean;
+  /** Tasks for this thread alone (warm-ups), per Vault. */
+  readonly own: Record<Vault, Waiting[]>;
+  /** The Vault of the last task it ran: the other one's goes next when both wait. */
+  lastServed: Vault;
+  /** Per chain: the idle work (`prepareV3`) the thread runs when no task waits. */
+  readonly idle: Map<string, IdleWork>;
   /** Per chain (and engine, floor): the warm-up handed to the thread and the newest one waiting behind it. */
   readonly warming: Map<string, Warming>;
   /** Rejects with the thread's first failure outside a task: a module that throws as it loads. */
@@ -104,19 +146,35 @@ interface Warming {
 }
 
 /**
- * Quote threads with pair affinity. Each thread keeps every pair's candidate paths and carries
- * them to each new pool version on the pair's first quote there (src/domain/swap/engine.ts), so a
- * pair whose quotes go to every thread costs every thread that work at every version. A pair's
- * quotes therefore go to one thread (by a hash of the pair) unless another thread is idle while
- * that one is not, or that one has more than one task more in hand than the least busy one: then
- * to the least busy, so no thread waits while another has a queue, and one pair's burst or one
- * slow quote does not queue the rest behind it. A warm-up (a new pool version's
- * router) goes to every thread, so no thread builds it on a quote.
+ * How far into the shared queue a thread that frees looks for a quote of a pair hashed to it,
+ * before it takes the oldest: the pair's candidates are carried to a new version on its own
+ * thread, and a quote passed over waits for at most this many others.
+ */
+const AFFINITY_WINDOW = 4;
+
+/**
+ * Quote threads with pair affinity, fed from one queue per Vault. Each thread keeps every pair's
+ * candidate paths and carries them to each new pool version on the pair's first quote there
+ * (src/domain/swap/engine.ts), so a pair whose quotes go to every thread costs every thread that
+ * work at every version. A quote therefore goes to its pair's thread (by a hash of the pair) when
+ * that one is free, else to any free thread; when none is, it waits in its Vault's queue, and the
+ * first thread to finish takes it (or a quote of a pair hashed to it among the next few), so no
+ * quote waits for one busy thread while another frees. The two Vaults' queues take turns on each
+ * thread, so one Vault's load never queues the other's quotes behind it: a V2 quote under a V3
+ * load waits for the first thread to finish its task, not for the V3 quotes before it. The
+ * queues are ours, not piscina's, which is handed one task at a time: its own queue put a task
+ * with an abort signal (each quote's time bound) that it could not start at once in front of
+ * those already waiting, so under a steady load the oldest quote waited for every later one. A
+ * warm-up (a new pool version's router) goes to every thread, so no thread builds it on a quote;
+ * idle work (`prepareV3`) runs only on a thread nothing waits for.
  */
 export class WorkerExecutor implements QuoteExecutor {
   readonly kind = 'workers';
   /** Started on the first task: a process that never routes (jobs, tests of other features) spawns no threads. */
   private lanes: Lane[] | undefined;
+  /** Quotes waiting for any thread, per Vault, oldest first. */
+  private readonly shared: Record<Vault, Waiting[]> = { v2: [], v3: [] };
+  private seq = 0;
 
   constructor(
     private readonly threads: number,
@@ -142,19 +200,35 @@ export class WorkerExecutor implements QuoteExecutor {
     return this.dispatch(task) as Promise<V3RouteOutcome>;
   }
 
+  async prepareV3(task: V3QuoteTask): Promise<V3RouteOutcome | undefined> {
+    const lanes = (this.lanes ??= this.start());
+    const key = `${task.chain.id}|v3`;
+    const outcomes = await Promise.all(
+      lanes.map(
+        (lane) =>
+          new Promise<OutcomeOf<HostTask> | undefined>((done) => {
+            lane.idle.get(key)?.done(undefined);
+            lane.idle.set(key, { task, done });
+            this.pump(lane);
+          }),
+      ),
+    );
+    return outcomes[0] as V3RouteOutcome | undefined;
+  }
+
   private async dispatch(task: HostTask): Promise<OutcomeOf<HostTask>> {
     const lanes = (this.lanes ??= this.start());
     // Every thread builds the same models, so each reports the same broken ones: the first
     // thread's outcome speaks for all.
     if (task.warmOnly) return (await Promise.all(lanes.map((lane) => this.warm(lane, task))))[0]!;
     const { timeoutMs } = this.options;
-    const lane = this.laneFor(lanes, task);
-    if (timeoutMs === undefined) return this.send(lane, task);
+    const home = lanes[pairHash(task) % lanes.length]!;
+    if (timeoutMs === undefined) return this.enqueue(task, home, undefined);
     const signal = AbortSignal.timeout(timeoutMs);
     try {
-      return await this.send(lane, task, signal);
+      return await this.enqueue(task, home, signal);
     } catch (e) {
-      // Piscina stops the thread of an aborted task that is running (and drops one still queued).
+      // Piscina stops the thread of an aborted task that is running; one still waiting leaves its queue.
       if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
       throw e;
     }
@@ -176,10 +250,10 @@ export class WorkerExecutor implements QuoteExecutor {
     const warming: { next: HostTask | undefined; settled?: Promise<OutcomeOf<HostTask>> } = { next: undefined };
     warming.settled = (async () => {
       try {
-        let outcome = await this.send(lane, task);
+        let outcome = await this.enqueue(task, undefined, undefined, lane);
         for (let next = warming.next; next; next = warming.next) {
           warming.next = undefined;
-          outcome = await this.send(lane, next);
+          outcome = await this.enqueue(next, undefined, undefined, lane);
         }
         return outcome;
       } finally {
@@ -190,30 +264,105 @@ export class WorkerExecutor implements QuoteExecutor {
     return warming.settled;
   }
 
-  private async send(lane: Lane, task: HostTask, signal?: AbortSignal): Promise<OutcomeOf<HostTask>> {
-    lane.pending++;
-    try {
-      return await lane.pool.run(task, signal ? { signal } : {});
-    } finally {
-      lane.pending--;
-    }
+  /**
+   * Queues a task: on `only` (that thread alone), else for any thread, its pair's `home` first. A
+   * quote with a free thread starts at once.
+   */
+  private enqueue(
+    task: HostTask,
+    home: Lane | undefined,
+    signal: AbortSignal | undefined,
+    only?: Lane,
+  ): Promise<OutcomeOf<HostTask>> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const vault: Vault = isV3Task(task) ? 'v3' : 'v2';
+      const queue = only ? only.own[vault] : this.shared[vault];
+      const waiting: Waiting = { task, vault, seq: this.seq++, home, signal, resolve, reject, onAbort: () => {} };
+      waiting.onAbort = () => {
+        const at = queue.indexOf(waiting);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        reject(signal!.reason);
+      };
+      signal?.addEventListener('abort', waiting.onAbort, { once: true });
+      queue.push(waiting);
+      if (only) return this.pump(only);
+      // The pair's thread when it is free, else any free one.
+      const lanes = this.lanes ?? [];
+      for (const lane of home ? [home, ...lanes] : lanes) {
+        if (!lane.running) this.pump(lane);
+        if (!queue.includes(waiting)) return;
+      }
+    });
   }
 
-  private laneFor(lanes: readonly Lane[], task: HostTask): Lane {
-    const preferred = lanes[pairHash(task) % lanes.length]!;
-    let least = preferred;
-    for (const lane of lanes) if (lane.pending < least.pending) least = lane;
-    // A thread with nothing to do takes the task; among busy ones the pair's own thread may be one task behind.
-    if (preferred.pending === 0 || (least.pending > 0 && preferred.pending <= least.pending + 1)) return preferred;
-    return least;
+  /** The next task for a thread that has none: the Vaults' queues in turn (its own and the shared, older first), then idle work. */
+  private pump(lane: Lane): void {
+    if (lane.running || !this.lanes?.includes(lane)) return;
+    const v2 = this.nextFor(lane, 'v2');
+    const v3 = this.nextFor(lane, 'v3');
+    const next = v2 && v3 ? (lane.lastServed === 'v2' ? v3 : v2) : (v2 ?? v3);
+    if (next) {
+      lane.lastServed = next.waiting.vault;
+      next.queue.splice(next.queue.indexOf(next.waiting), 1);
+      this.begin(lane, next.waiting);
+      return;
+    }
+    const [key, work] = lane.idle.entries().next().value ?? [];
+    if (key === undefined || work === undefined) return;
+    lane.running = true;
+    lane.pool
+      .run(work.task)
+      .then(
+        (outcome) => {
+          // A slice that left work over keeps its place, unless a newer task took it meanwhile.
+          if (lane.idle.get(key) !== work) return;
+          if ('more' in outcome && outcome.more === true) return;
+          lane.idle.delete(key);
+          work.done(outcome);
+        },
+        () => {
+          if (lane.idle.get(key) !== work) return;
+          lane.idle.delete(key);
+          work.done(undefined);
+        },
+      )
+      .finally(() => this.finished(lane));
+  }
+
+  /** The task of one Vault a thread would take next, and the queue it waits in. */
+  private nextFor(lane: Lane, vault: Vault): { readonly waiting: Waiting; readonly queue: Waiting[] } | undefined {
+    const own = lane.own[vault][0];
+    const shared = this.shared[vault];
+    let pick = shared[0];
+    for (let k = 0; k < Math.min(shared.length, AFFINITY_WINDOW); k++)
+      if (shared[k]!.home === lane) {
+        pick = shared[k];
+        break;
+      }
+    if (own && (!pick || own.seq < pick.seq)) return { waiting: own, queue: lane.own[vault] };
+    return pick ? { waiting: pick, queue: shared } : undefined;
+  }
+
+  private begin(lane: Lane, next: Waiting): void {
+    next.signal?.removeEventListener('abort', next.onAbort);
+    lane.running = true;
+    lane.pool
+      .run(next.task, next.signal ? { signal: next.signal } : {})
+      .then(next.resolve, next.reject)
+      .finally(() => this.finished(lane));
+  }
+
+  private finished(lane: Lane): void {
+    lane.running = false;
+    this.pump(lane);
   }
 
   private start(): Lane[] {
     const { filename, execArgv } = this.options.entry ? tsEntry(this.options.entry) : workerEntry();
     // Quote threads run at a lower OS priority (Linux nice +10): when the CPU is contended, the
     // event loop serving /healthz, /pools and cached quotes wins over the SOR's number crunching.
-    // stricterFIFO: without it piscina moves a task it could not hand out to the back of the
-    // queue, so under load some quotes wait for every later one (seconds at 8 in flight).
     return Array.from({ length: this.threads }, () => {
       const pool = new Piscina<HostTask, OutcomeOf<HostTask>>({
         filename,
@@ -222,16 +371,33 @@ export class WorkerExecutor implements QuoteExecutor {
         maxThreads: 1,
         idleTimeout: 60_000,
         niceIncrement: 10,
-        stricterFIFO: true,
         ...(this.options.heapMb ? { resourceLimits: threadLimits(this.options.heapMb) } : {}),
       });
-      return { pool, pending: 0, warming: new Map(), failed: threadFailure(pool, this.options.onThreadError) };
+      return {
+        pool,
+        running: false,
+        own: { v2: [], v3: [] },
+        lastServed: 'v2' as Vault,
+        idle: new Map(),
+        warming: new Map(),
+        failed: threadFailure(pool, this.options.onThreadError),
+      };
     });
   }
 
   async close(): Promise<void> {
     const lanes = this.lanes ?? [];
     this.lanes = undefined;
+    const waiting = [...this.shared.v2, ...this.shared.v3, ...lanes.flatMap((l) => [...l.own.v2, ...l.own.v3])];
+    this.shared.v2.length = 0;
+    this.shared.v3.length = 0;
+    for (const lane of lanes) {
+      lane.own.v2.length = 0;
+      lane.own.v3.length = 0;
+      for (const work of lane.idle.values()) work.done(undefined);
+      lane.idle.clear();
+    }
+    for (const w of waiting) w.reject(new Error('Terminating worker thread'));
     await Promise.all(lanes.map((lane) => lane.pool.destroy()));
   }
 }

@@ -13,7 +13,7 @@ import { sorTimestamp } from './sorConfig';
 import { gasPriceTable } from './tokenPrices';
 import type { QuoteRequest, SerializedSwapInfo, SerializedV3SwapInfo } from './types';
 import type { V3HopAmounts } from './v3/v3Answer';
-import { v3QuoteTime } from './v3/quoteTime';
+import { v3NextQuoteTime, v3QuoteTime } from './v3/quoteTime';
 import { V3Versions } from './v3/v3Versions';
 
 /**
@@ -54,6 +54,16 @@ interface SharedInput {
  */
 const ANSWER_TTL_MS = 30_000;
 
+/** What a V3 warm-up (or a build ahead) asks: no quote, the universe's engine alone. */
+const v3WarmUp = (chain: ChainInfo): QuoteRequest => ({
+  sellToken: chain.wrappedNative,
+  buyToken: chain.wrappedNative,
+  orderKind: 'sell',
+  amount: 1n,
+  gasPrice: 0n,
+  minLiquidityUsd: 0,
+});
+
 export class QuoteService {
   private readonly poolVersions = new PoolVersions();
   private readonly v3Versions = new V3Versions();
@@ -67,6 +77,10 @@ export class QuoteService {
   private readonly answerTtlMs: number;
   /** True once a quote was asked for: only then is warming a new pool version worth a thread. */
   private used = false;
+  /** Per chain: the V3 universe version and time last built ahead (`prepareNext`). */
+  private readonly prepared = new Map<number, string>();
+  /** Per chain: the time of the last V3 quote sent to the threads. */
+  private readonly lastV3Time = new Map<number, number>();
 
   private readonly executor: QuoteExecutor;
   private readonly logger: Logger;
@@ -93,17 +107,28 @@ export class QuoteService {
   }
 
   private async warmV3(chain: ChainInfo, snap: ChainSnapshot): Promise<void> {
-    const req = { sellToken: chain.wrappedNative, buyToken: chain.wrappedNative, orderKind: 'sell' as const };
-    const outcome = await this.executor.runV3(
-      this.v3Task(
-        chain,
-        snap,
-        { ...req, amount: 1n, gasPrice: 0n, minLiquidityUsd: 0 },
-        v3QuoteTime(chain, snap, this.now()),
-        true,
-      ),
-    );
+    const timestamp = v3QuoteTime(chain, snap, this.now());
+    const outcome = await this.executor.runV3(this.v3Task(chain, snap, v3WarmUp(chain), timestamp, 'warm'));
     this.logModelBugs(chain, outcome, 3);
+    this.prepareNext(chain, snap, timestamp);
+  }
+
+  /**
+   * Has the threads build ahead, while idle, what the block after `timestamp` will need of this
+   * V3 universe (its time-dependent pools at that block's time, `V3Router.prepare`), so a block
+   * costs its warm-up the pools it changed, not every pool whose price moves with time. Once per
+   * universe version and time.
+   */
+  private prepareNext(chain: ChainInfo, snap: ChainSnapshot, timestamp: number): void {
+    const next = v3NextQuoteTime(chain, timestamp);
+    const key = `${this.v3Versions.input(snap, 'chain').key}@${next}`;
+    if (this.prepared.get(chain.id) === key) return;
+    this.prepared.set(chain.id, key);
+    this.executor.prepareV3(this.v3Task(chain, snap, v3WarmUp(chain), next, 'prepare')).then(
+      (outcome) => outcome && this.logModelBugs(chain, outcome, 3),
+      // A stopped thread or a closing pool: the block's own warm-up builds what is missing.
+      () => {},
+    );
   }
 
   private async warmV2(chain: ChainInfo, snap: ChainSnapshot, minLiquidityUsd: number): Promise<void> {
@@ -197,6 +222,13 @@ export class QuoteService {
       return outcome.hopAmounts ? { info: outcome.info, hopAmounts: outcome.hopAmounts } : { info: outcome.info };
     });
     this.remember(key, result, `3|${chain.id}|${req.restricted === true}`, `v3|${universe.key}|`);
+    if (req.restricted !== true) {
+      // On demand the quotes' time moves with the clock between blocks: while quotes come every
+      // second, the next second is built ahead too (not after a lone quote, which none may follow).
+      const last = this.lastV3Time.get(chain.id);
+      this.lastV3Time.set(chain.id, timestamp);
+      if (chain.blocks === 'timer' || last === timestamp - 1) this.prepareNext(chain, snap, timestamp);
+    }
     return result;
   }
 
@@ -247,7 +279,7 @@ export class QuoteService {
     snap: ChainSnapshot,
     req: QuoteRequest,
     timestamp: number,
-    warmOnly = false,
+    only?: 'warm' | 'prepare',
   ): V3QuoteTask {
     const prices = this.pricesInput(snap);
     return {
@@ -263,7 +295,7 @@ export class QuoteService {
       gasPrice: req.gasPrice.toString(),
       timestamp,
       ...(req.singlePath ? { singlePath: true } : {}),
-      ...(warmOnly ? { warmOnly: true } : {}),
+      ...(only === 'warm' ? { warmOnly: true } : only === 'prepare' ? { prepare: true } : {}),
     };
   }
 

@@ -55,6 +55,11 @@ export interface V3QuoteTask {
   readonly singlePath?: boolean;
   /** Only build (or keep) the version's engine at `timestamp`. */
   readonly warmOnly?: boolean;
+  /**
+   * Only build ahead, for one slice of time, the models of its time-dependent pools at `timestamp`
+   * (the next block's, `V3Router.prepare`); the outcome says whether some are left (`more`).
+   */
+  readonly prepare?: boolean;
 }
 
 export interface V3RouteOutcome {
@@ -63,6 +68,8 @@ export interface V3RouteOutcome {
   readonly hopAmounts?: V3HopAmounts;
   /** V3 pools or buffers whose model broke while being built (left out of routing). */
   readonly modelBugs?: readonly ModelBug[];
+  /** A `prepare` slice left work for another. */
+  readonly more?: boolean;
 }
 
 /** What a quote thread is sent, and what it answers to each. */
@@ -117,6 +124,12 @@ function sorAdapter(): typeof import('./chainRouter') {
   return require('./chainRouter') as typeof import('./chainRouter');
 }
 
+/**
+ * How long one slice of building ahead runs (`V3QuoteTask.prepare`): a quote arriving meanwhile
+ * waits for at most about this much (plus one pool's model) before its thread takes it.
+ */
+const PREPARE_SLICE_MS = 8;
+
 function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
   router.engineAt(timestamp);
   return router;
@@ -143,8 +156,11 @@ export class RouterHost {
       (data) => heldV3(chainId, decodeShared<V3Set>(data)),
       (before, delta) => applyV3Delta(chainId, before, delta),
     );
-    let answer: { readonly info: SerializedV3SwapInfo; readonly hopAmounts?: V3HopAmounts };
-    if (task.warmOnly) {
+    let answer: { readonly info: SerializedV3SwapInfo; readonly hopAmounts?: V3HopAmounts; readonly more?: boolean };
+    if (task.prepare) {
+      const done = this.v3.prepare(universe, task.timestamp, PREPARE_SLICE_MS);
+      answer = { info: emptyV3SwapInfo(task.sellToken, task.buyToken), ...(done ? {} : { more: true }) };
+    } else if (task.warmOnly) {
       this.v3.warm(universe, task.timestamp);
       answer = { info: emptyV3SwapInfo(task.sellToken, task.buyToken) };
     } else {

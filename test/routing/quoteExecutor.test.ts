@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { QuoteTimeoutError, WorkerExecutor } from '../../src/routing/quoteExecutor';
-import type { QuoteTask } from '../../src/routing/routerHost';
+import type { QuoteTask, V3QuoteTask } from '../../src/routing/routerHost';
 
 /**
  * A quote that never ends does not hold its request or its worker thread: past the executor's
@@ -132,5 +132,110 @@ describe('WorkerExecutor with two threads', () => {
     Atomics.notify(new Int32Array(release), 0);
     const outcomes = await Promise.all(held);
     expect(outcomes.map((o) => o.info.tokenOut.split(':')[0])).toEqual([home]);
+  });
+
+  test("with both threads busy, a quote goes to the first that frees, not to its pair's", async () => {
+    const releases = [new SharedArrayBuffer(4), new SharedArrayBuffer(4)];
+    const release = (k: number) => {
+      Atomics.store(new Int32Array(releases[k]!), 0, 1);
+      Atomics.notify(new Int32Array(releases[k]!), 0);
+    };
+    const [home] = await answeredBy(task('0xf1'));
+    // The first hold takes the pair's thread, the second the other one.
+    const first = executor.run(task('0xf1', { amount: 'hold', prices: releases[0]! }));
+    const second = executor.run(task('0xf1', { amount: 'hold', prices: releases[1]! }));
+    const waiting = answeredBy(task('0xf1'));
+    release(1);
+    const [other] = await waiting;
+    expect(other).not.toBe(home);
+    release(0);
+    expect((await first).info.tokenOut.split(':')[0]).toBe(home);
+    expect((await second).info.tokenOut.split(':')[0]).toBe(other);
+  });
+});
+
+function v3Task(sellToken: string, more: Partial<V3QuoteTask> = {}): V3QuoteTask {
+  return {
+    vault: 3,
+    chain: { id: 1, vault: '0x', wrappedNative: '0x' },
+    universe: { key: 'u', base: { key: 'u', data: new SharedArrayBuffer(0) }, deltas: [] },
+    pricesKey: 't',
+    prices: new SharedArrayBuffer(0),
+    sellToken,
+    buyToken: 'b',
+    orderKind: 'sell',
+    amount: '1',
+    gasPrice: '0',
+    timestamp: 0,
+    ...more,
+  };
+}
+
+/**
+ * What waits for a busy thread, and in which order. Every quote carries its time bound (as the
+ * service's do, `QUOTE_TIMEOUT_MS`), which is what piscina's own queue served newest first.
+ */
+describe('WorkerExecutor queues, one thread', () => {
+  let executor: WorkerExecutor;
+  beforeAll(() => {
+    executor = new WorkerExecutor(1, { timeoutMs: 600_000, entry: THREAD_WORKER });
+  });
+  afterAll(async () => {
+    await executor.close();
+  });
+  const hold = () => {
+    const release = new SharedArrayBuffer(4);
+    return {
+      prices: release,
+      release: () => {
+        Atomics.store(new Int32Array(release), 0, 1);
+        Atomics.notify(new Int32Array(release), 0);
+      },
+    };
+  };
+
+  test('quotes waiting for a busy thread run in the order they came', async () => {
+    const { prices, release } = hold();
+    const done: string[] = [];
+    const held = executor.run(task('held', { amount: 'hold', prices }));
+    const waiting = ['q1', 'q2', 'q3', 'q4', 'q5'].map((t) =>
+      executor.runV3(v3Task(t)).then((o) => void done.push(o.info.tokenIn)),
+    );
+    release();
+    await Promise.all([held, ...waiting]);
+    expect(done).toEqual(['q1', 'q2', 'q3', 'q4', 'q5']);
+  });
+
+  test('a V2 quote waiting behind V3 quotes goes next: the Vaults take turns', async () => {
+    const { prices, release } = hold();
+    const done: string[] = [];
+    const track = (p: Promise<{ info: { tokenIn: string } }>) => p.then((o) => void done.push(o.info.tokenIn));
+    const held = executor.runV3(v3Task('held', { amount: 'hold', prices }));
+    const waiting = [
+      ...['a', 'b', 'c'].map((t) => track(executor.runV3(v3Task(t)))),
+      track(executor.run(task('v2'))),
+      track(executor.runV3(v3Task('d'))),
+    ];
+    release();
+    await Promise.all([held, ...waiting]);
+    expect(done).toEqual(['v2', 'a', 'b', 'c', 'd']);
+  });
+
+  test('idle work runs in slices, only while no quote waits, and the newest per chain replaces the older', async () => {
+    const { prices, release } = hold();
+    const held = executor.run(task('held', { amount: 'hold', prices }));
+    const older = executor.prepareV3(v3Task('older', { prepare: true, amount: '3' }));
+    const idle = executor.prepareV3(v3Task('idle', { prepare: true, amount: '3' }));
+    const quote = executor.run(task('quote'));
+    release();
+    await held;
+    // The quote asked while the thread was busy runs before any slice.
+    const slicesBefore = Number((await quote).info.tokenOut.split(':')[2]);
+    expect(await older).toBeUndefined();
+    const outcome = await idle;
+    expect(outcome?.info.tokenIn).toBe('idle');
+    expect(Number(outcome!.info.tokenOut.split(':')[2]) - slicesBefore).toBe(3);
+    const after = await executor.run(task('after'));
+    expect(Number(after.info.tokenOut.split(':')[2]) - slicesBefore).toBe(3);
   });
 });

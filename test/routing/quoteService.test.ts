@@ -33,6 +33,11 @@ class CountingExecutor implements QuoteExecutor {
     if (this.fail) throw new Error('worker died');
     return { info: { ...emptyV3SwapInfo(task.sellToken, task.buyToken), returnAmount: String(this.v3Tasks.length) } };
   }
+  prepared: V3QuoteTask[] = [];
+  async prepareV3(task: V3QuoteTask): Promise<V3RouteOutcome | undefined> {
+    this.prepared.push(task);
+    return undefined;
+  }
   async close(): Promise<void> {}
 }
 
@@ -175,5 +180,60 @@ describe('pool models that break', () => {
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ severity: 'ERROR', poolId: POOL, err: 'TypeError: boom', chainId: 1 }),
     ]);
+  });
+});
+
+/**
+ * What a block costs the quote threads is what it changed, when they build ahead, while idle,
+ * what the next block's time will need (its time-dependent V3 pools, `V3Router.prepare`): a V3
+ * warm-up asks for it at the next block's time, once per universe version and time, and on a
+ * chain that makes blocks on demand (the quotes' time moves with the clock) a quote at a new
+ * second asks for the second after.
+ */
+describe('V3 universes built ahead', () => {
+  const blockAt = (n: number) => ({ number: n, hash: `0x${n}`, parentHash: '0x', timestamp: 1_780_000_000 + 12 * n });
+  const snapAt = (chainId: number, n: number) =>
+    new ChainSnapshot({
+      chainId,
+      meta: { ...emptyMeta(chainId), poolsVersion: n, tokensVersion: 1 },
+      pools: [],
+      tokens,
+      loadedAt: 0,
+      block: blockAt(n),
+      buffers: new Map(),
+    });
+
+  test("a V3 warm-up has the threads build the next block's time ahead, once per universe and time", async () => {
+    const exec = new CountingExecutor();
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now: () => 0, cacheSize: 10 });
+    const first = snapAt(1, 1);
+    // Mainnet makes a block every 12 s: quotes price at the head's time + 12, the next block's at + 24.
+    await service.warm(chain, first, 0);
+    await service.warm(chain, first, 0);
+    await service.quoteV3(chain, first, req(), blockAt(1).timestamp + 12);
+    expect(exec.prepared.map((t) => [t.timestamp, t.prepare, t.warmOnly])).toEqual([
+      [blockAt(1).timestamp + 24, true, undefined],
+    ]);
+    await service.warm(chain, snapAt(1, 2), 0);
+    expect(exec.prepared.map((t) => t.timestamp)).toEqual([blockAt(1).timestamp + 24, blockAt(2).timestamp + 24]);
+  });
+
+  test('on a chain that makes blocks on demand, quotes in consecutive seconds ask for the next one; a lone quote or a cut pool set never', async () => {
+    const devnet = chainById(31337)!;
+    const exec = new CountingExecutor();
+    const service = new QuoteService({ executor: exec, logger: silentLogger(), now: () => 0, cacheSize: 10 });
+    const snap = snapAt(31337, 1);
+    const t = blockAt(1).timestamp + 5;
+    await service.quoteV3(devnet, snap, req(), t);
+    await service.quoteV3(devnet, snap, req({ amount: 2n }), t);
+    // A cut pool set (GraphQL's poolIds) is its own array on its own line.
+    await service.quoteV3(devnet, snapAt(31337, 1), req({ restricted: true }), t + 1);
+    expect(exec.prepared).toEqual([]);
+    await service.quoteV3(devnet, snap, req(), t + 1);
+    await service.quoteV3(devnet, snap, req({ amount: 3n }), t + 1);
+    expect(exec.prepared.map((p) => p.timestamp)).toEqual([t + 2]);
+    await service.quoteV3(devnet, snap, req(), t + 9);
+    await service.quoteV3(devnet, snap, req(), t + 10);
+    expect(exec.prepared.map((p) => p.timestamp)).toEqual([t + 2, t + 11]);
   });
 });

@@ -15,3 +15,12 @@ export function v3QuoteTime(chain: ChainInfo, snap: ChainSnapshot, nowMs: number
   const clock = chainNow ?? Math.floor(nowMs / 1000);
   return nextBlockTime(chain, snap.block ? snap.block.timestamp : clock, clock);
 }
+
+/**
+ * The time the block after one priced at `timestamp` is priced at, which the quote threads build
+ * ahead while idle: a slot later on a timer; on demand a second later (the chain's clock moves on
+ * between blocks, and with it the quotes' time).
+ */
+export function v3NextQuoteTime(chain: ChainInfo, timestamp: number): number {
+  return timestamp + (chain.blocks === 'timer' ? (chain.blockSeconds ?? 1) : 1);
+}

@@ -1,10 +1,10 @@
 import { NATIVE_ASSET_ALIASES, type ChainInfo } from '../../config/chains';
 import type { StoredPool, StoredToken } from '../../domain/pool';
 import { V3ModelCache } from '../../domain/protocols/v3/engine/v3ModelCache';
-import { buildV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
+import { buildV3Models, prepareV3Models, type V3Models } from '../../domain/protocols/v3/engine/v3Models';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import { SwapEngine } from '../../domain/swap/engine';
-import type { Edge } from '../../domain/swap/graph';
+import { edgesOf, type Edge } from '../../domain/swap/graph';
 import type { PoolModel } from '../../domain/swap/poolModel';
 import type { Route } from '../../domain/swap/route';
 import type { ChainSnapshot } from '../../readModel/chainSnapshot';
@@ -71,6 +71,8 @@ export class V3Router {
   private readonly edges = new WeakMap<PoolModel, readonly Edge[]>();
   private readonly lastEngine = new Map<number, SwapEngine>();
   private readonly gasPrices = new WeakMap<readonly StoredToken[], Record<string, string>>();
+  /** How far `prepare` got through a universe's pools for a timestamp, so each slice goes on from there. */
+  private readonly preparing = new WeakMap<readonly StoredPool[], { readonly timestamp: number; from: number }>();
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
 
@@ -96,6 +98,36 @@ export class V3Router {
   /** Builds (or keeps) the universe's engine at `timestamp`, so no quote pays for it. */
   warm(source: V3Universe, timestamp: number): void {
     this.universe(source, timestamp);
+  }
+
+  /**
+   * Builds ahead the models and edges a universe at `timestamp` (the next block's) would have to
+   * make for its time-dependent pools, for about `budgetMs`: the next block then builds only the
+   * pools it changes, since a stored pool it left alone keeps its object, and with it the model
+   * made here. True once done; false with some left, for a later call.
+   */
+  prepare(source: V3Universe, timestamp: number, budgetMs: number): boolean {
+    const end = performance.now() + budgetMs;
+    let progress = this.preparing.get(source.pools);
+    if (progress?.timestamp !== timestamp) {
+      progress = { timestamp, from: 0 };
+      this.preparing.set(source.pools, progress);
+    }
+    const at = prepareV3Models(
+      {
+        pools: source.pools,
+        buffers: source.buffers,
+        timestamp: BigInt(timestamp),
+        cache: this.models,
+        from: progress.from,
+      },
+      (model) => {
+        if (!this.edges.has(model)) this.edges.set(model, edgesOf(model));
+      },
+      () => performance.now() >= end,
+    );
+    progress.from = at;
+    return at === source.pools.length;
   }
 
   /** Native price per token, once per token list (prices move with the token list's version). */

@@ -9,6 +9,7 @@ import { storedPool } from '../../helpers/poolFixtures';
 import { DAI, STATA_USDC, STATA_USDT, USDC, USDT } from '../../helpers/v3Universe';
 import { snapshotInput, v3Snapshot } from '../../helpers/v3StoredUniverse';
 import { ChainSnapshot } from '../../../src/readModel/chainSnapshot';
+import { syntheticV3Universe, traded, UNIVERSE_TIMESTAMP } from '../../bench/v3SyntheticUniverse';
 
 const MEV_FLAGS = {
   enableHookAdjustedAmounts: false,
@@ -170,5 +171,60 @@ describe('V3 router across blocks (one router, as the service keeps it)', () => 
     const fresh = new V3Router().quote(SEPOLIA, third, request({}), TIMESTAMP + 24).info;
     expect(boosted.returnAmount).toBe(fresh.returnAmount);
     expect(boosted.paths).toEqual(fresh.paths);
+  });
+});
+
+/**
+ * Between blocks the quote threads build ahead the next block's time-dependent pools
+ * (`V3Router.prepare`, in slices while idle); the block then builds what it changed. Its answers
+ * are a fresh router's at that time, through pools whose price moves every second (QuantAMM
+ * weights, an LBP's sale, a ReClamm pool out of range) and through one the block traded.
+ */
+describe('V3 router building the next block ahead', () => {
+  test("after a prepared block, every answer is a fresh router's at the block's time", () => {
+    const u = syntheticV3Universe();
+    const now = UNIVERSE_TIMESTAMP + 12;
+    const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    const source = (pools: readonly StoredPool[]) => ({
+      chainId: 1,
+      pools,
+      buffers: u.buffers,
+      decimalsOf: (t: string) => u.tokens.find((k) => k.address === t)?.decimals,
+    });
+    const pairsOf = (type: string, n: number) =>
+      u.pools
+        .filter((p) => p.poolType === type)
+        .slice(0, n)
+        .map((p) => [p.tokens[0]!.address, p.tokens[1]!.address] as const);
+    const pairs = [
+      ...pairsOf('QuantAMMWeighted', 2),
+      ...pairsOf('LBP', 2),
+      ...pairsOf('ReClamm', 4),
+      ...pairsOf('Stable', 2),
+    ];
+    const ask = (router: V3Router, pools: readonly StoredPool[], at: number) =>
+      pairs.flatMap(([a, b]) =>
+        (['sell', 'buy'] as const).map(
+          (kind) =>
+            router.route(
+              weth,
+              source(pools),
+              { sellToken: a, buyToken: b, orderKind: kind, amount: 10n ** 15n, gasPrice: 0n },
+              at,
+              {},
+            ).info,
+        ),
+      );
+    const router = new V3Router();
+    ask(router, u.pools, now);
+    let slices = 1;
+    while (!router.prepare(source(u.pools), now + 12, 0)) slices++;
+    expect(slices).toBeGreaterThan(1);
+    const next = [...u.pools];
+    const k = u.pools.findIndex((p) => p.poolType === 'Stable' && p.tokens.length === 2);
+    next[k] = traded(u.pools[k]!, 0.5);
+    const answers = ask(router, next, now + 12);
+    expect(answers).toEqual(ask(new V3Router(), next, now + 12));
+    expect(answers.filter((a) => a.returnAmount !== '0').length).toBeGreaterThanOrEqual(pairs.length);
   });
 });
