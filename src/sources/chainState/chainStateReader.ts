@@ -21,6 +21,7 @@ import {
 } from '../../domain/protocols/v2/vaultFrame';
 import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
 import { UpstreamError } from '../upstream';
+import { codeOf } from '../rpc/codeAnswer';
 import {
   callBatch,
   MalformedAnswerError,
@@ -495,15 +496,7 @@ async function codelessAsReverts(
   );
   const codeless = new Set<string>();
   targets.forEach((t, k) => {
-    const o = codes[k];
-    if (!o?.ok)
-      throw new UpstreamError(
-        RPC_UPSTREAM,
-        `eth_getCode ${t} at block ${blockNumber} failed: ${o?.error ?? 'no answer'}`,
-      );
-    if (typeof o.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(o.result))
-      throw new MalformedAnswerError(`eth_getCode ${t} at block ${blockNumber} answered something other than code`);
-    if (o.result === '0x') codeless.add(t);
+    if (codeOf(codes[k], t, String(blockNumber)) === '0x') codeless.add(t);
   });
   for (const i of empty)
     if (codeless.has(target(i))) outcomes[i] = { ok: false, error: `no contract code at ${target(i)}`, code: 3 };

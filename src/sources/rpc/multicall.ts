@@ -1,12 +1,5 @@
-import { UpstreamError } from '../upstream';
-import {
-  callBatch,
-  MalformedAnswerError,
-  RPC_UPSTREAM,
-  type JsonRpcOptions,
-  type RpcCall,
-  type RpcOutcome,
-} from './jsonRpc';
+import { codeOf } from './codeAnswer';
+import { callBatch, MalformedAnswerError, type JsonRpcOptions, type RpcCall, type RpcOutcome } from './jsonRpc';
 
 /**
  * `eth_call`s aggregated through Multicall3's `aggregate3((address,bool,bytes)[])`: a node
@@ -376,15 +369,8 @@ async function checkCodeless(
   what: string,
   health: AggregateHealth,
 ): Promise<void> {
-  const [code] = await callBatch(opts, [{ method: 'eth_getCode', params: [address, block] }]);
-  if (!code?.ok)
-    throw new UpstreamError(
-      RPC_UPSTREAM,
-      `eth_getCode ${address} at block ${block} failed: ${code?.error ?? 'no answer'}`,
-    );
-  if (typeof code.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(code.result))
-    throw new MalformedAnswerError(`eth_getCode ${address} at block ${block} answered something other than code`);
-  if (code.result !== '0x')
+  const [answer] = await callBatch(opts, [{ method: 'eth_getCode', params: [address, block] }]);
+  if (codeOf(answer, address, block) !== '0x')
     throw new MalformedAnswerError(`${what} answered empty data (0x), though Multicall3 has code there`);
   health.codeless ??= { block };
 }
