@@ -37,7 +37,7 @@ export interface ChainInfo<A extends string = Address> {
   readonly gauges: ChainGauges<A> | null;
   /**
    * Lido's stETH and its wrapper wstETH: orders selling or buying stETH are routed as wstETH, the
-   * batch relayer wrapping or unwrapping (`routing/lido.ts`). Absent on chains without them.
+   * batch relayer wrapping or unwrapping (`routing/v2/lido.ts`). Absent on chains without them.
    */
   readonly lido?: ChainLido<A>;
   /**

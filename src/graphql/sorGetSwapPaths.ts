@@ -9,7 +9,7 @@ import { blockNumberOfHash, isFollowed, StateBehindHead } from '../jobs/headGate
 import { retimed } from '../jobs/retime';
 import { stateBehindRefusal } from '../http/stateRefusal';
 import { ChainSnapshot } from '../readModel/chainSnapshot';
-import { buildOrder, checkParties } from '../routing/buildOrder';
+import { buildOrder, checkParties } from '../routing/v2/buildOrder';
 import { knownContracts } from '../routing/knownContracts';
 import { v3IsBetter } from '../routing/protocolChoice';
 import { orderDeadline, quotingKey, refuseStaleState, snapshotFor, type Quoting } from '../routing/quoting';

@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
-import { erc20ApproveInterface } from './relayer/relayerAbi';
+import { erc20ApproveInterface } from './v2/relayer/relayerAbi';
 import type { Approval } from './types';
-import { vaultInterface } from './vaultAbi';
+import { vaultInterface } from './v2/vaultAbi';
 
 /** The steps `/order` lists before its transaction: ready calls, each sent by the sender. */
 

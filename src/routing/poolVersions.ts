@@ -1,5 +1,5 @@
 import type { StoredPool } from '../domain/pool';
-import { isV2Routable, toRoutingPool, type RoutingPool } from './routingPools';
+import { isV2Routable, toRoutingPool, type RoutingPool } from './v2/routingPools';
 import { encodeShared } from './sharedJson';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import type { RouteOutcome } from './chainRouter';
+import type { RouteOutcome } from './v2/chainRouter';
 import {
   isV3Task,
   RouterHost,

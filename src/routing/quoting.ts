@@ -11,10 +11,10 @@ import type { WstEthRates } from '../sources/lido/wstEthRates';
 import type { GasPriceReader } from '../sources/rpc/gasPrice';
 import { pendingBlockTime } from '../sources/rpc/pendingBlock';
 import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
-import { buildOrder, type OrderContext } from './buildOrder';
-import { LIDO_RPC, quoteWithLido } from './lido';
+import { buildOrder, type OrderContext } from './v2/buildOrder';
+import { LIDO_RPC, quoteWithLido } from './v2/lido';
 import { LimitError } from './limits';
-import { withMissingApprovals } from './missingApprovals';
+import { withMissingApprovals } from './v2/missingApprovals';
 import { QuoteTimeoutError } from './quoteExecutor';
 import type { QuoteService } from './quoteService';
 import type { OrderBody } from './requestSchema';
@@ -164,7 +164,7 @@ export class Quoting {
     return this.quotes.quote(chain, snap, req).catch((e: unknown) => this.timedOut(chain, req, e));
   }
 
-  /** A V2 quote where stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/lido.ts). */
+  /** A V2 quote where stETH in or out is quoted as wstETH with a relayer wrap or unwrap (routing/v2/lido.ts). */
   v2WithLido(chain: ChainInfo, snap: ChainSnapshot, req: QuoteRequest): Promise<SerializedSwapInfo> {
     return quoteWithLido(chain, this.wstEthRates(chain.id), req, (q) => this.quotes.quote(chain, snap, q)).catch(
       (e: unknown) => this.timedOut(chain, req, e),

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 import type { RouterEngine } from '../config/env';
-import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
+import type { RouteOutcome, RouteRequest, RouterChain } from './v2/chainRouter';
 import { modelBugsOf, type ModelBug } from './modelBugs';
-import { EngineRouter } from './engineRouter';
+import { EngineRouter } from './v2/engineRouter';
 import { emptySwapInfo } from './serialize';
 import { applyPoolDelta, type PoolDelta, type PoolsInput } from './poolVersions';
-import { aboveLiquidityFloor, type RoutingPool } from './routingPools';
+import { aboveLiquidityFloor, type RoutingPool } from './v2/routingPools';
 import { decodeShared } from './sharedJson';
 import type { OrderKind, SerializedV3SwapInfo } from './types';
 import { applyV3Delta, heldV3, type V3Delta, type V3Held, type V3Set } from './v3/v3Versions';
@@ -120,8 +120,8 @@ interface QuoteRouter {
  * The SOR adapter, loaded on the first `ROUTER_ENGINE=sor` task: `@balancer-labs/sor` and the
  * ethers v5 it runs on cost each thread tens of MiB that the own engine never uses.
  */
-function sorAdapter(): typeof import('./chainRouter') {
-  return require('./chainRouter') as typeof import('./chainRouter');
+function sorAdapter(): typeof import('./v2/chainRouter') {
+  return require('./v2/chainRouter') as typeof import('./v2/chainRouter');
 }
 
 /**

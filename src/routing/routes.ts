@@ -7,7 +7,7 @@ import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
 import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
-import { checkParties } from './buildOrder';
+import { checkParties } from './v2/buildOrder';
 import { knownContracts } from './knownContracts';
 import { v3IsBetter } from './protocolChoice';
 import { checkDeadline, orderDeadline, refuseStaleState, snapshotFor, type Quoting } from './quoting';

@@ -3,7 +3,7 @@ import type { Feature } from '../http/feature';
 import { RpcWstEthRates, type WstEthRates } from '../sources/lido/wstEthRates';
 import { GasPriceReader } from '../sources/rpc/gasPrice';
 import { RpcPermit2Allowances, type Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
-import { LIDO_RPC } from './lido';
+import { LIDO_RPC } from './v2/lido';
 import { createExecutor } from './quoteExecutor';
 import { QuoteService } from './quoteService';
 import { Quoting, quotingKey } from './quoting';

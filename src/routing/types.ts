@@ -16,9 +16,9 @@ export interface QuoteRequest {
   readonly gasPrice: bigint;
   /** Pools with a known liquidity below this (USD) are not routed through. */
   readonly minLiquidityUsd: number;
-  /** Answer every step's `returnAmount` even on a plain Vault route (stETH routes build on them; `routing/lido.ts`). */
+  /** Answer every step's `returnAmount` even on a plain Vault route (stETH routes build on them; `routing/v2/lido.ts`). */
   readonly stepAmounts?: boolean;
-  /** The best single path, no split: a stETH sell's one relayer wrap feeds one path (`routing/lido.ts`). */
+  /** The best single path, no split: a stETH sell's one relayer wrap feeds one path (`routing/v2/lido.ts`). */
   readonly singlePath?: boolean;
   /**
    * The snapshot's pools are a subset the client chose (GraphQL's `poolIds`): their version travels

@@ -12,9 +12,9 @@ import { carryDecoration, emptyMeta, type StoredPool } from '../../src/domain/po
 import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
 import { V3Router } from '../../src/routing/v3/v3Router';
 import { v3QuoteTime } from '../../src/routing/v3/quoteTime';
-import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/routingPools';
-import { toSorPool } from '../../src/routing/sorPools';
-import { sorConfigFor } from '../../src/routing/sorConfig';
+import { aboveLiquidityFloor, toRoutingPools } from '../../src/routing/v2/routingPools';
+import { toSorPool } from '../../src/routing/v2/sorPools';
+import { sorConfigFor } from '../../src/routing/v2/sorConfig';
 import { formatUnits } from 'ethers';
 import { QUOTE_CASES, TOKENS, type QuoteCase } from './quoteCases';
 import { COW_QUERY, SDK_SOR_QUERY_WITH_VERSION } from '../graphql/currentApiDocuments';

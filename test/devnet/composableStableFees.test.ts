@@ -12,7 +12,7 @@ import {
   type ComposableStableModel,
   type ComposableStableState,
 } from '../../src/domain/poolTypes/composableStable/composableStableModel';
-import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/v2/routingPools';
 import {
   createPool,
   deployContract,

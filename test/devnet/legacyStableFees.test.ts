@@ -7,7 +7,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
-import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/v2/routingPools';
 import {
   exit,
   fund,

@@ -4,8 +4,8 @@ import { balancerAbi } from '../../src/devnet/artifacts';
 import { Devnet, DevnetPool, tokenBySymbol } from '../../src/devnet/devnet';
 import { ensureDevnet } from '../../src/devnet/ensure';
 import { LocalChain, startInProcessChain } from '../../src/devnet/localChain';
-import { encodeRelayerOrder, type RoutePool } from '../../src/routing/relayer/encodeRelayerOrder';
-import type { RelayerRoute, RouteAction, RouteStep } from '../../src/routing/relayer/relayerRoute';
+import { encodeRelayerOrder, type RoutePool } from '../../src/routing/v2/relayer/encodeRelayerOrder';
+import type { RelayerRoute, RouteAction, RouteStep } from '../../src/routing/v2/relayer/relayerRoute';
 import type { SorOrderResponse } from '../../src/routing/types';
 
 /**

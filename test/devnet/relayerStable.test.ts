@@ -4,8 +4,8 @@ import { SwapEngine } from '../../src/domain/swap/engine';
 import { buildModels } from '../../src/domain/swap/models';
 import type { PoolSpec } from '../../src/domain/swap/poolModel';
 import { toBatchSwap } from '../../src/domain/swap/route';
-import { encodeRelayerOrder } from '../../src/routing/relayer/encodeRelayerOrder';
-import { routeFromSwapInfo } from '../../src/routing/relayer/relayerRoute';
+import { encodeRelayerOrder } from '../../src/routing/v2/relayer/encodeRelayerOrder';
+import { routeFromSwapInfo } from '../../src/routing/v2/relayer/relayerRoute';
 import type { SerializedSwapInfo, SorOrderResponse } from '../../src/routing/types';
 import {
   createPool,

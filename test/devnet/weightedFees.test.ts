@@ -8,7 +8,7 @@ import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { normalizePool } from '../../src/domain/normalizePool';
 import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
-import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/v2/routingPools';
 import {
   createPool,
   deployContract,

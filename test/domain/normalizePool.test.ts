@@ -1,7 +1,7 @@
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
-import { toRoutingPool, type RoutingPool } from '../../src/routing/routingPools';
+import { toRoutingPool, type RoutingPool } from '../../src/routing/v2/routingPools';
 
 /** The engine's input as a quote thread receives it (JSON through shared memory). */
 const specThroughRouting = (p: Parameters<typeof toRoutingPool>[0]): ComposableStableSpec =>

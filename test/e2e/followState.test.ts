@@ -3,7 +3,7 @@ import { devAccount, DEPLOYER_INDEX, LIDO_ADMIN_INDEX } from '../../src/devnet/a
 import { DEVNET_CHAIN_ID, type DevnetPool } from '../../src/devnet/devnet';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { decimalToUnits } from '../../src/domain/decimal';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
+import { relayerInterface, relayerLibraryInterface } from '../../src/routing/v2/relayer/relayerAbi';
 import { setProtocolFees } from '../domain/swap/devnetPools';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {

@@ -2,7 +2,7 @@ import { Contract } from 'ethers';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { decimalToUnits } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
-import { replayWireSwaps } from '../routing/exactReplay';
+import { replayWireSwaps } from '../routing/v2/exactReplay';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
   approveVault,

@@ -2,7 +2,7 @@ import { Contract, HDNodeWallet, id, MaxUint256, parseEther, parseUnits, Wallet 
 import { devAccount } from '../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, type DevnetPool } from '../../src/devnet/devnet';
 import { DEV_TOKENS, ETH_PRICE_USD } from '../../src/devnet/universe';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
+import { relayerInterface, relayerLibraryInterface } from '../../src/routing/v2/relayer/relayerAbi';
 import { E2eEnvironment, startE2eEnvironment } from './helpers/e2eEnvironment';
 import { NATIVE_EEEE, NATIVE_ZERO, OrderResponse, postJson, SwapInfoResponse } from './helpers/orders';
 

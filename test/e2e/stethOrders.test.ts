@@ -1,7 +1,7 @@
 import { Contract, HDNodeWallet, parseEther, Wallet } from 'ethers';
 import { devAccount } from '../../src/devnet/accounts';
 import { DEVNET_CHAIN_ID, tokenBySymbol } from '../../src/devnet/devnet';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
+import { relayerInterface, relayerLibraryInterface } from '../../src/routing/v2/relayer/relayerAbi';
 import { E2eEnvironment, startE2eEnvironment } from './helpers/e2eEnvironment';
 import { OrderResponse, postJson, SwapInfoResponse } from './helpers/orders';
 

@@ -1,4 +1,4 @@
-import type { RouteOutcome } from '../../src/routing/chainRouter';
+import type { RouteOutcome } from '../../src/routing/v2/chainRouter';
 import type { QuoteTask } from '../../src/routing/routerHost';
 import { emptySwapInfo } from '../../src/routing/serialize';
 

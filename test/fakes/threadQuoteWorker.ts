@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import type { RouteOutcome } from '../../src/routing/chainRouter';
+import type { RouteOutcome } from '../../src/routing/v2/chainRouter';
 import type { QuoteTask, V3QuoteTask } from '../../src/routing/routerHost';
 import { emptySwapInfo } from '../../src/routing/serialize';
 

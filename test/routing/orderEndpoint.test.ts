@@ -1,6 +1,6 @@
 import { getAddress } from 'ethers';
 import { routingFeature } from '../../src/routing/routingFeature';
-import { decode } from './batchSwapCalldata';
+import { decode } from './v2/batchSwapCalldata';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 import { startPermit2Fake, type Permit2Fake } from '../fakes/permit2RpcServer';

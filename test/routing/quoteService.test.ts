@@ -3,8 +3,8 @@ import { emptyMeta, type StoredPool, type StoredToken } from '../../src/domain/p
 import { createLogger, silentLogger } from '../../src/log/logger';
 import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import type { RouteOutcome } from '../../src/routing/chainRouter';
-import { EngineRouter } from '../../src/routing/engineRouter';
+import type { RouteOutcome } from '../../src/routing/v2/chainRouter';
+import { EngineRouter } from '../../src/routing/v2/engineRouter';
 import type { QuoteExecutor } from '../../src/routing/quoteExecutor';
 import type { QuoteTask, V3QuoteTask, V3RouteOutcome } from '../../src/routing/routerHost';
 import { emptyV3SwapInfo } from '../../src/routing/v3/v3Answer';

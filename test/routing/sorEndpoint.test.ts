@@ -2,11 +2,11 @@ import { parseToPoolsDict, type SubgraphPoolBase, type SwapInfo } from '@balance
 import { StaticJsonRpcProvider } from '@ethersproject/providers';
 import { TOKENS } from '../bench/quoteCases';
 import { routingFeature } from '../../src/routing/routingFeature';
-import { sorTimestamp } from '../../src/routing/sorConfig';
+import { sorTimestamp } from '../../src/routing/v2/sorConfig';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { seedStore, startTestServer, type TestServer } from '../helpers/testServer';
-import { directPools, directQuote } from './directSor';
-import { exactOfSorRoute } from './exactReplay';
+import { directPools, directQuote } from './v2/directSor';
+import { exactOfSorRoute } from './v2/exactReplay';
 import { post } from './quoteClient';
 
 /** `/sor` over HTTP: validation, chains, no route, and the SOR 4.1.3 traps. */

@@ -3,7 +3,7 @@ import { CHAINS } from '../../../src/config/chains';
 import { encodeV3Order } from '../../../src/routing/v3/encodeV3Order';
 import { V3Router } from '../../../src/routing/v3/v3Router';
 import { batchRouterInterface, permit2Interface, routerInterface } from '../../../src/routing/v3/v3Abi';
-import { erc20ApproveInterface } from '../../../src/routing/relayer/relayerAbi';
+import { erc20ApproveInterface } from '../../../src/routing/v2/relayer/relayerAbi';
 import type { QuoteRequest, SerializedV3SwapInfo } from '../../../src/routing/types';
 import { DAI, STATA_USDC, USDC, USDT } from '../../helpers/v3Universe';
 import { v3Snapshot } from '../../helpers/v3StoredUniverse';

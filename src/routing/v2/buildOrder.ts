@@ -1,14 +1,14 @@
-import type { ChainInfo } from '../config/chains';
-import { HttpError } from '../http/errors';
-import { REASONS } from '../http/errorReasons';
-import type { ChainSnapshot } from '../readModel/chainSnapshot';
-import type { ContractLookup } from './knownContracts';
-import { LimitError } from './limits';
+import type { ChainInfo } from '../../config/chains';
+import { HttpError } from '../../http/errors';
+import { REASONS } from '../../http/errorReasons';
+import type { ChainSnapshot } from '../../readModel/chainSnapshot';
+import type { ContractLookup } from '../knownContracts';
+import { LimitError } from '../limits';
 import { encodeOrder } from './orderEncoding';
 import { encodeRelayerOrder, type RoutePool } from './relayer/encodeRelayerOrder';
 import { needsRelayer, routeFromSwapInfo } from './relayer/relayerRoute';
-import type { OrderBody } from './requestSchema';
-import type { SerializedSwapInfo, SorOrderResponse } from './types';
+import type { OrderBody } from '../requestSchema';
+import type { SerializedSwapInfo, SorOrderResponse } from '../types';
 
 /**
  * `/order`: the quoted route as a transaction. A route the Vault can do alone is one

@@ -1,7 +1,7 @@
-import { routingFeature } from '../../src/routing/routingFeature';
-import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
-import { seedStore, startTestServer, type TestServer } from '../helpers/testServer';
-import { post } from './quoteClient';
+import { routingFeature } from '../../../src/routing/routingFeature';
+import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../../helpers/snapshot';
+import { seedStore, startTestServer, type TestServer } from '../../helpers/testServer';
+import { post } from '../quoteClient';
 
 /** `/sor` and `/order` on the service's own engine (the default): the wire shape and its edges. */
 

@@ -1,9 +1,9 @@
 import type { SubgraphPoolBase, SwapInfo } from '@balancer-labs/sor';
-import { buildModels } from '../../src/domain/swap/models';
-import { replayBatchSwap } from '../../src/domain/swap/replay';
-import type { PoolModel, PoolSpec } from '../../src/domain/swap/poolModel';
-import { normalizePool } from '../../src/domain/normalizePool';
-import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
+import { buildModels } from '../../../src/domain/swap/models';
+import { replayBatchSwap } from '../../../src/domain/swap/replay';
+import type { PoolModel, PoolSpec } from '../../../src/domain/swap/poolModel';
+import { normalizePool } from '../../../src/domain/normalizePool';
+import { specFromStoredPool } from '../../../src/domain/poolTypes/poolSpec';
 
 /** Raw subgraph pools (the SOR's input in these tests) as the engine reads them once stored. */
 export function specsOf(pools: readonly SubgraphPoolBase[]): PoolSpec[] {

@@ -1,7 +1,7 @@
 import { getAddress } from 'ethers';
-import { erc20Approval } from './approvals';
-import { signedLimits } from './limits';
-import type { OrderKind, SerializedSwapInfo, SorOrderResponse } from './types';
+import { erc20Approval } from '../approvals';
+import { signedLimits } from '../limits';
+import type { OrderKind, SerializedSwapInfo, SorOrderResponse } from '../types';
 import { SWAP_KIND, vaultInterface } from './vaultAbi';
 
 /**

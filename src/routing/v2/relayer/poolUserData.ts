@@ -1,6 +1,6 @@
 import { AbiCoder } from 'ethers';
-import type { UserDataFamily } from '../../domain/poolTypes/poolTypeDef';
-import { poolTypeDef } from '../../domain/poolTypes/registry';
+import type { UserDataFamily } from '../../../domain/poolTypes/poolTypeDef';
+import { poolTypeDef } from '../../../domain/poolTypes/registry';
 
 /**
  * `userData` of the single-token join and exit a route takes, per pool family. The join is

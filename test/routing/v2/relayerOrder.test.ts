@@ -1,10 +1,10 @@
 import { AbiCoder, getAddress, MaxUint256 } from 'ethers';
-import { readOnlyReference, temporaryReference } from '../../src/routing/relayer/chainedReference';
-import { encodeRelayerOrder, type RoutePool } from '../../src/routing/relayer/encodeRelayerOrder';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
-import { RelayerRouteError, routeFromSwapInfo } from '../../src/routing/relayer/relayerRoute';
-import { INT256_MAX } from '../../src/routing/limits';
-import type { SerializedSwapInfo } from '../../src/routing/types';
+import { readOnlyReference, temporaryReference } from '../../../src/routing/v2/relayer/chainedReference';
+import { encodeRelayerOrder, type RoutePool } from '../../../src/routing/v2/relayer/encodeRelayerOrder';
+import { relayerInterface, relayerLibraryInterface } from '../../../src/routing/v2/relayer/relayerAbi';
+import { RelayerRouteError, routeFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
+import { INT256_MAX } from '../../../src/routing/limits';
+import type { SerializedSwapInfo } from '../../../src/routing/types';
 
 /**
  * The relayer encoder on hand-made routes: which library calls, in which order, moving what from

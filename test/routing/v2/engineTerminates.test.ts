@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { sorTimestamp } from '../../src/routing/sorConfig';
-import { describeWithSnapshot, MAINNET } from '../helpers/snapshot';
+import { sorTimestamp } from '../../../src/routing/v2/sorConfig';
+import { describeWithSnapshot, MAINNET } from '../../helpers/snapshot';
 import type { SnapshotQuote, WorkerMessage } from './snapshotQuoteWorker';
 
 /**

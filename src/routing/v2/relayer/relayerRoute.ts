@@ -1,4 +1,4 @@
-import type { SerializedSwapInfo } from '../types';
+import type { SerializedSwapInfo } from '../../types';
 
 /**
  * A sell route with join, exit, wrap or unwrap steps, as the relayer encoder reads it: paths of steps, each with

@@ -1,7 +1,7 @@
-import { chainById } from '../../src/config/chains';
-import { routingFeature } from '../../src/routing/routingFeature';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { post } from './quoteClient';
+import { chainById } from '../../../src/config/chains';
+import { routingFeature } from '../../../src/routing/routingFeature';
+import { startTestServer, type TestServer } from '../../helpers/testServer';
+import { post } from '../quoteClient';
 
 /**
  * The stETH orders the service understands but cannot build as asked, over HTTP: 422

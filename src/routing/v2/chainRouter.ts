@@ -1,18 +1,18 @@
 import { SOR, SwapTypes, type SwapInfo } from '@balancer-labs/sor';
 import type { Provider } from '@ethersproject/providers';
 import { BigNumber } from '@ethersproject/bignumber';
-import { NATIVE_ASSET_ALIASES } from '../config/chains';
-import { buildModels } from '../domain/swap/models';
-import type { ModelBug } from './modelBugs';
-import type { PoolModel } from '../domain/swap/poolModel';
-import { replayBatchSwap } from '../domain/swap/replay';
-import { priceImpact } from './priceImpact';
+import { NATIVE_ASSET_ALIASES } from '../../config/chains';
+import { buildModels } from '../../domain/swap/models';
+import type { ModelBug } from '../modelBugs';
+import type { PoolModel } from '../../domain/swap/poolModel';
+import { replayBatchSwap } from '../../domain/swap/replay';
+import { priceImpact } from '../priceImpact';
 import { checkRoute, routeFromSwapInfo } from './routeCheck';
-import { emptySwapInfo, serializeSwapInfo } from './serialize';
+import { emptySwapInfo, serializeSwapInfo } from '../serialize';
 import { sorConfigFor } from './sorConfig';
 import { toSorPool } from './sorPools';
 import type { RoutingPool } from './routingPools';
-import type { OrderKind, SerializedSwapInfo } from './types';
+import type { OrderKind, SerializedSwapInfo } from '../types';
 
 /**
  * One `@balancer-labs/sor` instance over one fixed pool set (one pool version, one liquidity

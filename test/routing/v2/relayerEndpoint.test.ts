@@ -1,10 +1,10 @@
 import { getAddress } from 'ethers';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
-import { routingFeature } from '../../src/routing/routingFeature';
-import type { SerializedSwapInfo, SorOrderResponse } from '../../src/routing/types';
-import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
-import { startTestServer, type TestServer } from '../helpers/testServer';
-import { post } from './quoteClient';
+import { relayerInterface, relayerLibraryInterface } from '../../../src/routing/v2/relayer/relayerAbi';
+import { routingFeature } from '../../../src/routing/routingFeature';
+import type { SerializedSwapInfo, SorOrderResponse } from '../../../src/routing/types';
+import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../../helpers/snapshot';
+import { startTestServer, type TestServer } from '../../helpers/testServer';
+import { post } from '../quoteClient';
 
 /**
  * Routes into and out of a weighted pool's BPT on the mainnet snapshot, over HTTP: how /sor marks

@@ -1,6 +1,6 @@
 import { getAddress, Interface } from 'ethers';
-import { encodeOrder } from '../../src/routing/orderEncoding';
-import type { SerializedSwapInfo } from '../../src/routing/types';
+import { encodeOrder } from '../../../src/routing/v2/orderEncoding';
+import type { SerializedSwapInfo } from '../../../src/routing/types';
 import { decode } from './batchSwapCalldata';
 
 const VAULT = '0xba12222222228d8ba445958a75a0704d566bf2c8';

@@ -1,7 +1,7 @@
 import { getAddress, MaxUint256 } from 'ethers';
-import { erc20Approval, relayerApproval } from '../approvals';
-import { INT256_MAX, LimitError, minOut } from '../limits';
-import type { Approval, SorOrderResponse } from '../types';
+import { erc20Approval, relayerApproval } from '../../approvals';
+import { INT256_MAX, LimitError, minOut } from '../../limits';
+import type { Approval, SorOrderResponse } from '../../types';
 import { SWAP_KIND } from '../vaultAbi';
 import { readOnlyReference, temporaryReference } from './chainedReference';
 import { exitUserData, joinUserData, poolFamily, type PoolFamily } from './poolUserData';

@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { chainById } from '../../src/config/chains';
-import { buildModels } from '../../src/domain/swap/models';
-import { replayBatchSwap } from '../../src/domain/swap/replay';
-import { EngineRouter } from '../../src/routing/engineRouter';
-import type { SerializedSwapInfo } from '../../src/routing/types';
-import { loadSnapshotPools } from '../helpers/snapshot';
+import { chainById } from '../../../src/config/chains';
+import { buildModels } from '../../../src/domain/swap/models';
+import { replayBatchSwap } from '../../../src/domain/swap/replay';
+import { EngineRouter } from '../../../src/routing/v2/engineRouter';
+import type { SerializedSwapInfo } from '../../../src/routing/types';
+import { loadSnapshotPools } from '../../helpers/snapshot';
 import { directPools } from './directSor';
 import { specsOf } from './exactReplay';
 

@@ -1,14 +1,14 @@
-import type { Address } from '../../src/domain/address';
+import type { Address } from '../../../src/domain/address';
 import { SOR, SwapTypes } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
-import { chainById } from '../../src/config/chains';
-import type { StoredPool } from '../../src/domain/pool';
-import { ChainRouter } from '../../src/routing/chainRouter';
-import { aboveLiquidityFloor, isRoutable, toRoutingPool, toRoutingPools } from '../../src/routing/routingPools';
-import { toSorPool as sorPoolOf } from '../../src/routing/sorPools';
-import { sorConfigFor } from '../../src/routing/sorConfig';
-import { storedPool } from '../helpers/poolFixtures';
+import { chainById } from '../../../src/config/chains';
+import type { StoredPool } from '../../../src/domain/pool';
+import { ChainRouter } from '../../../src/routing/v2/chainRouter';
+import { aboveLiquidityFloor, isRoutable, toRoutingPool, toRoutingPools } from '../../../src/routing/v2/routingPools';
+import { toSorPool as sorPoolOf } from '../../../src/routing/v2/sorPools';
+import { sorConfigFor } from '../../../src/routing/v2/sorConfig';
+import { storedPool } from '../../helpers/poolFixtures';
 
 const A = '0x00000000000000000000000000000000000000a1' as Address;
 const B = '0x00000000000000000000000000000000000000b2' as Address;

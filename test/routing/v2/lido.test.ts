@@ -1,14 +1,14 @@
 import { getAddress } from 'ethers';
-import { chainById } from '../../src/config/chains';
-import { HttpError } from '../../src/http/errors';
-import { WstEthConversionReverted, type WstEthRates, type WstEthView } from '../../src/sources/lido/wstEthRates';
-import { quoteWithLido, ZERO_POOL_ID } from '../../src/routing/lido';
-import { temporaryReference, readOnlyReference } from '../../src/routing/relayer/chainedReference';
-import { encodeRelayerOrder } from '../../src/routing/relayer/encodeRelayerOrder';
-import { relayerInterface, relayerLibraryInterface } from '../../src/routing/relayer/relayerAbi';
-import { routeFromSwapInfo } from '../../src/routing/relayer/relayerRoute';
-import { emptySwapInfo } from '../../src/routing/serialize';
-import type { QuoteRequest, SerializedSwapInfo } from '../../src/routing/types';
+import { chainById } from '../../../src/config/chains';
+import { HttpError } from '../../../src/http/errors';
+import { WstEthConversionReverted, type WstEthRates, type WstEthView } from '../../../src/sources/lido/wstEthRates';
+import { quoteWithLido, ZERO_POOL_ID } from '../../../src/routing/v2/lido';
+import { temporaryReference, readOnlyReference } from '../../../src/routing/v2/relayer/chainedReference';
+import { encodeRelayerOrder } from '../../../src/routing/v2/relayer/encodeRelayerOrder';
+import { relayerInterface, relayerLibraryInterface } from '../../../src/routing/v2/relayer/relayerAbi';
+import { routeFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
+import { emptySwapInfo } from '../../../src/routing/serialize';
+import type { QuoteRequest, SerializedSwapInfo } from '../../../src/routing/types';
 
 /**
  * stETH routes on hand-made quotes and a Lido ratio of integers: which steps /sor answers, what the

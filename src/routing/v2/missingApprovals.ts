@@ -1,6 +1,6 @@
-import type { Permit2AllowanceReader } from '../sources/rpc/permit2Allowances';
-import { erc20Approvals } from './approvals';
-import type { Approval, SorOrderResponse } from './types';
+import type { Permit2AllowanceReader } from '../../sources/rpc/permit2Allowances';
+import { erc20Approvals } from '../approvals';
+import type { Approval, SorOrderResponse } from '../types';
 
 /**
  * A V2 order's ERC-20 approvals, as the sender's allowances at the order's block leave them: none

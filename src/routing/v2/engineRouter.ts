@@ -1,16 +1,16 @@
-import { NATIVE_ASSET_ALIASES } from '../config/chains';
-import { SwapEngine } from '../domain/swap/engine';
-import type { JoinExitPool } from '../domain/swap/joinExitPools';
-import type { Edge } from '../domain/swap/graph';
-import { buildModels, isTimeDependent } from '../domain/swap/models';
-import type { PoolModel, PoolSpec } from '../domain/swap/poolModel';
-import { toBatchSwap, type Route } from '../domain/swap/route';
+import { NATIVE_ASSET_ALIASES } from '../../config/chains';
+import { SwapEngine } from '../../domain/swap/engine';
+import type { JoinExitPool } from '../../domain/swap/joinExitPools';
+import type { Edge } from '../../domain/swap/graph';
+import { buildModels, isTimeDependent } from '../../domain/swap/models';
+import type { PoolModel, PoolSpec } from '../../domain/swap/poolModel';
+import { toBatchSwap, type Route } from '../../domain/swap/route';
 import type { RouteOutcome, RouteRequest, RouterChain } from './chainRouter';
-import { modelBugsOf, type ModelBug } from './modelBugs';
-import { gasPerSwapIn } from './gasCost';
-import { plainDecimal, priceImpact } from './priceImpact';
-import { emptySwapInfo } from './serialize';
-import type { SerializedSwapInfo } from './types';
+import { modelBugsOf, type ModelBug } from '../modelBugs';
+import { gasPerSwapIn } from '../gasCost';
+import { plainDecimal, priceImpact } from '../priceImpact';
+import { emptySwapInfo } from '../serialize';
+import type { SerializedSwapInfo } from '../types';
 
 /**
  * The service's own engine (src/domain/swap) over one fixed pool set, answering in the SOR's wire

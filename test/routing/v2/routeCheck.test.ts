@@ -1,4 +1,4 @@
-import { checkRoute, type CheckedRoute } from '../../src/routing/routeCheck';
+import { checkRoute, type CheckedRoute } from '../../../src/routing/v2/routeCheck';
 
 const A = '0x000000000000000000000000000000000000000a';
 const B = '0x000000000000000000000000000000000000000b';

@@ -1,5 +1,5 @@
 import type { SwapInfo } from '@balancer-labs/sor';
-import type { OrderKind } from './types';
+import type { OrderKind } from '../types';
 
 /**
  * Sanity check of a route before anyone signs it. SOR 4.1.3 can return routes through tiny pools

@@ -1,6 +1,6 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import type { ParamField } from '../domain/poolTypes/paramField';
-import { storedFields } from '../domain/poolTypes/registry';
+import type { ParamField } from '../../domain/poolTypes/paramField';
+import { storedFields } from '../../domain/poolTypes/registry';
 import type { RoutingPool } from './routingPools';
 
 /**

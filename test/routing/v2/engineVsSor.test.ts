@@ -1,8 +1,8 @@
-import { chainById } from '../../src/config/chains';
-import { sorTimestamp } from '../../src/routing/sorConfig';
-import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../bench/quoteCases';
-import { syntheticPools, syntheticTokens } from '../fakes/syntheticPools';
-import { describeWithSnapshot, loadSnapshotPools } from '../helpers/snapshot';
+import { chainById } from '../../../src/config/chains';
+import { sorTimestamp } from '../../../src/routing/v2/sorConfig';
+import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../../bench/quoteCases';
+import { syntheticPools, syntheticTokens } from '../../fakes/syntheticPools';
+import { describeWithSnapshot, loadSnapshotPools } from '../../helpers/snapshot';
 import { compareWithSor, pairCases, type DiffResult } from './differential';
 import { directPools } from './directSor';
 

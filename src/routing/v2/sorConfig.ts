@@ -1,5 +1,5 @@
 import type { SorConfig } from '@balancer-labs/sor';
-import type { ChainInfo } from '../config/chains';
+import type { ChainInfo } from '../../config/chains';
 
 /**
  * Chain id handed to `@balancer-labs/sor`. In 4.1.3 the SOR uses `config.chainId` for nothing but

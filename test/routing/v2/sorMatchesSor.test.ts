@@ -1,12 +1,12 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../bench/quoteCases';
+import { PRICES_IN_ETH, QUOTE_CASES, TOKENS, type TokenName } from '../../bench/quoteCases';
 import { exactOfSorRoute } from './exactReplay';
-import { sorTimestamp } from '../../src/routing/sorConfig';
-import { routingFeature } from '../../src/routing/routingFeature';
-import { describeWithSnapshot, loadSnapshotPools } from '../helpers/snapshot';
-import { startTestServer, type TestServer } from '../helpers/testServer';
+import { sorTimestamp } from '../../../src/routing/v2/sorConfig';
+import { routingFeature } from '../../../src/routing/routingFeature';
+import { describeWithSnapshot, loadSnapshotPools } from '../../helpers/snapshot';
+import { startTestServer, type TestServer } from '../../helpers/testServer';
 import { directPools, directQuote } from './directSor';
-import { post } from './quoteClient';
+import { post } from '../quoteClient';
 
 /**
  * `/sor` on the seeded mainnet snapshot answers exactly what `@balancer-labs/sor` answers when

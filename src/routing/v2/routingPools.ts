@@ -1,7 +1,7 @@
-import { isZeroDecimal } from '../domain/decimal';
-import type { StoredPool } from '../domain/pool';
-import { specFromStoredPool } from '../domain/poolTypes/poolSpec';
-import type { PoolSpec } from '../domain/swap/poolModel';
+import { isZeroDecimal } from '../../domain/decimal';
+import type { StoredPool } from '../../domain/pool';
+import { specFromStoredPool } from '../../domain/poolTypes/poolSpec';
+import type { PoolSpec } from '../../domain/swap/poolModel';
 
 /**
  * Stored pools -> what the quote threads route over, keeping only pools a swap can go through:

@@ -1,9 +1,9 @@
-import type { ChainInfo } from '../config/chains';
-import { HttpError } from '../http/errors';
-import { WstEthConversionReverted, type WstEthRates } from '../sources/lido/wstEthRates';
-import { plainDecimal } from './priceImpact';
-import { emptySwapInfo, hasRoute } from './serialize';
-import type { QuoteRequest, SerializedSwap, SerializedSwapInfo } from './types';
+import type { ChainInfo } from '../../config/chains';
+import { HttpError } from '../../http/errors';
+import { WstEthConversionReverted, type WstEthRates } from '../../sources/lido/wstEthRates';
+import { plainDecimal } from '../priceImpact';
+import { emptySwapInfo, hasRoute } from '../serialize';
+import type { QuoteRequest, SerializedSwap, SerializedSwapInfo } from '../types';
 
 /**
  * stETH in or out, on chains whose row names Lido (`ChainInfo.lido`): the pools hold wstETH, so a

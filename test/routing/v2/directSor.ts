@@ -1,11 +1,11 @@
 import { SOR, SwapTypes, type SubgraphPoolBase, type SwapInfo } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
-import { isZeroDecimal, toPlainDecimal } from '../../src/domain/decimal';
-import { sorConfigFor } from '../../src/routing/sorConfig';
-import { nativePriceInToken } from '../../src/routing/tokenPrices';
-import { chainById } from '../../src/config/chains';
-import type { QuoteCase } from '../bench/quoteCases';
+import { isZeroDecimal, toPlainDecimal } from '../../../src/domain/decimal';
+import { sorConfigFor } from '../../../src/routing/v2/sorConfig';
+import { nativePriceInToken } from '../../../src/routing/tokenPrices';
+import { chainById } from '../../../src/config/chains';
+import type { QuoteCase } from '../../bench/quoteCases';
 
 /**
  * `@balancer-labs/sor` driven directly, the way the deprecated API did per request (`new SOR`,

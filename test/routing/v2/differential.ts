@@ -1,8 +1,8 @@
 import { SOR, SwapTypes, type SubgraphPoolBase } from '@balancer-labs/sor';
 import { BigNumber } from '@ethersproject/bignumber';
 import type { Provider } from '@ethersproject/providers';
-import { EngineRouter } from '../../src/routing/engineRouter';
-import { sorConfigFor } from '../../src/routing/sorConfig';
+import { EngineRouter } from '../../../src/routing/v2/engineRouter';
+import { sorConfigFor } from '../../../src/routing/v2/sorConfig';
 import { exactOfSorRoute, specsOf } from './exactReplay';
 
 /**

@@ -1,4 +1,4 @@
-import { vaultInterface } from '../../src/routing/vaultAbi';
+import { vaultInterface } from '../../../src/routing/v2/vaultAbi';
 
 /** `Vault.batchSwap` calldata back to plain values, with the Vault's ABI (not our encoder). */
 export function decode(data: string) {
