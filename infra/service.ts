@@ -115,7 +115,7 @@ export function createService(i: ServiceInputs) {
       role: 'roles/run.invoker',
       member: m,
     });
-  // The API is public; the job endpoints check Google ID tokens themselves (src/internalJobs).
+  // The API is public; the job endpoints check Google ID tokens themselves (src/jobs/triggers/scheduler).
   const invokers = [
     invoker('api-public-invoker', 'allUsers'),
     invoker('api-scheduler-invoker', pulumi.interpolate`serviceAccount:${i.accounts.scheduler.email}`),

@@ -3,11 +3,11 @@ import type { FeatureFactory } from './http/feature';
 import { armourFeature } from './http/armour/feature';
 import { sanctionsFeature } from './sanctions/feature';
 import { simulatorFeature } from './simulator/feature';
-import { headFollowFeature } from './jobFeatures/headFollowFeature';
-import { poolUpdateFeature } from './jobFeatures/poolUpdateFeature';
-import { priceAndDecorationFeature } from './jobFeatures/priceAndDecorationFeature';
-import { createInternalJobsFeature } from './internalJobs/feature';
-import { INTERNAL_JOB_RUNNERS } from './internalJobs/jobRunners';
+import { headFollowFeature } from './jobs/triggers/headFollowFeature';
+import { poolUpdateFeature } from './jobs/triggers/poolUpdateFeature';
+import { priceAndDecorationFeature } from './jobs/triggers/priceAndDecorationFeature';
+import { createInternalJobsFeature } from './jobs/triggers/scheduler/schedulerFeature';
+import { INTERNAL_JOB_RUNNERS } from './jobs/triggers/scheduler/jobRunners';
 import { routingFeature } from './routing/routingFeature';
 import { graphqlFeature } from './graphql/feature';
 

@@ -48,7 +48,7 @@ import { NO_RETRY } from '../sources/upstream';
  * with each new block, healing what no check could tell.
  *
  * When to read comes from a head source: the poll timer (`FOLLOW_INTERVAL_MS`), a `newHeads`
- * subscription when the RPC URL is a WebSocket URL (jobFeatures/headFollowFeature.ts; the timer
+ * subscription when the RPC URL is a WebSocket URL (jobs/triggers/headFollowFeature.ts; the timer
  * then only backs it up, and polls at its own pace again while the subscription is down), and
  * `nudge` from whoever waits for a block (jobs/headGate.ts): each wakes the loop at once.
  */

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { errorTrackingFeature } from '../../src/errorTracking/feature';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobs/triggers/poolUpdateFeature';
 import { UPDATE_POOLS_JOB } from '../../src/jobs/updatePools';
 import { sanctionsFeature } from '../../src/sanctions/feature';
 import { FakeSubgraph } from '../fakes/subgraphServer';

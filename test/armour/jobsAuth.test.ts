@@ -1,6 +1,6 @@
 import { armourFeature } from '../../src/http/armour/feature';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
-import { priceAndDecorationFeature } from '../../src/jobFeatures/priceAndDecorationFeature';
+import { poolUpdateFeature } from '../../src/jobs/triggers/poolUpdateFeature';
+import { priceAndDecorationFeature } from '../../src/jobs/triggers/priceAndDecorationFeature';
 import { FakePriceServer, startFakePriceServer } from '../fakes/priceServer';
 import { FakeSubgraph } from '../fakes/subgraphServer';
 import { startTestServer, TestServer } from '../helpers/testServer';

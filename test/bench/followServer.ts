@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/env';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { updatePools } from '../../src/jobs/updatePools';
 import { silentLogger } from '../../src/log/logger';
 import { routingFeature } from '../../src/routing/routingFeature';

@@ -1,6 +1,6 @@
 import { CHAINS } from '../../src/config/chains';
 import { graphqlFeature } from '../../src/graphql/feature';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { FakeSubgraph } from '../fakes/subgraphServer';

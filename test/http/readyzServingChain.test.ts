@@ -1,5 +1,5 @@
 import { CHAINS } from '../../src/config/chains';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { startTestServer, type TestServer } from '../helpers/testServer';
 

@@ -6,8 +6,8 @@ import { chainById } from '../../src/config/chains';
 import { loadConfig } from '../../src/config/env';
 import type { StoredToken } from '../../src/domain/pool';
 import { graphqlFeature } from '../../src/graphql/feature';
-import { INTERNAL_JOB_RUNNERS } from '../../src/internalJobs/jobRunners';
-import { internalJobsRouter } from '../../src/internalJobs/routes';
+import { INTERNAL_JOB_RUNNERS } from '../../src/jobs/triggers/scheduler/jobRunners';
+import { internalJobsRouter } from '../../src/jobs/triggers/scheduler/routes';
 import { decoratePools } from '../../src/jobs/decoratePools';
 import { describeDecoration } from '../../src/jobs/priceAndDecorationCommands';
 import { createLogger } from '../../src/log/logger';
@@ -29,7 +29,7 @@ import { FakeGaugesSubgraph, gaugeEntry } from '../fakes/gaugesSubgraphServer';
  * 473,040 USD a year; staked 99,999 BPT: one more gets 1e-5, 4.7304 USD on 100: 473 bps.
  */
 const MAINNET_GAUGES = chainById(1)!.gauges!;
-/** These tests call the internal endpoint directly; the caller check is tested in test/internalJobs/. */
+/** These tests call the internal endpoint directly; the caller check is tested in test/jobs/triggers/scheduler/. */
 const UNGUARDED: RequestHandler = (_req, _res, next) => next();
 if (MAINNET_GAUGES.emissions.kind !== 'controller') throw new Error('mainnet gauges are controller gauges');
 const EMISSIONS = MAINNET_GAUGES.emissions;

@@ -7,7 +7,7 @@ import { toPlainDecimal } from '../../src/domain/decimal';
 import { HISTORY_RETENTION_SECONDS } from '../../src/domain/pool';
 import { decoratePools } from '../../src/jobs/decoratePools';
 import { JobAlreadyRunning } from '../../src/jobs/exclusive';
-import { priceAndDecorationFeature } from '../../src/jobFeatures/priceAndDecorationFeature';
+import { priceAndDecorationFeature } from '../../src/jobs/triggers/priceAndDecorationFeature';
 import { SQLITE_FILE_NAME } from '../../src/store/createStore';
 import { SqliteStore } from '../../src/store/sqliteStore';
 import { FakePriceServer, startFakePriceServer, syntheticPrice } from '../fakes/priceServer';

@@ -1,7 +1,7 @@
 import { Interface } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { sameState } from '../../src/jobs/followChecks';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { readPoolStates } from '../../src/sources/chainState/chainStateReader';

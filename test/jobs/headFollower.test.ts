@@ -1,7 +1,7 @@
 import { AbiCoder, id as eventTopic, Interface } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { followStatusKey } from '../../src/jobs/headFollower';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';

@@ -1,6 +1,6 @@
 import { AbiCoder, id, zeroPadValue } from 'ethers';
 import { CHAINS, vaultOf } from '../../src/config/chains';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { sameState } from '../../src/jobs/followChecks';
 import { readPoolStates, V3_FRAME } from '../../src/sources/chainState/chainStateReader';
 import { readBuffers } from '../../src/sources/chainState/v3/bufferReads';

@@ -7,7 +7,7 @@ import { bufferStateOf, erc4626Of } from '../../src/domain/protocols/v3/stored/b
 import { v3PoolStateOf } from '../../src/domain/protocols/v3/stored/v3PoolState';
 import { PoolInRecoveryModeError, PoolPausedError } from '../../src/domain/protocols/v3/vault/errors';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { FakeV3Vault } from '../fakes/v3VaultFake';
 import { startTestServer, type TestServer } from '../helpers/testServer';

@@ -4,7 +4,7 @@ import { v3PoolOf } from '../../src/domain/poolTypes/v3PoolOf';
 import { buildV3Models } from '../../src/domain/protocols/v3/engine/v3Models';
 import { stableSurgeHook } from '../../src/domain/protocols/v3/hooks/stableSurge/stableSurgeHook';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { FakeV3Vault, type FakeV3Pool } from '../fakes/v3VaultFake';
 import { startTestServer, type TestServer } from '../helpers/testServer';

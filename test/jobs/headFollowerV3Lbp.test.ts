@@ -5,7 +5,7 @@ import { SwapOfProjectTokenIn, SwapsDisabled } from '../../src/domain/poolTypes/
 import { lbpMath } from '../../src/domain/poolTypes/weighted/v3/lbpPool';
 import { buildV3Models } from '../../src/domain/protocols/v3/engine/v3Models';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { FakeChainRpc } from '../fakes/chainRpcServer';
 import { FakeV3Vault, type FakeV3Pool } from '../fakes/v3VaultFake';
 import { startTestServer, type TestServer } from '../helpers/testServer';

@@ -5,7 +5,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { gyro2ClpV3Math } from '../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
 import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { updatePools } from '../../src/jobs/updatePools';
 import { FakeChainRpc } from '../fakes/chainRpcServer';

@@ -1,7 +1,7 @@
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
-import { headFollowFeature } from '../../src/jobFeatures/headFollowFeature';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
+import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
+import { poolUpdateFeature } from '../../src/jobs/triggers/poolUpdateFeature';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';
 import { FakeSubgraph } from '../fakes/subgraphServer';

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config/env';
 import { errorTrackingFeature } from '../../src/errorTracking/feature';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobs/triggers/poolUpdateFeature';
 import { runExclusive } from '../../src/jobs/exclusive';
 import { UPDATE_POOLS_JOB } from '../../src/jobs/updatePools';
 import { appStateKey } from '../../src/appState';

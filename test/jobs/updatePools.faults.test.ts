@@ -1,7 +1,7 @@
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import { updatePools } from '../../src/jobs/updatePools';
 import { SyntheticPool, syntheticPools } from '../fakes/subgraphServer';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
+import { poolUpdateFeature } from '../../src/jobs/triggers/poolUpdateFeature';
 import { freePort } from '../helpers/freePort';
 import { startTestServer } from '../helpers/testServer';
 import { Harness, startHarness, storeState, ViewPool } from './poolUpdateHarness';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { toPlainDecimal } from '../../src/domain/decimal';
 import type { StoredToken } from '../../src/domain/pool';
-import { priceAndDecorationFeature } from '../../src/jobFeatures/priceAndDecorationFeature';
+import { priceAndDecorationFeature } from '../../src/jobs/triggers/priceAndDecorationFeature';
 import { updatePrices } from '../../src/jobs/updatePrices';
 import { SqliteStore } from '../../src/store/sqliteStore';
 import { startFakePriceServer, FakePriceServer, syntheticPrice } from '../fakes/priceServer';

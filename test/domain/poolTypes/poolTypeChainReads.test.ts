@@ -1,7 +1,7 @@
 import { AbiCoder, id as eventTopic } from 'ethers';
 import { CHAINS } from '../../../src/config/chains';
 import { registerPoolType } from '../../../src/domain/poolTypes/registry';
-import { headFollowFeature } from '../../../src/jobFeatures/headFollowFeature';
+import { headFollowFeature } from '../../../src/jobs/triggers/headFollowFeature';
 import { routingFeature } from '../../../src/routing/routingFeature';
 import { graphqlFeature } from '../../../src/graphql/feature';
 import { FakeChainRpc } from '../../fakes/chainRpcServer';

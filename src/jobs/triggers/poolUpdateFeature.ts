@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import type { AppContext } from '../appContext';
-import type { Feature } from '../http/feature';
-import { resolveChainParam } from '../http/chainParam';
-import { stateBehindRefusal } from '../http/stateRefusal';
-import { isFollowed, nodeHead, StateBehindHead, servedStateAt } from '../jobs/headGate';
-import { every, Timer } from '../jobs/timers';
-import { updatePools } from '../jobs/updatePools';
+import type { AppContext } from '../../appContext';
+import type { Feature } from '../../http/feature';
+import { resolveChainParam } from '../../http/chainParam';
+import { stateBehindRefusal } from '../../http/stateRefusal';
+import { isFollowed, nodeHead, StateBehindHead, servedStateAt } from '../headGate';
+import { every, Timer } from '../timers';
+import { updatePools } from '../updatePools';
 
 /**
  * `POST /pools/{chainId}/update` runs the pool-update job and answers 201 with an empty body once

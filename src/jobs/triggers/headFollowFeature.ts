@@ -1,7 +1,7 @@
-import type { AppContext } from '../appContext';
-import type { Feature } from '../http/feature';
-import { HeadFollower } from '../jobs/headFollower';
-import { NewHeadsSubscription } from '../sources/rpc/newHeads';
+import type { AppContext } from '../../appContext';
+import type { Feature } from '../../http/feature';
+import { HeadFollower } from '../headFollower';
+import { NewHeadsSubscription } from '../../sources/rpc/newHeads';
 
 /**
  * Follows the head of every enabled chain that has an RPC URL (`RPC_URL_<chainId>`, `RPC_URL`, or

@@ -1,4 +1,4 @@
-import type { Config } from '../config/env';
+import type { Config } from '../../../config/env';
 import type { CallerPolicy } from './callerAuth';
 import type { PriceTaskSettings } from './priceTask';
 import type { QueuePath } from './taskQueue';

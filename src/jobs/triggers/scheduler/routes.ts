@@ -1,7 +1,7 @@
 import { RequestHandler, Router } from 'express';
-import type { AppContext } from '../appContext';
-import { resolveChainParam } from '../http/chainParam';
-import { HttpError, NotConfigured } from '../http/errors';
+import type { AppContext } from '../../../appContext';
+import { resolveChainParam } from '../../../http/chainParam';
+import { HttpError, NotConfigured } from '../../../http/errors';
 import { halfMinutePriceTask, PriceTaskSettings } from './priceTask';
 import type { TaskQueue } from './taskQueue';
 

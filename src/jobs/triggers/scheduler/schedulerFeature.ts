@@ -1,4 +1,4 @@
-import type { FeatureFactory } from '../http/feature';
+import type { FeatureFactory } from '../../../http/feature';
 import { requireGoogleCaller } from './callerAuth';
 import { GoogleIdTokenVerifier, IdTokenVerifier } from './idTokenVerifier';
 import { internalJobsRouter, JobRunners, PriceTick } from './routes';

@@ -1,9 +1,9 @@
 import { Router } from 'express';
-import type { AppContext } from '../appContext';
-import type { Feature } from '../http/feature';
-import { decoratePools } from '../jobs/decoratePools';
-import { every, Timer } from '../jobs/timers';
-import { updatePrices } from '../jobs/updatePrices';
+import type { AppContext } from '../../appContext';
+import type { Feature } from '../../http/feature';
+import { decoratePools } from '../decoratePools';
+import { every, Timer } from '../timers';
+import { updatePrices } from '../updatePrices';
 
 /**
  * `POST /tokens/update/` (with or without the trailing slash, as the old API accepted) runs the

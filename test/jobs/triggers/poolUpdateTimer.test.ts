@@ -1,6 +1,6 @@
-import { FakeSubgraph, syntheticPools } from '../fakes/subgraphServer';
-import { poolUpdateFeature } from '../../src/jobFeatures/poolUpdateFeature';
-import { startTestServer, TestServer } from '../helpers/testServer';
+import { FakeSubgraph, syntheticPools } from '../../fakes/subgraphServer';
+import { poolUpdateFeature } from '../../../src/jobs/triggers/poolUpdateFeature';
+import { startTestServer, TestServer } from '../../helpers/testServer';
 
 /** Polls until `check` holds, failing after `ms`. */
 async function eventually(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {

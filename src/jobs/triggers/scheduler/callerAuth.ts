@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError, NotConfigured } from '../http/errors';
+import { HttpError, NotConfigured } from '../../../http/errors';
 import { IdTokenCheckUnavailable, IdTokenRejected, IdTokenVerifier } from './idTokenVerifier';
 
 /** Who may call the internal job endpoints: tokens for `audience` on behalf of one of `accounts`. */

@@ -1,6 +1,6 @@
-import { decoratePools } from '../jobs/decoratePools';
-import { updatePools } from '../jobs/updatePools';
-import { updatePrices } from '../jobs/updatePrices';
+import { decoratePools } from '../../decoratePools';
+import { updatePools } from '../../updatePools';
+import { updatePrices } from '../../updatePrices';
 import type { JobRunners } from './routes';
 
 /**
