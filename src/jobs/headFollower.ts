@@ -12,7 +12,8 @@ import {
   watchedContracts,
 } from '../domain/chainTime';
 import type { StoredPool } from '../domain/pool';
-import { LogsRefusedError, readHead } from '../sources/chainState/chainStateReader';
+import { readHead } from '../sources/chainState/headReads';
+import { LogsRefusedError } from '../sources/chainState/logReads';
 import {
   addMoved,
   protocolOf,

@@ -20,7 +20,8 @@ import {
 } from '../../src/domain/poolTypes/composableStable/composableStableModel';
 import { type StableModel, type StableState } from '../../src/domain/poolTypes/stable/stableModel';
 import { type WeightedJoinExitModel, type WeightedState } from '../../src/domain/poolTypes/weighted/weightedModel';
-import { readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
+import { readHead } from '../../src/sources/chainState/headReads';
+import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
 import { storedPool } from '../helpers/poolFixtures';

@@ -12,7 +12,8 @@ import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
 import { pricesByAddress } from '../../src/devnet/prices';
 import { LocalChain, serveChain } from '../../src/devnet/localChain';
-import { callsFor, readHead, readPoolStates } from '../../src/sources/chainState/chainStateReader';
+import { callsFor, readPoolStates } from '../../src/sources/chainState/chainStateReader';
+import { readHead } from '../../src/sources/chainState/headReads';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
 

@@ -13,7 +13,9 @@ import { lbpOwnerContract, startLbpWeightUpdate } from '../../src/devnet/lbpWeig
 import { LocalChain, serveChain } from '../../src/devnet/localChain';
 import { pricesByAddress } from '../../src/devnet/prices';
 import { DEMO_LBP_WEIGHT_UPDATE } from '../../src/devnet/universe';
-import { readHead, readMovedPools, readPoolStates } from '../../src/sources/chainState/chainStateReader';
+import { readHead } from '../../src/sources/chainState/headReads';
+import { readMovedPools } from '../../src/sources/chainState/logReads';
+import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
 import { nodeRpc } from '../helpers/nodeRpc';
 

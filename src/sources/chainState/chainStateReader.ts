@@ -1,5 +1,5 @@
 import { AbiCoder, id, Interface } from 'ethers';
-import type { BlockRef, PoolChainState } from '../../domain/chainState';
+import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type {
   AbiValue,
@@ -11,25 +11,12 @@ import type {
   Getter,
   LastLogRead,
 } from '../../domain/poolTypes/chainReads';
-import { poolTypeDef, poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
-import {
-  V2_POOL_FRAME_EVENTS,
-  V2_VAULT_BALANCE_EVENTS,
-  V2_VAULT_CASH_EVENTS,
-  v2FrameCalls,
-  type V2FrameDraft,
-} from '../../domain/protocols/v2/vaultFrame';
+import { poolTypeDef, registryVersion } from '../../domain/poolTypes/registry';
+import { v2FrameCalls, type V2FrameDraft } from '../../domain/protocols/v2/vaultFrame';
 import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
 import { UpstreamError } from '../upstream';
 import { codeOf } from '../rpc/codeAnswer';
-import {
-  callBatch,
-  MalformedAnswerError,
-  RPC_UPSTREAM,
-  type JsonRpcOptions,
-  type RpcCall,
-  type RpcOutcome,
-} from '../rpc/jsonRpc';
+import { MalformedAnswerError, RPC_UPSTREAM, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
 import { callPinned, type PinnedRpcOptions } from '../rpc/multicall';
 import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
 
@@ -38,13 +25,14 @@ import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
  * number, so a read is the chain at that block and nothing else: the V2 Vault's frame of each pool
  * (`domain/protocols/v2/vaultFrame.ts`) and the getters its pool type declares (`chain` in its
  * definition, `domain/poolTypes/chainReads.ts`), in two rounds (the second asks what the first's
- * answers name: providers, a fees collector, the log a schedule started with). Also the head block
- * and the logs that name pools whose state moved. This file knows no pool type: it batches, pins,
- * encodes and decodes. A node that fails a whole request, or any call for another reason than a
- * revert (a block it does not have yet, a per-call rate limit), is an `UpstreamError`, and an
- * answer that is not a real one (missing, null, empty, cut short, another call's) a
- * `MalformedAnswerError`: a read is the whole block or nothing. Only a getter that reverts (a pool
- * type without it) leaves its field out, and only the Vault's unknown-pool revert a pool.
+ * answers name: providers, a fees collector, the log a schedule started with). The head block is
+ * read in `headReads.ts`, the logs that name pools whose state moved in `logReads.ts`. This file
+ * knows no pool type: it batches, pins, encodes and decodes. A node that fails a whole request, or
+ * any call for another reason than a revert (a block it does not have yet, a per-call rate limit),
+ * is an `UpstreamError`, and an answer that is not a real one (missing, null, empty, cut short,
+ * another call's) a `MalformedAnswerError`: a read is the whole block or nothing. Only a getter
+ * that reverts (a pool type without it) leaves its field out, and only the Vault's unknown-pool
+ * revert a pool.
  */
 
 /**
@@ -541,161 +529,4 @@ function lastLogApply(
     return;
   const values = decoderOf(cache, read.lastLog.data ?? [])(last.data);
   if (!values || !read.apply(draft.own, values)) draft.frame.timeUnknown = true;
-}
-
-interface RawBlock {
-  readonly number?: unknown;
-  readonly hash?: unknown;
-  readonly parentHash?: unknown;
-  readonly timestamp?: unknown;
-}
-
-function toBlock(outcome: RpcOutcome | undefined, what: string): BlockRef | null {
-  if (!outcome?.ok)
-    throw new UpstreamError(RPC_UPSTREAM, `eth_getBlockByNumber(${what}) failed: ${outcome?.error ?? 'no answer'}`);
-  if (outcome.result === null) return null;
-  const b = outcome.result as RawBlock;
-  if (
-    typeof b?.number !== 'string' ||
-    typeof b.hash !== 'string' ||
-    typeof b.parentHash !== 'string' ||
-    typeof b.timestamp !== 'string'
-  )
-    throw new UpstreamError(
-      RPC_UPSTREAM,
-      `eth_getBlockByNumber(${what}) answered without number, hash, parentHash and timestamp`,
-    );
-  return {
-    number: Number(BigInt(b.number)),
-    hash: b.hash.toLowerCase(),
-    parentHash: b.parentHash.toLowerCase(),
-    timestamp: Number(BigInt(b.timestamp)),
-  };
-}
-
-/**
- * The head block, and the block now at the height of `known` (null when the chain is shorter):
- * whether it still has the hash the state was read at tells a reorg apart. A head that is `known`
- * itself, or its child, vouches for it, so only a head further on (or one whose parent is not
- * `known`) costs a second request: an idle poll carries one block, not two.
- */
-export async function readHead(
-  rpc: JsonRpcOptions,
-  known?: BlockRef,
-): Promise<{ head: BlockRef; atKnown: BlockRef | null | undefined }> {
-  const [latest] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: ['latest', false] }]);
-  const head = toBlock(latest, 'latest');
-  if (!head) throw new UpstreamError(RPC_UPSTREAM, 'eth_getBlockByNumber(latest) answered null');
-  if (known === undefined) return { head, atKnown: undefined };
-  if (head.hash === known.hash || (head.number === known.number + 1 && head.parentHash === known.hash))
-    return { head, atKnown: known };
-  const [again] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: [hex(known.number), false] }]);
-  return { head, atKnown: toBlock(again, hex(known.number)) };
-}
-
-/**
- * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
- * count): a smaller range may pass, unlike a node that does not answer at all.
- */
-export class LogsRefusedError extends UpstreamError {
-  override readonly name: string = 'LogsRefusedError';
-}
-
-interface RawLog {
-  readonly address?: unknown;
-  readonly topics?: unknown;
-  readonly blockNumber?: unknown;
-}
-
-function logsOf(outcome: RpcOutcome | undefined, from: number, to: number): RawLog[] {
-  if (!outcome?.ok)
-    throw new LogsRefusedError(RPC_UPSTREAM, `eth_getLogs ${from}..${to} failed: ${outcome?.error ?? 'no answer'}`);
-  if (!Array.isArray(outcome.result)) throw new MalformedAnswerError('eth_getLogs answered without a list');
-  return outcome.result as RawLog[];
-}
-
-/**
- * A log as asked: from `address` when given, topic 0 among `topics`, in `from`..`to`; anything else
- * (a log of another range or event, one without its topics) is not an answer to the query.
- */
-function checkedLog(
-  log: RawLog,
-  query: { from: number; to: number; address?: string; topics: readonly string[] },
-): { address: string; topics: string[]; block: number } {
-  const bad = (what: string) =>
-    new MalformedAnswerError(`eth_getLogs ${query.from}..${query.to} answered a log ${what}`);
-  if (log === null || typeof log !== 'object') throw bad('that is not an object');
-  const { address, topics, blockNumber } = log;
-  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) throw bad('without an address');
-  if (query.address !== undefined && address.toLowerCase() !== query.address) throw bad(`from ${address}, not asked`);
-  if (!Array.isArray(topics) || !topics.every((t) => typeof t === 'string' && /^0x[0-9a-fA-F]{64}$/.test(t)))
-    throw bad('without its topics');
-  if (!query.topics.includes(String(topics[0]).toLowerCase())) throw bad(`of event ${String(topics[0])}, not asked`);
-  const block = typeof blockNumber === 'string' && /^0x[0-9a-fA-F]+$/.test(blockNumber) ? Number(blockNumber) : NaN;
-  if (!(block >= query.from && block <= query.to)) throw bad(`of block ${String(blockNumber)}, outside the range`);
-  return { address: address.toLowerCase(), topics: (topics as string[]).map((t) => t.toLowerCase()), block };
-}
-
-/** Topics of the V2 Vault's events that change a pool's balances; topic 1 is the pool id. */
-export const VAULT_BALANCE_TOPICS: readonly string[] = V2_VAULT_BALANCE_EVENTS.map(topicOf);
-
-/**
- * Pool events that change what a pool's getters answer without any Vault log: those every V2 pool
- * emits (fee, pause, recovery) and those each registered pool type names (`ChainReads.events`: a
- * ramp, a rate cache, targets, a weight update ...), computed again when the registry moves.
- */
-export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): readonly string[] {
-  const version = registryVersion();
-  if (cache.topics?.version === version) return cache.topics.topics;
-  const events = [
-    ...V2_POOL_FRAME_EVENTS,
-    ...poolTypeDefs()
-      .filter((d) => protocolOfDef(d) === 2)
-      .flatMap((d) => d.chain?.events ?? []),
-  ];
-  const topics = [...new Set(events.map(topicOf))];
-  cache.topics = { version, topics };
-  return topics;
-}
-
-/** Topics of the V2 Vault's events that change a pool's cash (and so its `lastChangeBlock`). */
-const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(topicOf);
-const SWAP_TOPIC = topicOf(V2_VAULT_BALANCE_EVENTS[0]!);
-
-/**
- * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
- * PoolBalanceChanged, PoolBalanceManaged) or by the lower-case address of a contract that emitted
- * a pool state event (`poolStateTopics`), in one map (ids and addresses differ in length). The
- * value is the last block of a Swap or PoolBalanceChanged of that pool, which sets the Vault's
- * `lastChangeBlock` for it; -1 for an asset manager's move or a state event alone. `swapsOnly`: the
- * pool ids only `Swap` logs named. Every log is checked to be one the query asked for; a refused
- * query is a `LogsRefusedError`.
- */
-export async function readMovedPools(
-  rpc: JsonRpcOptions,
-  vault: string,
-  from: number,
-  to: number,
-  cache: ChainReadCache = newChainReadCache(),
-): Promise<{ readonly pools: Map<string, number>; readonly swapsOnly: Set<string> }> {
-  const stateTopics = poolStateTopics(cache);
-  const range = { fromBlock: hex(from), toBlock: hex(to) };
-  const [balances, states] = await callBatch(rpc, [
-    { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
-    { method: 'eth_getLogs', params: [{ ...range, topics: [stateTopics] }] },
-  ]);
-  const moved = new Map<string, number>();
-  const swapped = new Set<string>();
-  const beyondSwaps = new Set<string>();
-  const note = (key: string, block: number) => moved.set(key, Math.max(moved.get(key) ?? -1, block));
-  for (const raw of logsOf(balances, from, to)) {
-    const log = checkedLog(raw, { from, to, address: vault.toLowerCase(), topics: VAULT_BALANCE_TOPICS });
-    const poolId = log.topics[1];
-    if (poolId === undefined)
-      throw new MalformedAnswerError(`eth_getLogs ${from}..${to} answered a Vault log without its pool id`);
-    note(poolId, CASH_TOPICS.includes(log.topics[0]!) ? log.block : -1);
-    (log.topics[0] === SWAP_TOPIC ? swapped : beyondSwaps).add(poolId);
-  }
-  for (const raw of logsOf(states, from, to)) note(checkedLog(raw, { from, to, topics: stateTopics }).address, -1);
-  return { pools: moved, swapsOnly: new Set([...swapped].filter((id) => !beyondSwaps.has(id))) };
 }

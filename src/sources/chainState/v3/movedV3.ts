@@ -9,7 +9,7 @@ import {
 } from '../../../domain/protocols/v3/vaultFrame';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
 import { UpstreamError } from '../../upstream';
-import { LogsRefusedError } from '../chainStateReader';
+import { LogsRefusedError } from '../logReads';
 import { nothingMoved, type BufferBalances, type MovedInBlocks } from '../movedInBlocks';
 
 const topicOf = (e: ChainEvent): string => id(e.signature);
