@@ -1,13 +1,16 @@
 import type { Address } from './address';
-import type { ComposableStableStoredTokenParams, StablePhantomStoredParams } from './poolTypes/composableStable/params';
-import type { ElementStoredParams } from './poolTypes/element/params';
-import type { GyroParams } from './poolTypes/gyro/params';
+import type {
+  ComposableStableStoredTokenParams,
+  StablePhantomStoredParams,
+} from './poolTypes/composableStable/composableStableParams';
+import type { ElementStoredParams } from './poolTypes/element/elementParams';
+import type { GyroParams } from './poolTypes/gyro/gyroParams';
 import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
-import type { LinearStoredParams } from './poolTypes/linear/params';
+import type { LinearStoredParams } from './poolTypes/linear/linearParams';
 import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
-import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/params';
-import type { QuantAmmStoredParams } from './poolTypes/quantAmm/params';
-import type { ReClammStoredParams } from './poolTypes/reClamm/params';
+import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/weightedParams';
+import type { QuantAmmStoredParams } from './poolTypes/quantAmm/v3/quantAmmV3Params';
+import type { ReClammStoredParams } from './poolTypes/reClamm/v3/reClammV3Params';
 /**
  * The one stored shape of a pool and a token, shared by the store, the jobs, the read model,
  * routing and GraphQL. Amounts are canonical plain decimal strings (see `decimal.ts`); token

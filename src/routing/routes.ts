@@ -5,7 +5,7 @@ import { HttpError } from '../http/errors';
 import { REASONS } from '../http/errorReasons';
 import { resolveChainParam } from '../http/chainParam';
 import { loadedSnapshot } from '../http/snapshot';
-import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpStored';
+import { buyOnlySale } from '../domain/poolTypes/weighted/v3/lbpV3Stored';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { checkParties } from './v2/buildOrder';
 import { knownContracts } from './knownContracts';

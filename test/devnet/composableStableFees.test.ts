@@ -1,5 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
-import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/composableStableParams';
 import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';

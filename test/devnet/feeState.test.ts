@@ -6,14 +6,14 @@ import type { Address } from '../../src/domain/address';
 import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
 import { stateAt } from '../../src/domain/chainTime';
 import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
-import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/chain';
+import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/composableStableReads';
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { type PoolModel, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
-import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/composableStableParams';
 import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
-import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/params';
+import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/weightedParams';
 import {
   type ComposableStableModel,
   type ComposableStableState,

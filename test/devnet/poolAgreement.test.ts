@@ -1,5 +1,5 @@
 import { devAccount, traderAccounts } from '../../src/devnet/accounts';
-import type { LinearSpec } from '../../src/domain/poolTypes/linear/params';
+import type { LinearSpec } from '../../src/domain/poolTypes/linear/linearParams';
 import { deployDevnet } from '../../src/devnet/deploy';
 import { tokenBySymbol, type Devnet } from '../../src/devnet/devnet';
 import { startInProcessChain, type LocalChain } from '../../src/devnet/localChain';

@@ -1,5 +1,5 @@
 import { Contract, parseUnits } from 'ethers';
-import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/params';
+import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/weightedParams';
 import { modelOfType } from '../helpers/typeModel';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { tokenBySymbol } from '../../src/devnet/devnet';

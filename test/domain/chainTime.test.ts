@@ -4,10 +4,10 @@ import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
 import {
   COMPOSABLE_STABLE_CHAIN,
   type ComposableStableChainState,
-} from '../../src/domain/poolTypes/composableStable/chain';
-import { LINEAR_CHAIN } from '../../src/domain/poolTypes/linear/chain';
+} from '../../src/domain/poolTypes/composableStable/composableStableReads';
+import { LINEAR_CHAIN } from '../../src/domain/poolTypes/linear/linearReads';
 import { ampAt } from '../../src/domain/poolTypes/stable/amp';
-import { LBP_CHAIN, type WeightedChainState } from '../../src/domain/poolTypes/weighted/chain';
+import { LBP_CHAIN, type WeightedChainState } from '../../src/domain/poolTypes/weighted/weightedReads';
 import { storedEndWeight, storedStartWeight, weightsAt } from '../../src/domain/poolTypes/weighted/weightUpdate';
 
 /**

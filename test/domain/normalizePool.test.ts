@@ -1,5 +1,5 @@
 import { normalizePool } from '../../src/domain/normalizePool';
-import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/params';
+import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/composableStableParams';
 import { planPoolUpdate } from '../../src/jobs/planPoolUpdate';
 import { toRoutingPool, type RoutingPool } from '../../src/routing/v2/routingPools';
 

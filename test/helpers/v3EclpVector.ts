@@ -1,4 +1,4 @@
-import type { GyroEclpV3State } from '../../src/domain/poolTypes/gyro/v3/eclpState';
+import type { GyroEclpV3State } from '../../src/domain/poolTypes/gyro/v3/eclpV3State';
 import { gyroEclpV3Math } from '../../src/domain/poolTypes/gyro/v3/eclpV3Pool';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
 import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';

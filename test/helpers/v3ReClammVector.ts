@@ -1,5 +1,5 @@
-import type { ReClammV3State, ReClammVersion } from '../../src/domain/poolTypes/reClamm/reClammState';
-import { reClammV3Math } from '../../src/domain/poolTypes/reClamm/reClammV3Pool';
+import type { ReClammV3State, ReClammVersion } from '../../src/domain/poolTypes/reClamm/v3/reClammV3State';
+import { reClammV3Math } from '../../src/domain/poolTypes/reClamm/v3/reClammV3Pool';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorFrameState, type V3VectorPool } from './v3Vectors';
 

@@ -1,8 +1,8 @@
 import { CHAINS, vaultOf } from '../../src/config/chains';
 import type { StoredPool } from '../../src/domain/pool';
 import { v3PoolOf } from '../../src/domain/poolTypes/v3PoolOf';
-import { SwapOfProjectTokenIn, SwapsDisabled } from '../../src/domain/poolTypes/weighted/v3/lbpCommon';
-import { lbpMath } from '../../src/domain/poolTypes/weighted/v3/lbpPool';
+import { SwapOfProjectTokenIn, SwapsDisabled } from '../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
+import { lbpMath } from '../../src/domain/poolTypes/weighted/v3/lbpV3Pool';
 import { buildV3Models } from '../../src/domain/protocols/v3/engine/v3Models';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
 import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';

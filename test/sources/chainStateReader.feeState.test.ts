@@ -4,9 +4,9 @@ import { applyChainState, type PoolChainState } from '../../src/domain/chainStat
 import { needsReread, stateAt } from '../../src/domain/chainTime';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
-import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/chain';
-import { META_STABLE_CHAIN } from '../../src/domain/poolTypes/stable/chain';
-import { WEIGHTED_CHAIN } from '../../src/domain/poolTypes/weighted/chain';
+import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/composableStableReads';
+import { META_STABLE_CHAIN } from '../../src/domain/poolTypes/stable/stableReads';
+import { WEIGHTED_CHAIN } from '../../src/domain/poolTypes/weighted/weightedReads';
 import type { StoredPool } from '../../src/domain/pool';
 import { weightedRateProduct } from '../../src/domain/poolTypes/weighted/weightedFees';
 import { readMovedPools } from '../../src/sources/chainState/logReads';

@@ -2,7 +2,7 @@ import { Contract } from 'ethers';
 import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
 import { stateAt } from '../../src/domain/chainTime';
 import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
-import { LBP_CHAIN } from '../../src/domain/poolTypes/weighted/chain';
+import { LBP_CHAIN } from '../../src/domain/poolTypes/weighted/weightedReads';
 import type { StoredPool } from '../../src/domain/pool';
 import { normalizePool } from '../../src/domain/normalizePool';
 import type { Devnet, DevnetPool } from '../../src/devnet/devnet';

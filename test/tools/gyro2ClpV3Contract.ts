@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContractFactory, type Contract, type InterfaceAbi, type JsonRpcSigner } from 'ethers';
 import { startInProcessChain } from '../../src/devnet/localChain';
-import type { Gyro2ClpV3State } from '../../src/domain/poolTypes/gyro/v3/twoClpState';
+import type { Gyro2ClpV3State } from '../../src/domain/poolTypes/gyro/v3/twoClpV3State';
 import { gyro2ClpV3Math } from '../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';
 import type { V3PoolMath } from '../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../src/domain/swap/math/revert';

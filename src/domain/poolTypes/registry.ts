@@ -1,20 +1,20 @@
 import { DECORATION_FIELDS, type ProtocolVersion } from '../pool';
-import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStable';
-import { ELEMENT } from './element/element';
+import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStableDef';
+import { ELEMENT } from './element/elementDef';
 import { POOL_FRAME_FIELDS } from './frameFields';
-import { GYRO2, GYRO3, GYRO_E } from './gyro/gyro';
-import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Defs';
-import { LINEAR } from './linear/linear';
-import { QUANT_AMM_WEIGHTED } from './quantAmm/quantAmmDef';
-import { RECLAMM } from './reClamm/reClammDef';
+import { GYRO2, GYRO3, GYRO_E } from './gyro/gyroDef';
+import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Def';
+import { LINEAR } from './linear/linearDef';
+import { QUANT_AMM_WEIGHTED } from './quantAmm/v3/quantAmmV3Def';
+import { RECLAMM } from './reClamm/v3/reClammV3Def';
 import type { ParamField } from './paramField';
 import type { PathRole, PoolTypeDef } from './poolTypeDef';
-import { STABLE, META_STABLE } from './stable/stable';
+import { STABLE, META_STABLE } from './stable/stableDef';
 import { STABLE_V3 } from './stable/v3/stableV3Def';
-import { FIXED_PRICE_LBP_V3 } from './weighted/v3/fixedPriceLbpDef';
-import { LBP_V3 } from './weighted/v3/lbpDef';
+import { FIXED_PRICE_LBP_V3 } from './weighted/v3/fixedPriceLbpV3Def';
+import { LBP_V3 } from './weighted/v3/lbpV3Def';
 import { WEIGHTED_V3 } from './weighted/v3/weightedV3Def';
-import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weighted';
+import { INVESTMENT, LIQUIDITY_BOOTSTRAPPING, MANAGED, WEIGHTED } from './weighted/weightedDef';
 
 /**
  * The one list of pool types the service carries, and what every layer asks of it. A new type is

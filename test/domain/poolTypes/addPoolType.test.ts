@@ -1,6 +1,6 @@
 import { registerPoolType } from '../../../src/domain/poolTypes/registry';
 import { FakeSubgraph } from '../../fakes/subgraphServer';
-import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
+import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/fixedRateDef';
 import { startTestServer, type TestServer } from '../../helpers/testServer';
 
 /**

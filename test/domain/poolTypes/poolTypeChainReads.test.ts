@@ -5,8 +5,8 @@ import { headFollowFeature } from '../../../src/jobs/triggers/headFollowFeature'
 import { routingFeature } from '../../../src/routing/routingFeature';
 import { graphqlFeature } from '../../../src/graphql/feature';
 import { FakeChainRpc } from '../../fakes/chainRpcServer';
-import { FIXED_RATE_SET, GET_FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/chain';
-import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
+import { FIXED_RATE_SET, GET_FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/fixedRateReads';
+import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/fixedRateDef';
 import { startTestServer, type TestServer } from '../../helpers/testServer';
 
 /**

@@ -4,7 +4,7 @@ import { poolTypeDef, poolTypeDefs, registerPoolType, storedFields } from '../..
 import { poolsQuery } from '../../../src/sources/subgraph/poolsQuery';
 import { subgraphSdl } from '../../../src/sources/subgraph/subgraphSdl';
 import { v3PoolTypesQuery } from '../../../src/sources/subgraph/v3/v3Catalogue';
-import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/def';
+import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/fixedRateDef';
 import { storedPool } from '../../helpers/poolFixtures';
 
 /** The getters a pool of this type and version asks in its first round beside the Vault's frame. */

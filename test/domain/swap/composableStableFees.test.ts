@@ -1,5 +1,5 @@
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/params';
+import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/composableStableParams';
 import { calculateInvariant } from '../../../src/domain/poolTypes/stable/stableMath';
 import {
   createComposableStableModel,

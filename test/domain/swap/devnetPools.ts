@@ -14,8 +14,8 @@ import { deployDevnet } from '../../../src/devnet/deploy';
 import type { Devnet } from '../../../src/devnet/devnet';
 import { serveChain, startInProcessChain, type LocalChain } from '../../../src/devnet/localChain';
 import { unitsToDecimal } from '../../../src/domain/decimal';
-import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
-import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/params';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/linearParams';
+import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/weightedParams';
 import { Revert, type SwapKind } from '../../../src/domain/swap/poolModel';
 
 /**

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import type { ElementSpec } from '../../../src/domain/poolTypes/element/params';
+import type { ElementSpec } from '../../../src/domain/poolTypes/element/elementParams';
 import { createElementModel, type ElementModel } from '../../../src/domain/poolTypes/element/elementModel';
 import { Revert, UnsupportedPoolError, type SwapKind } from '../../../src/domain/swap/poolModel';
 

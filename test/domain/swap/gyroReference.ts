@@ -1,5 +1,5 @@
 import { bnum, parseToPoolsDict, type SubgraphPoolBase } from '@balancer-labs/sor';
-import type { GyroSpec } from '../../../src/domain/poolTypes/gyro/params';
+import type { GyroSpec } from '../../../src/domain/poolTypes/gyro/gyroParams';
 import type { PoolModel, PoolState, SwapKind } from '../../../src/domain/swap/poolModel';
 import { human } from './snapshotSpecs';
 

@@ -1,5 +1,5 @@
 import { Revert, UnsupportedPoolError, type SwapKind } from '../../../src/domain/swap/poolModel';
-import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/linearParams';
 import {
   createLinearModel,
   type LinearModel,

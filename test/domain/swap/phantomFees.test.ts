@@ -1,5 +1,5 @@
 import { complement, divUp, mulDown, mulUp } from '../../../src/domain/swap/math/fixedPoint';
-import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/params';
+import type { ComposableStableSpec } from '../../../src/domain/poolTypes/composableStable/composableStableParams';
 import { modelOfType } from '../../helpers/typeModel';
 import { type ComposableStableModel } from '../../../src/domain/poolTypes/composableStable/composableStableModel';
 

@@ -1,6 +1,6 @@
 import type { SubgraphPoolBase } from '@balancer-labs/sor';
-import type { ElementSpec } from '../../../src/domain/poolTypes/element/params';
-import type { LinearSpec } from '../../../src/domain/poolTypes/linear/params';
+import type { ElementSpec } from '../../../src/domain/poolTypes/element/elementParams';
+import type { LinearSpec } from '../../../src/domain/poolTypes/linear/linearParams';
 import { loadSnapshotPools } from '../../helpers/snapshot';
 
 /**

@@ -1,5 +1,5 @@
 import { MissingParamError } from '../../../src/domain/poolTypes/paramField';
-import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/params';
+import type { WeightedSpec } from '../../../src/domain/poolTypes/weighted/weightedParams';
 import { buildModels } from '../../../src/domain/swap/models';
 import { modelOfType } from '../../helpers/typeModel';
 import { canJoinExit, Revert, type PoolModel, type PoolSpec } from '../../../src/domain/swap/poolModel';

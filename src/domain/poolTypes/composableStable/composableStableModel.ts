@@ -13,7 +13,7 @@ import {
   type FeeToken,
 } from './composableStableFees';
 import { declaredParam } from '../paramField';
-import type { ComposableStableSpec } from './params';
+import type { ComposableStableSpec } from './composableStableParams';
 
 /**
  * Stable pools that hold their own pre-minted BPT as one of their tokens: 'StablePhantom' (the

@@ -1,5 +1,5 @@
 import { decimalToUnits } from '../../decimal';
-import { assignTradeFee, solveTradeInvariant, yieldExponent } from './convergentCurveMath';
+import { assignTradeFee, solveTradeInvariant, yieldExponent } from './elementMath';
 import {
   Revert,
   UnsupportedPoolError,
@@ -9,7 +9,7 @@ import {
   type SwapKind,
 } from '../../swap/poolModel';
 import { MAX_BALANCE, V2VaultPool } from '../../protocols/v2/vaultPool';
-import type { ElementSpec } from './params';
+import type { ElementSpec } from './elementParams';
 
 /**
  * Element pools (ConvergentCurvePool): a principal token (the bond) against its base token, priced

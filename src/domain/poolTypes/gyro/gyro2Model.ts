@@ -3,7 +3,7 @@ import { ONE } from './gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
-import type { GyroSpec } from './params';
+import type { GyroSpec } from './gyroParams';
 
 /**
  * Gyroscope 2-CLPs ('Gyro2'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;

@@ -3,7 +3,7 @@ import { ONE } from './gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
-import type { GyroSpec } from './params';
+import type { GyroSpec } from './gyroParams';
 
 /**
  * Gyroscope 3-CLPs ('Gyro3', v1: 2022, Polygon): three tokens, one price range [alpha, 1/alpha]

@@ -2,7 +2,7 @@ import { decimalToUnits } from '../../decimal';
 import { divDown, divUp, mulDown, mulUp, ONE, complement } from './gyroFixedPoint';
 import { UnsupportedPoolError, type SwapKind } from '../../swap/poolModel';
 import { parseFee } from '../../protocols/v2/vaultPool';
-import type { GyroParamName, GyroSpec } from './params';
+import type { GyroParamName, GyroSpec } from './gyroParams';
 
 /**
  * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from

@@ -1,10 +1,10 @@
-import type { GyroParamName } from './params';
+import type { GyroParamName } from './gyroParams';
 import * as GE from './gyroEMath';
 import { ONE } from './gyroFixedPoint';
 import { UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { gyroParam, upscale } from './gyroCommon';
 import { GyroPoolModel } from './gyroModel';
-import type { GyroSpec } from './params';
+import type { GyroSpec } from './gyroParams';
 
 /**
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;

@@ -2,7 +2,7 @@ import { ONE } from './gyroFixedPoint';
 import { Revert, UnsupportedPoolError, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
 import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
-import type { GyroSpec } from './params';
+import type { GyroSpec } from './gyroParams';
 
 /**
  * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'

@@ -3,7 +3,7 @@ import { divDown, divUp, mulDown, ONE } from '../../swap/math/fixedPoint';
 import * as L from './linearMath';
 import { Revert, UnsupportedPoolError, type ModelFactory, type PoolState, type SwapKind } from '../../swap/poolModel';
 import { MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
-import type { LinearSpec } from './params';
+import type { LinearSpec } from './linearParams';
 
 /**
  * Linear pools (AaveLinear, ERC4626Linear, EulerLinear, GearboxLinear, YearnLinear, ... every

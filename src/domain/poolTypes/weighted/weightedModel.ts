@@ -25,7 +25,7 @@ import {
 } from './weightedFees';
 import { accepts, floatRate, MAX_BALANCE, scalingFactor, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 import { declaredParam } from '../paramField';
-import type { WeightedSpec } from './params';
+import type { WeightedSpec } from './weightedParams';
 
 /**
  * Weighted pools (WeightedMath): every generation's swap is `onSwap` of BaseWeightedPool /

@@ -1,6 +1,9 @@
 import * as V2 from '../../../../src/domain/poolTypes/gyro/gyro2Math';
-import type { Gyro2ClpV3State } from '../../../../src/domain/poolTypes/gyro/v3/twoClpState';
-import { Gyro2ClpAssetBoundsExceeded, Gyro2ClpParamsError } from '../../../../src/domain/poolTypes/gyro/v3/twoClpMath';
+import type { Gyro2ClpV3State } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3State';
+import {
+  Gyro2ClpAssetBoundsExceeded,
+  Gyro2ClpParamsError,
+} from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3Math';
 import { gyro2ClpV3Math } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';
 import type { V3PoolMath } from '../../../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../../../src/domain/swap/math/revert';

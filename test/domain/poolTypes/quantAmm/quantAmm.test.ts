@@ -1,6 +1,6 @@
-import { MaxTradeSizeRatioExceeded, quantAmmMath } from '../../../../src/domain/poolTypes/quantAmm/quantAmmPool';
-import { quantAmmWeights } from '../../../../src/domain/poolTypes/quantAmm/quantAmmWeights';
-import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/state';
+import { MaxTradeSizeRatioExceeded, quantAmmMath } from '../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3Pool';
+import { quantAmmWeights } from '../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3Weights';
+import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3State';
 import type { PoolSwapParams } from '../../../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../../../src/domain/swap/math/revert';
 import { loadV3Vector, vectorFrameState } from '../../../helpers/v3Vectors';

@@ -3,16 +3,16 @@ import {
   floorSqrt,
   reClammCenteredness,
   reClammPriceRatio,
-} from '../../../../src/domain/poolTypes/reClamm/reClammMath';
-import type { ReClammState } from '../../../../src/domain/poolTypes/reClamm/reClammState';
+} from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3Math';
+import type { ReClammState } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3State';
 import {
   reClammStateAfterLiquidity,
   reClammStateAfterSwap,
-} from '../../../../src/domain/poolTypes/reClamm/reClammStateAfter';
+} from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3StateAfter';
 import {
   currentVirtualBalances,
   fourthRootPriceRatio,
-} from '../../../../src/domain/poolTypes/reClamm/reClammVirtualBalances';
+} from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3VirtualBalances';
 import { vaultSwap } from '../../../../src/domain/protocols/v3/vault/swap';
 import { Revert } from '../../../../src/domain/swap/math/revert';
 import { reClammVectorPool, reClammVectorState } from '../../../helpers/v3ReClammVector';

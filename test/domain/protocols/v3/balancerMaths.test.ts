@@ -10,18 +10,18 @@ import {
   type PoolState as TheirPoolState,
 } from '@balancer-labs/balancer-maths';
 import { gyroEclpV3Math } from '../../../../src/domain/poolTypes/gyro/v3/eclpV3Pool';
-import type { Gyro2ClpV3State } from '../../../../src/domain/poolTypes/gyro/v3/twoClpState';
+import type { Gyro2ClpV3State } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3State';
 import { gyro2ClpV3Math } from '../../../../src/domain/poolTypes/gyro/v3/twoClpV3Pool';
-import { quantAmmMath } from '../../../../src/domain/poolTypes/quantAmm/quantAmmPool';
-import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/state';
-import { floorSqrt } from '../../../../src/domain/poolTypes/reClamm/reClammMath';
-import type { ReClammV3State } from '../../../../src/domain/poolTypes/reClamm/reClammState';
-import { reClammV3Math } from '../../../../src/domain/poolTypes/reClamm/reClammV3Pool';
+import { quantAmmMath } from '../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3Pool';
+import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3State';
+import { floorSqrt } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3Math';
+import type { ReClammV3State } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3State';
+import { reClammV3Math } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3Pool';
 import { stableV3Math, steadyAmp, type StableV3State } from '../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
-import { fixedPriceLbpMath } from '../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpPool';
-import { lbpHook } from '../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
-import type { FixedPriceLbpState, LbpState } from '../../../../src/domain/poolTypes/weighted/v3/lbpState';
-import { lbpMath } from '../../../../src/domain/poolTypes/weighted/v3/lbpPool';
+import { fixedPriceLbpMath } from '../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpV3Pool';
+import { lbpHook } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
+import type { FixedPriceLbpState, LbpState } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
+import { lbpMath } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3Pool';
 import { weightedV3Math, type WeightedV3State } from '../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
 import { erc4626ByRate } from '../../../../src/domain/protocols/v3/buffer/erc4626';
 import { bufferWrapOrUnwrap, type BufferPricing } from '../../../../src/domain/protocols/v3/buffer/wrapOrUnwrap';

@@ -7,8 +7,8 @@ import {
   eclpInvariant,
   eclpSwap,
   eclpSwapCurve,
-} from './eclpMath';
-import type { GyroEclpV3State } from './eclpState';
+} from './eclpV3Math';
+import type { GyroEclpV3State } from './eclpV3State';
 
 /**
  * The V3 E-CLP's `IBasePool` calls. The parameter-only terms of the curve are computed once per

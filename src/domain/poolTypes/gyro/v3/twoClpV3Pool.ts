@@ -8,8 +8,8 @@ import {
   twoClpSwap,
   twoClpSwapOffsets,
   type TwoClpParams,
-} from './twoClpMath';
-import type { Gyro2ClpV3State } from './twoClpState';
+} from './twoClpV3Math';
+import type { Gyro2ClpV3State } from './twoClpV3State';
 
 /**
  * The V3 2-CLP's `IBasePool` calls. Every swap recomputes the invariant from the balances (a

@@ -1,6 +1,6 @@
 import type { PoolTypeDef } from '../../poolTypeDef';
-import { STABLE_V3_BUILD_CHAIN } from './chain';
-import { stableV3StateOf } from './stored';
+import { STABLE_V3_BUILD_CHAIN } from './stableV3Reads';
+import { stableV3StateOf } from './stableV3Stored';
 import { stableV3Math } from './stableV3Pool';
 
 /** Any time: a steady amp (`stableV3StateOf`) is the same at every timestamp. */

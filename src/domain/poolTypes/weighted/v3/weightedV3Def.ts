@@ -1,6 +1,6 @@
 import type { PoolTypeDef } from '../../poolTypeDef';
-import { WEIGHTED_V3_CHAIN } from './chain';
-import { storedWeights, weightedV3StateOf } from './stored';
+import { WEIGHTED_V3_CHAIN } from './weightedV3Reads';
+import { storedWeights, weightedV3StateOf } from './weightedV3Stored';
 import { weightedV3Math } from './weightedV3Pool';
 
 /** The V3 Vault's WeightedPool. */

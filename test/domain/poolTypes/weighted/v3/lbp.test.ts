@@ -1,4 +1,4 @@
-import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpPool';
+import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpV3Pool';
 import {
   AddingLiquidityNotAllowed,
   lbpHook,
@@ -6,10 +6,10 @@ import {
   RemovingLiquidityNotAllowed,
   SwapOfProjectTokenIn,
   SwapsDisabled,
-} from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
-import { InsufficientRealReserveBalance, lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpPool';
-import type { FixedPriceLbpState, LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
-import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
+} from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
+import { InsufficientRealReserveBalance, lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Pool';
+import type { FixedPriceLbpState, LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
+import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Weights';
 import type { LiquidityHookParams } from '../../../../../src/domain/protocols/v3/hooks/hook';
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';

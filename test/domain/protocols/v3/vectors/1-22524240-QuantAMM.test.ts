@@ -1,5 +1,5 @@
-import { quantAmmMath } from '../../../../../src/domain/poolTypes/quantAmm/quantAmmPool';
-import type { QuantAmmState } from '../../../../../src/domain/poolTypes/quantAmm/state';
+import { quantAmmMath } from '../../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3Pool';
+import type { QuantAmmState } from '../../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3State';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';

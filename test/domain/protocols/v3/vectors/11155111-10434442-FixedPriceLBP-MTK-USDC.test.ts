@@ -1,6 +1,6 @@
-import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpPool';
-import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
-import type { FixedPriceLbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
+import { fixedPriceLbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpV3Pool';
+import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
+import type { FixedPriceLbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';

@@ -1,7 +1,7 @@
-import { lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpPool';
-import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpCommon';
-import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpState';
-import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpWeights';
+import { lbpMath } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Pool';
+import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
+import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
+import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Weights';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';

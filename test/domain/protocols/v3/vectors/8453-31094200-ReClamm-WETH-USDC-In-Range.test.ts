@@ -1,4 +1,4 @@
-import { reClammWithinTargetRange } from '../../../../../src/domain/poolTypes/reClamm/reClammMath';
+import { reClammWithinTargetRange } from '../../../../../src/domain/poolTypes/reClamm/v3/reClammV3Math';
 import { reClammVectorPool, reClammVectorState } from '../../../../helpers/v3ReClammVector';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector } from '../../../../helpers/v3Vectors';

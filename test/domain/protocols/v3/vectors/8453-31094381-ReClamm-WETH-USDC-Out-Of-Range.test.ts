@@ -1,5 +1,5 @@
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
-import { reClammWithinTargetRange } from '../../../../../src/domain/poolTypes/reClamm/reClammMath';
+import { reClammWithinTargetRange } from '../../../../../src/domain/poolTypes/reClamm/v3/reClammV3Math';
 import { reClammVectorPool, reClammVectorState } from '../../../../helpers/v3ReClammVector';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector } from '../../../../helpers/v3Vectors';
