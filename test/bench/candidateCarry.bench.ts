@@ -6,7 +6,7 @@ import { buildModels } from '../../src/domain/swap/models';
 import type { PoolModel, PoolSpec } from '../../src/domain/swap/poolModel';
 import { seededRandom } from '../e2e/helpers/randomOrders';
 import { syntheticPools, syntheticTokens } from '../fakes/syntheticPools';
-import { toSpec, type SnapshotPool } from '../domain/swap/snapshotSpecs';
+import { toSpec, type SnapshotPool } from '../helpers/snapshotSpecs';
 import { HAS_SNAPSHOT, loadSnapshotPools, MAINNET } from '../helpers/snapshot';
 import { snapshotCopies } from '../helpers/snapshotCopies';
 import { figure } from './lib/report';

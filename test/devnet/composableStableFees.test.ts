@@ -23,8 +23,8 @@ import {
   swap,
   taskArtifact,
   type ChainPools,
-} from '../domain/swap/devnetPools';
-import { initStable } from '../domain/swap/stableDevnet';
+} from '../helpers/devnetPools';
+import { initStable } from '../helpers/stableDevnet';
 
 /**
  * ComposableStable BPT swaps with non-zero protocol fees, on a chain of the test's own (the default

@@ -43,8 +43,8 @@ import {
   type Answer,
   ours,
   type ChainPools,
-} from '../domain/swap/devnetPools';
-import { initStable, linkedArtifact } from '../domain/swap/stableDevnet';
+} from '../helpers/devnetPools';
+import { initStable, linkedArtifact } from '../helpers/stableDevnet';
 
 /** The specs these tests read: the fee fields of the weighted, composable and legacy stable types. */
 type FeeSpec = WeightedSpec & ComposableStableSpec & StableSpec;

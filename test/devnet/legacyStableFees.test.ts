@@ -18,7 +18,7 @@ import {
   startChainPools,
   swap,
   type ChainPools,
-} from '../domain/swap/devnetPools';
+} from '../helpers/devnetPools';
 
 /**
  * A legacy StablePool (the devnet's 2022 'USDC-USDT stable (v2)') with the protocol swap fee on:

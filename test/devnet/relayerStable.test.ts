@@ -15,8 +15,8 @@ import {
   startChainPools,
   taskArtifact,
   type ChainPools,
-} from '../domain/swap/devnetPools';
-import { deployConstantRateProvider, initStable, linkedArtifact, readStableSpec } from '../domain/swap/stableDevnet';
+} from '../helpers/devnetPools';
+import { deployConstantRateProvider, initStable, linkedArtifact, readStableSpec } from '../helpers/stableDevnet';
 
 /**
  * Stable-family joins and exits through the devnet's BatchRelayer: legacy Stable (2021 v1, 2022

@@ -23,7 +23,7 @@ import {
   swap,
   taskArtifact,
   type ChainPools,
-} from '../domain/swap/devnetPools';
+} from '../helpers/devnetPools';
 
 /**
  * Weighted single-token joins and exits with a non-zero protocol swap fee, on a chain of the test's

@@ -4,7 +4,7 @@ import { DEVNET_CHAIN_ID, type DevnetPool } from '../../src/devnet/devnet';
 import { balancerAbi } from '../../src/devnet/artifacts';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { relayerInterface, relayerLibraryInterface } from '../../src/routing/v2/relayer/relayerAbi';
-import { setProtocolFees } from '../domain/swap/devnetPools';
+import { setProtocolFees } from '../helpers/devnetPools';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';
 import {
   approveAll,

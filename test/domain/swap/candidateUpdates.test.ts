@@ -6,7 +6,7 @@ import { rankedFrom, RESERVE, TouchedPairs, updateRanked } from '../../../src/do
 import { seededRandom } from '../../e2e/helpers/randomOrders';
 import { describeWithSnapshot, loadSnapshotPools, MAINNET } from '../../helpers/snapshot';
 import { snapshotCopies } from '../../helpers/snapshotCopies';
-import { toSpec, type SnapshotPool } from './snapshotSpecs';
+import { toSpec, type SnapshotPool } from '../../helpers/snapshotSpecs';
 
 /**
  * A pair's candidate paths outlive a pool version that cannot change them (candidateUpdates.ts):

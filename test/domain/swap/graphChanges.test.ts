@@ -3,7 +3,7 @@ import { PoolGraph } from '../../../src/domain/swap/graph';
 import { buildModels } from '../../../src/domain/swap/models';
 import type { PoolModel, PoolSpec } from '../../../src/domain/swap/poolModel';
 import { describeWithSnapshot, MAINNET } from '../../helpers/snapshot';
-import { snapshotPools, toSpec } from './snapshotSpecs';
+import { snapshotPools, toSpec } from '../../helpers/snapshotSpecs';
 
 /**
  * A pool version that changes a few pools derives its graph from the last one (graph.ts

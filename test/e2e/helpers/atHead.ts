@@ -3,7 +3,7 @@ import { devAccount, DEPLOYER_INDEX } from '../../../src/devnet/accounts';
 import { balancerAbi } from '../../../src/devnet/artifacts';
 import { DEVNET_CHAIN_ID, type DevnetPool } from '../../../src/devnet/devnet';
 import { decimalToUnits } from '../../../src/domain/decimal';
-import { setProtocolFees } from '../../domain/swap/devnetPools';
+import { setProtocolFees } from '../../helpers/devnetPools';
 import { E2eEnvironment, startE2eEnvironment, trader } from './e2eEnvironment';
 import {
   approveAll,
