@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
  * Compiles the pool-model tests' own token contracts (an ERC-4626 vault and Aave stand-ins for the
  * linear pools) the way src/devnet/contracts/compile.ts compiles the devnet's, with the `solc` npm
  * package. The output is committed as linearTestTokens.json so a test does not spend seconds
- * compiling; `npx tsx test/domain/swap/contracts/compile.ts` regenerates it and a test checks it
+ * compiling; `npx tsx test/domain/poolTypes/linear/contracts/compile.ts` regenerates it and a test checks it
  * is current.
  */
 export interface TestArtifact {
