@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { join } from 'node:path';
 import { QuoteTimeoutError, WorkerExecutor } from '../../src/routing/quoteExecutor';
 import type { QuoteTask, V3QuoteTask } from '../../src/routing/routerHost';
@@ -60,6 +61,44 @@ describe('WorkerExecutor with a time bound', () => {
     expect(stuck.status === 'rejected' && stuck.reason instanceof QuoteTimeoutError).toBe(true);
     expect(queued.status === 'rejected' && queued.reason instanceof QuoteTimeoutError).toBe(true);
     expect((await executor.run(task('e'))).info.tokenIn).toBe('e');
+  });
+});
+
+/**
+ * An answered quote leaves nothing behind for the rest of its time bound. With a timer per quote
+ * kept for the whole bound, the main thread held the last 30 s of quotes' timers at a steady rate.
+ */
+describe('WorkerExecutor after answered quotes', () => {
+  let executor: WorkerExecutor;
+  beforeAll(async () => {
+    executor = new WorkerExecutor(1, { timeoutMs: 60_000, entry: THREAD_WORKER });
+    await executor.run(task('warm'));
+  });
+  afterAll(async () => {
+    await executor.close();
+  });
+
+  test('200 answered quotes leave no timer waiting', async () => {
+    const live = new Set<number>();
+    const hook = createHook({
+      init: (id, type) => {
+        if (type === 'Timeout') live.add(id);
+      },
+      destroy: (id) => {
+        live.delete(id);
+      },
+    }).enable();
+    try {
+      for (let k = 0; k < 200; k += 20) {
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, j) => executor.run(task(`t${k + j}`))));
+        expect(answers.map((a) => a.info.tokenIn)).toEqual(Array.from({ length: 20 }, (_, j) => `t${k + j}`));
+      }
+      // Destroy hooks run after the current tick.
+      for (let k = 0; k < 5; k++) await new Promise((r) => setImmediate(r));
+    } finally {
+      hook.disable();
+    }
+    expect(live.size).toBeLessThan(10);
   });
 });
 
