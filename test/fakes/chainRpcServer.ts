@@ -521,6 +521,10 @@ export class FakeChainRpc {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      // Kept-alive sockets and answers held back by a delay would keep the close waiting for a minute.
+      this.server.closeAllConnections();
+    });
   }
 }

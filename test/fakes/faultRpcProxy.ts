@@ -93,6 +93,10 @@ export class FaultRpcProxy {
   }
 
   async close(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      // Kept-alive sockets would keep the close waiting until the client drops them.
+      this.server.closeAllConnections();
+    });
   }
 }

@@ -198,7 +198,13 @@ export class FakeV3Subgraphs {
 
   async close(): Promise<void> {
     await Promise.all(
-      [this.vault.server, this.types.server].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      [this.vault.server, this.types.server].map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
     );
   }
 }
