@@ -1,9 +1,9 @@
 import { isZeroDecimal, unitsToDecimal } from './decimal';
 import type { StoredPool, StoredPoolToken } from './pool';
 import type { FrameTokens, OwnChainState } from './poolTypes/chainReads';
-import { applyV3Frame } from './protocols/v3/stored/applyV3Frame';
+import { applyV3Frame } from './protocols/v3/stored/applyV3VaultState';
 import type { StoredBuffer } from './protocols/v3/stored/storedV3';
-import type { V3FrameChainState } from './protocols/v3/vaultFrame';
+import type { V3FrameChainState } from './protocols/v3/vaultReads';
 
 /**
  * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a

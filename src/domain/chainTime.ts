@@ -1,5 +1,5 @@
 import type { PoolChainState } from './chainState';
-import { hasRateProvider } from './protocols/v3/vaultFrame';
+import { hasRateProvider } from './protocols/v3/vaultReads';
 
 /**
  * Chain state that moves with time and no event (an amp ramp in progress, rate caches that

@@ -1,7 +1,7 @@
 import { DECORATION_FIELDS, type ProtocolVersion } from '../pool';
 import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStableDef';
 import { ELEMENT } from './element/elementDef';
-import { POOL_FRAME_FIELDS } from './frameFields';
+import { POOL_FRAME_FIELDS } from './poolCoreFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyroDef';
 import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Def';
 import { LINEAR } from './linear/linearDef';

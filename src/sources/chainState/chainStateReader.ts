@@ -12,8 +12,8 @@ import type {
   LastLogRead,
 } from '../../domain/poolTypes/chainReads';
 import { poolTypeDef, registryVersion } from '../../domain/poolTypes/registry';
-import { v2FrameCalls, type V2FrameDraft } from '../../domain/protocols/v2/vaultFrame';
-import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultFrame';
+import { v2FrameCalls, type V2FrameDraft } from '../../domain/protocols/v2/vaultReads';
+import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultReads';
 import { UpstreamError } from '../upstream';
 import { codeOf } from '../rpc/codeAnswer';
 import { MalformedAnswerError, RPC_UPSTREAM, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';

@@ -5,7 +5,7 @@ import {
   V2_POOL_FRAME_EVENTS,
   V2_VAULT_BALANCE_EVENTS,
   V2_VAULT_CASH_EVENTS,
-} from '../../domain/protocols/v2/vaultFrame';
+} from '../../domain/protocols/v2/vaultReads';
 import { UpstreamError } from '../upstream';
 import { callBatch, MalformedAnswerError, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../rpc/jsonRpc';
 import { newChainReadCache, type ChainReadCache } from './chainStateReader';

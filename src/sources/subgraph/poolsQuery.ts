@@ -1,4 +1,4 @@
-import { POOL_FRAME_FIELDS } from '../../domain/poolTypes/frameFields';
+import { POOL_FRAME_FIELDS } from '../../domain/poolTypes/poolCoreFields';
 import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 
 /**

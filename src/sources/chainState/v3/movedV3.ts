@@ -6,7 +6,7 @@ import {
   V3_POOL_REGISTERED,
   V3_VAULT_BUFFER_EVENTS,
   V3_VAULT_POOL_EVENTS,
-} from '../../../domain/protocols/v3/vaultFrame';
+} from '../../../domain/protocols/v3/vaultReads';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../../rpc/jsonRpc';
 import { UpstreamError } from '../../upstream';
 import { LogsRefusedError } from '../logReads';

@@ -1,6 +1,6 @@
 import { unitsToDecimal } from '../../../decimal';
 import type { StoredPool } from '../../../pool';
-import type { V3FrameChainState } from '../vaultFrame';
+import type { V3FrameChainState } from '../vaultReads';
 import type { StoredV3Frame, StoredV3Hook } from './storedV3';
 
 const ZERO_ADDRESS = /^0x0{40}$/;
