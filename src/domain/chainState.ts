@@ -1,9 +1,9 @@
 import { isZeroDecimal, unitsToDecimal } from './decimal';
 import type { StoredPool, StoredPoolToken } from './pool';
-import type { FrameTokens, OwnChainState } from './poolTypes/chainReads';
-import { applyV3Frame } from './protocols/v3/stored/applyV3VaultState';
+import type { VaultTokens, OwnChainState } from './poolTypes/chainReads';
+import { applyV3VaultState } from './protocols/v3/stored/applyV3VaultState';
 import type { StoredBuffer } from './protocols/v3/stored/storedV3';
-import type { V3FrameChainState } from './protocols/v3/vaultReads';
+import type { V3VaultChainState } from './protocols/v3/vaultReads';
 
 /**
  * Pool state as the chain holds it at one block, and how it replaces the subgraph's values in a
@@ -22,12 +22,12 @@ export interface BlockRef {
 }
 
 /**
- * What the chain answered for one pool at one block, in raw on-chain units: the frame its Vault
+ * What the chain answered for one pool at one block, in raw on-chain units: what its Vault
  * reads for every pool, and the state its type reads (`own`, declared by the type's `chain` in its
  * family folder, `poolTypes/chainReads.ts`). Only `tokens` is always there; a getter the pool
  * lacks or that reverted leaves its field out, and the stored (subgraph) value stays.
  */
-export interface PoolChainState extends FrameTokens {
+export interface PoolChainState extends VaultTokens {
   readonly poolId: string;
   /**
    * The block the Vault last changed the pool's cash (its `getPoolTokens`' `lastChangeBlock`: every
@@ -42,10 +42,10 @@ export interface PoolChainState extends FrameTokens {
   readonly recoveryMode?: boolean;
   /** `totalSupply()` in wei; pools holding their own BPT count what circulates (see below). */
   readonly totalSupply?: bigint;
-  /** The pool type's own state; absent for a type that reads nothing beyond the frame. */
+  /** The pool type's own state; absent for a type that reads nothing beyond the Vault reads. */
   readonly own?: OwnChainState;
-  /** A V3 pool: the rest of the V3 Vault's frame (rates, aggregate fees, yield fee basis, hook). */
-  readonly v3?: V3FrameChainState;
+  /** A V3 pool: the rest of the V3 Vault's state (rates, aggregate fees, yield fee basis, hook). */
+  readonly v3?: V3VaultChainState;
   /**
    * The node would not give the event a schedule starts from (a log query it refused): the values
    * are the head's as read, and the pool is read again at every new block.
@@ -92,7 +92,7 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
   // Pools that hold their own BPT (composable stable, linear) store the supply in circulation:
   // the total supply less what the Vault holds for the pool.
   const ownBpt = onChain.get(pool.address) ?? 0n;
-  const framed: StoredPool = {
+  const withVaultState: StoredPool = {
     ...pool,
     tokens,
     ...(s.swapFee !== undefined ? { swapFee: unitsToDecimal(s.swapFee, 18) } : {}),
@@ -101,6 +101,6 @@ export function applyChainState(pool: StoredPool, s: PoolChainState): StoredPool
     ...(s.totalSupply !== undefined ? { totalShares: unitsToDecimal(s.totalSupply - ownBpt, 18) } : {}),
     routable: tokens.some((t) => t.address !== pool.address && !isZeroDecimal(t.balance)),
   };
-  const v3 = s.v3 ? applyV3Frame(framed, s.v3, s.tokens) : framed;
+  const v3 = s.v3 ? applyV3VaultState(withVaultState, s.v3, s.tokens) : withVaultState;
   return s.own ? s.own.reads.apply(v3, s.own.state, s) : v3;
 }

@@ -5,7 +5,7 @@ import type {
 } from './poolTypes/composableStable/composableStableParams';
 import type { ElementStoredParams } from './poolTypes/element/elementParams';
 import type { GyroParams } from './poolTypes/gyro/gyroParams';
-import type { StoredV3Frame } from './protocols/v3/stored/storedV3';
+import type { StoredV3VaultState } from './protocols/v3/stored/storedV3';
 import type { LinearStoredParams } from './poolTypes/linear/linearParams';
 import type { LegacyFeeBasisStoredParams } from './poolTypes/legacyFeeBasis';
 import type { ManagedStoredParams, WeightedFeeStoredParams } from './poolTypes/weighted/weightedParams';
@@ -19,7 +19,7 @@ import type { ReClammStoredParams } from './poolTypes/reClamm/v3/reClammV3Params
  */
 
 /** What every stored token has. */
-export interface StoredPoolTokenFrame {
+export interface StoredPoolTokenCore {
   readonly address: Address;
   readonly symbol: string | null;
   readonly name: string | null;
@@ -32,7 +32,7 @@ export interface StoredPoolTokenFrame {
 /** The built-in pool types' own stored token parameters (`tokenParams`), typed from their field lists. */
 export type StoredTokenParams = ComposableStableStoredTokenParams;
 
-export type StoredPoolToken = StoredPoolTokenFrame & StoredTokenParams;
+export type StoredPoolToken = StoredPoolTokenCore & StoredTokenParams;
 
 /** The Balancer protocols; each has its own Vault (`config/chains.ts` `vaultOf`). */
 export type ProtocolVersion = 2 | 3;
@@ -93,7 +93,7 @@ export interface PoolCore extends StoredTypeParams {
    * What the V3 Vault holds for a V3 pool beyond the fields above (aggregate fees, yield fee
    * basis, hook): `protocols/v3/stored/storedV3.ts`; absent for V2 pools.
    */
-  readonly v3?: StoredV3Frame;
+  readonly v3?: StoredV3VaultState;
   /** Gyro pools (2-CLP, 3-CLP, E-CLP); null for every other type. */
   readonly gyro: GyroParams | null;
   /** Liquidity the subgraph reported (USD); used until decoration computes our own. */

@@ -20,7 +20,7 @@ import { registryVersion, storedFields } from '../domain/poolTypes/registry';
 export type FieldKind = 'id' | 'string' | 'decimal' | 'int' | 'float' | 'boolean' | 'idList';
 
 /** The Pool fields every pool has, before the pool types' own parameters. */
-const FRAME_FIELDS_BEFORE_PARAMS: Readonly<Record<string, FieldKind>> = {
+const CORE_FIELDS_BEFORE_PARAMS: Readonly<Record<string, FieldKind>> = {
   chainId: 'int',
   id: 'id',
   address: 'id',
@@ -48,7 +48,7 @@ const FRAME_FIELDS_BEFORE_PARAMS: Readonly<Record<string, FieldKind>> = {
 };
 
 /** The Pool fields every pool has, after the pool types' own parameters. */
-const FRAME_FIELDS_AFTER_PARAMS: Readonly<Record<string, FieldKind>> = {
+const CORE_FIELDS_AFTER_PARAMS: Readonly<Record<string, FieldKind>> = {
   maxApr: 'float',
   stakingAprMin: 'float',
   stakingAprMax: 'float',
@@ -99,14 +99,14 @@ function currentCatalogue(): Catalogue {
     .top.filter((f): f is ParamField & { readonly graphql: GraphqlExposure } => f.graphql !== undefined)
     .map(graphqlParam);
   const fields = new Map<string, FieldKind>([
-    ...Object.entries(FRAME_FIELDS_BEFORE_PARAMS),
+    ...Object.entries(CORE_FIELDS_BEFORE_PARAMS),
     ...params.map((p): [string, FieldKind] => [p.name, p.kind]),
-    ...Object.entries(FRAME_FIELDS_AFTER_PARAMS),
+    ...Object.entries(CORE_FIELDS_AFTER_PARAMS),
   ]);
   return (catalogue = { version, params, fields });
 }
 
-/** Every filterable Pool field and how it compares: the frame's, then the registered types' parameters. */
+/** Every filterable Pool field and how it compares: the core fields, then the registered types' parameters. */
 export function poolFilterFields(): ReadonlyMap<FilterFieldName, FieldKind> {
   return currentCatalogue().fields;
 }
@@ -116,7 +116,7 @@ export function graphqlParamFields(): readonly GraphqlParamField[] {
   return currentCatalogue().params;
 }
 
-/** A Pool field `where` may name (frame or a registered type's parameter). */
+/** A Pool field `where` may name (a core field or a registered type's parameter). */
 export type FilterFieldName = string;
 
 /**

@@ -2,7 +2,7 @@ import type { Address } from '../../src/domain/address';
 import type { ChainState } from '../../src/domain/chainState';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import type { StoredPool } from '../../src/domain/pool';
-import type { StoredBuffer, StoredV3Frame, StoredV3Hook } from '../../src/domain/protocols/v3/stored/storedV3';
+import type { StoredBuffer, StoredV3VaultState, StoredV3Hook } from '../../src/domain/protocols/v3/stored/storedV3';
 import { seededRandom } from '../e2e/helpers/randomOrders';
 import { storedPool } from '../helpers/poolFixtures';
 import { MAINNET } from '../helpers/snapshot';
@@ -40,7 +40,7 @@ export interface SyntheticUniverse {
 export const UNIVERSE_TIMESTAMP = 1_780_000_000;
 const QUOTE_TIME = BigInt(UNIVERSE_TIMESTAMP + 12);
 
-const FRAME: StoredV3Frame = {
+const VAULT_STATE: StoredV3VaultState = {
   aggregateSwapFee: '0',
   aggregateYieldFee: '0',
   paysYieldFees: [],
@@ -277,7 +277,7 @@ function instantiate(t: Template, address: string, tokens: readonly SyntheticTok
     }),
     ...fields,
     v3: {
-      ...FRAME,
+      ...VAULT_STATE,
       aggregateSwapFee: unitsToDecimal(t.aggregateSwapFee, 18),
       paysYieldFees: tokens.map(() => false),
       supportsUnbalancedLiquidity: t.unbalanced ?? true,

@@ -13,7 +13,7 @@ import { v3Abi } from '../../src/devnet/v3/artifacts';
 import { compileBalancerV3, type V3Contracts } from '../../src/devnet/v3/compile';
 import { approveThroughPermit2 } from '../../src/devnet/v3/permit2';
 import { V3_LBPS } from '../../src/devnet/v3/universe';
-import { readPoolStates, V3_FRAME, type ChainTransport } from '../../src/sources/chainState/chainStateReader';
+import { readPoolStates, V3_VAULT_READS, type ChainTransport } from '../../src/sources/chainState/chainStateReader';
 import type { RpcOutcome } from '../../src/sources/rpc/jsonRpc';
 
 /**
@@ -77,7 +77,9 @@ function catalogued(p: DevnetV3Pool): StoredPool {
 /** The sale as the head follower stores it at block `n` (the catalogue entry with the chain's reads). */
 async function read(p: DevnetV3Pool, n: number, timestamp: number): Promise<StoredPool> {
   const pool = catalogued(p);
-  const s = (await readPoolStates(transport, devnet.v3.addresses.vault, [pool], n, undefined, V3_FRAME)).get(pool.id)!;
+  const s = (await readPoolStates(transport, devnet.v3.addresses.vault, [pool], n, undefined, V3_VAULT_READS)).get(
+    pool.id,
+  )!;
   return applyChainState(pool, stateAt(s, timestamp));
 }
 

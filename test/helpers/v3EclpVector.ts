@@ -2,12 +2,12 @@ import type { GyroEclpV3State } from '../../src/domain/poolTypes/gyro/v3/eclpV3S
 import { gyroEclpV3Math } from '../../src/domain/poolTypes/gyro/v3/eclpV3Pool';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
 import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';
-import { vectorFrameState, type V3VectorPool } from './v3Vectors';
+import { vectorVaultState, type V3VectorPool } from './v3Vectors';
 
-/** A Gyro E-CLP vector's `getECLPParams` over a Vault frame (the vector's own by default). */
-export function eclpVectorState(pool: V3VectorPool, frame: V3PoolState = vectorFrameState(pool)): GyroEclpV3State {
+/** A Gyro E-CLP vector's `getECLPParams` over a Vault state (the vector's own by default). */
+export function eclpVectorState(pool: V3VectorPool, vaultState: V3PoolState = vectorVaultState(pool)): GyroEclpV3State {
   return {
-    ...frame,
+    ...vaultState,
     eclpParams: {
       alpha: pool.big('paramsAlpha'),
       beta: pool.big('paramsBeta'),
@@ -27,7 +27,7 @@ export function eclpVectorState(pool: V3VectorPool, frame: V3PoolState = vectorF
   };
 }
 
-/** A Gyro E-CLP vector's pool as the frame runs it: the Vault's state plus `getECLPParams`. */
+/** A Gyro E-CLP vector's pool as the Vault operations run it: the Vault's state plus `getECLPParams`. */
 export function eclpVectorPool(pool: V3VectorPool): V3Pool {
   const state = eclpVectorState(pool);
   return { state, math: gyroEclpV3Math(state) };

@@ -4,7 +4,7 @@ import type { V3Vector } from './v3Vectors';
 
 /**
  * A V3 vector pool as the V3 Vault holds it at the vector's block, for the fake node
- * (`fakes/v3VaultFake.ts`): raw balances undone exactly from the vector's live balances (the frame
+ * (`fakes/v3VaultFake.ts`): raw balances undone exactly from the vector's live balances (the Vault
  * recomputes the same live balances from them), no yield fee, no hook unless the caller adds one.
  * Its type's own getters are the caller's (`answers`). Also the V3 vault subgraph's row of the pool.
  */

@@ -1,7 +1,7 @@
 import type { Address } from '../../src/domain/address';
 import { unitsToDecimal } from '../../src/domain/decimal';
 import { emptyMeta, type StoredPool } from '../../src/domain/pool';
-import type { StoredBuffer, StoredV3Frame } from '../../src/domain/protocols/v3/stored/storedV3';
+import type { StoredBuffer, StoredV3VaultState } from '../../src/domain/protocols/v3/stored/storedV3';
 import { ChainSnapshot } from '../../src/readModel/chainSnapshot';
 import { storedPool } from './poolFixtures';
 import { STATA_USDC, STATA_USDT, USDC, USDT, stableVector, weightedVector } from './v3Universe';
@@ -13,7 +13,7 @@ import type { V3Vector } from './v3Vectors';
  * balances) and the two buffers as stored buffers, in a chain snapshot at the vectors' block.
  */
 
-const FRAME: StoredV3Frame = {
+const VAULT_STATE: StoredV3VaultState = {
   aggregateSwapFee: '0',
   aggregateYieldFee: '0',
   paysYieldFees: [false, false],
@@ -47,7 +47,7 @@ function storedFromVector(vector: V3Vector, poolType: string, extra: Partial<Sto
         priceRate: unitsToDecimal(rates[i]!, 18),
       };
     }),
-    v3: FRAME,
+    v3: VAULT_STATE,
     ...extra,
   });
 }

@@ -5,7 +5,7 @@ import { erc4626ByRate } from '../../src/domain/protocols/v3/buffer/erc4626';
 import { stableV3Math, steadyAmp, type StableV3State } from '../../src/domain/poolTypes/stable/v3/stableV3Pool';
 import { weightedV3Math, type WeightedV3State } from '../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
-import { loadV3Vector, vectorFrameState } from './v3Vectors';
+import { loadV3Vector, vectorVaultState } from './v3Vectors';
 
 /**
  * A small V3 universe from the real Sepolia vectors of one block: the Weighted USDC/DAI pool, the
@@ -24,14 +24,14 @@ export const USDT = '0xaa8e23fb1079ea71e0a56f48a2aa51851d8433d0';
 
 export function weightedPool(): V3Pool {
   const state: WeightedV3State = {
-    ...vectorFrameState(weightedVector.pool),
+    ...vectorVaultState(weightedVector.pool),
     weights: weightedVector.pool.bigs('weights'),
   };
   return { state, math: weightedV3Math(state) };
 }
 
 export function stablePool(): V3Pool {
-  const state: StableV3State = { ...vectorFrameState(stableVector.pool), amp: steadyAmp(stableVector.pool.big('amp')) };
+  const state: StableV3State = { ...vectorVaultState(stableVector.pool), amp: steadyAmp(stableVector.pool.big('amp')) };
   return { state, math: stableV3Math(state, 0n) };
 }
 

@@ -31,7 +31,7 @@ export function vectorCases(vector: V3Vector, pool: V3Pool): void {
         amountGivenRaw: swap.amountRaw,
       });
       expect(result.amountCalculatedRaw).toBe(swap.outputRaw);
-      // The routing engine's model of the pool answers the same through the same frame.
+      // The routing engine's model of the pool answers the same through the same Vault operations.
       const i = model.tokens.indexOf(swap.tokenIn.toLowerCase());
       const j = model.tokens.indexOf(swap.tokenOut.toLowerCase());
       const kind = swap.kind === 'exactIn' ? 'givenIn' : 'givenOut';

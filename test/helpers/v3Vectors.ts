@@ -146,11 +146,11 @@ function oneOf<T extends string>(v: unknown, kinds: readonly T[]): T {
 }
 
 /**
- * The Vault's frame of a vector's pool: live balances as read (rounded down), rates, fees, supply;
+ * The Vault's state of a vector's pool: live balances as read (rounded down), rates, fees, supply;
  * paused and recovery flags where the vector recorded them (false otherwise), unbalanced
  * liquidity allowed (every vector pool takes single-token and unbalanced operations).
  */
-export function vectorFrameState(pool: V3VectorPool): V3PoolState {
+export function vectorVaultState(pool: V3VectorPool): V3PoolState {
   return {
     address: pool.poolAddress,
     tokens: pool.tokens,

@@ -2,7 +2,7 @@ import { AbiCoder, id, zeroPadValue } from 'ethers';
 import { CHAINS, vaultOf } from '../../src/config/chains';
 import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
 import { sameState } from '../../src/jobs/followChecks';
-import { readPoolStates, V3_FRAME } from '../../src/sources/chainState/chainStateReader';
+import { readPoolStates, V3_VAULT_READS } from '../../src/sources/chainState/chainStateReader';
 import { readBuffers } from '../../src/sources/chainState/v3/bufferReads';
 import { FakeChainRpc, type FakeCall } from '../fakes/chainRpcServer';
 import { FakeV3Vault } from '../fakes/v3VaultFake';
@@ -101,7 +101,7 @@ async function expectEveryPoolAndBufferFresh(): Promise<void> {
   expect(state.block.number).toBe(node.head.number);
   const rpc = nodeRpc(node.url);
   const pools = srv.ctx.readModel.get(1)!.pools;
-  const fresh = await readPoolStates(rpc, V3_VAULT, pools, node.head.number, undefined, V3_FRAME);
+  const fresh = await readPoolStates(rpc, V3_VAULT, pools, node.head.number, undefined, V3_VAULT_READS);
   expect([...state.pools.keys()].sort()).toEqual([...fresh.keys()].sort());
   for (const [poolId, s] of fresh)
     expect({ poolId, same: sameState(state.pools.get(poolId), s) }).toEqual({ poolId, same: true });

@@ -147,7 +147,7 @@ test('a new block re-reads the V3 pools its Vault logs name and those with a rat
   expect(pool(S).tokens[0]!.priceRate).toBe('1.100000000000000123');
   const b = snapshot().buffers.get(WAUSDC)!;
   expect(b.token.conversion === 'totals' && BigInt(b.token.totalAssets)).toBe(1_100_001_000_000n);
-  // One pool's frame (five calls at the Vault) and the buffer's Vault calls (three): the weighted pool was not asked.
+  // One pool's Vault reads (five calls at the Vault) and the buffer's Vault calls (three): the weighted pool was not asked.
   expect(infoCalls().length - before).toBe(5 + 3);
 
   // A Swap log names the weighted pool: read again.
@@ -190,7 +190,7 @@ test("which build a pool is comes from the pool's own answers, and the math foll
   expect(() => mathOf(pool(S)).computeInvariant(apart, 'down')).toThrow(/too far apart/);
 });
 
-test('pause and recovery changes follow the Vault: a paused pool is served paused and refused by the frame', async () => {
+test('pause and recovery changes follow the Vault: a paused pool is served paused and refused by the Vault', async () => {
   v3.pools.get(W)!.paused = true;
   node.mine([], [v3.pausedLog(W)]);
   await until('the pause', () => pool(W).isPaused);

@@ -20,7 +20,7 @@ import { post } from '../routing/quoteClient';
 /**
  * The V3 pool types beyond Weighted and Stable as the service serves and quotes them end to end:
  * catalogued from the V3 subgraphs (their parameter entities), then followed on a node holding a
- * real vector pool's state (the Vault's frame and the pool's own getters, answered with the
+ * real vector pool's state (the Vault reads and the pool's own getters, answered with the
  * type's ABI), and quoted by `/sor` with protocolVersion 3 at the next block's timestamp. The
  * quotes equal what the chain's own queries answered at the vector's block; the subgraph's values
  * are deliberately stale or rounded, so only the chain read gives them.

@@ -24,7 +24,7 @@ describe('the reads planned for a pool', () => {
     expect(callsFor(VAULT, [asStable])).not.toBe(calls);
   });
 
-  it('read a pool of a type the service does not carry with the frame alone (Vault balances, fee, pause, recovery, supply)', () => {
+  it('read a pool of a type the service does not carry with the Vault reads alone (Vault balances, fee, pause, recovery, supply)', () => {
     const weighted = stored(syntheticPools(1)[0]);
     expect(callsFor(VAULT, [{ ...weighted, poolType: 'SomethingNew' }])).toBe(5);
   });

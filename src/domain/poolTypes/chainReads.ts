@@ -1,7 +1,7 @@
 import type { StoredPool } from '../pool';
 
 /**
- * What a pool type reads from the chain at a block, beside the frame its Vault reads for every
+ * What a pool type reads from the chain at a block, beside what its Vault reads for every
  * pool, and what it makes of the answers: its own typed state, how that state replaces the stored
  * (subgraph) values, when the pool must be read again and how the state moves with time. A type
  * declares it as `chain` in its definition (`poolTypeDef.ts`), in its family folder; the
@@ -128,8 +128,8 @@ export function lastLogRead<D, const O extends readonly AbiWord[]>(
   return { lastLog: event, apply };
 }
 
-/** What the Vault's frame read of the pool: its tokens in the Vault's order, lower case, and balances. */
-export interface FrameTokens {
+/** What the Vault reads said of the pool: its tokens in the Vault's order, lower case, and balances. */
+export interface VaultTokens {
   readonly tokens: readonly { readonly address: string; readonly balance: bigint }[];
 }
 
@@ -143,7 +143,7 @@ export interface ChainReads<S = unknown, D = unknown, M = unknown> {
   /** Events the pool's own contract emits that change what its getters answer: each re-reads it. */
   readonly events: readonly ChainEvent[];
   /**
-   * A V2 Vault `Swap` of the pool changes nothing the frame's getters or these reads answer but the
+   * A V2 Vault `Swap` of the pool changes nothing the Vault reads' getters or these reads answer but the
    * Vault's balances (the pool mints no BPT and refreshes no cache on a swap). A pool that only
    * swapped since the state's block is then read by its balances alone (`getPoolTokens`), the rest
    * kept; the slow re-read (`jobs/followChecks.ts`) would catch a type that claims it wrongly.
@@ -156,12 +156,12 @@ export interface ChainReads<S = unknown, D = unknown, M = unknown> {
   /** The calls of the first round, at the block. */
   first(pool: StoredPool): readonly ChainCall<D>[];
   /** The calls of the second round, which depend on the first's answers (providers, logs). */
-  second?(pool: StoredPool, draft: D, frame: FrameTokens, memo: M): readonly (ChainCall<D> | LastLogRead<D>)[];
+  second?(pool: StoredPool, draft: D, vaultTokens: VaultTokens, memo: M): readonly (ChainCall<D> | LastLogRead<D>)[];
   /** The state, once both rounds' answers are in. */
-  finish(draft: D, frame: FrameTokens): S;
+  finish(draft: D, vaultTokens: VaultTokens): S;
   newMemo?(): M;
-  /** `pool` (the frame already applied) with the state's values in place of the stored ones. */
-  apply(pool: StoredPool, own: S, frame: FrameTokens): StoredPool;
+  /** `pool` (the Vault's state already applied) with the state's values in place of the stored ones. */
+  apply(pool: StoredPool, own: S, vaultTokens: VaultTokens): StoredPool;
   /** The state as a swap at `timestamp` sees it; the same object when nothing differs. */
   at?(own: S, timestamp: bigint): S;
   /** Whether the state holds a schedule that moves it with time alone (evaluated again at each head). */

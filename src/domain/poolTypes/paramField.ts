@@ -1,4 +1,4 @@
-import type { PoolSpecFrame, PoolSpecToken } from '../swap/poolModel';
+import type { PoolSpecCore, PoolSpecToken } from '../swap/poolModel';
 
 /**
  * A pool type's own stored parameter, declared once in its folder: the subgraph query asks for it,
@@ -55,13 +55,13 @@ export type SpecParamsOf<F extends readonly ParamField[]> = {
 };
 
 /**
- * A pool type's spec: the frame every pool has plus the fields `F` declares, null where the pool
+ * A pool type's spec: the core fields every pool has plus the fields `F` declares, null where the pool
  * lacks one, and on each token the token-level fields `T` declares. Its model reads this, never the
  * registry's whole `PoolSpec`: a field it reads is one its definition declares (in `params`,
  * `sharedParams` or `tokenParams`), so the registry stores it.
  */
 export type SpecOf<F extends readonly ParamField[], T extends readonly ParamField[] = readonly []> = Omit<
-  PoolSpecFrame,
+  PoolSpecCore,
   'tokens'
 > &
   SpecParamsOf<F> & { readonly tokens: readonly (PoolSpecToken & SpecParamsOf<T>)[] };

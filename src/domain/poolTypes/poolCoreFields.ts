@@ -3,7 +3,7 @@
  * own parameters), grouped by who needs them. A pool type may not declare a parameter by one of
  * these names, nor by a stored pool's own keys (`registry.ts`).
  */
-export const POOL_FRAME_FIELDS = [
+export const POOL_CORE_FIELDS = [
   // identity and state
   'id',
   'address',

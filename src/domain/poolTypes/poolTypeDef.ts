@@ -23,12 +23,12 @@ export type UserDataFamily = 'weighted' | 'legacyStable' | 'composableStable';
 export type PathRole = 'through' | 'ends';
 
 /**
- * A V3 pool type's math for a stored pool: the V3 Vault's frame runs it (`protocols/v3/vault/`),
- * `frame` being the pool's Vault state (`protocols/v3/stored/v3PoolState.ts`).
+ * A V3 pool type's math for a stored pool: the V3 Vault operations run it (`protocols/v3/vault/`),
+ * `vaultState` being the pool's Vault state (`protocols/v3/stored/v3PoolState.ts`).
  */
 export interface V3TypeMath {
   /** The pool's math as a swap in a block at `timestamp` prices it. Throws when the stored pool lacks a parameter. */
-  math(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3PoolMath;
+  math(pool: StoredPool, vaultState: V3PoolState, timestamp: bigint): V3PoolMath;
   /**
    * For a type whose math takes the timestamp (`timeDependent`): the time its math is built at for
    * a block at `timestamp`, the earliest one at which the pool prices as the chain's would in that
@@ -36,12 +36,12 @@ export interface V3TypeMath {
    * weights past their last interpolation time), else `timestamp`. A model is kept while this time
    * is the same (`protocols/v3/engine/v3ModelCache.ts`); absent, every timestamp is its own.
    */
-  pricingTime?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): bigint;
+  pricingTime?(pool: StoredPool, vaultState: V3PoolState, timestamp: bigint): bigint;
   /** Its normalized weights where it has them (a hook such as Akron prices with them). */
   weights?(pool: StoredPool, timestamp: bigint): readonly bigint[];
   /**
    * Whether the pool's hooks contract is the pool itself, doing only what the type's math already
-   * does (a ReClamm pool moves its virtual balances before proportional liquidity): the frame then
+   * does (a ReClamm pool moves its virtual balances before proportional liquidity): the Vault then
    * runs it with no hook.
    */
   ownHook?(pool: StoredPool): boolean;
@@ -50,7 +50,7 @@ export interface V3TypeMath {
    * address is its hook, refusing adds and removes during the sale), that hook as the Vault calls
    * it; a pool whose hook is elsewhere gets the hook its address names instead.
    */
-  selfHook?(pool: StoredPool, frame: V3PoolState, timestamp: bigint): V3Hook;
+  selfHook?(pool: StoredPool, vaultState: V3PoolState, timestamp: bigint): V3Hook;
 }
 
 export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamField[]> {
@@ -91,7 +91,7 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
    */
   readonly paramsEntity?: string;
   /**
-   * The V2 engine's model; absent for a V3 type (the V3 frame runs `v3` instead). It reads the
+   * The V2 engine's model; absent for a V3 type (the V3 Vault operations run `v3` instead). It reads the
    * type's own spec (`SpecOf` in `paramField.ts`), a `ModelFactory<XSpec>`: the engine hands it
    * the pool's spec with every registered field.
    */
@@ -108,9 +108,9 @@ export interface PoolTypeDef<F extends readonly ParamField[] = readonly ParamFie
   readonly userData?: UserDataFamily;
   readonly pathRole: PathRole;
   /**
-   * What its pools read at the head beside the Vault's frame, how that becomes its state, replaces
+   * What its pools read at the head beside the Vault reads, how that becomes its state, replaces
    * the stored values, moves with time and asks to be read again (`chainReads.ts`); absent for a
-   * type that reads nothing but the frame.
+   * type that reads nothing but the Vault reads.
    */
   readonly chain?: ChainReads;
   /**

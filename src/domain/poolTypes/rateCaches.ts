@@ -1,4 +1,4 @@
-import { AT_POOL, at, chainCall, getter, type ChainCall, type FrameTokens } from './chainReads';
+import { AT_POOL, at, chainCall, getter, type ChainCall, type VaultTokens } from './chainReads';
 
 /**
  * Token rate caches with a rate provider behind them, as ComposableStable (`getTokenRateCache`)
@@ -49,12 +49,12 @@ export function rateProvidersCall<D extends { rateProviders?: string[] }>(): Cha
  * The second round: each cached token's provider's `getRate()`. A provider that reverts (or
  * answers something else) leaves the cached rate in use.
  */
-export function providerRateCalls<D extends RateCacheDraft>(draft: D, frame: FrameTokens): ChainCall<D>[] {
+export function providerRateCalls<D extends RateCacheDraft>(draft: D, vaultTokens: VaultTokens): ChainCall<D>[] {
   const providers = draft.rateProviders;
   if (!draft.rateCaches || !providers) return [];
   const calls: ChainCall<D>[] = [];
   for (const [token, cache] of draft.rateCaches) {
-    const provider = providers[frame.tokens.findIndex((t) => t.address === token)];
+    const provider = providers[vaultTokens.tokens.findIndex((t) => t.address === token)];
     if (!provider || isZeroAddress(provider)) continue;
     calls.push(chainCall(at(provider), GET_RATE, [], (_: D, [rate]) => (cache.providerRate = rate)));
   }

@@ -1,7 +1,7 @@
 import { DECORATION_FIELDS, type ProtocolVersion } from '../pool';
 import { COMPOSABLE_STABLE, STABLE_PHANTOM } from './composableStable/composableStableDef';
 import { ELEMENT } from './element/elementDef';
-import { POOL_FRAME_FIELDS } from './poolCoreFields';
+import { POOL_CORE_FIELDS } from './poolCoreFields';
 import { GYRO2, GYRO3, GYRO_E } from './gyro/gyroDef';
 import { GYRO_2CLP_V3, GYRO_ECLP_V3 } from './gyro/v3/gyroV3Def';
 import { LINEAR } from './linear/linearDef';
@@ -134,9 +134,9 @@ export function devnetPoolType(kind: string): string {
   return def.names[0];
 }
 
-/** Names a parameter may not take: the frame's fields and what the store keeps beside them. */
+/** Names a parameter may not take: the core fields and what the store keeps beside them. */
 const RESERVED: ReadonlySet<string> = new Set<string>([
-  ...POOL_FRAME_FIELDS,
+  ...POOL_CORE_FIELDS,
   'tokens',
   'priceRateProviders',
   'subgraphLiquidity',

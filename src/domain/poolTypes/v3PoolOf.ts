@@ -6,7 +6,7 @@ import type { V3Pool } from '../protocols/v3/vault/v3Pool';
 import { poolTypeDef } from './registry';
 
 /**
- * A stored V3 pool as the V3 Vault's frame runs it at `timestamp` (its Vault state, its type's
+ * A stored V3 pool as the V3 Vault's operations run it at `timestamp` (its Vault state, its type's
  * math, its hook), or undefined when the service does not carry its type. Throws when the pool
  * lacks what its type or hook needs (an `UnmodelledHookError` for a hook it does not model): such
  * a pool is not quoted.
@@ -33,9 +33,9 @@ export function v3PoolOf(pool: StoredPool, timestamp: bigint): V3Pool | undefine
 export function v3PricingTime(
   pool: StoredPool,
   timestamp: bigint,
-  frame: V3PoolState | undefined = v3PoolStateOf(pool),
+  vaultState: V3PoolState | undefined = v3PoolStateOf(pool),
 ): bigint | undefined {
   const def = poolTypeDef(pool.poolType, 3);
-  if (def?.v3 === undefined || !def.timeDependent || frame === undefined) return undefined;
-  return def.v3.pricingTime?.(pool, frame, timestamp) ?? timestamp;
+  if (def?.v3 === undefined || !def.timeDependent || vaultState === undefined) return undefined;
+  return def.v3.pricingTime?.(pool, vaultState, timestamp) ?? timestamp;
 }

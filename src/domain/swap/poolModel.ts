@@ -33,7 +33,7 @@ export interface PoolSpecToken {
 }
 
 /** What every pool type's model reads. */
-export interface PoolSpecFrame {
+export interface PoolSpecCore {
   readonly id: string;
   readonly address: string;
   readonly poolType: string;
@@ -48,13 +48,13 @@ export interface PoolSpecFrame {
 }
 
 /**
- * The engine's input: the frame every pool has, which is all the engine reads. Each pool's type
+ * The engine's input: the core fields every pool has, which is all the engine reads. Each pool's type
  * parameters travel with it (`poolTypes/poolSpec.ts` writes every one the registry stores, null
  * where the pool lacks it), and only its type's model reads them, through its own spec type
- * (`SpecOf` in `poolTypes/paramField.ts`: the frame plus the fields its definition declares), so
+ * (`SpecOf` in `poolTypes/paramField.ts`: the core fields plus the fields its definition declares), so
  * a model cannot read a field its type does not declare.
  */
-export type PoolSpec = PoolSpecFrame;
+export type PoolSpec = PoolSpecCore;
 
 /** What a model may depend on beyond the pool itself. */
 export interface ModelContext {
@@ -138,7 +138,7 @@ export function canJoinExit<S extends PoolState>(model: PoolModel<S>): model is 
 }
 
 /**
- * Builds a pool type's model from its spec (`S`: the frame and the fields its type declares);
+ * Builds a pool type's model from its spec (`S`: the core fields and the fields its type declares);
  * throws `UnsupportedPoolError` for a pool whose parameters its contract would not take.
  */
-export type ModelFactory<S extends PoolSpecFrame = PoolSpec> = (spec: S, ctx: ModelContext) => PoolModel;
+export type ModelFactory<S extends PoolSpecCore = PoolSpec> = (spec: S, ctx: ModelContext) => PoolModel;

@@ -29,7 +29,7 @@ export function isRoutable(pool: StoredPool): boolean {
   return pool.tokens.some((t) => t.address !== pool.address && !isZeroDecimal(t.balance));
 }
 
-/** A routable pool of the V2 Vault: what the V2 engine routes (V3 pools are routed by their own Vault's frame). */
+/** A routable pool of the V2 Vault: what the V2 engine routes (V3 pools are routed by their own Vault's operations). */
 export function isV2Routable(pool: StoredPool): boolean {
   return (pool.protocolVersion ?? 2) === 2 && isRoutable(pool);
 }

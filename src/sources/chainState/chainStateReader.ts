@@ -12,8 +12,8 @@ import type {
   LastLogRead,
 } from '../../domain/poolTypes/chainReads';
 import { poolTypeDef, registryVersion } from '../../domain/poolTypes/registry';
-import { v2FrameCalls, type V2FrameDraft } from '../../domain/protocols/v2/vaultReads';
-import { finishV3Frame, v3FrameCalls, type V3FrameDraft } from '../../domain/protocols/v3/vaultReads';
+import { v2VaultCalls, type V2VaultDraft } from '../../domain/protocols/v2/vaultReads';
+import { finishV3VaultState, v3VaultCalls, type V3VaultDraft } from '../../domain/protocols/v3/vaultReads';
 import { UpstreamError } from '../upstream';
 import { codeOf } from '../rpc/codeAnswer';
 import { MalformedAnswerError, RPC_UPSTREAM, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
@@ -22,8 +22,8 @@ import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
- * number, so a read is the chain at that block and nothing else: the V2 Vault's frame of each pool
- * (`domain/protocols/v2/vaultFrame.ts`) and the getters its pool type declares (`chain` in its
+ * number, so a read is the chain at that block and nothing else: the V2 Vault reads of each pool
+ * (`domain/protocols/v2/vaultReads.ts`) and the getters its pool type declares (`chain` in its
  * definition, `domain/poolTypes/chainReads.ts`), in two rounds (the second asks what the first's
  * answers name: providers, a fees collector, the log a schedule started with). The head block is
  * read in `headReads.ts`, the logs that name pools whose state moved in `logReads.ts`. This file
@@ -60,35 +60,35 @@ export function newChainReadCache(): ChainReadCache {
   };
 }
 
-/** What a Vault's frame calls fill (the V3 frame's draft holds the V2 frame's fields and more). */
-type FrameDraft = V2FrameDraft & V3FrameDraft & { timeUnknown?: true };
+/** What a Vault's reads fill (the V3 Vault's draft holds the V2 Vault's fields and more). */
+type VaultDraft = V2VaultDraft & V3VaultDraft & { timeUnknown?: true };
 
 /**
- * A Vault's frame: the calls it makes for every pool of its protocol, whatever the type (the first
- * call's revert means the Vault does not know the pool). One per protocol (`V2_FRAME`, `V3_FRAME`).
+ * A Vault's reads: the calls it makes for every pool of its protocol, whatever the type (the first
+ * call's revert means the Vault does not know the pool). One per protocol (`V2_VAULT_READS`, `V3_VAULT_READS`).
  */
-export interface VaultFrameReads {
+export interface VaultReads {
   readonly protocol: ProtocolVersion;
-  calls(pool: StoredPool): readonly ChainCall<FrameDraft>[];
+  calls(pool: StoredPool): readonly ChainCall<VaultDraft>[];
   /** Whether the first call's answer is the Vault's own "no such pool" revert. */
   isPoolUnknown(outcome: RpcOutcome | undefined): boolean;
 }
 
-/** The V2 Vault's frame (`domain/protocols/v2/vaultFrame.ts`), by pool id. */
-export const V2_FRAME: VaultFrameReads = {
+/** The V2 Vault reads (`domain/protocols/v2/vaultReads.ts`), by pool id. */
+export const V2_VAULT_READS: VaultReads = {
   protocol: 2,
-  calls: (pool) => v2FrameCalls(pool.id),
+  calls: (pool) => v2VaultCalls(pool.id),
   isPoolUnknown: (outcome) => isPoolUnknown(outcome),
 };
 
 /** The V3 Vault's `PoolNotRegistered(address)` error selector. */
 const POOL_NOT_REGISTERED = id('PoolNotRegistered(address)').slice(0, 10);
 
-/** The V3 Vault's frame (`domain/protocols/v3/vaultFrame.ts`), by pool address. */
-export const V3_FRAME: VaultFrameReads = {
+/** The V3 Vault reads (`domain/protocols/v3/vaultReads.ts`), by pool address. */
+export const V3_VAULT_READS: VaultReads = {
   protocol: 3,
   calls: (pool) =>
-    v3FrameCalls(
+    v3VaultCalls(
       pool.address,
       pool.v3?.hook,
       pool.tokens.map((t) => t.address.toLowerCase()),
@@ -97,9 +97,9 @@ export const V3_FRAME: VaultFrameReads = {
     outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
 };
 
-/** A pool's draft while its answers come in: the Vault's frame and its type's own. */
+/** A pool's draft while its answers come in: the Vault's and its type's own. */
 interface PoolDraft {
-  readonly frame: FrameDraft;
+  readonly vault: VaultDraft;
   readonly own: unknown;
 }
 
@@ -176,19 +176,14 @@ function readsOf(pool: StoredPool): ChainReads | undefined {
 }
 
 /**
- * What to ask about one pool in the first round: its Vault's frame, then what its pool type
+ * What to ask about one pool in the first round: its Vault reads, then what its pool type
  * declares.
  */
-function firstRound(
-  cache: ChainReadCache,
-  vault: string,
-  pool: StoredPool,
-  frameReads: VaultFrameReads,
-): PlannedCall[] {
-  const frame = frameReads.calls(pool).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.frame, v)));
+function firstRound(cache: ChainReadCache, vault: string, pool: StoredPool, vaultReads: VaultReads): PlannedCall[] {
+  const vaultCalls = vaultReads.calls(pool).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.vault, v)));
   const reads = readsOf(pool);
   const own = (reads?.first(pool) ?? []).map((c) => encoded(cache, c, vault, pool, (d, v) => c.apply(d.own, v)));
-  return [...frame, ...own];
+  return [...vaultCalls, ...own];
 }
 
 /**
@@ -214,12 +209,12 @@ function plannedCalls(
   cache: ChainReadCache,
   vault: string,
   pool: StoredPool,
-  frame: VaultFrameReads,
+  vaultReads: VaultReads,
 ): readonly PlannedCall[] {
   const shape = shapeOf(vault, pool);
   const known = cache.planned.get(pool.id);
   if (known?.shape === shape) return known.calls;
-  const calls = firstRound(cache, vault, pool, frame);
+  const calls = firstRound(cache, vault, pool, vaultReads);
   cache.planned.set(pool.id, { shape, calls });
   return calls;
 }
@@ -229,9 +224,9 @@ export function callsFor(
   vault: string,
   pools: readonly StoredPool[],
   cache = newChainReadCache(),
-  frame: VaultFrameReads = V2_FRAME,
+  vaultReads: VaultReads = V2_VAULT_READS,
 ): number {
-  return pools.reduce((n, p) => n + plannedCalls(cache, vault, p, frame).length, 0);
+  return pools.reduce((n, p) => n + plannedCalls(cache, vault, p, vaultReads).length, 0);
 }
 
 /**
@@ -311,9 +306,9 @@ const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
 });
 
 /**
- * The state of each pool at `blockNumber`, keyed by pool id, read through `frame` (the V2 Vault's
- * unless named). A pool whose first frame call the Vault refuses (reverts: not registered there),
- * or a V3 pool whose frame is incomplete, is left out; a call the node fails otherwise throws
+ * The state of each pool at `blockNumber`, keyed by pool id, read through `vaultReads` (the V2
+ * Vault's unless named). A pool whose first Vault call the Vault refuses (reverts: not registered there),
+ * or a V3 pool whose Vault reads are incomplete, is left out; a call the node fails otherwise throws
  * `UpstreamError`, so the caller publishes nothing of this block. A V2 pool with a state in
  * `swappedSince` (only swaps moved it since that state, and its type says a swap moves nothing else:
  * `ChainReads.swapsMoveBalancesOnly`) is read by the Vault's `getPoolTokens` alone and keeps the
@@ -325,12 +320,12 @@ export async function readPoolStates(
   pools: readonly StoredPool[],
   blockNumber: number,
   cache: ChainReadCache = newChainReadCache(),
-  frame: VaultFrameReads = V2_FRAME,
+  vaultReads: VaultReads = V2_VAULT_READS,
   swappedSince?: ReadonlyMap<string, PoolChainState>,
 ): Promise<Map<string, PoolChainState>> {
-  const keep = (p: StoredPool) => (frame.protocol === 2 ? swappedSince?.get(p.id) : undefined);
+  const keep = (p: StoredPool) => (vaultReads.protocol === 2 ? swappedSince?.get(p.id) : undefined);
   const plans = pools.map((p) => {
-    const calls = plannedCalls(cache, vault, p, frame);
+    const calls = plannedCalls(cache, vault, p, vaultReads);
     return { pool: p, calls: keep(p) ? calls.slice(0, 1) : calls };
   });
   // A call several pools make (the Vault's fees collector) is asked once; only calls to another
@@ -358,12 +353,12 @@ export async function readPoolStates(
   let at = 0;
   for (const { pool, calls } of plans) {
     const reads = readsOf(pool);
-    const draft: PoolDraft = { frame: { tokens: [] }, own: reads?.draft() };
+    const draft: PoolDraft = { vault: { tokens: [] }, own: reads?.draft() };
     // The first call is the Vault's (getPoolTokens, getPoolTokenInfo): only its "unknown pool"
     // revert leaves the pool out (its other answers then say nothing); any other revert of it is no
     // answer about the pool.
     const vaultAnswer = outcomes[at];
-    if (frame.isPoolUnknown(vaultAnswer)) {
+    if (vaultReads.isPoolUnknown(vaultAnswer)) {
       at += calls.length;
       continue;
     }
@@ -376,33 +371,33 @@ export async function readPoolStates(
       const values = decodedAnswer(cache, call, outcomes[at + i], blockNumber);
       if (values) call.apply(draft, values);
     }
-    if (draft.frame.malformed) throw new MalformedAnswerError(draft.frame.malformed);
-    if (draft.frame.lastChangeBlock !== undefined && draft.frame.lastChangeBlock > blockNumber)
+    if (draft.vault.malformed) throw new MalformedAnswerError(draft.vault.malformed);
+    if (draft.vault.lastChangeBlock !== undefined && draft.vault.lastChangeBlock > blockNumber)
       throw new MalformedAnswerError(
-        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.frame.lastChangeBlock}: an answer from another block`,
+        `getPoolTokens of pool ${pool.id} at block ${blockNumber} says its balances last changed at block ${draft.vault.lastChangeBlock}: an answer from another block`,
       );
     at += calls.length;
     const kept = keep(pool);
     if (kept)
       out.set(pool.id, {
         ...kept,
-        tokens: draft.frame.tokens,
-        ...(draft.frame.lastChangeBlock !== undefined ? { lastChangeBlock: draft.frame.lastChangeBlock } : {}),
+        tokens: draft.vault.tokens,
+        ...(draft.vault.lastChangeBlock !== undefined ? { lastChangeBlock: draft.vault.lastChangeBlock } : {}),
       });
     else drafts.push({ pool, reads, draft });
   }
   await secondRound(rpc, cache, vault, drafts, blockNumber);
   for (const { pool, reads, draft } of drafts) {
-    const { v3: v3Draft, malformed: _malformed, ...framed } = draft.frame;
-    const v3 = v3Draft === undefined ? undefined : finishV3Frame(draft.frame);
-    // Every getter of the V3 frame is the Vault's own: one that did not answer is no real answer.
+    const { v3: v3Draft, malformed: _malformed, ...vaultFields } = draft.vault;
+    const v3 = v3Draft === undefined ? undefined : finishV3VaultState(draft.vault);
+    // Every getter of the V3 Vault reads is the Vault's own: one that did not answer is no real answer.
     if (v3Draft !== undefined && v3 === undefined)
-      throw new MalformedAnswerError(`the V3 Vault's frame of pool ${pool.id} at block ${blockNumber} is incomplete`);
+      throw new MalformedAnswerError(`the V3 Vault reads of pool ${pool.id} at block ${blockNumber} are incomplete`);
     out.set(pool.id, {
       poolId: pool.id,
-      ...framed,
+      ...vaultFields,
       ...(v3 ? { v3 } : {}),
-      ...(reads ? { own: { reads, state: reads.finish(draft.own, framed) } } : {}),
+      ...(reads ? { own: { reads, state: reads.finish(draft.own, vaultFields) } } : {}),
     });
   }
   return out;
@@ -439,7 +434,7 @@ async function secondRound(
   };
   for (const { pool, reads, draft } of drafts) {
     if (!reads?.second) continue;
-    for (const item of reads.second(pool, draft.own, draft.frame, memoOf(cache, reads))) {
+    for (const item of reads.second(pool, draft.own, draft.vault, memoOf(cache, reads))) {
       if (isLogRead(item)) {
         add(lastLogCall(pool, item.lastLog, blockNumber), undefined, (o) => lastLogApply(cache, item, draft, o));
         continue;
@@ -512,7 +507,7 @@ function lastLogApply(
   o: RpcOutcome | undefined,
 ): void {
   if (!o?.ok) {
-    draft.frame.timeUnknown = true;
+    draft.vault.timeUnknown = true;
     return;
   }
   if (!Array.isArray(o.result)) throw new MalformedAnswerError('eth_getLogs of a pool answered without a list');
@@ -528,5 +523,5 @@ function lastLogApply(
   )
     return;
   const values = decoderOf(cache, read.lastLog.data ?? [])(last.data);
-  if (!values || !read.apply(draft.own, values)) draft.frame.timeUnknown = true;
+  if (!values || !read.apply(draft.own, values)) draft.vault.timeUnknown = true;
 }

@@ -2,14 +2,14 @@ import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { PinnedRpcOptions } from '../rpc/multicall';
-import { callsFor, newChainReadCache, readPoolStates, V2_FRAME, V3_FRAME } from './chainStateReader';
+import { callsFor, newChainReadCache, readPoolStates, V2_VAULT_READS, V3_VAULT_READS } from './chainStateReader';
 import { readMovedPools } from './logReads';
 import { nothingMoved, type MovedInBlocks } from './movedInBlocks';
 import { readBuffers, type BufferReads } from './v3/bufferReads';
 import { readMovedV3 } from './v3/movedV3';
 
 /**
- * Where one protocol's pools are read from on one chain: its Vault's frame and the pool types'
+ * Where one protocol's pools are read from on one chain: its Vault reads and the pool types'
  * reads, and the logs that name its pools. The head follower takes one per protocol deployed on
  * the chain and hands each the pools of its protocol. It owns what its reads keep across blocks.
  */
@@ -49,24 +49,24 @@ export function v2ChainStateSource(rpc: PinnedRpcOptions, vault: string): ChainS
   return {
     protocol: 2,
     readPools: (pools, blockNumber, swappedSince) =>
-      readPoolStates(rpc, vault, pools, blockNumber, cache, V2_FRAME, swappedSince),
+      readPoolStates(rpc, vault, pools, blockNumber, cache, V2_VAULT_READS, swappedSince),
     moved: async (from, to) => ({ ...nothingMoved(), ...(await readMovedPools(rpc, vault, from, to, cache)) }),
     callsFor: (pool) => callsFor(vault, [pool], cache),
   };
 }
 
 /**
- * The V3 Vault's pools and buffers on a chain, read through `rpc`: pools through the V3 frame
- * (`domain/protocols/v3/vaultFrame.ts`) and their types' reads, buffers through
+ * The V3 Vault's pools and buffers on a chain, read through `rpc`: pools through the V3 Vault
+ * reads (`domain/protocols/v3/vaultReads.ts`) and their types' reads, buffers through
  * `v3/bufferReads.ts`, moves from the V3 Vault's logs (`v3/movedV3.ts`).
  */
 export function v3ChainStateSource(rpc: PinnedRpcOptions, vault: string): ChainStateSource {
   const cache = newChainReadCache();
   return {
     protocol: 3,
-    readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache, V3_FRAME),
+    readPools: (pools, blockNumber) => readPoolStates(rpc, vault, pools, blockNumber, cache, V3_VAULT_READS),
     moved: (from, to) => readMovedV3(rpc, vault, from, to),
-    callsFor: (pool) => callsFor(vault, [pool], cache, V3_FRAME),
+    callsFor: (pool) => callsFor(vault, [pool], cache, V3_VAULT_READS),
     readBuffers: (tokens, blockNumber, known) => readBuffers(rpc, vault, tokens, blockNumber, known, cache),
   };
 }

@@ -2,7 +2,7 @@ import { id } from 'ethers';
 import type { ChainEvent } from '../../domain/poolTypes/chainReads';
 import { poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
 import {
-  V2_POOL_FRAME_EVENTS,
+  V2_POOL_SETTINGS_EVENTS,
   V2_VAULT_BALANCE_EVENTS,
   V2_VAULT_CASH_EVENTS,
 } from '../../domain/protocols/v2/vaultReads';
@@ -77,7 +77,7 @@ export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): re
   const version = registryVersion();
   if (cache.topics?.version === version) return cache.topics.topics;
   const events = [
-    ...V2_POOL_FRAME_EVENTS,
+    ...V2_POOL_SETTINGS_EVENTS,
     ...poolTypeDefs()
       .filter((d) => protocolOfDef(d) === 2)
       .flatMap((d) => d.chain?.events ?? []),

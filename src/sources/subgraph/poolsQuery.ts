@@ -1,4 +1,4 @@
-import { POOL_FRAME_FIELDS } from '../../domain/poolTypes/poolCoreFields';
+import { POOL_CORE_FIELDS } from '../../domain/poolTypes/poolCoreFields';
 import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 
 /**
@@ -15,18 +15,18 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 export const MAX_PAGE_SIZE = 1000;
 
 /** What every pool token has; each registered type's token parameters follow. */
-const TOKEN_FRAME_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate'] as const;
+const TOKEN_CORE_FIELDS = ['id', 'address', 'symbol', 'name', 'decimals', 'balance', 'weight', 'priceRate'] as const;
 
-/** Every scalar pool field the query asks for: the frame, then every registered type's parameters. */
+/** Every scalar pool field the query asks for: the core fields, then every registered type's parameters. */
 export function poolScalarFields(): string[] {
-  return [...POOL_FRAME_FIELDS, ...storedFields().subgraph.map((f) => f.name)];
+  return [...POOL_CORE_FIELDS, ...storedFields().subgraph.map((f) => f.name)];
 }
 
 let cached: { version: number; all: string; changed: string } | undefined;
 
 function poolsSelection(): string {
   return `${poolScalarFields().join('\n    ')}
-    tokens { ${[...TOKEN_FRAME_FIELDS, ...storedFields().tokenSubgraph.map((f) => f.name)].join(' ')} }
+    tokens { ${[...TOKEN_CORE_FIELDS, ...storedFields().tokenSubgraph.map((f) => f.name)].join(' ')} }
     priceRateProviders { address token { address } }`;
 }
 

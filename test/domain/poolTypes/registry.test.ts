@@ -7,7 +7,7 @@ import { v3PoolTypesQuery } from '../../../src/sources/subgraph/v3/v3Catalogue';
 import { FIXED_RATE } from '../../fixtures/poolTypes/fixedRate/fixedRateDef';
 import { storedPool } from '../../helpers/poolFixtures';
 
-/** The getters a pool of this type and version asks in its first round beside the Vault's frame. */
+/** The getters a pool of this type and version asks in its first round beside the Vault reads. */
 function gettersOf(poolType: string, poolTypeVersion: number): string[] {
   const tokens = ['0x' + '11'.repeat(20), '0x' + '22'.repeat(20)].map((address) => ({
     address: address as Address,
@@ -57,7 +57,7 @@ describe('the pool type registry', () => {
     ]);
     expect(gettersOf('AaveLinear', 1)).toEqual(['getTargets', 'getWrappedTokenRate']);
     expect(gettersOf('LiquidityBootstrapping', 1)).toContain('getGradualWeightUpdateParams');
-    // A type the service does not carry: the frame alone.
+    // A type the service does not carry: the Vault reads alone.
     expect(gettersOf('FX', 1)).toEqual([]);
   });
 

@@ -64,13 +64,13 @@ test('a buy of the project token goes through the sale at the quote time, as the
   const at = START + 43_200;
   const { info } = new V3Router().quote(SEPOLIA, snap, request({}), at);
   expect(info.paths.map((p) => p.steps.map((s) => s.pool))).toEqual([[LBP]]);
-  const frame = vaultSwap(v3PoolOf(snap.pools[0]!, BigInt(at))!, {
+  const vaultAnswer = vaultSwap(v3PoolOf(snap.pools[0]!, BigInt(at))!, {
     kind: 'exactIn',
     tokenIn: USDC,
     tokenOut: PROJECT,
     amountGivenRaw: 1_000n * 10n ** 6n,
   });
-  expect(info.returnAmount).toBe(frame.amountCalculatedRaw.toString());
+  expect(info.returnAmount).toBe(vaultAnswer.amountCalculatedRaw.toString());
   // An hour later the weights have moved: another amount.
   const later = new V3Router().quote(SEPOLIA, snap, request({}), at + 3_600).info;
   expect(later.returnAmount).not.toBe(info.returnAmount);

@@ -59,14 +59,14 @@ describe('V3 router', () => {
     expect(Number(info.marketSp)).toBeGreaterThan(0);
   });
 
-  test('a sell along one pool answers the V3 Vault frame over the stored pool', () => {
+  test('a sell along one pool answers the V3 Vault operations over the stored pool', () => {
     const snap = v3Snapshot(SEPOLIA.id);
     const amount = 1_500n * 10n ** 6n;
     const { info } = new V3Router().quote(SEPOLIA, snap, request({ buyToken: DAI, amount }), TIMESTAMP);
     expect(info.paths.map((p) => p.steps.length)).toEqual([1]);
     const weighted = v3PoolOf(snap.pools[0]!, BigInt(TIMESTAMP))!;
-    const frame = vaultSwap(weighted, { kind: 'exactIn', tokenIn: USDC, tokenOut: DAI, amountGivenRaw: amount });
-    expect(info.returnAmount).toBe(frame.amountCalculatedRaw.toString());
+    const vaultAnswer = vaultSwap(weighted, { kind: 'exactIn', tokenIn: USDC, tokenOut: DAI, amountGivenRaw: amount });
+    expect(info.returnAmount).toBe(vaultAnswer.amountCalculatedRaw.toString());
   });
 
   test('a buy: the exact amount out, the amount in the replay needs', () => {

@@ -12,7 +12,7 @@ import {
  * Their BPT is one of their tokens, so joins and exits are plain swaps, not relayer hops; the
  * relayer still encodes them for `/order` when a route asks.
  */
-const frame = {
+const familyDefaults = {
   family: 'composableStable',
   params: COMPOSABLE_STABLE_PARAMS,
   tokenParams: COMPOSABLE_STABLE_TOKEN_PARAMS,
@@ -23,7 +23,7 @@ const frame = {
 } as const;
 
 export const STABLE_PHANTOM: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['StablePhantom'],
   versions: [1],
   createModel: createStablePhantomModel,
@@ -32,7 +32,7 @@ export const STABLE_PHANTOM: PoolTypeDef = {
 };
 
 export const COMPOSABLE_STABLE: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['ComposableStable'],
   versions: [1, 2, 3, 4, 5, 6],
   createModel: createComposableStableModel,

@@ -44,5 +44,5 @@ export const COMPOSABLE_STABLE_TOKEN_PARAMS = [
 
 export type ComposableStableStoredTokenParams = StoredParamsOf<typeof COMPOSABLE_STABLE_TOKEN_PARAMS>;
 
-/** What the model of both (`composableStableModel.ts`) reads: the frame and StablePhantom's fields. */
+/** What the model of both (`composableStableModel.ts`) reads: the core fields and StablePhantom's fields. */
 export type ComposableStableSpec = SpecOf<typeof STABLE_PHANTOM_PARAMS, typeof COMPOSABLE_STABLE_TOKEN_PARAMS>;

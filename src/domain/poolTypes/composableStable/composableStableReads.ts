@@ -28,7 +28,7 @@ import {
 } from '../stable/amp';
 
 /**
- * What stable pools holding their own BPT read at the head beside the Vault's frame: the amp
+ * What stable pools holding their own BPT read at the head beside the Vault reads: the amp
  * (`stable/amp.ts`) and their token rates. ComposableStable: each token's `getTokenRate` and rate
  * cache with its provider's rate (`rateCaches.ts`), and its protocol fee basis
  * (`getLastJoinExitData()` and the swap and yield fee caches). StablePhantom: its cached token
@@ -143,8 +143,8 @@ function composableReads(phantom: boolean): ChainReads<ComposableStableChainStat
         ),
       ];
     },
-    second(_pool, draft, frame) {
-      return [...providerRateCalls(draft, frame), ...ampRampReads(draft)];
+    second(_pool, draft, vaultTokens) {
+      return [...providerRateCalls(draft, vaultTokens), ...ampRampReads(draft)];
     },
     finish(draft) {
       const { ampUpdating: _updating, ...state } = draft;

@@ -17,5 +17,5 @@ export const ELEMENT_PARAMS = [
 export type ElementSpecParams = SpecParamsOf<typeof ELEMENT_PARAMS>;
 export type ElementStoredParams = StoredParamsOf<typeof ELEMENT_PARAMS>;
 
-/** What its model reads: the frame and these. */
+/** What its model reads: the core fields and these. */
 export type ElementSpec = SpecOf<typeof ELEMENT_PARAMS>;

@@ -72,7 +72,7 @@ export class Gyro2Model extends GyroPoolModel<Gyro2State> {
     const [b0, b1] = state.balances as [bigint, bigint];
     const cached = state.memo;
     if (cached && cached.b0 === b0 && cached.b1 === b1) return cached;
-    const sf = this.frame.scalingFactors;
+    const sf = this.scaling.scalingFactors;
     const up: [bigint, bigint] = [upscale(b0, sf[0]!), upscale(b1, sf[1]!)];
     const invariant = G2.calculateInvariant(up[0], up[1], this.sqrtAlpha, this.sqrtBeta);
     const memo: Gyro2Memo = { b0, b1, up, offsets: G2.virtualOffsets(invariant, this.sqrtAlpha, this.sqrtBeta) };

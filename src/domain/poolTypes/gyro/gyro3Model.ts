@@ -7,7 +7,7 @@ import type { GyroSpec } from './gyroParams';
 
 /**
  * Gyroscope 3-CLPs ('Gyro3', v1: 2022, Polygon): three tokens, one price range [alpha, 1/alpha]
- * for every pair, parameter root3Alpha. Swaps are BaseMinimalSwapInfoPool's frame (fee off the
+ * for every pair, parameter root3Alpha. Swaps are BaseMinimalSwapInfoPool's scaling (fee off the
  * raw amount in, or onto the downscaled amount in) around Gyro3CLPMath: every swap solves the
  * invariant from the balances (token in, token out, third token, in that order) and uses the one
  * virtual offset L * root3Alpha (gyro3Math.ts). Later 3-CLPs with rate providers are not
@@ -65,7 +65,7 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
   }
 
   private upscaled(state: Gyro3State, i: number, j: number): [bigint, bigint] {
-    const sf = this.frame.scalingFactors;
+    const sf = this.scaling.scalingFactors;
     return [upscale(state.balances[i]!, sf[i]!), upscale(state.balances[j]!, sf[j]!)];
   }
 
@@ -74,7 +74,7 @@ export class Gyro3Model extends GyroPoolModel<Gyro3State> {
     const b = state.balances;
     const cached = state.memo?.[third];
     if (cached && cached.balances.every((x, k) => x === b[k])) return cached.offset;
-    const sf = this.frame.scalingFactors;
+    const sf = this.scaling.scalingFactors;
     // The pool passes (in, out, third); in and out commute in every rounding, the third does not.
     const [p, q] = i < j ? [i, j] : [j, i];
     const invariant = G3.calculateInvariant(

@@ -6,7 +6,7 @@ import type { GyroParamName, GyroSpec } from './gyroParams';
 
 /**
  * What the Gyroscope pools (2-CLP, 3-CLP, E-CLP) share around their math: parameters read from
- * the stored pool, scaling factors, and the swap frame every one of them runs (fee off the raw
+ * the stored pool, scaling factors, and the swap scaling every one of them runs (fee off the raw
  * amount in, upscale, math, downscale; given out: fee added to the downscaled amount in).
  */
 
@@ -38,12 +38,12 @@ export function gyroScalingFactor(
   return mulDown(base, rate);
 }
 
-export interface GyroFrame {
+export interface GyroSwapScaling {
   readonly fee: bigint;
   readonly scalingFactors: readonly bigint[];
 }
 
-export function gyroFrame(spec: GyroSpec, withRates: boolean): GyroFrame {
+export function gyroSwapScaling(spec: GyroSpec, withRates: boolean): GyroSwapScaling {
   return {
     fee: parseFee(spec),
     scalingFactors: spec.tokens.map((t) => gyroScalingFactor(spec, t.decimals, t.priceRate, withRates)),
@@ -53,23 +53,23 @@ export function gyroFrame(spec: GyroSpec, withRates: boolean): GyroFrame {
 export const upscale = (amount: bigint, sf: bigint): bigint => mulDown(amount, sf);
 
 /**
- * One swap through the pools' common frame: `math(kind, upscaledAmount)` is the pool's curve on
+ * One swap through the pools' common fee and scaling: `math(kind, upscaledAmount)` is the pool's curve on
  * upscaled units (amount out for given in, amount in before the fee for given out).
  */
-export function framedSwap(
-  frame: GyroFrame,
+export function scaledSwap(
+  scaling: GyroSwapScaling,
   kind: SwapKind,
   i: number,
   j: number,
   amount: bigint,
   math: (upscaled: bigint) => bigint,
 ): bigint {
-  const sfIn = frame.scalingFactors[i]!;
-  const sfOut = frame.scalingFactors[j]!;
+  const sfIn = scaling.scalingFactors[i]!;
+  const sfOut = scaling.scalingFactors[j]!;
   if (kind === 'givenIn') {
-    const afterFee = amount - mulUp(amount, frame.fee);
+    const afterFee = amount - mulUp(amount, scaling.fee);
     return divDown(math(mulDown(afterFee, sfIn)), sfOut);
   }
   const amountIn = divUp(math(mulDown(amount, sfOut)), sfIn);
-  return divUp(amountIn, complement(frame.fee));
+  return divUp(amountIn, complement(scaling.fee));
 }

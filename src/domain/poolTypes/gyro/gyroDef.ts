@@ -5,7 +5,7 @@ import type { PoolTypeDef } from '../poolTypeDef';
 import { GYRO_GROUP, GYRO_PARAMS } from './gyroParams';
 
 /** Gyroscope concentrated-liquidity pools: `gyro*Model.ts` over `gyroModel.ts`. */
-const frame = {
+const familyDefaults = {
   family: 'gyro',
   params: GYRO_PARAMS,
   paramGroup: GYRO_GROUP,
@@ -19,14 +19,14 @@ const frame = {
 const ratesFromV2 = (version: number): boolean => version === 2;
 
 export const GYRO2: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Gyro2'],
   versions: [1, 2],
   createModel: gyro2ModelFactory(ratesFromV2),
 };
-export const GYRO3: PoolTypeDef = { ...frame, names: ['Gyro3'], versions: [1], createModel: createGyro3Model };
+export const GYRO3: PoolTypeDef = { ...familyDefaults, names: ['Gyro3'], versions: [1], createModel: createGyro3Model };
 export const GYRO_E: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['GyroE'],
   versions: [1, 2],
   createModel: gyroEModelFactory(ratesFromV2),

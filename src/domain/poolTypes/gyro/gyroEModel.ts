@@ -10,7 +10,7 @@ import type { GyroSpec } from './gyroParams';
  * Gyroscope E-CLPs ('GyroE'): v1 (2022, Polygon) and v2 (2023, rate providers on either token;
  * the rate is the stored token priceRate). onSwap upscales both balances, computes the invariant
  * and its error bound from them, and prices the swap against r = (L + 2 err, L), the pool's over-
- * and underestimate (gyroEMath.ts); the fee frame is the 2-CLP's. Only proportional joins
+ * and underestimate (gyroEMath.ts); the fee and scaling are the 2-CLP's. Only proportional joins
  * and exits exist, so the model offers swaps alone.
  *
  * Parameters are the subgraph's: alpha, beta, c, s, lambda with 18 decimals, the derived tau, u,
@@ -101,7 +101,7 @@ export class GyroEModel extends GyroPoolModel<GyroEState> {
     const [b0, b1] = state.balances as [bigint, bigint];
     const cached = state.memo;
     if (cached && cached.b0 === b0 && cached.b1 === b1) return cached;
-    const sf = this.frame.scalingFactors;
+    const sf = this.scaling.scalingFactors;
     const up: [bigint, bigint] = [upscale(b0, sf[0]!), upscale(b1, sf[1]!)];
     const [invariant, err] = GE.calculateInvariantWithError(this.eclp, up[0], up[1]);
     const memo: GyroEMemo = { b0, b1, up, invariant, curve: GE.eclpCurve(this.eclp, invariant, err) };

@@ -1,18 +1,18 @@
 import { ONE } from './gyroFixedPoint';
 import { Revert, UnsupportedPoolError, type PoolState, type SwapKind } from '../../swap/poolModel';
-import { framedSwap, gyroFrame, type GyroFrame } from './gyroCommon';
+import { scaledSwap, gyroSwapScaling, type GyroSwapScaling } from './gyroCommon';
 import { floatRate, MAX_BALANCE, V2VaultPool, withRates } from '../../protocols/v2/vaultPool';
 import type { GyroSpec } from './gyroParams';
 
 /**
- * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's frame, once: the pools'
- * parameters and token count, the pause switch, the fee-and-scaling frame (`framedSwap`) around
+ * What a Gyroscope pool model (2-CLP, 3-CLP, E-CLP) adds to the Vault's operations, once: the pools'
+ * parameters and token count, the pause switch, the fee and scaling (`scaledSwap`) around
  * the curve, the largest amount in estimated from the curve's range, and the spot price from the
  * curve's marginal price. A pool type supplies its curve on upscaled units, the upscaled marginal
  * price and the upscaled in-limit.
  */
 export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> {
-  readonly frame: GyroFrame;
+  readonly scaling: GyroSwapScaling;
   protected readonly swapEnabled: boolean;
   private readonly rates: readonly number[];
 
@@ -20,9 +20,9 @@ export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> 
     super(spec);
     if (this.tokens.length !== tokenCount)
       throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has ${this.tokens.length} tokens`);
-    this.frame = gyroFrame(spec, withRates);
+    this.scaling = gyroSwapScaling(spec, withRates);
     this.swapEnabled = spec.swapEnabled !== false;
-    this.rates = this.frame.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
+    this.rates = this.scaling.scalingFactors.map((sf, k) => floatRate(sf, this.decimals[k]!));
   }
 
   /** The pool's curve for this swap: upscaled amount given -> upscaled amount out (given in) or in before the fee (given out). */
@@ -52,7 +52,7 @@ export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> 
     if (amount === 0n) return 0n;
     if (kind === 'givenIn' && state.balances[i]! + amount > MAX_BALANCE)
       throw new Revert('balance above 2^112 (BAL#526)');
-    return framedSwap(this.frame, kind, i, j, amount, this.curve(state, kind, i, j));
+    return scaledSwap(this.scaling, kind, i, j, amount, this.curve(state, kind, i, j));
   }
 
   maxAmount(state: S, kind: SwapKind, i: number, j: number): bigint {
@@ -67,7 +67,7 @@ export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> 
     if (!this.canSwap(i, j)) return Infinity;
     const price = this.marginalPrice(state, i, j);
     if (price === undefined || !(price > 0)) return Infinity;
-    const fee = Number(this.frame.fee) / 1e18;
+    const fee = Number(this.scaling.fee) / 1e18;
     return withRates(price / (1 - fee), this.rates, i, j);
   }
 
@@ -80,7 +80,7 @@ export abstract class GyroPoolModel<S extends PoolState> extends V2VaultPool<S> 
       return undefined;
     }
     if (upscaledIn === undefined || upscaledIn <= 0n) return undefined;
-    const rawAfterFee = (upscaledIn * ONE) / this.frame.scalingFactors[i]! + 1n;
-    return (rawAfterFee * ONE) / (ONE - this.frame.fee) + 1n;
+    const rawAfterFee = (upscaledIn * ONE) / this.scaling.scalingFactors[i]! + 1n;
+    return (rawAfterFee * ONE) / (ONE - this.scaling.fee) + 1n;
   }
 }

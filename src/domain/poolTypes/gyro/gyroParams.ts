@@ -1,4 +1,4 @@
-import type { PoolSpecFrame } from '../../swap/poolModel';
+import type { PoolSpecCore } from '../../swap/poolModel';
 import type { ParamField } from '../paramField';
 
 const gyro = <N extends string>(name: N) =>
@@ -59,5 +59,5 @@ export const TWO_CLP_PARAMS: readonly ParamField[] = GYRO_PARAMS.filter(
   (f) => f.name === 'sqrtAlpha' || f.name === 'sqrtBeta',
 );
 
-/** What the Gyro models read: the frame and the group (null for a pool stored without it). */
-export type GyroSpec = PoolSpecFrame & { readonly [GYRO_GROUP]?: GyroParams | null };
+/** What the Gyro models read: the core fields and the group (null for a pool stored without it). */
+export type GyroSpec = PoolSpecCore & { readonly [GYRO_GROUP]?: GyroParams | null };

@@ -11,5 +11,5 @@ export const LINEAR_PARAMS = [
 export type LinearSpecParams = SpecParamsOf<typeof LINEAR_PARAMS>;
 export type LinearStoredParams = StoredParamsOf<typeof LINEAR_PARAMS>;
 
-/** What its model reads: the frame and these. */
+/** What its model reads: the core fields and these. */
 export type LinearSpec = SpecOf<typeof LINEAR_PARAMS>;

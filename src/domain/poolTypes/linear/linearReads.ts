@@ -2,7 +2,7 @@ import { unitsToDecimal } from '../../decimal';
 import { AT_POOL, chainCall, chainEvent, getter, type ChainReads } from '../chainReads';
 
 /**
- * What linear pools read at the head beside the Vault's frame: `getTargets()` (18-decimal main
+ * What linear pools read at the head beside the Vault reads: `getTargets()` (18-decimal main
  * token units) and `getWrappedTokenRate()`, the wrapped token's rate, which moves with no event:
  * a linear pool is read again at each head.
  */

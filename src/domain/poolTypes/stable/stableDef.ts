@@ -7,7 +7,7 @@ import { META_STABLE_CHAIN, STABLE_CHAIN } from './stableReads';
  * Stable pools without their BPT among their tokens (2021 and 2022 StableMath; MetaStable with
  * rates): `stableModel.ts`. Their amplification is the pool-wide `amp` every stable family reads.
  */
-const frame = {
+const familyDefaults = {
   family: 'stable',
   params: LEGACY_FEE_BASIS_PARAMS,
   timeDependent: false,
@@ -18,7 +18,7 @@ const frame = {
 } as const;
 
 export const STABLE: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Stable'],
   versions: [1, 2],
   // v2 (2022) has the 2022 StableMath; no rates.
@@ -28,7 +28,7 @@ export const STABLE: PoolTypeDef = {
 };
 
 export const META_STABLE: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['MetaStable'],
   versions: [1],
   // The 2021 StableMath on balances scaled by each token's rate.

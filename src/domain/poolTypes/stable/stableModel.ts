@@ -6,7 +6,7 @@ import {
   UnsupportedPoolError,
   type JoinExitModel,
   type ModelFactory,
-  type PoolSpecFrame,
+  type PoolSpecCore,
   type PoolState,
   type SwapKind,
 } from '../../swap/poolModel';
@@ -23,7 +23,7 @@ import {
 import type { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
 import type { SpecOf } from '../paramField';
 
-/** What the model reads: the frame and the legacy fee basis (`poolTypes/legacyFeeBasis.ts`). */
+/** What the model reads: the core fields and the legacy fee basis (`poolTypes/legacyFeeBasis.ts`). */
 export type StableSpec = SpecOf<typeof LEGACY_FEE_BASIS_PARAMS>;
 
 /**
@@ -57,7 +57,7 @@ export interface StableParams {
   readonly fee: bigint;
 }
 
-export function parseAmp(spec: PoolSpecFrame): bigint {
+export function parseAmp(spec: PoolSpecCore): bigint {
   const amp = decimalToUnits(spec.amp ?? '0', 3);
   if (amp < S.AMP_PRECISION)
     throw new UnsupportedPoolError(`${spec.poolType} pool ${spec.id} has no valid amp (${String(spec.amp)})`);

@@ -30,8 +30,8 @@ import {
 } from './amp';
 
 /**
- * What stable pools without their BPT among their tokens read at the head beside the Vault's
- * frame: the amp (`amp.ts`); from Stable v2 and in MetaStable the legacy protocol fee basis
+ * What stable pools without their BPT among their tokens read at the head beside the Vault
+ * reads: the amp (`amp.ts`); from Stable v2 and in MetaStable the legacy protocol fee basis
  * (`legacyFeeBasis.ts`); MetaStable each token's price rate cache (a token without a provider has
  * an empty one, left out) and the providers, whose rate a swap after expiry caches first.
  */
@@ -70,8 +70,8 @@ function stableReads(o: {
         ...(o.priceRates ? priceRateCacheCalls(pool) : []),
       ];
     },
-    second(_pool, draft, frame) {
-      return [...collectorFeeCalls(draft), ...providerRateCalls(draft, frame), ...ampRampReads(draft)];
+    second(_pool, draft, vaultTokens) {
+      return [...collectorFeeCalls(draft), ...providerRateCalls(draft, vaultTokens), ...ampRampReads(draft)];
     },
     finish(draft) {
       const { rateProviders: _providers, ampUpdating: _updating, ...state } = draft;

@@ -6,7 +6,7 @@ import { LBP_CHAIN, WEIGHTED_CHAIN, WEIGHTS_ONLY_CHAIN } from './weightedReads';
 import { MANAGED_PARAMS, WEIGHTED_FEE_PARAMS } from './weightedParams';
 
 /** Weighted-math pools; their math and model: `weightedModel.ts`, `weightedMath.ts`, `weightedFees.ts`. */
-const frame = {
+const familyDefaults = {
   family: 'weighted',
   timeDependent: false,
   pathRole: 'through',
@@ -14,7 +14,7 @@ const frame = {
 } as const;
 
 export const WEIGHTED: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Weighted'],
   versions: [1, 2, 3, 4],
   // 2022 on: exact powDown shortcuts, the v2 join/exit rounding, protocol fee BPT.
@@ -37,7 +37,7 @@ export const WEIGHTED: PoolTypeDef = {
 
 /** Joins from its owner only; its prices are meant to move, so routes use it only at their ends. */
 export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['LiquidityBootstrapping'],
   versions: [1],
   createModel: weightedModelFactory({
@@ -56,7 +56,7 @@ export const LIQUIDITY_BOOTSTRAPPING: PoolTypeDef = {
 };
 
 export const INVESTMENT: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Investment'],
   versions: [1],
   createModel: weightedModelFactory({ swapSwitch: true, shortcuts: () => false, joinExit: () => 'investment' }),
@@ -67,7 +67,7 @@ export const INVESTMENT: PoolTypeDef = {
 };
 
 export const MANAGED: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Managed'],
   versions: [1, 2],
   // Its own BPT among its tokens, the fee on upscaled amounts; no join or exit modelled.

@@ -31,7 +31,7 @@ export type WeightedFeeSpecParams = SpecParamsOf<typeof WEIGHTED_FEE_PARAMS>;
 export type WeightedFeeStoredParams = StoredParamsOf<typeof WEIGHTED_FEE_PARAMS>;
 
 /**
- * What the weighted model (`weightedModel.ts`) reads: the frame, both protocol fee bases (v2+ BPT,
+ * What the weighted model (`weightedModel.ts`) reads: the core fields, both protocol fee bases (v2+ BPT,
  * v1 tokens) and the shared yield fee cache. Investment, Managed and LBPs read none of them.
  */
 export type WeightedSpec = SpecOf<typeof WEIGHTED_FEE_PARAMS> &

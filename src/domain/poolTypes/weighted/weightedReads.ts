@@ -10,7 +10,7 @@ import {
   lastLogRead,
   type ChainCall,
   type ChainReads,
-  type FrameTokens,
+  type VaultTokens,
   type LastLogRead,
 } from '../chainReads';
 import {
@@ -31,7 +31,7 @@ import { GET_RATE, isZeroAddress, rateProvidersCall } from '../rateCaches';
 import { storedStartWeight, weightsAt, type WeightUpdate } from './weightUpdate';
 
 /**
- * What weighted-math pools read at the head beside the Vault's frame: `getNormalizedWeights()`;
+ * What weighted-math pools read at the head beside the Vault reads: `getNormalizedWeights()`;
  * weighted v2+ their protocol fee basis (`WEIGHTED_FEE_PARAMS`), weighted v1 the legacy one
  * (`legacyFeeBasis.ts`); liquidity bootstrapping pools whether swaps are on and the gradual weight
  * update in progress.
@@ -164,8 +164,12 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
         );
       return calls;
     },
-    second(pool, draft, frame, memo) {
-      return [...collectorFeeCalls(draft), ...yieldCalls(pool, draft, frame), ...weightUpdateReads(pool, draft, memo)];
+    second(pool, draft, vaultTokens, memo) {
+      return [
+        ...collectorFeeCalls(draft),
+        ...yieldCalls(pool, draft, vaultTokens),
+        ...weightUpdateReads(pool, draft, memo),
+      ];
     },
     finish(draft) {
       const {
@@ -206,9 +210,9 @@ function weightedReads(o: WeightedReadsOptions): ChainReads<WeightedChainState, 
  * (`getATHRateProduct()`), each provider's `getRate()` and the pool's yield fee percentage
  * (`getProtocolFeePercentageCache(2)`).
  */
-function yieldCalls(_pool: StoredPool, draft: WeightedDraft, frame: FrameTokens): ChainCall<WeightedDraft>[] {
+function yieldCalls(_pool: StoredPool, draft: WeightedDraft, vaultTokens: VaultTokens): ChainCall<WeightedDraft>[] {
   const providers = draft.rateProviders ?? [];
-  const rated = frame.tokens.flatMap((t, i) => {
+  const rated = vaultTokens.tokens.flatMap((t, i) => {
     const provider = providers[i];
     return provider && !isZeroAddress(provider) ? [{ token: t.address, provider }] : [];
   });
@@ -273,12 +277,12 @@ function weightUpdateReads(
  * A weighted pool's rate product from its providers' rates, with the weights read (else the
  * stored ones) in the Vault's token order; undefined without a weight for every token.
  */
-function rateProductOf(pool: StoredPool, s: WeightedChainState, frame: FrameTokens): bigint | undefined {
+function rateProductOf(pool: StoredPool, s: WeightedChainState, vaultTokens: VaultTokens): bigint | undefined {
   const rates = s.weightedYield?.providerRates;
   if (!rates) return undefined;
   const stored = new Map<string, string | null>(pool.tokens.map((t) => [t.address, t.weight]));
   const weights: bigint[] = [];
-  for (const [i, t] of frame.tokens.entries()) {
+  for (const [i, t] of vaultTokens.tokens.entries()) {
     const read = s.weights?.[i];
     const w = read ?? stored.get(t.address);
     if (w === undefined || w === null) return undefined;
@@ -286,12 +290,12 @@ function rateProductOf(pool: StoredPool, s: WeightedChainState, frame: FrameToke
   }
   return weightedRateProduct(
     weights,
-    frame.tokens.map((t) => rates.get(t.address) ?? null),
+    vaultTokens.tokens.map((t) => rates.get(t.address) ?? null),
   );
 }
 
-function applyWeighted(pool: StoredPool, s: WeightedChainState, frame: FrameTokens): StoredPool {
-  const index = new Map(frame.tokens.map((t, i) => [t.address, i]));
+function applyWeighted(pool: StoredPool, s: WeightedChainState, vaultTokens: VaultTokens): StoredPool {
+  const index = new Map(vaultTokens.tokens.map((t, i) => [t.address, i]));
   const weights = s.weights;
   const tokens = weights
     ? pool.tokens.map((t) => {
@@ -299,7 +303,7 @@ function applyWeighted(pool: StoredPool, s: WeightedChainState, frame: FrameToke
         return w !== undefined && t.weight !== null ? { ...t, weight: unitsToDecimal(w, 18) } : t;
       })
     : pool.tokens;
-  const rateProduct = rateProductOf(pool, s, frame);
+  const rateProduct = rateProductOf(pool, s, vaultTokens);
   return applyLegacyFee(
     {
       ...pool,

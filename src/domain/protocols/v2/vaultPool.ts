@@ -4,14 +4,14 @@ import { isRevert, Revert } from '../../swap/math/revert';
 import {
   UnsupportedPoolError,
   type PoolModel,
-  type PoolSpecFrame,
+  type PoolSpecCore,
   type PoolState,
   type SwapKind,
 } from '../../swap/poolModel';
 import { largestValid } from '../../swap/limits';
 
 /**
- * The Balancer V2 Vault's frame, written once: what that Vault does around every V2 pool's swap
+ * The Balancer V2 Vault's operations, written once: what that Vault does around every V2 pool's swap
  * (V3's Vault scales, charges fees and checks otherwise: `domain/protocols/v3/`): the stored pool's identity
  * (lower-cased), its raw balances and the state built on them, token scaling and rates, the swap
  * fee, the Vault's own checks around a swap (a non-negative amount, no payout beyond the balance,
@@ -34,7 +34,7 @@ export function floatRate(sf: bigint, decimals: number): number {
 }
 
 /** The swap fee as an 18-decimal fraction, refused outside [0, 1). */
-export function parseFee(spec: PoolSpecFrame): bigint {
+export function parseFee(spec: PoolSpecCore): bigint {
   const fee = decimalToUnits(spec.swapFee, 18);
   if (fee < 0n || fee >= ONE) throw new UnsupportedPoolError(`pool ${spec.id} has a swap fee outside [0, 1)`);
   return fee;
@@ -68,7 +68,7 @@ export abstract class V2VaultPool<S extends PoolState> implements PoolModel<S> {
   /** Raw balances as stored; every initial state starts from a copy. */
   protected readonly balances: readonly bigint[];
 
-  protected constructor(spec: PoolSpecFrame) {
+  protected constructor(spec: PoolSpecCore) {
     this.id = spec.id.toLowerCase();
     this.address = spec.address.toLowerCase();
     this.poolType = spec.poolType;

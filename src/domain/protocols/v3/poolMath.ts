@@ -1,6 +1,6 @@
 /**
  * What a Balancer V3 pool type's math implements: the calls the V3 Vault makes on a pool (`IBasePool`),
- * all on live balances scaled to 18 decimals with the token rates applied. The Vault's frame
+ * all on live balances scaled to 18 decimals with the token rates applied. The Vault's operations
  * (`vault/`) does the scaling, fees and limits around them; a type only prices.
  *
  * A type whose state moves with time (interpolated weights, ReClamm's virtual balances) is built

@@ -3,7 +3,7 @@ import { hookParamCalls } from './hooks/hookReads';
 import type { StoredV3Hook, V3HookFlags } from './stored/storedV3';
 
 /**
- * The V3 Vault's frame of a pool at a block, read for every V3 pool whatever its type, all from
+ * The V3 Vault reads of a pool at a block, made for every V3 pool whatever its type, all from
  * the Vault (its extension answers these through the Vault's fallback, so every call goes to the
  * Vault's address): tokens, raw balances, last live balances and token info (`getPoolTokenInfo`),
  * scaling factors and rates (`getPoolTokenRates`), fees and flags (`getPoolConfig`), the hook
@@ -13,7 +13,7 @@ import type { StoredV3Hook, V3HookFlags } from './stored/storedV3';
  */
 
 /** What the V3 Vault answers for a pool beyond the tokens, balances, fee, flags and supply. */
-export interface V3FrameChainState {
+export interface V3VaultChainState {
   /** `10^(18 - decimals)` per token, from which a pool only the chain knows gets its decimals. */
   readonly scalingFactors: readonly bigint[];
   /** The rate the Vault applies per token now (1e18 without a rate provider). */
@@ -37,8 +37,8 @@ export interface V3FrameChainState {
   readonly hookParams?: Readonly<Record<string, bigint>>;
 }
 
-/** The V2-shaped fields the frame fills, plus the V3 Vault's own. */
-export interface V3FrameDraft {
+/** The V2-shaped fields the Vault reads fill, plus the V3 Vault's own. */
+export interface V3VaultDraft {
   tokens: { address: string; balance: bigint }[];
   swapFee?: bigint;
   paused?: boolean;
@@ -46,7 +46,7 @@ export interface V3FrameDraft {
   totalSupply?: bigint;
   /** Why an answer cannot be the Vault's for this pool (another call's or another pool's): no answer at all. */
   malformed?: string;
-  v3?: Partial<{ -readonly [K in keyof V3FrameChainState]: V3FrameChainState[K] }>;
+  v3?: Partial<{ -readonly [K in keyof V3VaultChainState]: V3VaultChainState[K] }>;
 }
 
 const GET_POOL_TOKEN_INFO = getter(
@@ -83,7 +83,7 @@ const GET_HOOKS_CONFIG = getter(
 );
 const TOTAL_SUPPLY = getter('totalSupply', ['address'], ['uint256']);
 
-const v3Of = (d: V3FrameDraft): NonNullable<V3FrameDraft['v3']> => (d.v3 ??= {});
+const v3Of = (d: V3VaultDraft): NonNullable<V3VaultDraft['v3']> => (d.v3 ??= {});
 
 const ONE = 10n ** 18n;
 const isScalingFactor = (f: bigint): boolean => f >= 1n && f <= ONE && ONE % f === 0n && /^10*$/.test(String(f));
@@ -91,7 +91,7 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
- * The frame's calls for the pool at `address`, then its known hook's own (`hook` as stored). The
+ * The Vault reads' calls for the pool at `address`, then its known hook's own (`hook` as stored). The
  * first is `getPoolTokenInfo`: a pool the Vault refuses (reverts: not registered) is left out of
  * the state. A pool's tokens and hook never change once registered, so an answer naming others
  * than `tokens` (lower case, as stored; none for a pool only its registration names yet) or than
@@ -99,14 +99,14 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean =>
  * registered after its token info answered, a scaling factor that is not a power of ten up to
  * 1e18, or a fee above 100 %: each sets `malformed`, and the read fails.
  */
-export function v3FrameCalls(
+export function v3VaultCalls(
   address: string,
   hook?: StoredV3Hook | null,
   tokens: readonly string[] = [],
-): ChainCall<V3FrameDraft>[] {
-  const bad = (d: V3FrameDraft, what: string) => (d.malformed ??= `the V3 Vault's ${what} for pool ${address}`);
+): ChainCall<V3VaultDraft>[] {
+  const bad = (d: V3VaultDraft, what: string) => (d.malformed ??= `the V3 Vault's ${what} for pool ${address}`);
   return [
-    chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3FrameDraft, [answered, info, raw, lastLive]) => {
+    chainCall(AT_VAULT, GET_POOL_TOKEN_INFO, [address], (d: V3VaultDraft, [answered, info, raw, lastLive]) => {
       const n = answered.length;
       if (info.length !== n || raw.length !== n || lastLive.length !== n)
         return void bad(
@@ -124,7 +124,7 @@ export function v3FrameCalls(
       v3.paysYieldFees = info.map(([, , pays]) => pays);
       v3.lastLiveBalances = lastLive;
     }),
-    chainCall(AT_VAULT, GET_POOL_TOKEN_RATES, [address], (d: V3FrameDraft, [factors, rates]) => {
+    chainCall(AT_VAULT, GET_POOL_TOKEN_RATES, [address], (d: V3VaultDraft, [factors, rates]) => {
       if (factors.length !== rates.length || !factors.every(isScalingFactor) || rates.some((r) => r === 0n))
         return void bad(
           d,
@@ -134,7 +134,7 @@ export function v3FrameCalls(
       v3.scalingFactors = factors;
       v3.tokenRates = rates;
     }),
-    chainCall(AT_VAULT, GET_POOL_CONFIG, [address], (d: V3FrameDraft, config) => {
+    chainCall(AT_VAULT, GET_POOL_CONFIG, [address], (d: V3VaultDraft, config) => {
       const [disableUnbalanced, , , , staticFee, aggregateSwap, aggregateYield] = config;
       const [, , , , , , , , , registered, initialized, paused, recovery] = config;
       if (!registered) return void bad(d, 'getPoolConfig says the pool is not registered');
@@ -149,7 +149,7 @@ export function v3FrameCalls(
       v3.aggregateYieldFee = aggregateYield;
       v3.initialized = initialized;
     }),
-    chainCall(AT_VAULT, GET_HOOKS_CONFIG, [address], (d: V3FrameDraft, h) => {
+    chainCall(AT_VAULT, GET_HOOKS_CONFIG, [address], (d: V3VaultDraft, h) => {
       const [
         adjusted,
         ,
@@ -177,16 +177,16 @@ export function v3FrameCalls(
         },
       };
     }),
-    chainCall(AT_VAULT, TOTAL_SUPPLY, [address], (d: V3FrameDraft, [v]) => (d.totalSupply = v)),
-    ...hookParamCalls<V3FrameDraft>(hook, address, (d, name, value) => {
+    chainCall(AT_VAULT, TOTAL_SUPPLY, [address], (d: V3VaultDraft, [v]) => (d.totalSupply = v)),
+    ...hookParamCalls<V3VaultDraft>(hook, address, (d, name, value) => {
       const v3 = v3Of(d);
       v3.hookParams = { ...v3.hookParams, [name]: value };
     }),
   ];
 }
 
-/** The frame once every call answered; undefined when one of them did not (the pool is then left as stored). */
-export function finishV3Frame(d: V3FrameDraft): V3FrameChainState | undefined {
+/** The V3 Vault state once every call answered; undefined when one of them did not (the pool is then left as stored). */
+export function finishV3VaultState(d: V3VaultDraft): V3VaultChainState | undefined {
   const v = d.v3;
   if (
     v?.scalingFactors === undefined ||
@@ -219,8 +219,8 @@ export function finishV3Frame(d: V3FrameDraft): V3FrameChainState | undefined {
 }
 
 /** A token whose rate comes from a provider: its rate moves without any Vault event. */
-export function hasRateProvider(frame: V3FrameChainState): boolean {
-  return frame.rateProviders.some((p) => !/^0x0{40}$/.test(p));
+export function hasRateProvider(vaultState: V3VaultChainState): boolean {
+  return vaultState.rateProviders.some((p) => !/^0x0{40}$/.test(p));
 }
 
 /** The V3 Vault's events whose topic 1 is a pool address: each re-reads that pool. */

@@ -35,14 +35,14 @@ import type { V3Pool } from '../../../../src/domain/protocols/v3/vault/v3Pool';
 import { isRevert, type Revert } from '../../../../src/domain/swap/math/revert';
 import { seededRandom } from '../../../helpers/seededRandom';
 import { eclpVectorState } from '../../../helpers/v3EclpVector';
-import { loadV3Vector, vectorFrameState, type V3Vector, type V3VectorPool } from '../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState, type V3Vector, type V3VectorPool } from '../../../helpers/v3Vectors';
 
 /**
  * A second oracle for the V3 maths: Balancer's own TypeScript implementation
  * (`@balancer-labs/balancer-maths`, a dev dependency, never imported from src/). Random states are
  * derived from the real vectors (balances scaled 1e-6x to 1e6x and tilted, rates, fees, amp,
  * surge settings and timestamps inside and outside each pool's windows), then random swaps (exact
- * in and out), adds and removes. Our Vault frame over our pool maths, and the routing engine's
+ * in and out), adds and removes. Our Vault operations over our pool maths, and the routing engine's
  * model of the pool for swaps, must give its answers to the wei, or both must refuse.
  *
  * Where the two part because balancer-maths leaves out a check the contracts make, or follows
@@ -84,30 +84,30 @@ interface Drawn {
   readonly poolType: string;
 }
 
-/** The Vault's frame, perturbed: balances scaled by one factor and tilted per token, rates, fees. */
-function drawFrame(r: Random, p: V3VectorPool, scale: number) {
-  const frame = vectorFrameState(p);
-  const tokenRates = frame.tokenRates.map((rate) => (r() < 0.5 ? rate : scaleBy(rate, uniform(r, -0.3, 0.3))));
+/** The Vault's state, perturbed: balances scaled by one factor and tilted per token, rates, fees. */
+function drawVaultState(r: Random, p: V3VectorPool, scale: number) {
+  const vaultState = vectorVaultState(p);
+  const tokenRates = vaultState.tokenRates.map((rate) => (r() < 0.5 ? rate : scaleBy(rate, uniform(r, -0.3, 0.3))));
   const tilt = r() < 0.5;
-  const balancesLiveScaled18 = frame.balancesLiveScaled18.map((b) =>
+  const balancesLiveScaled18 = vaultState.balancesLiveScaled18.map((b) =>
     scaleBy(b, scale + (tilt ? uniform(r, -1, 1) : 0)),
   );
-  const staticSwapFee = r() < 0.3 ? frame.staticSwapFee : r() < 0.15 ? 0n : wad(r, 0, 0.1);
-  const aggregateSwapFee = r() < 0.3 ? frame.aggregateSwapFee : r() < 0.3 ? 0n : wad(r, 0, 0.5);
+  const staticSwapFee = r() < 0.3 ? vaultState.staticSwapFee : r() < 0.15 ? 0n : wad(r, 0, 0.1);
+  const aggregateSwapFee = r() < 0.3 ? vaultState.aggregateSwapFee : r() < 0.3 ? 0n : wad(r, 0, 0.5);
   return {
-    ...frame,
+    ...vaultState,
     tokenRates,
     balancesLiveScaled18,
     staticSwapFee,
     aggregateSwapFee,
-    totalSupply: scaleBy(frame.totalSupply, scale),
+    totalSupply: scaleBy(vaultState.totalSupply, scale),
   };
 }
 
-type Frame = ReturnType<typeof drawFrame>;
+type DrawnVaultState = ReturnType<typeof drawVaultState>;
 
-/** balancer-maths' half of the frame. */
-const theirFrame = (f: Frame, poolType: string) => ({
+/** balancer-maths' half of the Vault state. */
+const theirVaultState = (f: DrawnVaultState, poolType: string) => ({
   poolAddress: f.address,
   poolType,
   tokens: [...f.tokens],
@@ -120,7 +120,7 @@ const theirFrame = (f: Frame, poolType: string) => ({
   supportsUnbalancedLiquidity: f.supportsUnbalancedLiquidity,
 });
 
-function drawn(f: Frame, ours: V3Pool, theirs: TheirState, poolType: string, hook?: HookState): Drawn {
+function drawn(f: DrawnVaultState, ours: V3Pool, theirs: TheirState, poolType: string, hook?: HookState): Drawn {
   const decimals = f.scalingFactors.map((s) => 18 - (s.toString().length - 1));
   const rawBalances = f.balancesLiveScaled18.map((b, i) => (b * ONE) / (f.scalingFactors[i]! * f.tokenRates[i]!));
   return { ours, theirs, rawBalances, decimals, poolType, ...(hook === undefined ? {} : { hook }) };
@@ -140,12 +140,12 @@ function timeAround(r: Random, start: bigint, end: bigint): bigint {
 type Deriver = (r: Random, v: V3Vector) => Drawn;
 
 const weighted: Deriver = (r, v) => {
-  const f = drawFrame(r, v.pool, uniform(r, -6, 6));
+  const f = drawVaultState(r, v.pool, uniform(r, -6, 6));
   const state: WeightedV3State = { ...f, weights: v.pool.bigs('weights') };
   return drawn(
     f,
     { state, math: weightedV3Math(state) },
-    { ...theirFrame(f, 'WEIGHTED'), weights: [...state.weights] },
+    { ...theirVaultState(f, 'WEIGHTED'), weights: [...state.weights] },
     'WEIGHTED',
   );
 };
@@ -155,15 +155,15 @@ const drawAmp = (r: Random, amp: bigint): bigint =>
   r() < 0.3 ? amp : BigInt(Math.round(10 ** uniform(r, 0, 3.7) * 1000));
 
 const stable: Deriver = (r, v) => {
-  const f = drawFrame(r, v.pool, uniform(r, -6, 6));
+  const f = drawVaultState(r, v.pool, uniform(r, -6, 6));
   const amp = drawAmp(r, v.pool.big('amp'));
   const state: StableV3State = { ...f, amp: steadyAmp(amp) };
-  return drawn(f, { state, math: stableV3Math(state, 0n) }, { ...theirFrame(f, 'STABLE'), amp }, 'STABLE');
+  return drawn(f, { state, math: stableV3Math(state, 0n) }, { ...theirVaultState(f, 'STABLE'), amp }, 'STABLE');
 };
 
 /** The surge settings: the vector's, or any threshold and max fee (sometimes below the static fee). */
 const stableSurge: Deriver = (r, v) => {
-  const f = drawFrame(r, v.pool, uniform(r, -6, 6));
+  const f = drawVaultState(r, v.pool, uniform(r, -6, 6));
   const amp = drawAmp(r, v.pool.big('amp'));
   const data = v.pool.hook!.dynamicData;
   const fromVector = r() < 0.3;
@@ -172,7 +172,7 @@ const stableSurge: Deriver = (r, v) => {
   const state: StableV3State = { ...f, amp: steadyAmp(amp) };
   const math = stableV3Math(state, 0n);
   const hook = stableSurgeHook({ surgeThresholdPercentage, maxSurgeFeePercentage }, math);
-  return drawn(f, { state, math, hook }, { ...theirFrame(f, 'STABLE'), amp, hookType: 'StableSurge' }, 'STABLE', {
+  return drawn(f, { state, math, hook }, { ...theirVaultState(f, 'STABLE'), amp, hookType: 'StableSurge' }, 'STABLE', {
     hookType: 'StableSurge',
     amp,
     surgeThresholdPercentage,
@@ -185,10 +185,10 @@ const ECLP_DERIVED = ['tauAlphaX', 'tauAlphaY', 'tauBetaX', 'tauBetaY', 'u', 'v'
 
 const eclp: Deriver = (r, v) => {
   const p = v.pool;
-  const f = drawFrame(r, p, uniform(r, -6, 6));
+  const f = drawVaultState(r, p, uniform(r, -6, 6));
   const state = eclpVectorState(p, f);
   const params = Object.fromEntries([...ECLP_FIELDS, ...ECLP_DERIVED].map((k) => [k, p.big(k)]));
-  return drawn(f, { state, math: gyroEclpV3Math(state) }, { ...theirFrame(f, 'GYROE'), ...params }, 'GYROE');
+  return drawn(f, { state, math: gyroEclpV3Math(state) }, { ...theirVaultState(f, 'GYROE'), ...params }, 'GYROE');
 };
 
 /**
@@ -197,7 +197,7 @@ const eclp: Deriver = (r, v) => {
  */
 const twoClp: Deriver = (r, v) => {
   const p = v.pool;
-  const f = drawFrame(r, p, uniform(r, -6, 6));
+  const f = drawVaultState(r, p, uniform(r, -6, 6));
   let [alpha, beta] = [p.big('paramsAlpha'), p.big('paramsBeta')];
   if (r() < 0.6) {
     const centre = uniform(r, -3, 3);
@@ -207,7 +207,12 @@ const twoClp: Deriver = (r, v) => {
   const sqrtAlpha = floorSqrt(alpha * ONE);
   const sqrtBeta = floorSqrt(beta * ONE);
   const state: Gyro2ClpV3State = { ...f, sqrtAlpha, sqrtBeta };
-  return drawn(f, { state, math: gyro2ClpV3Math(state) }, { ...theirFrame(f, 'GYRO'), sqrtAlpha, sqrtBeta }, 'GYRO');
+  return drawn(
+    f,
+    { state, math: gyro2ClpV3Math(state) },
+    { ...theirVaultState(f, 'GYRO'), sqrtAlpha, sqrtBeta },
+    'GYRO',
+  );
 };
 
 /**
@@ -218,7 +223,7 @@ const twoClp: Deriver = (r, v) => {
 const reClamm: Deriver = (r, v) => {
   const p = v.pool;
   const scale = uniform(r, -6, 6);
-  const f = { ...drawFrame(r, p, scale), supportsUnbalancedLiquidity: false };
+  const f = { ...drawVaultState(r, p, scale), supportsUnbalancedLiquidity: false };
   const [va, vb] = p.bigs('lastVirtualBalances').map((x) => scaleBy(x, scale)) as [bigint, bigint];
   const lastTimestamp = p.big('lastTimestamp');
   const currentTimestamp =
@@ -253,7 +258,7 @@ const reClamm: Deriver = (r, v) => {
     },
   };
   const theirs = {
-    ...theirFrame(f, p.poolType),
+    ...theirVaultState(f, p.poolType),
     lastVirtualBalances: [va, vb],
     dailyPriceShiftBase,
     lastTimestamp,
@@ -270,7 +275,7 @@ const reClamm: Deriver = (r, v) => {
 /** QuantAMM: the block time before, inside and after the weights' interpolation window. */
 const quantAmm: Deriver = (r, v) => {
   const p = v.pool;
-  const f = drawFrame(r, p, uniform(r, -6, 6));
+  const f = drawVaultState(r, p, uniform(r, -6, 6));
   const lastUpdateTime = p.big('lastUpdateTime');
   const lastInteropTime = p.big('lastInteropTime');
   // A block is never before the pool's last weight update: from it to past the interpolation's end.
@@ -291,7 +296,7 @@ const quantAmm: Deriver = (r, v) => {
     maxTradeSizeRatio,
   };
   const theirs = {
-    ...theirFrame(f, 'QUANT_AMM_WEIGHTED'),
+    ...theirVaultState(f, 'QUANT_AMM_WEIGHTED'),
     firstFourWeightsAndMultipliers: [...state.firstFourWeightsAndMultipliers],
     secondFourWeightsAndMultipliers: [...state.secondFourWeightsAndMultipliers],
     lastUpdateTime,
@@ -311,7 +316,7 @@ const saleOpen = (start: bigint, end: bigint, now: bigint): boolean => now >= st
 /** A weighted LBP: the block time around the sale, weights the vector's or any, buy-only or not. */
 const lbp: Deriver = (r, v) => {
   const p = v.pool;
-  const f = drawFrame(r, p, uniform(r, -6, 6));
+  const f = drawVaultState(r, p, uniform(r, -6, 6));
   const projectTokenIndex = p.num('projectTokenIndex');
   const [startTime, endTime] = [p.big('startTime'), p.big('endTime')];
   const currentTimestamp = timeAround(r, startTime, endTime);
@@ -331,7 +336,7 @@ const lbp: Deriver = (r, v) => {
     endWeights,
   };
   const theirs = {
-    ...theirFrame(f, 'LIQUIDITY_BOOTSTRAPPING'),
+    ...theirVaultState(f, 'LIQUIDITY_BOOTSTRAPPING'),
     projectTokenIndex,
     isProjectTokenSwapInBlocked,
     startWeights: [...startWeights],
@@ -349,7 +354,7 @@ const lbp: Deriver = (r, v) => {
 /** A fixed-price LBP: its rate the vector's or anywhere from 1e-3 to 1e3, the block time around the sale. */
 const fixedPriceLbp: Deriver = (r, v) => {
   const p = v.pool;
-  const f = drawFrame(r, p, uniform(r, -6, 6));
+  const f = drawVaultState(r, p, uniform(r, -6, 6));
   // The vector's pool holds no reserve yet: give it some, as after a first buy.
   const balancesLiveScaled18 = f.balancesLiveScaled18.map((b) => (b === 0n ? scaleBy(ONE, uniform(r, 0, 6)) : b));
   const g = { ...f, balancesLiveScaled18 };
@@ -365,7 +370,7 @@ const fixedPriceLbp: Deriver = (r, v) => {
     projectTokenRate,
   };
   const theirs = {
-    ...theirFrame(g, 'FIXED_PRICE_LBP'),
+    ...theirVaultState(g, 'FIXED_PRICE_LBP'),
     projectTokenIndex: state.projectTokenIndex,
     reserveTokenIndex: state.reserveTokenIndex,
     projectTokenRate,
@@ -485,7 +490,7 @@ function swapCase(r: Random, d: Drawn): Operation {
     const answer = vaultSwap(d.ours, { kind, tokenIn, tokenOut, amountGivenRaw: amount }).amountCalculatedRaw;
     const model = new V3PoolModel({ pool: d.ours, decimals: d.decimals, poolType: d.poolType });
     const modelled = model.swap(model.initialState(), kind === 'exactIn' ? 'givenIn' : 'givenOut', i, j, amount);
-    if (modelled !== answer) throw new Error(`the routing model answers ${modelled}, the Vault frame ${answer}`);
+    if (modelled !== answer) throw new Error(`the routing model answers ${modelled}, the Vault's operations ${answer}`);
     return [answer];
   });
   const input = {

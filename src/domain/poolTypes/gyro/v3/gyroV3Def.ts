@@ -9,7 +9,7 @@ import { gyro2ClpV3Math } from './twoClpV3Pool';
  * The V3 Vault's Gyroscope pools, their parameters stored under `gyro` as V2's are (the V3 pools
  * subgraph names them alike). Proportional liquidity and swaps; nothing moves with time.
  */
-const frame = {
+const familyDefaults = {
   protocol: 3,
   versions: 'all',
   family: 'gyro',
@@ -21,7 +21,7 @@ const frame = {
 } as const;
 
 export const GYRO_ECLP_V3: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['GyroE'],
   params: ECLP_PARAMS,
   paramsEntity: 'gyroEParams',
@@ -30,7 +30,7 @@ export const GYRO_ECLP_V3: PoolTypeDef = {
 };
 
 export const GYRO_2CLP_V3: PoolTypeDef = {
-  ...frame,
+  ...familyDefaults,
   names: ['Gyro2'],
   params: TWO_CLP_PARAMS,
   paramsEntity: 'gyro2Params',

@@ -4,7 +4,7 @@ import { AT_POOL, chainCall, getter, structGetter, type ChainReads } from '../..
 import type { GyroParamName, GyroParams } from '../gyroParams';
 
 /**
- * What the V3 Gyro pools read at the head beside the Vault's frame: their immutable parameters,
+ * What the V3 Gyro pools read at the head beside the Vault reads: their immutable parameters,
  * from the pool's own getter, which replace the subgraph's (it keeps 34 significant digits, so a
  * derived E-CLP parameter can miss the contract's in its last digits). Nothing moves with time and
  * no event changes them: a pool is read again only when the Vault's logs name it.

@@ -12,12 +12,12 @@ function param(pool: StoredPool, name: GyroParamName, decimals: number): bigint 
   return decimalToUnits(value, decimals);
 }
 
-/** A stored V3 E-CLP's state: its Vault frame and its parameters (18 decimals, the derived ones 38). */
-export function eclpV3StateOf(pool: StoredPool, frame: V3PoolState): GyroEclpV3State {
+/** A stored V3 E-CLP's state: its Vault state and its parameters (18 decimals, the derived ones 38). */
+export function eclpV3StateOf(pool: StoredPool, vaultState: V3PoolState): GyroEclpV3State {
   const p = (name: GyroParamName) => param(pool, name, 18);
   const d = (name: GyroParamName) => param(pool, name, 38);
   return {
-    ...frame,
+    ...vaultState,
     eclpParams: { alpha: p('alpha'), beta: p('beta'), c: p('c'), s: p('s'), lambda: p('lambda') },
     eclpDerived: {
       tauAlpha: { x: d('tauAlphaX'), y: d('tauAlphaY') },
@@ -31,7 +31,7 @@ export function eclpV3StateOf(pool: StoredPool, frame: V3PoolState): GyroEclpV3S
   };
 }
 
-/** A stored V3 2-CLP's state: its Vault frame and the square roots of its price bounds. */
-export function twoClpV3StateOf(pool: StoredPool, frame: V3PoolState): Gyro2ClpV3State {
-  return { ...frame, sqrtAlpha: param(pool, 'sqrtAlpha', 18), sqrtBeta: param(pool, 'sqrtBeta', 18) };
+/** A stored V3 2-CLP's state: its Vault state and the square roots of its price bounds. */
+export function twoClpV3StateOf(pool: StoredPool, vaultState: V3PoolState): Gyro2ClpV3State {
+  return { ...vaultState, sqrtAlpha: param(pool, 'sqrtAlpha', 18), sqrtBeta: param(pool, 'sqrtBeta', 18) };
 }

@@ -1,7 +1,7 @@
 import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
 
 /**
- * A V3 Gyro 2-CLP: the Vault's frame plus the pool's two immutables as
+ * A V3 Gyro 2-CLP: the Vault's state plus the pool's two immutables as
  * `getGyro2CLPPoolImmutableData` answers them, the square roots of the price range's bounds
  * (18 decimals, sqrtAlpha < sqrtBeta). Nothing moves with time.
  */

@@ -24,11 +24,11 @@ export const QUANT_AMM_WEIGHTED: PoolTypeDef = {
   pathRole: 'through',
   chain: QUANT_AMM_CHAIN,
   v3: {
-    math(pool, frame, timestamp) {
-      const state = quantAmmStateOf(pool, frame);
+    math(pool, vaultState, timestamp) {
+      const state = quantAmmStateOf(pool, vaultState);
       return quantAmmMath(state, atOrAfter(timestamp, state.lastUpdateTime));
     },
-    pricingTime(pool, _frame, timestamp) {
+    pricingTime(pool, _vaultState, timestamp) {
       // The weights stop at the last interpolation time: any later block prices as that one.
       const { lastUpdateTime, lastInteropTime } = quantAmmWordsOf(pool);
       const at = atOrAfter(timestamp, lastUpdateTime);

@@ -2,7 +2,7 @@ import type { StoredPool } from '../../../pool';
 import { AT_POOL, chainCall, chainEvent, structGetter, type ChainReads } from '../../chainReads';
 
 /**
- * What a QuantAMM weighted pool reads at the head beside the Vault's frame, from its own getters:
+ * What a QuantAMM weighted pool reads at the head beside the Vault reads, from its own getters:
  * the two packed words of weights and per-second multipliers with their times
  * (`getQuantAMMWeightedPoolDynamicData`) and its trade size cap
  * (`getQuantAMMWeightedPoolImmutableData`). The weights a swap uses interpolate from these with
@@ -22,7 +22,7 @@ interface QuantAmmDraft {
   maxTradeSizeRatio?: bigint;
 }
 
-// QuantAMMWeightedPoolDynamicData: balances and rates (the Vault's, read by the frame), supply,
+// QuantAMMWeightedPoolDynamicData: balances and rates (the Vault's, in the Vault reads), supply,
 // three pool flags, the two unpacked words, uint40 times.
 const GET_DYNAMIC_DATA = structGetter(
   'getQuantAMMWeightedPoolDynamicData',

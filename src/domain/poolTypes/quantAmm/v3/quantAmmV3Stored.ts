@@ -6,11 +6,11 @@ import type { QuantAmmState } from './quantAmmV3State';
 /** A packed word unpacks into eight values. */
 const WORD_VALUES = 4;
 
-/** A stored QuantAMM pool's state: its Vault frame, its weight words and its trade size cap. */
-export function quantAmmStateOf(pool: StoredPool, frame: V3PoolState): QuantAmmState {
+/** A stored QuantAMM pool's state: its Vault state, its weight words and its trade size cap. */
+export function quantAmmStateOf(pool: StoredPool, vaultState: V3PoolState): QuantAmmState {
   const cap = pool.maxTradeSizeRatio;
   if (cap === undefined) throw new Error(`QuantAMM pool ${pool.id} has no maxTradeSizeRatio`);
-  return { ...frame, ...quantAmmWordsOf(pool), maxTradeSizeRatio: BigInt(cap) };
+  return { ...vaultState, ...quantAmmWordsOf(pool), maxTradeSizeRatio: BigInt(cap) };
 }
 
 /**

@@ -24,15 +24,15 @@ export const RECLAMM: PoolTypeDef = {
   pathRole: 'through',
   chain: RECLAMM_CHAIN,
   v3: {
-    math(pool, frame, timestamp) {
-      const state = reClammStateOf(pool, frame);
+    math(pool, vaultState, timestamp) {
+      const state = reClammStateOf(pool, vaultState);
       return reClammV3Math(state, timestamp > state.lastTimestamp ? timestamp : state.lastTimestamp);
     },
-    pricingTime(pool, frame, timestamp) {
+    pricingTime(pool, vaultState, timestamp) {
       // A hook before the swap could hand the pool other balances than the Vault's.
       if (!reClammOwnHook(pool) && pool.v3?.hook?.flags.shouldCallBeforeSwap === true) return timestamp;
-      const state = reClammStateOf(pool, frame);
-      return restingSince(state, frame.balancesLiveScaled18, timestamp);
+      const state = reClammStateOf(pool, vaultState);
+      return restingSince(state, vaultState.balancesLiveScaled18, timestamp);
     },
     ownHook: reClammOwnHook,
   },

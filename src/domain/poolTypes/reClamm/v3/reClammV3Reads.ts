@@ -3,7 +3,7 @@ import { AT_POOL, chainCall, chainEvent, getter, type ChainReads } from '../../c
 import type { ReClammState } from './reClammV3State';
 
 /**
- * What a ReClamm pool (v1 and v2 alike) reads at the head beside the Vault's frame: the state its
+ * What a ReClamm pool (v1 and v2 alike) reads at the head beside the Vault reads: the state its
  * swaps start from, through the pool's own getters. The virtual balances and the price range a
  * swap uses move with time from these (`reClammVirtualBalances.ts`), evaluated by the math at the
  * quote's block; what is read only changes when the pool writes it, each write with its event

@@ -20,7 +20,7 @@ export interface ReClammPriceRatioState {
   readonly priceRatioUpdateEndTime: bigint;
 }
 
-/** What the ReClamm math reads beyond the Vault's frame. */
+/** What the ReClamm math reads beyond the Vault's state. */
 export interface ReClammState {
   readonly version: ReClammVersion;
   /** Scaled18, token order. */
@@ -34,5 +34,5 @@ export interface ReClammState {
   readonly priceRatio: ReClammPriceRatioState;
 }
 
-/** A ReClamm pool: the Vault's frame plus its own state. */
+/** A ReClamm pool: the Vault's state plus its own state. */
 export interface ReClammV3State extends V3PoolState, ReClammState {}

@@ -21,5 +21,5 @@ export const STABLE_V3: PoolTypeDef = {
   exits: false,
   pathRole: 'through',
   chain: STABLE_V3_BUILD_CHAIN,
-  v3: { math: (pool, frame) => stableV3Math(stableV3StateOf(pool, frame), STEADY) },
+  v3: { math: (pool, vaultState) => stableV3Math(stableV3StateOf(pool, vaultState), STEADY) },
 };

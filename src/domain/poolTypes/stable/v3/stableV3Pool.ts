@@ -13,7 +13,7 @@ import {
 } from './stableV3Math';
 
 /**
- * A V3 StablePool: the Vault's frame plus its amplification state (`getAmplificationState`:
+ * A V3 StablePool: the Vault's state plus its amplification state (`getAmplificationState`:
  * values with the 1000 precision, a ramp when start and end differ).
  *
  * Two builds are deployed. The launch pools (task 20241205-v3-stable-pool and its successors)

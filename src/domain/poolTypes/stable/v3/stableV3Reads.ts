@@ -2,7 +2,7 @@ import { AT_POOL, chainCall, getter, type ChainReads } from '../../chainReads';
 import { STABLE_V3_CHAIN, type StableChainState } from '../stableReads';
 
 /**
- * What a V3 StablePool reads beside the V3 Vault's frame: its amp (with its ramp), as V2's stable
+ * What a V3 StablePool reads beside the V3 Vault reads: its amp (with its ramp), as V2's stable
  * pools, and which build it is. The npm 1.0.0 build refuses balances whose largest-to-smallest
  * ratio reaches `MAX_IMBALANCE_RATIO` (10,000) in every operation; no getter says so, so the pool
  * is asked for the invariant of balances exactly that far apart (`computeInvariant`, a view): the
@@ -34,15 +34,15 @@ export const STABLE_V3_BUILD_CHAIN: ChainReads<StableV3ChainState, Draft, undefi
       chainCall(AT_POOL, COMPUTE_INVARIANT, [PROBE_BALANCES, 0], (d: Draft) => (d.invariantAnswered = true)),
     ];
   },
-  second: (pool, draft, frame, memo) => base.second?.(pool, draft, frame, memo) ?? [],
-  finish(draft, frame) {
+  second: (pool, draft, vaultTokens, memo) => base.second?.(pool, draft, vaultTokens, memo) ?? [],
+  finish(draft, vaultTokens) {
     const { invariantAnswered, ...rest } = draft;
-    const state = base.finish(rest, frame);
+    const state = base.finish(rest, vaultTokens);
     return invariantAnswered ? state : { ...state, maxImbalanceRatio: MAX_IMBALANCE_RATIO };
   },
-  apply(pool, s, frame) {
+  apply(pool, s, vaultTokens) {
     const { maxImbalanceRatio, ...rest } = s;
-    const applied = base.apply(pool, rest, frame);
+    const applied = base.apply(pool, rest, vaultTokens);
     if (!applied.v3) return applied;
     const { maxImbalanceRatio: _stored, ...v3 } = applied.v3;
     return {

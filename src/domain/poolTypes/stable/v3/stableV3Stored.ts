@@ -7,14 +7,14 @@ import { steadyAmp, type StableV3State } from './stableV3Pool';
 const AMP_PRECISION_DIGITS = 3;
 
 /**
- * The Stable pool's state: its Vault frame and the stored amp (already evaluated for the next
+ * The Stable pool's state: its Vault state and the stored amp (already evaluated for the next
  * block, as V2's is), and for the 2026 build its imbalance limit.
  */
-export function stableV3StateOf(pool: StoredPool, frame: V3PoolState): StableV3State {
+export function stableV3StateOf(pool: StoredPool, vaultState: V3PoolState): StableV3State {
   if (pool.amp === null) throw new Error(`stable pool ${pool.id} has no amp`);
   const limit = pool.v3?.maxImbalanceRatio;
   return {
-    ...frame,
+    ...vaultState,
     amp: steadyAmp(decimalToUnits(pool.amp, AMP_PRECISION_DIGITS)),
     ...(limit !== undefined ? { maxImbalanceRatio: BigInt(limit) } : {}),
   };

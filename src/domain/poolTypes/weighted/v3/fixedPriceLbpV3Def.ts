@@ -22,12 +22,12 @@ export const FIXED_PRICE_LBP_V3: PoolTypeDef = {
   devnetKind: 'fixedPriceLbp',
   chain: FIXED_PRICE_LBP_V3_CHAIN,
   v3: {
-    math: (pool, frame, timestamp) => fixedPriceLbpMath(fixedPriceLbpStateOf(pool, frame), timestamp),
+    math: (pool, vaultState, timestamp) => fixedPriceLbpMath(fixedPriceLbpStateOf(pool, vaultState), timestamp),
     // Time opens and closes the sale, nothing else: one pricing time before, one during, one after.
-    pricingTime(pool, frame, timestamp) {
-      const { startTime, endTime } = fixedPriceLbpStateOf(pool, frame);
+    pricingTime(pool, vaultState, timestamp) {
+      const { startTime, endTime } = fixedPriceLbpStateOf(pool, vaultState);
       return timestamp < startTime ? startTime - 1n : timestamp > endTime ? endTime + 1n : startTime;
     },
-    selfHook: (pool, frame, timestamp) => lbpHook(fixedPriceLbpStateOf(pool, frame), timestamp),
+    selfHook: (pool, vaultState, timestamp) => lbpHook(fixedPriceLbpStateOf(pool, vaultState), timestamp),
   },
 };

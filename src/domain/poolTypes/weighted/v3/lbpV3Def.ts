@@ -25,8 +25,8 @@ export const LBP_V3: PoolTypeDef = {
   devnetKind: 'lbp',
   chain: LBP_V3_CHAIN,
   v3: {
-    math: (pool, frame, timestamp) => lbpMath(lbpStateOf(pool, frame), timestamp),
-    pricingTime: (pool, frame, timestamp) => lbpPricingTime(lbpStateOf(pool, frame), timestamp),
-    selfHook: (pool, frame, timestamp) => lbpHook(lbpStateOf(pool, frame), timestamp),
+    math: (pool, vaultState, timestamp) => lbpMath(lbpStateOf(pool, vaultState), timestamp),
+    pricingTime: (pool, vaultState, timestamp) => lbpPricingTime(lbpStateOf(pool, vaultState), timestamp),
+    selfHook: (pool, vaultState, timestamp) => lbpHook(lbpStateOf(pool, vaultState), timestamp),
   },
 };

@@ -7,13 +7,13 @@ import {
   structGetter,
   type ChainCall,
   type ChainReads,
-  type FrameTokens,
+  type VaultTokens,
 } from '../../chainReads';
 import { LBP_PARAM } from './lbpV3Stored';
 import { lbpWeights } from './lbpV3Weights';
 
 /**
- * What a V3 LBP reads at the head beside the Vault's frame, from its own getters pinned to the
+ * What a V3 LBP reads at the head beside the Vault reads, from its own getters pinned to the
  * block: the token indices, whether the project token may be sold back, the migration router, and
  * for the weighted LBP its weight schedule (`getGradualWeightUpdateParams`), the seedless virtual
  * reserve and the minimum balances of the 2026 build; for the fixed-price LBP its rate and its
@@ -86,10 +86,10 @@ function weightedCalls(): ChainCall<Draft>[] {
 }
 
 /** `pool` with the sale as read in `typeParams` (token indices turned into the Vault's token addresses). */
-function applyLbp(pool: StoredPool, s: LbpChainState, frame: FrameTokens): StoredPool {
+function applyLbp(pool: StoredPool, s: LbpChainState, vaultTokens: VaultTokens): StoredPool {
   const v3 = pool.v3;
   if (v3 === undefined) return pool;
-  const tokenAt = (i: number | undefined) => (i === undefined ? undefined : frame.tokens[i]?.address);
+  const tokenAt = (i: number | undefined) => (i === undefined ? undefined : vaultTokens.tokens[i]?.address);
   const project = tokenAt(s.projectTokenIndex);
   const reserve = tokenAt(s.reserveTokenIndex);
   const read: Record<string, string | undefined> = {
@@ -111,7 +111,7 @@ function applyLbp(pool: StoredPool, s: LbpChainState, frame: FrameTokens): Store
   }
   const typeParams = { ...(v3.typeParams ?? {}) };
   for (const [k, value] of Object.entries(read)) if (value !== undefined) typeParams[k] = value;
-  const index = new Map(frame.tokens.map((t, i) => [t.address, i]));
+  const index = new Map(vaultTokens.tokens.map((t, i) => [t.address, i]));
   const byToken = (list: readonly bigint[] | undefined, address: string) => list?.[index.get(address) ?? -1];
   const min = s.minTokenBalances;
   const tokens = s.weightsNow

@@ -52,10 +52,10 @@ function indexOf(pool: StoredPool, name: string): number {
   return i;
 }
 
-function saleOf(pool: StoredPool, frame: V3PoolState): LbpSaleState {
+function saleOf(pool: StoredPool, vaultState: V3PoolState): LbpSaleState {
   const router = paramsOf(pool)[LBP_PARAM.migrationRouter];
   return {
-    ...frame,
+    ...vaultState,
     projectTokenIndex: indexOf(pool, LBP_PARAM.projectToken),
     reserveTokenIndex: indexOf(pool, LBP_PARAM.reserveToken),
     startTime: int(pool, LBP_PARAM.startTime),
@@ -65,8 +65,8 @@ function saleOf(pool: StoredPool, frame: V3PoolState): LbpSaleState {
 }
 
 /** The weighted LBP's state; weights per token index from the project and reserve weights. */
-export function lbpStateOf(pool: StoredPool, frame: V3PoolState): LbpState {
-  const sale = saleOf(pool, frame);
+export function lbpStateOf(pool: StoredPool, vaultState: V3PoolState): LbpState {
+  const sale = saleOf(pool, vaultState);
   const byIndex = (project: string, reserve: string): bigint[] => {
     const w = [0n, 0n];
     w[sale.projectTokenIndex] = int(pool, project);
@@ -87,8 +87,8 @@ export function lbpStateOf(pool: StoredPool, frame: V3PoolState): LbpState {
 }
 
 /** The fixed-price LBP's state: its rate, reserve per project token (1e18). */
-export function fixedPriceLbpStateOf(pool: StoredPool, frame: V3PoolState): FixedPriceLbpState {
-  return { ...saleOf(pool, frame), projectTokenRate: int(pool, LBP_PARAM.projectTokenRate) };
+export function fixedPriceLbpStateOf(pool: StoredPool, vaultState: V3PoolState): FixedPriceLbpState {
+  return { ...saleOf(pool, vaultState), projectTokenRate: int(pool, LBP_PARAM.projectTokenRate) };
 }
 
 /**

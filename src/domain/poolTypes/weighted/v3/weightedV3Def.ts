@@ -17,7 +17,7 @@ export const WEIGHTED_V3: PoolTypeDef = {
   // `getNormalizedWeights()`, as V2's weighted pools.
   chain: WEIGHTED_V3_CHAIN,
   v3: {
-    math: (pool, frame) => weightedV3Math(weightedV3StateOf(pool, frame)),
+    math: (pool, vaultState) => weightedV3Math(weightedV3StateOf(pool, vaultState)),
     weights: (pool) => storedWeights(pool),
   },
 };

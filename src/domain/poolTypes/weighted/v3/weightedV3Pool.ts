@@ -14,7 +14,7 @@ import {
 } from './weightedV3Math';
 
 /**
- * A V3 WeightedPool: the Vault's frame plus normalized weights (18 decimals, summing to 1e18).
+ * A V3 WeightedPool: the Vault's state plus normalized weights (18 decimals, summing to 1e18).
  *
  * Two builds are deployed. The launch pools (factory task 20241205-v3-weighted-pool, what every
  * chain has served since December 2024) price on the balances as given. The rebuilt pool of the

@@ -3,7 +3,7 @@ import { AT_POOL, chainCall, getter, type ChainReads } from '../../chainReads';
 import { WEIGHTS_ONLY_CHAIN, type WeightedChainState } from '../weightedReads';
 
 /**
- * What a V3 WeightedPool reads beside the V3 Vault's frame: its normalized weights, as V2's
+ * What a V3 WeightedPool reads beside the V3 Vault reads: its normalized weights, as V2's
  * weighted pools, and which build it is. The npm 1.0.0 build answers `getMinTokenBalances()` (the
  * minimum balance per token it enforces; it also prices a swap on the balance in plus 1 wei,
  * `weightedV3Pool.ts`); the launch build has no such getter and the call reverts. So the build is
@@ -33,15 +33,15 @@ export const WEIGHTED_V3_CHAIN: ChainReads<WeightedV3ChainState, Draft, Memo> = 
       chainCall(AT_POOL, GET_MIN_TOKEN_BALANCES, [], (d: Draft, [min]) => (d.minTokenBalances = [...min])),
     ];
   },
-  second: (pool, draft, frame, memo) => base.second?.(pool, draft, frame, memo) ?? [],
-  finish(draft, frame) {
+  second: (pool, draft, vaultTokens, memo) => base.second?.(pool, draft, vaultTokens, memo) ?? [],
+  finish(draft, vaultTokens) {
     const { minTokenBalances, ...rest } = draft;
-    const state = base.finish(rest, frame);
+    const state = base.finish(rest, vaultTokens);
     return minTokenBalances ? { ...state, minTokenBalances } : state;
   },
-  apply(pool, s, frame) {
+  apply(pool, s, vaultTokens) {
     const { minTokenBalances, ...rest } = s;
-    const applied = base.apply(pool, rest, frame);
+    const applied = base.apply(pool, rest, vaultTokens);
     if (!applied.v3) return applied;
     const { minTokenBalances: _stored, ...v3 } = applied.v3;
     return {

@@ -11,11 +11,11 @@ export function storedWeights(pool: StoredPool): bigint[] {
   });
 }
 
-/** The Weighted pool's state: its Vault frame, weights and, for the 2026 build, minimum balances. */
-export function weightedV3StateOf(pool: StoredPool, frame: V3PoolState): WeightedV3State {
+/** The Weighted pool's state: its Vault state, weights and, for the 2026 build, minimum balances. */
+export function weightedV3StateOf(pool: StoredPool, vaultState: V3PoolState): WeightedV3State {
   const min = pool.v3?.minTokenBalances;
   return {
-    ...frame,
+    ...vaultState,
     weights: storedWeights(pool),
     ...(min !== undefined ? { minTokenBalances: min.map((b) => decimalToUnits(b, 18)) } : {}),
   };

@@ -34,7 +34,7 @@ const TIMES_PER_POOL = 3;
  */
 export class V3ModelCache {
   private readonly pools = new WeakMap<StoredPool, PoolEntry[]>();
-  private readonly frames = new WeakMap<StoredPool, V3PoolState | undefined>();
+  private readonly vaultStates = new WeakMap<StoredPool, V3PoolState | undefined>();
   /** Per time-dependent stored pool, the pricing times of the last few timestamps asked. */
   private readonly times = new WeakMap<StoredPool, { readonly timestamp: bigint; readonly at: bigint | undefined }[]>();
   private readonly buffers = new WeakMap<
@@ -44,7 +44,7 @@ export class V3ModelCache {
 
   /**
    * The time the pool's math is built at for a block at `timestamp`; undefined for a pool whose
-   * model holds at any time. Its frame is read once per stored object.
+   * model holds at any time. Its Vault state is read once per stored object.
    */
   pricingTime(pool: StoredPool, timestamp: bigint): bigint | undefined {
     if (poolTypeDef(pool.poolType, 3)?.timeDependent !== true) return undefined;
@@ -57,18 +57,18 @@ export class V3ModelCache {
   }
 
   private timeOf(pool: StoredPool, timestamp: bigint): bigint | undefined {
-    let frame = this.frames.get(pool);
-    if (frame === undefined && !this.frames.has(pool)) {
+    let vaultState = this.vaultStates.get(pool);
+    if (vaultState === undefined && !this.vaultStates.has(pool)) {
       try {
-        frame = v3PoolStateOf(pool);
+        vaultState = v3PoolStateOf(pool);
       } catch {
         // Malformed: the build tells why and leaves the pool out; no time to keep it by.
         return timestamp;
       }
-      this.frames.set(pool, frame);
+      this.vaultStates.set(pool, vaultState);
     }
     try {
-      return v3PricingTime(pool, timestamp, frame);
+      return v3PricingTime(pool, timestamp, vaultState);
     } catch {
       return timestamp;
     }

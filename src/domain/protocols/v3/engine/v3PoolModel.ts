@@ -11,7 +11,7 @@ import type { V3Pool } from '../vault/v3Pool';
 
 /**
  * A Balancer V3 pool as the routing engine sees it (`PoolModel`, domain/swap/poolModel.ts): every
- * swap goes through the V3 Vault's frame (`vault/swap.ts`) over the type's math and hook, so the
+ * swap goes through the V3 Vault's operations (`vault/swap.ts`) over the type's math and hook, so the
  * engine's candidates, search and split route V3 pools with the same code as V2 ones, and the
  * amounts are the Vault's to the wei. Any V3 type whose `V3PoolMath` exists is routable this way.
  */
@@ -20,12 +20,12 @@ import type { V3Pool } from '../vault/v3Pool';
 const MAX_BALANCE = 2n ** 128n - 1n;
 
 export interface V3ModelState extends PoolState {
-  /** The pool's frame as the Vault holds it now: live (and raw) balances move with each applied swap. */
-  frame: V3PoolState;
+  /** The pool's state as the Vault holds it now: live (and raw) balances move with each applied swap. */
+  vaultState: V3PoolState;
 }
 
 export interface V3PoolModelInput {
-  /** The pool at the quote's state and timestamp: the frame, its type's math, its hook. */
+  /** The pool at the quote's state and timestamp: the Vault state, its type's math, its hook. */
   readonly pool: V3Pool;
   /** Token decimals in the Vault's order. */
   readonly decimals: readonly number[];
@@ -75,25 +75,25 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
   }
 
   initialState(): V3ModelState {
-    const frame = this.pool.state;
-    return { balances: rawBalances(frame), frame };
+    const vaultState = this.pool.state;
+    return { balances: rawBalances(vaultState), vaultState };
   }
 
   cloneState(state: V3ModelState): V3ModelState {
-    // The frame is replaced, never mutated, so sharing it is a copy.
-    return { balances: [...state.balances], frame: state.frame };
+    // The Vault state is replaced, never mutated, so sharing it is a copy.
+    return { balances: [...state.balances], vaultState: state.vaultState };
   }
 
   canSwap(i: number, j: number): boolean {
-    const frame = this.pool.state;
+    const vaultState = this.pool.state;
     return (
       i !== j &&
       i >= 0 &&
       j >= 0 &&
       i < this.tokens.length &&
       j < this.tokens.length &&
-      !frame.paused &&
-      !frame.inRecoveryMode
+      !vaultState.paused &&
+      !vaultState.inRecoveryMode
     );
   }
 
@@ -105,16 +105,16 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
 
   apply(state: V3ModelState, i: number, j: number, amountIn: bigint, amountOut: bigint): void {
     const result = this.resultOf(state, i, j, amountIn, amountOut);
-    const frame = state.frame;
+    const vaultState = state.vaultState;
     const live = result.balancesLiveScaled18After;
-    state.frame = {
-      ...frame,
+    state.vaultState = {
+      ...vaultState,
       balancesLiveScaled18: live,
       ...(result.balancesRawAfter ? { balancesRaw: result.balancesRawAfter } : {}),
       // The Vault stores the live balances after each operation: yield is measured from them next.
-      ...(frame.yieldFee ? { yieldFee: { ...frame.yieldFee, lastLiveBalances: live } } : {}),
+      ...(vaultState.yieldFee ? { yieldFee: { ...vaultState.yieldFee, lastLiveBalances: live } } : {}),
     };
-    state.balances.splice(0, state.balances.length, ...rawBalances(state.frame));
+    state.balances.splice(0, state.balances.length, ...rawBalances(state.vaultState));
     this.priced.delete(state);
   }
 
@@ -169,7 +169,7 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
       throw v3Revert('BalanceOverflow', `balance of token ${i} would exceed 128 bits`);
     }
     return vaultSwap(
-      { ...this.pool, state: state.frame },
+      { ...this.pool, state: state.vaultState },
       {
         kind: kind === 'givenIn' ? 'exactIn' : 'exactOut',
         tokenIn: this.tokens[i]!,
@@ -208,9 +208,9 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
 }
 
 /** Raw balances in the Vault's order: as stored where known, else undone from the live ones. */
-function rawBalances(frame: V3PoolState): bigint[] {
-  if (frame.balancesRaw) return [...frame.balancesRaw];
-  return frame.balancesLiveScaled18.map((b, k) =>
-    toRawUndoRateRoundDown(b, frame.scalingFactors[k]!, frame.tokenRates[k]!),
+function rawBalances(vaultState: V3PoolState): bigint[] {
+  if (vaultState.balancesRaw) return [...vaultState.balancesRaw];
+  return vaultState.balancesLiveScaled18.map((b, k) =>
+    toRawUndoRateRoundDown(b, vaultState.scalingFactors[k]!, vaultState.tokenRates[k]!),
   );
 }

@@ -2,8 +2,8 @@ import { at, chainCall, getter, type ChainCall } from '../../../poolTypes/chainR
 import type { StoredV3Hook } from '../stored/storedV3';
 
 /**
- * What a known hook's contract answers for one pool at the head, read beside the Vault's frame
- * (`../vaultFrame.ts`) into the parameters its maths take (`StoredV3Hook.params`, 18-decimal
+ * What a known hook's contract answers for one pool at the head, read beside the Vault reads
+ * (`../vaultReads.ts`) into the parameters its maths take (`StoredV3Hook.params`, 18-decimal
  * integers here): StableSurge its per-pool max surge fee and threshold, the exit fee hook its
  * fee. The other modelled hooks read nothing: the directional fee hook prices with the pool's
  * static fee and balances, MEV capture is quoted at the static fee, and Akron's minimum fee comes

@@ -28,10 +28,10 @@ export function registeredV3Pool(
     priceRate: '1',
   }));
   // The sibling's own figures (decoration) are not this pool's.
-  const frame: Record<string, unknown> = { ...sibling };
-  for (const field of DECORATION_FIELDS) delete frame[field];
+  const skeleton: Record<string, unknown> = { ...sibling };
+  for (const field of DECORATION_FIELDS) delete skeleton[field];
   return {
-    ...(frame as unknown as StoredPool),
+    ...(skeleton as unknown as StoredPool),
     id: address,
     address: address as Address,
     factory,

@@ -11,7 +11,7 @@
  * for the next block as for V2), `swapFee` the static swap fee, `totalShares` the BPT supply,
  * `isPaused` and `isInRecoveryMode` the Vault's flags for the pool.
  */
-export interface StoredV3Frame {
+export interface StoredV3VaultState {
   /** Protocol plus pool creator share of each swap fee (1 = 100 %). */
   readonly aggregateSwapFee: string;
   /** Protocol plus pool creator share of yield, charged when the Vault loads the pool. */

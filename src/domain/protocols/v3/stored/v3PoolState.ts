@@ -4,10 +4,10 @@ import { loadBalances } from '../vault/poolData';
 import type { V3PoolState } from '../vault/poolState';
 
 /**
- * The V3 Vault's state of a stored V3 pool, as the frame (`vault/`) runs it: raw balances with the
+ * The V3 Vault's state of a stored V3 pool, as the Vault operations (`vault/`) run it: raw balances with the
  * decimal scaling and rates that turn them into live balances, the yield fee the Vault charges at
  * load (when the last live balances are known), fees, supply and flags. Undefined for a pool of
- * another protocol or one stored without its V3 frame. Exact: every stored decimal converts back
+ * another protocol or one stored without its V3 Vault state. Exact: every stored decimal converts back
  * to the integer it was read as.
  */
 export function v3PoolStateOf(pool: StoredPool): V3PoolState | undefined {

@@ -1,5 +1,5 @@
 /**
- * What the V3 Vault holds for a pool, as read at a block: the frame every V3 pool type shares. The
+ * What the V3 Vault holds for a pool, as read at a block: the state every V3 pool type shares. The
  * type's own parameters live beside it in the type's state (`poolTypes/<family>/v3/`).
  */
 export interface V3PoolState {
@@ -17,7 +17,7 @@ export interface V3PoolState {
    */
   readonly balancesLiveScaled18: readonly bigint[];
   /**
-   * Raw balances as stored in the Vault. When present, the frame computes the live balances the
+   * Raw balances as stored in the Vault. When present, the Vault's operations compute the live balances the
    * way the Vault loads them for each operation (rounded up for adds, down otherwise, yield fees
    * charged), as `vault/poolData.ts` does.
    */

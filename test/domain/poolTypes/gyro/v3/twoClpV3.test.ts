@@ -259,7 +259,7 @@ test('on the same balances and range, V3 and V2 2-CLP quotes differ only by thei
   expect(quoted).toBeGreaterThan(CASES * 3);
 });
 
-const frame: V3PoolState = {
+const vaultState: V3PoolState = {
   address: '0x0000000000000000000000000000000000002c1f',
   tokens: ['0x00000000000000000000000000000000000000a0', '0x00000000000000000000000000000000000000b0'],
   scalingFactors: [1n, 10n ** 12n],
@@ -273,10 +273,10 @@ const frame: V3PoolState = {
   supportsUnbalancedLiquidity: true,
 };
 
-test('through the Vault frame a stable pair quotes near 1:1 and a swap past the range reverts', () => {
+test('through the Vault operations a stable pair quotes near 1:1 and a swap past the range reverts', () => {
   // [0.99, 1.01]: 1000 of each token is the middle of the range.
   const state: Gyro2ClpV3State = {
-    ...frame,
+    ...vaultState,
     sqrtAlpha: 994_987_437_106_619_954n,
     sqrtBeta: 1_004_987_562_112_089_027n,
   };
@@ -297,9 +297,9 @@ test('through the Vault frame a stable pair quotes near 1:1 and a swap past the 
   expect([pool.math.minimumInvariantRatio, pool.math.maximumInvariantRatio]).toEqual([0n, 2n ** 256n - 1n]);
 });
 
-test('through the Vault frame, a single-token add then remove of the same BPT returns less than it cost', () => {
+test('through the Vault operations, a single-token add then remove of the same BPT returns less than it cost', () => {
   const state: Gyro2ClpV3State = {
-    ...frame,
+    ...vaultState,
     sqrtAlpha: 994_987_437_106_619_954n,
     sqrtBeta: 1_004_987_562_112_089_027n,
   };
@@ -332,5 +332,5 @@ test('through the Vault frame, a single-token add then remove of the same BPT re
 });
 
 test('a range with sqrtAlpha not below sqrtBeta is refused as the factory would', () => {
-  expect(() => gyro2ClpV3Math({ ...frame, sqrtAlpha: ONE, sqrtBeta: ONE })).toThrow(Gyro2ClpParamsError);
+  expect(() => gyro2ClpV3Math({ ...vaultState, sqrtAlpha: ONE, sqrtBeta: ONE })).toThrow(Gyro2ClpParamsError);
 });

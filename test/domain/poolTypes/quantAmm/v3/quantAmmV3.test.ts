@@ -6,12 +6,12 @@ import { quantAmmWeights } from '../../../../../src/domain/poolTypes/quantAmm/v3
 import type { QuantAmmState } from '../../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3State';
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 // A real pool's state (the QuantAMM vector) as the starting point; times moved around it.
 const p = loadV3Vector('1-22524240-QuantAMM.json').pool;
 const state: QuantAmmState = {
-  ...vectorFrameState(p),
+  ...vectorVaultState(p),
   firstFourWeightsAndMultipliers: p.bigs('firstFourWeightsAndMultipliers'),
   secondFourWeightsAndMultipliers: p.bigs('secondFourWeightsAndMultipliers'),
   lastUpdateTime: p.big('lastUpdateTime'),

@@ -17,12 +17,12 @@ import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool
 import { V3PoolModel } from '../../../../../src/domain/protocols/v3/engine/v3PoolModel';
 import { SwapEngine } from '../../../../../src/domain/swap/engine';
 import { Revert } from '../../../../../src/domain/swap/math/revert';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const ONE = 10n ** 18n;
 const lp = loadV3Vector('11155111-8085514-LBP-BAL-DAI.json').pool;
 const lbp: LbpState = {
-  ...vectorFrameState(lp),
+  ...vectorVaultState(lp),
   projectTokenIndex: 0,
   reserveTokenIndex: 1,
   startTime: lp.big('startTime'),
@@ -117,7 +117,7 @@ describe('V3 LBP sale rules', () => {
 describe('V3 fixed-price LBP', () => {
   const fp = loadV3Vector('11155111-10434442-FixedPriceLBP-MTK-USDC.json').pool;
   const state: FixedPriceLbpState = {
-    ...vectorFrameState(fp),
+    ...vectorVaultState(fp),
     projectTokenIndex: fp.num('projectTokenIndex'),
     reserveTokenIndex: fp.num('reserveTokenIndex'),
     startTime: fp.big('startTime'),

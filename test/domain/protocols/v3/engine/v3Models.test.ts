@@ -9,7 +9,7 @@ import { loadV3Vector, swapTitle, type V3Vector } from '../../../../helpers/v3Ve
 import { bufferOf, stablePool, stableVector, weightedPool, weightedVector } from '../../../../helpers/v3Universe';
 
 /**
- * The engine's V3 models answer what the V3 Vault's frame answers, which is what the chain
+ * The engine's V3 models answer what the V3 Vault operations answer, which is what the chain
  * answered in the vectors; applied swaps leave the pool as the Vault leaves it.
  */
 
@@ -19,12 +19,12 @@ function poolCases(name: string, vector: V3Vector, pool: () => V3Pool, decimals:
   describe(name, () => {
     const model = new V3PoolModel({ pool: pool(), decimals, poolType: vector.pool.poolType });
 
-    test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: model = frame = chain', (_t, swap) => {
+    test.each(vector.swaps.map((s) => [swapTitle(s), s] as const))('swap %s: model = Vault = chain', (_t, swap) => {
       const i = model.tokens.indexOf(swap.tokenIn.toLowerCase());
       const j = model.tokens.indexOf(swap.tokenOut.toLowerCase());
       const fromModel = model.swap(model.initialState(), kindOf(swap.kind), i, j, swap.amountRaw);
-      const fromFrame = vaultSwap(pool(), { ...swap, amountGivenRaw: swap.amountRaw }).amountCalculatedRaw;
-      expect(fromModel).toBe(fromFrame);
+      const fromVault = vaultSwap(pool(), { ...swap, amountGivenRaw: swap.amountRaw }).amountCalculatedRaw;
+      expect(fromModel).toBe(fromVault);
       expect(fromModel).toBe(swap.outputRaw);
     });
 
@@ -85,7 +85,7 @@ function poolCases(name: string, vector: V3Vector, pool: () => V3Pool, decimals:
 poolCases(weightedVector.file, weightedVector, weightedPool, [6, 18]);
 poolCases(stableVector.file, stableVector, stablePool, [6, 6]);
 
-describe('buffer-manual.json: a buffer model wraps and unwraps as the Vault frame and the chain', () => {
+describe('buffer-manual.json: a buffer model wraps and unwraps as the Vault state and the chain', () => {
   const vector = loadV3Vector('buffer-manual.json');
   const [wrapped, underlying] = vector.pool.tokens as [string, string];
   const rate = vector.pool.big('rate');
@@ -99,13 +99,13 @@ describe('buffer-manual.json: a buffer model wraps and unwraps as the Vault fram
     const answers = models.map((m, k) => {
       const i = m.tokens.indexOf(swap.tokenIn.toLowerCase());
       const fromModel = m.swap(m.initialState(), kindOf(swap.kind), i, 1 - i, swap.amountRaw);
-      const frame = bufferWrapOrUnwrap(
+      const vaultAnswer = bufferWrapOrUnwrap(
         buffer,
         erc4626ByRate(k === 0 ? rate : rate + 1n),
         { kind: swap.kind, tokenIn: swap.tokenIn, amountGivenRaw: swap.amountRaw },
         { pricing: 'unguarded' },
       );
-      expect(fromModel).toBe(frame.amountCalculatedRaw);
+      expect(fromModel).toBe(vaultAnswer.amountCalculatedRaw);
       return fromModel;
     });
     const [min, max] = answers[0]! <= answers[1]! ? answers : [answers[1]!, answers[0]!];
@@ -125,14 +125,17 @@ describe('buffer-manual.json: a buffer model wraps and unwraps as the Vault fram
     expect(max).toBeGreaterThan(1_000_000n);
     const out = model.swap(state, 'givenIn', 1, 0, max);
     model.apply(state, 1, 0, max, out);
-    const frame = bufferWrapOrUnwrap(
+    const vaultAnswer = bufferWrapOrUnwrap(
       short,
       erc4626ByRate(rate, { maxDeposit: 5_000_000n }),
       { kind: 'exactIn', tokenIn: underlying, amountGivenRaw: max },
       { pricing: 'unguarded' },
     );
-    expect(frame.fromBuffer).toBe(false);
-    expect(state.balances).toEqual([frame.bufferAfter.wrappedBalanceRaw, frame.bufferAfter.underlyingBalanceRaw]);
+    expect(vaultAnswer.fromBuffer).toBe(false);
+    expect(state.balances).toEqual([
+      vaultAnswer.bufferAfter.wrappedBalanceRaw,
+      vaultAnswer.bufferAfter.underlyingBalanceRaw,
+    ]);
     expect(() => model.swap(model.initialState(), 'givenIn', 1, 0, max + 1000n)).toThrow(/ERC4626ExceededMaxDeposit/);
   });
 });

@@ -11,11 +11,11 @@ import {
 import type { SwapKind } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 // A real launch weighted pool (USDC/DAI 50/50, 1% static fee, USDC-heavy) carries each hook.
 const vector = loadV3Vector('11155111-7439300-Weighted-USDC-DAI.json');
-const state: WeightedV3State = { ...vectorFrameState(vector.pool), weights: vector.pool.bigs('weights') };
+const state: WeightedV3State = { ...vectorVaultState(vector.pool), weights: vector.pool.bigs('weights') };
 const math = weightedV3Math(state);
 const [USDC, DAI] = state.tokens as [string, string];
 const ONE = 10n ** 18n;

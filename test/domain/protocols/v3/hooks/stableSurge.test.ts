@@ -12,7 +12,7 @@ import { vaultAddLiquidity } from '../../../../../src/domain/protocols/v3/vault/
 import { vaultRemoveLiquidity } from '../../../../../src/domain/protocols/v3/vault/removeLiquidity';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const ONE = 10n ** 18n;
 
@@ -29,7 +29,7 @@ describe('StableSurge imbalance', () => {
 
 // A real StableSurge pool (threshold 10%, max surge fee 5%, static 0.05%), balances about 43/57.
 const p = loadV3Vector('1-22247251-StableSurgeHook.json').pool;
-const state: StableV3State = { ...vectorFrameState(p), amp: steadyAmp(p.big('amp')) };
+const state: StableV3State = { ...vectorVaultState(p), amp: steadyAmp(p.big('amp')) };
 const math = stableV3Math(state, 0n);
 const params = { maxSurgeFeePercentage: 5n * 10n ** 16n, surgeThresholdPercentage: 10n ** 17n };
 const pool: V3Pool = { state, math, hook: stableSurgeHook(params, math) };

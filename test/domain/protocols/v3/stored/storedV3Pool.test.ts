@@ -3,7 +3,7 @@ import { unitsToDecimal } from '../../../../../src/domain/decimal';
 import type { StoredPool } from '../../../../../src/domain/pool';
 import { v3PoolOf } from '../../../../../src/domain/poolTypes/v3PoolOf';
 import { bufferStateOf, erc4626Of } from '../../../../../src/domain/protocols/v3/stored/buffers';
-import type { StoredBuffer, StoredV3Frame } from '../../../../../src/domain/protocols/v3/stored/storedV3';
+import type { StoredBuffer, StoredV3VaultState } from '../../../../../src/domain/protocols/v3/stored/storedV3';
 import { UnmodelledHookError } from '../../../../../src/domain/protocols/v3/stored/v3HookOf';
 import { v3PoolStateOf } from '../../../../../src/domain/protocols/v3/stored/v3PoolState';
 import { bufferWrapOrUnwrap } from '../../../../../src/domain/protocols/v3/buffer/wrapOrUnwrap';
@@ -11,7 +11,7 @@ import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { storedPool } from '../../../../helpers/poolFixtures';
 import { loadV3Vector } from '../../../../helpers/v3Vectors';
 
-const FRAME: StoredV3Frame = {
+const VAULT_STATE: StoredV3VaultState = {
   aggregateSwapFee: '0',
   aggregateYieldFee: '0',
   paysYieldFees: [false, false],
@@ -47,7 +47,7 @@ function storedWeightedFromVector(): { pool: StoredPool; vector: ReturnType<type
         priceRate: '1',
       };
     }),
-    v3: { ...FRAME, aggregateSwapFee: unitsToDecimal(p.big('aggregateSwapFee'), 18) },
+    v3: { ...VAULT_STATE, aggregateSwapFee: unitsToDecimal(p.big('aggregateSwapFee'), 18) },
   });
   return { pool, vector };
 }
@@ -78,7 +78,7 @@ describe('a stored V3 pool as the V3 math takes it', () => {
     },
   );
 
-  test('a V2 pool, or a V3 pool without its V3 frame, has no V3 state', () => {
+  test('a V2 pool, or a V3 pool without its V3 Vault state, has no V3 state', () => {
     expect(v3PoolStateOf({ ...pool, protocolVersion: 2 })).toBeUndefined();
     const { v3: _v3, ...bare } = pool;
     expect(v3PoolOf(bare, 0n)).toBeUndefined();

@@ -58,7 +58,7 @@ function revertCode(f: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('the V3 Vault frame', () => {
+describe('the V3 Vault operations', () => {
   test('a paused pool and a pool in recovery mode are refused for swaps, adds and removes, each with its named error', () => {
     for (const [fields, error] of [
       [{ paused: true }, PoolPausedError],

@@ -6,12 +6,12 @@ import {
 import { stableSurgeHook } from '../../../../../src/domain/protocols/v3/hooks/stableSurge/stableSurgeHook';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('1-22247251-StableSurgeHook.json');
 const p = vector.pool;
 // The vector records the amp the pool used at its block (no ramp under way).
-const state: StableV3State = { ...vectorFrameState(p), amp: steadyAmp(p.big('amp')) };
+const state: StableV3State = { ...vectorVaultState(p), amp: steadyAmp(p.big('amp')) };
 const math = stableV3Math(state, 0n);
 const hookData = p.hook?.dynamicData ?? {};
 const pool: V3Pool = {

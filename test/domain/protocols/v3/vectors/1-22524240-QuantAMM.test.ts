@@ -2,12 +2,12 @@ import { quantAmmMath } from '../../../../../src/domain/poolTypes/quantAmm/v3/qu
 import type { QuantAmmState } from '../../../../../src/domain/poolTypes/quantAmm/v3/quantAmmV3State';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('1-22524240-QuantAMM.json');
 const p = vector.pool;
 const state: QuantAmmState = {
-  ...vectorFrameState(p),
+  ...vectorVaultState(p),
   firstFourWeightsAndMultipliers: p.bigs('firstFourWeightsAndMultipliers'),
   secondFourWeightsAndMultipliers: p.bigs('secondFourWeightsAndMultipliers'),
   lastUpdateTime: p.big('lastUpdateTime'),

@@ -3,12 +3,12 @@ import { isSaleOpen, lbpHook } from '../../../../../src/domain/poolTypes/weighte
 import type { FixedPriceLbpState } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('11155111-10434442-FixedPriceLBP-MTK-USDC.json');
 const p = vector.pool;
 const state: FixedPriceLbpState = {
-  ...vectorFrameState(p),
+  ...vectorVaultState(p),
   projectTokenIndex: p.num('projectTokenIndex'),
   reserveTokenIndex: p.num('reserveTokenIndex'),
   startTime: p.big('startTime'),

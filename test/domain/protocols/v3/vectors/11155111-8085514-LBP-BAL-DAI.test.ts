@@ -4,13 +4,13 @@ import type { LbpState } from '../../../../../src/domain/poolTypes/weighted/v3/l
 import { lbpWeights } from '../../../../../src/domain/poolTypes/weighted/v3/lbpV3Weights';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
-import { loadV3Vector, vectorFrameState } from '../../../../helpers/v3Vectors';
+import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
 
 const vector = loadV3Vector('11155111-8085514-LBP-BAL-DAI.json');
 const p = vector.pool;
 const projectTokenIndex = p.num('projectTokenIndex');
 const state: LbpState = {
-  ...vectorFrameState(p),
+  ...vectorVaultState(p),
   projectTokenIndex,
   reserveTokenIndex: 1 - projectTokenIndex,
   startTime: p.big('startTime'),
