@@ -30,7 +30,7 @@ import { seededRandom } from './randomOrders';
  */
 
 export function atHeadSuite(heads: 'subscription' | 'polling'): void {
-  const ROUNDS = 10;
+  const ROUNDS = 6;
 
   let env: E2eEnvironment;
   let user: HDNodeWallet;
