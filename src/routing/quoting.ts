@@ -201,7 +201,8 @@ export class Quoting {
       throw new HttpError(
         503,
         `the router did not answer ${req.orderKind} ${req.amount} of ${req.orderKind === 'sell' ? req.sellToken : req.buyToken} (${req.sellToken} -> ${req.buyToken}) on chain ${chain.id} within ${e.timeoutMs} ms (QUOTE_TIMEOUT_MS) and was stopped; retry later or try another amount`,
-        {},
+        // The threads' queue drains in seconds; a client without a hint retries at once and feeds it.
+        { 'Retry-After': '2' },
         { reason: REASONS.QUOTE_TIMEOUT, details: { timeoutMs: e.timeoutMs } },
       );
     throw e;

@@ -26,7 +26,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-test('quotes past QUOTE_TIMEOUT_MS answer 503 QUOTE_TIMEOUT naming the bound', async () => {
+test('quotes past QUOTE_TIMEOUT_MS answer 503 QUOTE_TIMEOUT naming the bound, with Retry-After', async () => {
   const answers = await Promise.all(
     Array.from({ length: BURST }, async (_, k) => {
       const res = await fetch(`${server.url}/sor/1?minLiquidity=${k + 1}`, {
@@ -40,7 +40,11 @@ test('quotes past QUOTE_TIMEOUT_MS answer 503 QUOTE_TIMEOUT naming the bound', a
           gasPrice: '0',
         }),
       });
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: (await res.json()) as Record<string, unknown>,
+      };
     }),
   );
   const refused = answers.filter((a) => a.status !== 200);
@@ -48,6 +52,8 @@ test('quotes past QUOTE_TIMEOUT_MS answer 503 QUOTE_TIMEOUT naming the bound', a
   for (const a of refused)
     expect(a).toEqual({
       status: 503,
+      // A busy router clears in seconds: the client is told when to come back.
+      retryAfter: '2',
       body: {
         error: expect.stringMatching(/did not answer sell .* within 100 ms \(QUOTE_TIMEOUT_MS\) and was stopped/),
         code: 503,
