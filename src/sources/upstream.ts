@@ -104,6 +104,19 @@ function unreachable(err: Error): string {
 }
 
 async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse<T>> {
+  // Not `AbortSignal.timeout`: its timer (with a weak reference and a finalizer cell) stays for
+  // the whole timeout after the answer. A followed chain's calls then kept hundreds alive.
+  const bound = new AbortController();
+  const timer = setTimeout(() => bound.abort(new DOMException('upstream timeout', 'TimeoutError')), req.timeoutMs);
+  timer.unref();
+  try {
+    return await answer<T>(upstream, req, bound.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function answer<T>(upstream: string, req: JsonRequest, signal: AbortSignal): Promise<JsonResponse<T>> {
   let res: Response;
   const sent = req.bodyText ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
   try {
@@ -115,7 +128,7 @@ async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse
         ...req.headers,
       },
       body: sent,
-      signal: AbortSignal.timeout(req.timeoutMs),
+      signal,
     });
   } catch (e) {
     const err = e as Error;
