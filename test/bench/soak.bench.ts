@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devAccount } from '../../src/devnet/accounts';
@@ -22,7 +22,10 @@ import { startServerProcess, type ServerProcess } from './lib/serverProcess';
  *  - A third party's trade every 0.5 s (a Vault swap on a random V2 pool: one block each).
  *  - A mixed load from 6 clients all along: V2 `/sor`, V3 `/sor`, `/order` (either Vault),
  *    the GraphQL `pools` query and `GET /pools`, each request distinct (a few wei more).
- *  - BENCH_SERVICE_NODE_OPTIONS: the service's NODE_OPTIONS (a heap snapshot on a signal, say).
+ *  - BENCH_SERVICE_NODE_OPTIONS: the service's NODE_OPTIONS (a heap cap, say).
+ *  - BENCH_SOAK_SNAPSHOT_MINUTES (e.g. `3,6`): a heap snapshot of the service's main thread at
+ *    each of those minutes, written to a directory the run prints, with the command that compares
+ *    them (`lib/heapCounts.ts`). Writing one costs RSS: the figures are then not the soak's.
  *  - BENCH_SOAK_MINUTES (default 10): the service's RSS every 30 s, then the slope of a
  *    least-squares line through the samples from minute 2 on (target: under 1 MiB a minute) and
  *    the RSS at the end against the RSS at minute 2 (target: within 10 %).
@@ -37,6 +40,10 @@ const ROOT = join(__dirname, '..', '..');
 /** The third party that trades (a funded trader; the quote load's `/order` sender is another). */
 const TRADER = 3;
 const SENDER = 1;
+const SNAPSHOT_MINUTES = (process.env.BENCH_SOAK_SNAPSHOT_MINUTES ?? '')
+  .split(',')
+  .filter((m) => m.trim() !== '')
+  .map(Number);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -133,6 +140,14 @@ export async function run(): Promise<void> {
 
     const dataDir = mkdtempSync(join(tmpdir(), 'bps-bench-soak-'));
     closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    // Kept after the run: the snapshots are what it is for.
+    const snapshotDir = SNAPSHOT_MINUTES.length > 0 ? mkdtempSync(join(tmpdir(), 'bps-soak-heap-')) : undefined;
+    const nodeOptions = [
+      process.env.BENCH_SERVICE_NODE_OPTIONS ?? '',
+      snapshotDir ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshotDir}` : '',
+    ]
+      .join(' ')
+      .trim();
     const server: ServerProcess = await startServerProcess(
       {
         NETWORKS: String(DEVNET_CHAIN_ID),
@@ -150,8 +165,7 @@ export async function run(): Promise<void> {
         RATE_LIMIT_READS_PER_MINUTE: '0',
         RATE_LIMIT_QUOTES_PER_MINUTE: '0',
         ...(process.env.ROUTER_WORKERS ? { ROUTER_WORKERS: process.env.ROUTER_WORKERS } : {}),
-        // e.g. --heapsnapshot-signal=SIGUSR2, to look at what the heap holds at a given minute.
-        ...(process.env.BENCH_SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVICE_NODE_OPTIONS } : {}),
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       },
       { compiled: true, readyTimeoutMs: 180_000 },
     );
@@ -212,6 +226,14 @@ export async function run(): Promise<void> {
         `${s.minute.toFixed(1).padStart(5)} min  RSS ${s.rssMiB.toFixed(0).padStart(5)} MiB  (${n} requests, ${trades} trades)\n`,
       );
     };
+    const snapshots = SNAPSHOT_MINUTES.map((m) => {
+      const t = setTimeout(() => {
+        process.stdout.write(`${m.toFixed(1).padStart(5)} min  heap snapshot of the main thread asked\n`);
+        server.child.kill('SIGUSR2');
+      }, m * 60_000);
+      closers.push(async () => clearTimeout(t));
+      return t;
+    });
     sampleNow();
     while (performance.now() - start < MINUTES * 60_000) {
       await sleep(Math.min(SAMPLE_MS, start + MINUTES * 60_000 - performance.now()));
@@ -219,6 +241,16 @@ export async function run(): Promise<void> {
     }
     stop = true;
     await Promise.all([...clients, trading]);
+    for (const t of snapshots) clearTimeout(t);
+    if (snapshotDir) {
+      const files = readdirSync(snapshotDir)
+        .filter((f) => f.endsWith('.heapsnapshot'))
+        .sort()
+        .map((f) => join(snapshotDir, f));
+      process.stdout.write(
+        `heap snapshots (the RSS after each is not the soak's): NODE_OPTIONS=--max-old-space-size=4096 npx tsx test/bench/lib/heapCounts.ts ${files.join(' ')}\n`,
+      );
+    }
 
     const settled = samples.filter((s) => s.minute >= SETTLE_MINUTES - 0.01);
     const at2 = settled[0] ?? samples[samples.length - 1]!;
