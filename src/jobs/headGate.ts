@@ -5,7 +5,8 @@ import type { ChainInfo } from '../config/chains';
 import type { ChainSnapshot } from '../readModel/chainSnapshot';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions } from '../sources/rpc/jsonRpc';
 import { NO_RETRY, UpstreamError } from '../sources/upstream';
-import { followersKey, followStatusKey, lagReason } from './headFollower';
+import { followersKey, followStatusKey } from './headFollower';
+import { lagReason } from './follow/followStatus';
 
 /**
  * No answer older than the head the client may have seen (docs/ARCHITECTURE.md, "Chain state"):

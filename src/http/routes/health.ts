@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../../appContext';
-import { followStatusKey, isStale, lagReason, type FollowStatus } from '../../jobs/headFollower';
+import { followStatusKey } from '../../jobs/headFollower';
+import { isStale, lagReason, type FollowStatus } from '../../jobs/follow/followStatus';
 
 /**
  * Per followed chain: the node's head, the block the served state was read at, how old that block
