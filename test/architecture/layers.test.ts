@@ -71,4 +71,14 @@ describe('src/', () => {
   it('has no import circle and no import that goes up a layer', () => {
     expect(describeViolations(checkLayers(readImportGraph(ROOT), SOURCE_LAYERS))).toEqual([]);
   });
+
+  it("keeps each Vault's routing to itself: routing/v2/ and routing/v3/ never import each other", () => {
+    const vault = (file: string) => /^src\/routing\/(v[23])\//.exec(file)?.[1];
+    const edges = [...readImportGraph(ROOT)].flatMap(([from, targets]) => targets.map((to) => ({ from, to })));
+    // Both import the shared routing/ files, so the check reads real edges.
+    expect(edges.some(({ from, to }) => vault(from) === 'v2' && vault(to) === undefined)).toBe(true);
+    expect(edges.some(({ from, to }) => vault(from) === 'v3' && vault(to) === undefined)).toBe(true);
+    const across = edges.filter(({ from, to }) => vault(from) && vault(to) && vault(from) !== vault(to));
+    expect(across.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
 });

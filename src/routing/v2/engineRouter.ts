@@ -186,7 +186,7 @@ export class EngineRouter {
     const consideringFees =
       route.kind === 'sell' ? route.returnAmount - route.gasCost : route.returnAmount + route.gasCost;
     // A join or exit needs the batch relayer: such routes are marked, with every step's result
-    // (what each path's minimum out follows from; see src/routing/relayer).
+    // (what each path's minimum out follows from; see src/routing/v2/relayer).
     const relayer = batch.steps.some((s) => s.action !== undefined);
     const stepExtras = (k: number, action: 'join' | 'exit' | undefined) =>
       relayer || stepAmounts
