@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SwapKind } from '../../src/domain/protocols/v3/poolMath';
+import type { V3SwapKind } from '../../src/domain/protocols/v3/poolMath';
 import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState';
 
 /**
@@ -12,7 +12,7 @@ import type { V3PoolState } from '../../src/domain/protocols/v3/vault/poolState'
 export const V3_VECTORS_DIR = join(__dirname, '..', '..', '..', 'shared', 'data', 'balancer-v3-vectors');
 
 export interface V3VectorSwap {
-  readonly kind: SwapKind;
+  readonly kind: V3SwapKind;
   readonly amountRaw: bigint;
   readonly tokenIn: string;
   readonly tokenOut: string;
@@ -134,7 +134,7 @@ function vectorPool(file: string, p: Json): V3VectorPool {
   };
 }
 
-function swapKind(v: unknown): SwapKind {
+function swapKind(v: unknown): V3SwapKind {
   if (v === 0) return 'exactIn';
   if (v === 1) return 'exactOut';
   throw new Error(`swapKind ${String(v)} is neither 0 (exact in) nor 1 (exact out)`);

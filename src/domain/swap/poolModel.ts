@@ -11,6 +11,7 @@ export { isRevert, Revert } from './math/revert';
  * holds the state's balances. Where the contract reverts, it throws `Revert` (math/revert.ts).
  */
 
+/** V2 `IVault.SwapKind.GIVEN_IN` / `GIVEN_OUT`: the engine's kind for every pool (V3 models convert it, `v3SwapKindOf`). */
 export type SwapKind = 'givenIn' | 'givenOut';
 
 /**

@@ -7,15 +7,15 @@
  * for one timestamp: the object answers as the pool would in a block with that timestamp.
  */
 
-/** `SwapKind.EXACT_IN` / `EXACT_OUT`: which side of the swap the caller fixes. */
-export type SwapKind = 'exactIn' | 'exactOut';
+/** V3 `IVault`'s `SwapKind.EXACT_IN` / `EXACT_OUT`: which side of the swap the caller fixes. */
+export type V3SwapKind = 'exactIn' | 'exactOut';
 
 /** `Rounding.ROUND_UP` / `ROUND_DOWN`, as the Vault asks a pool to round its invariant. */
 export type Rounding = 'up' | 'down';
 
 /** `PoolSwapParams` without the router and user data no pool type here reads. */
 export interface PoolSwapParams {
-  readonly kind: SwapKind;
+  readonly kind: V3SwapKind;
   /** The amount the caller fixes, scaled18; for exact in, after the Vault took the swap fee off. */
   readonly amountGivenScaled18: bigint;
   readonly balancesScaled18: readonly bigint[];

@@ -27,7 +27,7 @@ import { erc4626ByRate } from '../../../../src/domain/protocols/v3/buffer/erc462
 import { bufferWrapOrUnwrap, type BufferPricing } from '../../../../src/domain/protocols/v3/buffer/wrapOrUnwrap';
 import { V3PoolModel } from '../../../../src/domain/protocols/v3/engine/v3PoolModel';
 import { stableSurgeHook } from '../../../../src/domain/protocols/v3/hooks/stableSurge/stableSurgeHook';
-import type { SwapKind } from '../../../../src/domain/protocols/v3/poolMath';
+import type { V3SwapKind } from '../../../../src/domain/protocols/v3/poolMath';
 import { vaultAddLiquidity } from '../../../../src/domain/protocols/v3/vault/addLiquidity';
 import { vaultRemoveLiquidity } from '../../../../src/domain/protocols/v3/vault/removeLiquidity';
 import { vaultSwap } from '../../../../src/domain/protocols/v3/vault/swap';
@@ -428,7 +428,7 @@ interface Operation {
   readonly token: number;
   /** Raw amounts the caller gave exactly (unbalanced add, single-token exact-out remove), zero elsewhere. */
   readonly exactRaw?: readonly bigint[];
-  readonly swapKind?: SwapKind;
+  readonly swapKind?: V3SwapKind;
   /** Set when the case was compared against balancer-maths adjusted for a named divergence. */
   readonly divergence?: Divergence;
 }
@@ -481,7 +481,7 @@ function swapCase(r: Random, d: Drawn): Operation {
   const n = d.rawBalances.length;
   const i = Math.floor(r() * n);
   const j = (i + 1 + Math.floor(r() * (n - 1))) % n;
-  const kind: SwapKind = r() < 0.5 ? 'exactIn' : 'exactOut';
+  const kind: V3SwapKind = r() < 0.5 ? 'exactIn' : 'exactOut';
   const base = d.rawBalances[kind === 'exactIn' ? i : j]!;
   const amount = 1n + scaleBy(base > 0n ? base : 10n ** 18n, uniform(r, -9, kind === 'exactIn' ? 0.3 : 0));
   const [tokenIn, tokenOut] = [d.ours.state.tokens[i]!, d.ours.state.tokens[j]!];
@@ -894,7 +894,7 @@ function runBuffers(seed: number): Tally {
     const v = pick(r, vectors);
     const [wrapped, underlying] = v.pool.tokens as [string, string];
     const rate = r() < 0.3 ? v.pool.big('rate') : scaleBy(v.pool.big('rate'), uniform(r, -0.3, 0.5));
-    const kind: SwapKind = r() < 0.5 ? 'exactIn' : 'exactOut';
+    const kind: V3SwapKind = r() < 0.5 ? 'exactIn' : 'exactOut';
     const wrap = r() < 0.5;
     // At least the deployed Vault's minimum wrap amount both ways (1e4 raw; balancer-maths checks 1e3).
     const amount = BigInt(Math.floor(10 ** uniform(r, 4.5, 9))) * 10n ** BigInt(Math.floor(uniform(r, 0, 16)));

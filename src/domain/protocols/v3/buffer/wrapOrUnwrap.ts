@@ -1,4 +1,4 @@
-import type { SwapKind } from '../poolMath';
+import type { V3SwapKind } from '../poolMath';
 import { v3Revert } from '../vault/errors';
 import { DEPLOYED_VAULT_LIMITS, type V3VaultLimits } from '../vault/limits';
 import type { BufferState } from './bufferState';
@@ -15,7 +15,7 @@ import type { Erc4626Token } from './erc4626';
 export type BufferPricing = 'guarded' | 'unguarded';
 
 export interface BufferRequest {
-  readonly kind: SwapKind;
+  readonly kind: V3SwapKind;
   /** The ERC-4626 token or its underlying: which one goes in says wrap or unwrap. */
   readonly tokenIn: string;
   readonly amountGivenRaw: bigint;

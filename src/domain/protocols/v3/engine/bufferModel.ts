@@ -4,6 +4,7 @@ import type { BufferState } from '../buffer/bufferState';
 import type { Erc4626Token } from '../buffer/erc4626';
 import { bufferWrapOrUnwrap, type BufferPricing, type BufferResult } from '../buffer/wrapOrUnwrap';
 import { DEPLOYED_VAULT_LIMITS, type V3VaultLimits } from '../vault/limits';
+import { v3SwapKindOf } from './swapKind';
 
 /**
  * A V3 Vault buffer as the routing engine sees it: a two-token "pool" `[wrapped, underlying]`
@@ -116,7 +117,7 @@ export class BufferModel implements PoolModel<BufferModelState> {
     return bufferWrapOrUnwrap(
       state.buffer,
       state.token,
-      { kind: kind === 'givenIn' ? 'exactIn' : 'exactOut', tokenIn: this.tokens[i]!, amountGivenRaw: amount },
+      { kind: v3SwapKindOf(kind), tokenIn: this.tokens[i]!, amountGivenRaw: amount },
       this.options,
     );
   }

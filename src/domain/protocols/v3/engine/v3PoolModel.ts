@@ -8,6 +8,7 @@ import type { V3PoolState } from '../vault/poolState';
 import { toRawUndoRateRoundDown } from '../vault/scaling';
 import { vaultSwap, type V3SwapResult } from '../vault/swap';
 import type { V3Pool } from '../vault/v3Pool';
+import { v3SwapKindOf } from './swapKind';
 
 /**
  * A Balancer V3 pool as the routing engine sees it (`PoolModel`, domain/swap/poolModel.ts): every
@@ -171,7 +172,7 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     return vaultSwap(
       { ...this.pool, state: state.vaultState },
       {
-        kind: kind === 'givenIn' ? 'exactIn' : 'exactOut',
+        kind: v3SwapKindOf(kind),
         tokenIn: this.tokens[i]!,
         tokenOut: this.tokens[j]!,
         amountGivenRaw: amount,

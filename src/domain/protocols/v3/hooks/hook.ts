@@ -1,4 +1,4 @@
-import type { PoolSwapParams, SwapKind } from '../poolMath';
+import type { PoolSwapParams, V3SwapKind } from '../poolMath';
 import type { V3PoolState } from '../vault/poolState';
 
 /**
@@ -32,7 +32,7 @@ export interface V3Hook {
 
 /** `AfterSwapParams`: token balances are the pool's after the swap. */
 export interface AfterSwapParams {
-  readonly kind: SwapKind;
+  readonly kind: V3SwapKind;
   readonly indexIn: number;
   readonly indexOut: number;
   readonly amountInScaled18: bigint;

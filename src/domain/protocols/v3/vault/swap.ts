@@ -1,6 +1,6 @@
 import { complement, mulUp } from '../../../swap/math/fixedPoint';
 import { MAX_FEE_PERCENTAGE, mulDivUp } from '../fixedPointV3';
-import type { PoolSwapParams, SwapKind } from '../poolMath';
+import type { PoolSwapParams, V3SwapKind } from '../poolMath';
 import { chargeAggregateSwapFee } from './aggregateFees';
 import { balancesAfter } from './balancesAfter';
 import { v3Revert } from './errors';
@@ -18,7 +18,7 @@ import { tokenIndex } from './tokens';
 import type { V3Pool } from './v3Pool';
 
 export interface V3SwapRequest {
-  readonly kind: SwapKind;
+  readonly kind: V3SwapKind;
   readonly tokenIn: string;
   readonly tokenOut: string;
   /** Amount in (exact in) or out (exact out), in the token's raw units. */

@@ -8,7 +8,7 @@ import {
   mevCaptureHookAtStaticFee,
   MevTaxedLiquidityRefused,
 } from '../../../../../src/domain/protocols/v3/hooks/mevCapture/mevCaptureHook';
-import type { SwapKind } from '../../../../../src/domain/protocols/v3/poolMath';
+import type { V3SwapKind } from '../../../../../src/domain/protocols/v3/poolMath';
 import { vaultSwap } from '../../../../../src/domain/protocols/v3/vault/swap';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
 import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
@@ -26,7 +26,7 @@ const quote = (
   tokenIn: string,
   tokenOut: string,
   amountGivenRaw: bigint,
-  kind: SwapKind = 'exactIn',
+  kind: V3SwapKind = 'exactIn',
 ) =>
   vaultSwap(hook === undefined ? { state, math } : { state, math, hook }, { kind, tokenIn, tokenOut, amountGivenRaw });
 /** The same swap on the pool without a hook but with `fee` as its static fee. */
@@ -35,7 +35,7 @@ const atStaticFee = (
   tokenIn: string,
   tokenOut: string,
   amountGivenRaw: bigint,
-  kind: SwapKind = 'exactIn',
+  kind: V3SwapKind = 'exactIn',
 ) => vaultSwap({ state: { ...state, staticSwapFee: fee }, math }, { kind, tokenIn, tokenOut, amountGivenRaw });
 
 describe('directional fee hook', () => {
