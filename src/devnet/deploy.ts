@@ -11,7 +11,7 @@ import {
   LBP_POOLS,
   LIDO,
   LinearPoolSpec,
-  PoolSpec,
+  DevnetPoolSpec,
   SALE_TOKENS,
   SALE_TRADER_FUNDS,
   STETH_SYMBOL,
@@ -208,7 +208,7 @@ type TokenOf = (symbol: string) => DevnetToken;
 /** A weighted, stable or composable stable pool, created by its factory and seeded by the INIT join. */
 async function createJoinedPool(
   deployer: Signer,
-  spec: Exclude<PoolSpec, LinearPoolSpec>,
+  spec: Exclude<DevnetPoolSpec, LinearPoolSpec>,
   addresses: DevnetAddresses,
   vault: Contract,
   tokenOf: TokenOf,

@@ -66,7 +66,7 @@ export interface LinearPoolSpec {
   readonly swapFee: string;
 }
 
-export type PoolSpec = WeightedPoolSpec | StablePoolSpec | PlainStablePoolSpec | LinearPoolSpec;
+export type DevnetPoolSpec = WeightedPoolSpec | StablePoolSpec | PlainStablePoolSpec | LinearPoolSpec;
 
 /** A liquidity bootstrapping pool (the no-protocol-fee factory), swaps enabled from the start. */
 export interface LbpSpec {
@@ -139,7 +139,7 @@ export const LIDO = {
  * USDC -> bb-USDC -> bb-USD and a pool's own BPT is bought and sold like a token. The last is
  * wstETH/WETH, what stETH orders route through (the relayer wraps or unwraps stETH).
  */
-export const DEV_POOLS: readonly PoolSpec[] = [
+export const DEV_POOLS: readonly DevnetPoolSpec[] = [
   {
     kind: 'weighted',
     name: 'WETH-USDC 50/50',

@@ -5,7 +5,7 @@ import { buildModels } from '../../src/domain/swap/models';
 import type { PoolSpec } from '../../src/domain/swap/poolModel';
 import { toBatchSwap } from '../../src/domain/swap/route';
 import { encodeRelayerOrder } from '../../src/routing/v2/relayer/encodeRelayerOrder';
-import { routeFromSwapInfo } from '../../src/routing/v2/relayer/relayerRoute';
+import { relayerRouteFromSwapInfo } from '../../src/routing/v2/relayer/relayerRoute';
 import type { SerializedSwapInfo, SorOrderResponse } from '../../src/routing/types';
 import {
   createPool,
@@ -174,7 +174,7 @@ async function sendAsListed(wallet: HDNodeWallet, order: SorOrderResponse, token
 
 function order(info: SerializedSwapInfo, wallet: HDNodeWallet, amount: bigint): SorOrderResponse {
   return encodeRelayerOrder({
-    route: routeFromSwapInfo(info, env.devnet.addresses.weth),
+    route: relayerRouteFromSwapInfo(info, env.devnet.addresses.weth),
     pool: poolOf,
     amount,
     sender: wallet.address,

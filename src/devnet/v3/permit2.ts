@@ -1,13 +1,10 @@
 import { Contract, ContractTransactionResponse, MaxUint256, Signer } from 'ethers';
+import { PERMIT2_ABI } from '../../routing/v3/v3Abi';
 
 /**
  * How a user lets a Balancer V3 router move a token: the token approves Permit2 once, then Permit2
  * approves the router (amount up to 2^160 - 1, until an expiry); the router pulls through Permit2.
  */
-export const PERMIT2_ABI = [
-  'function approve(address token, address spender, uint160 amount, uint48 expiration)',
-  'function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)',
-];
 
 const MAX_UINT160 = (1n << 160n) - 1n;
 const MAX_UINT48 = (1n << 48n) - 1n;

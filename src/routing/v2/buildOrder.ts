@@ -6,7 +6,7 @@ import type { ContractLookup } from '../knownContracts';
 import { LimitError } from '../limits';
 import { encodeOrder } from './orderEncoding';
 import { encodeRelayerOrder, type RoutePool } from './relayer/encodeRelayerOrder';
-import { needsRelayer, routeFromSwapInfo } from './relayer/relayerRoute';
+import { needsRelayer, relayerRouteFromSwapInfo } from './relayer/relayerRoute';
 import type { OrderBody } from '../requestSchema';
 import type { SerializedSwapInfo, SorOrderResponse } from '../types';
 
@@ -87,7 +87,7 @@ export function buildOrder(body: OrderBody, info: SerializedSwapInfo, ctx: Order
       );
     }
     return encodeRelayerOrder({
-      route: routeFromSwapInfo(info, chain.wrappedNative),
+      route: relayerRouteFromSwapInfo(info, chain.wrappedNative),
       pool: (id) => routePool(ctx.snap, id),
       amount: body.amount,
       sender: body.sender,

@@ -7,7 +7,7 @@ import type { ModelBug } from '../modelBugs';
 import type { PoolModel } from '../../domain/swap/poolModel';
 import { replayBatchSwap } from '../../domain/swap/replay';
 import { priceImpact } from '../priceImpact';
-import { checkRoute, routeFromSwapInfo } from './routeCheck';
+import { checkRoute, checkedRouteFromSwapInfo } from './routeCheck';
 import { emptySwapInfo, serializeSwapInfo } from '../serialize';
 import { sorConfigFor } from './sorConfig';
 import { toSorPool } from './sorPools';
@@ -212,7 +212,7 @@ export class ChainRouter {
       return { ok: false, reason: `the SOR failed: ${e instanceof Error ? e.message : String(e)}` };
     }
     if (info.swaps.length === 0 || info.returnAmount.isZero()) return { ok: false, reason: '' };
-    const verdict = checkRoute(routeFromSwapInfo(info), req.orderKind);
+    const verdict = checkRoute(checkedRouteFromSwapInfo(info), req.orderKind);
     return verdict.ok ? { ok: true, info } : verdict;
   }
 

@@ -33,7 +33,7 @@ export interface CheckedRoute {
   readonly marketSp: string;
 }
 
-export function routeFromSwapInfo(info: SwapInfo): CheckedRoute {
+export function checkedRouteFromSwapInfo(info: SwapInfo): CheckedRoute {
   return {
     tokenAddresses: info.tokenAddresses,
     swaps: info.swaps.map((s) => ({ ...s, amount: String(s.amount) })),

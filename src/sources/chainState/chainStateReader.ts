@@ -94,7 +94,10 @@ export const V3_VAULT_READS: VaultReads = {
       pool.tokens.map((t) => t.address.toLowerCase()),
     ),
   isPoolUnknown: (outcome) =>
-    outcome !== undefined && !outcome.ok && isRevert(outcome) && outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
+    outcome !== undefined &&
+    !outcome.ok &&
+    isRevertAnswer(outcome) &&
+    outcome.data?.startsWith(POOL_NOT_REGISTERED) === true,
 };
 
 /** A pool's draft while its answers come in: the Vault's and its type's own. */
@@ -233,7 +236,7 @@ export function callsFor(
  * A revert is the contract's answer (the getter is missing, the Vault does not know the pool);
  * anything else a node says about one call (header not found, rate limited) is the node's failure.
  */
-export function isRevert(outcome: { readonly error: string; readonly code?: number }): boolean {
+export function isRevertAnswer(outcome: { readonly error: string; readonly code?: number }): boolean {
   return outcome.code === 3 || /revert/i.test(outcome.error);
 }
 
@@ -246,7 +249,7 @@ const ERROR_STRING = new Interface(['function Error(string)']);
  * a revert without that reason included, says nothing about the pool.
  */
 export function isPoolUnknown(outcome: RpcOutcome | undefined): boolean {
-  if (!outcome || outcome.ok || !isRevert(outcome)) return false;
+  if (!outcome || outcome.ok || !isRevertAnswer(outcome)) return false;
   if (/BAL#500\b/.test(outcome.error)) return true;
   if (!outcome.data?.startsWith(ERROR_STRING.getFunction('Error')!.selector)) return false;
   try {
@@ -271,7 +274,7 @@ export function decodedAnswer(
   if (!outcome || (!outcome.ok && outcome.missing))
     throw new MalformedAnswerError(`eth_call ${read.fn} at block ${blockNumber}: no answer for this call`);
   if (!outcome.ok) {
-    if (isRevert(outcome)) return undefined;
+    if (isRevertAnswer(outcome)) return undefined;
     throw new UpstreamError(RPC_UPSTREAM, `eth_call ${read.fn} at block ${blockNumber} failed: ${outcome.error}`);
   }
   const bad = (what: string) =>
@@ -362,7 +365,7 @@ export async function readPoolStates(
       at += calls.length;
       continue;
     }
-    if (vaultAnswer && !vaultAnswer.ok && isRevert(vaultAnswer))
+    if (vaultAnswer && !vaultAnswer.ok && isRevertAnswer(vaultAnswer))
       throw new MalformedAnswerError(
         `eth_call ${calls[0]?.fn ?? 'of the Vault'} of pool ${pool.id} at block ${blockNumber} reverted without the Vault's unknown-pool reason: ${vaultAnswer.error}`,
       );

@@ -6,7 +6,7 @@ import { quoteWithLido, ZERO_POOL_ID } from '../../../src/routing/v2/lido';
 import { temporaryReference, readOnlyReference } from '../../../src/routing/v2/relayer/chainedReference';
 import { encodeRelayerOrder } from '../../../src/routing/v2/relayer/encodeRelayerOrder';
 import { relayerInterface, relayerLibraryInterface } from '../../../src/routing/v2/relayer/relayerAbi';
-import { routeFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
+import { relayerRouteFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
 import { emptySwapInfo } from '../../../src/routing/serialize';
 import type { QuoteRequest, SerializedSwapInfo } from '../../../src/routing/types';
 
@@ -87,7 +87,7 @@ function calls(data: string) {
 
 function order(info: SerializedSwapInfo, amount: bigint, slippage = '0') {
   return encodeRelayerOrder({
-    route: routeFromSwapInfo(info, WETH),
+    route: relayerRouteFromSwapInfo(info, WETH),
     pool: () => undefined,
     amount,
     sender: SENDER,

@@ -2,7 +2,7 @@ import { AbiCoder, getAddress, MaxUint256 } from 'ethers';
 import { readOnlyReference, temporaryReference } from '../../../src/routing/v2/relayer/chainedReference';
 import { encodeRelayerOrder, type RoutePool } from '../../../src/routing/v2/relayer/encodeRelayerOrder';
 import { relayerInterface, relayerLibraryInterface } from '../../../src/routing/v2/relayer/relayerAbi';
-import { RelayerRouteError, routeFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
+import { RelayerRouteError, relayerRouteFromSwapInfo } from '../../../src/routing/v2/relayer/relayerRoute';
 import { INT256_MAX } from '../../../src/routing/limits';
 import type { SerializedSwapInfo } from '../../../src/routing/types';
 
@@ -69,7 +69,7 @@ function info(tokenIn: string, tokenOut: string, steps: readonly Step[], returnA
 
 function encode(i: SerializedSwapInfo, amount: bigint, slippage = '0.01') {
   return encodeRelayerOrder({
-    route: routeFromSwapInfo(i, WETH),
+    route: relayerRouteFromSwapInfo(i, WETH),
     pool: (id) => POOLS[id],
     amount,
     sender: SENDER,
@@ -305,7 +305,7 @@ describe('relayer routes from the /sor wire shape', () => {
 
   test('malformed routes are refused, naming the problem', () => {
     expect(() =>
-      routeFromSwapInfo(
+      relayerRouteFromSwapInfo(
         info(
           DAI,
           BPT_W,
@@ -318,14 +318,14 @@ describe('relayer routes from the /sor wire shape', () => {
         WETH,
       ),
     ).toThrow(/does not take the previous step's output/);
-    expect(() => routeFromSwapInfo(info(DAI, BPT_W, [[W_POOL, WETH, BPT_W, '3', '5', 'join']], '5'), WETH)).toThrow(
-      /not from the sell token/,
-    );
-    expect(() => routeFromSwapInfo(info(DAI, WETH, [[DAI_WETH, DAI, WETH, '3', '5', undefined]], '6'), WETH)).toThrow(
-      /pay 5 in all, but returnAmount is 6/,
-    );
     expect(() =>
-      routeFromSwapInfo(
+      relayerRouteFromSwapInfo(info(DAI, BPT_W, [[W_POOL, WETH, BPT_W, '3', '5', 'join']], '5'), WETH),
+    ).toThrow(/not from the sell token/);
+    expect(() =>
+      relayerRouteFromSwapInfo(info(DAI, WETH, [[DAI_WETH, DAI, WETH, '3', '5', undefined]], '6'), WETH),
+    ).toThrow(/pay 5 in all, but returnAmount is 6/);
+    expect(() =>
+      relayerRouteFromSwapInfo(
         {
           ...info(DAI, WETH, [[DAI_WETH, DAI, WETH, '3', '5', undefined]], '5'),
           swaps: [{ poolId: DAI_WETH, assetInIndex: 0, assetOutIndex: 1, amount: '3', userData: '0x' }],

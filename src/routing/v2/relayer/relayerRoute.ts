@@ -2,7 +2,7 @@ import type { SerializedSwapInfo } from '../../types';
 
 /**
  * A sell route with join, exit, wrap or unwrap steps, as the relayer encoder reads it: paths of steps, each with
- * its exact quoted result. Built from the `/sor` wire shape (`routeFromSwapInfo`) so `/order`
+ * its exact quoted result. Built from the `/sor` wire shape (`relayerRouteFromSwapInfo`) so `/order`
  * encodes exactly what `/sor` answers.
  */
 
@@ -58,7 +58,7 @@ function amountOf(value: string | undefined, what: string): bigint {
  * amount 0 continues it from the previous step's output. `wrappedNative` replaces the zero-address
  * native marker in the steps.
  */
-export function routeFromSwapInfo(info: SerializedSwapInfo, wrappedNative: string): RelayerRoute {
+export function relayerRouteFromSwapInfo(info: SerializedSwapInfo, wrappedNative: string): RelayerRoute {
   const weth = wrappedNative.toLowerCase();
   const assets = info.tokenAddresses.map((a) => a.toLowerCase());
   const wrapped = (a: string) => (a === ZERO_ADDRESS ? weth : a);
