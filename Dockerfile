@@ -16,8 +16,13 @@ RUN npm run build
 
 # ---- runtime: production dependencies and the compiled output only ----
 FROM ${NODE_IMAGE} AS runtime
+# glibc keeps freed large blocks (store rows, JSON bodies) in its heap and gives threads their own
+# arenas: RSS no JavaScript holds. These return large blocks to the system (docs/ARCHITECTURE.md, Memory).
 ENV NODE_ENV=production \
-    PORT=8090
+    PORT=8090 \
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=65536 \
+    MALLOC_TRIM_THRESHOLD_=1048576
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force

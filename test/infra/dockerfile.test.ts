@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../src/config/env';
 import { CONTAINER_PORT } from '../../infra/config';
+import { imageCommand } from '../bench/lib/imageCommand';
 
 /**
  * There is no Docker engine here, so the image is checked by reading the Dockerfile: what a
@@ -107,6 +108,19 @@ describe('Dockerfile', () => {
     const cmd = final.steps.filter((i) => i.op === 'CMD').pop();
     expect(JSON.parse(cmd?.args ?? 'null')).toEqual(['node', expected]);
     expect(pkg.main).toBe(expected);
+  });
+
+  it("is how the benches start the compiled service: the CMD's flags and every ENV of the final stage", () => {
+    const cmd = JSON.parse(final.steps.filter((i) => i.op === 'CMD').pop()?.args ?? 'null') as string[];
+    const image = imageCommand();
+    expect(['node', ...image.args]).toEqual(cmd);
+    const env = final.steps
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
+    expect(Object.keys(image.env).sort()).toEqual([...env.matchAll(/(\w+)=/g)].map((m) => m[1]).sort());
+    for (const [k, v] of Object.entries(image.env)) expect(env).toContain(`${k}=${v}`);
+    expect(image.env.MALLOC_ARENA_MAX).toBe('2');
   });
 
   it('listens on the port the service defaults to and the Pulumi program routes to', () => {

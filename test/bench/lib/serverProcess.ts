@@ -2,6 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/freePort';
+import { imageCommand } from './imageCommand';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -17,9 +18,10 @@ export interface ServerProcess {
 
 export interface ServerProcessOptions {
   /**
-   * Run the compiled service (`dist/src/main.js`, built by `npm run build`) with plain node, as the
-   * image does, instead of the sources through tsx: tsx's loader in the process and in each quote
-   * thread costs memory production does not pay.
+   * Run the compiled service (`dist/src/main.js`, built by `npm run build`) exactly as the image
+   * does (the Dockerfile's `CMD` flags and `ENV`, `imageCommand.ts`), instead of the sources
+   * through tsx: tsx's loader in the process and in each quote thread costs memory production
+   * does not pay.
    */
   readonly compiled?: boolean;
   /** How long to wait for `/readyz` (default 30 s). */
@@ -32,8 +34,9 @@ export async function startServerProcess(
   options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const [command, args] = options.compiled
-    ? [process.execPath, [join(ROOT, 'dist', 'src', 'main.js')]]
+  const image = options.compiled ? imageCommand() : undefined;
+  const [command, args] = image
+    ? [process.execPath, [...image.args]]
     : [join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')]];
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -41,6 +44,7 @@ export async function startServerProcess(
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
       METADATA_SERVER_DETECTION: 'none',
+      ...image?.env,
       PORT: String(port),
       ...env,
     },
