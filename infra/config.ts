@@ -1,4 +1,5 @@
 import { parseNetworks } from '../src/config/env';
+import { memoryNeedMiB } from '../src/config/memoryNeed';
 
 /**
  * Everything the stack is configured by, as plain values (tests build it directly). The service's
@@ -41,7 +42,17 @@ export interface StackConfig {
   readonly edge:
     { readonly quotesPerMinute: number; readonly readsPerMinute: number; readonly jobsPerMinute: number } | undefined;
   readonly cpu: string;
+  /**
+   * Per instance (`memory`). Default: the smallest Cloud Run size holding what the chains'
+   * `poolsPerChain` pools need with `MEMORY_MARGIN` (the service's measured table,
+   * src/config/memoryNeed.ts); passed to the service as MEMORY_LIMIT_MIB so a start that does not
+   * fit fails with a message.
+   */
   readonly memory: string;
+  /** `memory` in MiB. */
+  readonly memoryMib: number;
+  /** The pools per chain the default `memory` is sized for (`poolsPerChain`). */
+  readonly poolsPerChain: number;
   readonly concurrency: number;
   readonly minInstances: number;
   readonly maxInstances: number;
@@ -95,6 +106,7 @@ export const MANAGED_ENV = [
   'UPDATE_POOLS_DEADLINE_SECONDS',
   'PRICE_RUN_DEADLINE_SECONDS',
   'DECORATE_POOLS_DEADLINE_SECONDS',
+  'MEMORY_LIMIT_MIB',
   ...SECRET_NAMES,
 ] as const;
 
@@ -146,6 +158,67 @@ function deadlineAt(raw: RawStackConfig, key: string, def: number): number {
       `expected a whole number from 1 to ${max} (the scheduler waits ${ATTEMPT_MARGIN_SECONDS} s longer, at most ${MAX_ATTEMPT_DEADLINE_SECONDS} s), got '${v}'`,
     );
   return v;
+}
+
+/** Mainnet's V2 catalogue scale, the figure the memory bench measures. */
+export const DEFAULT_POOLS_PER_CHAIN = 11_160;
+/** Room over the measured RSS: the heap creeps for minutes under load (docs/benchmarks.md, soak). */
+export const MEMORY_MARGIN = 1.1;
+/** Cloud Run sizes in MiB, with the fewest CPUs each allows. */
+const MEMORY_SIZES: readonly { readonly mib: number; readonly minCpu: number }[] = [
+  { mib: 512, minCpu: 1 },
+  { mib: 1024, minCpu: 1 },
+  { mib: 2048, minCpu: 1 },
+  { mib: 4096, minCpu: 1 },
+  { mib: 8192, minCpu: 2 },
+  { mib: 16384, minCpu: 4 },
+  { mib: 24576, minCpu: 6 },
+  { mib: 32768, minCpu: 8 },
+];
+
+/** A Kubernetes-style quantity (`512Mi`, `1Gi`, `2G`) in MiB, or undefined. */
+export function quantityMiB(q: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(Mi|Gi|M|G)$/.exec(q.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = { Mi: 1, Gi: 1024, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 }[m[2] as 'Mi' | 'Gi' | 'M' | 'G'];
+  return Math.floor(n * unit);
+}
+
+/**
+ * The instance's memory: `memory` when set (refused when below the need), else the smallest size
+ * holding the need with the margin. Quote threads: `ROUTER_WORKERS` from extraEnv, else at
+ * least 2 (the bench's), more with more CPUs (the service's default is the instance's cores).
+ */
+function memoryOf(
+  raw: RawStackConfig,
+  chains: number,
+  cpu: number,
+  extraEnv: Record<string, string>,
+): { memory: string; memoryMib: number; poolsPerChain: number } {
+  const poolsPerChain = numberAt(raw, 'poolsPerChain', DEFAULT_POOLS_PER_CHAIN, 0);
+  const workers = extraEnv.ROUTER_WORKERS;
+  const threads = workers !== undefined && /^\d+$/.test(workers.trim()) ? Number(workers) : Math.max(2, Math.ceil(cpu));
+  const need = memoryNeedMiB(chains * poolsPerChain, threads);
+  const wanted = Math.ceil(need * MEMORY_MARGIN);
+  const what = `${chains} chains x ${poolsPerChain} pools (poolsPerChain) with ${threads} quote threads need about ${need} MiB`;
+  const set = raw.get('memory');
+  if (set !== undefined && set.trim() !== '') {
+    const mib = quantityMiB(set);
+    if (mib === undefined) fail('memory', `expected a size such as 512Mi or 2Gi, got '${set}'`);
+    if (mib < need)
+      fail('memory', `${set} is ${mib} MiB, but ${what}; raise memory, or lower NETWORKS or poolsPerChain`);
+    return { memory: set.trim(), memoryMib: mib, poolsPerChain };
+  }
+  const size = MEMORY_SIZES.find((s) => s.mib >= wanted);
+  if (!size) fail('memory', `${what}, more than a Cloud Run instance holds; enable fewer chains per stack`);
+  if (size.minCpu > cpu)
+    fail('cpu', `${what} (${size.mib} MiB with margin), and Cloud Run gives that much only with cpu >= ${size.minCpu}`);
+  return {
+    memory: size.mib % 1024 === 0 ? `${size.mib / 1024}Gi` : `${size.mib}Mi`,
+    memoryMib: size.mib,
+    poolsPerChain,
+  };
 }
 
 export function readStackConfig(raw: RawStackConfig): StackConfig {
@@ -206,6 +279,8 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
       'must be at least 1 while instances follow the chain heads (an RPC URL comes from NODEPROVIDER_PROJECT_ID or RPC_URL_<chainId>); set extraEnv FOLLOW_HEAD=off to scale to zero',
     );
   const maxInstances = numberAt(raw, 'maxInstances', 4);
+  const cpu = raw.get('cpu') ?? '1';
+  if (!(Number(cpu) > 0)) fail('cpu', `expected a number of CPUs such as 1 or 2, got '${cpu}'`);
   if (maxInstances < minInstances) fail('maxInstances', `must be at least minInstances (${minInstances})`);
   return {
     project: raw.project,
@@ -231,8 +306,8 @@ export function readStackConfig(raw: RawStackConfig): StackConfig {
     },
     domainName,
     edge,
-    cpu: raw.get('cpu') ?? '1',
-    memory: raw.get('memory') ?? '1Gi',
+    cpu,
+    ...memoryOf(raw, chains.length, Number(cpu), extraEnv),
     concurrency: numberAt(raw, 'concurrency', 80),
     minInstances,
     maxInstances,

@@ -34,6 +34,8 @@ export function plainEnv(c: StackConfig): Record<string, string> {
     TASKS_LOCATION: c.region,
     // Cloud Run's front end adds one X-Forwarded-For hop; the load balancer in front adds two.
     TRUST_PROXY: c.edge ? '2' : '1',
+    // The service refuses a start its pools do not fit, by this (the cgroup limit may be hidden).
+    MEMORY_LIMIT_MIB: String(c.memoryMib),
     ...(c.domainName ? { DOMAIN_NAME: c.domainName } : {}),
     ...c.extraEnv,
   };

@@ -46,6 +46,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: Error) => {
+  // A start the configuration cannot hold (too little memory for its pools): one line, no stack.
+  if (e instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${e.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`fatal: ${e.stack ?? e.message}\n`);
   process.exit(1);
 });

@@ -2,7 +2,8 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from './appContext';
 import { AppState } from './appState';
-import type { Config } from './config/env';
+import { ConfigError, type Config } from './config/env';
+import { memoryShortfall } from './config/memoryNeed';
 import { FEATURES } from './features';
 import type { Feature, FeatureFactory } from './http/feature';
 import { createApp, AppOptions } from './http/app';
@@ -43,9 +44,30 @@ export interface StartOptions extends AppOptions {
   readonly host?: string;
 }
 
+/**
+ * Fails the start, before any quote thread builds its routers, when the loaded pools need more
+ * memory than the instance has: an OOM kill later would name no cause.
+ */
+function refuseTooLittleMemory(ctx: AppContext): void {
+  const poolsByChain = new Map(ctx.config.chains.map((c) => [c.id, ctx.readModel.get(c.id)?.pools.length ?? 0]));
+  const shortfall = memoryShortfall({
+    poolsByChain,
+    threads: ctx.config.routing.workers,
+    limitMib: ctx.config.memoryLimitMib,
+  });
+  if (shortfall) throw new ConfigError(shortfall);
+}
+
 /** Loads the read model, builds the features, then listens. `port` 0 picks a free port (tests). */
 export async function startServer(ctx: AppContext, port: number, options: StartOptions = {}): Promise<RunningServer> {
   await ctx.readModel.start();
+  try {
+    refuseTooLittleMemory(ctx);
+  } catch (e) {
+    ctx.readModel.stop();
+    await ctx.store.close();
+    throw e;
+  }
   const features: Feature[] = [];
   for (const make of options.features ?? FEATURES) features.push(await make(ctx));
   const app = createApp(ctx, {

@@ -27,6 +27,11 @@ export interface RateBudget {
 
 export interface Config {
   readonly port: number;
+  /**
+   * The instance's memory in MiB (`MEMORY_LIMIT_MIB`): a start whose chains and pools need more
+   * fails (`config/memoryNeed.ts`). Unset: the container's cgroup limit; 0: no check.
+   */
+  readonly memoryLimitMib: number | undefined;
   readonly debug: boolean;
   /** Enabled chains in the order given by `NETWORKS`. */
   readonly chains: readonly ChainInfo[];
@@ -465,6 +470,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     port: int(env, 'PORT', 8090, 0, 65535),
+    memoryLimitMib: nonEmpty(env.MEMORY_LIMIT_MIB) === undefined ? undefined : int(env, 'MEMORY_LIMIT_MIB', 0, 0),
     debug: bool(env, 'DEBUG'),
     chains,
     store,

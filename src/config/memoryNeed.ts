@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * How much memory a configuration needs, from measured RSS (`npm run bench -- memory`: the compiled
+ * service as the image starts it, after a quote load). The stack sizes an instance by it
+ * (infra/config.ts) and the service refuses to start on an instance too small for it
+ * (`checkMemory`), since an OOM kill names no cause.
+ */
+
+/** One bench row: chains x synthetic pools per chain, quote threads, RSS after the quote load. */
+export interface MeasuredRss {
+  readonly chains: number;
+  readonly poolsPerChain: number;
+  readonly threads: number;
+  readonly rssMiB: number;
+}
+
+/** The latest `npm run bench -- memory` rows (docs/benchmarks.md has the run). */
+export const MEASURED_RSS: readonly MeasuredRss[] = [
+  { chains: 1, poolsPerChain: 0, threads: 2, rssMiB: 157 },
+  { chains: 1, poolsPerChain: 3_720, threads: 2, rssMiB: 297 },
+  { chains: 1, poolsPerChain: 11_160, threads: 2, rssMiB: 431 },
+  { chains: 3, poolsPerChain: 0, threads: 2, rssMiB: 157 },
+  { chains: 3, poolsPerChain: 3_720, threads: 2, rssMiB: 497 },
+  { chains: 3, poolsPerChain: 11_160, threads: 2, rssMiB: 796 },
+  { chains: 3, poolsPerChain: 0, threads: 1, rssMiB: 143 },
+  { chains: 3, poolsPerChain: 11_160, threads: 1, rssMiB: 600 },
+];
+
+/**
+ * A linear fit over `MEASURED_RSS` that lies above every row and meets the largest: a process
+ * base, a quote thread's base, and per pool what the main thread keeps (stored pools, their
+ * routing form, the shared buffers) and what each quote thread keeps (models, candidate paths,
+ * heap headroom). The thread terms are the 1- and 2-thread rows' difference. Small catalogues sit
+ * well under it: a router's fixed cost and the candidates a quote load leaves grow per chain.
+ */
+const BASE_MIB = 320;
+const THREAD_BASE_MIB = 14;
+const MAIN_KIB_PER_POOL = 2.6;
+const THREAD_KIB_PER_POOL = 5.6;
+
+/** RSS after a quote load for `pools` pools over all chains and `threads` quote threads, in MiB. */
+export function memoryNeedMiB(pools: number, threads: number): number {
+  return Math.ceil(
+    BASE_MIB + threads * THREAD_BASE_MIB + (pools * (MAIN_KIB_PER_POOL + threads * THREAD_KIB_PER_POOL)) / 1024,
+  );
+}
+
+/** Where Linux says how much memory the container may use: cgroup v2, then v1. */
+export const CGROUP_LIMIT_FILES = ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'];
+
+/**
+ * The container's memory limit in MiB, or undefined when there is none (`max`, an unset v1 limit
+ * near 2^63, no cgroup file).
+ */
+export function containerLimitMiB(files: readonly string[] = CGROUP_LIMIT_FILES): number | undefined {
+  for (const file of files) {
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (raw === 'max') return undefined;
+    const bytes = Number(raw);
+    if (!Number.isFinite(bytes) || bytes <= 0 || bytes >= 2 ** 60) return undefined;
+    return Math.floor(bytes / 2 ** 20);
+  }
+  return undefined;
+}
+
+export interface MemoryCheck {
+  /** Pools per enabled chain, as loaded. */
+  readonly poolsByChain: ReadonlyMap<number, number>;
+  readonly threads: number;
+  /** `MEMORY_LIMIT_MIB`: 0 turns the check off; undefined reads the container's limit. */
+  readonly limitMib: number | undefined;
+  readonly cgroupFiles?: readonly string[];
+}
+
+/**
+ * Why this instance cannot hold its configuration, or undefined when it can (or no limit is
+ * known). The message names the settings that change the need or the limit.
+ */
+export function memoryShortfall(check: MemoryCheck): string | undefined {
+  if (check.limitMib === 0) return undefined;
+  const limit = check.limitMib ?? containerLimitMiB(check.cgroupFiles);
+  if (limit === undefined) return undefined;
+  const pools = [...check.poolsByChain.values()].reduce((a, n) => a + n, 0);
+  const need = memoryNeedMiB(pools, check.threads);
+  if (need <= limit) return undefined;
+  const source = check.limitMib !== undefined ? 'MEMORY_LIMIT_MIB' : "the container's memory limit (cgroup)";
+  const chains = [...check.poolsByChain].map(([id, n]) => `${id}: ${n.toLocaleString('en')}`).join(', ');
+  return (
+    `memory: ${check.poolsByChain.size} chains (NETWORKS; pools ${chains}) with ${check.threads} quote threads ` +
+    `(ROUTER_WORKERS) need about ${need} MiB, and ${source} is ${limit} MiB. ` +
+    `Give the instance more memory (the stack's memory), enable fewer chains, or run fewer quote threads. ` +
+    `MEMORY_LIMIT_MIB=0 skips this check.`
+  );
+}
