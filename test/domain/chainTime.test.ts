@@ -6,7 +6,7 @@ import {
   type ComposableStableChainState,
 } from '../../src/domain/poolTypes/composableStable/composableStableReads';
 import { LINEAR_CHAIN } from '../../src/domain/poolTypes/linear/linearReads';
-import { ampAt } from '../../src/domain/poolTypes/stable/amp';
+import { ampAt } from '../../src/domain/poolTypes/stable/stableAmp';
 import { LBP_CHAIN, type WeightedChainState } from '../../src/domain/poolTypes/weighted/weightedReads';
 import { storedEndWeight, storedStartWeight, weightsAt } from '../../src/domain/poolTypes/weighted/weightUpdate';
 

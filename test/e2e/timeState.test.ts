@@ -2,7 +2,7 @@ import { Contract, HDNodeWallet, MaxUint256 } from 'ethers';
 import { DEVNET_CHAIN_ID } from '../../src/devnet/devnet';
 import { devAccount, DEPLOYER_INDEX } from '../../src/devnet/accounts';
 import { decimalToUnits, unitsToDecimal } from '../../src/domain/decimal';
-import { ampAt } from '../../src/domain/poolTypes/stable/amp';
+import { ampAt } from '../../src/domain/poolTypes/stable/stableAmp';
 import { lbpOwnerContract, startLbpWeightUpdate } from '../../src/devnet/lbpWeightUpdate';
 import { DEMO_LBP_WEIGHT_UPDATE } from '../../src/devnet/universe';
 import { E2eEnvironment, startE2eEnvironment, trader } from './helpers/e2eEnvironment';

@@ -25,11 +25,11 @@ import {
   storedAmp,
   type AmpDraft,
   type AmpState,
-} from '../stable/amp';
+} from '../stable/stableAmp';
 
 /**
  * What stable pools holding their own BPT read at the head beside the Vault reads: the amp
- * (`stable/amp.ts`) and their token rates. ComposableStable: each token's `getTokenRate` and rate
+ * (`stable/stableAmp.ts`) and their token rates. ComposableStable: each token's `getTokenRate` and rate
  * cache with its provider's rate (`rateCaches.ts`), and its protocol fee basis
  * (`getLastJoinExitData()` and the swap and yield fee caches). StablePhantom: its cached token
  * rates, the protocol fee BPT it owes (part of its virtual supply) and its cached protocol swap fee

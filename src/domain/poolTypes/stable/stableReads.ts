@@ -27,11 +27,11 @@ import {
   storedAmp,
   type AmpDraft,
   type AmpState,
-} from './amp';
+} from './stableAmp';
 
 /**
  * What stable pools without their BPT among their tokens read at the head beside the Vault
- * reads: the amp (`amp.ts`); from Stable v2 and in MetaStable the legacy protocol fee basis
+ * reads: the amp (`stableAmp.ts`); from Stable v2 and in MetaStable the legacy protocol fee basis
  * (`legacyFeeBasis.ts`); MetaStable each token's price rate cache (a token without a provider has
  * an empty one, left out) and the providers, whose rate a swap after expiry caches first.
  */

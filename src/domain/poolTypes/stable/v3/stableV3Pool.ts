@@ -1,4 +1,4 @@
-import { ampAt, type AmpRamp } from '../amp';
+import { ampAt, type AmpRamp } from '../stableAmp';
 import { mulUp } from '../../../swap/math/fixedPoint';
 import type { PoolSwapParams, Rounding, V3PoolMath } from '../../../protocols/v3/poolMath';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
