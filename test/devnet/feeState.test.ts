@@ -12,7 +12,7 @@ import type { StoredPool } from '../../src/domain/pool';
 import { specFromStoredPool } from '../../src/domain/poolTypes/poolSpec';
 import { type PoolModel, type PoolState, type SwapKind } from '../../src/domain/swap/poolModel';
 import type { ComposableStableSpec } from '../../src/domain/poolTypes/composableStable/composableStableParams';
-import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
+import type { StableSpec } from '../../src/domain/poolTypes/stable/stableParams';
 import type { WeightedSpec } from '../../src/domain/poolTypes/weighted/weightedParams';
 import {
   type ComposableStableModel,

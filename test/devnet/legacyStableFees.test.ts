@@ -1,6 +1,6 @@
 import { modelOfType } from '../helpers/typeModel';
 import { Contract, parseUnits } from 'ethers';
-import type { StableSpec } from '../../src/domain/poolTypes/stable/stableModel';
+import type { StableSpec } from '../../src/domain/poolTypes/stable/stableParams';
 import { tokenBySymbol } from '../../src/devnet/devnet';
 import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
 import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';

@@ -2,8 +2,10 @@ import { BufferModel } from '../../src/domain/protocols/v3/engine/bufferModel';
 import { V3PoolModel } from '../../src/domain/protocols/v3/engine/v3PoolModel';
 import type { BufferState } from '../../src/domain/protocols/v3/buffer/bufferState';
 import { erc4626ByRate } from '../../src/domain/protocols/v3/buffer/erc4626';
-import { stableV3Math, steadyAmp, type StableV3State } from '../../src/domain/poolTypes/stable/v3/stableV3Pool';
-import { weightedV3Math, type WeightedV3State } from '../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { stableV3Math, steadyAmp } from '../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import type { StableV3State } from '../../src/domain/poolTypes/stable/v3/stableV3State';
+import { weightedV3Math } from '../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
 import { loadV3Vector, vectorVaultState } from './v3Vectors';
 

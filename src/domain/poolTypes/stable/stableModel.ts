@@ -20,11 +20,7 @@ import {
   V2VaultPool,
   withRates,
 } from '../../protocols/v2/vaultPool';
-import type { LEGACY_FEE_BASIS_PARAMS } from '../legacyFeeBasis';
-import type { SpecOf } from '../paramField';
-
-/** What the model reads: the core fields and the legacy fee basis (`poolTypes/legacyFeeBasis.ts`). */
-export type StableSpec = SpecOf<typeof LEGACY_FEE_BASIS_PARAMS>;
+import type { StableSpec } from './stableParams';
 
 /**
  * Stable pools whose BPT is not one of their tokens: 'Stable' v1 (2021-06 StablePool), 'Stable' v2

@@ -17,12 +17,14 @@ import type { QuantAmmState } from '../../../../src/domain/poolTypes/quantAmm/v3
 import { floorSqrt } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3Math';
 import type { ReClammV3State } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3State';
 import { reClammV3Math } from '../../../../src/domain/poolTypes/reClamm/v3/reClammV3Pool';
-import { stableV3Math, steadyAmp, type StableV3State } from '../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import { stableV3Math, steadyAmp } from '../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import type { StableV3State } from '../../../../src/domain/poolTypes/stable/v3/stableV3State';
 import { fixedPriceLbpMath } from '../../../../src/domain/poolTypes/weighted/v3/fixedPriceLbpV3Pool';
 import { lbpHook } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3Sale';
 import type { FixedPriceLbpState, LbpState } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3State';
 import { lbpMath } from '../../../../src/domain/poolTypes/weighted/v3/lbpV3Pool';
-import { weightedV3Math, type WeightedV3State } from '../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { weightedV3Math } from '../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import { erc4626ByRate } from '../../../../src/domain/protocols/v3/buffer/erc4626';
 import { bufferWrapOrUnwrap, type BufferPricing } from '../../../../src/domain/protocols/v3/buffer/wrapOrUnwrap';
 import { V3PoolModel } from '../../../../src/domain/protocols/v3/engine/v3PoolModel';

@@ -2,7 +2,6 @@ import { ampAt, type AmpRamp } from '../stableAmp';
 import { mulUp } from '../../../swap/math/fixedPoint';
 import type { PoolSwapParams, Rounding, V3PoolMath } from '../../../protocols/v3/poolMath';
 import { v3Revert } from '../../../protocols/v3/vault/errors';
-import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
 import {
   computeInGivenExactOut,
   computeOutGivenExactIn,
@@ -11,20 +10,7 @@ import {
   MAX_INVARIANT_RATIO,
   MIN_INVARIANT_RATIO,
 } from './stableV3Math';
-
-/**
- * A V3 StablePool: the Vault's state plus its amplification state (`getAmplificationState`:
- * values with the 1000 precision, a ramp when start and end differ).
- *
- * Two builds are deployed. The launch pools (task 20241205-v3-stable-pool and its successors)
- * take any balances. The rebuilt pool of the npm 1.0.0 sources (2026) refuses an operation whose
- * balances, before or after, have a largest-to-smallest ratio of `maxImbalanceRatio` (10,000) or
- * more; set it for those pools only.
- */
-export interface StableV3State extends V3PoolState {
-  readonly amp: AmpRamp;
-  readonly maxImbalanceRatio?: bigint;
-}
+import type { StableV3State } from './stableV3State';
 
 /** An amp with no ramp (start and end equal). */
 export const steadyAmp = (value: bigint): AmpRamp => ({

@@ -1,7 +1,8 @@
 import { decimalToUnits } from '../../../decimal';
 import type { StoredPool } from '../../../pool';
 import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
-import { steadyAmp, type StableV3State } from './stableV3Pool';
+import { steadyAmp } from './stableV3Pool';
+import type { StableV3State } from './stableV3State';
 
 /** The V3 StablePool's amp precision (`StableMath.AMP_PRECISION`). */
 const AMP_PRECISION_DIGITS = 3;

@@ -1,7 +1,7 @@
 import { decimalToUnits } from '../../../decimal';
 import type { StoredPool } from '../../../pool';
 import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
-import type { WeightedV3State } from './weightedV3Pool';
+import type { WeightedV3State } from './weightedV3State';
 
 /** A stored V3 Weighted pool's normalized weights (the tokens' `weight`, 18 decimals). */
 export function storedWeights(pool: StoredPool): bigint[] {

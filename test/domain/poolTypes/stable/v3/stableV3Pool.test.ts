@@ -1,8 +1,5 @@
-import {
-  stableV3Math,
-  steadyAmp,
-  type StableV3State,
-} from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import { stableV3Math, steadyAmp } from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import type { StableV3State } from '../../../../../src/domain/poolTypes/stable/v3/stableV3State';
 import type { PoolSwapParams } from '../../../../../src/domain/protocols/v3/poolMath';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
 

@@ -1,4 +1,5 @@
-import { weightedV3Math, type WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { weightedV3Math } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import { isRevert } from '../../../../../src/domain/swap/math/revert';
 
 const E18 = 10n ** 18n;

@@ -1,4 +1,5 @@
-import { weightedV3Math, type WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { weightedV3Math } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import { akronHook } from '../../../../../src/domain/protocols/v3/hooks/akron/akronHook';
 import { directionalFeeHook } from '../../../../../src/domain/protocols/v3/hooks/directionalFee/directionalFeeHook';
 import { ExitFeeOnlyProportional, exitFeeHook } from '../../../../../src/domain/protocols/v3/hooks/exitFee/exitFeeHook';

@@ -1,8 +1,5 @@
-import {
-  stableV3Math,
-  steadyAmp,
-  type StableV3State,
-} from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import { stableV3Math, steadyAmp } from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import type { StableV3State } from '../../../../../src/domain/poolTypes/stable/v3/stableV3State';
 import { imbalance } from '../../../../../src/domain/protocols/v3/hooks/stableSurge/imbalance';
 import {
   stableSurgeHook,

@@ -1,4 +1,5 @@
-import { weightedV3Math, type WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { weightedV3Math } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import type { V3Hook } from '../../../../../src/domain/protocols/v3/hooks/hook';
 import { vaultAddLiquidity } from '../../../../../src/domain/protocols/v3/vault/addLiquidity';
 import { PoolInRecoveryModeError, PoolPausedError } from '../../../../../src/domain/protocols/v3/vault/errors';

@@ -1,8 +1,5 @@
-import {
-  stableV3Math,
-  steadyAmp,
-  type StableV3State,
-} from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import { stableV3Math, steadyAmp } from '../../../../../src/domain/poolTypes/stable/v3/stableV3Pool';
+import type { StableV3State } from '../../../../../src/domain/poolTypes/stable/v3/stableV3State';
 import { stableSurgeHook } from '../../../../../src/domain/protocols/v3/hooks/stableSurge/stableSurgeHook';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';

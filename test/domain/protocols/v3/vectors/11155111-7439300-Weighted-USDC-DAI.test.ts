@@ -1,4 +1,5 @@
-import { weightedV3Math, type WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import { weightedV3Math } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3Pool';
+import type { WeightedV3State } from '../../../../../src/domain/poolTypes/weighted/v3/weightedV3State';
 import type { V3Pool } from '../../../../../src/domain/protocols/v3/vault/v3Pool';
 import { vectorCases } from '../../../../helpers/v3VectorCases';
 import { loadV3Vector, vectorVaultState } from '../../../../helpers/v3Vectors';
