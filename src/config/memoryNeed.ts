@@ -19,10 +19,10 @@ export interface MeasuredRss {
 export const MEASURED_RSS: readonly MeasuredRss[] = [
   { chains: 1, poolsPerChain: 0, threads: 2, rssMiB: 157 },
   { chains: 1, poolsPerChain: 3_720, threads: 2, rssMiB: 297 },
-  { chains: 1, poolsPerChain: 11_160, threads: 2, rssMiB: 431 },
+  { chains: 1, poolsPerChain: 11_160, threads: 2, rssMiB: 474 },
   { chains: 3, poolsPerChain: 0, threads: 2, rssMiB: 157 },
   { chains: 3, poolsPerChain: 3_720, threads: 2, rssMiB: 497 },
-  { chains: 3, poolsPerChain: 11_160, threads: 2, rssMiB: 796 },
+  { chains: 3, poolsPerChain: 11_160, threads: 2, rssMiB: 877 },
   { chains: 3, poolsPerChain: 0, threads: 1, rssMiB: 143 },
   { chains: 3, poolsPerChain: 11_160, threads: 1, rssMiB: 600 },
 ];
@@ -34,10 +34,10 @@ export const MEASURED_RSS: readonly MeasuredRss[] = [
  * heap headroom). The thread terms are the 1- and 2-thread rows' difference. Small catalogues sit
  * well under it: a router's fixed cost and the candidates a quote load leaves grow per chain.
  */
-const BASE_MIB = 320;
+const BASE_MIB = 280;
 const THREAD_BASE_MIB = 14;
-const MAIN_KIB_PER_POOL = 2.6;
-const THREAD_KIB_PER_POOL = 5.6;
+const MAIN_KIB_PER_POOL = 1.4;
+const THREAD_KIB_PER_POOL = 8;
 
 /** RSS after a quote load for `pools` pools over all chains and `threads` quote threads, in MiB. */
 export function memoryNeedMiB(pools: number, threads: number): number {
