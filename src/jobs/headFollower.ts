@@ -17,6 +17,7 @@ import type { AggregateHealth, PinnedRpcOptions } from '../sources/rpc/multicall
 import { NO_RETRY } from '../sources/upstream';
 import { checkCashChanges, checkV3CashChanges, sameState } from './followChecks';
 import { newFollowStatus, type FollowStatus } from './follow/followStatus';
+import { laggingHead } from './follow/laggingHeads';
 import { movedInHalves } from './follow/logRange';
 import { nextDelay, NO_BLOCK_WANTED, WANTED_MS, wantedAfter } from './follow/pacing';
 import { PoolReads } from './follow/poolReads';
@@ -355,26 +356,12 @@ export class HeadFollower {
     return { kind: 'blocks', block: head, poolsRead: all.length + fresh.registered.size };
   }
 
-  /**
-   * Whether to ignore this head: it is below the state's block while the node still has the
-   * state's block (a lagging backend behind a load balancer, whose `latest` flips back and forth),
-   * or the node does not have the state's block at all, for less than the stale bound (a lagging
-   * backend answered that question, or the chain really went back: past the bound the state is
-   * read again at the head, as for a reorg). A state's block the node has with another hash is a
-   * reorg, never ignored.
-   */
+  /** Whether to ignore this head (`follow/laggingHeads.ts`), counted and logged when it is. */
   private behind(head: BlockRef, known: BlockRef, atKnown: BlockRef | null | undefined): boolean {
-    const onChain = atKnown?.hash === known.hash;
-    if (atKnown === null) {
-      const since = (this.missingKnownSince ??= this.ctx.now());
-      if (this.ctx.now() - since > this.ctx.config.follow.staleSeconds * 1000) {
-        this.missingKnownSince = undefined;
-        return false;
-      }
-    } else {
-      this.missingKnownSince = undefined;
-      if (!onChain || head.number >= known.number) return false;
-    }
+    const staleMs = this.ctx.config.follow.staleSeconds * 1000;
+    const verdict = laggingHead(head, known, atKnown, this.missingKnownSince, this.ctx.now(), staleMs);
+    this.missingKnownSince = verdict.missingSince;
+    if (!verdict.ignore) return false;
     this.status.headsBehind++;
     this.status.lastHeadBehind = { number: head.number, seenAt: this.ctx.now() };
     if (this.status.headsBehind === 1 || this.status.headsBehind % WARN_EVERY === 0)
