@@ -127,7 +127,7 @@ function tokenParamsOf(raw: Readonly<Record<string, unknown>>, i: number): Recor
 }
 
 /**
- * Each pool type's own parameters (`poolTypes/<family>/params.ts`, every registered type), as
+ * Each pool type's own parameters (`poolTypes/<family>/<type>Params.ts`, every registered type), as
  * stored: top-level fields in registry order, then groups (e.g. `gyro`), null when empty.
  */
 function storedParams(

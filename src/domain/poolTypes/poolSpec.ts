@@ -6,7 +6,7 @@ import { storedFields } from './registry';
 
 /**
  * A stored pool -> the engine's input (`PoolSpec`): the core fields every pool has, then every stored
- * parameter the registry declares (`poolTypes/<family>/params.ts`), null where the pool lacks it.
+ * parameter the registry declares (`poolTypes/<family>/<type>Params.ts`), null where the pool lacks it.
  * Balances and the BPT supply are written with no more fraction digits than their decimals allow
  * (stored amounts already are; this keeps pool files with excess zeros exact). Pure.
  */

@@ -4,7 +4,7 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
 /**
  * The one GraphQL query the pool-update job sends to a Balancer V2 subgraph. It asks for every
  * field `normalizePool` reads: the router's inputs (balances, weights, amp, rates, and each
- * registered pool type's own parameters, `domain/poolTypes/<family>/params.ts`) and the
+ * registered pool type's own parameters, `domain/poolTypes/<family>/<type>Params.ts`) and the
  * decoration job's inputs (volumes, fees, shares, times).
  *
  * Paging is by cursor (`id_gt` the last id of the previous page, ordered by id): `skip` gets slower

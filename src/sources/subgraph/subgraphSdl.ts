@@ -8,7 +8,7 @@ import { registryVersion, storedFields } from '../../domain/poolTypes/registry';
  * subgraph (the devnet's indexing endpoint and the test fake) validate queries against it, so a
  * field or argument the real subgraph would refuse fails here too. Output fields are nullable
  * because pool files (the mainnet snapshot) leave some out. `Pool` declares every registered pool
- * type's own parameters (`domain/poolTypes/<family>/params.ts`) after the fields every pool has,
+ * type's own parameters (`domain/poolTypes/<family>/<type>Params.ts`) after the fields every pool has,
  * `PoolToken` their token parameters after the fields every token has.
  */
 export function subgraphSdl(): string {

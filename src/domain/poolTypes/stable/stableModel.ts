@@ -332,7 +332,7 @@ function feeBasisOf(spec: StableSpec): StableFeeBasis | null {
 
 /**
  * What tells one stable type's contract from another's, as its definition says it
- * (`poolTypes/stable/stable.ts`): the model asks these, never the type's name.
+ * (`poolTypes/stable/stableDef.ts`): the model asks these, never the type's name.
  */
 export interface StableVariant {
   /** Token rates scale the balances (MetaStable); else the decimals alone. */

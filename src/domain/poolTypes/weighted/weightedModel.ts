@@ -134,7 +134,7 @@ export interface WeightedState extends PoolState {
 
 /**
  * What tells one weighted-math pool type's contract from another's, as its definition says it
- * (`poolTypes/weighted/weighted.ts`): the model asks these, never the type's name.
+ * (`poolTypes/weighted/weightedDef.ts`): the model asks these, never the type's name.
  */
 export interface WeightedVariant {
   /** The owner can switch swaps off (`swapEnabled`): swaps and joins then revert. */

@@ -12,7 +12,7 @@ const list = <N extends string>(name: N) =>
  * multipliers are kept as the subgraph writes them from the pool's two packed words:
  * `weightsAtLastUpdateInterval` the first four values of each word, `weightBlockMultipliers` the
  * last four (with fewer than five tokens a word holds every weight, then every multiplier:
- * `quantAmmWeights.ts`). The head follower replaces them with the pool's own answers (`chain.ts`).
+ * `quantAmmV3Weights.ts`). The head follower replaces them with the pool's own answers (`quantAmmV3Reads.ts`).
  */
 export const QUANT_AMM_PARAMS = [
   big('maxTradeSizeRatio'),

@@ -26,7 +26,7 @@ export class MaxTradeSizeRatioExceeded extends Revert {
 
 /**
  * QuantAMMWeightedPool's math at one block's timestamp: V3 weighted math at the interpolated
- * weights (`quantAmmWeights.ts`), with the pool's own trade size cap on both sides of a swap,
+ * weights (`quantAmmV3Weights.ts`), with the pool's own trade size cap on both sides of a swap,
  * checked before and after the weighted formula as the contract does. Single-token adds and
  * removes go through `computeBalance`, which has no cap. The pools were built from solidity-utils
  * of before November 2025, whose `computeBalance` rounds the exponent 1/weight up for a remove too.

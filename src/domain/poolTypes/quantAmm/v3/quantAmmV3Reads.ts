@@ -6,7 +6,7 @@ import { AT_POOL, chainCall, chainEvent, structGetter, type ChainReads } from '.
  * the two packed words of weights and per-second multipliers with their times
  * (`getQuantAMMWeightedPoolDynamicData`) and its trade size cap
  * (`getQuantAMMWeightedPoolImmutableData`). The weights a swap uses interpolate from these with
- * time (`quantAmmWeights.ts`), evaluated by the math at the quote's block; the words change only
+ * time (`quantAmmV3Weights.ts`), evaluated by the math at the quote's block; the words change only
  * when the pool's update runner sets new ones, which the pool announces (`WeightsUpdated`).
  */
 export interface QuantAmmChainState {
@@ -40,7 +40,7 @@ const GET_IMMUTABLE_DATA = structGetter(
 
 const WEIGHTS_UPDATED = chainEvent('WeightsUpdated(address,int256[],uint40,uint40)');
 
-/** The first four values of each word, then the last four: the subgraph's two lists (`params.ts`). */
+/** The first four values of each word, then the last four: the subgraph's two lists (`quantAmmV3Params.ts`). */
 const halves = (a: readonly bigint[], b: readonly bigint[], from: number): string[] =>
   [...a.slice(from, from + 4), ...b.slice(from, from + 4)].map(String);
 

@@ -4,7 +4,7 @@ import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
  * A QuantAMM weighted pool's state: the Vault's state and what the pool answers (`getQuantAMMWeightedPoolDynamicData` and
  * `...ImmutableData`). Weights move with time without any event: each token has a weight set at
  * `lastUpdateTime` and a per-second multiplier that applies until `lastInteropTime`, so the
- * weights a swap sees depend on the block's timestamp (`quantAmmWeights.ts`).
+ * weights a swap sees depend on the block's timestamp (`quantAmmV3Weights.ts`).
  */
 export interface QuantAmmState extends V3PoolState {
   /**

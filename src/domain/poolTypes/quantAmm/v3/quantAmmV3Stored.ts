@@ -14,7 +14,7 @@ export function quantAmmStateOf(pool: StoredPool, vaultState: V3PoolState): Quan
 }
 
 /**
- * The weight words of a stored QuantAMM pool (`params.ts`), the two packed words put back
+ * The weight words of a stored QuantAMM pool (`quantAmmV3Params.ts`), the two packed words put back
  * together from the subgraph's halves. Throws when a parameter is missing (such a pool is not
  * quoted).
  */

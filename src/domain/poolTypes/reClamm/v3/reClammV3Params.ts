@@ -8,8 +8,8 @@ const time = <N extends string>(name: N) => ({ name, subgraph: 'BigInt', stored:
  * top-level fields of the pool (absent for every other type). Fixed-point values are the contract's
  * integers (18 decimals: 1e18 = 1), virtual balances scaled18 in the Vault's token order, times
  * unix seconds. The head follower replaces them with the pool's own getters at the block
- * (`chain.ts`); the virtual balances a swap uses move from the last ones with time
- * (`reClammVirtualBalances.ts`), as does the price ratio during an update (the subgraph's
+ * (`reClammV3Reads.ts`); the virtual balances a swap uses move from the last ones with time
+ * (`reClammV3VirtualBalances.ts`), as does the price ratio during an update (the subgraph's
  * `currentFourthRootPriceRatio`, a value at its indexing time, is not kept).
  */
 export const RECLAMM_PARAMS = [

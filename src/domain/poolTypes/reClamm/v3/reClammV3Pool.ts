@@ -18,7 +18,7 @@ export class ReClammComputeBalanceUnsupported extends Revert {
 /**
  * A ReClamm pool's `IBasePool` calls in a block with timestamp `timestamp` (unix seconds): each call
  * first moves the virtual balances to that time from the balances it is given, as the pool's own
- * onSwap and computeInvariant do (reClammVirtualBalances.ts). The invariant ratio bounds are the
+ * onSwap and computeInvariant do (reClammV3VirtualBalances.ts). The invariant ratio bounds are the
  * contract's zeros: only proportional liquidity, which does not read them. The moved virtual
  * balances are kept for the last balances seen (a route search prices many amounts on the same).
  */

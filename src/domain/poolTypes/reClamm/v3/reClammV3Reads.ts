@@ -5,7 +5,7 @@ import type { ReClammState } from './reClammV3State';
 /**
  * What a ReClamm pool (v1 and v2 alike) reads at the head beside the Vault reads: the state its
  * swaps start from, through the pool's own getters. The virtual balances and the price range a
- * swap uses move with time from these (`reClammVirtualBalances.ts`), evaluated by the math at the
+ * swap uses move with time from these (`reClammV3VirtualBalances.ts`), evaluated by the math at the
  * quote's block; what is read only changes when the pool writes it, each write with its event
  * (a swap or liquidity change writes the virtual balances and the timestamp; governance the
  * margin, the shift rate and the price ratio), so nothing is read again without one.

@@ -3,7 +3,7 @@ import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
 /**
  * A ReClamm pool's own state, as its `getReClammPoolDynamicData` answers it at a block. The virtual
  * balances stored are the ones the pool last wrote (`lastVirtualBalances` at `lastTimestamp`); the
- * ones a swap uses move with time from there (reClammVirtualBalances.ts).
+ * ones a swap uses move with time from there (reClammV3VirtualBalances.ts).
  *
  * Version 1 and 2 are the two deployed generations of the contract: version 2 caps the time since
  * the last update at 30 days and never lets the overvalued virtual balance fall below the value

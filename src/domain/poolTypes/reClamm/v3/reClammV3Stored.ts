@@ -3,7 +3,7 @@ import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
 import type { ReClammV3State, ReClammVersion } from './reClammV3State';
 
 /**
- * A stored ReClamm pool's state: its Vault state and its stored parameters (`params.ts`). The
+ * A stored ReClamm pool's state: its Vault state and its stored parameters (`reClammV3Params.ts`). The
  * factory's version is the contract's generation. Throws when a parameter is missing (such a pool
  * is not quoted).
  */

@@ -14,7 +14,7 @@ export const STABLE_V3: PoolTypeDef = {
   family: 'stable',
   params: [],
   // Its stored amp is the one the next block uses: the follower evaluates a ramp at each head
-  // (`chain.ts` `at`, as for V2's stable pools), so the state is a steady amp that prices alike at
+  // (`stableV3Reads.ts` `at`, as for V2's stable pools), so the state is a steady amp that prices alike at
   // any timestamp, and only a pool whose ramp moved gets a new object and a new model.
   timeDependent: false,
   joins: false,

@@ -6,7 +6,7 @@ import { fixedPriceLbpStateOf } from './lbpV3Stored';
 
 /**
  * The V3 Vault's FixedPriceLBPool: the project token sold for the reserve token at a constant
- * rate inside the sale window, never bought back. Routed as the weighted LBP (`lbpDef.ts`).
+ * rate inside the sale window, never bought back. Routed as the weighted LBP (`lbpV3Def.ts`).
  */
 export const FIXED_PRICE_LBP_V3: PoolTypeDef = {
   protocol: 3,

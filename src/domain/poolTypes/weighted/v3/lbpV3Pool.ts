@@ -23,7 +23,7 @@ export class UnsupportedOperation extends Revert {
 
 /**
  * LBPool's math at one block's timestamp: the V3 weighted pool's (of the pool's build) at the
- * weights of that second (`lbpWeights.ts`), inside the sale's rules (`lbpCommon.ts`). A seedless
+ * weights of that second (`lbpV3Weights.ts`), inside the sale's rules (`lbpV3Sale.ts`). A seedless
  * pool prices with its virtual reserve added to the reserve balance and may not pay out more
  * reserve than it really holds. `computeBalance` reverts, so single-token adds and removes fail;
  * proportional removes (after the sale) need only the Vault.

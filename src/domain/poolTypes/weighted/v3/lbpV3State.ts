@@ -3,7 +3,7 @@ import type { V3PoolState } from '../../../protocols/v3/vault/poolState';
 /**
  * The Vault's state of a V3 liquidity bootstrapping pool and what the pool fixes at deployment (`getLBPoolImmutableData`,
  * `getFixedPriceLBPoolImmutableData`): a sale of the project token against a reserve token between
- * two timestamps. Both kinds share LBPCommon's rules (`lbpCommon.ts`).
+ * two timestamps. Both kinds share LBPCommon's rules (`lbpV3Sale.ts`).
  */
 export interface LbpSaleState extends V3PoolState {
   readonly projectTokenIndex: number;

@@ -5,7 +5,7 @@ import type { FixedPriceLbpState, LbpSaleState, LbpState } from './lbpV3State';
 
 /**
  * A stored V3 LBP's sale (`v3.typeParams`: the catalogue's `lbpParams` / `fixedLBPParams`, then
- * what the pool's getters answered at the head, `lbpChain.ts`) as the math's state. Throws when a
+ * what the pool's getters answered at the head, `lbpV3Reads.ts`) as the math's state. Throws when a
  * parameter is missing: such a pool is not quoted, with the reason in its routing status.
  */
 

@@ -34,7 +34,7 @@ export interface StoredV3VaultState {
   readonly maxImbalanceRatio?: string;
   /**
    * A type's own parameters beyond weights and amp, by name, as its folder reads them (an LBP's
-   * sale: `poolTypes/weighted/v3/lbpStored.ts`): integers as the contract holds them (1e18 for
+   * sale: `poolTypes/weighted/v3/lbpV3Stored.ts`): integers as the contract holds them (1e18 for
    * weights and rates, unix seconds for times), addresses in lower case, flags `true`/`false`.
    * From the catalogue, then replaced by what the type reads from the chain at the head.
    */
