@@ -13,7 +13,7 @@ import type { ParamField } from './paramField';
  * relayer's join/exit encoding and the devnet indexer.
  */
 
-/** How the batch relayer encodes a single-token join or exit (`routing/relayer/poolUserData.ts`). */
+/** How the batch relayer encodes a single-token join or exit (`routing/v2/relayer/poolUserData.ts`). */
 export type UserDataFamily = 'weighted' | 'legacyStable' | 'composableStable';
 
 /**

@@ -11,7 +11,7 @@ import { canJoinExit, Revert, type JoinExitModel, type PoolModel, type PoolState
  * largest join or exit gives, a depth for ranking only.
  *
  * The Vault cannot batch them: a route with one goes through the batch relayer
- * (src/routing/relayer), which is why `isJoinExitHop` marks them for serialization.
+ * (src/routing/v2/relayer), which is why `isJoinExitHop` marks them for serialization.
  */
 
 /** Share of a balance (or supply) the float spot price is probed with. */
