@@ -135,10 +135,36 @@ function warmEngine(router: EngineRouter, timestamp: number): EngineRouter {
   return router;
 }
 
+/**
+ * One string per token address in a thread's pool sets. JSON decoding makes a string per
+ * occurrence, and each pool set holds a token's address in every pool that has it: about 4 MiB
+ * per 11,000 pools, per thread and chain.
+ */
+class TokenAddresses {
+  private readonly known = new Map<string, string>();
+
+  intern(pools: RoutingPool[]): RoutingPool[] {
+    // Token lists only grow; a bound keeps a thread that sees churn from holding every address.
+    if (this.known.size > 200_000) this.known.clear();
+    const one = (a: string) => {
+      let kept = this.known.get(a);
+      if (kept === undefined) this.known.set(a, (kept = a));
+      return kept;
+    };
+    for (const pool of pools) {
+      for (const token of pool.spec.tokens) (token as { address: string }).address = one(token.address);
+      const list = pool.tokensList as string[];
+      for (let k = 0; k < list.length; k++) list[k] = one(list[k]!);
+    }
+    return pools;
+  }
+}
+
 export class RouterHost {
   private readonly pools = new LRUCache<string, RoutingPool[]>({ max: 8 });
   private readonly prices = new LRUCache<string, Record<string, string>>({ max: 4 });
   private readonly routers = new LRUCache<string, Promise<QuoteRouter>>({ max: 8 });
+  private readonly addresses = new TokenAddresses();
 
   private readonly v3Sets = new LRUCache<string, V3Held>({ max: 8 });
   private v3ModelBugs: ModelBug[] = [];
@@ -207,7 +233,12 @@ export class RouterHost {
 
   /** The version's pools: from the latest earlier version this thread holds, plus the deltas after it. */
   private poolSet(input: PoolsInput): RoutingPool[] {
-    return versionOf<RoutingPool[], PoolDelta>(this.pools, input, decodeShared, applyPoolDelta);
+    return versionOf<RoutingPool[], PoolDelta>(
+      this.pools,
+      input,
+      (data) => this.addresses.intern(decodeShared<RoutingPool[]>(data)),
+      (before, delta) => applyPoolDelta(before, { ...delta, upserts: this.addresses.intern([...delta.upserts]) }),
+    );
   }
 
   private router(task: QuoteTask): Promise<QuoteRouter> {
