@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
  * (`checkMemory`), since an OOM kill names no cause.
  */
 
-/** One bench row: chains x synthetic pools per chain, quote threads, RSS after the quote load. */
+/** One bench row: chains x synthetic pools per chain, quote threads, peak RSS over the quote load. */
 export interface MeasuredRss {
   readonly chains: number;
   readonly poolsPerChain: number;
@@ -18,13 +18,13 @@ export interface MeasuredRss {
 /** The latest `npm run bench -- memory` rows (docs/benchmarks.md has the run). */
 export const MEASURED_RSS: readonly MeasuredRss[] = [
   { chains: 1, poolsPerChain: 0, threads: 2, rssMiB: 157 },
-  { chains: 1, poolsPerChain: 3_720, threads: 2, rssMiB: 297 },
-  { chains: 1, poolsPerChain: 11_160, threads: 2, rssMiB: 474 },
+  { chains: 1, poolsPerChain: 3_720, threads: 2, rssMiB: 298 },
+  { chains: 1, poolsPerChain: 11_160, threads: 2, rssMiB: 513 },
   { chains: 3, poolsPerChain: 0, threads: 2, rssMiB: 157 },
   { chains: 3, poolsPerChain: 3_720, threads: 2, rssMiB: 497 },
-  { chains: 3, poolsPerChain: 11_160, threads: 2, rssMiB: 877 },
+  { chains: 3, poolsPerChain: 11_160, threads: 2, rssMiB: 899 },
   { chains: 3, poolsPerChain: 0, threads: 1, rssMiB: 143 },
-  { chains: 3, poolsPerChain: 11_160, threads: 1, rssMiB: 600 },
+  { chains: 3, poolsPerChain: 11_160, threads: 1, rssMiB: 619 },
 ];
 
 /**
@@ -34,12 +34,12 @@ export const MEASURED_RSS: readonly MeasuredRss[] = [
  * heap headroom). The thread terms are the 1- and 2-thread rows' difference. Small catalogues sit
  * well under it: a router's fixed cost and the candidates a quote load leaves grow per chain.
  */
-const BASE_MIB = 280;
+const BASE_MIB = 292;
 const THREAD_BASE_MIB = 14;
-const MAIN_KIB_PER_POOL = 1.4;
-const THREAD_KIB_PER_POOL = 8;
+const MAIN_KIB_PER_POOL = 1.5;
+const THREAD_KIB_PER_POOL = 8.2;
 
-/** RSS after a quote load for `pools` pools over all chains and `threads` quote threads, in MiB. */
+/** Peak RSS under a quote load for `pools` pools over all chains and `threads` quote threads, in MiB. */
 export function memoryNeedMiB(pools: number, threads: number): number {
   return Math.ceil(
     BASE_MIB + threads * THREAD_BASE_MIB + (pools * (MAIN_KIB_PER_POOL + threads * THREAD_KIB_PER_POOL)) / 1024,
