@@ -53,6 +53,8 @@ export interface StackConfig {
   readonly memoryMib: number;
   /** The pools per chain the default `memory` is sized for (`poolsPerChain`). */
   readonly poolsPerChain: number;
+  /** Quote threads `memory` is sized for: extraEnv's `ROUTER_WORKERS`, else one per CPU (set by the stack). */
+  readonly quoteThreads: number;
   readonly concurrency: number;
   readonly minInstances: number;
   readonly maxInstances: number;
@@ -187,18 +189,19 @@ export function quantityMiB(q: string): number | undefined {
 
 /**
  * The instance's memory: `memory` when set (refused when below the need), else the smallest size
- * holding the need with the margin. Quote threads: `ROUTER_WORKERS` from extraEnv, else at
- * least 2 (the bench's), more with more CPUs (the service's default is the instance's cores).
+ * holding the need with the margin. Quote threads: `ROUTER_WORKERS` from extraEnv, else one per
+ * CPU, which the stack then sets: the service's own default counts the cores the host reports,
+ * which may be more than the instance has, and the start check would refuse the start.
  */
 function memoryOf(
   raw: RawStackConfig,
   chains: number,
   cpu: number,
   extraEnv: Record<string, string>,
-): { memory: string; memoryMib: number; poolsPerChain: number } {
+): { memory: string; memoryMib: number; poolsPerChain: number; quoteThreads: number } {
   const poolsPerChain = numberAt(raw, 'poolsPerChain', DEFAULT_POOLS_PER_CHAIN, 0);
   const workers = extraEnv.ROUTER_WORKERS;
-  const threads = workers !== undefined && /^\d+$/.test(workers.trim()) ? Number(workers) : Math.max(2, Math.ceil(cpu));
+  const threads = workers !== undefined && /^\d+$/.test(workers.trim()) ? Number(workers) : Math.max(1, Math.ceil(cpu));
   const need = memoryNeedMiB(chains * poolsPerChain, threads);
   const wanted = Math.ceil(need * MEMORY_MARGIN);
   const what = `${chains} chains x ${poolsPerChain} pools (poolsPerChain) with ${threads} quote threads need about ${need} MiB`;
@@ -208,7 +211,7 @@ function memoryOf(
     if (mib === undefined) fail('memory', `expected a size such as 512Mi or 2Gi, got '${set}'`);
     if (mib < need)
       fail('memory', `${set} is ${mib} MiB, but ${what}; raise memory, or lower NETWORKS or poolsPerChain`);
-    return { memory: set.trim(), memoryMib: mib, poolsPerChain };
+    return { memory: set.trim(), memoryMib: mib, poolsPerChain, quoteThreads: threads };
   }
   const size = MEMORY_SIZES.find((s) => s.mib >= wanted);
   if (!size) fail('memory', `${what}, more than a Cloud Run instance holds; enable fewer chains per stack`);
@@ -218,6 +221,7 @@ function memoryOf(
     memory: size.mib % 1024 === 0 ? `${size.mib / 1024}Gi` : `${size.mib}Mi`,
     memoryMib: size.mib,
     poolsPerChain,
+    quoteThreads: threads,
   };
 }
 

@@ -220,29 +220,33 @@ describe('Pulumi program variants', () => {
       const d = await deploy(configFrom({ ...BASE, ...values }));
       const container = (d.ofType('gcp:cloudrunv2/service:Service')[0]?.inputs.template as Template).containers[0]!;
       const limit = container.envs.find((e) => e.name === 'MEMORY_LIMIT_MIB')?.value;
-      return { memory: container.resources.limits.memory, limit };
+      const threads = container.envs.find((e) => e.name === 'ROUTER_WORKERS')?.value;
+      return { memory: container.resources.limits.memory, limit, threads };
     };
     // Three chains at mainnet's scale (the default poolsPerChain) fit the default instance.
     expect(DEFAULT_POOLS_PER_CHAIN).toBe(11_160);
-    expect(await sized({})).toEqual({ memory: '1Gi', limit: '1024' });
-    expect(memoryNeedMiB(3 * 11_160, 2) * MEMORY_MARGIN).toBeLessThanOrEqual(1024);
+    expect(await sized({})).toEqual({ memory: '1Gi', limit: '1024', threads: '1' });
+    expect(memoryNeedMiB(3 * 11_160, 1) * MEMORY_MARGIN).toBeLessThanOrEqual(1024);
     // Four times the pools need the next sizes up.
     const big = await sized({ poolsPerChain: '44640' });
-    expect(quantityMiB(big.memory)).toBeGreaterThanOrEqual(memoryNeedMiB(3 * 44_640, 2) * MEMORY_MARGIN);
+    expect(quantityMiB(big.memory)).toBeGreaterThanOrEqual(memoryNeedMiB(3 * 44_640, 1) * MEMORY_MARGIN);
     expect(big.limit).toBe(String(quantityMiB(big.memory)));
-    expect(await sized({ memory: '4Gi' })).toEqual({ memory: '4Gi', limit: '4096' });
+    expect(await sized({ memory: '4Gi' })).toEqual({ memory: '4Gi', limit: '4096', threads: '1' });
+    expect((await sized({ cpu: '2' })).threads).toBe('2');
   });
 
   it('refuses a memory below the need, and a need beyond what the CPUs allow, naming the keys', () => {
     expect(() => configFrom({ ...BASE, memory: '512Mi' })).toThrow(StackConfigError);
     expect(() => configFrom({ ...BASE, memory: '512Mi' })).toThrow(
-      /pulumi config memory: 512Mi is 512 MiB, but 3 chains x 11160 pools \(poolsPerChain\) with 2 quote threads need about \d+ MiB/,
+      /pulumi config memory: 512Mi is 512 MiB, but 3 chains x 11160 pools \(poolsPerChain\) with 1 quote threads need about \d+ MiB/,
     );
     expect(() => configFrom({ ...BASE, memory: 'lots' })).toThrow(
       /pulumi config memory: expected a size such as 512Mi/,
     );
-    expect(() => configFrom({ ...BASE, poolsPerChain: '100000' })).toThrow(/pulumi config cpu: .* cpu >= 2/);
-    expect(configFrom({ ...BASE, poolsPerChain: '100000', cpu: '2' }).memory).toBe('8Gi');
+    expect(() => configFrom({ ...BASE, poolsPerChain: '200000' })).toThrow(/pulumi config cpu: .* cpu >= 2/);
+    expect(
+      configFrom({ ...BASE, poolsPerChain: '200000', cpu: '2' }, { extraEnv: { ROUTER_WORKERS: '1' } }).memory,
+    ).toBe('8Gi');
   });
 
   it('takes instances, CPU, memory, concurrency and queue burst from config', async () => {
