@@ -1,4 +1,4 @@
-import { AbiCoder, id, Interface } from 'ethers';
+import { AbiCoder, id, Interface, toQuantity } from 'ethers';
 import type { PoolChainState } from '../../domain/chainState';
 import type { ProtocolVersion, StoredPool } from '../../domain/pool';
 import type {
@@ -19,6 +19,7 @@ import { codeOf } from '../rpc/codeAnswer';
 import { MalformedAnswerError, RPC_UPSTREAM, type RpcCall, type RpcOutcome } from '../rpc/jsonRpc';
 import { callPinned, type PinnedRpcOptions } from '../rpc/multicall';
 import { encodedWords, wordsDecoder, type WordDecoder } from './abiWords';
+import { eventTopic } from './eventTopic';
 
 /**
  * Reads pool state from the chain's node in JSON-RPC batches, every `eth_call` pinned to one block
@@ -118,7 +119,6 @@ interface PlannedCall {
   readonly apply: (draft: PoolDraft, values: readonly AbiValue[]) => void;
 }
 
-const hex = (n: number) => `0x${n.toString(16)}`;
 const abi = AbiCoder.defaultAbiCoder();
 
 function signatureOf(name: string, types: readonly string[]): string {
@@ -129,10 +129,6 @@ function selectorOf(cache: ChainReadCache, signature: string): string {
   let selector = cache.selectors.get(signature);
   if (selector === undefined) cache.selectors.set(signature, (selector = id(signature).slice(0, 10)));
   return selector;
-}
-
-function topicOf(event: ChainEvent): string {
-  return id(event.signature);
 }
 
 function decoderOf(cache: ChainReadCache, outputs: readonly AbiWord[], struct = false): WordDecoder {
@@ -305,7 +301,7 @@ function send(rpc: ChainTransport, calls: readonly RpcCall[]): Promise<RpcOutcom
 
 const ethCall = (to: string, data: string, blockNumber: number): RpcCall => ({
   method: 'eth_call',
-  params: [{ to, data }, hex(blockNumber)],
+  params: [{ to, data }, toQuantity(blockNumber)],
 });
 
 /**
@@ -333,7 +329,7 @@ export async function readPoolStates(
   });
   // A call several pools make (the Vault's fees collector) is asked once; only calls to another
   // contract than the pool can be one.
-  const tag = hex(blockNumber);
+  const tag = toQuantity(blockNumber);
   const asked: RpcCall[] = [];
   const answerOf: number[] = [];
   const shared = new Map<string, number>();
@@ -478,7 +474,7 @@ async function codelessAsReverts(
   const targets = [...new Set(empty.map(target))];
   const codes = await send(
     rpc,
-    targets.map((t) => ({ method: 'eth_getCode', params: [t, hex(blockNumber)] })),
+    targets.map((t) => ({ method: 'eth_getCode', params: [t, toQuantity(blockNumber)] })),
   );
   const codeless = new Set<string>();
   targets.forEach((t, k) => {
@@ -492,7 +488,9 @@ async function codelessAsReverts(
 function lastLogCall(pool: StoredPool, event: ChainEvent, blockNumber: number): RpcCall {
   return {
     method: 'eth_getLogs',
-    params: [{ address: pool.address, fromBlock: '0x0', toBlock: hex(blockNumber), topics: [topicOf(event)] }],
+    params: [
+      { address: pool.address, fromBlock: '0x0', toBlock: toQuantity(blockNumber), topics: [eventTopic(event)] },
+    ],
   };
 }
 

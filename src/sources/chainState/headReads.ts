@@ -1,3 +1,4 @@
+import { toQuantity } from 'ethers';
 import type { BlockRef } from '../../domain/chainState';
 import { UpstreamError } from '../upstream';
 import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../rpc/jsonRpc';
@@ -7,8 +8,6 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '.
  * one read the follower makes at every poll. A node that fails it, or answers without a block's
  * number, hash, parent and time, is an `UpstreamError`.
  */
-
-const hex = (n: number) => `0x${n.toString(16)}`;
 
 interface RawBlock {
   readonly number?: unknown;
@@ -56,6 +55,6 @@ export async function readHead(
   if (known === undefined) return { head, atKnown: undefined };
   if (head.hash === known.hash || (head.number === known.number + 1 && head.parentHash === known.hash))
     return { head, atKnown: known };
-  const [again] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: [hex(known.number), false] }]);
-  return { head, atKnown: toBlock(again, hex(known.number)) };
+  const [again] = await callBatch(rpc, [{ method: 'eth_getBlockByNumber', params: [toQuantity(known.number), false] }]);
+  return { head, atKnown: toBlock(again, toQuantity(known.number)) };
 }

@@ -1,5 +1,4 @@
-import { id } from 'ethers';
-import type { ChainEvent } from '../../domain/poolTypes/chainReads';
+import { toQuantity } from 'ethers';
 import { poolTypeDefs, protocolOfDef, registryVersion } from '../../domain/poolTypes/registry';
 import {
   V2_POOL_SETTINGS_EVENTS,
@@ -9,18 +8,13 @@ import {
 import { UpstreamError } from '../upstream';
 import { callBatch, MalformedAnswerError, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '../rpc/jsonRpc';
 import { newChainReadCache, type ChainReadCache } from './chainStateReader';
+import { eventTopic } from './eventTopic';
 
 /**
  * The logs that name the V2 pools whose state moved in a range of blocks: the Vault's balance
  * events and the pools' own state events. Every log is checked to be one the query asked for. A
  * node that refuses a range is a `LogsRefusedError`, so the follower can ask a smaller one.
  */
-
-const hex = (n: number) => `0x${n.toString(16)}`;
-
-function topicOf(event: ChainEvent): string {
-  return id(event.signature);
-}
 
 /**
  * The node answered but refused this `eth_getLogs` (providers cap a query's block range or result
@@ -66,7 +60,7 @@ function checkedLog(
 }
 
 /** Topics of the V2 Vault's events that change a pool's balances; topic 1 is the pool id. */
-export const VAULT_BALANCE_TOPICS: readonly string[] = V2_VAULT_BALANCE_EVENTS.map(topicOf);
+export const VAULT_BALANCE_TOPICS: readonly string[] = V2_VAULT_BALANCE_EVENTS.map(eventTopic);
 
 /**
  * Pool events that change what a pool's getters answer without any Vault log: those every V2 pool
@@ -82,14 +76,14 @@ export function poolStateTopics(cache: ChainReadCache = newChainReadCache()): re
       .filter((d) => protocolOfDef(d) === 2)
       .flatMap((d) => d.chain?.events ?? []),
   ];
-  const topics = [...new Set(events.map(topicOf))];
+  const topics = [...new Set(events.map(eventTopic))];
   cache.topics = { version, topics };
   return topics;
 }
 
 /** Topics of the V2 Vault's events that change a pool's cash (and so its `lastChangeBlock`). */
-const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(topicOf);
-const SWAP_TOPIC = topicOf(V2_VAULT_BALANCE_EVENTS[0]!);
+const CASH_TOPICS: readonly string[] = V2_VAULT_CASH_EVENTS.map(eventTopic);
+const SWAP_TOPIC = eventTopic(V2_VAULT_BALANCE_EVENTS[0]!);
 
 /**
  * What moved in blocks `from`..`to`, keyed by pool id (the Vault's balance logs: Swap,
@@ -108,7 +102,7 @@ export async function readMovedPools(
   cache: ChainReadCache = newChainReadCache(),
 ): Promise<{ readonly pools: Map<string, number>; readonly swapsOnly: Set<string> }> {
   const stateTopics = poolStateTopics(cache);
-  const range = { fromBlock: hex(from), toBlock: hex(to) };
+  const range = { fromBlock: toQuantity(from), toBlock: toQuantity(to) };
   const [balances, states] = await callBatch(rpc, [
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_BALANCE_TOPICS] }] },
     { method: 'eth_getLogs', params: [{ ...range, topics: [stateTopics] }] },

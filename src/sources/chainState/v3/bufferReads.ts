@@ -1,4 +1,4 @@
-import { AbiCoder, id } from 'ethers';
+import { AbiCoder, id, toQuantity } from 'ethers';
 import type { AbiValue, AbiWord } from '../../../domain/poolTypes/chainReads';
 import type { StoredBuffer, StoredErc4626 } from '../../../domain/protocols/v3/stored/storedV3';
 import { MalformedAnswerError, type RpcOutcome } from '../../rpc/jsonRpc';
@@ -54,8 +54,6 @@ const read = (
 
 const vaultRead = (...r: Parameters<typeof read>): Read => ({ ...read(...r), vault: true });
 
-const hex = (n: number) => `0x${n.toString(16)}`;
-
 /** One read's answer as its values; undefined for a revert. */
 async function ask(
   rpc: PinnedRpcOptions,
@@ -73,7 +71,7 @@ async function ask(
           to: r.to,
           data: id(r.signature).slice(0, 10) + (r.inputs.length ? abi.encode(r.inputs, r.args).slice(2) : ''),
         },
-        hex(blockNumber),
+        toQuantity(blockNumber),
       ],
     })),
   );

@@ -1,5 +1,4 @@
-import { id } from 'ethers';
-import type { ChainEvent } from '../../../domain/poolTypes/chainReads';
+import { toQuantity } from 'ethers';
 import { poolTypeDefs, protocolOfDef } from '../../../domain/poolTypes/registry';
 import {
   V3_BUFFERS_PAUSED,
@@ -11,12 +10,12 @@ import { callBatch, RPC_UPSTREAM, type JsonRpcOptions, type RpcOutcome } from '.
 import { UpstreamError } from '../../upstream';
 import { LogsRefusedError } from '../logReads';
 import { nothingMoved, type BufferBalances, type MovedInBlocks } from '../movedInBlocks';
+import { eventTopic } from '../eventTopic';
 
-const topicOf = (e: ChainEvent): string => id(e.signature);
-const POOL_TOPICS = new Set(V3_VAULT_POOL_EVENTS.map(topicOf));
-const BUFFER_TOPICS = new Set(V3_VAULT_BUFFER_EVENTS.map(topicOf));
-const REGISTERED_TOPIC = topicOf(V3_POOL_REGISTERED);
-const BUFFERS_PAUSED_TOPIC = topicOf(V3_BUFFERS_PAUSED);
+const POOL_TOPICS = new Set(V3_VAULT_POOL_EVENTS.map(eventTopic));
+const BUFFER_TOPICS = new Set(V3_VAULT_BUFFER_EVENTS.map(eventTopic));
+const REGISTERED_TOPIC = eventTopic(V3_POOL_REGISTERED);
+const BUFFERS_PAUSED_TOPIC = eventTopic(V3_BUFFERS_PAUSED);
 const VAULT_TOPICS = [...POOL_TOPICS, ...BUFFER_TOPICS, REGISTERED_TOPIC, BUFFERS_PAUSED_TOPIC];
 
 /** The events V3 pool types' own contracts emit (an amp ramp ...), from the registry. */
@@ -24,10 +23,8 @@ function v3TypeTopics(): string[] {
   const events = poolTypeDefs()
     .filter((d) => protocolOfDef(d) === 3)
     .flatMap((d) => d.chain?.events ?? []);
-  return [...new Set(events.map(topicOf))];
+  return [...new Set(events.map(eventTopic))];
 }
-
-const hex = (n: number) => `0x${n.toString(16)}`;
 
 /** The address in a topic (an indexed address is left-padded to 32 bytes), lower case. */
 const topicAddress = (topic: unknown): string | undefined =>
@@ -54,7 +51,7 @@ function bufferBalancesOf(log: Log): BufferBalances | null {
 }
 
 /** The events that move a pool's balances (swaps, adds, removes): the first three. */
-const [SWAP_TOPIC, ...LIQUIDITY_TOPICS] = V3_VAULT_POOL_EVENTS.slice(0, 3).map(topicOf);
+const [SWAP_TOPIC, ...LIQUIDITY_TOPICS] = V3_VAULT_POOL_EVENTS.slice(0, 3).map(eventTopic);
 
 /**
  * Whether an add or remove log moved any raw amount: the Vault lets anyone add or remove 0 BPT
@@ -109,7 +106,7 @@ export async function readMovedV3(
   from: number,
   to: number,
 ): Promise<MovedInBlocks> {
-  const range = { fromBlock: hex(from), toBlock: hex(to) };
+  const range = { fromBlock: toQuantity(from), toBlock: toQuantity(to) };
   const typeTopics = v3TypeTopics();
   const [vaultLogs, typeLogs] = await callBatch(rpc, [
     { method: 'eth_getLogs', params: [{ address: vault, ...range, topics: [VAULT_TOPICS] }] },
