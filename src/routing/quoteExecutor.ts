@@ -11,6 +11,7 @@ import {
   type V3QuoteTask,
   type V3RouteOutcome,
 } from './routerHost';
+import { withTimeLimit } from '../lifecycle/timeLimit';
 
 /**
  * Where quotes are computed: a worker-thread pool (so the event loop keeps serving `/healthz`,
@@ -224,21 +225,15 @@ export class WorkerExecutor implements QuoteExecutor {
     const { timeoutMs } = this.options;
     const home = lanes[pairHash(task) % lanes.length]!;
     if (timeoutMs === undefined) return this.enqueue(task, home, undefined);
-    // Not `AbortSignal.timeout`: its timer (and a weak reference and a finalizer cell) stays for
-    // the whole bound. At a steady rate the main heap then held the last 30 s of quotes' timers.
-    const bound = new AbortController();
-    const timer = setTimeout(() => bound.abort(new DOMException('quote time bound', 'TimeoutError')), timeoutMs);
-    timer.unref();
-    const { signal } = bound;
-    try {
-      return await this.enqueue(task, home, signal);
-    } catch (e) {
-      // Piscina stops the thread of an aborted task that is running; one still waiting leaves its queue.
-      if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
-      throw e;
-    } finally {
-      clearTimeout(timer);
-    }
+    return withTimeLimit(timeoutMs, 'quote time bound', async (signal) => {
+      try {
+        return await this.enqueue(task, home, signal);
+      } catch (e) {
+        // Piscina stops the thread of an aborted task that is running; one still waiting leaves its queue.
+        if (signal.aborted) throw new QuoteTimeoutError(timeoutMs);
+        throw e;
+      }
+    });
   }
 
   /**

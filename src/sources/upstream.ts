@@ -1,4 +1,5 @@
 import { backOff } from 'exponential-backoff';
+import { withTimeLimit } from '../lifecycle/timeLimit';
 
 /**
  * The one HTTP client every upstream module uses (subgraph, prices, sanctions, simulator, RPC):
@@ -104,16 +105,7 @@ function unreachable(err: Error): string {
 }
 
 async function once<T>(upstream: string, req: JsonRequest): Promise<JsonResponse<T>> {
-  // Not `AbortSignal.timeout`: its timer (with a weak reference and a finalizer cell) stays for
-  // the whole timeout after the answer. A followed chain's calls then kept hundreds alive.
-  const bound = new AbortController();
-  const timer = setTimeout(() => bound.abort(new DOMException('upstream timeout', 'TimeoutError')), req.timeoutMs);
-  timer.unref();
-  try {
-    return await answer<T>(upstream, req, bound.signal);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withTimeLimit(req.timeoutMs, 'upstream timeout', (signal) => answer<T>(upstream, req, signal));
 }
 
 async function answer<T>(upstream: string, req: JsonRequest, signal: AbortSignal): Promise<JsonResponse<T>> {
