@@ -9,5 +9,29 @@ export function withTimeLimit<T>(ms: number, what: string, work: (signal: AbortS
   const bound = new AbortController();
   const timer = setTimeout(() => bound.abort(new DOMException(what, 'TimeoutError')), ms);
   timer.unref();
-  return work(bound.signal).finally(() => clearTimeout(timer));
+  let running: Promise<T>;
+  try {
+    running = work(bound.signal);
+  } catch (e) {
+    // A `work` that throws before it returns a promise would otherwise leave the timer for `ms`.
+    clearTimeout(timer);
+    throw e;
+  }
+  return running.finally(() => clearTimeout(timer));
+}
+
+/**
+ * `work`'s outcome, or a rejection with a TimeoutError whose message is `what` once `ms` pass
+ * first: for work that takes no signal. The work itself goes on; only the wait ends.
+ */
+export function settledWithin<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  return withTimeLimit(
+    ms,
+    what,
+    (signal) =>
+      new Promise<T>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        work.then(resolve, reject);
+      }),
+  );
 }

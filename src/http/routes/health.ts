@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppContext } from '../../appContext';
 import { followStatusKey } from '../../jobs/headFollower';
 import { isStale, lagReason, type FollowStatus } from '../../jobs/follow/followStatus';
+import { settledWithin } from '../../lifecycle/timeLimit';
 
 /**
  * Per followed chain: the node's head, the block the served state was read at, how old that block
@@ -57,6 +58,9 @@ function followView(ctx: AppContext, status: FollowStatus | undefined) {
  */
 const STARTUP_FAILURES = 3;
 
+/** How long `/readyz` waits for the store's ping. */
+const STORE_PING_MS = 2_000;
+
 /**
  * `/healthz`: the process answers. `/readyz`: the store answers and every chain is loaded; with
  * `?serving=chain` (Cloud Run's startup probe, infra/service.ts) also every followed chain serves
@@ -72,10 +76,8 @@ export function healthRouter(ctx: AppContext): Router {
     let storeOk = true;
     let storeError: string | undefined;
     try {
-      await Promise.race([
-        ctx.store.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('store ping timed out after 2 s')), 2000).unref()),
-      ]);
+      // The timer goes with the answer: a probe every few seconds would otherwise keep one per probe.
+      await settledWithin(STORE_PING_MS, `store ping timed out after ${STORE_PING_MS / 1000} s`, ctx.store.ping());
     } catch (e) {
       storeOk = false;
       storeError = (e as Error).message;
