@@ -49,8 +49,8 @@ export interface StackConfig {
    * fit fails with a message.
    */
   readonly memory: string;
-  /** `memory` in MiB. */
-  readonly memoryMib: number;
+  /** `memory` in MiB: the service's `memoryLimitMib` (src/config/env.ts), passed as MEMORY_LIMIT_MIB. */
+  readonly memoryLimitMib: number;
   /** The pools per chain the default `memory` is sized for (`poolsPerChain`). */
   readonly poolsPerChain: number;
   /** Quote threads `memory` is sized for: extraEnv's `ROUTER_WORKERS`, else one per CPU (set by the stack). */
@@ -198,10 +198,11 @@ function memoryOf(
   chains: number,
   cpu: number,
   extraEnv: Record<string, string>,
-): { memory: string; memoryMib: number; poolsPerChain: number; quoteThreads: number } {
+): { memory: string; memoryLimitMib: number; poolsPerChain: number; quoteThreads: number } {
   const poolsPerChain = numberAt(raw, 'poolsPerChain', DEFAULT_POOLS_PER_CHAIN, 0);
   const workers = extraEnv.ROUTER_WORKERS;
   const threads = workers !== undefined && /^\d+$/.test(workers.trim()) ? Number(workers) : Math.max(1, Math.ceil(cpu));
+  // ROUTER_WORKERS=0 (quotes on the main thread) needs what one thread does; memoryNeedMiB counts it so.
   const need = memoryNeedMiB(chains * poolsPerChain, threads);
   const wanted = Math.ceil(need * MEMORY_MARGIN);
   const what = `${chains} chains x ${poolsPerChain} pools (poolsPerChain) with ${threads} quote threads need about ${need} MiB`;
@@ -211,7 +212,7 @@ function memoryOf(
     if (mib === undefined) fail('memory', `expected a size such as 512Mi or 2Gi, got '${set}'`);
     if (mib < need)
       fail('memory', `${set} is ${mib} MiB, but ${what}; raise memory, or lower NETWORKS or poolsPerChain`);
-    return { memory: set.trim(), memoryMib: mib, poolsPerChain, quoteThreads: threads };
+    return { memory: set.trim(), memoryLimitMib: mib, poolsPerChain, quoteThreads: threads };
   }
   const size = MEMORY_SIZES.find((s) => s.mib >= wanted);
   if (!size) fail('memory', `${what}, more than a Cloud Run instance holds; enable fewer chains per stack`);
@@ -219,7 +220,7 @@ function memoryOf(
     fail('cpu', `${what} (${size.mib} MiB with margin), and Cloud Run gives that much only with cpu >= ${size.minCpu}`);
   return {
     memory: size.mib % 1024 === 0 ? `${size.mib / 1024}Gi` : `${size.mib}Mi`,
-    memoryMib: size.mib,
+    memoryLimitMib: size.mib,
     poolsPerChain,
     quoteThreads: threads,
   };

@@ -35,7 +35,7 @@ export function plainEnv(c: StackConfig): Record<string, string> {
     // Cloud Run's front end adds one X-Forwarded-For hop; the load balancer in front adds two.
     TRUST_PROXY: c.edge ? '2' : '1',
     // The service refuses a start its pools do not fit, by this (the cgroup limit may be hidden).
-    MEMORY_LIMIT_MIB: String(c.memoryMib),
+    MEMORY_LIMIT_MIB: String(c.memoryLimitMib),
     // The threads the memory is sized for (extraEnv may override it, and the sizing follows).
     ROUTER_WORKERS: String(c.quoteThreads),
     ...(c.domainName ? { DOMAIN_NAME: c.domainName } : {}),

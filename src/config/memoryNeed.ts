@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
  * How much memory a configuration needs, from measured RSS (`npm run bench -- memory`: the compiled
  * service as the image starts it, after a quote load). The stack sizes an instance by it
  * (infra/config.ts) and the service refuses to start on an instance too small for it
- * (`checkMemory`), since an OOM kill names no cause.
+ * (`memoryShortfall`, called by `startServer`), since an OOM kill names no cause.
  */
 
 /** One bench row: chains x synthetic pools per chain, quote threads, peak RSS over the quote load. */
@@ -39,32 +39,53 @@ const THREAD_BASE_MIB = 14;
 const MAIN_KIB_PER_POOL = 1.5;
 const THREAD_KIB_PER_POOL = 8.2;
 
-/** Peak RSS under a quote load for `pools` pools over all chains and `threads` quote threads, in MiB. */
+/**
+ * Peak RSS under a quote load for `pools` pools over all chains and `threads` quote threads, in
+ * MiB. No quote threads (`ROUTER_WORKERS=0`) counts as one: the main thread then quotes, and holds
+ * a thread's models itself.
+ */
 export function memoryNeedMiB(pools: number, threads: number): number {
+  const quoting = Math.max(1, threads);
   return Math.ceil(
-    BASE_MIB + threads * THREAD_BASE_MIB + (pools * (MAIN_KIB_PER_POOL + threads * THREAD_KIB_PER_POOL)) / 1024,
+    BASE_MIB + quoting * THREAD_BASE_MIB + (pools * (MAIN_KIB_PER_POOL + quoting * THREAD_KIB_PER_POOL)) / 1024,
   );
 }
 
 /** Where Linux says how much memory the container may use: cgroup v2, then v1. */
 export const CGROUP_LIMIT_FILES = ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes'];
 
+/** Where the container's limit is read; tests give their own. */
+export interface LimitSources {
+  /**
+   * Node's reading of the limit (`process.constrainedMemory`, libuv's cgroup v1 and v2 reading of
+   * the process's own cgroup), in bytes; 0 or near 2^64 when there is none or it is unknown.
+   */
+  readonly constrainedMemory?: () => number | undefined;
+  /** Read in order when Node knows no limit. */
+  readonly files?: readonly string[];
+}
+
+/** A limit in bytes as MiB, or undefined when it means none (0, unset, an unset v1 limit near 2^63). */
+function limitMiB(bytes: number | undefined): number | undefined {
+  if (bytes === undefined || !Number.isFinite(bytes) || bytes <= 0 || bytes >= 2 ** 60) return undefined;
+  return Math.floor(bytes / 2 ** 20);
+}
+
 /**
- * The container's memory limit in MiB, or undefined when there is none (`max`, an unset v1 limit
- * near 2^63, no cgroup file).
+ * The container's memory limit in MiB, or undefined when there is none: Node's reading first,
+ * then the cgroup files (`max`, an unset v1 limit, no file: none).
  */
-export function containerLimitMiB(files: readonly string[] = CGROUP_LIMIT_FILES): number | undefined {
-  for (const file of files) {
+export function containerLimitMiB(sources: LimitSources = {}): number | undefined {
+  const fromNode = limitMiB((sources.constrainedMemory ?? (() => process.constrainedMemory?.()))());
+  if (fromNode !== undefined) return fromNode;
+  for (const file of sources.files ?? CGROUP_LIMIT_FILES) {
     let raw: string;
     try {
       raw = readFileSync(file, 'utf8').trim();
     } catch {
       continue;
     }
-    if (raw === 'max') return undefined;
-    const bytes = Number(raw);
-    if (!Number.isFinite(bytes) || bytes <= 0 || bytes >= 2 ** 60) return undefined;
-    return Math.floor(bytes / 2 ** 20);
+    return raw === 'max' ? undefined : limitMiB(Number(raw));
   }
   return undefined;
 }
@@ -75,7 +96,7 @@ export interface MemoryCheck {
   readonly threads: number;
   /** `MEMORY_LIMIT_MIB`: 0 turns the check off; undefined reads the container's limit. */
   readonly limitMib: number | undefined;
-  readonly cgroupFiles?: readonly string[];
+  readonly limitSources?: LimitSources;
 }
 
 /**
@@ -84,7 +105,7 @@ export interface MemoryCheck {
  */
 export function memoryShortfall(check: MemoryCheck): string | undefined {
   if (check.limitMib === 0) return undefined;
-  const limit = check.limitMib ?? containerLimitMiB(check.cgroupFiles);
+  const limit = check.limitMib ?? containerLimitMiB(check.limitSources);
   if (limit === undefined) return undefined;
   const pools = [...check.poolsByChain.values()].reduce((a, n) => a + n, 0);
   const need = memoryNeedMiB(pools, check.threads);

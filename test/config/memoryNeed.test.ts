@@ -30,13 +30,37 @@ describe('memory a configuration needs', () => {
     expect(memoryNeedMiB(33_480, 3)).toBeGreaterThan(memoryNeedMiB(33_480, 2));
   });
 
+  // Node knows no limit: the files decide.
+  const onlyFiles = (...files: string[]) => ({ constrainedMemory: () => 0, files });
+
   it("reads the container's limit from cgroup v2, then v1; none when unlimited or absent", () => {
     const missing = join(dir, 'absent');
-    expect(containerLimitMiB([file('v2', '1073741824\n')])).toBe(1024);
-    expect(containerLimitMiB([file('v2max', 'max\n'), file('v1', '536870912')])).toBeUndefined();
-    expect(containerLimitMiB([missing, file('v1b', '536870912\n')])).toBe(512);
-    expect(containerLimitMiB([missing, file('v1unset', '9223372036854771712')])).toBeUndefined();
-    expect(containerLimitMiB([missing])).toBeUndefined();
+    expect(containerLimitMiB(onlyFiles(file('v2', '1073741824\n')))).toBe(1024);
+    expect(containerLimitMiB(onlyFiles(file('v2max', 'max\n'), file('v1', '536870912')))).toBeUndefined();
+    expect(containerLimitMiB(onlyFiles(missing, file('v1b', '536870912\n')))).toBe(512);
+    expect(containerLimitMiB(onlyFiles(missing, file('v1unset', '9223372036854771712')))).toBeUndefined();
+    expect(containerLimitMiB(onlyFiles(missing))).toBeUndefined();
+  });
+
+  it("prefers Node's reading of the limit, and takes 0 or near 2^64 from it as none known", () => {
+    const files = [file('v2other', '536870912')];
+    expect(containerLimitMiB({ constrainedMemory: () => 2 ** 30, files })).toBe(1024);
+    expect(containerLimitMiB({ constrainedMemory: () => 0, files })).toBe(512);
+    expect(containerLimitMiB({ constrainedMemory: () => 2 ** 64, files })).toBe(512);
+    expect(containerLimitMiB({ constrainedMemory: () => undefined, files })).toBe(512);
+    expect(containerLimitMiB({ constrainedMemory: () => 2 ** 64, files: [join(dir, 'absent')] })).toBeUndefined();
+    // MEMORY_LIMIT_MIB still comes first.
+    const poolsByChain = new Map([[1, 11_160]]);
+    const sources = { constrainedMemory: () => 2 ** 28, files };
+    expect(memoryShortfall({ poolsByChain, threads: 2, limitMib: 4096, limitSources: sources })).toBeUndefined();
+    expect(memoryShortfall({ poolsByChain, threads: 2, limitMib: undefined, limitSources: sources })).toContain(
+      "the container's memory limit (cgroup) is 256 MiB",
+    );
+  });
+
+  it('counts the main thread as one quote thread when there are none (ROUTER_WORKERS=0)', () => {
+    expect(memoryNeedMiB(33_480, 0)).toBe(memoryNeedMiB(33_480, 1));
+    expect(memoryNeedMiB(0, 0)).toBe(memoryNeedMiB(0, 1));
   });
 
   it('refuses an instance too small, naming the settings that change the need or the limit', () => {
@@ -53,7 +77,7 @@ describe('memory a configuration needs', () => {
       poolsByChain,
       threads: 2,
       limitMib: undefined,
-      cgroupFiles: [file('small', '536870912')],
+      limitSources: onlyFiles(file('small', '536870912')),
     });
     expect(fromCgroup).toContain("the container's memory limit (cgroup) is 512 MiB");
   });
@@ -63,7 +87,7 @@ describe('memory a configuration needs', () => {
     expect(memoryShortfall({ poolsByChain, threads: 2, limitMib: 4096 })).toBeUndefined();
     expect(memoryShortfall({ poolsByChain, threads: 2, limitMib: 0 })).toBeUndefined();
     expect(
-      memoryShortfall({ poolsByChain, threads: 2, limitMib: undefined, cgroupFiles: [join(dir, 'none')] }),
+      memoryShortfall({ poolsByChain, threads: 2, limitMib: undefined, limitSources: onlyFiles(join(dir, 'none')) }),
     ).toBeUndefined();
   });
 });

@@ -247,6 +247,15 @@ describe('Pulumi program variants', () => {
     expect(
       configFrom({ ...BASE, poolsPerChain: '200000', cpu: '2' }, { extraEnv: { ROUTER_WORKERS: '1' } }).memory,
     ).toBe('8Gi');
+    // No quote threads: the main thread quotes, and needs what one thread does.
+    expect(() => configFrom({ ...BASE, memory: '512Mi' }, { extraEnv: { ROUTER_WORKERS: '0' } })).toThrow(
+      new RegExp(`with 0 quote threads need about ${memoryNeedMiB(3 * 11_160, 1)} MiB`),
+    );
+    expect(configFrom({ ...BASE }, { extraEnv: { ROUTER_WORKERS: '0' } })).toMatchObject({
+      memory: '1Gi',
+      memoryLimitMib: 1024,
+      quoteThreads: 0,
+    });
   });
 
   it('takes instances, CPU, memory, concurrency and queue burst from config', async () => {
