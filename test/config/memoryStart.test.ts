@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { ConfigError } from '../../src/config/env';
 import { memoryNeedMiB } from '../../src/config/memoryNeed';
 import { syntheticPools } from '../fakes/syntheticPools';
+import { imageCommand } from '../bench/lib/imageCommand';
+import { serverProcessEnv } from '../bench/lib/serverProcess';
 import { startTestServer } from '../helpers/testServer';
 
 const ROOT = join(__dirname, '..', '..');
@@ -64,4 +66,18 @@ describe('a start on an instance too small for its pools', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('test and bench servers', () => {
+  it("skip the start check unless told a limit, whatever the host's cgroup says", async () => {
+    const server = await startTestServer({ ROUTER_WORKERS: '0' }, { features: [] });
+    try {
+      expect(server.ctx.config.memoryLimitMib).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const env = serverProcessEnv({ NETWORKS: '1' }, 1234, imageCommand());
+    expect(env).toMatchObject({ MEMORY_LIMIT_MIB: '0', NETWORKS: '1', PORT: '1234' });
+    expect(serverProcessEnv({ MEMORY_LIMIT_MIB: '900' }, 1234).MEMORY_LIMIT_MIB).toBe('900');
+  });
 });

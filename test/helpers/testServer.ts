@@ -16,6 +16,8 @@ export interface TestServer extends RunningServer {
 /**
  * The real app on 127.0.0.1 with a throw-away SQLite store. `env` is the process environment the
  * service would see (NETWORKS, upstream URLs ...); nothing from the developer's shell leaks in.
+ * `MEMORY_LIMIT_MIB` is 0 unless `env` sets it: the start check would otherwise read the host's
+ * cgroup, and a memory-limited machine with many cores would refuse unrelated tests.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -27,7 +29,7 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bps-test-'));
-  const config = loadConfig({ NETWORKS: '1', DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ NETWORKS: '1', DATA_DIR: dataDir, MEMORY_LIMIT_MIB: '0', ...env });
   const store = options.store ?? new SqliteStore(join(dataDir, 'test.sqlite'), 50);
   for (const s of options.seed ?? []) await seedStore(store, s.chainId, s.pools);
   const ctx = await createContext(config, { logger: options.logger ?? silentLogger(), store, now: options.now });

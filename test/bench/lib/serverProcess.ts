@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/freePort';
-import { imageCommand } from './imageCommand';
+import { imageCommand, type ImageCommand } from './imageCommand';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -28,6 +28,27 @@ export interface ServerProcessOptions {
   readonly readyTimeoutMs?: number;
 }
 
+/**
+ * The server process's environment: none of the shell's but PATH and HOME, the image's `ENV` when
+ * compiled, then `env`. `MEMORY_LIMIT_MIB` is 0 unless `env` sets it: the
+ * start check would otherwise read the host's cgroup and may refuse a bench on a small machine.
+ */
+export function serverProcessEnv(
+  env: Record<string, string>,
+  port: number,
+  image?: ImageCommand,
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    METADATA_SERVER_DETECTION: 'none',
+    MEMORY_LIMIT_MIB: '0',
+    ...image?.env,
+    PORT: String(port),
+    ...env,
+  };
+}
+
 /** Starts the service as its own process (as in production), so the load generator does not share its event loop. */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -40,14 +61,7 @@ export async function startServerProcess(
     : [join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')]];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      METADATA_SERVER_DETECTION: 'none',
-      ...image?.env,
-      PORT: String(port),
-      ...env,
-    },
+    env: serverProcessEnv(env, port, image),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
