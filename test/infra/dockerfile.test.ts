@@ -120,7 +120,21 @@ describe('Dockerfile', () => {
       .join(' ');
     expect(Object.keys(image.env).sort()).toEqual([...env.matchAll(/(\w+)=/g)].map((m) => m[1]).sort());
     for (const [k, v] of Object.entries(image.env)) expect(env).toContain(`${k}=${v}`);
-    expect(image.env.MALLOC_ARENA_MAX).toBe('2');
+  });
+
+  it("sets glibc's malloc tunables by their exact names, trailing underscores included", () => {
+    // glibc ignores a misspelt name silently; the memory figures (docs/ARCHITECTURE.md) need these.
+    const malloc = final.steps
+      .filter((i) => i.op === 'ENV')
+      .flatMap((i) => i.args.split(' '))
+      .filter((kv) => kv.startsWith('MALLOC_'))
+      .map((kv) => kv.split('='));
+    expect(Object.fromEntries(malloc)).toEqual({
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '65536',
+      MALLOC_TRIM_THRESHOLD_: '1048576',
+    });
+    expect(malloc).toHaveLength(3);
   });
 
   it('listens on the port the service defaults to and the Pulumi program routes to', () => {
