@@ -53,7 +53,7 @@ export interface ChainInfo<A extends string = Address> {
    * evaluates time-dependent pool state (amp ramps, rate caches that expire) at the head's
    * timestamp plus this, the block a quote lands in (`domain/chainTime.ts`; 1 when absent, the
    * earliest the next block can be), and only then does a head that stops advancing mean a stuck
-   * node (`jobs/headFollower.ts` `isStale`). Absent for chains that make a block only for
+   * node (`jobs/follow/followStatus.ts` `isStale`). Absent for chains that make a block only for
    * transactions (the automining devnet, Arbitrum, Avalanche, Polygon zkEVM).
    */
   readonly blockSeconds?: number;

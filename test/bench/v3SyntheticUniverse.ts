@@ -10,14 +10,15 @@ import { loadV3Vector, type V3VectorPool } from '../helpers/v3Vectors';
 
 /**
  * A mainnet-sized V3 universe for `v3Universe.bench.ts`: every pool is one of the real vectors'
- * states (`/work/shared`'s balancer-v3-vectors, read at run time), its balances scaled to a
- * random depth and its tokens relabelled, every routed type (Weighted, Stable, StableSurge, Gyro
- * E-CLP, Gyro 2-CLP, ReClamm, QuantAMM, LBP), and ERC-4626 buffers over hub and other tokens at the
- * real buffer vectors' rates, so boosted paths of three steps (buffer, pool, buffer) and four (a
- * pool beyond) exist. Hub tokens are mainnet's (WETH, USDC, USDT, DAI, WBTC, wstETH), so the V2
- * snapshot laid beside it routes the same pairs. Times (ReClamm's, QuantAMM's, an LBP's window)
- * are moved by the distance from the vector's timestamp to the universe's, so each pool prices at
- * the universe's quote time as its vector did at its own. Seeded: the same universe every run.
+ * states (the shared data's V3 vectors, `V3_VECTORS_DIR` in test/helpers/v3Vectors.ts, read at run
+ * time), its balances scaled to a random depth and its tokens relabelled, every routed type
+ * (Weighted, Stable, StableSurge, Gyro E-CLP, Gyro 2-CLP, ReClamm, QuantAMM, LBP), and ERC-4626
+ * buffers over hub and other tokens at the real buffer vectors' rates, so boosted paths of three
+ * steps (buffer, pool, buffer) and four (a pool beyond) exist. Hub tokens are mainnet's (WETH,
+ * USDC, USDT, DAI, WBTC, wstETH), so the V2 snapshot laid beside it routes the same pairs. Times
+ * (ReClamm's, QuantAMM's, an LBP's window) are moved by the distance from the vector's timestamp to
+ * the universe's, so each pool prices at the universe's quote time as its vector did at its own.
+ * Seeded: the same universe every run.
  */
 
 const E18 = 10n ** 18n;

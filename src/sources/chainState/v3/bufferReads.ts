@@ -169,7 +169,7 @@ export async function readBuffers(
     const [maxDeposit, maxMint, maxRedeem, maxWithdraw, vaultShares] = limits;
     const vaultAssets = second[2 * i + 1]?.[0] as bigint | undefined;
     // These checks compare the tokens' own answers, which anyone deploying a token controls: the
-    // caller (jobs/headFollower.ts) fails the step on them, and refuses the buffer once they stay.
+    // caller (jobs/follow/v3Buffers.ts) fails the step on them, and refuses the buffer once they stay.
     if (
       (vaultShares !== undefined && wrappedBalance > vaultShares) ||
       (vaultAssets !== undefined && underlyingBalance > vaultAssets)
