@@ -45,6 +45,11 @@ const PAIR_CACHE = 4096;
 const CANDIDATE_BUDGET = 100_000;
 /** A change to more than this share of the pools builds the graph afresh rather than deriving it. */
 const MAX_DERIVED_SHARE = 0.25;
+/**
+ * Pairs `carryFrom` carries ahead, the most recently asked first: each costs a search through what
+ * changed, and those of a busy block are what the next block is asked for again.
+ */
+const CARRY_AHEAD = 256;
 /** Versions a pair's candidates are carried across; a pair not asked for that long is searched afresh. */
 const MAX_STEPS = 32;
 
@@ -129,6 +134,18 @@ class Lineage {
     return this.held;
   }
 
+  /** The entry of a pair, leaving its place in the recency order. */
+  peek(key: string): PairEntry | undefined {
+    return this.pairs.get(key);
+  }
+
+  /** The keys of the pairs whose latest candidates are at `epoch`, most recently asked first, at most `max`. */
+  keysAt(epoch: number, max: number): string[] {
+    const keys: string[] = [];
+    for (const [key, entry] of this.pairs) if (entry.epoch === epoch) keys.push(key);
+    return keys.reverse().slice(0, max);
+  }
+
   remember(key: string, entry: PairEntry): void {
     const old = this.pairs.get(key);
     if (old) {
@@ -203,6 +220,8 @@ export class SwapEngine {
   private readonly joinExitHops: readonly JoinExitPool[];
   private readonly joinExitBpts: ReadonlySet<string>;
   private joinExitGraph: PoolGraph | undefined;
+  /** What `carryFrom` has left to carry. */
+  private carrying: { readonly keys: readonly string[]; next: number } | undefined;
 
   /**
    * `joinExit`: sells may also join and exit pools, for chains whose batch relayer can send such
@@ -311,11 +330,40 @@ export class SwapEngine {
     }
     value ??= rankedFrom(search(graph, tokenIn, tokenOut));
     if (!entry || entry.epoch <= this.epoch) this.lineage.remember(key, { epoch: this.epoch, value });
-    else {
-      if (this.own.size >= PAIR_CACHE) this.own.delete(this.own.keys().next().value!);
-      this.own.set(key, value);
-    }
+    else this.keepOwn(key, value);
     return value;
+  }
+
+  /**
+   * Carries here, ahead of quotes, the candidates of the pairs last asked on `from` (the engine
+   * this one derives from: the block's before, priced at the time this one is), until `enough()`
+   * (one pair at least per call). The first quote of each pair here then pays for its route alone,
+   * not for a search through every pool that moved with time. `from` keeps its own lists of them,
+   * so its quotes until the next block do not search afresh. True once every such pair is carried.
+   */
+  carryFrom(from: SwapEngine, enough: () => boolean): boolean {
+    if (from.lineage !== this.lineage || from.epoch >= this.epoch) return true;
+    const carrying = (this.carrying ??= { keys: this.lineage.keysAt(from.epoch, CARRY_AHEAD), next: 0 });
+    const start = carrying.next;
+    while (carrying.next < carrying.keys.length) {
+      if (carrying.next > start && enough()) return false;
+      const key = carrying.keys[carrying.next++]!;
+      const entry = this.lineage.peek(key);
+      // Asked on a later engine meanwhile: carried there already.
+      if (entry?.epoch !== from.epoch) continue;
+      const [what, pair, which] = key.split('|') as ['paths' | 'variants', string, 'through' | 'joins'];
+      const graph = which === 'through' ? this.graph : this.joinExitGraph;
+      if (!graph) continue;
+      from.keepOwn(key, entry.value);
+      const [tokenIn, tokenOut] = pair.split('>') as [string, string];
+      this.ranked(what, tokenIn, tokenOut, graph);
+    }
+    return true;
+  }
+
+  private keepOwn(key: string, value: RankedCandidates): void {
+    if (this.own.size >= PAIR_CACHE) this.own.delete(this.own.keys().next().value!);
+    this.own.set(key, value);
   }
 
   private parallelOf(graph: PoolGraph, c: Candidate): Candidate[] {

@@ -46,6 +46,7 @@ export interface V3RouteRequest {
 }
 
 interface Built {
+  readonly pools: readonly StoredPool[];
   readonly buffers: ReadonlyMap<string, StoredBuffer>;
   readonly timestamp: number;
   readonly built: V3Models;
@@ -73,12 +74,38 @@ export class V3Router {
   private readonly gasPrices = new WeakMap<readonly StoredToken[], Record<string, string>>();
   /** How far `prepare` got through a universe's pools for a timestamp, so each slice goes on from there. */
   private readonly preparing = new WeakMap<readonly StoredPool[], { readonly timestamp: number; from: number }>();
+  /**
+   * Per chain, the engine `prepare` built ahead: the latest universe at the next block's time,
+   * with the pairs asked on it carried there. The next block's engine derives from it, so it
+   * differs by what that block changed alone.
+   */
+  private readonly ahead = new Map<number, Built>();
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
 
   private universe(source: V3Universe, timestamp: number): Built {
     const known = this.universes.get(source.pools);
     if (known && known.buffers === source.buffers && known.timestamp === timestamp) return known;
+    const ahead = this.ahead.get(source.chainId);
+    this.ahead.delete(source.chainId);
+    let universe: Built;
+    if (ahead && ahead.pools === source.pools && ahead.buffers === source.buffers && ahead.timestamp === timestamp) {
+      // The clock reached the time built ahead before any block changed the universe.
+      universe = ahead;
+      for (const f of universe.built.failed) this.onModelBug(source.chainId, f.id, f.error);
+    } else {
+      // The latest engine of the chain holds the latest candidates: derive from it, whatever it
+      // differs by (models are compared by identity, so any earlier engine gives the same routes).
+      const previous = ahead?.engine ?? known?.engine ?? this.lastEngine.get(source.chainId);
+      universe = this.build(source, timestamp, previous);
+      for (const f of universe.built.failed) this.onModelBug(source.chainId, f.id, f.error);
+    }
+    this.lastEngine.set(source.chainId, universe.engine);
+    this.universes.set(source.pools, universe);
+    return universe;
+  }
+
+  private build(source: V3Universe, timestamp: number, previous: SwapEngine | undefined): Built {
     const built = buildV3Models({
       pools: source.pools,
       buffers: source.buffers,
@@ -86,13 +113,8 @@ export class V3Router {
       decimalsOf: source.decimalsOf,
       cache: this.models,
     });
-    for (const f of built.failed) this.onModelBug(source.chainId, f.id, f.error);
-    const previous = known?.engine ?? this.lastEngine.get(source.chainId);
     const engine = new SwapEngine(built.models, this.edges, previous ? { previous } : {});
-    this.lastEngine.set(source.chainId, engine);
-    const universe = { buffers: source.buffers, timestamp, built, engine };
-    this.universes.set(source.pools, universe);
-    return universe;
+    return { pools: source.pools, buffers: source.buffers, timestamp, built, engine };
   }
 
   /** Builds (or keeps) the universe's engine at `timestamp`, so no quote pays for it. */
@@ -101,33 +123,50 @@ export class V3Router {
   }
 
   /**
-   * Builds ahead the models and edges a universe at `timestamp` (the next block's) would have to
-   * make for its time-dependent pools, for about `budgetMs`: the next block then builds only the
-   * pools it changes, since a stored pool it left alone keeps its object, and with it the model
-   * made here. True once done; false with some left, for a later call.
+   * Builds ahead, for about `budgetMs`, what a universe at `timestamp` (the next block's) would
+   * have to make, in three stages a later call goes on with. True once done.
+   *  1. The models and edges of its time-dependent pools: the next block then builds only the
+   *     pools it changes, since a stored pool it left alone keeps its object, and with it the
+   *     model made here.
+   *  2. Its engine, derived from the one quotes use now.
+   *  3. The candidates of the pairs asked on that one, carried to it (`SwapEngine.carryFrom`).
+   * The next block's engine derives from the engine of stage 2, so its first quote of a pair
+   * asked before pays for what the block changed, not for every pool that moved with time.
    */
   prepare(source: V3Universe, timestamp: number, budgetMs: number): boolean {
     const end = performance.now() + budgetMs;
+    const enough = () => performance.now() >= end;
     let progress = this.preparing.get(source.pools);
     if (progress?.timestamp !== timestamp) {
       progress = { timestamp, from: 0 };
       this.preparing.set(source.pools, progress);
     }
-    const at = prepareV3Models(
-      {
-        pools: source.pools,
-        buffers: source.buffers,
-        timestamp: BigInt(timestamp),
-        cache: this.models,
-        from: progress.from,
-      },
-      (model) => {
-        if (!this.edges.has(model)) this.edges.set(model, edgesOf(model));
-      },
-      () => performance.now() >= end,
-    );
-    progress.from = at;
-    return at === source.pools.length;
+    if (progress.from < source.pools.length) {
+      progress.from = prepareV3Models(
+        {
+          pools: source.pools,
+          buffers: source.buffers,
+          timestamp: BigInt(timestamp),
+          cache: this.models,
+          from: progress.from,
+        },
+        (model) => {
+          if (!this.edges.has(model)) this.edges.set(model, edgesOf(model));
+        },
+        enough,
+      );
+      if (progress.from < source.pools.length || enough()) return false;
+    }
+    // Only over the universe quotes use now, at another time: nothing else has pairs to carry.
+    const current = this.universes.get(source.pools);
+    if (!current || current.buffers !== source.buffers || current.timestamp === timestamp) return true;
+    let ahead = this.ahead.get(source.chainId);
+    if (!ahead || ahead.pools !== source.pools || ahead.buffers !== source.buffers || ahead.timestamp !== timestamp) {
+      ahead = this.build(source, timestamp, current.engine);
+      this.ahead.set(source.chainId, ahead);
+      if (enough()) return false;
+    }
+    return ahead.engine.carryFrom(current.engine, enough);
   }
 
   /** Native price per token, once per token list (prices move with the token list's version). */

@@ -170,6 +170,19 @@ function suite(copies: number, versions: number, joinExit: boolean, small = fals
       // A quote on the version before arrives after the new one was asked.
       check(`version ${v - 1} after ${v}`, before.derived, engineOf(before.version.models), asked.slice(0, 12), false);
     }
+    if (v % 8 === 2) {
+      // Built ahead (V3's next block): an engine of a later version carries the pairs asked on
+      // this one, whose own quotes stay its answers; the versions after derive from that engine.
+      const ahead = nextVersion(version, all, random, gone, small);
+      const aheadEngine = engineOf(ahead.models, derived);
+      let slices = 0;
+      while (!aheadEngine.carryFrom(derived, () => true)) slices++;
+      expect(slices).toBeGreaterThan(0);
+      check(`version ${v} after carrying ahead`, derived, fresh, asked.slice(0, 12), false);
+      check(`carried ahead of version ${v}`, aheadEngine, engineOf(ahead.models), asked.slice(0, 12), false);
+      version = ahead;
+      derived = aheadEngine;
+    }
     if (v % 5 === 0) {
       // Two versions derived from the same one: each carries its own changes.
       const other = nextVersion(before.version, all, random, new Set(), small);

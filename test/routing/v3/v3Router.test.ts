@@ -220,11 +220,53 @@ describe('V3 router building the next block ahead', () => {
     let slices = 1;
     while (!router.prepare(source(u.pools), now + 12, 0)) slices++;
     expect(slices).toBeGreaterThan(1);
+    // Quotes on the block before, after its pairs were carried ahead: still that block's answers.
+    expect(ask(router, u.pools, now)).toEqual(ask(new V3Router(), u.pools, now));
     const next = [...u.pools];
     const k = u.pools.findIndex((p) => p.poolType === 'Stable' && p.tokens.length === 2);
     next[k] = traded(u.pools[k]!, 0.5);
     const answers = ask(router, next, now + 12);
     expect(answers).toEqual(ask(new V3Router(), next, now + 12));
     expect(answers.filter((a) => a.returnAmount !== '0').length).toBeGreaterThanOrEqual(pairs.length);
+  });
+
+  test('a block at another time than the one built ahead is still priced at its own', () => {
+    const u = syntheticV3Universe();
+    const now = UNIVERSE_TIMESTAMP + 12;
+    const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+    const source = (pools: readonly StoredPool[]) => ({
+      chainId: 1,
+      pools,
+      buffers: u.buffers,
+      decimalsOf: (t: string) => u.tokens.find((k) => k.address === t)?.decimals,
+    });
+    const pairs = u.pools
+      .filter((p) => p.poolType === 'QuantAMMWeighted' || p.poolType === 'ReClamm')
+      .slice(0, 6)
+      .map((p) => [p.tokens[0]!.address, p.tokens[1]!.address] as const);
+    const ask = (router: V3Router, pools: readonly StoredPool[], at: number) =>
+      pairs.map(
+        ([a, b]) =>
+          router.route(
+            weth,
+            source(pools),
+            { sellToken: a, buyToken: b, orderKind: 'sell', amount: 10n ** 15n, gasPrice: 0n },
+            at,
+            {},
+          ).info,
+      );
+    const router = new V3Router();
+    ask(router, u.pools, now);
+    while (!router.prepare(source(u.pools), now + 12, 5));
+    // A slot missed: the block lands 24 s on, with one pool traded.
+    const next = [...u.pools];
+    const k = u.pools.findIndex((p) => p.poolType === 'ReClamm');
+    next[k] = traded(u.pools[k]!, 0.5);
+    expect(ask(router, next, now + 24)).toEqual(ask(new V3Router(), next, now + 24));
+    // And on demand the clock reaches the time built ahead with no block: that universe as built.
+    const quiet = new V3Router();
+    ask(quiet, u.pools, now);
+    while (!quiet.prepare(source(u.pools), now + 1, 5));
+    expect(ask(quiet, u.pools, now + 1)).toEqual(ask(new V3Router(), u.pools, now + 1));
   });
 });
