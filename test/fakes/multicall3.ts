@@ -7,7 +7,7 @@ import { MULTICALL3_ADDRESS } from '../../src/config/chains';
  * encoded back; `getBlockNumber()` answers the block the fake answered from. Written apart from
  * the service's codec (`src/sources/rpc/multicall.ts`): the calldata is read by following its
  * offsets, as the contract does, not by assuming the layout (ethers' general coder checks both in
- * test/sources/multicall.test.ts; it takes seconds for a thousand calls, too slow for a fake node).
+ * test/sources/rpc/multicall.test.ts; it takes seconds for a thousand calls, too slow for a fake node).
  */
 export const MULTICALL3 = MULTICALL3_ADDRESS;
 export const MULTICALL3_ABI = new Interface([

@@ -1,6 +1,6 @@
-import { apiKeyHeader, usdFrom } from '../../src/sources/prices/priceClient';
-import { RequestGate } from '../../src/sources/prices/requestGate';
-import { priceInNative } from '../../src/jobs/planPriceUpdate';
+import { apiKeyHeader, usdFrom } from '../../../src/sources/prices/priceClient';
+import { RequestGate } from '../../../src/sources/prices/requestGate';
+import { priceInNative } from '../../../src/jobs/planPriceUpdate';
 
 describe('price client details', () => {
   it("sends the key in the header CoinGecko expects for the base URL's plan", () => {

@@ -1,9 +1,9 @@
-import type { Address } from '../../src/domain/address';
-import type { ChainGauges } from '../../src/config/chains';
-import { BalancerGaugeSource } from '../../src/sources/gauges/gaugeSource';
-import { UpstreamError } from '../../src/sources/upstream';
-import { FakeGaugeChain } from '../fakes/gaugeRpcServer';
-import { FakeGaugesSubgraph, gaugeEntry } from '../fakes/gaugesSubgraphServer';
+import type { Address } from '../../../src/domain/address';
+import type { ChainGauges } from '../../../src/config/chains';
+import { BalancerGaugeSource } from '../../../src/sources/gauges/gaugeSource';
+import { UpstreamError } from '../../../src/sources/upstream';
+import { FakeGaugeChain } from '../../fakes/gaugeRpcServer';
+import { FakeGaugesSubgraph, gaugeEntry } from '../../fakes/gaugesSubgraphServer';
 
 /**
  * The gauge source against a local gauges subgraph and a local node speaking the contracts' ABI:

@@ -1,21 +1,21 @@
 import { id as eventTopic, Interface } from 'ethers';
-import type { Address } from '../../src/domain/address';
-import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
-import { needsReread, stateAt } from '../../src/domain/chainTime';
-import { unitsToDecimal } from '../../src/domain/decimal';
-import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
-import { STABLE_PHANTOM_CHAIN } from '../../src/domain/poolTypes/composableStable/composableStableReads';
-import { META_STABLE_CHAIN } from '../../src/domain/poolTypes/stable/stableReads';
-import { WEIGHTED_CHAIN } from '../../src/domain/poolTypes/weighted/weightedReads';
-import type { StoredPool } from '../../src/domain/pool';
-import { weightedRateProduct } from '../../src/domain/poolTypes/weighted/weightedFees';
-import { readMovedPools } from '../../src/sources/chainState/logReads';
-import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
-import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
-import { nodeRpc } from '../helpers/nodeRpc';
-import { UpstreamError } from '../../src/sources/upstream';
-import { FakeChainRpc, type FakeChainPool } from '../fakes/chainRpcServer';
-import { storedPool } from '../helpers/poolFixtures';
+import type { Address } from '../../../src/domain/address';
+import { applyChainState, type PoolChainState } from '../../../src/domain/chainState';
+import { needsReread, stateAt } from '../../../src/domain/chainTime';
+import { unitsToDecimal } from '../../../src/domain/decimal';
+import { ownStateOf } from '../../../src/domain/poolTypes/chainReads';
+import { STABLE_PHANTOM_CHAIN } from '../../../src/domain/poolTypes/composableStable/composableStableReads';
+import { META_STABLE_CHAIN } from '../../../src/domain/poolTypes/stable/stableReads';
+import { WEIGHTED_CHAIN } from '../../../src/domain/poolTypes/weighted/weightedReads';
+import type { StoredPool } from '../../../src/domain/pool';
+import { weightedRateProduct } from '../../../src/domain/poolTypes/weighted/weightedFees';
+import { readMovedPools } from '../../../src/sources/chainState/logReads';
+import { readPoolStates } from '../../../src/sources/chainState/chainStateReader';
+import type { JsonRpcOptions } from '../../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../../helpers/nodeRpc';
+import { UpstreamError } from '../../../src/sources/upstream';
+import { FakeChainRpc, type FakeChainPool } from '../../fakes/chainRpcServer';
+import { storedPool } from '../../helpers/poolFixtures';
 
 /**
  * What the chain-state reader asks a node about the protocol fee and rate state of weighted v2+,

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { PoolChainState } from '../domain/chainState';
-import type { StoredPool } from '../domain/pool';
-import type { StoredBuffer } from '../domain/protocols/v3/stored/storedV3';
-import type { BufferBalances } from '../sources/chainState/movedInBlocks';
-import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
+import type { PoolChainState } from '../../domain/chainState';
+import type { StoredPool } from '../../domain/pool';
+import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
+import type { BufferBalances } from '../../sources/chainState/movedInBlocks';
+import { MalformedAnswerError } from '../../sources/rpc/jsonRpc';
 
 /**
- * What the head follower checks of a node's answers beyond their shape (the reader checks that),
- * and the slow re-read that heals what no check can catch (docs/ARCHITECTURE.md, "Chain state").
+ * What the head follower checks of a node's answers beyond their shape (the reader checks that).
+ * What no check can catch, the slow re-read heals (`slowReread.ts`; docs/ARCHITECTURE.md, "Chain state").
  */
 
 /**
@@ -89,65 +89,4 @@ function comparable(s: PoolChainState | undefined): unknown {
 
 export function sameState(a: PoolChainState | undefined, b: PoolChainState | undefined): boolean {
   return isDeepStrictEqual(comparable(a), comparable(b));
-}
-
-/** How many seconds' worth of calls the re-read may save up while no block comes (a halted chain, a slow poll). */
-const SAVED_SECONDS = 60;
-
-/**
- * The slow re-read's calls: `perSecond` accrue with wall time (a node bills calls, not blocks), and
- * each new block's re-read spends what has accrued, so a 250 ms chain and a 12 s chain pay the same
- * calls a day. A re-read takes a whole pool once one call has accrued (`nextRecheck`), overspending
- * by at most that pool's calls, which the next blocks pay back; at most a minute's worth (or one
- * call) is saved up, so a chain that stalled does not cost a burst when it resumes.
- */
-export class RecheckBudget {
-  private credit = 0;
-
-  constructor(
-    private readonly perSecond: number,
-    private last: number,
-  ) {}
-
-  /** The whole calls a re-read at `now` (ms) may spend. */
-  available(now: number): number {
-    if (this.perSecond <= 0) return 0;
-    const cap = Math.max(this.perSecond * SAVED_SECONDS, 1);
-    this.credit = Math.min(this.credit + (this.perSecond * Math.max(0, now - this.last)) / 1000, cap);
-    this.last = now;
-    return Math.max(0, Math.floor(this.credit));
-  }
-
-  spend(calls: number): void {
-    this.credit -= calls;
-  }
-}
-
-/**
- * The next pools of the catalogue to re-read after `cursor` (a pool id; `pools` in id order, as
- * the read model holds them, taken wrapping round), skipping those in `skip`, until their calls reach `budget`; at least
- * one pool when the budget is above 0, so a pool with more calls than the budget is still reached.
- */
-export function nextRecheck(
-  pools: readonly StoredPool[],
-  cursor: string,
-  budget: number,
-  skip: (p: StoredPool) => boolean,
-  callsOf: (p: StoredPool) => number,
-): { pools: StoredPool[]; cursor: string } {
-  if (budget <= 0 || pools.length === 0) return { pools: [], cursor };
-  const start = pools.findIndex((p) => p.id > cursor);
-  const out: StoredPool[] = [];
-  let calls = 0;
-  let last = cursor;
-  for (let k = 0; k < pools.length; k++) {
-    const p = pools[((start < 0 ? 0 : start) + k) % pools.length]!;
-    if (skip(p)) continue;
-    const c = callsOf(p);
-    if (out.length > 0 && calls + c > budget) break;
-    out.push(p);
-    calls += c;
-    last = p.id;
-  }
-  return { pools: out, cursor: last };
 }

@@ -1,5 +1,5 @@
-import { NewHeadsSubscription } from '../../src/sources/rpc/newHeads';
-import { FakeChainRpc } from '../fakes/chainRpcServer';
+import { NewHeadsSubscription } from '../../../src/sources/rpc/newHeads';
+import { FakeChainRpc } from '../../fakes/chainRpcServer';
 
 /**
  * The newHeads subscription against a fake node's WebSocket: the heads it announces, a refused

@@ -1,23 +1,23 @@
 import { Contract } from 'ethers';
-import { applyChainState, type PoolChainState } from '../../src/domain/chainState';
-import { stateAt } from '../../src/domain/chainTime';
-import { ownStateOf } from '../../src/domain/poolTypes/chainReads';
-import { LBP_CHAIN } from '../../src/domain/poolTypes/weighted/weightedReads';
-import type { StoredPool } from '../../src/domain/pool';
-import { normalizePool } from '../../src/domain/normalizePool';
-import type { Devnet, DevnetPool } from '../../src/devnet/devnet';
-import { ensureDevnet } from '../../src/devnet/ensure';
-import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
-import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
-import { lbpOwnerContract, startLbpWeightUpdate } from '../../src/devnet/lbpWeightUpdate';
-import { LocalChain, serveChain } from '../../src/devnet/localChain';
-import { pricesByAddress } from '../../src/devnet/prices';
-import { DEMO_LBP_WEIGHT_UPDATE } from '../../src/devnet/universe';
-import { readHead } from '../../src/sources/chainState/headReads';
-import { readMovedPools } from '../../src/sources/chainState/logReads';
-import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
-import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
-import { nodeRpc } from '../helpers/nodeRpc';
+import { applyChainState, type PoolChainState } from '../../../src/domain/chainState';
+import { stateAt } from '../../../src/domain/chainTime';
+import { ownStateOf } from '../../../src/domain/poolTypes/chainReads';
+import { LBP_CHAIN } from '../../../src/domain/poolTypes/weighted/weightedReads';
+import type { StoredPool } from '../../../src/domain/pool';
+import { normalizePool } from '../../../src/domain/normalizePool';
+import type { Devnet, DevnetPool } from '../../../src/devnet/devnet';
+import { ensureDevnet } from '../../../src/devnet/ensure';
+import { OnchainPoolReader } from '../../../src/devnet/indexer/onchainPools';
+import { toSubgraphPool } from '../../../src/devnet/indexer/subgraphPools';
+import { lbpOwnerContract, startLbpWeightUpdate } from '../../../src/devnet/lbpWeightUpdate';
+import { LocalChain, serveChain } from '../../../src/devnet/localChain';
+import { pricesByAddress } from '../../../src/devnet/prices';
+import { DEMO_LBP_WEIGHT_UPDATE } from '../../../src/devnet/universe';
+import { readHead } from '../../../src/sources/chainState/headReads';
+import { readMovedPools } from '../../../src/sources/chainState/logReads';
+import { readPoolStates } from '../../../src/sources/chainState/chainStateReader';
+import type { JsonRpcOptions } from '../../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../../helpers/nodeRpc';
 
 /**
  * A liquidity bootstrapping pool during a gradual weight update on the real 2021 LBP contract

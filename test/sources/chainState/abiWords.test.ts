@@ -1,5 +1,5 @@
 import { AbiCoder, Interface } from 'ethers';
-import { encodedWords, wordDecoder, wordsDecoder } from '../../src/sources/chainState/abiWords';
+import { encodedWords, wordDecoder, wordsDecoder } from '../../../src/sources/chainState/abiWords';
 
 const IFACE = new Interface([
   'function getPoolTokens(bytes32 poolId) view returns (address[] tokens, uint256[] balances, uint256 lastChangeBlock)',

@@ -1,7 +1,7 @@
-import { normalizePool } from '../../src/domain/normalizePool';
-import { carryDecoration, type StoredPool } from '../../src/domain/pool';
-import { callsFor } from '../../src/sources/chainState/chainStateReader';
-import { syntheticPools } from '../fakes/syntheticPools';
+import { normalizePool } from '../../../src/domain/normalizePool';
+import { carryDecoration, type StoredPool } from '../../../src/domain/pool';
+import { callsFor } from '../../../src/sources/chainState/chainStateReader';
+import { syntheticPools } from '../../fakes/syntheticPools';
 
 const VAULT = '0xba12222222228d8ba445958a75a0704d566bf2c8';
 

@@ -1,6 +1,6 @@
-import { NO_RETRY } from '../../src/sources/upstream';
-import { GasPriceReader } from '../../src/sources/rpc/gasPrice';
-import { startHttpFake, type HttpFake } from '../fakes/httpFake';
+import { NO_RETRY } from '../../../src/sources/upstream';
+import { GasPriceReader } from '../../../src/sources/rpc/gasPrice';
+import { startHttpFake, type HttpFake } from '../../fakes/httpFake';
 
 /** The gas price for requests that name none: asked once per interval, shared, asked again after a failure. */
 

@@ -1,20 +1,20 @@
 import { id } from 'ethers';
-import { MULTICALL3_ADDRESS } from '../../src/config/chains';
-import type { Address } from '../../src/domain/address';
-import type { StoredPool } from '../../src/domain/pool';
-import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
-import { MalformedAnswerError } from '../../src/sources/rpc/jsonRpc';
+import { MULTICALL3_ADDRESS } from '../../../src/config/chains';
+import type { Address } from '../../../src/domain/address';
+import type { StoredPool } from '../../../src/domain/pool';
+import { readPoolStates } from '../../../src/sources/chainState/chainStateReader';
+import { MalformedAnswerError } from '../../../src/sources/rpc/jsonRpc';
 import {
   decodeAggregate3,
   encodeAggregate3,
   type AggregateHealth,
   type PinnedRpcOptions,
-} from '../../src/sources/rpc/multicall';
-import { UpstreamError } from '../../src/sources/upstream';
-import { FakeChainRpc } from '../fakes/chainRpcServer';
-import { decodeResults, encodeResults, innerCalls, MULTICALL3_ABI } from '../fakes/multicall3';
-import { nodeRpc } from '../helpers/nodeRpc';
-import { storedPool } from '../helpers/poolFixtures';
+} from '../../../src/sources/rpc/multicall';
+import { UpstreamError } from '../../../src/sources/upstream';
+import { FakeChainRpc } from '../../fakes/chainRpcServer';
+import { decodeResults, encodeResults, innerCalls, MULTICALL3_ABI } from '../../fakes/multicall3';
+import { nodeRpc } from '../../helpers/nodeRpc';
+import { storedPool } from '../../helpers/poolFixtures';
 
 /**
  * The follower's reads through Multicall3's `aggregate3` (src/sources/rpc/multicall.ts): the same

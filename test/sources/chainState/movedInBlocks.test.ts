@@ -1,4 +1,4 @@
-import { addMoved, nothingMoved, type MovedInBlocks } from '../../src/sources/chainState/movedInBlocks';
+import { addMoved, nothingMoved, type MovedInBlocks } from '../../../src/sources/chainState/movedInBlocks';
 
 /**
  * Ranges a refused `eth_getLogs` was halved into are added up: a pool stays "swapped only" (read

@@ -1,21 +1,21 @@
 import { Contract } from 'ethers';
-import { applyChainState } from '../../src/domain/chainState';
-import { watchedContracts } from '../../src/domain/chainTime';
-import { unitsToDecimal } from '../../src/domain/decimal';
-import type { StoredPool } from '../../src/domain/pool';
-import { normalizePool } from '../../src/domain/normalizePool';
-import { LEGACY_FEE_BASIS_PARAMS } from '../../src/domain/poolTypes/legacyFeeBasis';
-import { storedFields } from '../../src/domain/poolTypes/registry';
-import { ensureDevnet } from '../../src/devnet/ensure';
-import type { Devnet } from '../../src/devnet/devnet';
-import { OnchainPoolReader } from '../../src/devnet/indexer/onchainPools';
-import { toSubgraphPool } from '../../src/devnet/indexer/subgraphPools';
-import { pricesByAddress } from '../../src/devnet/prices';
-import { LocalChain, serveChain } from '../../src/devnet/localChain';
-import { callsFor, readPoolStates } from '../../src/sources/chainState/chainStateReader';
-import { readHead } from '../../src/sources/chainState/headReads';
-import type { JsonRpcOptions } from '../../src/sources/rpc/jsonRpc';
-import { nodeRpc } from '../helpers/nodeRpc';
+import { applyChainState } from '../../../src/domain/chainState';
+import { watchedContracts } from '../../../src/domain/chainTime';
+import { unitsToDecimal } from '../../../src/domain/decimal';
+import type { StoredPool } from '../../../src/domain/pool';
+import { normalizePool } from '../../../src/domain/normalizePool';
+import { LEGACY_FEE_BASIS_PARAMS } from '../../../src/domain/poolTypes/legacyFeeBasis';
+import { storedFields } from '../../../src/domain/poolTypes/registry';
+import { ensureDevnet } from '../../../src/devnet/ensure';
+import type { Devnet } from '../../../src/devnet/devnet';
+import { OnchainPoolReader } from '../../../src/devnet/indexer/onchainPools';
+import { toSubgraphPool } from '../../../src/devnet/indexer/subgraphPools';
+import { pricesByAddress } from '../../../src/devnet/prices';
+import { LocalChain, serveChain } from '../../../src/devnet/localChain';
+import { callsFor, readPoolStates } from '../../../src/sources/chainState/chainStateReader';
+import { readHead } from '../../../src/sources/chainState/headReads';
+import type { JsonRpcOptions } from '../../../src/sources/rpc/jsonRpc';
+import { nodeRpc } from '../../helpers/nodeRpc';
 
 /**
  * The chain-state reader on the real Balancer V2 contracts of the devnet (weighted v1 and v2,

@@ -1,6 +1,6 @@
-import { callBatch, MalformedAnswerError, type RpcCall } from '../../src/sources/rpc/jsonRpc';
-import { startHttpFake, type HttpFake } from '../fakes/httpFake';
-import { nodeRpc } from '../helpers/nodeRpc';
+import { callBatch, MalformedAnswerError, type RpcCall } from '../../../src/sources/rpc/jsonRpc';
+import { startHttpFake, type HttpFake } from '../../fakes/httpFake';
+import { nodeRpc } from '../../helpers/nodeRpc';
 
 /**
  * A JSON-RPC batch whose answer ids are not exactly the ones asked (one never asked, one twice) may
