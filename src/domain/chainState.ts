@@ -33,7 +33,7 @@ export interface PoolChainState extends VaultTokens {
    * The block the Vault last changed the pool's cash (its `getPoolTokens`' `lastChangeBlock`: every
    * swap, join and exit sets it; an asset manager's moves keep it): a read at block N that names
    * a later block, or an earlier one than the pool's last Swap or PoolBalanceChanged log, was
-   * answered from another block (`jobs/followChecks.ts`).
+   * answered from another block (`jobs/follow/followChecks.ts`).
    */
   readonly lastChangeBlock?: number;
   /** 1e18 = 100 %. */

@@ -15,7 +15,7 @@ import {
 import { MalformedAnswerError } from '../sources/rpc/jsonRpc';
 import type { AggregateHealth, PinnedRpcOptions } from '../sources/rpc/multicall';
 import { NO_RETRY } from '../sources/upstream';
-import { checkCashChanges, checkV3CashChanges, sameState } from './followChecks';
+import { checkCashChanges, checkV3CashChanges, sameState } from './follow/followChecks';
 import { newFollowStatus, type FollowStatus } from './follow/followStatus';
 import { laggingHead } from './follow/laggingHeads';
 import { movedInHalves } from './follow/logRange';
@@ -34,7 +34,7 @@ import { readRegisteredPools } from './follow/v3Registration';
  * in one batch of `eth_call`s. A head whose block at the state's height is not the state's block
  * (a reorg, or a chain rewound) re-reads every pool; a head below the state's block on the same
  * chain is ignored. Nothing is published before a whole block is read and checked
- * (`followChecks.ts`): a node that fails or answers something that is not an answer keeps the
+ * (`follow/followChecks.ts`): a node that fails or answers something that is not an answer keeps the
  * last state, and the follower retries with back-off. A few pools nothing named are read again
  * with each new block, healing what no check could tell.
  *
@@ -317,7 +317,7 @@ export class HeadFollower {
     const moved = movedIn.pools;
     const at = this.quoteTime(head);
     const { toRead, swappedSince } = planBlockRead(snap.pools, state.pools, movedIn, unread, at);
-    // The slow re-read: a few pools nothing named, in turn, read with this block's (`followChecks.ts`).
+    // The slow re-read: a few pools nothing named, in turn, read with this block's (`follow/slowReread.ts`).
     const recheck = this.reread.pools(
       snap.pools,
       new Set(toRead.map((p) => p.id)),

@@ -2,7 +2,7 @@ import { Interface } from 'ethers';
 import { CHAINS } from '../../src/config/chains';
 import { decimalToUnits } from '../../src/domain/decimal';
 import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
-import { sameState } from '../../src/jobs/followChecks';
+import { sameState } from '../../src/jobs/follow/followChecks';
 import { routingFeature } from '../../src/routing/routingFeature';
 import { readPoolStates } from '../../src/sources/chainState/chainStateReader';
 import { FakeChainPool, FakeChainRpc } from '../fakes/chainRpcServer';

@@ -1,7 +1,7 @@
 import { AbiCoder, id, zeroPadValue } from 'ethers';
 import { CHAINS, vaultOf } from '../../src/config/chains';
 import { headFollowFeature } from '../../src/jobs/triggers/headFollowFeature';
-import { sameState } from '../../src/jobs/followChecks';
+import { sameState } from '../../src/jobs/follow/followChecks';
 import { readPoolStates, V3_VAULT_READS } from '../../src/sources/chainState/chainStateReader';
 import { readBuffers } from '../../src/sources/chainState/v3/bufferReads';
 import { FakeChainRpc, type FakeCall } from '../fakes/chainRpcServer';

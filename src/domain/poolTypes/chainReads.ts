@@ -146,7 +146,7 @@ export interface ChainReads<S = unknown, D = unknown, M = unknown> {
    * A V2 Vault `Swap` of the pool changes nothing the Vault reads' getters or these reads answer but the
    * Vault's balances (the pool mints no BPT and refreshes no cache on a swap). A pool that only
    * swapped since the state's block is then read by its balances alone (`getPoolTokens`), the rest
-   * kept; the slow re-read (`jobs/followChecks.ts`) would catch a type that claims it wrongly.
+   * kept; the slow re-read (`jobs/follow/slowReread.ts`) would catch a type that claims it wrongly.
    */
   readonly swapsMoveBalancesOnly?: boolean;
   /** What its reads depend on in the stored pool beyond its address, type, version and tokens. */

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { PoolChainState } from '../../domain/chainState';
-import type { StoredPool } from '../../domain/pool';
 import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { BufferBalances } from '../../sources/chainState/movedInBlocks';
 import { MalformedAnswerError } from '../../sources/rpc/jsonRpc';

@@ -3,7 +3,7 @@ import type { StoredBuffer } from '../../domain/protocols/v3/stored/storedV3';
 import type { ChainStateSource } from '../../sources/chainState/chainStateSource';
 import type { BufferBalances } from '../../sources/chainState/movedInBlocks';
 import { MalformedAnswerError } from '../../sources/rpc/jsonRpc';
-import { checkBufferLogs } from '../followChecks';
+import { checkBufferLogs } from './followChecks';
 
 /** Reads in a row (tries of one step, or blocks) before a buffer's disagreeing tokens are taken at their word. */
 const INCONSISTENT_BUFFER_READS = 5;

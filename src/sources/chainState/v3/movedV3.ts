@@ -75,7 +75,7 @@ function liquidityMoved(data: unknown): boolean {
 
 /**
  * The block of a log that moved the pool's balances or supply, which `checkV3CashChanges`
- * (jobs/followChecks.ts) holds the read to; -1 for the pool's other events and for adds and
+ * (jobs/follow/followChecks.ts) holds the read to; -1 for the pool's other events and for adds and
  * removes of nothing (a pool anyone could otherwise make look "unchanged after a trade").
  */
 function cashBlock(topic0: string, log: Log): number {
