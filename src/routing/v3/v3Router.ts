@@ -87,15 +87,17 @@ export class V3Router {
     const known = this.universes.get(source.pools);
     if (known && known.buffers === source.buffers && known.timestamp === timestamp) return known;
     const ahead = this.ahead.get(source.chainId);
-    this.ahead.delete(source.chainId);
+    // Kept until its time comes: a universe asked meanwhile at an earlier time (a change in the
+    // same block, a client's choice of pools) derives from it too, and leaves it for the block.
+    if (ahead && ahead.timestamp <= timestamp) this.ahead.delete(source.chainId);
     let universe: Built;
     if (ahead && ahead.pools === source.pools && ahead.buffers === source.buffers && ahead.timestamp === timestamp) {
       // The clock reached the time built ahead before any block changed the universe.
       universe = ahead;
       for (const f of universe.built.failed) this.onModelBug(source.chainId, f.id, f.error);
     } else {
-      // The latest engine of the chain holds the latest candidates: derive from it, whatever it
-      // differs by (models are compared by identity, so any earlier engine gives the same routes).
+      // The engine built ahead holds the latest candidates: derive from it, whatever it differs
+      // by (models are compared by identity, so any earlier engine gives the same routes).
       const previous = ahead?.engine ?? known?.engine ?? this.lastEngine.get(source.chainId);
       universe = this.build(source, timestamp, previous);
       for (const f of universe.built.failed) this.onModelBug(source.chainId, f.id, f.error);

@@ -263,6 +263,14 @@ describe('V3 router building the next block ahead', () => {
     const k = u.pools.findIndex((p) => p.poolType === 'ReClamm');
     next[k] = traded(u.pools[k]!, 0.5);
     expect(ask(router, next, now + 24)).toEqual(ask(new V3Router(), next, now + 24));
+    // A change within the block while the next one is built ahead, then the block itself.
+    const early = new V3Router();
+    ask(early, u.pools, now);
+    while (!early.prepare(source(u.pools), now + 12, 5));
+    const sameBlock = [...u.pools];
+    sameBlock[k] = traded(u.pools[k]!, 0.25);
+    expect(ask(early, sameBlock, now)).toEqual(ask(new V3Router(), sameBlock, now));
+    expect(ask(early, next, now + 12)).toEqual(ask(new V3Router(), next, now + 12));
     // And on demand the clock reaches the time built ahead with no block: that universe as built.
     const quiet = new V3Router();
     ask(quiet, u.pools, now);
