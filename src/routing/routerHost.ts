@@ -126,7 +126,8 @@ function sorAdapter(): typeof import('./v2/chainRouter') {
 
 /**
  * How long one slice of building ahead runs (`V3QuoteTask.prepare`): a quote arriving meanwhile
- * waits for at most about this much (plus one pool's model) before its thread takes it.
+ * waits for about this much before its thread takes it, plus the step in hand, which is not cut
+ * short: one pool's model, the engine derived ahead, or one pair carried (tens of ms at most).
  */
 const PREPARE_SLICE_MS = 8;
 

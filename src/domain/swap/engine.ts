@@ -361,6 +361,14 @@ export class SwapEngine {
     return true;
   }
 
+  /**
+   * Lets go of the lists this engine keeps apart from its lineage (`carryFrom`'s, a quote's on an
+   * older version): once a later engine serves the chain, they would only hold memory.
+   */
+  dropOwnLists(): void {
+    this.own.clear();
+  }
+
   private keepOwn(key: string, value: RankedCandidates): void {
     if (this.own.size >= PAIR_CACHE) this.own.delete(this.own.keys().next().value!);
     this.own.set(key, value);

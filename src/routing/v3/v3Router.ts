@@ -79,17 +79,20 @@ export class V3Router {
    * with the pairs asked on it carried there. The next block's engine derives from it, so it
    * differs by what that block changed alone.
    */
-  private readonly ahead = new Map<number, Built>();
+  private readonly ahead = new Map<number, Built & { readonly parent: SwapEngine }>();
 
   constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
 
   private universe(source: V3Universe, timestamp: number): Built {
     const known = this.universes.get(source.pools);
     if (known && known.buffers === source.buffers && known.timestamp === timestamp) return known;
-    const ahead = this.ahead.get(source.chainId);
-    // Kept until its time comes: a universe asked meanwhile at an earlier time (a change in the
-    // same block, a client's choice of pools) derives from it too, and leaves it for the block.
-    if (ahead && ahead.timestamp <= timestamp) this.ahead.delete(source.chainId);
+    const last = this.lastEngine.get(source.chainId);
+    let ahead = this.ahead.get(source.chainId);
+    // Kept until its time comes, while it stands on the chain's latest engine: a universe asked
+    // meanwhile at an earlier time (a change in the same block, a client's choice of pools)
+    // derives from it, and the block then derives from that one, which holds what both asked.
+    if (ahead && (ahead.timestamp <= timestamp || ahead.parent !== last)) this.ahead.delete(source.chainId);
+    if (ahead?.parent !== last) ahead = undefined;
     let universe: Built;
     if (ahead && ahead.pools === source.pools && ahead.buffers === source.buffers && ahead.timestamp === timestamp) {
       // The clock reached the time built ahead before any block changed the universe.
@@ -98,10 +101,12 @@ export class V3Router {
     } else {
       // The engine built ahead holds the latest candidates: derive from it, whatever it differs
       // by (models are compared by identity, so any earlier engine gives the same routes).
-      const previous = ahead?.engine ?? known?.engine ?? this.lastEngine.get(source.chainId);
+      const previous = ahead?.engine ?? known?.engine ?? last;
       universe = this.build(source, timestamp, previous);
       for (const f of universe.built.failed) this.onModelBug(source.chainId, f.id, f.error);
     }
+    // The lists the engine before kept of pairs carried ahead were for its quotes until now.
+    if (last !== universe.engine) last?.dropOwnLists();
     this.lastEngine.set(source.chainId, universe.engine);
     this.universes.set(source.pools, universe);
     return universe;
@@ -159,12 +164,25 @@ export class V3Router {
       );
       if (progress.from < source.pools.length || enough()) return false;
     }
-    // Only over the universe quotes use now, at another time: nothing else has pairs to carry.
+    // Only over the universe quotes use now (the chain's latest engine), at another time: an
+    // outdated version's slice, run before the newer one's replaced it, has nothing to carry.
     const current = this.universes.get(source.pools);
-    if (!current || current.buffers !== source.buffers || current.timestamp === timestamp) return true;
+    if (
+      !current ||
+      current.buffers !== source.buffers ||
+      current.timestamp === timestamp ||
+      current.engine !== this.lastEngine.get(source.chainId)
+    )
+      return true;
     let ahead = this.ahead.get(source.chainId);
-    if (!ahead || ahead.pools !== source.pools || ahead.buffers !== source.buffers || ahead.timestamp !== timestamp) {
-      ahead = this.build(source, timestamp, current.engine);
+    if (
+      !ahead ||
+      ahead.pools !== source.pools ||
+      ahead.buffers !== source.buffers ||
+      ahead.timestamp !== timestamp ||
+      ahead.parent !== current.engine
+    ) {
+      ahead = { ...this.build(source, timestamp, current.engine), parent: current.engine };
       this.ahead.set(source.chainId, ahead);
       if (enough()) return false;
     }
