@@ -107,18 +107,23 @@ export async function compareWithSor(
 /**
  * Every ordered pair of `tokens`, both kinds, at one of `ethAmounts` taken in turn (whole units
  * scaled by the token's price), so the sizes spread over the pairs without multiplying the cases.
+ * With `kinds: 'alternate'` each ordered pair gets one kind, sell and buy in turn: every pair in
+ * both directions and both kinds still appear, at half the cases (the SOR costs most of the time).
  */
 export function pairCases(
   tokens: readonly { name: string; address: string; decimals: number; unitsPerEth: number }[],
   ethAmounts: readonly number[],
+  { kinds = 'both' }: { kinds?: 'both' | 'alternate' } = {},
 ): DiffCase[] {
   const cases: DiffCase[] = [];
   let turn = 0;
   for (const a of tokens) {
     for (const b of tokens) {
       if (a === b) continue;
+      const k = turn;
       for (const eth of [ethAmounts[turn++ % ethAmounts.length]!]) {
-        for (const orderKind of ['sell', 'buy'] as const) {
+        const orderKinds = kinds === 'both' ? (['sell', 'buy'] as const) : ([k % 2 === 0 ? 'sell' : 'buy'] as const);
+        for (const orderKind of orderKinds) {
           const t = orderKind === 'sell' ? a : b;
           const whole = eth * t.unitsPerEth;
           const amount = (BigInt(Math.round(whole * 1e6)) * 10n ** BigInt(t.decimals)) / 1_000_000n;
