@@ -73,50 +73,6 @@ describe('pool update when the subgraph misbehaves', () => {
     expect(pool.tokens[0]!.balance).toBe((expected.tokens as { balance: string }[])[0]!.balance);
   });
 
-  test('a subgraph that never answers: 502 by the update deadline (UPDATE_POOLS_DEADLINE_SECONDS), not after every retry; nothing stored', async () => {
-    await h.close();
-    h = await startHarness(POOLS.slice(0, 20), { UPDATE_POOLS_DEADLINE_SECONDS: '2' });
-    expect((await h.update()).status).toBe(201);
-    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
-    stored = await storeState(h.server.ctx.store);
-
-    h.fake.faults.delayMs = 120_000;
-    const started = Date.now();
-    const res = await h.update();
-    expect(res.status).toBe(502);
-    expect(res.json).toEqual({
-      error: expect.stringContaining(
-        "subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)",
-      ),
-      code: 502,
-      reason: 'UPSTREAM_FAILED',
-    });
-    // The default per-request timeout (30 s) and retries would have taken minutes.
-    expect(Date.now() - started).toBeLessThan(5_000);
-    await expectUnchanged();
-  });
-
-  test('a subgraph slower than the timeout: 502 saying so; nothing stored', async () => {
-    // Its own service with a short timeout, and few pools so the healthy first run beats it.
-    await h.close();
-    h = await startHarness(POOLS.slice(0, 20), { SUBGRAPH_RETRIES: '2', SUBGRAPH_TIMEOUT_MS: '500' });
-    expect((await h.update()).status).toBe(201);
-    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
-    h.fake.reset();
-    stored = await storeState(h.server.ctx.store);
-
-    h.fake.faults.delayMs = 2_000;
-    const res = await h.update();
-    expect(res.status).toBe(502);
-    expect(res.json).toEqual({
-      error: expect.stringContaining('subgraph: no answer within 500 ms'),
-      code: 502,
-      reason: 'UPSTREAM_FAILED',
-    });
-    expect(h.fake.requests).toBe(3);
-    await expectUnchanged();
-  });
-
   test("a GraphQL errors array on page 3: 502 with the subgraph's message; nothing stored", async () => {
     h.fake.faults.graphqlErrors = { message: 'indexing_error: store error: deadlock detected', page: 3 };
     const res = await h.update();
@@ -206,6 +162,57 @@ describe('pool update when the subgraph misbehaves', () => {
       details: { enabled: [1] },
     });
     expect(h.fake.requests).toBe(0);
+    await expectUnchanged();
+  });
+});
+
+/** Each case its own service and 20 pools: the faults here are timeouts, which the page count does not change. */
+describe('pool update when the subgraph is too slow', () => {
+  let h: Harness;
+  let stored: string;
+  afterEach(async () => h?.close());
+
+  const expectUnchanged = async () => expect(await storeState(h.server.ctx.store)).toBe(stored);
+
+  test('a subgraph that never answers: 502 by the update deadline (UPDATE_POOLS_DEADLINE_SECONDS), not after every retry; nothing stored', async () => {
+    h = await startHarness(POOLS.slice(0, 20), { UPDATE_POOLS_DEADLINE_SECONDS: '2' });
+    expect((await h.update()).status).toBe(201);
+    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
+    stored = await storeState(h.server.ctx.store);
+
+    h.fake.faults.delayMs = 120_000;
+    const started = Date.now();
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({
+      error: expect.stringContaining(
+        "subgraph: no answer before the update's 2 s deadline (UPDATE_POOLS_DEADLINE_SECONDS)",
+      ),
+      code: 502,
+      reason: 'UPSTREAM_FAILED',
+    });
+    // The default per-request timeout (30 s) and retries would have taken minutes.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectUnchanged();
+  });
+
+  test('a subgraph slower than the timeout: 502 saying so; nothing stored', async () => {
+    // A short timeout, and few pools so the healthy first run beats it.
+    h = await startHarness(POOLS.slice(0, 20), { SUBGRAPH_RETRIES: '2', SUBGRAPH_TIMEOUT_MS: '500' });
+    expect((await h.update()).status).toBe(201);
+    h.fake.updatePool(POOLS[3]!.id, bumpFirstBalance);
+    h.fake.reset();
+    stored = await storeState(h.server.ctx.store);
+
+    h.fake.faults.delayMs = 2_000;
+    const res = await h.update();
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({
+      error: expect.stringContaining('subgraph: no answer within 500 ms'),
+      code: 502,
+      reason: 'UPSTREAM_FAILED',
+    });
+    expect(h.fake.requests).toBe(3);
     await expectUnchanged();
   });
 });
