@@ -15,4 +15,6 @@ module.exports = {
   testTimeout: 60000,
   // The end-to-end and browser suites start processes; two workers fit this 2-core machine.
   maxWorkers: 2,
+  // Longest suites first even on a clean clone, which has no durations from a last run.
+  testSequencer: '<rootDir>/test/sequencer.js',
 };
