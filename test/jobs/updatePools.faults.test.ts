@@ -107,33 +107,6 @@ describe('pool update when the subgraph misbehaves', () => {
     expect(((await h.getJson('/pools/1')).body as ViewPool[]).length).toBe(2_100);
   });
 
-  type Token = { address: string; balance: string; decimals: number };
-  const tokensOf = (p: Record<string, unknown>) => p.tokens as Token[];
-  test.each<[string, RegExp, (p: Record<string, unknown>) => void]>([
-    ['a negative balance', /tokens\.0\.balance: -5 is negative/, (p) => (tokensOf(p)[0]!.balance = '-5')],
-    ['a swap fee of 2 (200 %)', /swapFee: 2 is outside 0\.000001\.\.0\.1/, (p) => (p.swapFee = '2')],
-    ['a negative swap fee', /swapFee: -1 is outside/, (p) => (p.swapFee = '-1')],
-    [
-      "a token's decimals changed",
-      /tokens\.0\.decimals: .* whose decimals were/,
-      (p) => (tokensOf(p)[0]!.decimals = tokensOf(p)[0]!.decimals === 18 ? 6 : 18),
-    ],
-    [
-      "a token's address changed",
-      /tokens: .* differ from the pool's registered tokens/,
-      (p) => (tokensOf(p)[0]!.address = `0x${'9d'.repeat(20)}`),
-    ],
-  ])('a pool sent with %s is skipped and logged; its last good version stays served', async (_what, error, spoil) => {
-    const bad = onPage(2);
-    const goodBefore = (await h.getJson(`/pools/1/${bad}`)).body as ViewPool;
-    h.fake.updatePool(bad, spoil);
-
-    const report = await updatePools(h.server.ctx, 1);
-
-    expect(report.skipped).toEqual([{ id: bad, error: expect.stringMatching(error) }]);
-    expect((await h.getJson(`/pools/1/${bad}`)).body).toEqual(goodBefore);
-  });
-
   test('a new pool with an impossible fee is never stored, so never routed', async () => {
     const late = syntheticPools(1, { seed: 'late-arrival' })[0]!;
     h.fake.updatePool(late.id, (p) => (p.swapFee = '-1'));
@@ -163,6 +136,52 @@ describe('pool update when the subgraph misbehaves', () => {
     });
     expect(h.fake.requests).toBe(0);
     await expectUnchanged();
+  });
+});
+
+/**
+ * One service for the spoiled-pool cases: each skips the pool, so its stored version stays the
+ * first update's, and the upstream is set back after each case.
+ */
+describe('pool update when the subgraph sends a spoiled pool', () => {
+  let shared: Harness;
+  let upstream: unknown[];
+  beforeAll(async () => {
+    shared = await startHarness(POOLS, { SUBGRAPH_RETRIES: '2' });
+    expect((await shared.update()).status).toBe(201);
+    upstream = shared.fake.getPools();
+  });
+  afterEach(() => {
+    shared.fake.setPools(upstream);
+    shared.fake.reset();
+  });
+  afterAll(async () => shared?.close());
+
+  type Token = { address: string; balance: string; decimals: number };
+  const tokensOf = (p: Record<string, unknown>) => p.tokens as Token[];
+  test.each<[string, RegExp, (p: Record<string, unknown>) => void]>([
+    ['a negative balance', /tokens\.0\.balance: -5 is negative/, (p) => (tokensOf(p)[0]!.balance = '-5')],
+    ['a swap fee of 2 (200 %)', /swapFee: 2 is outside 0\.000001\.\.0\.1/, (p) => (p.swapFee = '2')],
+    ['a negative swap fee', /swapFee: -1 is outside/, (p) => (p.swapFee = '-1')],
+    [
+      "a token's decimals changed",
+      /tokens\.0\.decimals: .* whose decimals were/,
+      (p) => (tokensOf(p)[0]!.decimals = tokensOf(p)[0]!.decimals === 18 ? 6 : 18),
+    ],
+    [
+      "a token's address changed",
+      /tokens: .* differ from the pool's registered tokens/,
+      (p) => (tokensOf(p)[0]!.address = `0x${'9d'.repeat(20)}`),
+    ],
+  ])('a pool sent with %s is skipped and logged; its last good version stays served', async (_what, error, spoil) => {
+    const bad = onPage(2);
+    const goodBefore = (await shared.getJson(`/pools/1/${bad}`)).body as ViewPool;
+    shared.fake.updatePool(bad, spoil);
+
+    const report = await updatePools(shared.server.ctx, 1);
+
+    expect(report.skipped).toEqual([{ id: bad, error: expect.stringMatching(error) }]);
+    expect((await shared.getJson(`/pools/1/${bad}`)).body).toEqual(goodBefore);
   });
 });
 
