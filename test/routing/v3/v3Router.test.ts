@@ -181,16 +181,17 @@ describe('V3 router across blocks (one router, as the service keeps it)', () => 
  * weights, an LBP's sale, a ReClamm pool out of range) and through one the block traded.
  */
 describe('V3 router building the next block ahead', () => {
+  const u = syntheticV3Universe();
+  const now = UNIVERSE_TIMESTAMP + 12;
+  const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+  const source = (pools: readonly StoredPool[]) => ({
+    chainId: 1,
+    pools,
+    buffers: u.buffers,
+    decimalsOf: (t: string) => u.tokens.find((k) => k.address === t)?.decimals,
+  });
+
   test("after a prepared block, every answer is a fresh router's at the block's time", () => {
-    const u = syntheticV3Universe();
-    const now = UNIVERSE_TIMESTAMP + 12;
-    const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
-    const source = (pools: readonly StoredPool[]) => ({
-      chainId: 1,
-      pools,
-      buffers: u.buffers,
-      decimalsOf: (t: string) => u.tokens.find((k) => k.address === t)?.decimals,
-    });
     const pairsOf = (type: string, n: number) =>
       u.pools
         .filter((p) => p.poolType === type)
@@ -231,15 +232,6 @@ describe('V3 router building the next block ahead', () => {
   });
 
   test('a block at another time than the one built ahead is still priced at its own', () => {
-    const u = syntheticV3Universe();
-    const now = UNIVERSE_TIMESTAMP + 12;
-    const weth = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
-    const source = (pools: readonly StoredPool[]) => ({
-      chainId: 1,
-      pools,
-      buffers: u.buffers,
-      decimalsOf: (t: string) => u.tokens.find((k) => k.address === t)?.decimals,
-    });
     const pairs = u.pools
       .filter((p) => p.poolType === 'QuantAMMWeighted' || p.poolType === 'ReClamm')
       .slice(0, 6)
