@@ -154,6 +154,8 @@ async function main(): Promise<void> {
       // heads there and reads over HTTP (config/env.ts).
       [`RPC_URL_${DEVNET_CHAIN_ID}`]: chain.rpcUrl!.replace(/^http/, 'ws'),
       PRICE_API_URL: upstreams.priceApiUrl,
+      // The gate paces CoinGecko's free tier; the demo's price endpoint is local and has none.
+      PRICE_REQUESTS_PER_MINUTE: '600000',
       SANCTIONS_PROVIDER: 'chainalysis',
       SANCTIONS_API_URL: upstreams.sanctionsApiUrl,
       SANCTIONS_API_KEY: 'devnet',
