@@ -83,7 +83,7 @@ function glossaryTerms(markdown: string): string[][] {
       ...[...r.meaning.matchAll(/`([A-Z][A-Za-z0-9]*)`/g)].map((m) => m[1]!),
     ])
     .map((term) => term.split(/[^A-Za-z0-9]+/).flatMap(nameWords))
-    .filter((words) => !words.every(isVersionTag));
+    .filter((words) => words.length > 0 && !words.every(isVersionTag));
 }
 
 /** Whether `term` is a run of `words`, the last term word allowed a plural ending. */
