@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { CANDIDATE_BUDGET } from '../domain/swap/engine';
 import type { RouterEngine } from '../config/env';
 import type { RouteOutcome, RouteRequest, RouterChain } from './v2/chainRouter';
 import { modelBugsOf, type ModelBug } from './modelBugs';
@@ -169,7 +170,13 @@ export class RouterHost {
 
   private readonly v3Sets = new LRUCache<string, V3Held>({ max: 8 });
   private v3ModelBugs: ModelBug[] = [];
-  private readonly v3 = new V3Router((_chainId, id, error) => this.v3ModelBugs.push(...modelBugsOf([{ id, error }])));
+  /** The chains this thread has quoted; each chain's engines keep an equal share of its candidates. */
+  private readonly chains = new Set<number>();
+  private readonly candidateShare = (): number => Math.floor(CANDIDATE_BUDGET / Math.max(1, this.chains.size));
+  private readonly v3 = new V3Router(
+    (_chainId, id, error) => this.v3ModelBugs.push(...modelBugsOf([{ id, error }])),
+    this.candidateShare,
+  );
 
   run<T extends HostTask>(task: T): Promise<OutcomeOf<T>> {
     return (isV3Task(task) ? this.quoteV3(task) : this.quote(task)) as Promise<OutcomeOf<T>>;
@@ -177,6 +184,7 @@ export class RouterHost {
 
   quoteV3(task: V3QuoteTask): Promise<V3RouteOutcome> {
     const chainId = task.chain.id;
+    this.chains.add(chainId);
     const { universe } = versionOf<V3Held, V3Delta>(
       this.v3Sets,
       task.universe,
@@ -223,6 +231,7 @@ export class RouterHost {
   }
 
   async quote(task: QuoteTask): Promise<RouteOutcome> {
+    this.chains.add(task.chain.id);
     const router = await this.router(task);
     if (task.warmOnly) {
       const modelBugs = router.takeModelBugs?.() ?? [];
@@ -265,6 +274,7 @@ export class RouterHost {
                 task.chain,
                 floor.map((p) => p.spec),
                 previous instanceof EngineRouter ? previous : undefined,
+                this.candidateShare,
               ),
               task.timestamp,
             ),
@@ -273,6 +283,8 @@ export class RouterHost {
               new EngineRouter(
                 task.chain,
                 floor.map((p) => p.spec),
+                undefined,
+                this.candidateShare,
               ),
               task.timestamp,
             ),

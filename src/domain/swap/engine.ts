@@ -37,12 +37,14 @@ export interface EngineRequest {
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 /**
- * Candidates kept per lineage (one chain's engines on one thread), summed over its pairs' lists,
- * least recently asked pair dropped first. A candidate with its path, and the parallel pools and
- * key kept beside it, is a few hundred bytes: a dense pair's 600 cost about 100 KiB, and 4,096 of
- * them would hold hundreds of MiB on every thread, per chain.
+ * Candidates kept per quote thread, summed over its pairs' lists, least recently asked pair
+ * dropped first; a lone lineage (one chain's engines) keeps all of it. A candidate with its path,
+ * and the parallel pools and key kept beside it, is a few hundred bytes: a dense pair's 600 cost
+ * about 100 KiB, and 4,096 of them would hold hundreds of MiB on every thread. A thread quoting
+ * several chains shares it among them (routing/routerHost.ts): a budget per chain kept its heap
+ * near its cap at three chains, where full collections took half the CPU.
  */
-const CANDIDATE_BUDGET = 100_000;
+export const CANDIDATE_BUDGET = 100_000;
 /** A change to more than this share of the pools builds the graph afresh rather than deriving it. */
 const MAX_DERIVED_SHARE = 0.25;
 /**
@@ -73,7 +75,8 @@ interface PairEntry {
  * parallel pools changed is a new object, candidateUpdates.ts).
  */
 class Lineage {
-  constructor(private readonly budget: number) {}
+  /** Read at each pair kept, so that a budget shared with lineages that come later shrinks. */
+  constructor(private readonly budget: () => number) {}
 
   private next = 0;
   private readonly steps = new Map<number, Step>();
@@ -154,8 +157,9 @@ class Lineage {
     }
     this.pairs.set(key, entry);
     this.held += entry.value.ranked.length;
+    const budget = this.budget();
     for (const [k, e] of this.pairs) {
-      if (k === key || (this.held <= this.budget && this.pairs.size <= PAIR_CACHE)) break;
+      if (k === key || (this.held <= budget && this.pairs.size <= PAIR_CACHE)) break;
       this.pairs.delete(k);
       this.held -= e.value.ranked.length;
     }
@@ -241,8 +245,11 @@ export class SwapEngine {
       /** Join/exit hops already made for a model (kept by the owner, like `edgeCache`). */
       readonly hopCache?: WeakMap<PoolModel, JoinExitPool | null>;
       readonly previous?: SwapEngine;
-      /** Candidates the engines derived from this one keep, over all pairs (default `CANDIDATE_BUDGET`). */
-      readonly candidateBudget?: number;
+      /**
+       * Candidates the engines derived from this one keep, over all pairs (default
+       * `CANDIDATE_BUDGET`); a function is read each time a pair's list is kept.
+       */
+      readonly candidateBudget?: number | (() => number);
     } = {},
   ) {
     this.joinExitHops = options.joinExit ? joinExitPools(models, options.hopCache) : [];
@@ -271,7 +278,8 @@ export class SwapEngine {
     } else {
       this.graph = PoolGraph.build(models, edgeCache);
     }
-    this.lineage = prev?.lineage ?? new Lineage(options.candidateBudget ?? CANDIDATE_BUDGET);
+    const budget = options.candidateBudget ?? CANDIDATE_BUDGET;
+    this.lineage = prev?.lineage ?? new Lineage(typeof budget === 'number' ? () => budget : budget);
     this.epoch = this.lineage.epoch(prev ? { through, joins } : undefined, prev?.epoch);
   }
 

@@ -64,6 +64,8 @@ export class EngineRouter {
     specs: readonly PoolSpec[],
     /** The router of an earlier version of the same pool set, whose models of unchanged specs are kept. */
     previous?: EngineRouter,
+    /** The candidates this chain's engines keep (the thread's share, routerHost.ts); default the engine's own. */
+    private readonly candidateBudget?: () => number,
   ) {
     this.edges = previous?.edges ?? new WeakMap();
     this.built = previous?.built ?? new WeakMap();
@@ -125,6 +127,7 @@ export class EngineRouter {
         joinExit: this.chain.joinExit === true,
         hopCache: this.hops,
         ...(previous ? { previous } : {}),
+        ...(this.candidateBudget ? { candidateBudget: this.candidateBudget } : {}),
       });
       this.engineTimestamp = timestamp;
       this.skipped = [...this.fixed.skipped, ...timed.skipped];

@@ -81,7 +81,11 @@ export class V3Router {
    */
   private readonly ahead = new Map<number, Built & { readonly parent: SwapEngine }>();
 
-  constructor(private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly onModelBug: (chainId: number, id: string, error: unknown) => void = () => {},
+    /** The candidates each chain's engines keep (the thread's share, routerHost.ts); default the engine's own. */
+    private readonly candidateBudget?: () => number,
+  ) {}
 
   private universe(source: V3Universe, timestamp: number): Built {
     const known = this.universes.get(source.pools);
@@ -120,7 +124,10 @@ export class V3Router {
       decimalsOf: source.decimalsOf,
       cache: this.models,
     });
-    const engine = new SwapEngine(built.models, this.edges, previous ? { previous } : {});
+    const engine = new SwapEngine(built.models, this.edges, {
+      ...(previous ? { previous } : {}),
+      ...(this.candidateBudget ? { candidateBudget: this.candidateBudget } : {}),
+    });
     return { pools: source.pools, buffers: source.buffers, timestamp, built, engine };
   }
 

@@ -38,7 +38,7 @@ function universe(): PoolSpec[] {
   return specs;
 }
 
-const engineWith = (budget?: number) =>
+const engineWith = (budget?: number | (() => number)) =>
   new SwapEngine(buildModels(universe(), { timestamp: 0 }).models, undefined, { candidateBudget: budget });
 
 const sell = (tokenIn: string, tokenOut: string): EngineRequest => ({
@@ -77,6 +77,16 @@ describe('candidate paths kept per engine', () => {
     }
     expect(engine.candidates(coldIn, coldOut)).not.toBe(cold);
     expect(engine.candidates(coldIn, coldOut)).toEqual(cold);
+  });
+
+  it('shrinks to a budget read anew, as a thread shares it with a chain that comes later', () => {
+    let share = budget * 2;
+    const engine = engineWith(() => share);
+    for (const [a, b] of pairs) engine.route(sell(a, b));
+    expect(engine.heldCandidates).toBeGreaterThan(budget);
+    share = budget / 2;
+    engine.route(sell(pairs[0]![0], pairs[0]![1]));
+    expect(engine.heldCandidates).toBeLessThanOrEqual(budget / 2);
   });
 
   it('answers a pair searched again exactly as before', () => {
