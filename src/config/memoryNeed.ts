@@ -37,7 +37,9 @@ export const MEASURED_RSS: readonly MeasuredRss[] = [
  * its base. The per-pool terms are what the main thread keeps (stored pools, their routing form,
  * the shared buffers) and what each thread keeps (models). A line through the largest rows lies
  * well above small catalogues (one chain of 3,720 pools: 500 MiB measured, 815 fitted). The
- * default instance (1 vCPU, so one quote thread, and 1 GiB) holds three chains of 11,160.
+ * default instance (1 vCPU, so one quote thread, and 1 GiB) holds three chains of 11,160. The
+ * rows hold one and three chains: many chains of few pools each may need more than the fit says,
+ * as each chain raises a thread's cap by 64 MiB.
  */
 const BASE_MIB = 336;
 const THREAD_BASE_MIB = 220;

@@ -170,7 +170,11 @@ export class RouterHost {
 
   private readonly v3Sets = new LRUCache<string, V3Held>({ max: 8 });
   private v3ModelBugs: ModelBug[] = [];
-  /** The chains this thread has quoted; each chain's engines keep an equal share of its candidates. */
+  /**
+   * The chains this thread has quoted: each chain's lineages keep `CANDIDATE_BUDGET` over their
+   * count. A lineage reads its share when it keeps a pair's list, so an earlier chain's shrinks at
+   * its next search; the set never shrinks, as a chain once quoted is enabled.
+   */
   private readonly chains = new Set<number>();
   private readonly candidateShare = (): number => Math.floor(CANDIDATE_BUDGET / Math.max(1, this.chains.size));
   private readonly v3 = new V3Router(

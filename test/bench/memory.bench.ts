@@ -56,7 +56,7 @@ interface Row {
   readonly peakMiB: number;
   /** The rate load's answers a second (`RATE_PAIRS` pairs over the row's chains). */
   readonly quotesPerSecond: number;
-  /** The memory load's answers a second, and the distinct pairs it reached. */
+  /** The spread load's answers a second, and the distinct pairs it reached. */
   readonly spreadQuotesPerSecond: number;
   readonly spreadPairs: number;
 }
@@ -106,6 +106,9 @@ function pairsInTurn(networks: readonly number[], perChain?: number): Pair[] {
   );
 }
 
+/** Requests sent by every load of the run: each amount adds it, so no two loads ask alike. */
+let requestSeq = 0;
+
 /**
  * Distinct /sor requests walking `pairs` in order for `seconds`, `IN_FLIGHT` at once: answers a
  * second (200s only), and the pairs asked.
@@ -132,7 +135,10 @@ async function quoteLoad(
             sellToken: sell.address,
             buyToken: buy.address,
             orderKind: rand() < 0.5 ? 'sell' : 'buy',
-            amount: (10n ** BigInt(sell.decimals) * BigInt(1 + Math.floor(rand() * 100)) + BigInt(sent)).toString(),
+            amount: (
+              10n ** BigInt(sell.decimals) * BigInt(1 + Math.floor(rand() * 100)) +
+              BigInt(++requestSeq)
+            ).toString(),
             gasPrice: '0',
           }),
         });
@@ -168,7 +174,7 @@ async function measure(networks: string, poolsPerChain: number): Promise<Row> {
     await sleep(2000);
     const idleMiB = server.rssMiB();
     const all = pairsInTurn(ids);
-    const ratePairs = pairsInTurn(ids, RATE_PAIRS / ids.length);
+    const ratePairs = pairsInTurn(ids, Math.floor(RATE_PAIRS / ids.length));
     const none = { perSecond: 0, pairsAsked: 0 };
     // Unmeasured: each thread builds each chain's routers, seconds per chain at 11,160 pools.
     if (poolsPerChain > 0) await quoteLoad(server, ratePairs, WARM_SECONDS);

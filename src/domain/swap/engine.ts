@@ -37,12 +37,13 @@ export interface EngineRequest {
 /** Candidate lists kept per engine (token pairs). */
 const PAIR_CACHE = 4096;
 /**
- * Candidates kept per quote thread, summed over its pairs' lists, least recently asked pair
- * dropped first; a lone lineage (one chain's engines) keeps all of it. A candidate with its path,
- * and the parallel pools and key kept beside it, is a few hundred bytes: a dense pair's 600 cost
- * about 100 KiB, and 4,096 of them would hold hundreds of MiB on every thread. A thread quoting
- * several chains shares it among them (routing/routerHost.ts): a budget per chain kept its heap
- * near its cap at three chains, where full collections took half the CPU.
+ * Candidates kept per lineage (a line of engines derived from one another: a chain's V2 engines at
+ * one liquidity floor, its V3 engines), summed over its pairs' lists, least recently asked pair
+ * dropped first. A candidate with its path, and the parallel pools and key kept beside it, is a few
+ * hundred bytes: a dense pair's 600 cost about 100 KiB, and 4,096 of them would hold hundreds of
+ * MiB on every thread. A thread quoting several chains gives each chain's lineages an equal share
+ * (routing/routerHost.ts): the whole per chain kept its heap near its cap at three chains, where
+ * full collections took half the CPU.
  */
 export const CANDIDATE_BUDGET = 100_000;
 /** A change to more than this share of the pools builds the graph afresh rather than deriving it. */

@@ -4,7 +4,7 @@ import type { PoolSpec } from '../../../src/domain/swap/poolModel';
 
 /**
  * The candidate paths an engine keeps per token pair are bounded in total (a quote thread holds
- * one lineage per chain, and unbounded lists grew every thread by hundreds of MiB under a quote
+ * a lineage per chain and vault, and unbounded lists grew every thread by hundreds of MiB under a quote
  * load): the least recently asked pair goes first, a pair asked again keeps its list, and a pair
  * dropped is searched again to the same answer.
  */
