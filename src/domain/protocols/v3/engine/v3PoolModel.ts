@@ -8,6 +8,7 @@ import type { V3PoolState } from '../vault/poolState';
 import { toRawUndoRateRoundDown } from '../vault/scaling';
 import { vaultSwap, type V3SwapResult } from '../vault/swap';
 import type { V3Pool } from '../vault/v3Pool';
+import { SwapResults } from './swapResults';
 import { v3SwapKindOf } from './swapKind';
 
 /**
@@ -58,6 +59,7 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
   private readonly pool: V3Pool;
   private readonly limits: V3VaultLimits;
   private readonly priced = new WeakMap<V3ModelState, Priced>();
+  private readonly results = new SwapResults();
 
   constructor(input: V3PoolModelInput) {
     this.pool = input.pool;
@@ -165,11 +167,14 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     return kind === 'givenIn' ? { in: amount, out: calculated } : { in: calculated, out: amount };
   }
 
-  private run(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): V3SwapResult {
+  /** The Vault's swap; kept for the state unless `keep` is false (a limit search's amounts are asked once). */
+  private run(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint, keep = true): V3SwapResult {
     if (kind === 'givenIn' && amount > MAX_BALANCE - state.balances[i]!) {
       throw v3Revert('BalanceOverflow', `balance of token ${i} would exceed 128 bits`);
     }
-    return vaultSwap(
+    const kept = keep ? this.results.get(state.vaultState, kind, i, j, amount) : undefined;
+    if (kept) return kept;
+    const result = vaultSwap(
       { ...this.pool, state: state.vaultState },
       {
         kind: v3SwapKindOf(kind),
@@ -179,11 +184,13 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
       },
       this.limits,
     );
+    if (keep) this.results.keep(state.vaultState, kind, i, j, amount, result);
+    return result;
   }
 
   private accepts(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): boolean {
     try {
-      this.run(state, kind, i, j, amount);
+      this.run(state, kind, i, j, amount, false);
       return true;
     } catch (e) {
       if (isRevert(e)) return false;
@@ -200,6 +207,12 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     const last = this.priced.get(state);
     const matches = (r: V3SwapResult) => r.amountInRaw === amountIn && r.amountOutRaw === amountOut;
     if (last && last.i === i && last.j === j && matches(last.result)) return last.result;
+    // Either side already asked of this Vault state costs nothing; else exact out first, as before.
+    const vaultState = state.vaultState;
+    const keptOut = this.results.get(vaultState, 'givenOut', i, j, amountOut);
+    if (keptOut && matches(keptOut)) return keptOut;
+    const keptIn = this.results.get(vaultState, 'givenIn', i, j, amountIn);
+    if (keptIn && matches(keptIn)) return keptIn;
     const exactOut = this.run(state, 'givenOut', i, j, amountOut);
     if (matches(exactOut)) return exactOut;
     const exactIn = this.run(state, 'givenIn', i, j, amountIn);
