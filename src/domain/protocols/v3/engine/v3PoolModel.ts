@@ -207,15 +207,13 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     const last = this.priced.get(state);
     const matches = (r: V3SwapResult) => r.amountInRaw === amountIn && r.amountOutRaw === amountOut;
     if (last && last.i === i && last.j === j && matches(last.result)) return last.result;
-    // Either side already asked of this Vault state costs nothing; else exact out first, as before.
-    const vaultState = state.vaultState;
-    const keptOut = this.results.get(vaultState, 'givenOut', i, j, amountOut);
-    if (keptOut && matches(keptOut)) return keptOut;
-    const keptIn = this.results.get(vaultState, 'givenIn', i, j, amountIn);
-    if (keptIn && matches(keptIn)) return keptIn;
-    const exactOut = this.run(state, 'givenOut', i, j, amountOut);
+    // A side already asked of this Vault state costs nothing, so it goes first; else exact out first.
+    const keptOut = this.results.get(state.vaultState, 'givenOut', i, j, amountOut);
+    const keptIn = this.results.get(state.vaultState, 'givenIn', i, j, amountIn);
+    for (const kept of [keptOut, keptIn]) if (kept && matches(kept)) return kept;
+    const exactOut = keptOut ?? this.run(state, 'givenOut', i, j, amountOut);
     if (matches(exactOut)) return exactOut;
-    const exactIn = this.run(state, 'givenIn', i, j, amountIn);
+    const exactIn = keptIn ?? this.run(state, 'givenIn', i, j, amountIn);
     if (matches(exactIn)) return exactIn;
     throw new Error(`pool ${this.address}: no swap of ${amountIn} in for ${amountOut} out to record`);
   }
