@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { seededRandom } from '../e2e/helpers/randomOrders';
+import { loadInThread, type LoadAnswer } from './lib/loadThread';
 import { figure } from './lib/report';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
 import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse';
@@ -17,7 +18,9 @@ import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse'
  *    side; a few wei more each round) and distinct V2 `/sor` (the 44-request mix), each alone at
  *    8 connections, answers/s;
  *  - V2 `/sor` and `GET /healthz` p99 probed one request at a time, unloaded and while V3 `/sor`
- *    is saturated (8 connections);
+ *    is saturated (8 connections); the loads run on their own thread (`lib/loadThread.ts`), so a
+ *    probe does not wait behind the load's answers in the bench's event loop, and the two probes
+ *    ask different amounts, so the second reads nothing the first cached;
  *  - the first V3 quote after a block that changes one V3 pool, and one buffer (each a new block
  *    12 s on, so the time-dependent pools are priced again too), median of BENCH_CHANGES (10);
  *    and after one pool changed at the same block time (the change alone);
@@ -69,13 +72,7 @@ async function startServer(): Promise<Server> {
   });
 }
 
-interface Answer {
-  readonly ok: boolean;
-  readonly routed: boolean;
-  readonly ms: number;
-}
-
-async function post(url: string, path: string, body: unknown): Promise<Answer> {
+async function post(url: string, path: string, body: unknown): Promise<LoadAnswer> {
   const t = performance.now();
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -124,41 +121,18 @@ function v3Mix(): QuoteCase[] {
   return out;
 }
 
-/** Closed-loop load of distinct requests until `stop()`; the answers it got. */
-function load(url: string, mix: readonly QuoteCase[], v3: boolean, connections: number) {
-  const answers: Answer[] = [];
-  let stopped = false;
-  let next = 0;
-  const start = performance.now();
-  const done = Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (!stopped) {
-        const i = next++;
-        const c = mix[i % mix.length]!;
-        const round = BigInt(Math.floor(i / mix.length) + 1);
-        const body = { ...c, amount: (BigInt(c.amount) + round).toString(), ...(v3 ? { protocolVersion: 3 } : {}) };
-        answers.push(await post(url, '/sor/1', body));
-      }
-    }),
-  );
-  return {
-    answers,
-    async stop() {
-      stopped = true;
-      await done;
-      return { answers, seconds: (performance.now() - start) / 1000 };
-    },
-  };
-}
-
-/** One request at a time for `seconds`: V2 `/sor` (distinct) and `/healthz` alternating; their latencies. */
-async function probe(url: string, seconds: number): Promise<{ sor: number[]; healthz: number[] }> {
+/**
+ * One request at a time for `seconds`: V2 `/sor` and `/healthz` alternating; their latencies. Each
+ * `/sor` is `offset` plus a count wei more than its case, so a later probe given another offset
+ * asks nothing an earlier one cached.
+ */
+async function probe(url: string, seconds: number, offset: bigint): Promise<{ sor: number[]; healthz: number[] }> {
   const sor: number[] = [];
   const health: number[] = [];
   const end = performance.now() + seconds * 1000;
   for (let i = 0; performance.now() < end; i++) {
     const c = QUOTE_CASES[i % QUOTE_CASES.length]!;
-    sor.push((await post(url, '/sor/1', { ...c, amount: (BigInt(c.amount) + 1_000_000n + BigInt(i)).toString() })).ms);
+    sor.push((await post(url, '/sor/1', { ...c, amount: (BigInt(c.amount) + offset + BigInt(i)).toString() })).ms);
     health.push(await healthz(url));
     await sleep(20);
   }
@@ -197,15 +171,15 @@ export async function run(): Promise<void> {
     for (const c of QUOTE_CASES) await post(url, '/sor/1', c);
     const routed = first.filter((a) => a.routed).length;
 
-    const unloaded = await probe(url, SECONDS);
-    const v2 = load(url, QUOTE_CASES, false, CONNECTIONS);
+    const unloaded = await probe(url, SECONDS, 1_000_000n);
+    const v2 = loadInThread(url, '/sor/1', QUOTE_CASES, {}, CONNECTIONS);
     await sleep(SECONDS * 1000);
     const v2Run = await v2.stop();
-    const v3 = load(url, mix, true, CONNECTIONS);
+    const v3 = loadInThread(url, '/sor/1', mix, { protocolVersion: 3 }, CONNECTIONS);
     await sleep(SECONDS * 1000);
     const v3Run = await v3.stop();
-    const saturated = load(url, mix, true, CONNECTIONS);
-    const under = await probe(url, SECONDS);
+    const saturated = loadInThread(url, '/sor/1', mix, { protocolVersion: 3 }, CONNECTIONS);
+    const under = await probe(url, SECONDS, 2_000_000n);
     await saturated.stop();
 
     const poolChanges = await changes(server, 'pool');
@@ -213,7 +187,7 @@ export async function run(): Promise<void> {
     const sameTime = await changes(server, 'samePool');
     const rss = rssMiB(server.child);
 
-    const rate = (r: { answers: Answer[]; seconds: number }) => r.answers.filter((a) => a.ok).length / r.seconds;
+    const rate = (r: { answers: LoadAnswer[]; seconds: number }) => r.answers.filter((a) => a.ok).length / r.seconds;
     const v2PerSec = rate(v2Run);
     const v3PerSec = rate(v3Run);
     const v2Unloaded = pct(unloaded.sor, 99);
