@@ -3,6 +3,9 @@ import { vaultAddLiquidity } from '../../src/domain/protocols/v3/vault/addLiquid
 import { vaultRemoveLiquidity } from '../../src/domain/protocols/v3/vault/removeLiquidity';
 import { vaultSwap } from '../../src/domain/protocols/v3/vault/swap';
 import type { V3Pool } from '../../src/domain/protocols/v3/vault/v3Pool';
+import { largestValid } from '../../src/domain/swap/limits';
+import { mulDown } from '../../src/domain/swap/math/fixedPoint';
+import { isRevert } from '../../src/domain/swap/poolModel';
 import { swapTitle, type V3Vector } from './v3Vectors';
 
 /**
@@ -38,6 +41,40 @@ export function vectorCases(vector: V3Vector, pool: V3Pool): void {
       expect(model.swap(model.initialState(), kind, i, j, swap.amountRaw)).toBe(swap.outputRaw);
     });
   }
+
+  test("maxAmount, each pair and kind: the Vault takes it, and it is the Vault's limit (or the type's cap) to 2^-32", () => {
+    const state = model.initialState();
+    const ratio = pool.math.maxSwapRatio;
+    for (const [i, j] of pairsOf(model.tokens.length)) {
+      for (const kind of ['givenIn', 'givenOut'] as const) {
+        const max = model.maxAmount(state, kind, i, j);
+        if (max === 0n) continue;
+        const takes = (amount: bigint): boolean => {
+          try {
+            vaultSwap(pool, {
+              kind: kind === 'givenIn' ? 'exactIn' : 'exactOut',
+              tokenIn: model.tokens[i]!,
+              tokenOut: model.tokens[j]!,
+              amountGivenRaw: amount,
+            });
+            return true;
+          } catch (e) {
+            if (isRevert(e)) return false;
+            throw e;
+          }
+        };
+        expect(takes(max)).toBe(true);
+        // The Vault's own limit, by a plain search from the widest amount, with no estimate.
+        const widest = kind === 'givenIn' ? 2n ** 128n - 1n - state.balances[i]! : state.balances[j]! - 1n;
+        const limit = largestValid(widest, takes);
+        const cap =
+          ratio && mulDown(state.balances[kind === 'givenIn' ? i : j]!, kind === 'givenIn' ? ratio.in : ratio.out);
+        const bound = cap !== undefined && cap < limit ? cap : limit;
+        const gap = max > bound ? max - bound : bound - max;
+        expect(gap <= 2n * ((bound >> 32n) + 1n)).toBe(true);
+      }
+    }
+  });
 
   if (adds.length > 0) {
     test.each(adds)('add %s: the chain query within 1 wei', (_t, add) => {
@@ -100,6 +137,12 @@ export function vectorCases(vector: V3Vector, pool: V3Pool): void {
       }
     });
   }
+}
+
+function pairsOf(n: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) if (i !== j) out.push([i, j]);
+  return out;
 }
 
 function expectWithinOneWei(actual: bigint, chain: bigint): void {

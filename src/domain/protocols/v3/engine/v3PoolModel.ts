@@ -1,5 +1,5 @@
 import type { PathRole } from '../../../poolTypes/poolTypeDef';
-import { largestValid } from '../../../swap/limits';
+import { justBelow, largestValid } from '../../../swap/limits';
 import { isRevert, type PoolModel, type PoolState, type SwapKind } from '../../../swap/poolModel';
 import { mulDown } from '../../../swap/math/fixedPoint';
 import { v3Revert } from '../vault/errors';
@@ -125,10 +125,28 @@ export class V3PoolModel implements PoolModel<V3ModelState> {
     if (!this.canSwap(i, j)) return 0n;
     const ratio = this.pool.math.maxSwapRatio;
     const balances = state.balances;
-    let candidate: bigint;
-    if (kind === 'givenIn') candidate = ratio ? mulDown(balances[i]!, ratio.in) : MAX_BALANCE - balances[i]!;
-    else candidate = ratio ? mulDown(balances[j]!, ratio.out) : balances[j]! - 1n;
-    return largestValid(candidate, (amount) => this.accepts(state, kind, i, j, amount));
+    const maxIn = ratio ? mulDown(balances[i]!, ratio.in) : MAX_BALANCE - balances[i]!;
+    const maxOut = ratio ? mulDown(balances[j]!, ratio.out) : balances[j]! - 1n;
+    const ok = (amount: bigint) => this.accepts(state, kind, i, j, amount);
+    // Where the other side's cap binds first (QuantAMM's trade-size cap on the amount out of an
+    // exact in; a ReClamm or Gyro pool running out of the token out), the swap at that cap names
+    // the limit on this side.
+    const other: SwapKind = kind === 'givenIn' ? 'givenOut' : 'givenIn';
+    const guess = () => this.calculated(state, other, i, j, kind === 'givenIn' ? maxOut : maxIn);
+    return largestValid(kind === 'givenIn' ? maxIn : maxOut, ok, guess);
+  }
+
+  /** The other amount of a swap of `amount` or, when it is refused, of just below it; a limit search's, not kept. */
+  private calculated(state: V3ModelState, kind: SwapKind, i: number, j: number, amount: bigint): bigint | undefined {
+    for (const a of [amount, justBelow(amount)]) {
+      if (a <= 0n) return undefined;
+      try {
+        return this.run(state, kind, i, j, a, false).amountCalculatedRaw;
+      } catch (e) {
+        if (!isRevert(e)) throw e;
+      }
+    }
+    return undefined;
   }
 
   spotPrice(state: V3ModelState, i: number, j: number): number {
