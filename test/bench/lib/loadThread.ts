@@ -59,6 +59,8 @@ export function loadInThread(
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  // A load that fails before `stop()` (the server gone) is reported there, not as an unhandled rejection.
+  result.catch(() => undefined);
   return {
     async stop() {
       worker.postMessage('stop');
