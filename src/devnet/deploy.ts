@@ -1,7 +1,7 @@
 import { AbiCoder, Contract, ContractFactory, MaxUint256, Signer, ZeroAddress, id, parseUnits } from 'ethers';
 import { balancerAbi, balancerArtifact, deploymentArtifact, devArtifact, weightedPoolFactoryV1 } from './artifacts';
 import { Devnet, DevnetAddresses, DevnetPool, DevnetToken, expectedAddresses, expectedLidoAddresses } from './devnet';
-import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX } from './accounts';
+import { devAccount, LBP_ADMIN_INDEX, LIDO_ADMIN_INDEX, signedByNode } from './accounts';
 import { deploy, DeployError, mined, withFixedGas } from './deployTools';
 import { installMulticall3 } from './multicall3';
 import { deployBalancerV3, DeployV3Options } from './v3/deploy';
@@ -469,7 +469,7 @@ async function deployLido(
   deployer: string,
   traders: readonly Signer[],
 ): Promise<{ stETH: DevnetToken; wstETH: DevnetToken }> {
-  const admin = withFixedGas(devAccount(LIDO_ADMIN_INDEX, provider));
+  const admin = withFixedGas(await signedByNode(devAccount(LIDO_ADMIN_INDEX, provider)));
   const nonce = await admin.getNonce();
   if (nonce !== 0)
     throw new DeployError(
@@ -516,7 +516,7 @@ async function deployLbps(
   tokenOf: TokenOf,
   minted: ReadonlyMap<string, Deployed>,
 ): Promise<{ tokens: DevnetToken[]; pools: DevnetPool[] }> {
-  const admin = withFixedGas(devAccount(LBP_ADMIN_INDEX, deployer.provider));
+  const admin = withFixedGas(await signedByNode(devAccount(LBP_ADMIN_INDEX, deployer.provider)));
   const owner = await admin.getAddress();
   const nonce = await admin.getNonce();
   if (nonce !== 0)
@@ -608,11 +608,13 @@ async function deployLbps(
   return { tokens: [...sale.values()].map((d) => d.token), pools };
 }
 
-export async function deployDevnet(signer: Signer, options: DeployOptions = {}): Promise<Devnet> {
+export async function deployDevnet(given: Signer, options: DeployOptions = {}): Promise<Devnet> {
+  const signer = await signedByNode(given);
+  const givenTraders = await Promise.all((options.traders ?? []).map(signedByNode));
   // The follower's reads go through Multicall3 (its column in config/chains.ts), as on a real chain.
   await installMulticall3(signer.provider as unknown as Parameters<typeof installMulticall3>[0]);
   const deployer = withFixedGas(signer);
-  const lidoTraders = (options.traders ?? []).map(withFixedGas);
+  const lidoTraders = givenTraders.map(withFixedGas);
   const lido = await deployLido(signer.provider, await signer.getAddress(), lidoTraders);
   const { addresses, vault, weth } = await deployStack(deployer);
   const deployed = await deployTokens(deployer);
@@ -633,7 +635,7 @@ export async function deployDevnet(signer: Signer, options: DeployOptions = {}):
     );
   };
   const from = await deployer.getAddress();
-  const traders = (options.traders ?? []).map(withFixedGas);
+  const traders = givenTraders.map(withFixedGas);
 
   const need = seedNeeds((s) => tokenOf(s).decimals, traders.length);
   await mined(weth.getFunction('deposit')({ value: need.get(WETH_SYMBOL) ?? 0n }), 'wrapping seed ETH');

@@ -9,7 +9,7 @@ import {
   Provider,
   Signer,
 } from 'ethers';
-import { devAccount } from './accounts';
+import { devAccount, signedByNode } from './accounts';
 import { Artifact, deploymentArtifact } from './artifacts';
 import { GOVERNANCE_TOKEN_SYMBOL } from './deploy';
 import { DeployError } from './deployTools';
@@ -176,9 +176,10 @@ export async function deployGauges(
   devnet: Devnet,
   specs: readonly GaugeSpec[] = DEV_GAUGES,
 ): Promise<DevnetGauges> {
-  const deployer = devAccount(0, provider);
-  const admin = devAccount(GAUGE_ADMIN_INDEX, provider);
-  const want = expectedGaugeAddresses(admin.address);
+  const deployer = await signedByNode(devAccount(0, provider));
+  const admin = await signedByNode(devAccount(GAUGE_ADMIN_INDEX, provider));
+  const adminAddress = await admin.getAddress();
+  const want = expectedGaugeAddresses(adminAddress);
   const nowSeconds = Math.floor(Date.now() / 1000);
   const head = await provider.getBlock('latest');
   if (!head || head.timestamp >= weekStart(nowSeconds)) {
@@ -239,7 +240,7 @@ export async function deployGauges(
     )),
   ];
   const authorizer = new Contract(devnet.addresses.authorizer, ROLES, deployer);
-  await mined(authorizer.getFunction('grantRoles')(roles, admin.address), 'granting the gauge admin its roles');
+  await mined(authorizer.getFunction('grantRoles')(roles, adminAddress), 'granting the gauge admin its roles');
   const balToken = new Contract(bal, ROLES, deployer);
   await mined(
     balToken.getFunction('grantRole')(`0x${'00'.repeat(32)}`, want.balancerTokenAdmin),
@@ -273,12 +274,12 @@ export async function deployGauges(
     for (const r of spec.rewards) {
       await act(
         gauge,
-        gaugeAbi.encodeFunctionData('add_reward', [tokenBySymbol(devnet, r.symbol).address, admin.address]),
+        gaugeAbi.encodeFunctionData('add_reward', [tokenBySymbol(devnet, r.symbol).address, adminAddress]),
         `adding ${r.symbol} rewards to ${spec.pool}`,
       );
     }
     const bpt = new Contract(pool.address, ERC20, deployer);
-    const held = (await bpt.getFunction('balanceOf')(deployer.address)) as bigint;
+    const held = (await bpt.getFunction('balanceOf')(await deployer.getAddress())) as bigint;
     const stake = (held * parseUnits(spec.stake, 18)) / 10n ** 18n;
     await mined(bpt.getFunction('approve')(gauge, stake), `approving ${spec.pool} BPT`);
     await mined(
@@ -300,7 +301,7 @@ export async function deployGauges(
       const token = tokenBySymbol(devnet, r.symbol);
       const amount = parseUnits(r.perWeek, token.decimals);
       await mined(
-        new Contract(token.address, ERC20, deployer).getFunction('mint')(admin.address, amount),
+        new Contract(token.address, ERC20, deployer).getFunction('mint')(adminAddress, amount),
         `minting ${r.symbol} rewards`,
       );
       await mined(

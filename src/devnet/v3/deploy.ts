@@ -1,5 +1,5 @@
 import { Contract, Provider, Signer, ZeroAddress, ZeroHash, parseUnits } from 'ethers';
-import { devAccount, V3_ADMIN_INDEX } from '../accounts';
+import { devAccount, signedByNode, V3_ADMIN_INDEX } from '../accounts';
 import { devArtifact } from '../artifacts';
 import { deploy, DeployError, mined, withFixedGas } from '../deployTools';
 import type { DevnetToken, DevnetV3, DevnetV3Addresses, DevnetV3Buffer, DevnetV3Pool } from '../devnet';
@@ -310,8 +310,8 @@ export async function deployBalancerV3(
   options: DeployV3Options = {},
 ): Promise<DevnetV3> {
   const contracts = await (options.contracts ?? compileBalancerV3(options));
-  const admin = withFixedGas(devAccount(V3_ADMIN_INDEX, provider));
-  const traders = options.traders ?? [];
+  const admin = withFixedGas(await signedByNode(devAccount(V3_ADMIN_INDEX, provider)));
+  const traders = await Promise.all((options.traders ?? []).map(signedByNode));
   const stack = await deployStack(admin, contracts, v2);
   const wrapped = await createWrapped(admin, v2, 0, V3_WRAPPED_BEFORE_LBP_FACTORIES);
   await deployLbpFactories(admin, contracts, stack.addresses);
