@@ -42,6 +42,11 @@ export interface StartOptions extends AppOptions {
   /** Start background work (embedded timers). The process entry point does; tests usually don't. */
   readonly background?: boolean;
   readonly host?: string;
+  /**
+   * How long the stop waits before closing an idle keep-alive connection (IDLE_CLOSE_MS in
+   * lifecycle/drainHttpServer.ts). A test whose clients are done can close at once.
+   */
+  readonly idleCloseMs?: number;
 }
 
 /**
@@ -132,7 +137,7 @@ export async function startServer(ctx: AppContext, port: number, options: StartO
   const close = async () => {
     // Stop accepting, let requests in flight finish (bounded) and close every keep-alive
     // connection cleanly, then stop the background work.
-    const { forced } = await drain.drain();
+    const { forced } = await drain.drain(undefined, options.idleCloseMs);
     if (forced) ctx.logger.warn('requests still running after the shutdown grace period were cut');
     await stopBackground();
   };

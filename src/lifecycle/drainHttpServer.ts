@@ -23,8 +23,11 @@ export const BACKGROUND_STOP_MS = 1_500;
 export const IDLE_CLOSE_MS = 500;
 
 export interface HttpDrain {
-  /** Stops accepting connections, then waits until every connection has closed (or `graceMs` passed). */
-  drain(graceMs?: number): Promise<{ forced: boolean }>;
+  /**
+   * Stops accepting connections, then waits until every connection has closed (or `graceMs`
+   * passed); an idle one is closed after `idleCloseMs` of the drain.
+   */
+  drain(graceMs?: number, idleCloseMs?: number): Promise<{ forced: boolean }>;
 }
 
 interface Connection {
@@ -56,7 +59,7 @@ export function drainable(server: Server): HttpDrain {
   });
 
   return {
-    async drain(graceMs = SHUTDOWN_GRACE_MS) {
+    async drain(graceMs = SHUTDOWN_GRACE_MS, idleCloseMs = IDLE_CLOSE_MS) {
       draining = true;
       const startedAt = Date.now();
       for (const conn of connections.values()) {
@@ -68,7 +71,7 @@ export function drainable(server: Server): HttpDrain {
       const closeIdle = () => {
         const now = Date.now();
         for (const [socket, conn] of connections) {
-          if (!conn.busy && now - Math.max(conn.idleSince, startedAt) >= IDLE_CLOSE_MS) socket.destroy();
+          if (!conn.busy && now - Math.max(conn.idleSince, startedAt) >= idleCloseMs) socket.destroy();
         }
       };
       const sweep = setInterval(closeIdle, 50);

@@ -33,7 +33,8 @@ export async function startTestServer(
   const store = options.store ?? new SqliteStore(join(dataDir, 'test.sqlite'), 50);
   for (const s of options.seed ?? []) await seedStore(store, s.chainId, s.pools);
   const ctx = await createContext(config, { logger: options.logger ?? silentLogger(), store, now: options.now });
-  const running = await startServer(ctx, 0, { host: '127.0.0.1', ...options });
+  // The test's requests are answered before it closes: nothing can race an idle connection's close.
+  const running = await startServer(ctx, 0, { host: '127.0.0.1', idleCloseMs: 0, ...options });
   return {
     ...running,
     dataDir,
