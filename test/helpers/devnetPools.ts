@@ -8,7 +8,7 @@ import {
   type InterfaceAbi,
   type Signer,
 } from 'ethers';
-import { devAccount, traderAccounts } from '../../src/devnet/accounts';
+import { devAccount, signedByNode, traderAccounts } from '../../src/devnet/accounts';
 import { balancerAbi, balancerArtifact } from '../../src/devnet/artifacts';
 import { deployDevnet } from '../../src/devnet/deploy';
 import type { Devnet } from '../../src/devnet/devnet';
@@ -38,7 +38,8 @@ export interface ChainPools {
 export async function startChainPools(options: { serve?: boolean } = {}): Promise<ChainPools> {
   const chain = options.serve ? await serveChain('127.0.0.1', 0) : startInProcessChain();
   try {
-    const deployer = devAccount(0, chain.provider);
+    // Signed by the node: these suites send hundreds of joins, exits and swaps from it.
+    const deployer = await signedByNode(devAccount(0, chain.provider));
     const devnet = await deployDevnet(deployer, { traders: traderAccounts(chain.provider) });
     const vault = new Contract(devnet.addresses.vault, balancerAbi('Vault'), deployer);
     const queries = new Contract(devnet.addresses.balancerQueries, balancerAbi('BalancerQueries'), deployer);
