@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MULTICALL3_ADDRESS } from '../config/chains';
+import { packageVersion } from './packageVersion';
 
 /**
  * Multicall3 on the devnet, at its canonical address, so the follower reads the devnet as it reads
@@ -18,11 +19,6 @@ interface Solc {
   compile(input: string): string;
 }
 
-/** The npm package's version names its compiler; reading it skips loading solc (0.3 s) on a cache hit. */
-function solcPackageVersion(): string {
-  return (JSON.parse(readFileSync(require.resolve('solc/package.json'), 'utf8')) as { version: string }).version;
-}
-
 /** Multicall3's runtime bytecode, 0x-prefixed. */
 export function multicall3RuntimeCode(): string {
   const source = readFileSync(SOURCE, 'utf8');
@@ -37,7 +33,8 @@ export function multicall3RuntimeCode(): string {
       outputSelection: { '*': { Multicall3: ['evm.deployedBytecode.object'] } },
     },
   });
-  const key = createHash('sha256').update(solcPackageVersion()).update(input).digest('hex').slice(0, 16);
+  // The package's version names its compiler: reading it skips loading solc (0.3 s) on a cache hit.
+  const key = createHash('sha256').update(packageVersion('solc')).update(input).digest('hex').slice(0, 16);
   const file = join(CACHE_DIR, `Multicall3-${key}.json`);
   if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { code: string }).code;
   const solc = require('solc') as Solc;

@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { packageVersion } from '../packageVersion';
 import { collectSources } from './sources';
 
 /**
@@ -145,10 +146,6 @@ interface PreparedJob {
   readonly cacheFile: string;
 }
 
-function compilerVersion(compiler: Compiler): string {
-  return (JSON.parse(readFileSync(require.resolve(`${compiler}/package.json`), 'utf8')) as { version: string }).version;
-}
-
 function prepare(job: CompileJob, cacheDir: string): PreparedJob {
   // Every contract's ABI (no code generation for it): with only the wanted files selected, solc
   // 0.8.27 analyses a subset and trips over the interfaces' import cycle (IVault <-> IVaultAdmin).
@@ -163,7 +160,7 @@ function prepare(job: CompileJob, cacheDir: string): PreparedJob {
     settings: { ...job.settings, outputSelection },
   });
   const key = createHash('sha256')
-    .update(`${job.compiler}@${compilerVersion(job.compiler)}\n`)
+    .update(`${job.compiler}@${packageVersion(job.compiler)}\n`)
     .update(input)
     .digest();
   return { job, input, cacheFile: join(cacheDir, `${job.name}-${key.toString('hex').slice(0, 16)}.json`) };
