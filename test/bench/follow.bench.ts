@@ -9,9 +9,9 @@ import type { Devnet, DevnetPool, DevnetToken } from '../../src/devnet/devnet';
 import { deployExtraPools } from '../../src/devnet/extraPools';
 import { serveChain } from '../../src/devnet/localChain';
 import { startDevnetUpstreams } from '../../src/devnet/upstreams';
-import { readFileSync } from 'node:fs';
 import { countsBetween, startCountingRpcProxy, type RpcCounts, type RpcExchange } from './lib/countingRpcProxy';
 import { figure } from './lib/report';
+import { cpuSeconds } from './lib/threadCpu';
 
 /**
  * `npm run bench -- follow`: the service following a real devnet's head under quote load.
@@ -208,12 +208,6 @@ function sightings(x: RpcExchange): Sighting[] {
 }
 
 /** CPU seconds (user + system) from a /proc stat file: a process's (all threads) or one thread's. */
-function cpuSeconds(statPath: string): number {
-  const stat = readFileSync(statPath, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 interface Cpu {
   readonly service: number;
   /** The service's main thread (the event loop: HTTP, the follower, the read model). */

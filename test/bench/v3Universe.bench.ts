@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { seededRandom } from '../e2e/helpers/randomOrders';
 import { loadInThread, type LoadAnswer } from './lib/loadThread';
 import { figure } from './lib/report';
+import { threadsCpu, type ThreadCpu } from './lib/threadCpu';
 import { QUOTE_CASES, type QuoteCase } from './quoteCases';
 import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse';
 
@@ -25,12 +26,15 @@ import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse'
  *    12 s on, so the time-dependent pools are priced again too), median of BENCH_CHANGES (10);
  *    and after one pool changed at the same block time (the change alone);
  *  - server RSS at the end.
- * The last line is the figures as JSON. Env: BENCH_SECONDS (10 per stretch), ROUTER_WORKERS.
+ * The last line is the figures as JSON. Env: BENCH_SECONDS (10 per load stretch, twice that per
+ * probe), ROUTER_WORKERS.
  */
 
 const CONNECTIONS = 8;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 10);
+/** The p99 probes run twice as long as a load stretch: a p99 of about 300 answers is only their 3rd slowest. */
+const PROBE_SECONDS = 2 * SECONDS;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
@@ -139,6 +143,35 @@ async function probe(url: string, seconds: number, offset: bigint): Promise<{ so
   return { sor, healthz: health };
 }
 
+/** CPU used per second of `seconds`, in % of one core, by the threads of `pid` that `pick` keeps. */
+function cpuPercent(
+  before: Map<number, ThreadCpu>,
+  after: Map<number, ThreadCpu>,
+  seconds: number,
+  pick: (tid: number, t: ThreadCpu) => boolean,
+): number {
+  let used = 0;
+  for (const [tid, t] of after) if (pick(tid, t)) used += t.seconds - (before.get(tid)?.seconds ?? 0);
+  return (used / seconds) * 100;
+}
+
+/**
+ * Where the two cores go while V3 is saturated: the service's request thread, its quote threads
+ * (the nice ones), its other threads (V8's collector helpers, libuv), and the bench's own client.
+ */
+function cpuShares(pid: number): () => string {
+  const start = performance.now();
+  const service = threadsCpu(pid);
+  const bench = threadsCpu(process.pid);
+  return () => {
+    const seconds = (performance.now() - start) / 1000;
+    const now = threadsCpu(pid);
+    const share = (pick: (tid: number, t: ThreadCpu) => boolean) => cpuPercent(service, now, seconds, pick).toFixed(0);
+    const client = cpuPercent(bench, threadsCpu(process.pid), seconds, () => true).toFixed(0);
+    return `request thread ${share((tid) => tid === pid)}, quote threads ${share((tid, t) => tid !== pid && t.nice > 0)}, other service threads ${share((tid, t) => tid !== pid && t.nice <= 0)}, bench client ${client} (% of one core)`;
+  };
+}
+
 function rssMiB(child: ChildProcess): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -171,7 +204,7 @@ export async function run(): Promise<void> {
     for (const c of QUOTE_CASES) await post(url, '/sor/1', c);
     const routed = first.filter((a) => a.routed).length;
 
-    const unloaded = await probe(url, SECONDS, 1_000_000n);
+    const unloaded = await probe(url, PROBE_SECONDS, 1_000_000n);
     const v2 = loadInThread(url, '/sor/1', QUOTE_CASES, {}, CONNECTIONS);
     await sleep(SECONDS * 1000);
     const v2Run = await v2.stop();
@@ -179,7 +212,9 @@ export async function run(): Promise<void> {
     await sleep(SECONDS * 1000);
     const v3Run = await v3.stop();
     const saturated = loadInThread(url, '/sor/1', mix, { protocolVersion: 3 }, CONNECTIONS);
-    const under = await probe(url, SECONDS, 2_000_000n);
+    const shares = cpuShares(server.child.pid!);
+    const under = await probe(url, PROBE_SECONDS, 2_000_000n);
+    const cpuUnder = shares();
     await saturated.stop();
 
     const poolChanges = await changes(server, 'pool');
@@ -220,8 +255,10 @@ export async function run(): Promise<void> {
     figure('  ratio V3 / V2', v3PerSec / v2PerSec, 'x', { op: '>=', value: 1 });
     figure('GET /healthz p99 unloaded', pct(unloaded.healthz, 99), 'ms');
     figure('GET /healthz p99 while V3 /sor is saturated', healthzUnder, 'ms', { op: '<', value: 20 });
-    figure('V2 /sor p99 one at a time, unloaded', v2Unloaded, 'ms');
-    figure('V2 /sor p99 one at a time, V3 saturated', v2Under, 'ms');
+    const spread = (xs: readonly number[]) =>
+      `ms (p50 ${f1(pct(xs, 50))}, p90 ${f1(pct(xs, 90))}, ${xs.length} answers)`;
+    figure('V2 /sor p99 one at a time, unloaded', v2Unloaded, spread(unloaded.sor));
+    figure('V2 /sor p99 one at a time, V3 saturated', v2Under, spread(under.sor));
     figure('  ratio to unloaded', v2Under / v2Unloaded, 'x', { op: '<', value: 1.5 });
     figure(
       'next V3 quote after one changed pool',
@@ -244,6 +281,7 @@ export async function run(): Promise<void> {
       `ms median, max ${f1(Math.max(...sameTime))} ms`,
     );
     figure('server RSS at the end', rss, 'MiB');
+    process.stdout.write(`CPU while V3 is saturated: ${cpuUnder}\n`);
     process.stdout.write(
       `machine load average at the end: ${loadavg()
         .map((x) => x.toFixed(1))
