@@ -25,7 +25,8 @@ import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse'
  *  - the first V3 quote after a block that changes one V3 pool, and one buffer (each a new block
  *    12 s on, so the time-dependent pools are priced again too), median of BENCH_CHANGES (10);
  *    and after one pool changed at the same block time (the change alone);
- *  - server RSS at the end.
+ *  - server RSS at the end;
+ *  - where the cores went during the saturated probe: per thread, from `/proc` (`lib/threadCpu.ts`).
  * The last line is the figures as JSON. Env: BENCH_SECONDS (10 per load stretch, twice that per
  * probe), ROUTER_WORKERS.
  */
@@ -33,7 +34,7 @@ import { syntheticV3Universe, type SyntheticToken } from './v3SyntheticUniverse'
 const CONNECTIONS = 8;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 10);
-/** The p99 probes run twice as long as a load stretch: a p99 of about 300 answers is only their 3rd slowest. */
+/** The p99 probes run twice as long as a load stretch: among about 300 answers, the p99 is the 3rd slowest. */
 const PROBE_SECONDS = 2 * SECONDS;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
