@@ -43,9 +43,12 @@ export function snapshotLookup(snap: ChainSnapshot): PoolLookup {
 }
 
 export function poolGetPool(
-  args: { readonly id: string; readonly chain?: string | null },
+  args: { readonly id: string; readonly chain?: string | null; readonly userAddress?: string | null },
   gql: GraphqlContext,
 ): ApiPool {
+  // The pool types carry no per-user fields, so the address is only checked: a typo is an error,
+  // not a silently different answer.
+  if (args.userAddress !== null && args.userAddress !== undefined) parseAddress(args.userAddress, 'userAddress');
   const id = args.id.toLowerCase();
   if (!/^0x([0-9a-f]{40}|[0-9a-f]{64})$/.test(id))
     throw new BadQueryInput(

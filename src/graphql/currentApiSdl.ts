@@ -82,7 +82,12 @@ ${Object.keys(BALANCER_API_CHAINS)
         @deprecated(reason: "Use Balancer SDK to build swap callData from SOR response")
     ): GqlSorGetSwapPaths!
     "One pool as the chain's state has it. An id the chain does not have is an error naming it."
-    poolGetPool(id: String!, chain: GqlChain, userAddress: String): GqlPoolBase!
+    poolGetPool(
+      id: String!
+      chain: GqlChain
+      "Checked, then unused: the pool carries no per-user fields."
+      userAddress: String
+    ): GqlPoolBase!
     "Tokens of the given chains, optionally only those listed (any case)."
     tokenGetTokens(chains: [GqlChain!]!, where: GqlTokenFilter): [GqlToken!]!
   }

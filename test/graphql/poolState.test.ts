@@ -130,3 +130,13 @@ test('an unknown pool, a malformed id or a chain not served: errors naming the a
     expect(res.errors?.[0]?.message).toMatch(new RegExp(`^${name.replace(/[[\]]/g, '\\$&')}: `));
   }
 });
+
+test('a malformed userAddress is an error naming it; a well-formed one leaves the answer as it was', async () => {
+  const query = `query ($id: String!, $user: String) { poolGetPool(id: $id, chain: SEPOLIA, userAddress: $user) { id } }`;
+  const bad = await gql(server.url, query, { id: V2_POOL, user: '0xnope' });
+  expect(bad.errors?.[0]?.message).toMatch(/^userAddress: expected a 20-byte hex address/);
+  expect(bad.errors?.[0]?.extensions).toMatchObject({ reason: 'BAD_FIELD', field: 'userAddress' });
+  const good = await gql(server.url, query, { id: V2_POOL, user: `0x${'ab'.repeat(20)}` });
+  expect(good.errors).toBeUndefined();
+  expect(good.data).toEqual({ poolGetPool: { id: V2_POOL } });
+});
