@@ -98,6 +98,11 @@ export function slippageFraction(percent: string): string {
   if (plain.startsWith('-'))
     throw new BadQueryInput(`callDataInput.slippagePercentage: must not be negative, got ${JSON.stringify(percent)}`);
   const [i = '0', f = ''] = plain.split('.');
+  // Refused here, in the caller's percent: the fraction check after it would name a value they never sent.
+  if (BigInt(i) >= 100n)
+    throw new BadQueryInput(
+      `callDataInput.slippagePercentage: expected a percentage below 100, like "0.5" for 0.5 %, got ${JSON.stringify(percent)}`,
+    );
   const digits = (i + f).replace(/^0+(?=\d)/, '');
   return unitsToDecimal(BigInt(digits), f.length + 2);
 }

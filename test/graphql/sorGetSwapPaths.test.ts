@@ -289,3 +289,22 @@ test('malformed arguments are GraphQL errors naming the argument', async () => {
     expect(res.errors?.[0]?.message).toContain(name);
   }
 });
+
+test('a slippage of 100 % or more is refused in the percent the caller sent', async () => {
+  for (const slippagePercentage of ['100', '150', '100.0']) {
+    const callDataInput = { slippagePercentage, sender: SENDER, receiver: SENDER };
+    const res = await gql(server.url, FULL_SOR_QUERY, { ...sell, callDataInput });
+    expect(res.errors?.[0]?.message).toBe(
+      `callDataInput.slippagePercentage: expected a percentage below 100, like "0.5" for 0.5 %, got "${slippagePercentage}"`,
+    );
+    expect(res.errors?.[0]?.extensions).toMatchObject({
+      reason: 'BAD_FIELD',
+      field: 'callDataInput.slippagePercentage',
+    });
+  }
+  const below = await gql(server.url, FULL_SOR_QUERY, {
+    ...sell,
+    callDataInput: { slippagePercentage: '99.9', sender: SENDER, receiver: SENDER },
+  });
+  expect(below.errors).toBeUndefined();
+});
