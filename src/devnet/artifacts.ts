@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import type { InterfaceAbi } from 'ethers';
-import type { CompiledContracts } from './contracts/compile';
+import { builtContract } from './solc';
 
 /**
  * Creation bytecode and ABIs of everything the devnet deploys: the real Balancer V2 contracts from
@@ -58,9 +59,21 @@ export function weightedPoolFactoryV1(): Artifact {
   return { abi, bytecode: creationCode.startsWith('0x') ? creationCode : `0x${creationCode}` };
 }
 
-export function devArtifact(name: keyof CompiledContracts['contracts']): Artifact {
-  const compiled = require('./contracts/contracts.json') as CompiledContracts;
-  const c = compiled.contracts[name];
+/** The devnet's own contracts, each in its file under `contracts/`. */
+export type DevContract = 'WETH9' | 'DevToken' | 'DevERC4626' | 'DevStETH' | 'DevWstETH' | 'DevERC4626RateProvider';
+
+const DEV_SOURCES = [
+  'WETH9.sol',
+  'DevToken.sol',
+  'DevERC4626.sol',
+  'DevStETH.sol',
+  'DevWstETH.sol',
+  'DevERC4626RateProvider.sol',
+].map((file) => join(__dirname, 'contracts', file));
+
+/** Built from the Solidity beside this file on first use (`solc.ts`: cached, never committed). */
+export function devArtifact(name: DevContract): Artifact {
+  const c = builtContract(DEV_SOURCES, name);
   return { abi: c.abi as InterfaceAbi, bytecode: c.bytecode };
 }
 

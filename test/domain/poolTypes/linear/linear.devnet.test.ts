@@ -2,7 +2,7 @@ import { Contract, MaxUint256, parseUnits, type InterfaceAbi } from 'ethers';
 import { tokenBySymbol } from '../../../../src/devnet/devnet';
 import { type SwapKind } from '../../../../src/domain/swap/poolModel';
 import { createLinearModel, type LinearModel } from '../../../../src/domain/poolTypes/linear/linearModel';
-import { linearTestArtifact } from './contracts/compile';
+import { linearTestArtifact } from './contracts/linearTestTokens';
 import {
   createPool,
   deployContract,
