@@ -61,7 +61,8 @@ export function builtContract(paths: readonly string[], name: string): BuiltCont
   return contract;
 }
 
-interface SolcOutput {
+/** What solc's standard JSON answers, as far as the devnet reads it (this build and `v3/compile.ts`). */
+export interface SolcOutput {
   errors?: { severity: string; formattedMessage: string }[];
   contracts?: Record<
     string,
@@ -69,12 +70,17 @@ interface SolcOutput {
   >;
 }
 
+/** solc's errors, one per line, or undefined when it reported only warnings. */
+export function solcErrors(output: SolcOutput): string | undefined {
+  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
+  return errors.length > 0 ? errors.map((e) => e.formattedMessage).join('\n') : undefined;
+}
+
 function compileAndCache(input: string, file: string): Record<string, BuiltContract> {
   const solc = require('solc') as { compile(input: string, callbacks: { import: typeof readImport }): string };
   const output = JSON.parse(solc.compile(input, { import: readImport })) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0)
-    throw new Error(`Solidity does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);
+  const errors = solcErrors(output);
+  if (errors) throw new Error(`Solidity does not compile:\n${errors}`);
   const contracts: Record<string, BuiltContract> = {};
   for (const byName of Object.values(output.contracts ?? {}))
     for (const [name, c] of Object.entries(byName))

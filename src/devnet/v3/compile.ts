@@ -14,6 +14,7 @@ import {
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packageVersion } from '../packageVersion';
+import { solcErrors, type SolcOutput } from '../solc';
 import { collectSources } from './sources';
 
 /**
@@ -204,21 +205,10 @@ function runSolc(compiler: Compiler, input: string): Promise<{ output: string; c
   });
 }
 
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<
-    string,
-    Record<string, { abi: unknown[]; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
-  >;
-}
-
 function pick(job: CompileJob, raw: string): Record<string, V3Contract> {
   const output = JSON.parse(raw) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length > 0)
-    throw new V3CompileError(
-      `Balancer V3 job ${job.name} does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`,
-    );
+  const errors = solcErrors(output);
+  if (errors) throw new V3CompileError(`Balancer V3 job ${job.name} does not compile:\n${errors}`);
   const contracts: Record<string, V3Contract> = {};
   for (const [unit, names] of Object.entries(job.contracts)) {
     for (const name of names) {
